@@ -1,0 +1,21 @@
+import type { Knex } from 'knex';
+import * as identity from './20261122000001_identity.ts';
+
+export interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/**
+ * Every migration, in order. A static list rather than a directory scan, so the
+ * same list runs under tsx, vitest and a bundler.
+ */
+export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
+  ['20261122000001_identity', identity],
+];
+
+export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
+  getMigrations: async () => [...migrations],
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};

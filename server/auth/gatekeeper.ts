@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import type { AccessRule, Gatekeeper } from '../http/contract.ts';
+import { AppError, insufficientPermission, planUpgradeRequired } from '../http/errors.ts';
+import { planAllows, type OrganizationRow } from '../identity/plans.ts';
+import type { Permission } from '../schemas/common.ts';
+import type { Services } from '../services.ts';
+import { countRequest } from '../ratelimit/request-rate.ts';
+import { assertLoginAllowed, recordFailedLogin } from './login-throttle.ts';
+import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import type { Principal, PrincipalUser } from './principal.ts';
+import { invalidToken, verifyToken } from './tokens.ts';
+
+/** API keys look like `sw_<43 base64url characters>`. */
+export const API_KEY_PREFIX = 'sw_';
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+const ORG_COLUMNS = [
+  'o.id as org_id',
+  'o.name as org_name',
+  'o.plan as org_plan',
+  'o.hourly_request_limit',
+  'o.daily_request_limit',
+  'o.monthly_scan_limit',
+  'o.concurrent_scan_limit',
+  'o.monthly_ai_credits',
+  'o.created_at as org_created_at',
+  'o.updated_at as org_updated_at',
+];
+
+type JoinedRow = Record<string, unknown>;
+
+function orgOf(row: JoinedRow): OrganizationRow {
+  return {
+    id: row.org_id as string,
+    name: row.org_name as string,
+    plan: row.org_plan as OrganizationRow['plan'],
+    hourly_request_limit: row.hourly_request_limit as number | null,
+    daily_request_limit: row.daily_request_limit as number | null,
+    monthly_scan_limit: row.monthly_scan_limit as number | null,
+    concurrent_scan_limit: row.concurrent_scan_limit as number | null,
+    monthly_ai_credits: row.monthly_ai_credits as number | null,
+    created_at: row.org_created_at as Date,
+    updated_at: row.org_updated_at as Date,
+  };
+}
+
+function userOf(row: JoinedRow): PrincipalUser {
+  return { id: row.user_id as string, email: row.email as string, role: row.role as PrincipalUser['role'] };
+}
+
+/** last_used_at is written at most once a minute per session or key, not on every request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+async function bearerPrincipal(services: Services, token: string): Promise<Principal> {
+  const claims = await verifyToken(services.keys.jwtSecret, token);
+  const row = (await services
+    .db('sessions as s')
+    .join('users as u', 'u.id', 's.user_id')
+    .join('organizations as o', 'o.id', 's.org_id')
+    .where({ 's.id': claims.sid, 's.user_id': claims.sub, 's.org_id': claims.org })
+    .whereNull('s.revoked_at')
+    .where('s.expires_at', '>', new Date())
+    .first(
+      's.id as session_id',
+      's.last_used_at',
+      'u.id as user_id',
+      'u.email',
+      'u.role',
+      ...ORG_COLUMNS,
+    )) as JoinedRow | undefined;
+  if (!row) throw invalidToken();
+  if (Date.now() - (row.last_used_at as Date).getTime() > TOUCH_INTERVAL_MS) {
+    await services.db('sessions').where({ id: row.session_id }).update({ last_used_at: new Date() });
+  }
+  return { via: 'bearer', user: userOf(row), org: orgOf(row), sessionId: row.session_id as string };
+}
+
+const invalidApiKey = () => new AppError(401, 'INVALID_API_KEY', 'API key is invalid, revoked or expired');
+
+async function apiKeyPrincipal(db: Knex, key: string, via: 'api_key' | 'basic'): Promise<Principal> {
+  if (!key.startsWith(API_KEY_PREFIX)) throw invalidApiKey();
+  const row = (await db('api_keys as k')
+    .join('users as u', 'u.id', 'k.user_id')
+    .join('organizations as o', 'o.id', 'k.org_id')
+    .where('k.key_hash', hashApiKey(key))
+    .whereNull('k.revoked_at')
+    .first(
+      'k.id as key_id',
+      'k.permissions',
+      'k.expires_at',
+      'k.last_used_at',
+      'u.id as user_id',
+      'u.email',
+      'u.role',
+      ...ORG_COLUMNS,
+    )) as JoinedRow | undefined;
+  if (!row) throw invalidApiKey();
+  const expiresAt = row.expires_at as Date | null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalidApiKey();
+  const org = orgOf(row);
+  if (!planAllows(org.plan, 'api_keys')) throw planUpgradeRequired('API keys');
+  const lastUsed = row.last_used_at as Date | null;
+  if (!lastUsed || Date.now() - lastUsed.getTime() > TOUCH_INTERVAL_MS) {
+    await db('api_keys').where({ id: row.key_id }).update({ last_used_at: new Date() });
+  }
+  return {
+    via,
+    user: userOf(row),
+    org,
+    apiKeyId: row.key_id as string,
+    permissions: new Set(row.permissions as Permission[]),
+  };
+}
+
+const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'incorrect email or password');
+
+/**
+ * HTTP Basic, for the documentation pages a browser opens: an e-mail and
+ * password, or any user name with an API key as the password. Failed password
+ * checks count as failed logins.
+ */
+async function basicPrincipal(services: Services, ctx: Context, encoded: string): Promise<Principal> {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw invalidCredentials();
+  const username = decoded.slice(0, colon);
+  const password = decoded.slice(colon + 1);
+  if (password.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(services.db, password, 'basic');
+
+  await assertLoginAllowed(services.db, username, ctx.ip);
+  const row = (await services
+    .db('users as u')
+    .join('organizations as o', 'o.id', 'u.org_id')
+    .whereRaw('lower(u.email) = lower(?)', [username])
+    .first('u.id as user_id', 'u.email', 'u.role', 'u.password_hash', 'u.mfa_enabled', ...ORG_COLUMNS)) as
+    JoinedRow | undefined;
+  const ok = row
+    ? await verifyPassword(password, row.password_hash as string)
+    : await verifyAgainstDecoy(password);
+  // An account protected by MFA cannot be opened with its password alone.
+  if (!row || !ok || row.mfa_enabled) {
+    await recordFailedLogin(services.db, username, ctx.ip);
+    throw invalidCredentials();
+  }
+  return { via: 'basic', user: userOf(row), org: orgOf(row) };
+}
+
+/** Finds who is calling from the request's credentials; throws 401 when there are none or they fail. */
+export async function resolvePrincipal(ctx: Context, options: { allowBasic: boolean }): Promise<Principal> {
+  const services = ctx.state.services as Services;
+  const authorization = ctx.get('authorization');
+  const [scheme, value] = authorization.split(/\s+/, 2);
+  if (scheme?.toLowerCase() === 'bearer' && value) return bearerPrincipal(services, value);
+  if (scheme?.toLowerCase() === 'basic' && value && options.allowBasic)
+    return basicPrincipal(services, ctx, value);
+  const apiKey = ctx.get('x-api-key');
+  if (apiKey) return apiKeyPrincipal(services.db, apiKey, 'api_key');
+  if (authorization && !(scheme?.toLowerCase() === 'basic' && options.allowBasic)) {
+    throw new AppError(401, 'INVALID_TOKEN', 'could not validate credentials');
+  }
+  throw new AppError(
+    401,
+    'AUTHENTICATION_REQUIRED',
+    'authentication required: send a bearer token or an X-API-Key',
+  );
+}
+
+/** Applies a route's access rule to a caller. */
+export function enforceAccess(access: AccessRule, principal: Principal): void {
+  if (access.public) return;
+  const viaKey = principal.via !== 'bearer' && principal.permissions !== undefined;
+  if (access.bearerOnly && viaKey) {
+    throw insufficientPermission('this endpoint accepts bearer tokens only, not API keys');
+  }
+  if (access.permission && viaKey && !principal.permissions!.has(access.permission)) {
+    throw insufficientPermission(`the API key lacks the ${access.permission} permission`);
+  }
+  if (access.admin && principal.user.role !== 'admin') {
+    throw insufficientPermission('this action needs the admin role');
+  }
+}
+
+export const gatekeeper: Gatekeeper = {
+  async authenticate(ctx, access) {
+    const principal = await resolvePrincipal(ctx, { allowBasic: false });
+    enforceAccess(access, principal);
+    ctx.state.principal = principal;
+    return principal;
+  },
+  countRequest: (ctx, principal) => countRequest((ctx.state.services as Services).db, ctx, principal),
+};

@@ -1,0 +1,55 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+
+export interface KeyMaterial {
+  /** HS256 signing secret shared by every server process. */
+  jwtSecret: Uint8Array;
+  /** AES-256-GCM key for secrets the service must read back (TOTP, webhook secrets). */
+  encryptionKey: Buffer;
+}
+
+/**
+ * A secret from configuration, or else one generated once and kept in the
+ * database, so every process sharing the database agrees on it. The insert is
+ * race-free: whichever process inserts first wins and the others read its value.
+ */
+async function persistedSecret(db: Knex, key: string, generate: () => string): Promise<string> {
+  await db('settings').insert({ key, value: generate() }).onConflict('key').ignore();
+  const row = await db('settings').where({ key }).first('value');
+  return (row as { value: string }).value;
+}
+
+export async function loadKeyMaterial(db: Knex, config: Config, logger: Logger): Promise<KeyMaterial> {
+  const jwt =
+    config.jwtSecret ??
+    (await persistedSecret(db, 'jwt_secret', () => randomBytes(48).toString('base64url')));
+  let encryption = config.encryptionKey;
+  if (!encryption) {
+    encryption = await persistedSecret(db, 'encryption_key', () => randomBytes(32).toString('base64'));
+    logger.warn(
+      'SCANWARD_ENCRYPTION_KEY is not set: secrets at rest are encrypted with a key kept in the database itself. ' +
+        'Set SCANWARD_ENCRYPTION_KEY (32 bytes, base64) so a copy of the database alone cannot reveal them.',
+    );
+  }
+  return { jwtSecret: new TextEncoder().encode(jwt), encryptionKey: Buffer.from(encryption, 'base64') };
+}
+
+/** Encrypts a secret for storage: `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
+export function sealSecret(key: Buffer, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), data]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
+}
+
+export function openSecret(key: Buffer, sealed: string): string {
+  const [version, iv, tag, data] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unrecognised sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import pg from 'pg';
+import { lockDataDir, type DataDirLock } from './lock.ts';
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Knex;
+  engine: Engine;
+  /** Human-readable location, never including credentials. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; unset means the embedded PGlite database. */
+  databaseUrl?: string | undefined;
+  /** Where PGlite keeps its files; `memory://` keeps it in memory (tests). */
+  dataDir?: string;
+  /** Pool size for PostgreSQL. */
+  poolMax?: number;
+}
+
+// PostgreSQL's int8 (count(*), sums) arrives as a string by default; our counts fit in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+/**
+ * Opens the database: PostgreSQL when a URL is given, otherwise PGlite in `dataDir`.
+ * The embedded database is locked to this process for as long as it is open.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const db = knexFactory({
+      client: 'pg',
+      connection: options.databaseUrl,
+      pool: { min: 0, max: options.poolMax ?? 10 },
+      acquireConnectionTimeout: 10_000,
+    });
+    const url = new URL(options.databaseUrl);
+    return {
+      db,
+      engine: 'postgres',
+      location: `postgresql://${url.hostname}:${url.port || 5432}${url.pathname}`,
+      close: () => db.destroy(),
+    };
+  }
+
+  const dataDir = options.dataDir ?? './data';
+  let lock: DataDirLock | undefined;
+  let filename: string | undefined;
+  if (!dataDir.startsWith('memory://')) {
+    filename = path.resolve(dataDir);
+    mkdirSync(filename, { recursive: true });
+    lock = await lockDataDir(filename);
+  }
+  const db = knexFactory({
+    client: ClientPgLite,
+    dialect: 'postgres',
+    connection: filename ? { filename } : {},
+    acquireConnectionTimeout: 30_000,
+  });
+  try {
+    await db.raw('select 1');
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
+  return {
+    db,
+    engine: 'pglite',
+    location: filename ?? 'memory',
+    close: async () => {
+      await db.destroy();
+      await lock?.release();
+    },
+  };
+}

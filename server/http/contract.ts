@@ -1,0 +1,238 @@
+import type { Context, Next } from 'koa';
+import { z } from 'zod';
+import type { Permission } from '../schemas/common.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Services } from '../services.ts';
+import { AppError } from './errors.ts';
+import { readBody } from './middleware/body.ts';
+
+/**
+ * A route is declared once: method, path, inputs and outputs as zod, the rule for
+ * who may call it, and a handler. The same declaration validates requests,
+ * checks responses in tests, and generates /openapi.json, so the document can
+ * never drift from the code.
+ */
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * Who may call a route. `public`: no credentials. Otherwise credentials are
+ * needed; `permission` is what an API key must carry, `bearerOnly` refuses API
+ * keys, `admin` requires the admin role.
+ */
+export interface AccessRule {
+  public?: boolean;
+  permission?: Permission;
+  bearerOnly?: boolean;
+  admin?: boolean;
+}
+
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'INVALID_CREDENTIALS'
+  | 'MFA_REQUIRED'
+  | 'INVALID_MFA_CODE'
+  | 'AUTHENTICATION_REQUIRED'
+  | 'TOKEN_EXPIRED'
+  | 'INVALID_TOKEN'
+  | 'INVALID_API_KEY'
+  | 'INSUFFICIENT_PERMISSION'
+  | 'PLAN_UPGRADE_REQUIRED'
+  | 'SCAN_QUOTA_EXCEEDED'
+  | 'AI_QUOTA_EXCEEDED'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'SCAN_NOT_CANCELLABLE'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'VALIDATION_ERROR'
+  | 'TARGET_NOT_ALLOWED'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'CONCURRENT_SCAN_LIMIT'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+/** HTTP status of every error code (decisions.md, "Success and error statuses"). */
+export const errorStatus: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  INVALID_CREDENTIALS: 401,
+  MFA_REQUIRED: 401,
+  INVALID_MFA_CODE: 401,
+  AUTHENTICATION_REQUIRED: 401,
+  TOKEN_EXPIRED: 401,
+  INVALID_TOKEN: 401,
+  INVALID_API_KEY: 401,
+  INSUFFICIENT_PERMISSION: 403,
+  PLAN_UPGRADE_REQUIRED: 403,
+  SCAN_QUOTA_EXCEEDED: 403,
+  AI_QUOTA_EXCEEDED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  SCAN_NOT_CANCELLABLE: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  VALIDATION_ERROR: 422,
+  TARGET_NOT_ALLOWED: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  CONCURRENT_SCAN_LIMIT: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface ResponseSpec {
+  description: string;
+  /** JSON body schema; omit for non-JSON bodies (files, HTML). */
+  schema?: z.ZodType;
+  /** Media type for non-JSON bodies, e.g. `text/csv`. */
+  contentTypes?: string[];
+}
+
+export interface RouteSpec<
+  P extends AnyObject | undefined = AnyObject | undefined,
+  Q extends AnyObject | undefined = AnyObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  H extends AnyObject | undefined = AnyObject | undefined,
+> {
+  method: HttpMethod;
+  /** OpenAPI-style path: `/api/v1/scans/{scan_id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  access: AccessRule;
+  /** Whether the call counts against the organization's request rate (default: when authenticated). */
+  rateLimited?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** `json` (default) or `form` (application/x-www-form-urlencoded). */
+  bodyType?: 'json' | 'form';
+  headers?: H;
+  responses: Record<number, ResponseSpec>;
+  /** Error codes this route can answer with, beyond the ones every route shares. */
+  errors?: ErrorCode[];
+  handler: (req: RouteRequest<P, Q, B, H>) => Promise<RouteResult | void>;
+}
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface RouteRequest<P, Q, B, H> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  headers: Out<H>;
+  /** Present on every route that is not public. */
+  principal: Principal;
+  services: Services;
+  ctx: Context;
+}
+
+export interface RouteResult {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+// The handler's request type is computed from the schemas; once stored in a list,
+// routes are handled generically.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteSpec<any, any, any, any>;
+
+/** Declares a route; the identity function exists for type inference. */
+export function defineRoute<
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  H extends AnyObject | undefined = undefined,
+>(spec: RouteSpec<P, Q, B, H>): RouteSpec<P, Q, B, H> {
+  return spec;
+}
+
+/** Koa path syntax of an OpenAPI path. */
+export function koaPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The first 2xx status a route declares: what its handler answers by default. */
+export function successStatus(route: AnyRoute): number {
+  return Number(Object.keys(route.responses).find((s) => s.startsWith('2')) ?? 200);
+}
+
+/** The dotted path of a zod issue, for the `field` of a validation error. */
+function issueField(issue: z.core.$ZodIssue, fallback?: string): string | undefined {
+  const path = issue.path.map(String).join('.');
+  return path || fallback;
+}
+
+function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, fallbackField?: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issueField(issue, fallbackField);
+  const message = issue.message.replace(/^Invalid input: /, '');
+  throw new AppError(422, 'VALIDATION_ERROR', field ? `${field}: ${message}` : message, field);
+}
+
+/** Query strings may repeat a key; the contract takes the last value of a repeated scalar. */
+function singleValued(query: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    out[k] = Array.isArray(v) ? v[v.length - 1]! : v;
+  }
+  return out;
+}
+
+export interface Gatekeeper {
+  /** Resolves the caller or throws 401/403; enforces the route's access rule. */
+  authenticate(ctx: Context, access: AccessRule): Promise<Principal>;
+  /** Counts the call against the organization's limit; sets X-RateLimit-* or throws 429. */
+  countRequest(ctx: Context, principal: Principal): Promise<void>;
+}
+
+/** Builds the Koa middleware that runs one route: auth → rate limit → body → validate → handler. */
+export function routeMiddleware(route: AnyRoute, gate: Gatekeeper, validateResponses: boolean) {
+  const isPublic = route.access.public === true;
+  const rateLimited = route.rateLimited ?? !isPublic;
+  const defaultStatus = successStatus(route);
+  return async (ctx: Context, _next: Next) => {
+    const services = ctx.state.services as Services;
+    const principal = isPublic ? undefined : await gate.authenticate(ctx, route.access);
+    if (principal && rateLimited) await gate.countRequest(ctx, principal);
+
+    const params = route.params ? parseOrThrow(route.params, ctx.params) : undefined;
+    const query = route.query ? parseOrThrow(route.query, singleValued(ctx.query)) : undefined;
+    const headers = route.headers ? parseOrThrow(route.headers, ctx.headers) : undefined;
+    let body: unknown;
+    if (route.body) {
+      const raw = await readBody(ctx, route.bodyType ?? 'json', services.config.bodyLimit);
+      body = parseOrThrow(route.body, raw);
+    }
+
+    const result = await route.handler({
+      params,
+      query,
+      body,
+      headers,
+      principal: principal as Principal,
+      services,
+      ctx,
+    });
+    if (!result) return; // the handler wrote a stream or file itself
+    const status = result.status ?? defaultStatus;
+    if (validateResponses) {
+      const schema = route.responses[status]?.schema;
+      if (!schema) throw new Error(`${route.operationId} answered ${status}, which it does not declare`);
+      const check = schema.safeParse(result.body);
+      if (!check.success) {
+        throw new Error(`${route.operationId} ${status} response breaks its schema: ${check.error.message}`);
+      }
+    }
+    ctx.status = status;
+    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+    ctx.body = result.body;
+  };
+}

@@ -1,0 +1,36 @@
+import type { Knex } from 'knex';
+import type { Config } from '../config.ts';
+import { generatePassword } from '../auth/passwords.ts';
+import { createOrganization } from './organizations.ts';
+import { createUser } from './users.ts';
+
+export interface Bootstrapped {
+  orgId: string;
+  email: string;
+  /** Present only when the password was generated: shown once, never stored in clear. */
+  generatedPassword?: string;
+}
+
+/** An arbitrary constant naming the bootstrap lock, so concurrent first starts create one admin. */
+const BOOTSTRAP_LOCK = 7_301_842_115;
+
+/**
+ * On a database with no users, creates the first organization and its admin.
+ * Serialised with an advisory lock so several processes starting together on
+ * one PostgreSQL create exactly one.
+ */
+export async function bootstrapIfEmpty(db: Knex, config: Config): Promise<Bootstrapped | undefined> {
+  return db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?)', [BOOTSTRAP_LOCK]);
+    const existing = await trx('users').first('id');
+    if (existing) return undefined;
+    const password = config.admin.password ?? generatePassword();
+    const org = await createOrganization(trx, { name: 'Default organization', plan: config.admin.plan });
+    const user = await createUser(trx, { orgId: org.id, email: config.admin.email, password, role: 'admin' });
+    return {
+      orgId: org.id,
+      email: user.email,
+      ...(config.admin.password ? {} : { generatedPassword: password }),
+    };
+  });
+}

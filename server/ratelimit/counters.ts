@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+
+export interface WindowCount {
+  bucket: string;
+  windowStart: Date;
+  windowEnd: Date;
+  count: number;
+}
+
+export interface WindowSpec {
+  bucket: string;
+  seconds: number;
+}
+
+function windowOf(now: Date, seconds: number): { start: Date; end: Date } {
+  const ms = seconds * 1000;
+  const start = Math.floor(now.getTime() / ms) * ms;
+  return { start: new Date(start), end: new Date(start + ms) };
+}
+
+/**
+ * Adds `by` to fixed-window counters in one statement and returns the new counts.
+ * The upsert is atomic in PostgreSQL, so any number of server processes sharing
+ * the database count one limit.
+ */
+export async function incrementWindows(
+  db: Knex,
+  windows: WindowSpec[],
+  now = new Date(),
+  by = 1,
+): Promise<WindowCount[]> {
+  if (windows.length === 0) return [];
+  const rows = windows.map((w) => {
+    const { start, end } = windowOf(now, w.seconds);
+    return { bucket: w.bucket, window_start: start, count: by, expires_at: end };
+  });
+  const result = (await db('rate_counters')
+    .insert(rows)
+    .onConflict(['bucket', 'window_start'])
+    .merge({ count: db.raw('rate_counters.count + excluded.count') })
+    .returning(['bucket', 'window_start', 'count'])) as {
+    bucket: string;
+    window_start: Date;
+    count: number;
+  }[];
+  return windows.map((w) => {
+    const { start, end } = windowOf(now, w.seconds);
+    const row = result.find((r) => r.bucket === w.bucket);
+    return { bucket: w.bucket, windowStart: start, windowEnd: end, count: row?.count ?? 0 };
+  });
+}
+
+/** Reads counters without changing them (0 for a window nobody counted yet). */
+export async function readWindows(db: Knex, windows: WindowSpec[], now = new Date()): Promise<WindowCount[]> {
+  const specs = windows.map((w) => ({ ...w, ...windowOf(now, w.seconds) }));
+  const rows = (await db('rate_counters')
+    .whereIn(
+      ['bucket', 'window_start'],
+      specs.map((s) => [s.bucket, s.start]),
+    )
+    .select('bucket', 'count')) as { bucket: string; count: number }[];
+  return specs.map((s) => ({
+    bucket: s.bucket,
+    windowStart: s.start,
+    windowEnd: s.end,
+    count: rows.find((r) => r.bucket === s.bucket)?.count ?? 0,
+  }));
+}
+
+/** Drops counters whose window has passed. */
+export async function sweepExpiredCounters(db: Knex, now = new Date()): Promise<number> {
+  return db('rate_counters').where('expires_at', '<', now).delete();
+}

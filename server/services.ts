@@ -1,0 +1,60 @@
+import { loadKeyMaterial } from './auth/keys.ts';
+import { openDatabase, type Database, type Engine } from './db/index.ts';
+import { migrateLatest } from './db/migrate.ts';
+import { VERSION } from './version.ts';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { KeyMaterial } from './auth/keys.ts';
+
+/**
+ * What request handlers and workers share: configuration, the database and key
+ * material. Domain modules are plain functions over these.
+ */
+export interface Services {
+  config: Config;
+  db: Knex;
+  engine: Engine;
+  logger: Logger;
+  keys: KeyMaterial;
+  version: string;
+  /** Check every response against its declared schema (tests). */
+  validateResponses: boolean;
+}
+
+export interface Runtime {
+  services: Services;
+  database: Database;
+}
+
+/** Opens and migrates the database and loads key material: everything a process needs before serving. */
+export async function startRuntime(
+  config: Config,
+  logger: Logger,
+  options: { validateResponses?: boolean; dataDir?: string } = {},
+): Promise<Runtime> {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: options.dataDir ?? config.dataDir,
+  });
+  try {
+    const applied = await migrateLatest(database.db);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    const keys = await loadKeyMaterial(database.db, config, logger);
+    return {
+      database,
+      services: {
+        config,
+        db: database.db,
+        engine: database.engine,
+        logger,
+        keys,
+        version: VERSION,
+        validateResponses: options.validateResponses ?? false,
+      },
+    };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}

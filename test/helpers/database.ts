@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+
+/**
+ * The integration suite runs on PGlite by default and on PostgreSQL when
+ * DATABASE_URL is set. On PostgreSQL each test file gets a database of its own,
+ * created here and dropped afterwards, so files run in parallel without sharing rows.
+ */
+export const testEngine: 'pglite' | 'postgres' = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+
+export interface TestDatabase {
+  /** Connection string of the fresh PostgreSQL database; undefined on PGlite (in memory). */
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { url: undefined, drop: async () => undefined };
+  const name = `scanward_test_${randomBytes(6).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+  await admin.raw(`create database ${name}`);
+  await admin.destroy();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const conn = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+      await conn.raw(`drop database if exists ${name} with (force)`);
+      await conn.destroy();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // Two cores on CI: more workers than that only adds contention.
+    maxWorkers: 2,
+    env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+  },
+});
