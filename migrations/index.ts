@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as identity from './20261122000001_identity.ts';
+import * as scanning from './20261122000002_scanning.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -12,6 +13,7 @@ export interface Migration {
  */
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['20261122000001_identity', identity],
+  ['20261122000002_scanning', scanning],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
