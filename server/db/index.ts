@@ -24,6 +24,19 @@ export interface DatabaseOptions {
   poolMax?: number;
 }
 
+/**
+ * knex-pglite reports a delete's command as `DEL`, so knex returns the raw
+ * result instead of the number of deleted rows. Naming the method as knex's
+ * own PostgreSQL client expects makes `.delete()` answer a count on both engines.
+ */
+class PgliteClient extends (ClientPgLite as unknown as new (config: Knex.Config) => {
+  processResponse(obj: { method?: string }, runner: unknown): unknown;
+}) {
+  override processResponse(obj: { method?: string }, runner: unknown): unknown {
+    return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+  }
+}
+
 // PostgreSQL's int8 (count(*), sums) arrives as a string by default; our counts fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
@@ -58,7 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     lock = await lockDataDir(filename);
   }
   const db = knexFactory({
-    client: ClientPgLite,
+    client: PgliteClient as unknown as typeof ClientPgLite,
     dialect: 'postgres',
     connection: filename ? { filename } : {},
     acquireConnectionTimeout: 30_000,

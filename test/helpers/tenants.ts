@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { issueToken } from '../../server/auth/tokens.ts';
+import { newId } from '../../server/identity/ids.ts';
 import { createOrganization } from '../../server/identity/organizations.ts';
 import { createUser } from '../../server/identity/users.ts';
 import type { Plan } from '../../server/schemas/common.ts';
@@ -17,6 +19,11 @@ export interface Tenant {
   admin: TestUser;
   /** Logs a user in over HTTP and returns the access token. */
   login(user?: TestUser): Promise<string>;
+  /**
+   * A bearer token for a new session of the user, minted directly (no password
+   * check), for tests that are not about logging in.
+   */
+  bearer(user?: TestUser): Promise<string>;
   /** Adds a user to the tenant's organization. */
   addUser(role: 'admin' | 'member'): Promise<TestUser>;
 }
@@ -41,5 +48,15 @@ export async function createTenant(app: TestApp, plan: Plan = 'professional'): P
     if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { access_token: string }).access_token;
   };
-  return { orgId: org.id, plan, admin, login, addUser };
+  const bearer = async (user: TestUser = admin) => {
+    const sid = newId('sess');
+    await app.services.db('sessions').insert({
+      id: sid,
+      org_id: org.id,
+      user_id: user.id,
+      expires_at: new Date(Date.now() + 86_400_000),
+    });
+    return (await issueToken(app.services.keys.jwtSecret, { sub: user.id, org: org.id, sid })).access_token;
+  };
+  return { orgId: org.id, plan, admin, login, bearer, addUser };
 }

@@ -1,0 +1,267 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { openSecret } from '../auth/keys.ts';
+import type { Services } from '../services.ts';
+import { checkWebhookUrl } from './url-policy.ts';
+
+/**
+ * The delivery worker: sends queued deliveries (the outbox) following the
+ * Standard Webhooks specification, retrying on the schedule of decisions.md.
+ */
+
+/** Delays after each failed attempt (Standard Webhooks schedule); after the last, the delivery fails. */
+export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** A claimed delivery is someone's for this long; a worker that died loses it afterwards. */
+const CLAIM_SECONDS = DELIVERY_TIMEOUT_MS / 1000 + 5;
+const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+interface ClaimedDelivery {
+  id: string;
+  org_id: string;
+  webhook_id: string;
+  payload: string;
+  attempts: number;
+  url: string;
+  secret: string;
+}
+
+interface AttemptResult {
+  ok: boolean;
+  statusCode?: number;
+  ms: number;
+  error?: string;
+}
+
+/** Claims due deliveries atomically (several workers never send one delivery at the same time). */
+async function claimDue(db: Knex, limit: number, now: Date): Promise<ClaimedDelivery[]> {
+  return db.transaction(async (trx) => {
+    const due = (await trx('webhook_deliveries as d')
+      .join('webhooks as w', 'w.id', 'd.webhook_id')
+      .where('d.status', 'pending')
+      .where('w.active', true)
+      .where('d.next_attempt_at', '<=', now)
+      .where((q) => q.whereNull('d.locked_until').orWhere('d.locked_until', '<=', now))
+      .orderBy([{ column: 'd.next_attempt_at' }, { column: 'd.id' }])
+      .limit(limit)
+      .forUpdate('d')
+      .skipLocked()
+      .select(
+        'd.id',
+        'd.org_id',
+        'd.webhook_id',
+        'd.payload',
+        'd.attempts',
+        'w.url',
+        'w.secret',
+      )) as ClaimedDelivery[];
+    if (due.length === 0) return [];
+    await trx('webhook_deliveries')
+      .whereIn(
+        'id',
+        due.map((d) => d.id),
+      )
+      .update({
+        locked_until: new Date(now.getTime() + CLAIM_SECONDS * 1000),
+        attempts: trx.raw('attempts + 1'),
+        updated_at: now,
+      });
+    return due.map((d) => ({ ...d, attempts: d.attempts + 1 }));
+  });
+}
+
+/** POSTs the payload to the receiver, connecting only to the addresses the URL policy checked. */
+async function attempt(
+  delivery: ClaimedDelivery,
+  headers: Record<string, string>,
+  allowPrivate: boolean,
+): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let checked: { url: URL; addresses: string[] };
+  try {
+    checked = await checkWebhookUrl(delivery.url, allowPrivate);
+  } catch (err) {
+    return { ok: false, ms: elapsed(), error: err instanceof Error ? err.message : 'url refused' };
+  }
+  const address = checked.addresses[0]!;
+  const family = address.includes(':') ? 6 : 4;
+  const pinnedLookup: LookupFunction = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) {
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address, family },
+      ]);
+    } else {
+      callback(null, address, family);
+    }
+  };
+  const client = checked.url.protocol === 'https:' ? https : http;
+  return new Promise<AttemptResult>((resolve) => {
+    const req = client.request(
+      checked.url,
+      {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(delivery.payload),
+          'user-agent': 'Scanward-Webhooks/1',
+        },
+        lookup: pinnedLookup,
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      },
+      (res) => {
+        let received = 0;
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > MAX_RESPONSE_BYTES) res.destroy();
+        });
+        const done = () => {
+          const status = res.statusCode ?? 0;
+          resolve({ ok: status >= 200 && status < 300, statusCode: status, ms: elapsed() });
+        };
+        res.on('end', done);
+        res.on('close', done);
+      },
+    );
+    req.on('error', (err) =>
+      resolve({
+        ok: false,
+        ms: elapsed(),
+        error: err.name === 'AbortError' ? 'timed out after 10 s' : err.message,
+      }),
+    );
+    req.end(delivery.payload);
+  });
+}
+
+async function recordResult(
+  db: Knex,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+  now: Date,
+): Promise<void> {
+  const base = {
+    locked_until: null,
+    last_status_code: result.statusCode ?? null,
+    last_response_ms: result.ms,
+    last_error: result.ok ? null : (result.error ?? `receiver answered ${result.statusCode}`),
+    updated_at: now,
+  };
+  await db.transaction(async (trx) => {
+    if (result.ok) {
+      await trx('webhook_deliveries')
+        .where({ id: delivery.id })
+        .update({ ...base, status: 'succeeded', next_attempt_at: null });
+      await trx('webhooks').where({ id: delivery.webhook_id }).update({ failing_since: null });
+      return;
+    }
+    const delay = RETRY_DELAYS_SECONDS[delivery.attempts - 1];
+    await trx('webhook_deliveries')
+      .where({ id: delivery.id })
+      .update(
+        delay === undefined
+          ? { ...base, status: 'failed', next_attempt_at: null }
+          : { ...base, next_attempt_at: new Date(now.getTime() + delay * 1000) },
+      );
+    const hook = (await trx('webhooks').where({ id: delivery.webhook_id }).first('failing_since')) as
+      { failing_since: Date | null } | undefined;
+    if (!hook) return;
+    const failingSince = hook.failing_since ?? now;
+    let disabledReason: string | undefined;
+    if (result.statusCode === 410) disabledReason = 'the receiver answered 410 Gone';
+    else if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
+      disabledReason = 'deliveries kept failing for 5 days';
+    }
+    await trx('webhooks')
+      .where({ id: delivery.webhook_id })
+      .update({
+        failing_since: failingSince,
+        ...(disabledReason ? { active: false, disabled_reason: disabledReason } : {}),
+        updated_at: now,
+      });
+  });
+}
+
+/** Sends every due delivery once; returns how many were attempted. */
+export async function deliverDue(
+  services: Services,
+  options: { limit?: number; now?: Date } = {},
+): Promise<number> {
+  const now = options.now ?? new Date();
+  const claimed = await claimDue(services.db, options.limit ?? 20, now);
+  await Promise.all(
+    claimed.map(async (delivery) => {
+      const signer = new Webhook(openSecret(services.keys.encryptionKey, delivery.secret));
+      const sentAt = new Date();
+      const headers = {
+        'webhook-id': delivery.id,
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+        'webhook-signature': signer.sign(delivery.id, sentAt, delivery.payload),
+      };
+      const result = await attempt(delivery, headers, services.config.webhookAllowPrivate);
+      await recordResult(services.db, delivery, result, new Date());
+      services.logger.info(
+        {
+          delivery_id: delivery.id,
+          webhook_id: delivery.webhook_id,
+          attempt: delivery.attempts,
+          ok: result.ok,
+          status: result.statusCode,
+          ms: result.ms,
+        },
+        'webhook delivery',
+      );
+    }),
+  );
+  return claimed.length;
+}
+
+export interface WebhookWorker {
+  /** Asks the worker to look for due deliveries now (after an event was queued). */
+  nudge(): void;
+  stop(): Promise<void>;
+}
+
+/** Polls the outbox every `intervalMs` (and on nudge) until stopped. */
+export function startWebhookWorker(
+  services: Services,
+  intervalMs = 1000,
+  logger: Logger = services.logger,
+): WebhookWorker {
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    if (stopped || running) return;
+    running = (async () => {
+      try {
+        while (!stopped && (await deliverDue(services)) > 0) {
+          // keep going while there is work
+        }
+      } catch (err) {
+        logger.error({ err }, 'webhook delivery loop failed');
+      } finally {
+        running = undefined;
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      }
+    })();
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    nudge: () => {
+      if (timer) clearTimeout(timer);
+      tick();
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
