@@ -1,0 +1,100 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * The shapes the export renderers consume and produce. The renderers know nothing of
+ * the database or HTTP: the route hands them an async iterable of rows (a database
+ * cursor) and sends the returned body with the returned content type and file name.
+ */
+
+/** In the order the report presents them, most severe first. */
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const FINDING_STATUSES = ['open', 'in_progress', 'resolved', 'false_positive', 'accepted'] as const;
+export type FindingStatus = (typeof FINDING_STATUSES)[number];
+
+export interface FrameworkMapping {
+  name: string;
+  /** Control identifiers within the framework. */
+  controls: string[];
+}
+
+export interface Remediation {
+  summary: string;
+  steps: string[];
+  code_example: string;
+  /** URLs. */
+  references: string[];
+}
+
+export interface Evidence {
+  request: string;
+  response: string;
+  screenshot_url: string | null;
+}
+
+/** A finding in its detail view (interface-spec "Finding"), without comments and history. */
+export interface ExportFinding {
+  id: string;
+  title: string;
+  severity: Severity;
+  status: FindingStatus;
+  cvss_score: number;
+  cvss_vector?: string | null;
+  /** Fraction between 0 and 1; null when EPSS has no score for the finding. */
+  epss_score: number | null;
+  target: string;
+  affected_component: string;
+  tool: string;
+  template_id: string;
+  cve_ids: string[];
+  cwe_ids: string[];
+  /** The owning scan: the first scan that detected the finding. */
+  scan_id: string;
+  /** ISO 8601 UTC. */
+  detected_at: string;
+  frameworks: FrameworkMapping[];
+  description: string;
+  impact: string;
+  remediation: Remediation;
+  evidence: Evidence;
+  first_seen_at: string;
+  last_seen_at: string;
+  times_seen: number;
+  last_scan_id: string;
+}
+
+/** Counts over the whole export; missing keys count as 0. */
+export interface ExportTotals {
+  by_severity: Partial<Record<Severity, number>>;
+  by_status: Partial<Record<FindingStatus, number>>;
+  total: number;
+}
+
+export interface ExportMetadata {
+  organization: string;
+  generatedAt: Date;
+  /** The `from_date` / `to_date` the export was limited to, if any. */
+  from?: Date;
+  to?: Date;
+  /** The list filters applied, by query parameter name (e.g. `severity: 'high'`). */
+  filters: Record<string, string>;
+  /** Needed by the PDF before its rows; computed by one SQL query in the route. */
+  totals?: ExportTotals;
+}
+
+export type ExportFormat = 'csv' | 'json' | 'pdf';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'json', 'pdf'];
+
+export interface RenderedExport {
+  contentType: string;
+  /** `scanward-findings-<YYYY-MM-DD>.<ext>`, for `Content-Disposition: attachment`. */
+  fileName: string;
+  /** Streams the file; pulling from it pulls rows from the source, so backpressure reaches the cursor. */
+  body: Readable;
+}
+
+/** The download name for an export generated at `generatedAt` (UTC date). */
+export function exportFileName(format: ExportFormat, generatedAt: Date): string {
+  return `scanward-findings-${generatedAt.toISOString().slice(0, 10)}.${format}`;
+}

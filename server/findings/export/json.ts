@@ -1,0 +1,76 @@
+import { Readable } from 'node:stream';
+import {
+  exportFileName,
+  type ExportFinding,
+  type ExportMetadata,
+  type RenderedExport,
+} from './export-finding.ts';
+
+/**
+ * JSON export: one array of finding detail objects, written as `[`, the items
+ * separated by `,`, and `]`, so it is valid JSON for any number of rows and is
+ * never held whole in memory.
+ */
+
+/**
+ * The detail object for one finding, with its fields picked by name in the spec's
+ * order: a database row with extra columns cannot leak them into the file, and
+ * every object has the same keys (`cvss_vector` is null when unknown).
+ */
+export function findingDetail(f: ExportFinding) {
+  return {
+    id: f.id,
+    title: f.title,
+    severity: f.severity,
+    status: f.status,
+    cvss_score: f.cvss_score,
+    cvss_vector: f.cvss_vector ?? null,
+    epss_score: f.epss_score,
+    target: f.target,
+    affected_component: f.affected_component,
+    tool: f.tool,
+    template_id: f.template_id,
+    cve_ids: f.cve_ids,
+    cwe_ids: f.cwe_ids,
+    scan_id: f.scan_id,
+    detected_at: f.detected_at,
+    description: f.description,
+    impact: f.impact,
+    remediation: {
+      summary: f.remediation.summary,
+      steps: f.remediation.steps,
+      code_example: f.remediation.code_example,
+      references: f.remediation.references,
+    },
+    evidence: {
+      request: f.evidence.request,
+      response: f.evidence.response,
+      screenshot_url: f.evidence.screenshot_url,
+    },
+    frameworks: f.frameworks.map((framework) => ({ name: framework.name, controls: framework.controls })),
+    first_seen_at: f.first_seen_at,
+    last_seen_at: f.last_seen_at,
+    times_seen: f.times_seen,
+    last_scan_id: f.last_scan_id,
+  };
+}
+
+/** The JSON text in pieces: the opening bracket, one piece per finding, the closing bracket. */
+export async function* jsonPieces(findings: AsyncIterable<ExportFinding>): AsyncGenerator<string> {
+  yield '[';
+  let separator = '\n';
+  for await (const finding of findings) {
+    yield separator + JSON.stringify(findingDetail(finding));
+    separator = ',\n';
+  }
+  yield '\n]\n';
+}
+
+/** Streams the findings as a JSON array, pulling rows only as the reader consumes. */
+export function renderJson(findings: AsyncIterable<ExportFinding>, metadata: ExportMetadata): RenderedExport {
+  return {
+    contentType: 'application/json; charset=utf-8',
+    fileName: exportFileName('json', metadata.generatedAt),
+    body: Readable.from(jsonPieces(findings), { objectMode: false }),
+  };
+}
