@@ -1,0 +1,85 @@
+import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+import type { Principal } from '../auth/principal.ts';
+import { defineRoute } from '../http/contract.ts';
+import { notFound, planUpgradeRequired } from '../http/errors.ts';
+import { planAllows } from '../identity/plans.ts';
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyIdParams, ApiKeyList, Revoked } from '../schemas/auth.ts';
+import { PaginationQuery } from '../schemas/common.ts';
+
+/**
+ * API keys of the organization, managed by its admins with a bearer token.
+ * Professional and enterprise plans only.
+ */
+
+const TAGS = ['API keys'];
+const ACCESS = { bearerOnly: true, admin: true } as const;
+const ERRORS = ['INSUFFICIENT_PERMISSION', 'PLAN_UPGRADE_REQUIRED'] as const;
+
+function assertPlan(principal: Principal): void {
+  if (!planAllows(principal.org.plan, 'api_keys')) throw planUpgradeRequired('API keys');
+}
+
+export const postApiKey = defineRoute({
+  method: 'post',
+  path: '/api/v1/api-keys',
+  operationId: 'createApiKey',
+  summary: 'Create an API key',
+  description:
+    'The answer carries `key`, the secret, which is never shown again. The key acts as the user who ' +
+    'created it, limited to its permissions.',
+  tags: TAGS,
+  access: ACCESS,
+  body: ApiKeyCreate,
+  responses: { 201: { description: 'The key, with its secret', schema: ApiKeyCreated } },
+  errors: [...ERRORS],
+  handler: async ({ principal, body, services }) => {
+    assertPlan(principal);
+    const created = await createApiKey(
+      services.db,
+      { orgId: principal.org.id, userId: principal.user.id },
+      {
+        name: body.name,
+        permissions: body.permissions,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+      },
+    );
+    return { status: 201, body: created };
+  },
+});
+
+export const getApiKeys = defineRoute({
+  method: 'get',
+  path: '/api/v1/api-keys',
+  operationId: 'listApiKeys',
+  summary: "List the organization's API keys (never their secrets)",
+  description: 'Revoked keys are not listed; expired ones are, with their `expires_at`.',
+  tags: TAGS,
+  access: ACCESS,
+  query: PaginationQuery,
+  responses: { 200: { description: 'API keys, newest first', schema: ApiKeyList } },
+  errors: [...ERRORS],
+  handler: async ({ principal, query, services }) => {
+    assertPlan(principal);
+    return { body: await listApiKeys(services.db, principal.org.id, query.page, query.per_page) };
+  },
+});
+
+export const deleteApiKey = defineRoute({
+  method: 'delete',
+  path: '/api/v1/api-keys/{key_id}',
+  operationId: 'revokeApiKey',
+  summary: 'Revoke an API key',
+  description: 'The key stops working at once (INVALID_API_KEY).',
+  tags: TAGS,
+  access: ACCESS,
+  params: ApiKeyIdParams,
+  responses: { 200: { description: 'The key is revoked', schema: Revoked } },
+  errors: [...ERRORS, 'NOT_FOUND'],
+  handler: async ({ principal, params, services }) => {
+    assertPlan(principal);
+    if (!(await revokeApiKey(services.db, principal.org.id, params.key_id))) throw notFound('API key');
+    return { body: { id: params.key_id, revoked: true as const } };
+  },
+});
+
+export const apiKeyRoutes = [postApiKey, getApiKeys, deleteApiKey];

@@ -1,0 +1,205 @@
+import type { Principal } from '../auth/principal.ts';
+import { login } from '../auth/login.ts';
+import { assertLoginAllowed, recordFailedLogin } from '../auth/login-throttle.ts';
+import { beginMfaSetup, disableMfa, invalidMfaCode, verifyMfaSetup } from '../auth/mfa.ts';
+import { listSessions, revokeAllSessions, revokeSession } from '../auth/sessions.ts';
+import { issueToken, invalidToken } from '../auth/tokens.ts';
+import { defineRoute } from '../http/contract.ts';
+import { notFound } from '../http/errors.ts';
+import {
+  LogoutAllResponse,
+  MfaCodeBody,
+  MfaSetupResponse,
+  MfaStatus,
+  Revoked,
+  SessionIdParams,
+  SessionList,
+  TokenRequest,
+  TokenResponse,
+} from '../schemas/auth.ts';
+import { PaginationQuery } from '../schemas/common.ts';
+import type { Services } from '../services.ts';
+
+const TAGS = ['Authentication'];
+
+const owner = (principal: Principal) => ({ orgId: principal.org.id, userId: principal.user.id });
+
+export const createToken = defineRoute({
+  method: 'post',
+  path: '/api/v1/auth/token',
+  operationId: 'createToken',
+  summary: 'Log in: exchange e-mail and password (and MFA code) for an access token',
+  description:
+    'Form-encoded. Every login creates a session (30 days). Unknown e-mails answer like wrong passwords. ' +
+    'After 10 failed attempts for one e-mail, or 50 from one client address, within 15 minutes, ' +
+    'logins answer 429 until the window passes. Not counted against the organization request rate.',
+  tags: TAGS,
+  access: { public: true },
+  body: TokenRequest,
+  bodyType: 'form',
+  responses: { 200: { description: 'Access token', schema: TokenResponse } },
+  errors: ['INVALID_CREDENTIALS', 'MFA_REQUIRED', 'INVALID_MFA_CODE', 'RATE_LIMIT_EXCEEDED'],
+  handler: async ({ body, services, ctx }) => ({
+    body: await login(services.db, services.keys, {
+      email: body.username,
+      password: body.password,
+      mfaCode: body.mfa_code,
+      ip: ctx.ip,
+      userAgent: ctx.get('user-agent') || undefined,
+    }),
+  }),
+});
+
+export const refreshToken = defineRoute({
+  method: 'post',
+  path: '/api/v1/auth/refresh',
+  operationId: 'refreshToken',
+  summary: 'Exchange a current access token for a new one of the same session',
+  description: 'An expired token cannot be refreshed (TOKEN_EXPIRED); log in again instead.',
+  tags: TAGS,
+  access: { bearerOnly: true },
+  responses: { 200: { description: 'New access token', schema: TokenResponse } },
+  errors: ['TOKEN_EXPIRED', 'INVALID_TOKEN', 'INSUFFICIENT_PERMISSION'],
+  handler: async ({ principal, services }) => {
+    if (!principal.sessionId) throw invalidToken();
+    return {
+      body: await issueToken(services.keys.jwtSecret, {
+        sub: principal.user.id,
+        org: principal.org.id,
+        sid: principal.sessionId,
+      }),
+    };
+  },
+});
+
+export const listMySessions = defineRoute({
+  method: 'get',
+  path: '/api/v1/auth/sessions',
+  operationId: 'listSessions',
+  summary: "List the caller's active sessions",
+  tags: TAGS,
+  access: { bearerOnly: true },
+  query: PaginationQuery,
+  responses: { 200: { description: 'Active sessions, newest first', schema: SessionList } },
+  errors: ['INSUFFICIENT_PERMISSION'],
+  handler: async ({ principal, query, services }) => ({
+    body: await listSessions(services.db, owner(principal), principal.sessionId, query.page, query.per_page),
+  }),
+});
+
+export const deleteSession = defineRoute({
+  method: 'delete',
+  path: '/api/v1/auth/sessions/{session_id}',
+  operationId: 'revokeSession',
+  summary: "Revoke one of the caller's sessions",
+  description: 'Every token of the session stops working at once (INVALID_TOKEN).',
+  tags: TAGS,
+  access: { bearerOnly: true },
+  params: SessionIdParams,
+  responses: { 200: { description: 'The session is revoked', schema: Revoked } },
+  errors: ['INSUFFICIENT_PERMISSION', 'NOT_FOUND'],
+  handler: async ({ principal, params, services }) => {
+    if (!(await revokeSession(services.db, owner(principal), params.session_id))) throw notFound('session');
+    return { body: { id: params.session_id, revoked: true as const } };
+  },
+});
+
+export const logoutAll = defineRoute({
+  method: 'post',
+  path: '/api/v1/auth/logout-all',
+  operationId: 'logoutAll',
+  summary: "Revoke all of the caller's sessions, the current one included",
+  tags: TAGS,
+  access: { bearerOnly: true },
+  responses: { 200: { description: 'How many sessions were revoked', schema: LogoutAllResponse } },
+  errors: ['INSUFFICIENT_PERMISSION'],
+  handler: async ({ principal, services }) => ({
+    body: { revoked: await revokeAllSessions(services.db, owner(principal)) },
+  }),
+});
+
+export const setupMfa = defineRoute({
+  method: 'post',
+  path: '/api/v1/auth/mfa/setup',
+  operationId: 'setupMfa',
+  summary: 'Start MFA enrolment: a new TOTP secret',
+  description:
+    'TOTP (RFC 6238: SHA-1, 6 digits, 30 s). MFA is on only after POST /api/v1/auth/mfa/verify ' +
+    'with a code of this secret. Refused (CONFLICT) while MFA is on.',
+  tags: TAGS,
+  access: { bearerOnly: true },
+  responses: { 200: { description: 'The secret, shown once', schema: MfaSetupResponse } },
+  errors: ['INSUFFICIENT_PERMISSION', 'CONFLICT'],
+  handler: async ({ principal, services }) => {
+    const { secret, otpauthUri } = await beginMfaSetup(
+      services.db,
+      services.keys.encryptionKey,
+      owner(principal),
+    );
+    return { body: { secret, otpauth_uri: otpauthUri } };
+  },
+});
+
+/**
+ * Wrong codes on the MFA endpoints count as failed logins of the account, so a
+ * stolen token cannot be used to guess codes at the request rate.
+ */
+async function checkedCode(
+  services: Services,
+  principal: Principal,
+  ip: string,
+  check: () => Promise<boolean>,
+): Promise<void> {
+  await assertLoginAllowed(services.db, principal.user.email, ip);
+  if (!(await check())) {
+    await recordFailedLogin(services.db, principal.user.email, ip);
+    throw invalidMfaCode();
+  }
+}
+
+export const verifyMfa = defineRoute({
+  method: 'post',
+  path: '/api/v1/auth/mfa/verify',
+  operationId: 'verifyMfa',
+  summary: 'Turn MFA on with a code of the secret from setup',
+  tags: TAGS,
+  access: { bearerOnly: true },
+  body: MfaCodeBody,
+  responses: { 200: { description: 'MFA is on', schema: MfaStatus } },
+  errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
+  handler: async ({ principal, body, services, ctx }) => {
+    await checkedCode(services, principal, ctx.ip, () =>
+      verifyMfaSetup(services.db, services.keys.encryptionKey, owner(principal), body.code),
+    );
+    return { body: { mfa_enabled: true } };
+  },
+});
+
+export const deleteMfa = defineRoute({
+  method: 'delete',
+  path: '/api/v1/auth/mfa',
+  operationId: 'disableMfa',
+  summary: 'Turn MFA off with a current code',
+  tags: TAGS,
+  access: { bearerOnly: true },
+  body: MfaCodeBody,
+  responses: { 200: { description: 'MFA is off', schema: MfaStatus } },
+  errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
+  handler: async ({ principal, body, services, ctx }) => {
+    await checkedCode(services, principal, ctx.ip, () =>
+      disableMfa(services.db, services.keys.encryptionKey, owner(principal), body.code),
+    );
+    return { body: { mfa_enabled: false } };
+  },
+});
+
+export const authRoutes = [
+  createToken,
+  refreshToken,
+  listMySessions,
+  deleteSession,
+  logoutAll,
+  setupMfa,
+  verifyMfa,
+  deleteMfa,
+];
