@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -10,51 +11,89 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const commaList = z.string().transform((v) =>
-  v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-);
+/** A whole number written in decimal digits only: `1e3`, `0x10` or `12.0` are mistakes, not numbers. */
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
 
-const positiveInt = (min: number, max: number) =>
-  z.coerce
-    .number({ error: 'must be a whole number' })
-    .int({ error: 'must be a whole number' })
-    .min(min, { error: `must be at least ${min}` })
-    .max(max, { error: `must be at most ${max}` });
+const DOMAIN = /^(\*\.|\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?$/i;
+
+/** An entry of the scan scope policy: an address, a CIDR range or a domain suffix. */
+function isScopeEntry(entry: string): boolean {
+  if (entry.includes('/')) {
+    try {
+      ipaddr.parseCIDR(entry);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return ipaddr.isValid(entry) || DOMAIN.test(entry);
+}
+
+const scopeList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .superRefine((entries, ctx) => {
+    const bad = entries.filter((e) => !isScopeEntry(e));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must list CIDR ranges, addresses and domain suffixes; not understood: ${bad.join(', ')}`,
+      });
+    }
+  });
 
 const envSchema = z.object({
-  PORT: positiveInt(0, 65535).default(8000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: wholeNumber(0, 65535).default(8000),
+  HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// connection string' })
     .optional(),
-  SCANWARD_DATA_DIR: z.string().min(1).default('./data'),
+  SCANWARD_DATA_DIR: z.string().default('./data'),
   SCANWARD_ROLE: z.enum(['all', 'api', 'runner'], { error: 'must be all, api or runner' }).default('all'),
   SCANWARD_ADMIN_EMAIL: z.email({ error: 'must be an e-mail address' }).default('admin@localhost'),
   SCANWARD_ADMIN_PASSWORD: z.string().min(12, { error: 'must be at least 12 characters' }).optional(),
   SCANWARD_ADMIN_PLAN: z
     .enum(['startup', 'professional', 'enterprise'], { error: 'must be startup, professional or enterprise' })
     .default('enterprise'),
-  SCANWARD_JWT_SECRET: z.string().min(32, { error: 'must be at least 32 bytes' }).optional(),
+  SCANWARD_JWT_SECRET: z
+    .string()
+    .refine((v) => Buffer.byteLength(v, 'utf8') >= 32, { error: 'must be at least 32 bytes' })
+    .optional(),
   SCANWARD_ENCRYPTION_KEY: z
     .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, { error: 'must be 32 bytes, base64-encoded' })
+    .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, {
+      error: 'must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)',
+    })
     .optional(),
-  SCANWARD_SCAN_ALLOW: commaList.optional(),
-  SCANWARD_SCAN_DENY: commaList.default([]),
-  SCANWARD_MAX_CIDR_V4: positiveInt(0, 32).default(16),
-  SCANWARD_MAX_CIDR_V6: positiveInt(0, 128).default(112),
-  SCANWARD_SCAN_WATCHDOG_SECONDS: positiveInt(10, 7 * 24 * 3600).default(1800),
-  SCANWARD_RUNNER_LEASE_SECONDS: positiveInt(2, 3600).default(60),
+  SCANWARD_SCAN_ALLOW: scopeList.optional(),
+  SCANWARD_SCAN_DENY: scopeList.default([]),
+  SCANWARD_MAX_CIDR_V4: wholeNumber(0, 32).default(16),
+  SCANWARD_MAX_CIDR_V6: wholeNumber(0, 128).default(112),
+  SCANWARD_SCAN_WATCHDOG_SECONDS: wholeNumber(10, 7 * 24 * 3600).default(1800),
+  SCANWARD_RUNNER_LEASE_SECONDS: wholeNumber(2, 3600).default(60),
   SCANWARD_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   SCANWARD_DOCS_PUBLIC: booleanFlag.default(false),
-  SCANWARD_BODY_LIMIT: positiveInt(1024, 100 * 1024 * 1024).default(1_048_576),
-  SCANWARD_AI_URL: z.url({ error: 'must be a URL' }).optional(),
+  SCANWARD_BODY_LIMIT: wholeNumber(1024, 100 * 1024 * 1024).default(1_048_576),
+  SCANWARD_AI_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   SCANWARD_AI_KEY: z.string().optional(),
   SCANWARD_AI_MODEL: z.string().optional(),
+  SCANWARD_KEV_FILE: z.string().min(1).optional(),
   SCANWARD_TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -62,6 +101,9 @@ const envSchema = z.object({
     })
     .default('info'),
 });
+
+/** Every environment variable the service reads. */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as ReadonlyArray<keyof typeof envSchema.shape>;
 
 export interface Config {
   port: number;
@@ -80,9 +122,12 @@ export interface Config {
   bodyLimit: number;
   ai: { url: string; key: string | undefined; model: string } | undefined;
   trustProxy: boolean;
+  /** CISA KEV catalogue (JSON) used by the threat intelligence phase. */
+  kevFile: string | undefined;
   logLevel: string;
 }
 
+/** A configuration an operator must fix; `problems` names every offending variable, one line each. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -90,18 +135,32 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and validates the configuration; throws one ConfigError listing every problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // Empty variables count as unset, the way shells and compose files produce them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = envSchema.safeParse(present);
+/** Rules that tie two variables together, checked on the raw values so they are reported with the rest. */
+function crossChecks(env: Record<string, string>): string[] {
   const problems: string[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
-  }
-  if (parsed.success && parsed.data.SCANWARD_AI_URL && !parsed.data.SCANWARD_AI_MODEL) {
+  if (env.SCANWARD_AI_URL && !env.SCANWARD_AI_MODEL) {
     problems.push('SCANWARD_AI_MODEL: must be set when SCANWARD_AI_URL is set');
   }
+  return problems;
+}
+
+/** Secrets are taken verbatim; every other value is trimmed of stray whitespace. */
+const VERBATIM = new Set<string>(['SCANWARD_ADMIN_PASSWORD', 'SCANWARD_JWT_SECRET', 'SCANWARD_AI_KEY']);
+
+/** Reads and validates the configuration; throws one ConfigError listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty (or blank) variables count as unset, the way shells and compose files produce them.
+  const present: Record<string, string> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const value = env[name];
+    if (value === undefined || value.trim() === '') continue;
+    present[name] = VERBATIM.has(name) ? value : value.trim();
+  }
+  const parsed = envSchema.safeParse(present);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  problems.push(...crossChecks(present));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const e = parsed.data;
   return {
@@ -132,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { url: e.SCANWARD_AI_URL, key: e.SCANWARD_AI_KEY, model: e.SCANWARD_AI_MODEL ?? '' }
       : undefined,
     trustProxy: e.SCANWARD_TRUST_PROXY,
+    kevFile: e.SCANWARD_KEV_FILE,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,7 +1,27 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ErrorResponse } from '../schemas/common.ts';
 import { errorStatus, type AnyRoute, type ErrorCode } from './contract.ts';
+
+/**
+ * The OpenAPI 3.1 document, generated from the route declarations (and the
+ * documentation pages), so it cannot drift from what the server does.
+ */
+
+/** A page served beside the API (the documentation itself): described, but not a contract route. */
+export interface DocumentationPage {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  /** Media type of the 200 answer. */
+  contentType: 'text/html' | 'application/json';
+}
 
 /** Errors every authenticated route can answer with. */
 const AUTHENTICATED_ERRORS: ErrorCode[] = [
@@ -13,19 +33,163 @@ const AUTHENTICATED_ERRORS: ErrorCode[] = [
   'RATE_LIMIT_EXCEEDED',
 ];
 
+/** An API key of an organization whose plan lost API keys answers this before anything else. */
+const API_KEY_ERRORS: ErrorCode[] = ['PLAN_UPGRADE_REQUIRED'];
+
+/** Response headers, defined once under components/headers and referenced. */
+const HEADER_COMPONENTS = {
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the window (hour or day) closest to running out',
+    schema: { type: 'integer' as const },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in that window',
+    schema: { type: 'integer' as const },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When that window resets, in Unix seconds',
+    schema: { type: 'integer' as const },
+  },
+  'Retry-After': {
+    description: 'Seconds until a request can succeed again',
+    schema: { type: 'integer' as const },
+  },
+  Allow: { description: 'The methods the path accepts', schema: { type: 'string' as const } },
+};
+
+const headerRefs = (...names: Array<keyof typeof HEADER_COMPONENTS>) =>
+  Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
+const RATE_HEADERS = headerRefs('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+const RETRY_AFTER = headerRefs('Retry-After');
+const ALLOW_HEADER = headerRefs('Allow');
+
 function errorsOf(route: AnyRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>(route.errors ?? []);
-  if (!route.access.public) for (const c of AUTHENTICATED_ERRORS) codes.add(c);
+  if (!route.access.public) {
+    for (const c of AUTHENTICATED_ERRORS) codes.add(c);
+    if (!route.access.bearerOnly) for (const c of API_KEY_ERRORS) codes.add(c);
+  }
   if (route.params || route.query || route.body || route.headers) codes.add('VALIDATION_ERROR');
   if (route.body) for (const c of ['BAD_REQUEST', 'PAYLOAD_TOO_LARGE'] as const) codes.add(c);
   codes.add('INTERNAL_ERROR');
   return [...codes];
 }
 
-/** The OpenAPI 3.1 document of the given routes, generated from their declarations. */
-export function buildOpenApiDocument(routes: AnyRoute[], version: string) {
+/** Error responses of the given codes, one per status, each with the Error schema. */
+function errorResponses(codes: ErrorCode[], rateHeaders: boolean): Record<string, ResponseConfig> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = errorStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, ResponseConfig> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers = {
+      ...(rateHeaders && status !== 401 && status !== 403 ? RATE_HEADERS : {}),
+      ...(status === 429 ? RETRY_AFTER : {}),
+      ...(status === 405 ? ALLOW_HEADER : {}),
+    };
+    out[status] = {
+      description: `Error: ${list.join(', ')}`,
+      ...(Object.keys(headers).length ? { headers } : {}),
+      content: { 'application/json': { schema: ErrorResponse } },
+    };
+  }
+  return out;
+}
+
+const BEARER_OR_KEY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
+
+function routeOperation(route: AnyRoute): RouteConfig {
+  const rateHeaders = !route.access.public && route.rateLimited !== false;
+  const responses: Record<string, ResponseConfig> = {};
+  for (const [status, spec] of Object.entries(route.responses)) {
+    const content: Record<string, { schema: z.ZodType }> = {};
+    if (spec.schema) content['application/json'] = { schema: spec.schema };
+    for (const type of spec.contentTypes ?? []) content[type] = { schema: z.string() };
+    responses[status] = {
+      description: spec.description,
+      ...(rateHeaders && status.startsWith('2') ? { headers: RATE_HEADERS } : {}),
+      ...(Object.keys(content).length ? { content } : {}),
+    };
+  }
+  for (const [status, response] of Object.entries(errorResponses(errorsOf(route), rateHeaders))) {
+    responses[status] ??= response;
+  }
+  const notes = [
+    route.description ?? '',
+    !route.access.public && route.access.permission
+      ? `API key permission: \`${route.access.permission}\`.`
+      : '',
+    route.access.bearerOnly ? 'Bearer tokens only (API keys are refused).' : '',
+    route.access.admin ? 'Needs the admin role.' : '',
+  ].filter(Boolean);
+  return {
+    method: route.method,
+    path: route.path,
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(notes.length ? { description: notes.join('\n\n') } : {}),
+    tags: route.tags,
+    security: route.access.public ? [] : route.access.bearerOnly ? [{ bearerAuth: [] }] : BEARER_OR_KEY,
+    request: {
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { query: route.query } : {}),
+      ...(route.headers ? { headers: route.headers } : {}),
+      ...(route.body
+        ? {
+            body: {
+              required: true,
+              content: {
+                [route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+                  schema: route.body,
+                },
+              },
+            },
+          }
+        : {}),
+    },
+    responses,
+  };
+}
+
+function pageOperation(page: DocumentationPage): RouteConfig {
+  const schema =
+    page.contentType === 'application/json' ? { type: 'object' as const } : { type: 'string' as const };
+  return {
+    method: 'get',
+    path: page.path,
+    operationId: page.operationId,
+    summary: page.summary,
+    description:
+      `${page.description}\n\nNeeds credentials (a bearer token, an API key, or HTTP Basic with an e-mail and ` +
+      'password or any user name and an API key) unless the server runs with `SCANWARD_DOCS_PUBLIC=true`. ' +
+      'Not counted against the request rate.',
+    tags: ['Documentation'],
+    security: [...BEARER_OR_KEY, { basicAuth: [] }],
+    responses: {
+      200: { description: page.summary, content: { [page.contentType]: { schema } } },
+      ...errorResponses(
+        [
+          'AUTHENTICATION_REQUIRED',
+          'INVALID_CREDENTIALS',
+          'INVALID_TOKEN',
+          'TOKEN_EXPIRED',
+          'INVALID_API_KEY',
+          'PLAN_UPGRADE_REQUIRED',
+          'RATE_LIMIT_EXCEEDED',
+          'INTERNAL_ERROR',
+        ],
+        false,
+      ),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the given routes and documentation pages. */
+export function buildOpenApiDocument(routes: AnyRoute[], version: string, pages: DocumentationPage[] = []) {
   const registry = new OpenAPIRegistry();
-  registry.register('Error', ErrorResponse);
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
@@ -38,69 +202,19 @@ export function buildOpenApiDocument(routes: AnyRoute[], version: string) {
     name: 'X-API-Key',
     description: 'API key (professional and enterprise plans), limited to its permissions.',
   });
-
-  for (const route of routes) {
-    const responses: Record<string, unknown> = {};
-    for (const [status, spec] of Object.entries(route.responses)) {
-      const content: Record<string, { schema: z.ZodType }> = {};
-      if (spec.schema) content['application/json'] = { schema: spec.schema };
-      for (const type of spec.contentTypes ?? []) content[type] = { schema: z.string() };
-      responses[status] = {
-        description: spec.description,
-        ...(Object.keys(content).length ? { content } : {}),
-      };
-    }
-    const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of errorsOf(route)) {
-      const status = errorStatus[code];
-      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-    }
-    for (const [status, codes] of byStatus) {
-      if (responses[status]) continue;
-      responses[status] = {
-        description: `Error: ${codes.join(', ')}`,
-        content: { 'application/json': { schema: ErrorResponse } },
-      };
-    }
-    const security: Record<string, string[]>[] = route.access.public
-      ? []
-      : route.access.bearerOnly
-        ? [{ bearerAuth: [] }]
-        : [{ bearerAuth: [] }, { apiKeyAuth: [] }];
-    const permissionNote =
-      !route.access.public && route.access.permission
-        ? `\n\nAPI key permission: \`${route.access.permission}\`.`
-        : '';
-    const bearerNote = route.access.bearerOnly ? '\n\nBearer tokens only (API keys are refused).' : '';
-    const adminNote = route.access.admin ? '\n\nNeeds the admin role.' : '';
-    registry.registerPath({
-      method: route.method,
-      path: route.path,
-      operationId: route.operationId,
-      summary: route.summary,
-      description: `${route.description ?? ''}${permissionNote}${bearerNote}${adminNote}`.trim() || undefined,
-      tags: route.tags,
-      security,
-      request: {
-        ...(route.params ? { params: route.params } : {}),
-        ...(route.query ? { query: route.query } : {}),
-        ...(route.headers ? { headers: route.headers } : {}),
-        ...(route.body
-          ? {
-              body: {
-                required: true,
-                content: {
-                  [route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
-                    schema: route.body,
-                  },
-                },
-              },
-            }
-          : {}),
-      },
-      responses: responses as never,
+  for (const [name, header] of Object.entries(HEADER_COMPONENTS)) {
+    registry.registerComponent('headers', name, header);
+  }
+  if (pages.length > 0) {
+    registry.registerComponent('securitySchemes', 'basicAuth', {
+      type: 'http',
+      scheme: 'basic',
+      description:
+        'Documentation pages only: an e-mail and password, or any user name with an API key as the password.',
     });
   }
+  for (const route of routes) registry.registerPath(routeOperation(route));
+  for (const page of pages) registry.registerPath(pageOperation(page));
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -108,7 +222,9 @@ export function buildOpenApiDocument(routes: AnyRoute[], version: string) {
       title: 'Scanward API',
       version,
       description:
-        'Self-hosted vulnerability scanning and compliance. Every error has the shape `{detail, error_code, field?}`.',
+        'Self-hosted vulnerability scanning and compliance. Every error has the shape `{detail, error_code, field?}` ' +
+        'with `Content-Type: application/json`. Authenticated responses carry `X-RateLimit-Limit`, ' +
+        '`X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
     },
     servers: [{ url: '/', description: 'This server; business endpoints live under /api/v1' }],
   });

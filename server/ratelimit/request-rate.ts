@@ -1,20 +1,83 @@
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type { Principal } from '../auth/principal.ts';
-import { effectiveLimits } from '../identity/plans.ts';
+import { effectiveLimits, type Limits } from '../identity/plans.ts';
 import { rateLimited } from '../http/errors.ts';
-import { incrementWindows } from './counters.ts';
+import { incrementWindows, readWindows, type WindowCount } from './counters.ts';
 
+/** The two windows every organization is limited in (decisions.md, "Rate limits"). */
 const WINDOWS = [
-  { name: 'hour', seconds: 3600, limit: (l: ReturnType<typeof effectiveLimits>) => l.hourlyRequests },
-  { name: 'day', seconds: 86_400, limit: (l: ReturnType<typeof effectiveLimits>) => l.dailyRequests },
+  { name: 'hour', seconds: 3600, limit: (l: Limits) => l.hourlyRequests },
+  { name: 'day', seconds: 86_400, limit: (l: Limits) => l.dailyRequests },
 ] as const;
+
+export interface WindowState {
+  name: string;
+  /** Requests allowed in the window. */
+  max: number;
+  /** Requests counted so far, this one included. */
+  used: number;
+  /** When the window ends and its count starts over. */
+  reset: Date;
+}
+
+export interface RateVerdict {
+  /** The `X-RateLimit-*` headers: the window closest to running out, or the one that ran out. */
+  headers: Record<'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset', string>;
+  /** Set when a window is over its limit: the one that stays closed longest. */
+  exceeded?: WindowState;
+}
+
+/**
+ * Decides from the window counts whether a request may pass and which window
+ * the headers describe. Over a limit, the window that reopens last is reported,
+ * so `Retry-After` is never too early. Otherwise the window with the fewest
+ * requests left is reported (the sooner-resetting one on a tie).
+ */
+export function rateVerdict(states: WindowState[]): RateVerdict {
+  const remaining = (s: WindowState) => Math.max(0, s.max - s.used);
+  const exceeded = states
+    .filter((s) => s.used > s.max)
+    .sort((a, b) => b.reset.getTime() - a.reset.getTime())[0];
+  const shown =
+    exceeded ??
+    [...states].sort((a, b) => remaining(a) - remaining(b) || a.reset.getTime() - b.reset.getTime())[0]!;
+  return {
+    headers: {
+      'X-RateLimit-Limit': String(shown.max),
+      'X-RateLimit-Remaining': String(remaining(shown)),
+      'X-RateLimit-Reset': String(Math.ceil(shown.reset.getTime() / 1000)),
+    },
+    ...(exceeded ? { exceeded } : {}),
+  };
+}
+
+/** The organization's limited windows and their counter buckets; a limit of -1 (unlimited) is left out. */
+function activeWindows(principal: Principal) {
+  const limits = effectiveLimits(principal.org);
+  return WINDOWS.map((w) => ({
+    name: w.name,
+    seconds: w.seconds,
+    max: w.limit(limits),
+    bucket: `org:${principal.org.id}:${w.name}`,
+  })).filter((w) => w.max >= 0);
+}
+
+function statesOf(windows: ReturnType<typeof activeWindows>, counts: WindowCount[]): WindowState[] {
+  return windows.map((w, i) => ({
+    name: w.name,
+    max: w.max,
+    used: counts[i]!.count,
+    reset: counts[i]!.windowEnd,
+  }));
+}
 
 /**
  * Counts one request against the organization's hourly and daily limits and
- * sets `X-RateLimit-*` from the window closest to running out. Over either
- * limit: 429 RATE_LIMIT_EXCEEDED with `Retry-After`. A window whose limit is
- * -1 (unlimited) is not counted.
+ * sets `X-RateLimit-*`. Over either limit: 429 RATE_LIMIT_EXCEEDED with
+ * `Retry-After` and the same headers, and the request is not counted. The
+ * counters live in the database and each increment is one atomic upsert, so
+ * every server process sharing the database enforces one limit exactly.
  */
 export async function countRequest(
   db: Knex,
@@ -22,43 +85,38 @@ export async function countRequest(
   principal: Principal,
   now = new Date(),
 ): Promise<void> {
-  const limits = effectiveLimits(principal.org);
-  const active = WINDOWS.map((w) => ({ ...w, max: w.limit(limits) })).filter((w) => w.max >= 0);
-  if (active.length === 0) return;
-  const counts = await incrementWindows(
-    db,
-    active.map((w) => ({ bucket: `org:${principal.org.id}:${w.name}`, seconds: w.seconds })),
-    now,
-  );
-  const states = active.map((w, i) => {
-    const c = counts[i]!;
-    return {
-      name: w.name,
-      max: w.max,
-      used: c.count,
-      reset: c.windowEnd,
-      remaining: Math.max(0, w.max - c.count),
-    };
-  });
-  const exceeded = states
-    .filter((s) => s.used > s.max)
-    .sort((a, b) => b.reset.getTime() - a.reset.getTime())[0];
-  const closest =
-    exceeded ??
-    [...states].sort((a, b) => a.remaining - b.remaining || a.reset.getTime() - b.reset.getTime())[0]!;
-  const headers = {
-    'X-RateLimit-Limit': String(closest.max),
-    'X-RateLimit-Remaining': String(closest.remaining),
-    'X-RateLimit-Reset': String(Math.ceil(closest.reset.getTime() / 1000)),
-  };
-  if (exceeded) {
+  const windows = activeWindows(principal);
+  if (windows.length === 0) return;
+  const counts = await incrementWindows(db, windows, now);
+  const verdict = rateVerdict(statesOf(windows, counts));
+  if (verdict.exceeded) {
+    // A refused request does not spend the allowance: hammering past the hourly limit
+    // must not use up the day. Taken back in the same windows it was counted in.
+    await incrementWindows(db, windows, now, -1);
+    const { name, max, reset } = verdict.exceeded;
     const err = rateLimited(
       'RATE_LIMIT_EXCEEDED',
-      `request rate limit exceeded (${exceeded.max} requests per ${exceeded.name})`,
-      (exceeded.reset.getTime() - now.getTime()) / 1000,
+      `request rate limit exceeded (${max} requests per ${name}); retry after the window resets`,
+      (reset.getTime() - now.getTime()) / 1000,
     );
-    Object.assign(err.headers, headers);
+    Object.assign(err.headers, verdict.headers);
     throw err;
   }
-  ctx.set(headers);
+  ctx.set(verdict.headers);
+}
+
+/**
+ * Sets `X-RateLimit-*` on an authenticated response that is not counted (the
+ * documentation), so every authenticated response carries them.
+ */
+export async function describeRequestRate(
+  db: Knex,
+  ctx: Context,
+  principal: Principal,
+  now = new Date(),
+): Promise<void> {
+  const windows = activeWindows(principal);
+  if (windows.length === 0) return;
+  const counts = await readWindows(db, windows, now);
+  ctx.set(rateVerdict(statesOf(windows, counts)).headers);
 }

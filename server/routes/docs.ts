@@ -4,7 +4,8 @@ import path from 'node:path';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { resolvePrincipal } from '../auth/gatekeeper.ts';
-import { buildOpenApiDocument } from '../http/openapi.ts';
+import { buildOpenApiDocument, type DocumentationPage } from '../http/openapi.ts';
+import { describeRequestRate } from '../ratelimit/request-rate.ts';
 import type { Services } from '../services.ts';
 import { allRoutes } from './index.ts';
 
@@ -23,6 +24,31 @@ const redocBundle = path.join(
   'redoc.standalone.js',
 );
 
+/** The pages themselves, as the OpenAPI document describes them. */
+export const documentationPages: DocumentationPage[] = [
+  {
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'OpenAPI 3.1 description of this API',
+    description: 'This document.',
+    contentType: 'application/json',
+  },
+  {
+    path: '/docs',
+    operationId: 'getSwaggerUi',
+    summary: 'Interactive API documentation (Swagger UI)',
+    description: 'Swagger UI over /openapi.json, served from this server.',
+    contentType: 'text/html',
+  },
+  {
+    path: '/redoc',
+    operationId: 'getRedoc',
+    summary: 'API reference (ReDoc)',
+    description: 'ReDoc over /openapi.json, served from this server.',
+    contentType: 'text/html',
+  },
+];
+
 const SWAGGER_ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
@@ -30,8 +56,10 @@ const SWAGGER_ASSETS: Record<string, string> = {
   'favicon-32x32.png': 'image/png',
 };
 
+/** Pages may load only what this server serves: no CDN, no fonts or images from elsewhere. */
 const CSP =
-  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; worker-src 'self' blob:";
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; " +
+  "worker-src 'self' blob:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'";
 
 const swaggerPage = `<!doctype html>
 <html lang="en">
@@ -49,10 +77,12 @@ const swaggerPage = `<!doctype html>
 </body>
 </html>`;
 
+// validatorUrl: null keeps Swagger UI from sending the document to validator.swagger.io.
 const swaggerInit = `window.ui = SwaggerUIBundle({
   url: '/openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
+  validatorUrl: null,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
   layout: 'StandaloneLayout',
 });`;
@@ -63,6 +93,7 @@ const redocPage = `<!doctype html>
   <meta charset="utf-8">
   <title>Scanward API reference</title>
   <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 </head>
 <body>
   <redoc spec-url="/openapi.json"></redoc>
@@ -70,21 +101,30 @@ const redocPage = `<!doctype html>
 </body>
 </html>`;
 
+/** The OpenAPI document of every route and documentation page. */
+export function openApiDocument(version: string) {
+  return buildOpenApiDocument(allRoutes, version, documentationPages);
+}
+
 let documentCache: { version: string; json: string } | undefined;
 
 /** The OpenAPI document as JSON; generated once per process. */
 export function openApiJson(version: string): string {
   if (documentCache?.version !== version) {
-    documentCache = { version, json: JSON.stringify(buildOpenApiDocument(allRoutes, version), null, 2) };
+    documentCache = { version, json: JSON.stringify(openApiDocument(version), null, 2) };
   }
   return documentCache.json;
 }
 
+/** Credentials unless the docs are public; the 401 asks a browser for a login (Basic). */
 async function requireDocsAccess(ctx: Context, next: Next) {
   const services = ctx.state.services as Services;
   if (!services.config.docsPublic) {
     ctx.state.basicChallenge = true;
-    ctx.state.principal = await resolvePrincipal(ctx, { allowBasic: true });
+    const principal = await resolvePrincipal(ctx, { allowBasic: true });
+    ctx.state.principal = principal;
+    // Not counted, but described like every authenticated response.
+    await describeRequestRate(services.db, ctx, principal);
   }
   await next();
 }

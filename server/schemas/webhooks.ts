@@ -11,13 +11,10 @@ export const WebhookEventName = z.enum([
 
 export const CreateWebhookRequest = z
   .object({
-    url: z
-      .string()
-      .max(2048)
-      .meta({
-        description: 'Receiver address (http or https)',
-        example: 'https://hooks.example.com/scanward',
-      }),
+    url: z.string().max(2048).meta({
+      description: 'Receiver address (http or https)',
+      example: 'https://hooks.example.com/scanward',
+    }),
     events: z
       .array(WebhookEventName, { error: 'must be a list of event names' })
       .min(1, { error: 'must name at least one event' })
@@ -46,12 +43,10 @@ export const CreatedWebhook = Webhook.extend({
 
 export const WebhookDelivery = z
   .object({
-    id: z
-      .string()
-      .meta({
-        description: 'Delivery id, sent as `webhook-id` on every attempt',
-        example: 'whd_0a1b2c3d4e5f6g7h8i9j0k1l',
-      }),
+    id: z.string().meta({
+      description: 'Delivery id, sent as `webhook-id` on every attempt',
+      example: 'whd_0a1b2c3d4e5f6g7h8i9j0k1l',
+    }),
     webhook_id: z.string(),
     event: WebhookEventName,
     status: z.enum(['pending', 'succeeded', 'failed']),

@@ -28,7 +28,10 @@ export async function readBody(ctx: Context, type: 'json' | 'form', limit: numbe
   } catch (err) {
     const e = err as { type?: string };
     if (e.type === 'entity.too.large') {
-      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than ${limit} bytes`);
+      // The rest of the upload is not wanted: close the connection instead of draining it.
+      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than ${limit} bytes`, undefined, {
+        Connection: 'close',
+      });
     }
     if (e.type === 'encoding.unsupported') {
       throw new AppError(400, 'BAD_REQUEST', 'unsupported request body charset');

@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+/**
+ * `npm run check:drift`: fails when a committed, generated file differs from a
+ * fresh generation, and says which command brings it up to date.
+ *   - docs/openapi.json   vs `tsx server/http/openapi-cli.ts`  (fix: npm run openapi)
+ *   - dist/               vs a fresh ncc build of action/index.ts (fix: npm run build:action)
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const run = promisify(execFile);
+
+/** The first line where two texts differ, for a message a reader can act on. */
+export function firstDifference(expected: string, actual: string): string {
+  const a = expected.split('\n');
+  const b = actual.split('\n');
+  const show = (line: string | undefined) =>
+    line === undefined ? '<end of file>' : `\`${line.trim().slice(0, 120)}\``;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return `line ${i + 1}: committed ${show(b[i])}, generated ${show(a[i])}`;
+  }
+  return 'no difference';
+}
+
+/** Compares a committed text file with a freshly generated text; undefined when they agree. */
+export function textDrift(committedFile: string, fresh: string, fix: string): string | undefined {
+  const relative = path.relative(ROOT, committedFile);
+  const name = relative.startsWith('..') ? committedFile : relative;
+  if (!existsSync(committedFile)) return `${name} is missing; run \`${fix}\` and commit it.`;
+  const committed = readFileSync(committedFile, 'utf8');
+  if (committed === fresh) return undefined;
+  return `${name} differs from a fresh generation (${firstDifference(fresh, committed)}); run \`${fix}\` and commit it.`;
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** Every difference between a committed directory and a fresh build of it: missing, extra and changed files. */
+export function treeDifferences(committedDir: string, freshDir: string): string[] {
+  const committed = new Set(filesUnder(committedDir));
+  const fresh = new Set(filesUnder(freshDir));
+  const problems: string[] = [];
+  for (const file of fresh) {
+    if (!committed.has(file)) problems.push(`${file} is missing`);
+    else if (!readFileSync(path.join(committedDir, file)).equals(readFileSync(path.join(freshDir, file)))) {
+      problems.push(`${file} differs`);
+    }
+  }
+  for (const file of committed) if (!fresh.has(file)) problems.push(`${file} is not produced by the build`);
+  return problems;
+}
+
+async function openApiCheck(): Promise<string | undefined> {
+  const { stdout } = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/http/openapi-cli.ts'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
+  return textDrift(path.join(ROOT, 'docs/openapi.json'), stdout, 'npm run openapi');
+}
+
+async function distCheck(): Promise<string | undefined> {
+  if (!existsSync(path.join(ROOT, 'action/index.ts'))) return undefined;
+  const out = mkdtempSync(path.join(tmpdir(), 'scanward-dist-'));
+  try {
+    try {
+      await run(
+        path.join(ROOT, 'node_modules/.bin/ncc'),
+        ['build', 'action/index.ts', '-o', out, '--license', 'licenses.txt'],
+        { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+      );
+    } catch (err) {
+      const output = (err as { stderr?: string }).stderr ?? String(err);
+      const lines = output.split('\n').filter((l) => l.trim() && !/^\s+at /.test(l));
+      return `the Action does not build, so dist/ cannot be checked; \`npm run build:action\` fails with:\n    ${lines.slice(0, 8).join('\n    ')}`;
+    }
+    const problems = treeDifferences(path.join(ROOT, 'dist'), out);
+    if (problems.length === 0) return undefined;
+    return `dist/ differs from a fresh build of action/index.ts (${problems.join('; ')}); run \`npm run build:action\` and commit dist/.`;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const problems = (await Promise.all([openApiCheck(), distCheck()])).filter(
+    (p): p is string => p !== undefined,
+  );
+  if (problems.length === 0) {
+    console.log('check:drift: docs/openapi.json and dist/ match fresh generations');
+    return;
+  }
+  for (const problem of problems) console.error(`check:drift: ${problem}`);
+  process.exitCode = 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    console.error('check:drift: could not run:', err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../server/config.ts';
+
+/** The operator contract: decisions.md, "Running it". */
+const DECIDED_VARIABLES = [
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'SCANWARD_DATA_DIR',
+  'SCANWARD_ROLE',
+  'SCANWARD_ADMIN_EMAIL',
+  'SCANWARD_ADMIN_PASSWORD',
+  'SCANWARD_ADMIN_PLAN',
+  'SCANWARD_JWT_SECRET',
+  'SCANWARD_ENCRYPTION_KEY',
+  'SCANWARD_SCAN_ALLOW',
+  'SCANWARD_SCAN_DENY',
+  'SCANWARD_MAX_CIDR_V4',
+  'SCANWARD_MAX_CIDR_V6',
+  'SCANWARD_SCAN_WATCHDOG_SECONDS',
+  'SCANWARD_RUNNER_LEASE_SECONDS',
+  'SCANWARD_WEBHOOK_ALLOW_PRIVATE',
+  'SCANWARD_DOCS_PUBLIC',
+  'SCANWARD_BODY_LIMIT',
+  'SCANWARD_AI_URL',
+  'SCANWARD_AI_KEY',
+  'SCANWARD_AI_MODEL',
+  'LOG_LEVEL',
+];
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('configuration from the environment', () => {
+  it('reads every variable the operator contract names', () => {
+    expect(CONFIG_VARIABLES).toEqual(expect.arrayContaining(DECIDED_VARIABLES));
+  });
+
+  it('uses the decided default of every variable when nothing is set', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      dataDir: './data',
+      role: 'all',
+      admin: { email: 'admin@localhost', password: undefined, plan: 'enterprise' },
+      jwtSecret: undefined,
+      encryptionKey: undefined,
+      scope: { allow: undefined, deny: [], maxCidrV4: 16, maxCidrV6: 112 },
+      scanWatchdogSeconds: 1800,
+      runnerLeaseSeconds: 60,
+      webhookAllowPrivate: false,
+      docsPublic: false,
+      bodyLimit: 1_048_576,
+      ai: undefined,
+      trustProxy: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable when it is set', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://scanward@db.internal:5432/scanward',
+      SCANWARD_DATA_DIR: '/var/lib/scanward',
+      SCANWARD_ROLE: 'runner',
+      SCANWARD_ADMIN_EMAIL: 'ops@example.com',
+      SCANWARD_ADMIN_PASSWORD: 'a long enough password',
+      SCANWARD_ADMIN_PLAN: 'startup',
+      SCANWARD_JWT_SECRET: 'x'.repeat(32),
+      SCANWARD_ENCRYPTION_KEY: KEY,
+      SCANWARD_SCAN_ALLOW: '127.0.0.0/8, ::1,localhost',
+      SCANWARD_SCAN_DENY: '127.0.0.2,.internal.example.com',
+      SCANWARD_MAX_CIDR_V4: '24',
+      SCANWARD_MAX_CIDR_V6: '120',
+      SCANWARD_SCAN_WATCHDOG_SECONDS: '600',
+      SCANWARD_RUNNER_LEASE_SECONDS: '30',
+      SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true',
+      SCANWARD_DOCS_PUBLIC: 'yes',
+      SCANWARD_BODY_LIMIT: '2048',
+      SCANWARD_AI_URL: 'https://llm.example.com/v1',
+      SCANWARD_AI_KEY: 'sk-test',
+      SCANWARD_AI_MODEL: 'small-model',
+      SCANWARD_TRUST_PROXY: '1',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toEqual({
+      port: 9000,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://scanward@db.internal:5432/scanward',
+      dataDir: '/var/lib/scanward',
+      role: 'runner',
+      admin: { email: 'ops@example.com', password: 'a long enough password', plan: 'startup' },
+      jwtSecret: 'x'.repeat(32),
+      encryptionKey: KEY,
+      scope: {
+        allow: ['127.0.0.0/8', '::1', 'localhost'],
+        deny: ['127.0.0.2', '.internal.example.com'],
+        maxCidrV4: 24,
+        maxCidrV6: 120,
+      },
+      scanWatchdogSeconds: 600,
+      runnerLeaseSeconds: 30,
+      webhookAllowPrivate: true,
+      docsPublic: true,
+      bodyLimit: 2048,
+      ai: { url: 'https://llm.example.com/v1', key: 'sk-test', model: 'small-model' },
+      trustProxy: true,
+      logLevel: 'debug',
+    });
+  });
+
+  it('treats empty and blank variables as unset', () => {
+    const blank = Object.fromEntries(DECIDED_VARIABLES.map((name, i) => [name, i % 2 ? '' : '  ']));
+    expect(loadConfig(blank)).toEqual(loadConfig({}));
+  });
+
+  it('lists every bad value at once, each with its variable name', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://db/scanward',
+      SCANWARD_ROLE: 'worker',
+      SCANWARD_ADMIN_EMAIL: 'not-an-email',
+      SCANWARD_ADMIN_PASSWORD: 'short',
+      SCANWARD_ADMIN_PLAN: 'free',
+      SCANWARD_JWT_SECRET: 'too-short',
+      SCANWARD_ENCRYPTION_KEY: 'bm90IDMyIGJ5dGVz',
+      SCANWARD_SCAN_ALLOW: '127.0.0.0/33,localhost',
+      SCANWARD_MAX_CIDR_V4: '40',
+      SCANWARD_SCAN_WATCHDOG_SECONDS: '1e3',
+      SCANWARD_DOCS_PUBLIC: 'maybe',
+      SCANWARD_BODY_LIMIT: '-5',
+      SCANWARD_AI_URL: 'https://llm.example.com/v1',
+      LOG_LEVEL: 'loud',
+    });
+    const named = problems.map((p) => p.slice(0, p.indexOf(':')));
+    expect(named.sort()).toEqual(
+      [
+        'PORT',
+        'DATABASE_URL',
+        'SCANWARD_ROLE',
+        'SCANWARD_ADMIN_EMAIL',
+        'SCANWARD_ADMIN_PASSWORD',
+        'SCANWARD_ADMIN_PLAN',
+        'SCANWARD_JWT_SECRET',
+        'SCANWARD_ENCRYPTION_KEY',
+        'SCANWARD_SCAN_ALLOW',
+        'SCANWARD_MAX_CIDR_V4',
+        'SCANWARD_SCAN_WATCHDOG_SECONDS',
+        'SCANWARD_DOCS_PUBLIC',
+        'SCANWARD_BODY_LIMIT',
+        'SCANWARD_AI_MODEL',
+        'LOG_LEVEL',
+      ].sort(),
+    );
+    expect(problems.find((p) => p.startsWith('SCANWARD_SCAN_ALLOW'))).toContain('127.0.0.0/33');
+  });
+
+  it('says what is wrong in the message an operator sees', () => {
+    const err = (() => {
+      try {
+        loadConfig({ PORT: '70000', SCANWARD_ROLE: 'worker' });
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toContain('PORT: must be at most 65535');
+    expect(err.message).toContain('SCANWARD_ROLE: must be all, api or runner');
+  });
+
+  it('refuses numbers that are not plain whole numbers', () => {
+    for (const value of ['1e3', '0x10', '12.5', '8000abc']) {
+      expect(problemsOf({ PORT: value }), value).toEqual(['PORT: must be a whole number']);
+    }
+  });
+
+  it('takes secrets verbatim but trims other values', () => {
+    const config = loadConfig({ SCANWARD_ADMIN_PASSWORD: ' spaced password ', HOST: ' 127.0.0.1 ' });
+    expect(config.admin.password).toBe(' spaced password ');
+    expect(config.host).toBe('127.0.0.1');
+  });
+
+  it('accepts the loopback scope the tests and examples use', () => {
+    expect(loadConfig({ SCANWARD_SCAN_ALLOW: '127.0.0.0/8,::1,localhost' }).scope.allow).toEqual([
+      '127.0.0.0/8',
+      '::1',
+      'localhost',
+    ]);
+  });
+});
