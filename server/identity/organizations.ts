@@ -17,6 +17,14 @@ export async function findOrganization(db: Knex, id: string): Promise<Organizati
   return (await db('organizations').where({ id }).first()) as OrganizationRow | undefined;
 }
 
+/** Every organization, oldest first (operator command line). */
+export async function listOrganizations(db: Knex): Promise<OrganizationRow[]> {
+  return (await db('organizations').orderBy([
+    { column: 'created_at' },
+    { column: 'id' },
+  ])) as OrganizationRow[];
+}
+
 export async function setPlan(db: Knex, id: string, plan: Plan): Promise<OrganizationRow | undefined> {
   const [row] = (await db('organizations')
     .where({ id })
@@ -25,12 +33,13 @@ export async function setPlan(db: Knex, id: string, plan: Plan): Promise<Organiz
   return row;
 }
 
+/** A number overrides the plan's default (-1 = unlimited); null returns to the default; undefined leaves it. */
 export interface LimitOverrides {
-  hourly?: number;
-  daily?: number;
-  scansPerMonth?: number;
-  concurrent?: number;
-  aiCredits?: number;
+  hourly?: number | null;
+  daily?: number | null;
+  scansPerMonth?: number | null;
+  concurrent?: number | null;
+  aiCredits?: number | null;
 }
 
 /** Per-organization limits over the plan's defaults; -1 = unlimited. */
