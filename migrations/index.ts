@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as identity from './20261122000001_identity.ts';
 import * as scanning from './20261122000002_scanning.ts';
+import * as findingsOrder from './20261122000003_findings_order.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -14,6 +15,7 @@ export interface Migration {
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['20261122000001_identity', identity],
   ['20261122000002_scanning', scanning],
+  ['20261122000003_findings_order', findingsOrder],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

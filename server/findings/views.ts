@@ -1,0 +1,162 @@
+import type { ExportFinding } from './export/index.ts';
+import type { CommentRow, DetailRow, HistoryRow, ListRow } from './rows.ts';
+import type { Comment, FindingDetail, FindingListItem, HistoryEntry } from '../schemas/findings.ts';
+
+/**
+ * Presenters: database rows to the wire shapes, with keys in the order the
+ * specification lists them. `detected_at` is the first detection, so
+ * `first_seen_at` is the same instant.
+ */
+
+const iso = (d: Date) => d.toISOString();
+
+/** A list row whose timestamps may come as ISO text from the database (filters.selectColumns). */
+export type ListSourceRow = Omit<ListRow, 'detected_at' | 'last_seen_at'> & {
+  detected_at: Date | string;
+  last_seen_at: Date | string;
+};
+
+const isoOf = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
+
+export function findingListItem(row: ListSourceRow): FindingListItem {
+  const detectedAt = isoOf(row.detected_at);
+  return {
+    id: row.id,
+    title: row.title,
+    severity: row.severity,
+    status: row.status,
+    cvss_score: row.cvss_score,
+    epss_score: row.epss_score ?? null,
+    target: row.target,
+    affected_component: row.affected_component,
+    tool: row.tool,
+    template_id: row.template_id,
+    cve_ids: row.cve_ids,
+    cwe_ids: row.cwe_ids,
+    scan_id: row.scan_id,
+    detected_at: detectedAt,
+    frameworks: row.frameworks.map((f) => f.name),
+    first_seen_at: detectedAt,
+    last_seen_at: isoOf(row.last_seen_at),
+    times_seen: row.times_seen,
+    last_scan_id: row.last_scan_id,
+  };
+}
+
+export function commentView(row: CommentRow): Comment {
+  return { id: row.id, user: row.user_email, text: row.text, created_at: iso(row.created_at) };
+}
+
+export function historyEntry(row: HistoryRow): HistoryEntry {
+  return {
+    action: row.action,
+    from: row.from_status,
+    to: row.to_status,
+    user: row.actor,
+    timestamp: iso(row.created_at),
+  };
+}
+
+/**
+ * A row the export renders: list-view columns and the description at least,
+ * the other detail columns when selected. The export may have the database
+ * format its timestamps (ISO 8601 text), which spares parsing and formatting
+ * 200,000 dates per 100,000 findings.
+ */
+export type ExportSourceRow = Omit<ListRow, 'detected_at' | 'last_seen_at'> &
+  Partial<DetailRow> &
+  Pick<DetailRow, 'description'> & { detected_at: Date | string; last_seen_at: Date | string };
+
+const EMPTY_REMEDIATION = Object.freeze({ summary: '', steps: [], code_example: '', references: [] });
+const EMPTY_EVIDENCE = Object.freeze({ request: '', response: '', screenshot_url: null });
+
+/** The stored remediation, completed with empty values should a key be missing. */
+function remediationOf(value: DetailRow['remediation']): ExportFinding['remediation'] {
+  const { summary, steps, code_example, references } = value;
+  if (summary !== undefined && steps && code_example !== undefined && references) return value;
+  return {
+    summary: summary ?? '',
+    steps: steps ?? [],
+    code_example: code_example ?? '',
+    references: references ?? [],
+  };
+}
+
+function evidenceOf(value: DetailRow['evidence']): ExportFinding['evidence'] {
+  const { request, response, screenshot_url } = value;
+  if (request !== undefined && response !== undefined && screenshot_url !== undefined) return value;
+  return { request: request ?? '', response: response ?? '', screenshot_url: screenshot_url ?? null };
+}
+
+/**
+ * The finding's detail fields without comments and history: what the export
+ * renders. Built in one object literal (exports build 100,000 of them).
+ * `remediation` and `evidence` are left out (empty) when the row does not carry
+ * them: the CSV export reads list-view rows only.
+ */
+export function exportFinding(row: ExportSourceRow): ExportFinding {
+  const detectedAt = isoOf(row.detected_at);
+  return {
+    id: row.id,
+    title: row.title,
+    severity: row.severity,
+    status: row.status,
+    cvss_score: row.cvss_score,
+    cvss_vector: row.cvss_vector ?? null,
+    epss_score: row.epss_score ?? null,
+    target: row.target,
+    affected_component: row.affected_component,
+    tool: row.tool,
+    template_id: row.template_id,
+    cve_ids: row.cve_ids,
+    cwe_ids: row.cwe_ids,
+    scan_id: row.scan_id,
+    detected_at: detectedAt,
+    frameworks: row.frameworks,
+    description: row.description,
+    impact: row.impact ?? '',
+    remediation: row.remediation ? remediationOf(row.remediation) : EMPTY_REMEDIATION,
+    evidence: row.evidence ? evidenceOf(row.evidence) : EMPTY_EVIDENCE,
+    first_seen_at: detectedAt,
+    last_seen_at: isoOf(row.last_seen_at),
+    times_seen: row.times_seen,
+    last_scan_id: row.last_scan_id,
+  };
+}
+
+export function findingDetail(row: DetailRow, comments: CommentRow[], history: HistoryRow[]): FindingDetail {
+  const base = exportFinding(row);
+  return {
+    id: base.id,
+    title: base.title,
+    severity: base.severity,
+    status: base.status,
+    cvss_score: base.cvss_score,
+    cvss_vector: row.cvss_vector,
+    epss_score: base.epss_score,
+    target: base.target,
+    affected_component: base.affected_component,
+    tool: base.tool,
+    template_id: base.template_id,
+    cve_ids: base.cve_ids,
+    cwe_ids: base.cwe_ids,
+    scan_id: base.scan_id,
+    detected_at: base.detected_at,
+    description: base.description,
+    impact: base.impact,
+    remediation: base.remediation,
+    evidence: base.evidence,
+    frameworks: base.frameworks,
+    comments: comments.map(commentView),
+    history: history.map(historyEntry),
+    first_seen_at: base.first_seen_at,
+    last_seen_at: base.last_seen_at,
+    times_seen: base.times_seen,
+    last_scan_id: base.last_scan_id,
+    assignee: row.assignee,
+    priority: row.priority,
+    due_date: row.due_date ? iso(row.due_date) : null,
+    notes: row.notes,
+    updated_at: iso(row.updated_at),
+  };
+}

@@ -1,0 +1,207 @@
+import { defineRoute, type AnyRoute } from '../http/contract.ts';
+import { validationError } from '../http/errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { ExportMetadata } from '../findings/export/index.ts';
+import { csvNeedsOnlyListFields, exportFindings, exportResponse } from '../findings/export-source.ts';
+import { getFindingDetail, listFindings } from '../findings/listing.ts';
+import { findingStats, findingTotals } from '../findings/stats.ts';
+import { addComment, bulkUpdateStatus, updateFinding, type Actor } from '../findings/triage.ts';
+import {
+  BulkUpdateBody,
+  BulkUpdateResult,
+  CreateCommentBody,
+  CreatedComment,
+  ExportFindingsQuery,
+  FindingDetail,
+  FindingIdParams,
+  FindingList,
+  FindingStats,
+  FindingStatsQuery,
+  ListFindingsQuery,
+  UpdateFindingBody,
+  UpdatedFinding,
+} from '../schemas/findings.ts';
+
+const tags = ['Findings'];
+
+const actorOf = (principal: Principal): Actor => ({
+  orgId: principal.org.id,
+  userId: principal.user.id,
+  email: principal.user.email,
+});
+
+function checkDateRange(from: Date | undefined, to: Date | undefined) {
+  if (from && to && to.getTime() <= from.getTime())
+    throw validationError('to_date', 'to_date must be after from_date');
+}
+
+export const listFindingsRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/findings',
+  operationId: 'listFindings',
+  summary: 'List findings',
+  description:
+    'Findings of the caller’s organization. Default order: severity (critical first), then most recently detected; ties are broken by id, so pages never repeat or skip a finding. `scan_id` lists the findings that scan observed.',
+  tags,
+  access: { permission: 'read:findings' },
+  query: ListFindingsQuery,
+  responses: { 200: { description: 'One page of findings', schema: FindingList } },
+  handler: async ({ query, principal, services }) => {
+    const { page, per_page, ...filter } = query;
+    return {
+      body: await listFindings(services.db, principal.org.id, { ...filter, page, perPage: per_page }),
+    };
+  },
+});
+
+export const findingStatsRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/findings/stats',
+  operationId: 'getFindingStats',
+  summary: 'Finding statistics',
+  description:
+    'Counts by severity, status and tool over the findings detected in [from_date, to_date) (all when omitted), optionally for one target; trends over the last 7 days.',
+  tags,
+  access: { permission: 'read:findings' },
+  query: FindingStatsQuery,
+  responses: { 200: { description: 'Statistics', schema: FindingStats } },
+  handler: async ({ query, principal, services }) => {
+    checkDateRange(query.from_date, query.to_date);
+    const body = await findingStats(services.db, principal.org.id, {
+      target: query.target,
+      from: query.from_date,
+      to: query.to_date,
+    });
+    return { body };
+  },
+});
+
+export const exportFindingsRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/findings/export',
+  operationId: 'exportFindings',
+  summary: 'Export findings',
+  description:
+    'Every finding matching the list filters (and detected in [from_date, to_date)), as CSV (RFC 4180, spreadsheet-formula safe), a JSON array of finding details, or a PDF report. `page` and `per_page` are ignored. Streamed: the file is never built whole in memory.',
+  tags,
+  access: { permission: 'read:findings' },
+  query: ExportFindingsQuery,
+  responses: {
+    200: {
+      description: 'The export file, as an attachment',
+      contentTypes: ['text/csv', 'application/json', 'application/pdf'],
+    },
+  },
+  handler: async ({ query, principal, services, ctx }) => {
+    checkDateRange(query.from_date, query.to_date);
+    const { format, from_date, to_date, page: _page, per_page: _perPage, ...listFilters } = query;
+    const { sort, order, ...rest } = listFilters;
+    const filter = { ...rest, from: from_date, to: to_date };
+    const applied = Object.fromEntries(
+      Object.entries(listFilters).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+    const metadata: ExportMetadata = {
+      organization: principal.org.name,
+      generatedAt: new Date(),
+      ...(from_date ? { from: from_date } : {}),
+      ...(to_date ? { to: to_date } : {}),
+      filters: applied,
+      ...(format === 'pdf' ? { totals: await findingTotals(services.db, principal.org.id, filter) } : {}),
+    };
+    const fields = format === 'csv' && csvNeedsOnlyListFields ? 'list' : 'detail';
+    const rendered = exportResponse(
+      format,
+      () =>
+        exportFindings(
+          services.db,
+          principal.org.id,
+          { ...filter, sort, order },
+          { fields, prefetch: services.engine !== 'pglite' },
+        ),
+      metadata,
+    );
+    ctx.status = 200;
+    ctx.type = rendered.contentType;
+    ctx.set('Content-Disposition', `attachment; filename="${rendered.fileName}"`);
+    ctx.body = rendered.body;
+  },
+});
+
+export const bulkUpdateFindingsRoute = defineRoute({
+  method: 'post',
+  path: '/api/v1/findings/bulk',
+  operationId: 'bulkUpdateFindings',
+  summary: 'Change the status of many findings',
+  description:
+    'Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing.',
+  tags,
+  access: { permission: 'write:findings' },
+  body: BulkUpdateBody,
+  responses: {
+    200: { description: 'How many were updated, and which ids failed', schema: BulkUpdateResult },
+  },
+  handler: async ({ body, principal, services }) => ({
+    body: await bulkUpdateStatus(services.db, actorOf(principal), body),
+  }),
+});
+
+export const getFindingRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/findings/{finding_id}',
+  operationId: 'getFinding',
+  summary: 'Finding details',
+  tags,
+  access: { permission: 'read:findings' },
+  params: FindingIdParams,
+  responses: { 200: { description: 'The finding with its comments and history', schema: FindingDetail } },
+  errors: ['NOT_FOUND'],
+  handler: async ({ params, principal, services }) => ({
+    body: await getFindingDetail(services.db, principal.org.id, params.finding_id),
+  }),
+});
+
+export const updateFindingRoute = defineRoute({
+  method: 'patch',
+  path: '/api/v1/findings/{finding_id}',
+  operationId: 'updateFinding',
+  summary: 'Update a finding',
+  description:
+    'Changes status and triage fields. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes.',
+  tags,
+  access: { permission: 'write:findings' },
+  params: FindingIdParams,
+  body: UpdateFindingBody,
+  responses: { 200: { description: 'The updated fields', schema: UpdatedFinding } },
+  errors: ['NOT_FOUND'],
+  handler: async ({ params, body, principal, services }) => ({
+    body: await updateFinding(services.db, actorOf(principal), params.finding_id, body),
+  }),
+});
+
+export const addFindingCommentRoute = defineRoute({
+  method: 'post',
+  path: '/api/v1/findings/{finding_id}/comments',
+  operationId: 'addFindingComment',
+  summary: 'Comment on a finding',
+  description: 'The author is the caller (for an API key, the user who created it).',
+  tags,
+  access: { permission: 'write:findings' },
+  params: FindingIdParams,
+  body: CreateCommentBody,
+  responses: { 201: { description: 'The comment', schema: CreatedComment } },
+  errors: ['NOT_FOUND'],
+  handler: async ({ params, body, principal, services }) => ({
+    body: await addComment(services.db, actorOf(principal), params.finding_id, body.text),
+  }),
+});
+
+/** Literal paths (stats, export, bulk) come before `{finding_id}` so it never captures them. */
+export const findingRoutes: AnyRoute[] = [
+  listFindingsRoute,
+  findingStatsRoute,
+  exportFindingsRoute,
+  bulkUpdateFindingsRoute,
+  getFindingRoute,
+  updateFindingRoute,
+  addFindingCommentRoute,
+];

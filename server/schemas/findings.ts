@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import { Page, PerPage, Timestamp, paginated } from './common.ts';
+
+/**
+ * Wire shapes of the findings API (interface-spec.md "Finding", "Comment",
+ * "History entry", "Findings statistics"; decisions.md "Findings"). Pure zod.
+ */
+
+export const FINDING_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export const FINDING_STATUSES = ['open', 'in_progress', 'resolved', 'false_positive', 'accepted'] as const;
+export const FINDING_PRIORITIES = ['p1', 'p2', 'p3', 'p4'] as const;
+export const FINDING_SORTS = ['severity', 'created_at', 'cvss_score'] as const;
+export const EXPORT_FORMATS = ['csv', 'json', 'pdf'] as const;
+
+export const FindingSeverity = z.enum(FINDING_SEVERITIES).meta({ id: 'FindingSeverity' });
+export type FindingSeverity = z.infer<typeof FindingSeverity>;
+export const FindingStatus = z.enum(FINDING_STATUSES).meta({ id: 'FindingStatus' });
+export type FindingStatus = z.infer<typeof FindingStatus>;
+export const FindingPriority = z.enum(FINDING_PRIORITIES).meta({ id: 'FindingPriority' });
+export type FindingPriority = z.infer<typeof FindingPriority>;
+
+const FindingId = z.string().meta({ example: 'finding_3k9x0c2m4q8w1e5r7t6y2u0i' });
+
+/** Fields every finding view carries, list and detail. */
+const findingCore = {
+  id: FindingId,
+  title: z.string(),
+  severity: FindingSeverity,
+  status: FindingStatus,
+  cvss_score: z.number().meta({ description: 'CVSS base score computed from cvss_vector; 0.0 without one' }),
+  epss_score: z.number().nullable().meta({ description: 'EPSS probability (0–1); null when unknown' }),
+  target: z.string().meta({ description: 'The concrete host scanned' }),
+  affected_component: z.string().meta({ example: 'https://app.example.com:443/login' }),
+  tool: z.string(),
+  template_id: z.string().meta({ description: 'Canonical detection check id' }),
+  cve_ids: z.array(z.string()),
+  cwe_ids: z.array(z.string()),
+  scan_id: z.string().meta({ description: 'The owning scan: the first scan that detected the finding' }),
+  detected_at: Timestamp,
+  first_seen_at: Timestamp,
+  last_seen_at: Timestamp,
+  times_seen: z.number().int().meta({ description: 'How many scans have detected the finding' }),
+  last_scan_id: z.string().meta({ description: 'The latest scan that detected the finding' }),
+};
+
+export const FindingListItem = z
+  .object({
+    ...findingCore,
+    frameworks: z.array(z.string()).meta({ description: 'Framework slugs the finding maps to' }),
+  })
+  .meta({ id: 'FindingListItem' });
+export type FindingListItem = z.infer<typeof FindingListItem>;
+
+export const FindingList = paginated(FindingListItem, 'FindingList');
+
+export const Remediation = z
+  .object({
+    summary: z.string(),
+    steps: z.array(z.string()),
+    code_example: z.string(),
+    references: z.array(z.string()),
+  })
+  .meta({ id: 'Remediation' });
+
+export const Evidence = z
+  .object({ request: z.string(), response: z.string(), screenshot_url: z.string().nullable() })
+  .meta({ id: 'Evidence' });
+
+export const FrameworkMapping = z
+  .object({ name: z.string().meta({ example: 'pci-dss' }), controls: z.array(z.string()) })
+  .meta({ id: 'FrameworkMapping' });
+
+export const Comment = z
+  .object({
+    id: z.string().meta({ example: 'comment_0a1b2c3d4e5f6g7h8i9j0k1l' }),
+    finding_id: z.string().optional().meta({ description: 'Present in the create response' }),
+    user: z.string().meta({ description: "The author's e-mail address" }),
+    text: z.string(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'Comment' });
+export type Comment = z.infer<typeof Comment>;
+
+export const CreatedComment = Comment.required({ finding_id: true }).meta({ id: 'CreatedComment' });
+
+export const HistoryEntry = z
+  .object({
+    action: z.string().meta({ example: 'status_changed' }),
+    from: z.string().nullable(),
+    to: z.string(),
+    user: z.string().meta({ description: 'An e-mail address, or `system` for automatic changes' }),
+    timestamp: Timestamp,
+  })
+  .meta({ id: 'HistoryEntry' });
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const FindingDetail = z
+  .object({
+    ...findingCore,
+    cvss_vector: z.string().nullable(),
+    description: z.string(),
+    impact: z.string(),
+    remediation: Remediation,
+    evidence: Evidence,
+    frameworks: z.array(FrameworkMapping),
+    comments: z.array(Comment),
+    history: z.array(HistoryEntry),
+    assignee: z.string().nullable(),
+    priority: FindingPriority.nullable(),
+    due_date: Timestamp.nullable(),
+    notes: z.string().nullable(),
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'FindingDetail' });
+export type FindingDetail = z.infer<typeof FindingDetail>;
+
+export const FindingIdParams = z.object({ finding_id: z.string().max(100) });
+
+/** `from_date` / `to_date`: an ISO 8601 date (00:00Z) or date-time; `from` inclusive, `to` exclusive. */
+export const DateParam = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: 'must be an ISO 8601 date or date-time',
+  })
+  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
+  .meta({ example: '2026-01-01' });
+
+const Trimmed = (max: number) => z.string().trim().min(1, { error: 'must not be empty' }).max(max);
+
+/** The filters shared by the list, the export and (in part) the statistics. */
+export const findingFilters = {
+  severity: FindingSeverity.optional(),
+  status: FindingStatus.optional(),
+  scan_id: Trimmed(100).optional().meta({ description: 'Findings observed by this scan' }),
+  target: Trimmed(253).optional().meta({ description: 'Exact target, ignoring case' }),
+  tool: Trimmed(100).optional(),
+  cve: Trimmed(50)
+    .optional()
+    .meta({ description: 'Findings whose cve_ids contain this id', example: 'CVE-2021-44228' }),
+  sort: z.enum(FINDING_SORTS).optional().meta({
+    description: '`severity` (critical > … > info), `created_at` (first detection) or `cvss_score`',
+  }),
+  order: z.enum(['asc', 'desc']).optional().meta({ description: 'Default `desc`' }),
+};
+
+export const ListFindingsQuery = z.object({ page: Page, per_page: PerPage, ...findingFilters });
+export type ListFindingsQuery = z.infer<typeof ListFindingsQuery>;
+
+export const ExportFindingsQuery = z.object({
+  format: z.enum(EXPORT_FORMATS).default('csv'),
+  ...findingFilters,
+  from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
+  to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
+  // Accepted and ignored: an export is never paginated.
+  page: z.string().optional(),
+  per_page: z.string().optional(),
+});
+export type ExportFindingsQuery = z.infer<typeof ExportFindingsQuery>;
+
+export const FindingStatsQuery = z.object({
+  from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
+  to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
+  target: Trimmed(253).optional().meta({ description: 'Exact target, ignoring case' }),
+});
+export type FindingStatsQuery = z.infer<typeof FindingStatsQuery>;
+
+const counts = <K extends string>(keys: readonly K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<K, z.ZodNumber>);
+
+export const FindingStats = z
+  .object({
+    total: z.number().int(),
+    by_severity: counts(FINDING_SEVERITIES),
+    by_status: counts(FINDING_STATUSES),
+    by_tool: z.record(z.string(), z.number().int()),
+    trends: z.object({
+      new_this_week: z.number().int().meta({ description: 'Detected in the last 7 days' }),
+      resolved_this_week: z.number().int().meta({ description: 'Resolved in the last 7 days' }),
+      average_resolution_days: z
+        .number()
+        .meta({ description: 'Mean days from detection to resolution over resolved findings; 0 when none' }),
+    }),
+  })
+  .meta({ id: 'FindingStats' });
+export type FindingStats = z.infer<typeof FindingStats>;
+
+const Email = z.email({ error: 'must be an e-mail address' }).max(254);
+
+export const UpdateFindingBody = z
+  .object({
+    status: FindingStatus.optional(),
+    assignee: Email.nullable().optional().meta({ description: 'E-mail address; null clears it' }),
+    priority: FindingPriority.nullable().optional(),
+    due_date: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
+      .nullable()
+      .optional()
+      .meta({ example: '2026-02-15T00:00:00.000Z' }),
+    notes: z.string().max(10_000).nullable().optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    error: 'send at least one of status, assignee, priority, due_date, notes',
+  })
+  .meta({ id: 'UpdateFinding' });
+export type UpdateFindingBody = z.infer<typeof UpdateFindingBody>;
+
+export const UpdatedFinding = z
+  .object({
+    id: z.string(),
+    status: FindingStatus,
+    assignee: z.string().nullable(),
+    priority: FindingPriority.nullable(),
+    due_date: Timestamp.nullable(),
+    notes: z.string().nullable(),
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'UpdatedFinding' });
+
+export const CreateCommentBody = z
+  .object({
+    text: z
+      .string({ error: 'is required' })
+      .max(10_000, { error: 'must be at most 10000 characters' })
+      .refine((t) => t.trim().length > 0, { error: 'must not be empty' }),
+  })
+  .meta({ id: 'CreateComment' });
+
+export const BULK_MAX_IDS = 1000;
+
+export const BulkUpdateBody = z
+  .object({
+    finding_ids: z
+      .array(z.string().max(100))
+      .min(1, { error: 'must list at least one id' })
+      .max(BULK_MAX_IDS, { error: `must list at most ${BULK_MAX_IDS} ids` }),
+    update: z.object({
+      status: FindingStatus,
+      notes: z.string().max(10_000).optional(),
+    }),
+  })
+  .meta({ id: 'BulkUpdateFindings' });
+export type BulkUpdateBody = z.infer<typeof BulkUpdateBody>;
+
+export const BulkUpdateResult = z
+  .object({
+    updated: z.number().int(),
+    failed: z.array(z.object({ id: z.string(), error_code: z.string(), detail: z.string() })),
+  })
+  .meta({ id: 'BulkUpdateResult' });
+export type BulkUpdateResult = z.infer<typeof BulkUpdateResult>;
