@@ -1,0 +1,59 @@
+import type { ScanDetail, ScanListItem } from '../schemas/scans.ts';
+import { splitPhases } from './phases.ts';
+import type { ScanRow, SeverityCounts } from './repository.ts';
+
+/**
+ * Scan rows as the API shows them. Keys the specification marks "present
+ * once …" are left out until they apply; `error` appears on failed scans and
+ * `message` on cancelled ones.
+ */
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** The creation answer of POST /api/v1/scans. */
+export function presentCreatedScan(scan: ScanRow) {
+  return {
+    id: scan.id,
+    target: scan.target,
+    scan_type: scan.scan_type,
+    status: 'pending' as const,
+    created_at: iso(scan.created_at),
+    estimated_duration: scan.estimated_duration,
+  };
+}
+
+/** The list view (also the `data` of scan.* webhook events). */
+export function presentScanListItem(scan: ScanRow, counts: SeverityCounts): ScanListItem {
+  return {
+    id: scan.id,
+    target: scan.target,
+    scan_type: scan.scan_type,
+    status: scan.status,
+    progress: scan.progress,
+    phase: scan.phase,
+    created_at: iso(scan.created_at),
+    ...(scan.completed_at ? { completed_at: iso(scan.completed_at) } : {}),
+    vulnerabilities_found: counts.critical + counts.high + counts.medium + counts.low,
+    critical_count: counts.critical,
+    high_count: counts.high,
+    medium_count: counts.medium,
+    low_count: counts.low,
+    info_count: counts.info,
+    ...(scan.status === 'failed' ? { error: scan.error ?? 'the scan failed' } : {}),
+    ...(scan.status === 'cancelled' ? { message: scan.message ?? 'Scan cancelled' } : {}),
+  };
+}
+
+/** The detail view of GET /api/v1/scans/{scan_id}. */
+export function presentScanDetail(scan: ScanRow, counts: SeverityCounts): ScanDetail {
+  return {
+    ...presentScanListItem(scan, counts),
+    ...(scan.status === 'running' && scan.current_tool ? { current_tool: scan.current_tool } : {}),
+    ...(scan.started_at ? { started_at: iso(scan.started_at) } : {}),
+    ...splitPhases(scan.scan_type, scan.phases_completed ?? []),
+    frameworks: scan.frameworks ?? [],
+    ports: scan.ports,
+    estimated_duration: scan.estimated_duration,
+    ...(scan.status === 'completed' && scan.changes ? { changes: scan.changes } : {}),
+  };
+}

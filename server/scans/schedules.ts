@@ -1,0 +1,136 @@
+import type { Knex } from 'knex';
+import type { Principal } from '../auth/principal.ts';
+import { notFound, planUpgradeRequired, validationError } from '../http/errors.ts';
+import { newId } from '../identity/ids.ts';
+import { planAllows, type OrganizationRow } from '../identity/plans.ts';
+import type { Framework, ScanType } from '../schemas/scans.ts';
+import type { CreateScheduleRequest, Frequency, Schedule } from '../schemas/schedules.ts';
+import type { Services } from '../services.ts';
+import { frameworksFor } from './create-scan.ts';
+import { canonicalTimeZone, isValidTimeZone, nextRunAt } from './schedule-time.ts';
+import { scopePolicyFor } from './scope.ts';
+
+/**
+ * Recurring scans (decisions.md, "Schedules"): professional and enterprise
+ * plans only. Every query takes the organization id.
+ */
+
+export interface ScheduleRow {
+  id: string;
+  org_id: string;
+  created_by: string | null;
+  target: string;
+  scan_type: ScanType;
+  frequency: Frequency;
+  day_of_week: number | null;
+  day_of_month: number | null;
+  hour: number;
+  timezone: string;
+  frameworks: Framework[];
+  ports: string | null;
+  enabled: boolean;
+  next_run_at: Date;
+  last_run_at: Date | null;
+  last_scan_id: string | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Throws 403 PLAN_UPGRADE_REQUIRED when the organization's plan has no schedules. */
+export function assertSchedulesOnPlan(org: OrganizationRow): void {
+  if (!planAllows(org.plan, 'schedules')) throw planUpgradeRequired('Scheduled scans');
+}
+
+/**
+ * Validates and stores a schedule: the time zone against the IANA database,
+ * the target like a scan's (syntax, then scope after DNS), and its first run.
+ */
+export async function createSchedule(
+  services: Pick<Services, 'db' | 'config'>,
+  principal: Principal,
+  request: CreateScheduleRequest,
+  now = new Date(),
+): Promise<ScheduleRow> {
+  assertSchedulesOnPlan(principal.org);
+  if (!isValidTimeZone(request.timezone)) {
+    throw validationError('timezone', `timezone "${request.timezone}" is not an IANA time zone name`);
+  }
+  const timezone = canonicalTimeZone(request.timezone);
+  const scope = await scopePolicyFor(services.config).checkTarget(request.target);
+  const recurrence = {
+    frequency: request.frequency,
+    day_of_week: request.day_of_week ?? null,
+    day_of_month: request.day_of_month ?? null,
+    hour: request.hour,
+    timezone,
+  };
+  const [row] = (await services
+    .db('scan_schedules')
+    .insert({
+      id: newId('sched'),
+      org_id: principal.org.id,
+      created_by: principal.user.id,
+      target: scope.target,
+      scan_type: request.scan_type,
+      ...recurrence,
+      frameworks: frameworksFor(request.scan_type, request.frameworks),
+      ports: request.ports?.trim() ?? null,
+      enabled: true,
+      next_run_at: nextRunAt(recurrence, now),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('*')) as ScheduleRow[];
+  return row!;
+}
+
+/** One page of the organization's schedules, oldest first (ties by id). */
+export async function listSchedules(
+  db: Knex,
+  orgId: string,
+  page: number,
+  perPage: number,
+): Promise<{ rows: ScheduleRow[]; total: number }> {
+  const base = db('scan_schedules').where({ org_id: orgId });
+  const [{ total }] = (await base.clone().count({ total: '*' })) as [{ total: number | string }];
+  const rows = (await base
+    .clone()
+    .orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    .limit(perPage)
+    .offset((page - 1) * perPage)) as ScheduleRow[];
+  return { rows, total: Number(total) };
+}
+
+/** Deletes a schedule; scans it already created stay. 404 for an unknown or foreign id. */
+export async function deleteSchedule(db: Knex, orgId: string, scheduleId: string): Promise<void> {
+  const deleted = await db('scan_schedules').where({ org_id: orgId, id: scheduleId }).delete();
+  if (deleted === 0) throw notFound('schedule');
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export function presentSchedule(row: ScheduleRow): Schedule {
+  return {
+    id: row.id,
+    target: row.target,
+    scan_type: row.scan_type,
+    frequency: row.frequency,
+    day_of_week: row.day_of_week,
+    day_of_month: row.day_of_month,
+    hour: row.hour,
+    timezone: row.timezone,
+    frameworks: row.frameworks ?? [],
+    ports: row.ports,
+    authorized: true,
+    enabled: row.enabled,
+    next_run_at: iso(row.next_run_at)!,
+    last_run_at: iso(row.last_run_at),
+    last_scan_id: row.last_scan_id,
+    last_error: row.last_error,
+    created_at: iso(row.created_at)!,
+  };
+}

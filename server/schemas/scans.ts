@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { PaginationQuery, Plan, Timestamp, paginated } from './common.ts';
+
+/**
+ * Wire shapes of scans, the scan quota and the per-scan findings list
+ * (interface-spec.md "Scan", "Scans"; decisions.md "Scans"). Pure zod.
+ */
+
+export const ScanType = z
+  .enum(['quick', 'full', 'compliance'], { error: 'must be quick, full or compliance' })
+  .meta({ id: 'ScanType' });
+export type ScanType = z.infer<typeof ScanType>;
+
+export const ScanStatus = z
+  .enum(['pending', 'running', 'completed', 'failed', 'cancelled'])
+  .meta({ id: 'ScanStatus' });
+export type ScanStatus = z.infer<typeof ScanStatus>;
+
+export const Framework = z
+  .enum(['soc2', 'pci-dss', 'iso27001'], { error: 'must be soc2, pci-dss or iso27001' })
+  .meta({ id: 'Framework' });
+export type Framework = z.infer<typeof Framework>;
+
+export const Phase = z
+  .enum([
+    'discovery',
+    'enumeration',
+    'vulnerability_scanning',
+    'web_analysis',
+    'cloud_analysis',
+    'threat_intelligence',
+    'correlation',
+    'compliance_mapping',
+    'ai_analysis',
+    'remediation_planning',
+    'reporting',
+    'complete',
+  ])
+  .meta({ id: 'ScanPhase' });
+export type Phase = z.infer<typeof Phase>;
+
+const MAX_PORT = 65535;
+
+/**
+ * Why a `ports` value is not a port list, or undefined when it is one: comma-
+ * separated single ports and inclusive ranges (`80`, `1-1024`, `22,80,443`,
+ * `22,8000-8100`), each port 1–65535, no reversed range.
+ */
+export function portSpecProblem(spec: string): string | undefined {
+  if (spec.trim() === '') return 'must list at least one port, e.g. "80", "1-1024" or "22,80,443"';
+  for (const raw of spec.split(',')) {
+    const entry = raw.trim();
+    const match = /^(\d{1,5})(?:\s*-\s*(\d{1,5}))?$/.exec(entry);
+    if (!match) return `"${entry}" is not a port or a range like "1-1024"`;
+    const first = Number(match[1]);
+    const last = match[2] === undefined ? first : Number(match[2]);
+    if (first < 1 || last < 1 || first > MAX_PORT || last > MAX_PORT) {
+      return `"${entry}" is outside 1-${MAX_PORT}`;
+    }
+    if (first > last) return `range "${entry}" is reversed; write it as "${last}-${first}"`;
+  }
+  return undefined;
+}
+
+export const PortSpec = z
+  .string({ error: 'must be a string such as "1-1024" or "22,80,443"' })
+  .max(2000, { error: 'must be at most 2000 characters' })
+  .superRefine((value, ctx) => {
+    const problem = portSpecProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({
+    description:
+      'Ports to scan: single ports and inclusive ranges, comma-separated, 1-65535. Default: the 1,000 most common TCP ports.',
+    example: '22,80,443,8000-8100',
+  });
+
+export const Target = z
+  .string({ error: 'must be a domain name, an IP address or a CIDR range' })
+  .trim()
+  .min(1, { error: 'must be a domain name, an IP address or a CIDR range' })
+  .max(253, { error: 'must be at most 253 characters' })
+  .meta({ description: 'A DNS name, an IPv4 or IPv6 address, or a CIDR range', example: 'app.example.com' });
+
+/** `authorized` must be the literal `true`: the caller attests they may scan the target. */
+export const Authorized = z.literal(true, {
+  error: 'must be true: confirm that you are authorized to scan the target',
+});
+
+export const Frameworks = z
+  .array(Framework, { error: 'must be an array of soc2, pci-dss, iso27001' })
+  .max(3)
+  .transform((list) => [...new Set(list)]);
+
+export const CreateScanRequest = z
+  .object({
+    target: Target,
+    scan_type: ScanType.default('full'),
+    frameworks: Frameworks.optional(),
+    ports: PortSpec.optional(),
+    authorized: Authorized,
+  })
+  .meta({ id: 'CreateScanRequest' });
+export type CreateScanRequest = z.infer<typeof CreateScanRequest>;
+
+export const ScanCreated = z
+  .object({
+    id: z.string().meta({ example: 'scan_3k2j4h5g6f7d8s9a0q1w2e3r' }),
+    target: z.string(),
+    scan_type: ScanType,
+    status: z.literal('pending'),
+    created_at: Timestamp,
+    estimated_duration: z.number().int().meta({ description: 'Seconds' }),
+  })
+  .meta({ id: 'ScanCreated' });
+
+const count = z.number().int().min(0);
+
+/** The list view: what GET /api/v1/scans and the scan.* webhook events carry. */
+export const ScanListItem = z
+  .object({
+    id: z.string(),
+    target: z.string(),
+    scan_type: ScanType,
+    status: ScanStatus,
+    progress: z.number().int().min(0).max(100),
+    phase: Phase,
+    created_at: Timestamp,
+    completed_at: Timestamp.optional().meta({ description: 'Present once completed' }),
+    vulnerabilities_found: count.meta({ description: 'critical + high + medium + low' }),
+    critical_count: count,
+    high_count: count,
+    medium_count: count,
+    low_count: count,
+    info_count: count,
+    error: z.string().optional().meta({ description: 'Why the scan failed; present on failed scans' }),
+    message: z.string().optional().meta({ description: 'Present on cancelled scans' }),
+  })
+  .meta({ id: 'ScanListItem' });
+export type ScanListItem = z.infer<typeof ScanListItem>;
+
+export const ScanChanges = z
+  .object({ new: count, reopened: count, resolved: count, unchanged: count })
+  .meta({ id: 'ScanChanges', description: 'Findings compared with the previous scans' });
+
+export const ScanDetail = ScanListItem.extend({
+  current_tool: z.string().optional().meta({ description: 'Present on a running scan' }),
+  started_at: Timestamp.optional().meta({ description: 'Present once started' }),
+  phases_completed: z.array(Phase),
+  phases_remaining: z.array(Phase),
+  frameworks: z.array(Framework),
+  ports: z.string().nullable().meta({ description: 'The requested ports; null for the default list' }),
+  estimated_duration: z.number().int().meta({ description: 'Seconds' }),
+  changes: ScanChanges.optional().meta({ description: 'Present once completed' }),
+}).meta({ id: 'ScanDetail' });
+export type ScanDetail = z.infer<typeof ScanDetail>;
+
+export const ScanList = paginated(ScanListItem, 'ScanList');
+
+export const ScanCancelled = z
+  .object({ id: z.string(), status: z.literal('cancelled'), message: z.string() })
+  .meta({ id: 'ScanCancelled' });
+
+export const ScanQuota = z
+  .object({
+    plan: Plan,
+    monthly_limit: z.number().int().meta({ description: '-1 = unlimited' }),
+    used_this_month: count,
+    remaining: z.number().int().meta({ description: '-1 = unlimited' }),
+    resets_at: Timestamp,
+  })
+  .meta({ id: 'ScanQuota' });
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
+
+/**
+ * Parses `2026-01-31` (00:00Z that day) or an ISO 8601 date-time (UTC when it
+ * names no offset); undefined for anything else, impossible dates included.
+ */
+export function parseDateParam(value: string): Date | undefined {
+  const m = DATE_TIME.exec(value);
+  if (!m) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((v) => Number(v ?? 0));
+  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
+  const realDay =
+    calendar.getUTCFullYear() === year &&
+    calendar.getUTCMonth() === month! - 1 &&
+    calendar.getUTCDate() === day;
+  if (!realDay || hour > 23 || minute > 59 || second > 59) return undefined;
+  const text = m[4] === undefined ? `${value}T00:00:00Z` : m[8] ? value : `${value}Z`;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** A date query parameter, parsed to the instant it names. */
+export const DateParam = z
+  .string()
+  .transform((value, ctx) => {
+    const date = parseDateParam(value);
+    if (!date) {
+      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, e.g. 2026-01-31' });
+      return z.NEVER;
+    }
+    return date;
+  })
+  .meta({ description: 'ISO 8601 date (00:00Z) or date-time', example: '2026-01-31' });
+
+export const ScanStatusFilter = z.enum(['pending', 'running', 'completed', 'failed'], {
+  error: 'must be pending, running, completed or failed',
+});
+
+export const ListScansQuery = PaginationQuery.extend({
+  status: ScanStatusFilter.optional(),
+  target: z.string().trim().min(1).max(253).optional().meta({ description: 'Exact target, ignoring case' }),
+  from_date: DateParam.optional().meta({ description: 'Scans created at or after this instant' }),
+  to_date: DateParam.optional().meta({ description: 'Scans created before this instant' }),
+});
+
+export const ScanIdParams = z.object({ scan_id: z.string().max(100) });
+
+const FindingSeverity = z.enum(['critical', 'high', 'medium', 'low', 'info'], {
+  error: 'must be critical, high, medium, low or info',
+});
+const FindingStatus = z.enum(['open', 'in_progress', 'resolved', 'false_positive', 'accepted'], {
+  error: 'must be open, in_progress, resolved, false_positive or accepted',
+});
+
+export const ScanFindingsQuery = PaginationQuery.extend({
+  severity: FindingSeverity.optional(),
+  status: FindingStatus.optional(),
+});
+
+/** A finding as one scan observed it: severity as seen then, remediation as its summary string. */
+export const ScanFinding = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    severity: FindingSeverity,
+    cvss_score: z.number(),
+    status: FindingStatus,
+    tool: z.string(),
+    affected_component: z.string(),
+    description: z.string(),
+    remediation: z.string().meta({ description: 'The remediation summary' }),
+    cve_ids: z.array(z.string()),
+    detected_at: Timestamp,
+  })
+  .meta({ id: 'ScanFinding' });
+export type ScanFinding = z.infer<typeof ScanFinding>;
+
+export const ScanFindingList = paginated(ScanFinding, 'ScanFindingList');
