@@ -1,0 +1,94 @@
+import type { Knex } from 'knex';
+import { LIST_COLUMNS, type ListRow } from '../findings/rows.ts';
+import { findingListItem } from '../findings/views.ts';
+import { notFound } from '../http/errors.ts';
+import { pageOf, type PageOf } from '../schemas/common.ts';
+import {
+  CONTROL_DETAIL_LIMIT,
+  type Control,
+  type ControlDetail,
+  type ControlEvidence,
+  type ControlStatus,
+  type CreateEvidenceBody,
+} from '../schemas/controls.ts';
+import type { FindingListItem } from '../schemas/findings.ts';
+import { CONTROLS, getControl, type ControlDefinition, type FrameworkSlug } from './catalogue.ts';
+import { attachEvidence, listEvidence } from './evidence.ts';
+import { controlStates, stateOf, UNRESOLVED_FINDING_STATUSES, type ControlState } from './status.ts';
+
+/**
+ * The compliance controls API over the catalogue: each control with its status and
+ * evidence count in one organization.
+ */
+
+export function controlView(control: ControlDefinition, state: ControlState): Control {
+  return {
+    id: control.id,
+    name: control.name,
+    status: state.status,
+    frameworks: [control.framework],
+    evidence_count: state.evidenceCount,
+    reference: control.reference,
+    description: control.description,
+  };
+}
+
+export interface ControlFilter {
+  framework?: FrameworkSlug | undefined;
+  status?: ControlStatus | undefined;
+  page: number;
+  perPage: number;
+}
+
+/** One page of the catalogue in catalogue order (framework, then reference), filtered. */
+export async function listControls(db: Knex, orgId: string, filter: ControlFilter): Promise<PageOf<Control>> {
+  const states = await controlStates(db, orgId);
+  const matching = CONTROLS.filter((c) => !filter.framework || c.framework === filter.framework)
+    .map((c) => controlView(c, stateOf(states, c.id)))
+    .filter((c) => !filter.status || c.status === filter.status);
+  const start = (filter.page - 1) * filter.perPage;
+  return pageOf(matching.slice(start, start + filter.perPage), matching.length, filter.page, filter.perPage);
+}
+
+function knownControl(controlId: string): ControlDefinition {
+  const control = getControl(controlId);
+  if (!control) throw notFound('control');
+  return control;
+}
+
+/** The organization's open and in_progress findings mapped to the control, most severe first. */
+async function unresolvedFindings(db: Knex, orgId: string, controlId: string): Promise<FindingListItem[]> {
+  const rows = (await db('findings')
+    .where({ org_id: orgId })
+    .whereIn('status', [...UNRESOLVED_FINDING_STATUSES])
+    .whereRaw('frameworks @> ?::jsonb', [JSON.stringify([{ controls: [controlId] }])])
+    .orderBy([
+      { column: 'severity_rank', order: 'desc' },
+      { column: 'detected_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(CONTROL_DETAIL_LIMIT)
+    .select(LIST_COLUMNS)) as ListRow[];
+  return rows.map(findingListItem);
+}
+
+/** The control with its open findings and evidence; an unknown id is NOT_FOUND. */
+export async function getControlDetail(db: Knex, orgId: string, controlId: string): Promise<ControlDetail> {
+  const control = knownControl(controlId);
+  const state = stateOf(await controlStates(db, orgId, control.id), control.id);
+  const findings = await unresolvedFindings(db, orgId, control.id);
+  const evidence = await listEvidence(db, orgId, control.id, CONTROL_DETAIL_LIMIT);
+  return { ...controlView(control, state), findings, findings_total: state.openFindings, evidence };
+}
+
+/** Attaches user evidence to a catalogue control; an unknown id is NOT_FOUND. */
+export async function addControlEvidence(
+  db: Knex,
+  orgId: string,
+  controlId: string,
+  author: string,
+  input: CreateEvidenceBody,
+): Promise<ControlEvidence> {
+  const control = knownControl(controlId);
+  return attachEvidence(db, orgId, control.id, author, input);
+}

@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import { AppError } from '../http/errors.ts';
+
+/**
+ * Monthly AI credits per organization (table `ai_credit_usage`, one row per
+ * organization and UTC month). A fresh analysis costs {@link ANALYSIS_COST}
+ * credit; the allowance is the organization's `monthlyAiCredits` limit
+ * (-1 = unlimited).
+ *
+ * Charging is one conditional upsert: the row is created or incremented only while
+ * the month's total stays within the allowance, so concurrent requests in any
+ * number of server processes never spend more than the allowance.
+ */
+
+export const ANALYSIS_COST = 1;
+
+export const aiQuotaExceeded = () =>
+  new AppError(403, 'AI_QUOTA_EXCEEDED', "the organization's AI credits for this month are used up");
+
+/** The first day of the UTC month of `now`, as the `date` column stores it. */
+export function creditMonth(now: Date = new Date()): string {
+  return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}-01`;
+}
+
+export interface Charge {
+  month: string;
+  amount: number;
+}
+
+/**
+ * Spends `amount` credits of the organization's current month, or throws
+ * AI_QUOTA_EXCEEDED when that would go over `allowance` (-1 = unlimited).
+ */
+export async function chargeAiCredits(
+  db: Knex,
+  orgId: string,
+  allowance: number,
+  amount: number = ANALYSIS_COST,
+  now: Date = new Date(),
+): Promise<Charge> {
+  const month = creditMonth(now);
+  const unlimited = allowance < 0;
+  if (!unlimited && amount > allowance) throw aiQuotaExceeded();
+  const rows = (await db('ai_credit_usage')
+    .insert({ org_id: orgId, month, credits: amount })
+    .onConflict(['org_id', 'month'])
+    .merge({ credits: db.raw('ai_credit_usage.credits + excluded.credits') })
+    .modify((q) => {
+      // The update happens only while the new total stays within the allowance.
+      if (!unlimited) void q.where(db.raw('ai_credit_usage.credits + excluded.credits'), '<=', allowance);
+    })
+    .returning('credits')) as { credits: number }[];
+  if (rows.length === 0) throw aiQuotaExceeded();
+  return { month, amount };
+}
+
+/** Gives back a charge whose analysis was not delivered as a fresh one. */
+export async function refundAiCredits(db: Knex, orgId: string, charge: Charge): Promise<void> {
+  await db('ai_credit_usage')
+    .where({ org_id: orgId, month: charge.month })
+    .update({ credits: db.raw('greatest(credits - ?, 0)', [charge.amount]) });
+}
+
+/** Credits the organization has spent in the current UTC month. */
+export async function aiCreditsUsed(db: Knex, orgId: string, now: Date = new Date()): Promise<number> {
+  const row = (await db('ai_credit_usage')
+    .where({ org_id: orgId, month: creditMonth(now) })
+    .first('credits')) as { credits: number } | undefined;
+  return row?.credits ?? 0;
+}
