@@ -1,0 +1,37 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { run } from './main.ts';
+import { createRunnerCore } from './runtime.ts';
+
+/**
+ * The Action's entry (dist/index.js after bundling): wires the process's
+ * globals into `run(deps)` and nothing else. SIGINT/SIGTERM (the runner
+ * cancelling the job) abort the run, which then cancels its scan.
+ */
+
+const aborter = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => aborter.abort(new Error(`received ${signal}`)));
+}
+
+await run({
+  core: createRunnerCore({
+    env: process.env,
+    write: (text) => process.stdout.write(text),
+    onFailed: () => {
+      process.exitCode = 1;
+    },
+  }),
+  env: process.env,
+  fetch: (input, init) => fetch(input, init),
+  sleep: async (ms, signal) => {
+    await delay(ms, undefined, { signal });
+  },
+  now: () => Date.now(),
+  writeFile: (path, data) => writeFile(path, data, 'utf8'),
+  mkdir: async (path) => {
+    await mkdir(path, { recursive: true });
+  },
+  cwd: process.env.GITHUB_WORKSPACE || process.cwd(),
+  signal: aborter.signal,
+});

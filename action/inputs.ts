@@ -1,0 +1,266 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { FINDING_SEVERITIES } from '../server/schemas/findings.ts';
+import { Framework, ScanType, portSpecProblem } from '../server/schemas/scans.ts';
+import type { Credentials } from './client.ts';
+import type { GitHubContext } from './context.ts';
+import { ConfigurationError } from './errors.ts';
+import type { Severity } from './responses.ts';
+
+/**
+ * The Action's inputs (action.yml), parsed and checked in one place. Every
+ * problem is collected and reported at once, each naming the input and what
+ * a right value looks like, as a `ConfigurationError`.
+ */
+
+export type FailOn = Severity | 'none';
+
+export interface ActionInputs {
+  /** The service base, without a trailing slash or `/api/v1`. */
+  apiUrl: string;
+  credentials: Credentials;
+  target: string;
+  scanType: ScanType;
+  ports?: string | undefined;
+  frameworks: Framework[];
+  failOn: FailOn;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  uploadSarif: boolean;
+  githubToken?: string | undefined;
+  sarifFile: string;
+  idempotencyKey: string;
+}
+
+export interface ParsedInputs {
+  inputs: ActionInputs;
+  /** Things that work but deserve a word in the log. */
+  warnings: string[];
+}
+
+/** Reads one input: the trimmed value, or '' when unset (as `@actions/core` getInput does). */
+export type GetInput = (name: string) => string;
+
+export const FAIL_ON_VALUES = [...FINDING_SEVERITIES, 'none'] as const;
+/** GitHub ends a job after 6 hours. */
+const MAX_TIMEOUT_MINUTES = 360;
+const MAX_POLL_SECONDS = 600;
+
+export function parseInputs(getInput: GetInput, context: GitHubContext): ParsedInputs {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const read = (name: string) => getInput(name).trim();
+
+  const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
+  const credentials = parseCredentials(read('api-key'), read('token'), problems);
+
+  const target = read('target');
+  if (target === '') problems.push('`target` is required: the domain, IP address or CIDR range to scan.');
+  else if (target.length > 253) problems.push('`target` must be at most 253 characters.');
+
+  const scanTypeRaw = read('scan-type') || 'quick';
+  const scanType = ScanType.safeParse(scanTypeRaw);
+  if (!scanType.success) problems.push(`\`scan-type\` is "${scanTypeRaw}"; use quick, full or compliance.`);
+
+  const portsRaw = read('ports');
+  if (portsRaw !== '') {
+    const problem = portSpecProblem(portsRaw);
+    if (problem) problems.push(`\`ports\`: ${problem}.`);
+  }
+
+  const frameworks = parseFrameworks(read('frameworks'), problems);
+  if (frameworks.length > 0 && scanType.success && scanType.data !== 'compliance') {
+    warnings.push(
+      `\`frameworks\` is set but scan-type is ${scanType.data}; frameworks matter most to compliance scans.`,
+    );
+  }
+
+  const failOnRaw = (read('fail-on') || 'high').toLowerCase();
+  const failOn = (FAIL_ON_VALUES as readonly string[]).includes(failOnRaw)
+    ? (failOnRaw as FailOn)
+    : undefined;
+  if (!failOn) problems.push(`\`fail-on\` is "${failOnRaw}"; use one of ${FAIL_ON_VALUES.join(', ')}.`);
+
+  const timeoutMinutes = parseNumber('timeout-minutes', read('timeout-minutes') || '30', problems, {
+    min: 0,
+    exclusiveMin: true,
+    max: MAX_TIMEOUT_MINUTES,
+  });
+  const pollSeconds = parseNumber('poll-interval-seconds', read('poll-interval-seconds') || '10', problems, {
+    min: 0,
+    max: MAX_POLL_SECONDS,
+  });
+
+  const uploadSarif = parseBoolean('upload-sarif', read('upload-sarif') || 'true', problems);
+  const githubToken = read('github-token') || undefined;
+  if (uploadSarif && !githubToken) {
+    problems.push(
+      '`github-token` is empty but upload-sarif is true. Leave github-token at its default (${{ github.token }}) or set upload-sarif: false.',
+    );
+  }
+
+  const sarifFile = read('sarif-file') || 'scanward.sarif';
+
+  const scanInputs = {
+    target,
+    scan_type: scanType.success ? scanType.data : 'quick',
+    ports: portsRaw || undefined,
+    frameworks,
+  };
+  const idempotencyRaw = read('idempotency-key');
+  if (idempotencyRaw !== '' && !/^[\x21-\x7e]{1,255}$/.test(idempotencyRaw)) {
+    problems.push('`idempotency-key` must be 1-255 printable ASCII characters without spaces.');
+  }
+  const idempotencyKey = idempotencyRaw || defaultIdempotencyKey(context, scanInputs);
+
+  if (problems.length > 0) {
+    const list = problems.map((p) => `  - ${p}`).join('\n');
+    throw new ConfigurationError(`The Scanward Action's inputs need fixing:\n${list}`);
+  }
+  return {
+    inputs: {
+      apiUrl: apiUrl!,
+      credentials: credentials!,
+      target,
+      scanType: scanType.data!,
+      ports: portsRaw || undefined,
+      frameworks,
+      failOn: failOn!,
+      timeoutMs: Math.round(timeoutMinutes! * 60_000),
+      pollIntervalMs: Math.round(pollSeconds! * 1000),
+      uploadSarif: uploadSarif!,
+      githubToken,
+      sarifFile,
+      idempotencyKey,
+    },
+    warnings,
+  };
+}
+
+function parseApiUrl(raw: string, problems: string[], warnings: string[]): string | undefined {
+  if (raw === '') {
+    problems.push(
+      '`api-url` is required: the address of your Scanward service, e.g. https://scanward.example.com.',
+    );
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`\`api-url\` "${raw}" is not a URL; write it like https://scanward.example.com.`);
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    problems.push(`\`api-url\` must start with https:// (or http://), not ${url.protocol}//.`);
+    return undefined;
+  }
+  if (url.username || url.password) {
+    problems.push('`api-url` must not contain credentials; pass them with api-key or token.');
+    return undefined;
+  }
+  if (url.search || url.hash) {
+    problems.push('`api-url` must not have a query string or fragment.');
+    return undefined;
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    warnings.push('`api-url` uses plain http: the API key crosses the network unencrypted. Use https.');
+  }
+  // The spec publishes the base with /api/v1; the Action appends it, so accept both spellings.
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+  return `${url.origin}${path}`;
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function parseCredentials(apiKey: string, token: string, problems: string[]): Credentials | undefined {
+  if (apiKey && token) {
+    problems.push('Set either `api-key` or `token`, not both.');
+    return undefined;
+  }
+  if (apiKey) return { kind: 'api-key', apiKey };
+  if (token) return { kind: 'token', token: token.replace(/^Bearer\s+/i, '') };
+  problems.push(
+    'Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}) or `token` (a bearer token).',
+  );
+  return undefined;
+}
+
+function parseFrameworks(raw: string, problems: string[]): Framework[] {
+  if (raw === '') return [];
+  const names = raw
+    .split(/[\s,]+/)
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const good: Framework[] = [];
+  for (const name of names) {
+    const parsed = Framework.safeParse(name);
+    if (parsed.success) {
+      if (!good.includes(parsed.data)) good.push(parsed.data);
+    } else {
+      problems.push(`\`frameworks\` lists "${name}"; use a comma-separated list of soc2, pci-dss, iso27001.`);
+    }
+  }
+  return good;
+}
+
+function parseNumber(
+  name: string,
+  raw: string,
+  problems: string[],
+  range: { min: number; max: number; exclusiveMin?: boolean },
+): number | undefined {
+  const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+  const tooSmall = range.exclusiveMin ? value <= range.min : value < range.min;
+  if (Number.isNaN(value) || tooSmall || value > range.max) {
+    const lower = range.exclusiveMin ? `more than ${range.min}` : `at least ${range.min}`;
+    problems.push(`\`${name}\` is "${raw}"; use a number ${lower} and at most ${range.max}.`);
+    return undefined;
+  }
+  return value;
+}
+
+/** YAML 1.2 core booleans, as `@actions/core` getBooleanInput reads them. */
+function parseBoolean(name: string, raw: string, problems: string[]): boolean | undefined {
+  if (['true', 'True', 'TRUE'].includes(raw)) return true;
+  if (['false', 'False', 'FALSE'].includes(raw)) return false;
+  problems.push(`\`${name}\` is "${raw}"; use true or false.`);
+  return undefined;
+}
+
+/**
+ * The default `Idempotency-Key`: the same for every try of this step in this
+ * run attempt (so a retried request, or the step started again within the
+ * attempt, finds the scan it already created), different per repository, run,
+ * attempt, job and step, and per scan inputs, so two Scanward steps or matrix
+ * legs never collide. "Re-run jobs" is a new attempt and scans afresh. Outside
+ * GitHub Actions every run gets a new key.
+ */
+export function defaultIdempotencyKey(
+  context: GitHubContext,
+  scan: { target: string; scan_type: string; ports?: string | undefined; frameworks: string[] },
+): string {
+  if (!context.repository || !context.runId) return `scanward-action:${randomUUID()}`;
+  const request = createHash('sha256')
+    .update(
+      JSON.stringify([
+        scan.target.toLowerCase(),
+        scan.scan_type,
+        scan.ports ?? '',
+        [...scan.frameworks].sort(),
+      ]),
+    )
+    .digest('hex')
+    .slice(0, 16);
+  const parts = [
+    context.repository,
+    context.runId,
+    context.runAttempt ?? '1',
+    context.job ?? '',
+    context.step ?? '',
+  ];
+  const key = `scanward-action:${parts.join(':')}:${request}`;
+  if (/^[\x21-\x7e]{1,255}$/.test(key)) return key;
+  return `scanward-action:${createHash('sha256').update(key).digest('hex')}`;
+}
