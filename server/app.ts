@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import { gatekeeper } from './auth/gatekeeper.ts';
-import { koaPath, routeMiddleware } from './http/contract.ts';
+import { koaPath, routeMiddleware, type AnyRoute } from './http/contract.ts';
 import { AppError } from './http/errors.ts';
 import { exceedsLimit } from './http/middleware/body.ts';
 import { errorMiddleware } from './http/middleware/errors.ts';
@@ -18,11 +18,29 @@ async function securityHeaders(ctx: Context, next: Next) {
   await next();
 }
 
+/** The methods any of the routers serves on a path (HEAD goes without saying). */
+function allowedMethods(routers: Router[], path: string): string[] {
+  const methods = new Set<string>();
+  for (const router of routers) {
+    for (const layer of router.match(path, 'GET').path) for (const m of layer.methods) methods.add(m);
+  }
+  methods.delete('HEAD');
+  return [...methods];
+}
+
+export interface AppOptions {
+  /**
+   * The contract routes to serve; `allRoutes` unless given. Tests pass extra
+   * throwaway routes here instead of adding them to the production list.
+   */
+  routes?: AnyRoute[];
+}
+
 /** Builds the Koa application over the given services. It never listens; main.ts and tests do. */
-export function createApp(services: Services): Koa {
+export function createApp(services: Services, options: AppOptions = {}): Koa {
   const app = new Koa({ proxy: services.config.trustProxy });
   const router = new Router();
-  for (const route of allRoutes) {
+  for (const route of options.routes ?? allRoutes) {
     router.register(
       koaPath(route.path),
       [route.method.toUpperCase()],
@@ -30,26 +48,37 @@ export function createApp(services: Services): Koa {
     );
   }
 
+  // Errors the middleware chain cannot answer (a stream failing mid-response) end up here.
+  app.on('error', (err: unknown) => services.logger.error({ err }, 'response failed after it started'));
+
   app.use(requestLog(services.logger));
   app.use(errorMiddleware(services.logger));
   app.use(securityHeaders);
   app.use(async (ctx, next) => {
     ctx.state.services = services;
     if (exceedsLimit(ctx, services.config.bodyLimit)) {
+      // Close the connection rather than read (and discard) an upload we refuse.
+      ctx.set('Connection', 'close');
       throw new AppError(
         413,
         'PAYLOAD_TOO_LARGE',
         `request body is larger than ${services.config.bodyLimit} bytes`,
       );
     }
-    await next();
+    try {
+      await next();
+    } finally {
+      // A body still arriving that nobody read (an unknown route, a route without a body) is
+      // not drained after the answer, which a client could stretch without limit: the
+      // connection closes instead.
+      if (!ctx.req.complete && !ctx.headerSent) ctx.set('Connection', 'close');
+    }
   });
   app.use(docsRouter.routes());
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing matched: a known path with another method is 405, anything else 404.
-    const match = router.match(ctx.path, ctx.method);
-    const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
+    const allowed = allowedMethods([docsRouter, router], ctx.path);
     if (allowed.length > 0) {
       throw new AppError(
         405,

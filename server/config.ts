@@ -94,6 +94,7 @@ const envSchema = z.object({
   SCANWARD_AI_KEY: z.string().optional(),
   SCANWARD_AI_MODEL: z.string().optional(),
   SCANWARD_KEV_FILE: z.string().min(1).optional(),
+  SCANWARD_NMAP: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   SCANWARD_TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -118,6 +119,8 @@ export interface Config {
   scanWatchdogSeconds: number;
   runnerLeaseSeconds: number;
   webhookAllowPrivate: boolean;
+  /** `auto`: full and compliance scans ask nmap for a second opinion when it is installed. */
+  nmap: 'auto' | 'off';
   docsPublic: boolean;
   bodyLimit: number;
   ai: { url: string; key: string | undefined; model: string } | undefined;
@@ -192,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     trustProxy: e.SCANWARD_TRUST_PROXY,
     kevFile: e.SCANWARD_KEV_FILE,
+    nmap: e.SCANWARD_NMAP,
     logLevel: e.LOG_LEVEL,
   };
 }

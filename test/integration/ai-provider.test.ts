@@ -1,85 +1,15 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { creditMonth } from '../../server/remediation/credits.ts';
 import type { AiAnalysisResponse } from '../../server/schemas/ai.ts';
+import { API_KEY, fakeProvider, MODEL, MODEL_ANSWER, type FakeProvider } from '../fixtures/chat-provider.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { testEngine } from '../helpers/database.ts';
 import { detection, runScan } from '../helpers/scans.ts';
 import { createTenant, type Tenant } from '../helpers/tenants.ts';
 
-const MODEL = 'test-model-1';
-const API_KEY = 'sk-test-provider-key';
-
-const MODEL_ANSWER = {
-  risk_assessment:
-    'The Redis server on 127.0.0.1:6379 accepts commands from anyone who reaches it, which exposes every key.',
-  attack_scenarios: [
-    'An attacker dumps all keys with SCAN and GET.',
-    'An attacker rewrites authorized_keys.',
-  ],
-  remediation_priority: 'high',
-  recommended_actions: ['Set requirepass in redis.conf.', 'Bind Redis to the application network only.'],
-};
-
-type Mode = 'valid' | 'not-json' | 'wrong-shape' | 'http-500';
-
-interface Recorded {
-  authorization: string | undefined;
-  body: { model?: string; messages?: { role: string; content: string }[] };
-}
-
-/** A chat-completions endpoint on loopback whose answer the test chooses. */
-async function fakeProvider() {
-  const state = { mode: 'valid' as Mode, requests: [] as Recorded[] };
-  const readBody = async (req: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  };
-  const server: Server = createServer((req, res) => {
-    void readBody(req).then((text) => {
-      state.requests.push({
-        authorization: req.headers.authorization,
-        body: JSON.parse(text) as Recorded['body'],
-      });
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404).end();
-        return;
-      }
-      if (state.mode === 'http-500') {
-        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"overloaded"}}');
-        return;
-      }
-      const content =
-        state.mode === 'valid'
-          ? JSON.stringify(MODEL_ANSWER)
-          : state.mode === 'wrong-shape'
-            ? JSON.stringify({ ...MODEL_ANSWER, remediation_priority: 'urgent' })
-            : 'Sorry, here is some prose instead of JSON.';
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: 'chatcmpl-test',
-          object: 'chat.completion',
-          model: MODEL,
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
-        }),
-      );
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    state,
-    url: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe(`AI analysis through a language-model provider (${testEngine})`, () => {
-  let provider: Awaited<ReturnType<typeof fakeProvider>>;
+  let provider: FakeProvider;
   let app: TestApp;
   let db: Knex;
   let tenant: Tenant;

@@ -274,7 +274,7 @@ const malware: KnowledgeEntry = {
 
 const openPort: KnowledgeEntry = {
   id: 'open-port',
-  aliases: [],
+  aliases: ['open-service'],
   category: 'open-port',
   cwe_ids: [],
   impact: 'is reachable from the scanner; this is an observation, not in itself a weakness.',

@@ -1,0 +1,39 @@
+import { startCounterSweeper } from './ratelimit/sweeper.ts';
+import { startScheduler } from './scans/scheduler.ts';
+import { startRunner, type Runner } from './scanner/runner.ts';
+import type { Services } from './services.ts';
+import { startWebhookWorker, type WebhookWorker } from './webhooks/delivery.ts';
+
+export interface BackgroundWork {
+  /** Present in the `all` and `runner` roles. */
+  runner: Runner | undefined;
+  webhooks: WebhookWorker;
+  /** Stops every loop, letting work in hand wind down (scans in hand are handed back). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The work a process does besides answering requests, by role
+ * (SCANWARD_ROLE): `runner` runs scans; `api` runs the scheduler and
+ * housekeeping; `all` does both. Every role delivers webhooks, since any
+ * of them queues events.
+ */
+export function startBackgroundWork(services: Services, role: Services['config']['role']): BackgroundWork {
+  const stops: Array<() => Promise<void>> = [];
+  const runner = role === 'api' ? undefined : startRunner(services);
+  if (runner) stops.push(() => runner.stop());
+  if (role !== 'runner') {
+    stops.push(startScheduler(services));
+    const sweeper = startCounterSweeper(services.db, services.logger);
+    stops.push(() => sweeper.stop());
+  }
+  const webhooks = startWebhookWorker(services);
+  stops.push(() => webhooks.stop());
+  return {
+    runner,
+    webhooks,
+    stop: async () => {
+      await Promise.all(stops.map((stop) => stop()));
+    },
+  };
+}

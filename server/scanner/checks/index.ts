@@ -1,0 +1,35 @@
+import { controlsForFinding } from '../../controls/mapping.ts';
+import { isFrameworkSlug } from '../../controls/catalogue.ts';
+import type { ScanRecord } from '../types.ts';
+import type { Check } from './check.ts';
+import { exposedServiceChecks } from './exposed-services.ts';
+
+export type { Check } from './check.ts';
+
+/** Every check the engine knows. Adding a check means adding it here; nothing else changes. */
+export const CHECKS: readonly Check[] = [...exposedServiceChecks];
+
+/**
+ * The checks a scan runs in a phase: quick scans only the fast ones; compliance
+ * scans those that speak to one of the chosen frameworks (all frameworks when
+ * none were chosen).
+ */
+export function checksFor(
+  scan: ScanRecord,
+  phase: Check['phase'],
+  checks: readonly Check[] = CHECKS,
+): Check[] {
+  const frameworks = scan.frameworks.filter(isFrameworkSlug);
+  return checks.filter((check) => {
+    if (check.phase !== phase) return false;
+    if (scan.scan_type === 'quick') return check.quick;
+    if (scan.scan_type === 'compliance') {
+      const mapping = controlsForFinding(
+        { category: check.category, cwe_ids: check.cweIds, cve_ids: [], severity: 'high' },
+        frameworks.length > 0 ? { frameworks } : {},
+      );
+      return mapping.control_ids.length > 0;
+    }
+    return true;
+  });
+}

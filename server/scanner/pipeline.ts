@@ -1,0 +1,209 @@
+import { setMaxListeners } from 'node:events';
+import type { Logger } from 'pino';
+import { recordScanFindings } from '../findings/lifecycle.ts';
+import { newId } from '../identity/ids.ts';
+import { phasesOf } from '../scans/phases.ts';
+import type { Services } from '../services.ts';
+import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
+import { presentScanEvent } from './events.ts';
+import { assessedControls } from './phases/compliance-mapping.ts';
+import { PHASE_MODULES } from './phases/index.ts';
+import { ProgressTracker } from './progress.ts';
+import { createScopeGuard } from './scope-guard.ts';
+import { failScanRow, heartbeatIntervalMs } from './scan-rows.ts';
+import { emptyState, ScanAborted, type PhaseContext, type ScanRecord, type ScanState } from './types.ts';
+
+interface ExecuteOptions {
+  runnerId: string;
+  signal: AbortSignal;
+  takeover: boolean;
+  log: Logger;
+}
+
+/** Why a scan stopped before completing, as seen from its runner. */
+type StopReason = 'cancelled' | 'lease-lost' | 'runner-stopping';
+
+/**
+ * Runs one claimed scan through the phases of its type. Progress, phase and
+ * current tool are written with every heartbeat, which also renews the lease
+ * and notices a cancel (the scan is no longer `running` for this runner): then
+ * every probe is aborted through the scan's AbortSignal.
+ */
+export async function executeScan(
+  services: Services,
+  scan: ScanRecord,
+  options: ExecuteOptions,
+): Promise<void> {
+  const { db } = services;
+  const log = options.log.child({ scan_id: scan.id });
+  const stored = (await db('scans').where({ id: scan.id }).first('phases_completed', 'state')) as {
+    phases_completed: string[];
+    state: ScanState | null;
+  };
+  const state: ScanState = { ...emptyState(), ...(stored.state ?? {}) };
+  const phases = phasesOf(scan.scan_type);
+  const done = new Set(stored.phases_completed);
+  const modules = phases.map((name) => PHASE_MODULES[name as keyof typeof PHASE_MODULES]);
+  const completedWeight = modules.filter((m) => done.has(m.name)).reduce((sum, m) => sum + m.weight, 0);
+
+  const controller = new AbortController();
+  // Every queued probe listens on this one signal.
+  setMaxListeners(0, controller.signal);
+  let stopReason: StopReason | undefined;
+  const abort = (reason: StopReason) => {
+    stopReason ??= reason;
+    controller.abort(new ScanAborted(reason));
+  };
+  options.signal.addEventListener('abort', () => abort('runner-stopping'), { once: true });
+
+  let dirty = true;
+  let currentPhase: string = phases.find((p) => !done.has(p)) ?? phases[phases.length - 1]!;
+  const tracker = new ProgressTracker(
+    modules.map((m) => m.weight),
+    completedWeight,
+    () => (dirty = true),
+  );
+
+  /** Renews the lease and writes progress; aborts the work when the scan is no longer ours. */
+  const heartbeat = async () => {
+    const now = new Date();
+    const update: Record<string, unknown> = {
+      lease_expires_at: new Date(now.getTime() + services.config.runnerLeaseSeconds * 1000),
+      updated_at: now,
+    };
+    if (dirty) {
+      Object.assign(update, {
+        progress: tracker.value,
+        phase: currentPhase,
+        current_tool: tracker.currentTool ?? null,
+        last_progress_at: now,
+      });
+      dirty = false;
+    }
+    const touched = await db('scans')
+      .where({ id: scan.id, runner_id: options.runnerId, status: 'running' })
+      .update(update);
+    if (touched === 0) {
+      const row = (await db('scans').where({ id: scan.id }).first('status')) as
+        { status: string } | undefined;
+      abort(row?.status === 'cancelled' ? 'cancelled' : 'lease-lost');
+    }
+  };
+  let beating = Promise.resolve();
+  const timer = setInterval(() => {
+    beating = beating.then(heartbeat).catch((err: unknown) => log.warn({ err }, 'heartbeat failed'));
+  }, heartbeatIntervalMs(services.config.runnerLeaseSeconds));
+
+  const ctx: Omit<PhaseContext, 'progress'> = {
+    scan,
+    state,
+    signal: controller.signal,
+    services,
+    log,
+    assertAllowed: createScopeGuard(services.config, state),
+  };
+
+  try {
+    for (const phase of modules) {
+      if (done.has(phase.name)) continue;
+      if (controller.signal.aborted) throw controller.signal.reason;
+      currentPhase = phase.name;
+      const progress = tracker.startPhase(phase.weight);
+      await heartbeat();
+      log.debug({ phase: phase.name }, 'phase started');
+      await phase.run({ ...ctx, progress });
+      if (controller.signal.aborted) throw controller.signal.reason;
+      tracker.finishPhase();
+      done.add(phase.name);
+      const saved = await db('scans')
+        .where({ id: scan.id, runner_id: options.runnerId, status: 'running' })
+        .update({
+          phases_completed: phases.filter((p) => done.has(p)),
+          state: JSON.stringify(state),
+          progress: tracker.value,
+          last_progress_at: new Date(),
+        });
+      if (saved === 0) await heartbeat();
+    }
+    clearInterval(timer);
+    await beating;
+    await completeScan(services, scan, options.runnerId, state);
+    log.info({ detections: state.detections.length }, 'scan completed');
+  } catch (err) {
+    clearInterval(timer);
+    await beating;
+    if (stopReason === 'cancelled' || stopReason === 'lease-lost') {
+      log.info({ reason: stopReason }, 'scan stopped');
+      return;
+    }
+    if (stopReason === 'runner-stopping') {
+      // Hand the scan back at once: the next runner resumes after the last completed phase.
+      await db('scans')
+        .where({ id: scan.id, runner_id: options.runnerId, status: 'running' })
+        .update({ lease_expires_at: new Date(0), runner_id: null });
+      log.info('scan released for another runner');
+      return;
+    }
+    log.error({ err }, 'scan failed');
+    const reason = err instanceof Error && err.name === 'ScanError' ? err.message : 'internal scanner error';
+    await db.transaction((trx) => failScanRow(trx, scan.id, scan.org_id, reason));
+  }
+}
+
+/**
+ * Completes the scan in one transaction: resolves findings the scan covered
+ * but no longer detects, records the controls it assessed as evidence, marks
+ * it completed and queues `scan.completed` with its changes.
+ */
+async function completeScan(services: Services, scan: ScanRecord, runnerId: string, state: ScanState) {
+  await services.db.transaction(async (trx) => {
+    const now = new Date();
+    const owned = await trx('scans')
+      .where({ id: scan.id, runner_id: runnerId, status: 'running' })
+      .forUpdate()
+      .first('id');
+    if (!owned) return; // cancelled at the last moment
+    await recordScanFindings(trx, { scan, detections: [], coverage: state.coverage, completed: true, now });
+    const assessed = state.compliance?.assessed ?? assessedControls(scan);
+    if (assessed.length > 0) {
+      await trx('control_evidence')
+        .insert(
+          assessed.map((controlId) => ({
+            id: newId('evid'),
+            org_id: scan.org_id,
+            control_id: controlId,
+            kind: 'scan',
+            scan_id: scan.id,
+            title: `${scan.scan_type} scan of ${scan.target}`,
+            description: `Assessed by scan ${scan.id}, completed ${now.toISOString()}.`,
+            created_at: now,
+          })),
+        )
+        .onConflict(['org_id', 'control_id', 'scan_id'])
+        .ignore();
+    }
+    const [row] = (await trx('scans')
+      .where({ id: scan.id, runner_id: runnerId, status: 'running' })
+      .update({
+        status: 'completed',
+        progress: 100,
+        phase: 'complete',
+        current_tool: null,
+        completed_at: now,
+        lease_expires_at: null,
+        state: JSON.stringify(state),
+        updated_at: now,
+      })
+      .returning('*')) as Record<string, unknown>[];
+    await enqueueWebhookEvent(
+      trx,
+      scan.org_id,
+      'scan.completed',
+      {
+        ...presentScanEvent(row!),
+        changes: row!.changes ?? { new: 0, reopened: 0, resolved: 0, unchanged: 0 },
+      },
+      now,
+    );
+  });
+}
