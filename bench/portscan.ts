@@ -12,6 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { fastestConnector } from '../server/scanner/net/connectors.ts';
 import { isNmapAvailable } from '../server/scanner/net/nmap.ts';
 import { scanTcpPorts } from '../server/scanner/net/tcp-scan.ts';
+import { assertLoopback } from './loopback.ts';
 
 const ADDRESS = '127.0.0.1';
 const runs = Number(process.argv[2] ?? 5);
@@ -23,7 +24,12 @@ interface Run {
 }
 
 async function ours(engine: 'libuv' | 'socket'): Promise<Run> {
-  const result = await scanTcpPorts({ address: ADDRESS, ports: allPorts, assertAllowed: () => {}, engine });
+  const result = await scanTcpPorts({
+    address: ADDRESS,
+    ports: allPorts,
+    assertAllowed: assertLoopback,
+    engine,
+  });
   return { ms: result.elapsedMs, open: result.openPorts };
 }
 

@@ -12,11 +12,12 @@ import { cpus, loadavg } from 'node:os';
 import { isNmapAvailable, runNmapServiceScan, type NmapServiceResult } from '../server/scanner/net/nmap.ts';
 import { identifyService } from '../server/scanner/net/service-id.ts';
 import type { ServiceIdentification } from '../server/scanner/net/services.ts';
+import { assertLoopback } from './loopback.ts';
 
 const ADDRESS = '127.0.0.1';
 const CANDIDATES = [1883, 3306, 4222, 5432, 5672, 6379];
 const runs = Number(process.argv[2] ?? 3);
-const allow = (): void => {};
+const allow = assertLoopback;
 
 function isOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -87,6 +87,7 @@ const envSchema = z.object({
   SCANWARD_MAX_CIDR_V6: wholeNumber(0, 128).default(112),
   SCANWARD_SCAN_WATCHDOG_SECONDS: wholeNumber(10, 7 * 24 * 3600).default(1800),
   SCANWARD_RUNNER_LEASE_SECONDS: wholeNumber(2, 3600).default(60),
+  SCANWARD_RUNNER_SCANS: wholeNumber(1, 64).default(2),
   SCANWARD_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   SCANWARD_DOCS_PUBLIC: booleanFlag.default(false),
   SCANWARD_BODY_LIMIT: wholeNumber(1024, 100 * 1024 * 1024).default(1_048_576),
@@ -118,6 +119,8 @@ export interface Config {
   scope: { allow: string[] | undefined; deny: string[]; maxCidrV4: number; maxCidrV6: number };
   scanWatchdogSeconds: number;
   runnerLeaseSeconds: number;
+  /** Scans one runner process works on at once. */
+  runnerScans: number;
   webhookAllowPrivate: boolean;
   /** `auto`: full and compliance scans ask nmap for a second opinion when it is installed. */
   nmap: 'auto' | 'off';
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     scanWatchdogSeconds: e.SCANWARD_SCAN_WATCHDOG_SECONDS,
     runnerLeaseSeconds: e.SCANWARD_RUNNER_LEASE_SECONDS,
+    runnerScans: e.SCANWARD_RUNNER_SCANS,
     webhookAllowPrivate: e.SCANWARD_WEBHOOK_ALLOW_PRIVATE,
     docsPublic: e.SCANWARD_DOCS_PUBLIC,
     bodyLimit: e.SCANWARD_BODY_LIMIT,

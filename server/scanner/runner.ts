@@ -153,7 +153,7 @@ export async function failStuckScans(db: Knex, watchdogSeconds: number, now = ne
 /** Starts a runner loop in this process. */
 export function startRunner(services: Services, options: RunnerOptions = {}): Runner {
   const id = options.runnerId ?? `runner-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const maxScans = options.maxConcurrentScans ?? 2;
+  const maxScans = options.maxConcurrentScans ?? services.config.runnerScans;
   const pollMs = options.pollIntervalMs ?? 1000;
   const leaseSeconds = services.config.runnerLeaseSeconds;
   const log = services.logger.child({ runner_id: id });

@@ -8,8 +8,42 @@ import { TOP_TCP_PORTS } from './top-tcp-ports.ts';
 export const MIN_PORT = 1;
 export const MAX_PORT = 65535;
 
-/** The 1,000 most common TCP ports (most frequently open first): the default of every scan type. */
-export const DEFAULT_TCP_PORTS: readonly number[] = TOP_TCP_PORTS;
+/**
+ * Ports of services a vulnerability scanner must not miss that nmap's frequency
+ * list ranks below its top 1,000 (they are rarely open on the internet at large,
+ * and dangerous when they are): data stores, message brokers and container or
+ * cluster control planes.
+ */
+export const SERVICE_PORTS: readonly number[] = Object.freeze([
+  6379, // Redis
+  27017, // MongoDB
+  11211, // Memcached
+  5672, // AMQP (RabbitMQ)
+  15672, // RabbitMQ management
+  1883, // MQTT
+  4222, // NATS
+  8222, // NATS monitoring
+  9300, // Elasticsearch transport
+  5601, // Kibana
+  2375, // Docker API (plain)
+  2376, // Docker API (TLS)
+  2379, // etcd
+  6443, // Kubernetes API
+  10250, // kubelet
+  9092, // Kafka
+]);
+
+/**
+ * The documented default of every scan type: 1,000 TCP ports, nmap's most
+ * frequently open ones (most frequent first) with its least frequent few
+ * giving way to {@link SERVICE_PORTS}.
+ */
+export const DEFAULT_TCP_PORTS: readonly number[] = Object.freeze(
+  (() => {
+    const extra = SERVICE_PORTS.filter((port) => !TOP_TCP_PORTS.includes(port));
+    return [...TOP_TCP_PORTS.slice(0, TOP_TCP_PORTS.length - extra.length), ...extra];
+  })(),
+);
 
 /** A `ports` value that is not a valid port list; the API answers it with 422 `VALIDATION_ERROR`. */
 export class PortSpecError extends Error {

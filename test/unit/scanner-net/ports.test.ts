@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { topTcpPorts } from '../../../server/scanner/net/generate-top-tcp-ports.ts';
+import { TOP_TCP_PORTS } from '../../../server/scanner/net/top-tcp-ports.ts';
 import {
   DEFAULT_TCP_PORTS,
+  SERVICE_PORTS,
   formatPortSpec,
   parsePortSpec,
   PortSpecError,
@@ -84,6 +86,11 @@ describe('DEFAULT_TCP_PORTS', () => {
     for (const port of [21, 22, 25, 3306, 5432, 8080]) expect(DEFAULT_TCP_PORTS).toContain(port);
   });
 
+  it('includes the data stores, brokers and control planes nmap ranks lower', () => {
+    for (const port of SERVICE_PORTS) expect(DEFAULT_TCP_PORTS).toContain(port);
+    expect(DEFAULT_TCP_PORTS.slice(0, 900)).toEqual(TOP_TCP_PORTS.slice(0, 900));
+  });
+
   it('is what a scan without ports uses', () => {
     expect(resolvePorts(undefined)).toBe(DEFAULT_TCP_PORTS);
     expect(resolvePorts(null)).toBe(DEFAULT_TCP_PORTS);
@@ -95,7 +102,7 @@ describe('DEFAULT_TCP_PORTS', () => {
       !existsSync(NMAP_SERVICES),
       `${NMAP_SERVICES} is absent (apt-get install nmap to check the list)`,
     );
-    expect(topTcpPorts(readFileSync(NMAP_SERVICES, 'utf8'))).toEqual([...DEFAULT_TCP_PORTS]);
+    expect(topTcpPorts(readFileSync(NMAP_SERVICES, 'utf8'))).toEqual([...TOP_TCP_PORTS]);
   });
 });
 

@@ -1,0 +1,43 @@
+/**
+ * `npm run bench`: every benchmark, one after the other (they would disturb each
+ * other's timings if run together), each printing its own markdown section.
+ * docs/performance.md records the figures and what they mean.
+ *
+ *   npm run bench                  # all of them
+ *   npm run bench -- portscan      # only the ones named
+ *
+ * Loopback only: the scanner benchmarks run under a loopback scope policy
+ * (bench/loopback.ts) and the service under SCANWARD_SCAN_ALLOW=loopback; the
+ * findings benchmark refuses a database that is not on loopback.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BENCHMARKS: Record<string, string[]> = {
+  portscan: ['bench/portscan.ts', '5'],
+  'service-id': ['bench/service-id.ts', '3'],
+  'quick-scan': ['bench/scan-e2e.ts', '3', 'quick'],
+  findings: ['bench/findings.ts'],
+};
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !(name in BENCHMARKS));
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark(s): ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}`,
+  );
+  process.exit(2);
+}
+
+let failed = 0;
+for (const [name, args] of Object.entries(BENCHMARKS)) {
+  if (chosen.length > 0 && !chosen.includes(name)) continue;
+  console.log(`\n# ${name}\n`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`benchmark ${name} failed (exit ${result.status ?? result.signal})`);
+    failed += 1;
+  }
+}
+process.exit(failed === 0 ? 0 : 1);
