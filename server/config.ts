@@ -66,7 +66,11 @@ const envSchema = z.object({
     .optional(),
   SCANWARD_DATA_DIR: z.string().default('./data'),
   SCANWARD_ROLE: z.enum(['all', 'api', 'runner'], { error: 'must be all, api or runner' }).default('all'),
-  SCANWARD_ADMIN_EMAIL: z.email({ error: 'must be an e-mail address' }).default('admin@localhost'),
+  // Any local@domain, so the default `admin@localhost` (no dot in the domain) may also be set explicitly.
+  SCANWARD_ADMIN_EMAIL: z
+    .string()
+    .regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an e-mail address' })
+    .default('admin@localhost'),
   SCANWARD_ADMIN_PASSWORD: z.string().min(12, { error: 'must be at least 12 characters' }).optional(),
   SCANWARD_ADMIN_PLAN: z
     .enum(['startup', 'professional', 'enterprise'], { error: 'must be startup, professional or enterprise' })

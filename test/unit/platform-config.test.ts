@@ -128,6 +128,10 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it('accepts the default admin address when it is set explicitly', () => {
+    expect(loadConfig({ SCANWARD_ADMIN_EMAIL: 'admin@localhost' }).admin.email).toBe('admin@localhost');
+  });
+
   it('treats empty and blank variables as unset', () => {
     const blank = Object.fromEntries(DECIDED_VARIABLES.map((name, i) => [name, i % 2 ? '' : '  ']));
     expect(loadConfig(blank)).toEqual(loadConfig({}));
