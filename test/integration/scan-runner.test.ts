@@ -104,7 +104,7 @@ describe(`scan runner (${testEngine})`, () => {
     expect(final.changes).toMatchObject({ new: findings.length, reopened: 0, resolved: 0, unchanged: 0 });
   });
 
-  it('refuses at connect time an address the scan did not check against the scope', async () => {
+  it('fails a scan whose target the scope policy refuses when the scan starts, connecting nowhere', async () => {
     const scan = await insertScan(app.services.db, {
       orgId: tenant.orgId,
       createdBy: tenant.admin.id,
