@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { createHttpServer } from './http/server.ts';
 import { startBackgroundWork } from './background.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
@@ -114,7 +115,7 @@ async function serve(config: Config, logger: Logger, { services, database }: Run
 
   let server: Server | undefined;
   if (config.role !== 'runner') {
-    server = createServer(createApp(services).callback());
+    server = createHttpServer(createApp(services).callback());
     const port = await listen(server, config);
     logger.info({ host: config.host, port }, 'listening');
     process.stdout.write(

@@ -162,8 +162,16 @@ export function successStatus(route: AnyRoute): number {
 }
 
 /** The dotted path of a zod issue, for the `field` of a validation error. */
+/**
+ * The `field` of a validation error: the path to the offending value, without
+ * array positions (`events`, not `events.1`: the field is the list, the
+ * message says what is wrong in it).
+ */
 function issueField(issue: z.core.$ZodIssue, fallback?: string): string | undefined {
-  const path = issue.path.map(String).join('.');
+  const path = issue.path
+    .filter((segment) => typeof segment !== 'number')
+    .map(String)
+    .join('.');
   return path || fallback;
 }
 
@@ -172,7 +180,9 @@ function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, fallbackFi
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issueField(issue, fallbackField);
-  const message = issue.message.replace(/^Invalid input: /, '');
+  const position = issue.path.find((segment) => typeof segment === 'number');
+  const message =
+    issue.message.replace(/^Invalid input: /, '') + (position === undefined ? '' : ` (item ${position + 1})`);
   throw new AppError(422, 'VALIDATION_ERROR', field ? `${field}: ${message}` : message, field);
 }
 

@@ -27,6 +27,9 @@ interface Row {
   remediation_summary: string | null;
   cve_ids: string[] | null;
   detected_at: Date | string;
+  last_seen_at: Date | string;
+  times_seen: number | string;
+  last_scan_id: string;
 }
 
 /** Most severe first, then newest first, ties by id: a total order, so pages never overlap. */
@@ -63,6 +66,9 @@ export async function listScanFindings(
       db.raw(`f.remediation->>'summary' as remediation_summary`),
       'f.cve_ids',
       'f.detected_at',
+      'f.last_seen_at',
+      'f.times_seen',
+      'f.last_scan_id',
     )
     .orderByRaw(`${SEVERITY_RANK} desc, f.detected_at desc, f.id asc`)
     .limit(perPage)
@@ -83,5 +89,10 @@ function present(r: Row): ScanFinding {
     remediation: r.remediation_summary ?? '',
     cve_ids: r.cve_ids ?? [],
     detected_at: new Date(r.detected_at).toISOString(),
+    // The finding's first detection is its `detected_at` (decisions.md, "Findings").
+    first_seen_at: new Date(r.detected_at).toISOString(),
+    last_seen_at: new Date(r.last_seen_at).toISOString(),
+    times_seen: Number(r.times_seen),
+    last_scan_id: r.last_scan_id,
   };
 }

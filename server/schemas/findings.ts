@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { Page, PerPage, Timestamp, paginated } from './common.ts';
+import { DateParam, Page, PerPage, Timestamp, paginated } from './common.ts';
+
+export { DateParam } from './common.ts';
 
 /**
  * Wire shapes of the findings API (interface-spec.md "Finding", "Comment",
@@ -115,14 +117,6 @@ export const FindingDetail = z
 export type FindingDetail = z.infer<typeof FindingDetail>;
 
 export const FindingIdParams = z.object({ finding_id: z.string().max(100) });
-
-/** `from_date` / `to_date`: an ISO 8601 date (00:00Z) or date-time; `from` inclusive, `to` exclusive. */
-export const DateParam = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
-    error: 'must be an ISO 8601 date or date-time',
-  })
-  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
-  .meta({ example: '2026-01-01' });
 
 const Trimmed = (max: number) => z.string().trim().min(1, { error: 'must not be empty' }).max(max);
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { PaginationQuery, Plan, Timestamp, paginated } from './common.ts';
+import { DateParam, PaginationQuery, Plan, Timestamp, paginated } from './common.ts';
+
+export { parseDateParam } from './common.ts';
 
 /**
  * Wire shapes of scans, the scan quota and the per-scan findings list
@@ -171,41 +173,6 @@ export const ScanQuota = z
   })
   .meta({ id: 'ScanQuota' });
 
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
-
-/**
- * Parses `2026-01-31` (00:00Z that day) or an ISO 8601 date-time (UTC when it
- * names no offset); undefined for anything else, impossible dates included.
- */
-export function parseDateParam(value: string): Date | undefined {
-  const m = DATE_TIME.exec(value);
-  if (!m) return undefined;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((v) => Number(v ?? 0));
-  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
-  const realDay =
-    calendar.getUTCFullYear() === year &&
-    calendar.getUTCMonth() === month! - 1 &&
-    calendar.getUTCDate() === day;
-  if (!realDay || hour > 23 || minute > 59 || second > 59) return undefined;
-  const text = m[4] === undefined ? `${value}T00:00:00Z` : m[8] ? value : `${value}Z`;
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-/** A date query parameter, parsed to the instant it names. */
-export const DateParam = z
-  .string()
-  .transform((value, ctx) => {
-    const date = parseDateParam(value);
-    if (!date) {
-      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, e.g. 2026-01-31' });
-      return z.NEVER;
-    }
-    return date;
-  })
-  .meta({ description: 'ISO 8601 date (00:00Z) or date-time', example: '2026-01-31' });
-
 export const ScanStatusFilter = z.enum(['pending', 'running', 'completed', 'failed'], {
   error: 'must be pending, running, completed or failed',
 });
@@ -245,6 +212,10 @@ export const ScanFinding = z
     remediation: z.string().meta({ description: 'The remediation summary' }),
     cve_ids: z.array(z.string()),
     detected_at: Timestamp,
+    first_seen_at: Timestamp,
+    last_seen_at: Timestamp,
+    times_seen: z.number().int().meta({ description: 'How many scans have detected the finding' }),
+    last_scan_id: z.string().meta({ description: 'The latest scan that detected the finding' }),
   })
   .meta({ id: 'ScanFinding' });
 export type ScanFinding = z.infer<typeof ScanFinding>;

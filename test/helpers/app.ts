@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../server/app.ts';
+import { createHttpServer } from '../../server/http/server.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startRuntime, type Services } from '../../server/services.ts';
@@ -39,8 +40,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     validateResponses: true,
     dataDir: 'memory://',
   });
-  const server: Server = createApp(services).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const server: Server = createHttpServer(createApp(services).callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,

@@ -10,6 +10,7 @@ import { API_KEY_PREFIX, hashApiKey } from '../../server/auth/gatekeeper.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { createApp } from '../../server/app.ts';
+import { createHttpServer } from '../../server/http/server.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/index.ts';
 import type { AnyRoute } from '../../server/http/contract.ts';
@@ -70,7 +71,7 @@ export async function startPlatformApp(options: PlatformAppOptions = {}): Promis
     dataDir: 'memory://',
   });
   const app = createApp(services, { routes: [...allRoutes, ...(options.extraRoutes ?? [])] });
-  const server: Server = createServer(app.callback());
+  const server: Server = createHttpServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let closed = false;

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute } from '../../server/http/contract.ts';
@@ -111,6 +112,20 @@ function sendChunked(url: string, path: string, chunks: string[]): Promise<RawRe
       req.write(chunks[i], () => setImmediate(() => writeNext(i + 1)));
     };
     writeNext(0);
+  });
+}
+
+/** Writes raw bytes to the server and reads everything it answers until it closes. */
+function sendRaw(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+    socket.write(bytes);
   });
 }
 
@@ -229,13 +244,34 @@ describe(`errors share one shape and the decided statuses (${testEngine})`, () =
     expect(JSON.parse(res.body)).toEqual({ name: 'chunked' });
   });
 
-  it('answers a validation failure with 422 VALIDATION_ERROR naming the nested field by its dotted path', async () => {
+  it('answers a validation failure with 422 VALIDATION_ERROR naming the nested field by its dotted path, the item in the detail', async () => {
     const res = await postJson(
       '/api/v1/platform-test/echo',
       JSON.stringify({ name: 'x', target: { ports: [80, 70000] } }),
     );
     const body = await expectError(res, 422, 'VALIDATION_ERROR');
-    expect(body.field).toBe('target.ports.1');
+    expect(body.field).toBe('target.ports');
+    expect(body.detail).toMatch(/^target\.ports: .*\(item 2\)$/);
+  });
+
+  it.each([
+    ['a malformed request line', 'NONSENSE\r\n\r\n', 'could not be parsed'],
+    [
+      'a non-numeric Content-Length',
+      'POST /api/v1/scans HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+      'could not be parsed',
+    ],
+    [
+      'headers over the size limit',
+      `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      'too large',
+    ],
+  ])('answers %s, refused before the app sees it, in the error shape', async (_name, bytes, detail) => {
+    const answer = await sendRaw(app.url, bytes);
+    const [head, body] = answer.split('\r\n\r\n') as [string, string];
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head.toLowerCase()).toContain('content-type: application/json');
+    expect(JSON.parse(body)).toEqual({ detail: expect.stringContaining(detail), error_code: 'BAD_REQUEST' });
   });
 
   it('names a missing required field when the body is absent', async () => {

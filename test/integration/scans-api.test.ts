@@ -495,14 +495,21 @@ describe(`scans API (${testEngine})`, () => {
           'cvss_score',
           'description',
           'detected_at',
+          'first_seen_at',
           'id',
+          'last_scan_id',
+          'last_seen_at',
           'remediation',
           'severity',
           'status',
+          'times_seen',
           'title',
           'tool',
         ].sort(),
       );
+      // decisions.md: every finding view carries the de-duplication fields.
+      expect(first.first_seen_at).toBe(first.detected_at);
+      expect(first.times_seen).toBeGreaterThanOrEqual(1);
       expect(first).toMatchObject({
         title: 'Crit',
         severity: 'critical',

@@ -12,6 +12,9 @@ describe('findings request schemas', () => {
   it('reads a date as midnight UTC and a date-time with its offset', () => {
     expect(DateParam.parse('2026-01-31').toISOString()).toBe('2026-01-31T00:00:00.000Z');
     expect(DateParam.parse('2026-01-31T10:00:00+02:00').toISOString()).toBe('2026-01-31T08:00:00.000Z');
+    // The same rules as the scans list: no offset means UTC, seconds may be left out.
+    expect(DateParam.parse('2026-01-31T10:00:00').toISOString()).toBe('2026-01-31T10:00:00.000Z');
+    expect(DateParam.parse('2026-01-31T10:00Z').toISOString()).toBe('2026-01-31T10:00:00.000Z');
     expect(DateParam.safeParse('31/01/2026').success).toBe(false);
     expect(DateParam.safeParse('2026-02-30').success).toBe(false);
   });
