@@ -186,11 +186,11 @@ export function enforceAccess(access: AccessRule, principal: Principal): void {
 }
 
 export const gatekeeper: Gatekeeper = {
-  async authenticate(ctx, access) {
+  async authenticate(ctx) {
     const principal = await resolvePrincipal(ctx, { allowBasic: false });
-    enforceAccess(access, principal);
     ctx.state.principal = principal;
     return principal;
   },
   countRequest: (ctx, principal) => countRequest((ctx.state.services as Services).db, ctx, principal),
+  authorize: enforceAccess,
 };

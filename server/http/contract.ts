@@ -197,21 +197,25 @@ function singleValued(query: Record<string, string | string[] | undefined>): Rec
 }
 
 export interface Gatekeeper {
-  /** Resolves the caller or throws 401/403; enforces the route's access rule. */
-  authenticate(ctx: Context, access: AccessRule): Promise<Principal>;
+  /** Resolves the caller or throws 401. */
+  authenticate(ctx: Context): Promise<Principal>;
   /** Counts the call against the organization's limit; sets X-RateLimit-* or throws 429. */
   countRequest(ctx: Context, principal: Principal): Promise<void>;
+  /** Throws 403 unless the route's access rule admits the caller. */
+  authorize(access: AccessRule, principal: Principal): void;
 }
 
-/** Builds the Koa middleware that runs one route: auth → rate limit → body → validate → handler. */
+/** Builds the Koa middleware that runs one route: caller → rate limit → access → validate → handler. */
 export function routeMiddleware(route: AnyRoute, gate: Gatekeeper, validateResponses: boolean) {
   const isPublic = route.access.public === true;
   const rateLimited = route.rateLimited ?? !isPublic;
   const defaultStatus = successStatus(route);
   return async (ctx: Context, _next: Next) => {
     const services = ctx.state.services as Services;
-    const principal = isPublic ? undefined : await gate.authenticate(ctx, route.access);
+    // Who calls, then the count (a refused call still counts and still gets X-RateLimit-*), then may they.
+    const principal = isPublic ? undefined : await gate.authenticate(ctx);
     if (principal && rateLimited) await gate.countRequest(ctx, principal);
+    if (principal) gate.authorize(route.access, principal);
 
     const params = route.params ? parseOrThrow(route.params, ctx.params) : undefined;
     const query = route.query ? parseOrThrow(route.query, singleValued(ctx.query)) : undefined;

@@ -52,6 +52,20 @@ export function rateVerdict(states: WindowState[]): RateVerdict {
   };
 }
 
+/**
+ * The headers of an organization without a request limit: -1 for the limit and
+ * what remains (as the API writes "unlimited" everywhere), and the end of the
+ * current day window, so every authenticated response still carries all three.
+ */
+export function unlimitedHeaders(now: Date): RateVerdict['headers'] {
+  const day = WINDOWS[1].seconds;
+  return {
+    'X-RateLimit-Limit': '-1',
+    'X-RateLimit-Remaining': '-1',
+    'X-RateLimit-Reset': String((Math.floor(now.getTime() / 1000 / day) + 1) * day),
+  };
+}
+
 /** The organization's limited windows and their counter buckets; a limit of -1 (unlimited) is left out. */
 function activeWindows(principal: Principal) {
   const limits = effectiveLimits(principal.org);
@@ -86,7 +100,10 @@ export async function countRequest(
   now = new Date(),
 ): Promise<void> {
   const windows = activeWindows(principal);
-  if (windows.length === 0) return;
+  if (windows.length === 0) {
+    ctx.set(unlimitedHeaders(now));
+    return;
+  }
   const counts = await incrementWindows(db, windows, now);
   const verdict = rateVerdict(statesOf(windows, counts));
   if (verdict.exceeded) {
@@ -116,7 +133,10 @@ export async function describeRequestRate(
   now = new Date(),
 ): Promise<void> {
   const windows = activeWindows(principal);
-  if (windows.length === 0) return;
+  if (windows.length === 0) {
+    ctx.set(unlimitedHeaders(now));
+    return;
+  }
   const counts = await readWindows(db, windows, now);
   ctx.set(rateVerdict(statesOf(windows, counts)).headers);
 }

@@ -105,6 +105,27 @@ describe(`request rate limits per organization (${testEngine})`, () => {
     expect(rateHeaders(res)).toMatchObject({ limit: 500, remaining: 499 });
   });
 
+  it('counts and describes a call its access rule refuses (403), so refused calls are not free', async () => {
+    const { tenant } = await tenantWithToken('professional', { hourly: 10 });
+    const key = await mintApiKey(app.services.db, { id: tenant.admin.id, orgId: tenant.orgId }, [
+      'read:findings',
+    ]);
+    const refused = await counted({ 'x-api-key': key });
+    expect(refused.status).toBe(403);
+    expect(rateHeaders(refused)).toMatchObject({ limit: 10, remaining: 9 });
+    expect(await hourlyCount(tenant.orgId)).toBe(1);
+  });
+
+  it('still sends the headers, as -1, for an organization without request limits', async () => {
+    const { auth } = await tenantWithToken('enterprise', { hourly: -1, daily: -1 });
+    const res = await counted(auth);
+    expect(res.status).toBe(200);
+    const headers = rateHeaders(res);
+    expect(headers).toMatchObject({ limit: -1, remaining: -1 });
+    expect(headers.reset % 86_400).toBe(0);
+    expect(headers.reset).toBeGreaterThan(Date.now() / 1000);
+  });
+
   it('answers 429 RATE_LIMIT_EXCEEDED with Retry-After once the hourly limit is used up', async () => {
     const { auth } = await tenantWithToken('professional', { hourly: 3 });
     const remaining: number[] = [];
