@@ -7,6 +7,8 @@ import {
   type ExportFinding,
   type ExportFormat,
   type ExportMetadata,
+  type FindingComment,
+  type FindingHistoryEntry,
   type FindingSource,
   type RenderedExport,
 } from './export/index.ts';
@@ -19,8 +21,8 @@ import {
   type FindingSort,
   type SortOrder,
 } from './filters.ts';
-import { DETAIL_COLUMNS, LIST_COLUMNS } from './rows.ts';
-import { exportFinding, type ExportSourceRow } from './views.ts';
+import { DETAIL_COLUMNS, LIST_COLUMNS, type CommentRow, type HistoryRow } from './rows.ts';
+import { commentView, exportFinding, historyEntry, type ExportSourceRow } from './views.ts';
 
 export interface ExportQuery extends FindingFilter {
   sort?: FindingSort | undefined;
@@ -37,6 +39,14 @@ export type ExportFields = 'detail' | 'list';
 export interface ExportOptions {
   batchSize?: number;
   fields?: ExportFields;
+  /**
+   * Each finding as its whole detail view: the `detail` fields plus the triage
+   * fields, comments and history, exactly as `GET /api/v1/findings/{id}` shows
+   * them (the JSON export). Costs two more queries per batch, keyed by the
+   * batch's finding ids, so only the JSON export asks for it
+   * ({@link exportResponse} turns it on for JSON).
+   */
+  fullDetail?: boolean;
   /**
    * Fetch the next batch while the current one is rendered (default). Worth it
    * with a database in another process; with PGlite, which runs on the same
@@ -61,38 +71,131 @@ export const csvNeedsOnlyListFields: boolean = CSV_HEADERS.every(
  * connection or transaction is held between batches (PGlite's single connection
  * stays free for other requests). Rows are fetched only as fast as the reader
  * takes them. Database cursors are avoided on purpose: knex-pglite's stream()
- * buffers the whole result.
+ * buffers the whole result. Nothing is read until the result is iterated.
  */
-export async function* exportFindings(
+export function exportFindings(
   db: Knex,
   orgId: string,
   query: ExportQuery,
   options: ExportOptions = {},
+): ExportRows {
+  return new ExportRows(db, orgId, query, options);
+}
+
+/** The findings {@link exportFindings} reads, each time it is iterated. */
+export class ExportRows implements AsyncIterable<ExportFinding> {
+  constructor(
+    private readonly db: Knex,
+    private readonly orgId: string,
+    private readonly query: ExportQuery,
+    readonly options: ExportOptions,
+  ) {}
+
+  /** The same findings as whole detail views, comments and history included (see `fullDetail`). */
+  withFullDetail(): ExportRows {
+    if (this.options.fullDetail) return this;
+    return new ExportRows(this.db, this.orgId, this.query, { ...this.options, fullDetail: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<ExportFinding> {
+    return readFindings(this.db, this.orgId, this.query, this.options);
+  }
+}
+
+/** Comments and history of one batch of findings, by finding id, oldest first. */
+interface Discussion {
+  comments: Map<string, FindingComment[]>;
+  history: Map<string, FindingHistoryEntry[]>;
+}
+
+interface Batch {
+  rows: (ExportSourceRow | undefined)[];
+  discussion?: Discussion;
+}
+
+function groupBy<R extends { finding_id: string }, T>(rows: R[], present: (row: R) => T): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.finding_id);
+    if (group) group.push(present(row));
+    else groups.set(row.finding_id, [present(row)]);
+  }
+  return groups;
+}
+
+/**
+ * The comments and the history of the findings `ids` of the organization: one
+ * query each, in the detail view's order (creation time, then insertion order),
+ * presented by the detail view's own presenters.
+ */
+async function discussionOf(db: Knex, orgId: string, ids: string[]): Promise<Discussion> {
+  const order = [{ column: 'created_at' }, { column: 'seq' }];
+  const comments = (await db('finding_comments')
+    .where('org_id', orgId)
+    .whereIn('finding_id', ids)
+    .orderBy(order)) as CommentRow[];
+  const history = (await db('finding_history')
+    .where('org_id', orgId)
+    .whereIn('finding_id', ids)
+    .orderBy(order)) as HistoryRow[];
+  return { comments: groupBy(comments, commentView), history: groupBy(history, historyEntry) };
+}
+
+/** The finding with the rest of its detail view: triage fields, comments and history. */
+function withDiscussion(finding: ExportFinding, row: ExportSourceRow, discussion: Discussion): ExportFinding {
+  const { comments, history } = discussion;
+  finding.comments = comments.get(row.id) ?? [];
+  finding.history = history.get(row.id) ?? [];
+  comments.delete(row.id);
+  history.delete(row.id);
+  finding.assignee = row.assignee ?? null;
+  finding.priority = row.priority ?? null;
+  finding.due_date = row.due_date ? row.due_date.toISOString() : null;
+  finding.notes = row.notes ?? null;
+  if (row.updated_at) finding.updated_at = row.updated_at.toISOString();
+  return finding;
+}
+
+async function* readFindings(
+  db: Knex,
+  orgId: string,
+  query: ExportQuery,
+  options: ExportOptions,
 ): AsyncGenerator<ExportFinding> {
   const { sort, order = 'desc', ...filter } = query;
   const batchSize = options.batchSize ?? EXPORT_BATCH_SIZE;
-  const columns = options.fields === 'list' ? LIST_EXPORT_COLUMNS : DETAIL_COLUMNS;
-  type Batch = (ExportSourceRow | undefined)[];
+  const fullDetail = options.fullDetail ?? false;
+  const columns = options.fields === 'list' && !fullDetail ? LIST_EXPORT_COLUMNS : DETAIL_COLUMNS;
   const fetchAfter = async (after: string | undefined): Promise<Batch> => {
     const batch = applyOrder(applyFilter(db('findings'), orgId, filter), sort, order)
       .select(selectColumns(db, columns))
       .limit(batchSize);
     if (after) applyAfter(batch, sort, order, after);
-    return (await batch) as ExportSourceRow[];
+    const rows = (await batch) as ExportSourceRow[];
+    if (!fullDetail || rows.length === 0) return { rows };
+    return {
+      rows,
+      discussion: await discussionOf(
+        db,
+        orgId,
+        rows.map((row) => row.id),
+      ),
+    };
   };
 
   const prefetch = options.prefetch ?? true;
   let pending: Promise<Batch> | undefined = fetchAfter(undefined);
   try {
     while (pending) {
-      const rows: Batch = await pending;
+      const { rows, discussion }: Batch = await pending;
       const more: boolean = rows.length === batchSize;
       const last: string | undefined = rows[rows.length - 1]?.id;
       pending = more && prefetch ? fetchAfter(last) : undefined;
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
         rows[i] = undefined; // a rendered row can be collected before the batch ends
-        yield exportFinding(row);
+        const finding = exportFinding(row);
+        yield discussion ? withDiscussion(finding, row, discussion) : finding;
       }
       if (more && !prefetch) pending = fetchAfter(last);
     }
@@ -100,6 +203,11 @@ export async function* exportFindings(
     // A reader that stops early (client gone) leaves no unobserved rejection behind.
     pending?.catch(() => {});
   }
+}
+
+/** `rows` as whole detail views when they come from {@link exportFindings}. */
+function fullDetailOf(rows: AsyncIterable<ExportFinding>): AsyncIterable<ExportFinding> {
+  return rows instanceof ExportRows ? rows.withFullDetail() : rows;
 }
 
 /** Joins small strings into pieces of about `size` characters. */
@@ -122,6 +230,10 @@ async function* joinText(pieces: AsyncIterable<string>, size = 64 * 1024): Async
  * joined, because writing 100,000 pieces to the socket one by one (each turned
  * into a Buffer first by the stream they return) costs more than rendering them.
  * The PDF renderer already emits large chunks.
+ *
+ * The JSON objects are whole detail views, so for JSON the rows of
+ * {@link exportFindings} are read with `fullDetail` (comments and history);
+ * the CSV and the PDF do not pay for those queries.
  */
 export function exportResponse(
   format: ExportFormat,
@@ -131,6 +243,6 @@ export function exportResponse(
   const rendered = renderFindingsExport(format, source, metadata);
   if (format === 'pdf') return rendered;
   rendered.body.destroy(); // never read: it has not touched the source
-  const pieces = format === 'csv' ? csvRecords(source()) : jsonPieces(source());
+  const pieces = format === 'csv' ? csvRecords(source()) : jsonPieces(fullDetailOf(source()));
   return { ...rendered, body: Readable.from(joinText(pieces), { objectMode: false }) };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { csvRecords } from '../../server/findings/export/csv.ts';
+import { findingDetail } from '../../server/findings/export/json.ts';
 import { csvNeedsOnlyListFields, exportFindings } from '../../server/findings/export-source.ts';
 import type { FindingSort, SortOrder } from '../../server/findings/filters.ts';
 import { listFindings } from '../../server/findings/listing.ts';
@@ -183,6 +184,87 @@ describe(`findings export (${testEngine})`, () => {
         expect(exported).toEqual(listed.items.map((i) => i.id));
         expect(exported).toHaveLength(10);
       }
+    }
+  });
+
+  it('exports in JSON exactly the detail view, comments, history and triage fields included', async () => {
+    const other = await createTenant(app, 'professional');
+    const auth = { authorization: `Bearer ${await other.bearer()}`, 'content-type': 'application/json' };
+    await runScan(db, other.orgId, [
+      detection({ severity: 'high' }),
+      detection({ severity: 'medium' }),
+      detection({ severity: 'low' }),
+    ]);
+    const [triaged, commented] = (await listFindings(db, other.orgId, { page: 1, perPage: 10 })).items;
+    const call = async (path: string, method: string, json: unknown) => {
+      const res = await app.request(path, { method, headers: auth, body: JSON.stringify(json) });
+      expect(res.status).toBeLessThan(300);
+    };
+    const findingPath = (id: string) => `/api/v1/findings/${id}`;
+    await call(`${findingPath(triaged!.id)}/comments`, 'POST', { text: 'Seen on staging too.' });
+    await call(findingPath(triaged!.id), 'PATCH', {
+      status: 'in_progress',
+      assignee: other.admin.email,
+      priority: 'p2',
+      due_date: '2026-03-01T00:00:00.000Z',
+      notes: 'Patch on Friday.',
+    });
+    await call(`${findingPath(triaged!.id)}/comments`, 'POST', { text: 'Patched, re-scan pending.' });
+    await call(findingPath(triaged!.id), 'PATCH', { status: 'resolved' });
+    await call(`${findingPath(commented!.id)}/comments`, 'POST', { text: 'Owner asked.' });
+
+    const threadQueries: string[] = [];
+    const onQuery = (q: { sql: string }) => {
+      if (/finding_(comments|history)/.test(q.sql)) threadQueries.push(q.sql);
+    };
+    db.on('query', onQuery);
+    try {
+      const exported = async (format: string) => {
+        const res = await app.request(`/api/v1/findings/export?format=${format}`, { headers: auth });
+        expect(res.status).toBe(200);
+        return res;
+      };
+      await (await exported('csv')).arrayBuffer();
+      await (await exported('pdf')).arrayBuffer();
+      expect(threadQueries).toEqual([]); // only the JSON export reads comments and history
+
+      const items = (await (await exported('json')).json()) as Record<string, unknown>[];
+      expect(threadQueries).toHaveLength(2); // one batch: one query for comments, one for history
+      expect(items).toHaveLength(3);
+      for (const item of items) {
+        const res = await app.request(findingPath(item.id as string), { headers: auth });
+        const detail = (await res.json()) as Record<string, unknown>;
+        expect(item).toEqual(detail);
+        expect(Object.keys(item)).toEqual(Object.keys(detail));
+      }
+      const triagedItem = items.find((i) => i.id === triaged!.id)!;
+      expect(triagedItem).toMatchObject({
+        status: 'resolved',
+        assignee: other.admin.email,
+        priority: 'p2',
+        due_date: '2026-03-01T00:00:00.000Z',
+        notes: 'Patch on Friday.',
+        comments: [{ text: 'Seen on staging too.' }, { text: 'Patched, re-scan pending.' }],
+        history: [
+          { from: null, to: 'open', user: 'system' },
+          { from: 'open', to: 'in_progress', user: other.admin.email },
+          { from: 'in_progress', to: 'resolved', user: other.admin.email },
+        ],
+      });
+      expect(items.find((i) => i.id === commented!.id)).toMatchObject({
+        comments: [{ text: 'Owner asked.' }],
+        history: [{ from: null, to: 'open', user: 'system' }],
+      });
+
+      // Across batches, each batch's comments and history reach their own findings.
+      threadQueries.length = 0;
+      const batched: Record<string, unknown>[] = [];
+      for await (const f of exportFindings(db, other.orgId, {}, { batchSize: 2, fullDetail: true }))
+        batched.push(JSON.parse(JSON.stringify(findingDetail(f))) as Record<string, unknown>);
+      expect(batched).toEqual(items);
+      expect(threadQueries).toHaveLength(4);
+    } finally {
+      db.off('query', onQuery);
     }
   });
 

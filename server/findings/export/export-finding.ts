@@ -33,7 +33,32 @@ export interface Evidence {
   screenshot_url: string | null;
 }
 
-/** A finding in its detail view (interface-spec "Finding"), without comments and history. */
+export type Priority = 'p1' | 'p2' | 'p3' | 'p4';
+
+/** A comment as the detail view shows it. */
+export interface FindingComment {
+  id: string;
+  /** The author's e-mail address. */
+  user: string;
+  text: string;
+  created_at: string;
+}
+
+/** A history entry as the detail view shows it. */
+export interface FindingHistoryEntry {
+  action: string;
+  from: string | null;
+  to: string;
+  /** An e-mail address, or `system`. */
+  user: string;
+  timestamp: string;
+}
+
+/**
+ * A finding in its detail view (interface-spec "Finding"). The triage fields,
+ * comments and history are optional: only the JSON export needs them, so only
+ * its source reads them (see `exportFindings`).
+ */
 export interface ExportFinding {
   id: string;
   title: string;
@@ -62,6 +87,17 @@ export interface ExportFinding {
   last_seen_at: string;
   times_seen: number;
   last_scan_id: string;
+  /** Oldest first, as in the detail view. */
+  comments?: FindingComment[];
+  /** Oldest first, as in the detail view. */
+  history?: FindingHistoryEntry[];
+  assignee?: string | null;
+  priority?: Priority | null;
+  /** ISO 8601 UTC. */
+  due_date?: string | null;
+  notes?: string | null;
+  /** ISO 8601 UTC. */
+  updated_at?: string;
 }
 
 /** Counts over the whole export; missing keys count as 0. */

@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import {
   exportFileName,
   type ExportFinding,
+  type FindingComment,
+  type FindingHistoryEntry,
   type ExportMetadata,
   type RenderedExport,
 } from './export-finding.ts';
@@ -13,9 +15,11 @@ import {
  */
 
 /**
- * The detail object for one finding, with its fields picked by name in the spec's
- * order: a database row with extra columns cannot leak them into the file, and
- * every object has the same keys (`cvss_vector` is null when unknown).
+ * The detail object for one finding: the fields of `GET /api/v1/findings/{id}`,
+ * picked by name in the same order, so a database row with extra columns cannot
+ * leak them into the file. Every object has the same keys: what the source did
+ * not read is empty (`cvss_vector`, the triage fields and `updated_at` null,
+ * `comments` and `history` empty); `exportFindings` reads them all for JSON.
  */
 export function findingDetail(f: ExportFinding) {
   return {
@@ -48,12 +52,34 @@ export function findingDetail(f: ExportFinding) {
       screenshot_url: f.evidence.screenshot_url,
     },
     frameworks: f.frameworks.map((framework) => ({ name: framework.name, controls: framework.controls })),
+    comments: f.comments ? f.comments.map(commentOf) : [],
+    history: f.history ? f.history.map(historyEntryOf) : [],
     first_seen_at: f.first_seen_at,
     last_seen_at: f.last_seen_at,
     times_seen: f.times_seen,
     last_scan_id: f.last_scan_id,
+    assignee: f.assignee ?? null,
+    priority: f.priority ?? null,
+    due_date: f.due_date ?? null,
+    notes: f.notes ?? null,
+    updated_at: f.updated_at ?? null,
   };
 }
+
+const commentOf = (c: FindingComment): FindingComment => ({
+  id: c.id,
+  user: c.user,
+  text: c.text,
+  created_at: c.created_at,
+});
+
+const historyEntryOf = (h: FindingHistoryEntry): FindingHistoryEntry => ({
+  action: h.action,
+  from: h.from,
+  to: h.to,
+  user: h.user,
+  timestamp: h.timestamp,
+});
 
 /** The JSON text in pieces: the opening bracket, one piece per finding, the closing bracket. */
 export async function* jsonPieces(findings: AsyncIterable<ExportFinding>): AsyncGenerator<string> {

@@ -44,11 +44,68 @@ describe('JSON export', () => {
     expect(Object.keys(item ?? {})).toEqual(Object.keys(full ?? {}));
   });
 
+  it("writes the detail view's keys in its order, empty when the source did not read them", async () => {
+    const { comments, history, assignee, priority, due_date, notes, updated_at, ...plain } = makeFinding();
+    const [full, bare] = (await exported([makeFinding(), plain])) as Record<string, unknown>[];
+    expect(Object.keys(full ?? {})).toEqual([
+      'id',
+      'title',
+      'severity',
+      'status',
+      'cvss_score',
+      'cvss_vector',
+      'epss_score',
+      'target',
+      'affected_component',
+      'tool',
+      'template_id',
+      'cve_ids',
+      'cwe_ids',
+      'scan_id',
+      'detected_at',
+      'description',
+      'impact',
+      'remediation',
+      'evidence',
+      'frameworks',
+      'comments',
+      'history',
+      'first_seen_at',
+      'last_seen_at',
+      'times_seen',
+      'last_scan_id',
+      'assignee',
+      'priority',
+      'due_date',
+      'notes',
+      'updated_at',
+    ]);
+    expect(full).toMatchObject({ comments, history, assignee, priority, due_date, notes, updated_at });
+    expect(Object.keys(bare ?? {})).toEqual(Object.keys(full ?? {}));
+    expect(bare).toMatchObject({
+      comments: [],
+      history: [],
+      assignee: null,
+      priority: null,
+      due_date: null,
+      notes: null,
+      updated_at: null,
+    });
+  });
+
   it('leaves out columns that are not part of the detail view', async () => {
-    const row = { ...makeFinding(), organization_id: 'org_secret', fingerprint: 'abc' };
+    const base = makeFinding();
+    const row = {
+      ...base,
+      organization_id: 'org_secret',
+      fingerprint: 'abc',
+      comments: base.comments!.map((c) => ({ ...c, org_id: 'org_secret', seq: 1 })),
+      history: base.history!.map((h) => ({ ...h, org_id: 'org_secret' })),
+    };
     const [item] = (await exported([row])) as Record<string, unknown>[];
     expect(item).not.toHaveProperty('organization_id');
     expect(item).not.toHaveProperty('fingerprint');
+    expect(JSON.stringify(item)).not.toContain('org_secret');
     expect(item).toEqual(makeFinding());
   });
 

@@ -33,10 +33,32 @@ export function makeFinding(overrides: Partial<ExportFinding> = {}): ExportFindi
       references: ['https://owasp.org/www-community/attacks/SQL_Injection'],
     },
     evidence: { request: 'POST /login HTTP/1.1', response: 'HTTP/1.1 500', screenshot_url: null },
+    comments: [
+      {
+        id: 'comment_1',
+        user: 'alice@example.com',
+        text: 'Confirmed on staging.',
+        created_at: '2026-01-11T10:00:00.000Z',
+      },
+    ],
+    history: [
+      {
+        action: 'status_changed',
+        from: 'open',
+        to: 'in_progress',
+        user: 'alice@example.com',
+        timestamp: '2026-01-11T10:05:00.000Z',
+      },
+    ],
     first_seen_at: '2026-01-10T08:00:00.000Z',
     last_seen_at: '2026-02-01T08:00:00.000Z',
     times_seen: 3,
     last_scan_id: 'scan_7',
+    assignee: 'alice@example.com',
+    priority: 'p1',
+    due_date: '2026-03-01T00:00:00.000Z',
+    notes: 'Fix before the audit.',
+    updated_at: '2026-02-02T09:30:00.000Z',
     ...overrides,
   };
 }
