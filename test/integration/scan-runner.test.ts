@@ -98,6 +98,15 @@ describe(`scan runner (${testEngine})`, () => {
         affected_component: `ssh://${host}:${ssh.port}`,
       }),
     );
+    // remediation_planning: the Redis fix links its playbook and the finding gets a suggested priority.
+    const redisFinding = (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId, template_id: 'redis-unauthenticated' })
+      .first('remediation', 'priority')) as { remediation: { steps: string[] }; priority: string | null };
+    expect(redisFinding.remediation.steps).toContainEqual(
+      expect.stringContaining('/api/v1/playbooks/pb_redis_requirepass'),
+    );
+    expect(redisFinding.priority).not.toBeNull();
     const counted = findings.filter((f) => f.severity !== 'info').length;
     expect(final.vulnerabilities_found).toBe(counted);
     expect(final.critical_count).toBe(findings.filter((f) => f.severity === 'critical').length);

@@ -36,19 +36,21 @@ export const remediationPlanning: Phase = {
     for (const finding of findings) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const automation = automationForFinding(finding);
-      const playbookUrl = automation.automation_available
-        ? `/api/v1/playbooks/${automation.ansible_playbook_id}`
+      // The playbook is linked as a step (references hold URLs, and the service knows no public base URL).
+      const step = automation.automation_available
+        ? `Automate the fix with the Ansible playbook ${automation.ansible_playbook_id} ` +
+          `(GET /api/v1/playbooks/${automation.ansible_playbook_id}).`
         : undefined;
-      const references =
-        playbookUrl && !finding.remediation.references.includes(playbookUrl)
-          ? [...finding.remediation.references, playbookUrl]
-          : finding.remediation.references;
+      const steps =
+        step && !finding.remediation.steps.includes(step)
+          ? [...finding.remediation.steps, step]
+          : finding.remediation.steps;
       await ctx.services
         .db('findings')
         .where({ id: finding.id, org_id: ctx.scan.org_id })
         .update({
           priority: finding.priority ?? suggestedFindingPriority(finding),
-          remediation: JSON.stringify({ ...finding.remediation, references }),
+          remediation: JSON.stringify({ ...finding.remediation, steps }),
         });
       ctx.progress.advance();
     }
