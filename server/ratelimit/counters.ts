@@ -10,6 +10,8 @@ export interface WindowCount {
 export interface WindowSpec {
   bucket: string;
   seconds: number;
+  /** Keep the counter this much longer after its window ends (a sliding window reads the previous one). */
+  retainSeconds?: number;
 }
 
 function windowOf(now: Date, seconds: number): { start: Date; end: Date } {
@@ -32,7 +34,8 @@ export async function incrementWindows(
   if (windows.length === 0) return [];
   const rows = windows.map((w) => {
     const { start, end } = windowOf(now, w.seconds);
-    return { bucket: w.bucket, window_start: start, count: by, expires_at: end };
+    const expires = new Date(end.getTime() + (w.retainSeconds ?? 0) * 1000);
+    return { bucket: w.bucket, window_start: start, count: by, expires_at: expires };
   });
   const result = (await db('rate_counters')
     .insert(rows)
