@@ -98,7 +98,11 @@ export const CreateEvidenceBody = z
       .trim()
       .min(1, { error: 'must not be empty' })
       .max(200, { error: 'must be at most 200 characters' }),
-    description: z.string().max(5000, { error: 'must be at most 5000 characters' }).optional(),
+    description: z
+      .string({ error: 'is required' })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(5000, { error: 'must be at most 5000 characters' }),
     url: httpUrl.optional().meta({ example: 'https://wiki.example.com/pentest-2026-q1' }),
   })
   .meta({ id: 'CreateEvidenceRequest' });

@@ -217,7 +217,7 @@ describe(`compliance controls API (${testEngine})`, () => {
       await recordScanEvidence(tenant.orgId, [PCI_4_2_1]);
       const res = await call<ControlEvidence>(`/api/v1/controls/${PCI_4_2_1}/evidence`, auth, {
         method: 'POST',
-        json: { title: 'TLS configuration review' },
+        json: { title: 'TLS configuration review', description: 'Evidence for the test.' },
       });
       expect(res.status).toBe(201);
       expect(await statusOf(PCI_4_2_1)).toMatchObject({ status: 'passing', evidence_count: 3 });
@@ -225,7 +225,7 @@ describe(`compliance controls API (${testEngine})`, () => {
       const ctrl = 'ctrl_pcidss_11_4_1';
       await call(`/api/v1/controls/${ctrl}/evidence`, auth, {
         method: 'POST',
-        json: { title: 'Pentest report' },
+        json: { title: 'Pentest report', description: 'Evidence for the test.' },
       });
       expect(await statusOf(ctrl)).toMatchObject({ status: 'not_assessed', evidence_count: 1 });
     });
@@ -313,10 +313,14 @@ describe(`compliance controls API (${testEngine})`, () => {
 
       const minimal = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
         method: 'POST',
-        json: { title: 'Patch policy' },
+        json: { title: 'Patch policy', description: 'Evidence for the test.' },
       });
       expect(minimal.status).toBe(201);
-      expect(minimal.body).toMatchObject({ title: 'Patch policy', description: null, url: null });
+      expect(minimal.body).toMatchObject({
+        title: 'Patch policy',
+        description: 'Evidence for the test.',
+        url: null,
+      });
 
       const detail = await call<ControlDetail>(`/api/v1/controls/${CC7_1}`, auth);
       expect(detail.body.evidence_count).toBe(3);
@@ -335,9 +339,11 @@ describe(`compliance controls API (${testEngine})`, () => {
         [{ title: '   ' }, 'title'],
         [{ title: 'x'.repeat(201) }, 'title'],
         [{ title: 'ok', description: 'x'.repeat(5001) }, 'description'],
-        [{ title: 'ok', url: 'ftp://files.example.test/report.pdf' }, 'url'],
-        [{ title: 'ok', url: 'javascript:alert(1)' }, 'url'],
-        [{ title: 'ok', url: 'not a url' }, 'url'],
+        [{ title: 'ok' }, 'description'],
+        [{ title: 'ok', description: '  ' }, 'description'],
+        [{ title: 'ok', description: 'd', url: 'ftp://files.example.test/report.pdf' }, 'url'],
+        [{ title: 'ok', description: 'd', url: 'javascript:alert(1)' }, 'url'],
+        [{ title: 'ok', description: 'd', url: 'not a url' }, 'url'],
       ] as const) {
         const res = await call(url, auth, { method: 'POST', json });
         expect(res.status, JSON.stringify(json)).toBe(422);
@@ -353,7 +359,7 @@ describe(`compliance controls API (${testEngine})`, () => {
     it('answers 404 NOT_FOUND when attaching evidence to an unknown control and stores nothing', async () => {
       const res = await call('/api/v1/controls/ctrl_nope/evidence', auth, {
         method: 'POST',
-        json: { title: 'x' },
+        json: { title: 'x', description: 'Evidence for the test.' },
       });
       expect(res.status).toBe(404);
       expect(res.body.error_code).toBe('NOT_FOUND');
@@ -371,7 +377,7 @@ describe(`compliance controls API (${testEngine})`, () => {
       await recordScanEvidence(them.orgId, [CC7_1]);
       await call(`/api/v1/controls/${CC7_1}/evidence`, theirAuth, {
         method: 'POST',
-        json: { title: 'Theirs' },
+        json: { title: 'Theirs', description: 'Evidence for the test.' },
       });
       await runScan(db, them.orgId, [detection({ frameworks: [{ name: 'soc2', controls: [CC6_7] }] })]);
 
@@ -408,7 +414,7 @@ describe(`compliance controls API (${testEngine})`, () => {
       expect((await call(`/api/v1/controls/${CC7_1}`, auth)).status).toBe(200);
       const res = await call(`/api/v1/controls/${CC7_1}/evidence`, auth, {
         method: 'POST',
-        json: { title: 'x' },
+        json: { title: 'x', description: 'Evidence for the test.' },
       });
       expect(res.status).toBe(403);
       expect(res.body.error_code).toBe('INSUFFICIENT_PERMISSION');
@@ -418,7 +424,7 @@ describe(`compliance controls API (${testEngine})`, () => {
       const auth = await keyWith('write:grc');
       const res = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
         method: 'POST',
-        json: { title: 'From CI' },
+        json: { title: 'From CI', description: 'Evidence for the test.' },
       });
       expect(res.status).toBe(201);
       expect(res.body.created_by).toBe(tenant.admin.email);
@@ -431,8 +437,12 @@ describe(`compliance controls API (${testEngine})`, () => {
       const auth = await keyWith('read:findings', 'write:findings', 'read:scans', 'write:scans');
       expect((await call('/api/v1/controls', auth)).status).toBe(403);
       expect(
-        (await call(`/api/v1/controls/${CC7_1}/evidence`, auth, { method: 'POST', json: { title: 'x' } }))
-          .status,
+        (
+          await call(`/api/v1/controls/${CC7_1}/evidence`, auth, {
+            method: 'POST',
+            json: { title: 'x', description: 'Evidence for the test.' },
+          })
+        ).status,
       ).toBe(403);
       const anonymous = await call('/api/v1/controls', {});
       expect(anonymous.status).toBe(401);
@@ -444,7 +454,7 @@ describe(`compliance controls API (${testEngine})`, () => {
       const auth = { authorization: `Bearer ${await tenant.bearer(member)}` };
       const res = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
         method: 'POST',
-        json: { title: 'Member evidence' },
+        json: { title: 'Member evidence', description: 'Evidence for the test.' },
       });
       expect(res.status).toBe(201);
       expect(res.body.created_by).toBe(member.email);
