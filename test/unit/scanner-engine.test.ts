@@ -110,7 +110,11 @@ describe('checks and phases', () => {
       const chosen = checksFor(scan('compliance', [framework]), 'vulnerability_scanning').map((c) => c.id);
       expect(chosen).toEqual(expect.arrayContaining(['redis-unauthenticated', 'postgresql-trust-auth']));
     }
-    expect(checksFor(scan('compliance'), 'web_analysis')).toEqual([]);
+    // Legacy TLS and exposed secrets speak to every framework, so compliance scans run them.
+    for (const framework of ['soc2', 'pci-dss', 'iso27001']) {
+      const chosen = checksFor(scan('compliance', [framework]), 'web_analysis').map((c) => c.id);
+      expect(chosen).toEqual(expect.arrayContaining(['tls-legacy-protocol', 'env-file-exposed']));
+    }
   });
 
   it('runs every registered check in some phase of a full scan, with unique ids', () => {

@@ -1,0 +1,413 @@
+/**
+ * TLS checks of the `web_analysis` phase: protocol versions deprecated by RFC 8996 that a
+ * service still accepts, and the certificate it presents (expired, self-signed or not
+ * issued by a CA the scanner trusts). Each handshake goes to the literal address the scope
+ * guard approved; SNI carries the scan target only when that is a DNS name.
+ *
+ * `connectService` is also the connection the HTTP checks (`web.ts`) use.
+ */
+import { isIP, Socket } from 'node:net';
+import {
+  connect as tlsConnect,
+  type ConnectionOptions,
+  type DetailedPeerCertificate,
+  type TLSSocket,
+} from 'node:tls';
+import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import { approveTarget, urlHost } from '../net/target-address.ts';
+import type { Detection, PhaseContext, ScanState } from '../types.ts';
+import type { Check } from './check.ts';
+
+/** Most time for connecting plus the TLS handshake. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+const TOOL = 'scanward-tls';
+const NETWORK = 'CVSS:3.1/AV:N/AC:H/PR:N';
+/** OpenSSL 3 refuses TLS 1.0/1.1 and weak keys at its default security level; level 0 lets us see them. */
+const PERMISSIVE_CIPHERS = 'DEFAULT:@SECLEVEL=0';
+
+/** A connection could not be made (`tcp`) or TLS could not be negotiated on it (`tls`). */
+export class ServiceConnectError extends Error {
+  constructor(
+    readonly stage: 'tcp' | 'tls',
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServiceConnectError';
+  }
+}
+
+/** What findings name as the target: the DNS name the user gave, or the address. */
+export function hostTarget(ctx: PhaseContext, service: ServiceIdentification): string {
+  return ctx.state.hosts.find((h) => h.address === service.address)?.target ?? service.address;
+}
+
+/** The SNI name for a service: the scan target when it is a DNS name, never an address. */
+export function serverName(ctx: PhaseContext, service: ServiceIdentification): string | undefined {
+  const target = hostTarget(ctx, service);
+  return isIP(target) === 0 && /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(target) ? target : undefined;
+}
+
+export interface ConnectOptions {
+  /** Negotiate TLS with these options on top of `rejectUnauthorized: false` (and SNI when the target is a name). */
+  tls?: ConnectionOptions;
+  timeoutMs?: number;
+}
+
+/**
+ * One connection to `service.address` (a literal address, approved by the scan's scope
+ * guard first; names are never resolved). The scan's signal destroys it at any time, before
+ * or after it resolves. Rejects with `ServiceConnectError`, or the signal's reason.
+ */
+export async function connectService(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  options: ConnectOptions = {},
+): Promise<Socket | TLSSocket> {
+  const family = await approveTarget(service.address, ctx.assertAllowed, ctx.signal);
+  const { signal } = ctx;
+  return new Promise<Socket | TLSSocket>((resolve, reject) => {
+    const plain = new Socket();
+    let secure: TLSSocket | undefined;
+    const destroy = (): void => {
+      secure?.destroy();
+      plain.destroy();
+    };
+    const onAbort = (): void => fail(signal.reason);
+    const timer = setTimeout(
+      () =>
+        fail(
+          new ServiceConnectError(
+            secure ? 'tls' : 'tcp',
+            'ETIMEDOUT',
+            `${secure ? 'TLS handshake' : 'connect'} to ${urlHost(service.address)}:${service.port} timed out`,
+          ),
+        ),
+      options.timeoutMs ?? CONNECT_TIMEOUT_MS,
+    );
+    function fail(error: unknown): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      destroy();
+      reject(error);
+    }
+    function succeed(socket: Socket | TLSSocket): void {
+      clearTimeout(timer);
+      socket.on('error', () => {});
+      // Stays subscribed until the socket closes: an abort after this point still tears it down.
+      socket.once('close', () => signal.removeEventListener('abort', onAbort));
+      resolve(socket);
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    plain.once('error', (error: NodeJS.ErrnoException) =>
+      fail(new ServiceConnectError(secure ? 'tls' : 'tcp', error.code ?? 'ECONNECT', error.message)),
+    );
+    plain.once('connect', () => {
+      if (!options.tls) return succeed(plain);
+      const name = serverName(ctx, service);
+      secure = tlsConnect({
+        ...options.tls,
+        socket: plain,
+        rejectUnauthorized: false,
+        ...(name ? { servername: name } : {}),
+      });
+      secure.once('error', (error: NodeJS.ErrnoException) =>
+        fail(new ServiceConnectError('tls', error.code ?? 'ETLS', error.message)),
+      );
+      secure.once('secureConnect', () => succeed(secure as TLSSocket));
+    });
+    plain.connect({
+      host: service.address,
+      port: service.port,
+      family,
+      lookup: () => {
+        throw new Error('checks never resolve names');
+      },
+    });
+  });
+}
+
+/** Memoises one exchange per service within a scan state, so checks that read the same answer share it. */
+export function sharedExchange<T>(
+  cache: WeakMap<ScanState, Map<string, Promise<T>>>,
+  ctx: PhaseContext,
+  key: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  let perState = cache.get(ctx.state);
+  if (!perState) cache.set(ctx.state, (perState = new Map()));
+  let pending = perState.get(key);
+  if (!pending) {
+    pending = run();
+    perState.set(key, pending);
+  }
+  return pending;
+}
+
+// ---------------------------------------------------------------------------------------
+// Handshakes
+
+interface Handshake {
+  protocol: string | null;
+  cipher: string;
+  certificate: DetailedPeerCertificate | undefined;
+  authorized: boolean;
+  /** OpenSSL's verification result against Node's bundled CA store, e.g. `DEPTH_ZERO_SELF_SIGNED_CERT`. */
+  authorizationError: string | undefined;
+}
+
+async function handshake(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  tls: ConnectionOptions,
+): Promise<Handshake> {
+  const socket = (await connectService(ctx, service, { tls })) as TLSSocket;
+  try {
+    const certificate = socket.getPeerCertificate(true);
+    const error = socket.authorizationError as Error | string | null | undefined;
+    return {
+      protocol: socket.getProtocol(),
+      cipher: socket.getCipher().name,
+      certificate: certificate && Object.keys(certificate).length > 0 ? certificate : undefined,
+      authorized: socket.authorized,
+      authorizationError: error ? String(error instanceof Error ? error.message : error) : undefined,
+    };
+  } finally {
+    socket.destroy();
+  }
+}
+
+const certificateHandshakes = new WeakMap<ScanState, Map<string, Promise<Handshake>>>();
+
+/** The normal handshake both certificate checks read (old protocols allowed, so old servers are seen too). */
+function certificateHandshake(ctx: PhaseContext, service: ServiceIdentification): Promise<Handshake> {
+  return sharedExchange(certificateHandshakes, ctx, `${service.address}|${service.port}`, () =>
+    handshake(ctx, service, { minVersion: 'TLSv1', ciphers: PERMISSIVE_CIPHERS }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Evidence
+
+function endpoint(service: ServiceIdentification): string {
+  return `${urlHost(service.address)}:${service.port}`;
+}
+
+function handshakeRequest(ctx: PhaseContext, service: ServiceIdentification, what: string): string {
+  const name = serverName(ctx, service);
+  return `TLS ClientHello to ${endpoint(service)} (${name ? `SNI ${name}` : 'no SNI'}), ${what}`;
+}
+
+function distinguishedName(name: object | undefined): string {
+  if (!name) return '';
+  return Object.entries(name)
+    .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : String(value)}`)
+    .join(', ');
+}
+
+function describeCertificate(result: Handshake): string {
+  const cert = result.certificate;
+  const lines = [`Protocol: ${result.protocol ?? 'unknown'}`, `Cipher: ${result.cipher}`];
+  if (cert) {
+    lines.push(
+      `Subject: ${distinguishedName(cert.subject)}`,
+      `Issuer: ${distinguishedName(cert.issuer)}`,
+      `Not before: ${cert.valid_from}`,
+      `Not after: ${cert.valid_to}`,
+      `SHA-256 fingerprint: ${cert.fingerprint256}`,
+    );
+    if (cert.subjectaltname) lines.push(`Subject alternative names: ${cert.subjectaltname}`);
+  }
+  lines.push(`Verification: ${result.authorized ? 'trusted' : (result.authorizationError ?? 'failed')}`);
+  return lines.join('\n');
+}
+
+function detection(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  fields: Pick<
+    Detection,
+    'check_id' | 'title' | 'severity' | 'cvss_vector' | 'cwe_ids' | 'description' | 'impact' | 'evidence'
+  >,
+): Detection {
+  return {
+    ...fields,
+    upstream_ids: UPSTREAM[fields.check_id] ?? [],
+    target: hostTarget(ctx, service),
+    affected_component: componentUrl(service),
+    port: service.port,
+    tool: TOOL,
+    category: 'tls',
+    cve_ids: [],
+  };
+}
+
+const UPSTREAM: Record<string, string[]> = {
+  'tls-legacy-protocol': ['deprecated-tls', 'tls-version'],
+  'tls-certificate-expired': ['expired-ssl'],
+  'tls-certificate-self-signed': ['self-signed-ssl', 'untrusted-root-certificate'],
+};
+
+// ---------------------------------------------------------------------------------------
+// The checks
+
+const appliesToTls = (service: ServiceIdentification): boolean =>
+  service.service === 'https' || service.tls === true;
+
+const LEGACY_VERSIONS = ['TLSv1', 'TLSv1.1'] as const;
+
+export const tlsLegacyProtocolCheck: Check = {
+  id: 'tls-legacy-protocol',
+  upstreamIds: UPSTREAM['tls-legacy-protocol'] as string[],
+  phase: 'web_analysis',
+  quick: true,
+  category: 'tls',
+  cweIds: ['CWE-326', 'CWE-757'],
+  appliesTo: appliesToTls,
+  run: async (ctx, service) => {
+    const requests: string[] = [];
+    const answers: string[] = [];
+    const accepted: string[] = [];
+    for (const version of LEGACY_VERSIONS) {
+      requests.push(
+        handshakeRequest(ctx, service, `offering only ${version} (ciphers ${PERMISSIVE_CIPHERS})`),
+      );
+      try {
+        const result = await handshake(ctx, service, {
+          minVersion: version,
+          maxVersion: version,
+          ciphers: PERMISSIVE_CIPHERS,
+        });
+        if (result.protocol === version) {
+          accepted.push(version);
+          answers.push(`${version}: accepted (ServerHello ${result.protocol}, cipher ${result.cipher})`);
+        } else {
+          answers.push(`${version}: refused (server chose ${result.protocol ?? 'nothing'})`);
+        }
+      } catch (error) {
+        // A refused TCP connection means the port was not tested: let the runner record no coverage.
+        if (!(error instanceof ServiceConnectError) || error.stage === 'tcp') throw error;
+        answers.push(`${version}: refused (${error.code})`);
+      }
+    }
+    if (accepted.length === 0) return [];
+    const list = accepted.map((v) => v.replace('TLSv', 'TLS ')).join(' and ');
+    return [
+      detection(ctx, service, {
+        check_id: 'tls-legacy-protocol',
+        title: `TLS service accepts deprecated protocol versions (${list})`,
+        severity: 'medium',
+        cvss_vector: `${NETWORK}/UI:N/S:U/C:H/I:N/A:N`,
+        cwe_ids: ['CWE-326', 'CWE-757'],
+        description:
+          `${componentUrl(service)} completed a TLS handshake offering only ${list}, ` +
+          'protocol versions deprecated by RFC 8996.',
+        impact:
+          'Clients can be held to, or downgraded onto, protocol versions without modern cipher suites; ' +
+          'compliance baselines such as PCI DSS and current browsers refuse them.',
+        evidence: { request: requests.join('\n'), response: answers.join('\n'), screenshot_url: null },
+      }),
+    ];
+  },
+};
+
+export const tlsCertificateExpiredCheck: Check = {
+  id: 'tls-certificate-expired',
+  upstreamIds: UPSTREAM['tls-certificate-expired'] as string[],
+  phase: 'web_analysis',
+  quick: true,
+  category: 'tls',
+  cweIds: ['CWE-298'],
+  appliesTo: appliesToTls,
+  run: async (ctx, service) => {
+    const result = await certificateHandshake(ctx, service);
+    const notAfter = result.certificate ? new Date(result.certificate.valid_to) : undefined;
+    const expired =
+      result.authorizationError === 'CERT_HAS_EXPIRED' ||
+      (notAfter !== undefined && !Number.isNaN(notAfter.getTime()) && notAfter.getTime() < Date.now());
+    if (!expired || !result.certificate) return [];
+    return [
+      detection(ctx, service, {
+        check_id: 'tls-certificate-expired',
+        title: 'TLS certificate has expired',
+        severity: 'high',
+        cvss_vector: `${NETWORK}/UI:N/S:U/C:H/I:H/A:N`,
+        cwe_ids: ['CWE-298'],
+        description:
+          `${componentUrl(service)} presents a certificate for ` +
+          `${distinguishedName(result.certificate.subject)} that expired on ${result.certificate.valid_to}.`,
+        impact:
+          'Clients refuse the connection, or users and programs are taught to ignore certificate errors, ' +
+          'which removes their protection against interception.',
+        evidence: {
+          request: handshakeRequest(ctx, service, 'certificate not verified, then inspected'),
+          response: describeCertificate(result),
+          screenshot_url: null,
+        },
+      }),
+    ];
+  },
+};
+
+/** Verification results meaning the chain does not lead to a CA in the trust store. */
+const SELF_SIGNED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN']);
+const UNTRUSTED_ISSUER = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_UNTRUSTED',
+]);
+
+export const tlsCertificateSelfSignedCheck: Check = {
+  id: 'tls-certificate-self-signed',
+  upstreamIds: UPSTREAM['tls-certificate-self-signed'] as string[],
+  phase: 'web_analysis',
+  quick: true,
+  category: 'tls',
+  cweIds: ['CWE-295'],
+  appliesTo: appliesToTls,
+  run: async (ctx, service) => {
+    const result = await certificateHandshake(ctx, service);
+    const cert = result.certificate;
+    if (!cert || result.authorized) return [];
+    const code = result.authorizationError ?? '';
+    const subject = distinguishedName(cert.subject);
+    const issuer = distinguishedName(cert.issuer);
+    // OpenSSL reports one error: an expired self-signed leaf may say CERT_HAS_EXPIRED, so a
+    // leaf that names itself as issuer and did not verify counts as self-signed too.
+    const selfSigned =
+      SELF_SIGNED.has(code) || (subject === issuer && code !== 'ERR_TLS_CERT_ALTNAME_INVALID');
+    const untrusted = !selfSigned && UNTRUSTED_ISSUER.has(code);
+    if (!selfSigned && !untrusted) return [];
+    const component = componentUrl(service);
+    return [
+      detection(ctx, service, {
+        check_id: 'tls-certificate-self-signed',
+        title: selfSigned
+          ? 'TLS certificate is self-signed'
+          : 'TLS certificate is not issued by a trusted certificate authority',
+        severity: 'medium',
+        cvss_vector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
+        cwe_ids: ['CWE-295'],
+        description: selfSigned
+          ? `${component} presents a self-signed certificate (${subject}) that no trusted CA vouches for (${code}).`
+          : `${component} presents a certificate (${subject}, issued by ${issuer}) whose chain does not lead to a trusted CA (${code}).`,
+        impact:
+          'Clients cannot tell the real server from an impostor: they either fail, or are configured to skip ' +
+          'verification and then accept an attacker’s certificate as well.',
+        evidence: {
+          request: handshakeRequest(ctx, service, 'certificate not verified, then inspected'),
+          response: describeCertificate(result),
+          screenshot_url: null,
+        },
+      }),
+    ];
+  },
+};
+
+export const tlsChecks: Check[] = [
+  tlsLegacyProtocolCheck,
+  tlsCertificateExpiredCheck,
+  tlsCertificateSelfSignedCheck,
+];

@@ -1,0 +1,403 @@
+/**
+ * HTTP checks of the `web_analysis` phase: missing security headers, a served `.git`
+ * directory or `.env` file, and automatic directory listings. Each service costs at most
+ * three small requests (`GET /`, shared by the header and listing checks, `GET /.git/config`
+ * and `GET /.env`), each on its own connection to the literal address the scope guard
+ * approved, bounded in bytes and time and torn down when the scan's signal aborts. The
+ * `Host` header names the scan target (the DNS name the user gave, or the address).
+ */
+import type { Socket } from 'node:net';
+import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import { httpResponseComplete, parseHttpResponse, type HttpResponse } from '../net/probes/http.ts';
+import { renderBytes } from '../net/probe-session.ts';
+import { urlHost } from '../net/target-address.ts';
+import type { Detection, PhaseContext, ScanState } from '../types.ts';
+import type { Check } from './check.ts';
+import { connectService, hostTarget, sharedExchange } from './tls.ts';
+
+/** Most bytes read of one response. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Most time for one request, connecting included. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+const TOOL = 'scanward-web';
+const NETWORK = 'CVSS:3.1/AV:N';
+
+export interface HttpExchange {
+  /** The request as sent, as text. */
+  request: string;
+  /** Status line and headers as received, as text. */
+  head: string;
+  response: HttpResponse | undefined;
+}
+
+const isTls = (service: ServiceIdentification): boolean =>
+  service.service === 'https' || service.tls === true;
+
+function hostHeader(ctx: PhaseContext, service: ServiceIdentification): string {
+  const defaultPort = isTls(service) ? 443 : 80;
+  const host = urlHost(hostTarget(ctx, service));
+  return service.port === defaultPort ? host : `${host}:${service.port}`;
+}
+
+/** `GET path` on its own connection; rejects when the service cannot be reached or the scan aborts. */
+export async function httpGet(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  path: string,
+): Promise<HttpExchange> {
+  const deadline = performance.now() + REQUEST_TIMEOUT_MS;
+  const socket = await connectService(ctx, service, {
+    // Old protocols allowed: a web server that only speaks TLS 1.0 still gets its headers checked.
+    ...(isTls(service) && { tls: { minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' } }),
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  });
+  const request =
+    `GET ${path} HTTP/1.1\r\nHost: ${hostHeader(ctx, service)}\r\nUser-Agent: scanward-web\r\n` +
+    'Accept: */*\r\nConnection: close\r\n\r\n';
+  try {
+    socket.write(request, 'latin1');
+    const raw = await readResponse(socket, ctx.signal, deadline);
+    const headerEnd = raw.indexOf('\r\n\r\n');
+    const response = parseHttpResponse(raw);
+    return {
+      request: renderBytes(Buffer.from(request.trimEnd(), 'latin1')),
+      head: renderBytes(headerEnd === -1 ? raw : raw.subarray(0, headerEnd)),
+      // A copy of the (at most 16 KiB) body, so a shared `GET /` does not keep the whole read alive.
+      response: response && { ...response, body: Buffer.from(response.body) },
+    };
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** Reads until the response is complete, the peer closes, the byte budget or the deadline is reached. */
+function readResponse(socket: Socket, signal: AbortSignal, deadline: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      socket.removeListener('data', onData);
+      socket.removeListener('end', finish);
+      socket.removeListener('close', finish);
+      if (signal.aborted) reject(signal.reason);
+      else resolve(Buffer.concat(chunks));
+    };
+    const onAbort = (): void => finish();
+    const onData = (chunk: Buffer): void => {
+      const kept = chunk.subarray(0, MAX_RESPONSE_BYTES - size);
+      chunks.push(kept);
+      size += kept.length;
+      if (size >= MAX_RESPONSE_BYTES || httpResponseComplete(Buffer.concat(chunks))) finish();
+    };
+    const timer = setTimeout(finish, Math.max(0, deadline - performance.now()));
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.on('data', onData);
+    socket.once('end', finish);
+    socket.once('close', finish);
+    if (signal.aborted) finish();
+  });
+}
+
+const rootResponses = new WeakMap<ScanState, Map<string, Promise<HttpExchange>>>();
+
+/** `GET /`, fetched once per service and scan for the header and listing checks. */
+function getRoot(ctx: PhaseContext, service: ServiceIdentification): Promise<HttpExchange> {
+  return sharedExchange(rootResponses, ctx, `${service.address}|${service.port}`, () =>
+    httpGet(ctx, service, '/'),
+  );
+}
+
+function detection(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  path: string | undefined,
+  fields: Pick<
+    Detection,
+    'check_id' | 'title' | 'severity' | 'cvss_vector' | 'category' | 'cwe_ids' | 'description' | 'impact'
+  > & { evidence: { request: string; response: string } },
+  upstreamIds: string[],
+): Detection {
+  return {
+    ...fields,
+    evidence: { ...fields.evidence, screenshot_url: null },
+    upstream_ids: upstreamIds,
+    target: hostTarget(ctx, service),
+    affected_component: `${componentUrl(service)}${path ?? ''}`,
+    port: service.port,
+    tool: TOOL,
+    cve_ids: [],
+  };
+}
+
+function bodyText(response: HttpResponse): string {
+  return response.body.toString('utf8');
+}
+
+function looksLikeHtml(response: HttpResponse): boolean {
+  return (
+    /html|xml/i.test(response.headers.get('content-type') ?? '') ||
+    /^\s*</.test(bodyText(response).slice(0, 512))
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Security headers
+
+/** The headers judged missing on a response; HSTS only over TLS (browsers ignore it on plain HTTP). */
+export function missingSecurityHeaders(response: HttpResponse, tls: boolean): string[] {
+  const header = (name: string): string => response.headers.get(name)?.trim() ?? '';
+  const missing: string[] = [];
+  const hsts = header('strict-transport-security');
+  if (tls && (!hsts || /max-age\s*=\s*"?0"?\s*(;|$)/i.test(hsts))) missing.push('Strict-Transport-Security');
+  const csp = header('content-security-policy');
+  if (!csp) missing.push('Content-Security-Policy');
+  if (!/nosniff/i.test(header('x-content-type-options'))) missing.push('X-Content-Type-Options');
+  if (!header('x-frame-options') && !/frame-ancestors/i.test(csp)) {
+    missing.push('X-Frame-Options (or CSP frame-ancestors)');
+  }
+  return missing;
+}
+
+const SECURITY_HEADERS_CWES = ['CWE-693', 'CWE-1021'];
+const SECURITY_HEADERS_UPSTREAM = ['http-missing-security-headers', 'missing-security-headers'];
+
+export const missingSecurityHeadersCheck: Check = {
+  id: 'http-missing-security-headers',
+  upstreamIds: SECURITY_HEADERS_UPSTREAM,
+  phase: 'web_analysis',
+  quick: false,
+  category: 'web-headers',
+  cweIds: SECURITY_HEADERS_CWES,
+  appliesTo: (service) => service.service === 'http' || service.service === 'https',
+  run: async (ctx, service) => {
+    const exchange = await getRoot(ctx, service);
+    const response = exchange.response;
+    // A redirect is judged where it leads (usually the HTTPS service, checked on its own).
+    if (!response || (response.status >= 300 && response.status < 400)) return [];
+    const tls = isTls(service);
+    const missing = missingSecurityHeaders(response, tls);
+    if (missing.length === 0) return [];
+    const noHsts = missing.includes('Strict-Transport-Security');
+    return [
+      detection(
+        ctx,
+        service,
+        undefined,
+        {
+          check_id: 'http-missing-security-headers',
+          title: `HTTP security headers missing: ${missing.map((m) => m.split(' ')[0]).join(', ')}`,
+          // Without HSTS an HTTPS site can be stripped to plain HTTP on a first visit: medium.
+          severity: noHsts ? 'medium' : 'low',
+          cvss_vector: noHsts
+            ? `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:L/I:L/A:N`
+            : `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N`,
+          category: 'web-headers',
+          cwe_ids: SECURITY_HEADERS_CWES,
+          description:
+            `The response to GET / on ${componentUrl(service)} (HTTP ${response.status}) does not send: ` +
+            `${missing.join(', ')}.`,
+          impact:
+            'Browsers fall back to permissive defaults: pages can be framed by other sites (clickjacking), ' +
+            'content types sniffed, injected scripts meet no Content-Security-Policy' +
+            (noHsts ? ', and a first visit over plain HTTP can be intercepted and kept off HTTPS.' : '.'),
+          evidence: { request: exchange.request, response: exchange.head },
+        },
+        SECURITY_HEADERS_UPSTREAM,
+      ),
+    ];
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// Directory listing
+
+/** An autoindex page: Apache/nginx "Index of /", Python/Jetty "Directory listing for /", with links. */
+export function isDirectoryListing(response: HttpResponse): boolean {
+  if (response.status !== 200) return false;
+  const body = bodyText(response);
+  return (
+    /<(title|h1)[^>]*>\s*(Index of|Directory listing for) \//i.test(body) && /<a\s[^>]*href\s*=/i.test(body)
+  );
+}
+
+const DIRECTORY_LISTING_UPSTREAM = ['dir-listing', 'nginx-autoindex', 'apache-directory-listing'];
+
+export const directoryListingCheck: Check = {
+  id: 'directory-listing',
+  upstreamIds: DIRECTORY_LISTING_UPSTREAM,
+  phase: 'web_analysis',
+  quick: true,
+  category: 'information-disclosure',
+  cweIds: ['CWE-548'],
+  appliesTo: (service) => service.service === 'http' || service.service === 'https',
+  run: async (ctx, service) => {
+    const exchange = await getRoot(ctx, service);
+    if (!exchange.response || !isDirectoryListing(exchange.response)) return [];
+    return [
+      detection(
+        ctx,
+        service,
+        '/',
+        {
+          check_id: 'directory-listing',
+          title: 'Web server lists directory contents',
+          severity: 'medium',
+          cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N`,
+          category: 'information-disclosure',
+          cwe_ids: ['CWE-548'],
+          description: `GET / on ${componentUrl(service)} returns an automatic directory listing instead of an index page.`,
+          impact:
+            'Visitors can browse and download files that were never linked (backups, logs, configuration ' +
+            'exports), and learn file names and versions that guide further attacks.',
+          evidence: {
+            request: exchange.request,
+            response: `${exchange.head}\n\n${renderBytes(exchange.response.body, 2048)}`,
+          },
+        },
+        DIRECTORY_LISTING_UPSTREAM,
+      ),
+    ];
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// .git/config
+
+/** A git config file: a `[core]` section, not an HTML page (a catch-all route answering 200). */
+export function isGitConfig(response: HttpResponse): boolean {
+  return response.status === 200 && !looksLikeHtml(response) && /^\s*\[core\]\s*$/m.test(bodyText(response));
+}
+
+/** Credentials in remote URLs (`https://user:token@host/`) never reach the evidence. */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(/(\w+:\/\/)[^\s/@]+@/g, '$1***@');
+}
+
+const GIT_UPSTREAM = ['git-config', 'exposed-git'];
+
+export const gitConfigExposedCheck: Check = {
+  id: 'git-config-exposed',
+  upstreamIds: GIT_UPSTREAM,
+  phase: 'web_analysis',
+  quick: true,
+  category: 'information-disclosure',
+  cweIds: ['CWE-527', 'CWE-538'],
+  appliesTo: (service) => service.service === 'http' || service.service === 'https',
+  run: async (ctx, service) => {
+    const exchange = await httpGet(ctx, service, '/.git/config');
+    if (!exchange.response || !isGitConfig(exchange.response)) return [];
+    const component = `${componentUrl(service)}/.git/config`;
+    return [
+      detection(
+        ctx,
+        service,
+        '/.git/config',
+        {
+          check_id: 'git-config-exposed',
+          title: 'Git repository exposed: /.git/config is served',
+          severity: 'high',
+          cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N`,
+          category: 'information-disclosure',
+          cwe_ids: ['CWE-527', 'CWE-538'],
+          description: `${component} returns the repository's git configuration, so the .git directory of a checkout is being served.`,
+          impact:
+            'The whole repository (source code, history and any credentials ever committed) can be ' +
+            'rebuilt from the served .git directory.',
+          evidence: {
+            request: exchange.request,
+            response: `${exchange.head}\n\n${redactUrlCredentials(renderBytes(exchange.response.body, 2048))}`,
+          },
+        },
+        GIT_UPSTREAM,
+      ),
+    ];
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// .env
+
+const ENV_LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=/;
+
+/** An environment file: plain text whose meaningful lines are mostly `KEY=VALUE`. */
+export function isEnvFile(response: HttpResponse): boolean {
+  if (response.status !== 200 || looksLikeHtml(response)) return false;
+  const lines = bodyText(response)
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  const assignments = lines.filter((line) => ENV_LINE.test(line)).length;
+  return assignments > 0 && assignments * 2 >= lines.length;
+}
+
+/** Keeps keys and comments; every value, and any line that is not a plain assignment, becomes `***`. */
+export function redactEnv(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .map((line) => {
+      if (line.trim() === '' || line.trim().startsWith('#')) return line;
+      const match = ENV_LINE.exec(line);
+      return match ? `${match[0]}***` : '***';
+    })
+    .join('\n');
+}
+
+const ENV_UPSTREAM = ['generic-env', 'exposed-env', 'laravel-env'];
+
+export const envFileExposedCheck: Check = {
+  id: 'env-file-exposed',
+  upstreamIds: ENV_UPSTREAM,
+  phase: 'web_analysis',
+  quick: true,
+  category: 'information-disclosure',
+  cweIds: ['CWE-538', 'CWE-200'],
+  appliesTo: (service) => service.service === 'http' || service.service === 'https',
+  run: async (ctx, service) => {
+    const exchange = await httpGet(ctx, service, '/.env');
+    const response = exchange.response;
+    if (!response || !isEnvFile(response)) return [];
+    const keys = bodyText(response)
+      .split(/\r?\n/)
+      .map((line) => ENV_LINE.exec(line)?.[1])
+      .filter((key): key is string => key !== undefined);
+    const component = `${componentUrl(service)}/.env`;
+    // Redacted before it is rendered: values never reach the evidence, even cut short.
+    const redacted = redactEnv(bodyText(response));
+    return [
+      detection(
+        ctx,
+        service,
+        '/.env',
+        {
+          check_id: 'env-file-exposed',
+          title: 'Environment file exposed: /.env is served',
+          severity: 'high',
+          cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N`,
+          category: 'information-disclosure',
+          cwe_ids: ['CWE-538', 'CWE-200'],
+          description:
+            `${component} returns an environment file with ${keys.length} variable(s) ` +
+            `(${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}); values are redacted in the evidence.`,
+          impact:
+            'Environment files typically hold database passwords, API keys, signing keys and cloud ' +
+            'credentials in plain text; assume every value was downloaded.',
+          evidence: {
+            request: exchange.request,
+            response: `${exchange.head}\n\n${renderBytes(Buffer.from(redacted, 'utf8'), 2048)}`,
+          },
+        },
+        ENV_UPSTREAM,
+      ),
+    ];
+  },
+};
+
+export const webChecks: Check[] = [
+  missingSecurityHeadersCheck,
+  directoryListingCheck,
+  gitConfigExposedCheck,
+  envFileExposedCheck,
+];
