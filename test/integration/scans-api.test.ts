@@ -87,7 +87,7 @@ describe(`scans API (${testEngine})`, () => {
       [{ target: 'http://localhost/', authorized: true }, 'target'],
       [{ target: '127.0.0.0/8', authorized: true }, 'target'],
       [{ target: '127.0.0.1', authorized: true, scan_type: 'deep' }, 'scan_type'],
-      [{ target: '127.0.0.1', authorized: true, frameworks: ['hipaa'] }, 'frameworks.0'],
+      [{ target: '127.0.0.1', authorized: true, frameworks: ['hipaa'] }, 'frameworks'],
       [{ target: '127.0.0.1', authorized: true, frameworks: 'soc2' }, 'frameworks'],
       [{ target: '127.0.0.1', authorized: true, ports: '1024-1' }, 'ports'],
       [{ target: '127.0.0.1', authorized: true, ports: '0' }, 'ports'],

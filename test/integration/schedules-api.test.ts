@@ -111,7 +111,7 @@ describe(`scan schedules API (${testEngine})`, () => {
       [{ target: '127.0.0.0/8' }, 'target'],
       [{ scan_type: 'slow' }, 'scan_type'],
       [{ ports: '99999' }, 'ports'],
-      [{ frameworks: ['nist'] }, 'frameworks.0'],
+      [{ frameworks: ['nist'] }, 'frameworks'],
     ])('refuses %j with VALIDATION_ERROR on %s', async (change, field) => {
       const res = await t.api.post('/api/v1/scans/schedules', weekly(change));
       expect(res.status).toBe(422);
