@@ -8525,7 +8525,7 @@ const ZodString = /*@__PURE__*/ $constructor("ZodString", (inst, def) => {
         return this.check(_isoDateTime(ZodISODateTime, params));
     },
     date(params) {
-        return this.check(_isoDate(ZodISODate, params));
+        return this.check(_isoDate(schemas_ZodISODate, params));
     },
     time(params) {
         return this.check(_isoTime(schemas_ZodISOTime, params));
@@ -8545,7 +8545,7 @@ const ZodISODateTime = /*@__PURE__*/ $constructor("ZodISODateTime", (inst, def) 
     $ZodISODateTime.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
+const schemas_ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
     $ZodISODate.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
@@ -9744,7 +9744,7 @@ function iso_datetime(params) {
     return _isoDateTime(ZodISODateTime, params);
 }
 function iso_date(params) {
-    return _isoDate(ZodISODate, params);
+    return core._isoDate(ZodISODate, params);
 }
 function iso_time(params) {
     return core._isoTime(ZodISOTime, params);
@@ -9818,8 +9818,40 @@ const Permission = schemas_enum([
     'read:grc',
     'write:grc',
 ]);
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
+/**
+ * Parses `2026-01-31` (00:00Z that day) or an ISO 8601 date-time (UTC when it
+ * names no offset); undefined for anything else, impossible dates included.
+ */
+function parseDateParam(value) {
+    const m = DATE_TIME.exec(value);
+    if (!m)
+        return undefined;
+    const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((v) => Number(v ?? 0));
+    const calendar = new Date(Date.UTC(year, month - 1, day));
+    const realDay = calendar.getUTCFullYear() === year &&
+        calendar.getUTCMonth() === month - 1 &&
+        calendar.getUTCDate() === day;
+    if (!realDay || hour > 23 || minute > 59 || second > 59)
+        return undefined;
+    const text = m[4] === undefined ? `${value}T00:00:00Z` : m[8] ? value : `${value}Z`;
+    const date = new Date(text);
+    return Number.isNaN(date.getTime()) ? undefined : date;
+}
+/** A date query parameter, parsed to the instant it names. */
+const DateParam = schemas_string()
+    .transform((value, ctx) => {
+    const date = parseDateParam(value);
+    if (!date) {
+        ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, e.g. 2026-01-31' });
+        return NEVER;
+    }
+    return date;
+})
+    .meta({ description: 'ISO 8601 date (00:00Z) or date-time', example: '2026-01-31' });
 
 ;// CONCATENATED MODULE: ./server/schemas/findings.ts
+
 
 
 /**
@@ -9908,12 +9940,6 @@ const FindingDetail = object({
 })
     .meta({ id: 'FindingDetail' });
 const FindingIdParams = object({ finding_id: schemas_string().max(100) });
-/** `from_date` / `to_date`: an ISO 8601 date (00:00Z) or date-time; `from` inclusive, `to` exclusive. */
-const DateParam = union([iso_date(), iso_datetime({ offset: true })], {
-    error: 'must be an ISO 8601 date or date-time',
-})
-    .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
-    .meta({ example: '2026-01-01' });
 const Trimmed = (max) => schemas_string().trim().min(1, { error: 'must not be empty' }).max(max);
 /** The filters shared by the list, the export and (in part) the statistics. */
 const findingFilters = {
@@ -10434,6 +10460,7 @@ var external_node_crypto_ = __nccwpck_require__(598);
 ;// CONCATENATED MODULE: ./server/schemas/scans.ts
 
 
+
 /**
  * Wire shapes of scans, the scan quota and the per-scan findings list
  * (interface-spec.md "Scan", "Scans"; decisions.md "Scans"). Pure zod.
@@ -10567,45 +10594,14 @@ const ScanQuota = object({
     resets_at: Timestamp,
 })
     .meta({ id: 'ScanQuota' });
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
-/**
- * Parses `2026-01-31` (00:00Z that day) or an ISO 8601 date-time (UTC when it
- * names no offset); undefined for anything else, impossible dates included.
- */
-function parseDateParam(value) {
-    const m = DATE_TIME.exec(value);
-    if (!m)
-        return undefined;
-    const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((v) => Number(v ?? 0));
-    const calendar = new Date(Date.UTC(year, month - 1, day));
-    const realDay = calendar.getUTCFullYear() === year &&
-        calendar.getUTCMonth() === month - 1 &&
-        calendar.getUTCDate() === day;
-    if (!realDay || hour > 23 || minute > 59 || second > 59)
-        return undefined;
-    const text = m[4] === undefined ? `${value}T00:00:00Z` : m[8] ? value : `${value}Z`;
-    const date = new Date(text);
-    return Number.isNaN(date.getTime()) ? undefined : date;
-}
-/** A date query parameter, parsed to the instant it names. */
-const scans_DateParam = schemas_string()
-    .transform((value, ctx) => {
-    const date = parseDateParam(value);
-    if (!date) {
-        ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, e.g. 2026-01-31' });
-        return NEVER;
-    }
-    return date;
-})
-    .meta({ description: 'ISO 8601 date (00:00Z) or date-time', example: '2026-01-31' });
 const ScanStatusFilter = schemas_enum(['pending', 'running', 'completed', 'failed'], {
     error: 'must be pending, running, completed or failed',
 });
 const ListScansQuery = PaginationQuery.extend({
     status: ScanStatusFilter.optional(),
     target: schemas_string().trim().min(1).max(253).optional().meta({ description: 'Exact target, ignoring case' }),
-    from_date: scans_DateParam.optional().meta({ description: 'Scans created at or after this instant' }),
-    to_date: scans_DateParam.optional().meta({ description: 'Scans created before this instant' }),
+    from_date: DateParam.optional().meta({ description: 'Scans created at or after this instant' }),
+    to_date: DateParam.optional().meta({ description: 'Scans created before this instant' }),
 });
 const ScanIdParams = object({ scan_id: schemas_string().max(100) });
 const scans_FindingSeverity = schemas_enum(['critical', 'high', 'medium', 'low', 'info'], {
@@ -10631,6 +10627,10 @@ const ScanFinding = object({
     remediation: schemas_string().meta({ description: 'The remediation summary' }),
     cve_ids: array(schemas_string()),
     detected_at: Timestamp,
+    first_seen_at: Timestamp,
+    last_seen_at: Timestamp,
+    times_seen: schemas_number().int().meta({ description: 'How many scans have detected the finding' }),
+    last_scan_id: schemas_string().meta({ description: 'The latest scan that detected the finding' }),
 })
     .meta({ id: 'ScanFinding' });
 const ScanFindingList = paginated(ScanFinding, 'ScanFindingList');

@@ -191,6 +191,8 @@ describe(`scan runner (${testEngine})`, () => {
   });
 
   it('lets only one of many concurrent claimers take each pending scan', async () => {
+    // Park the shared runner first, so only the claimers below can take these scans.
+    await runner.stop();
     const other = await createTenant(app, 'enterprise');
     const ids = new Set<string>();
     for (let i = 0; i < 8; i++) {
@@ -205,8 +207,6 @@ describe(`scan runner (${testEngine})`, () => {
       });
       ids.add(scan.id);
     }
-    // Park the shared runner so only the claimers below take these scans.
-    await runner.stop();
     const claims = await Promise.all(
       Array.from({ length: 24 }, (_, i) => claimScan(app.services.db, `claimer-${i}`, 60)),
     );
