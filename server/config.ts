@@ -99,6 +99,7 @@ const envSchema = z.object({
   SCANWARD_AI_KEY: z.string().optional(),
   SCANWARD_AI_MODEL: z.string().optional(),
   SCANWARD_KEV_FILE: z.string().min(1).optional(),
+  SCANWARD_TEMPLATES_DIR: z.string().min(1).optional(),
   SCANWARD_NMAP: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   SCANWARD_TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z
@@ -134,6 +135,8 @@ export interface Config {
   trustProxy: boolean;
   /** CISA KEV catalogue (JSON) used by the threat intelligence phase. */
   kevFile: string | undefined;
+  /** Directory tree of nuclei-format templates run by full and compliance scans; unset: none. */
+  templatesDir: string | undefined;
   logLevel: string;
 }
 
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     trustProxy: e.SCANWARD_TRUST_PROXY,
     kevFile: e.SCANWARD_KEV_FILE,
+    templatesDir: e.SCANWARD_TEMPLATES_DIR,
     nmap: e.SCANWARD_NMAP,
     logLevel: e.LOG_LEVEL,
   };

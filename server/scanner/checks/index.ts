@@ -3,13 +3,14 @@ import { isFrameworkSlug } from '../../controls/catalogue.ts';
 import type { ScanRecord } from '../types.ts';
 import type { Check } from './check.ts';
 import { exposedServiceChecks } from './exposed-services.ts';
+import { templatesCheck } from './templates.ts';
 import { tlsChecks } from './tls.ts';
 import { webChecks } from './web.ts';
 
 export type { Check } from './check.ts';
 
 /** Every check the engine knows. Adding a check means adding it here; nothing else changes. */
-export const CHECKS: readonly Check[] = [...exposedServiceChecks, ...webChecks, ...tlsChecks];
+export const CHECKS: readonly Check[] = [...exposedServiceChecks, ...webChecks, ...tlsChecks, templatesCheck];
 
 /**
  * The checks a scan runs in a phase: quick scans only the fast ones; compliance

@@ -1,0 +1,55 @@
+/**
+ * Nuclei-format templates as one check. `SCANWARD_TEMPLATES_DIR` names a directory tree of
+ * templates, loaded once per process (templates/loader.ts); this check runs every loaded
+ * template against each HTTP(S) service (templates/execute.ts) and returns their detections.
+ *
+ * Coverage is per template, not per check: besides the `nuclei-templates` entry the runner
+ * records, the check pushes one coverage entry per template that ran to completion, under
+ * the template's canonical check id, so a template finding that disappears is resolved.
+ */
+import { templatesIn, type TemplateSet } from '../templates/loader.ts';
+import { runTemplates } from '../templates/execute.ts';
+import type { ScanState } from '../types.ts';
+import type { Check } from './check.ts';
+
+/** Template sets whose load statistics were logged, and scans that noted them. */
+const logged = new WeakSet<TemplateSet>();
+const noted = new WeakSet<ScanState>();
+
+export const templatesCheck: Check = {
+  id: 'nuclei-templates',
+  upstreamIds: [],
+  phase: 'web_analysis',
+  quick: false,
+  category: 'misconfiguration',
+  cweIds: [],
+  appliesTo: (service) => service.service === 'http' || service.service === 'https',
+  run: async (ctx, service) => {
+    const directory = ctx.services.config.templatesDir;
+    if (!directory) return [];
+    const set = await templatesIn(directory);
+    if (!logged.has(set)) {
+      logged.add(set);
+      ctx.log.info({ templates: set.stats }, 'nuclei-format templates loaded');
+    }
+    if (!noted.has(ctx.state)) {
+      noted.add(ctx.state);
+      const { loaded, skipped, files } = set.stats;
+      ctx.state.notes.push(
+        `templates: ${loaded} of ${files} loaded from ${directory} (${skipped} skipped as unsupported)`,
+      );
+    }
+    if (set.templates.length === 0) return [];
+    const run = await runTemplates(ctx, service, set.templates);
+    ctx.state.coverage.push(...run.coverage);
+    ctx.log.debug(
+      {
+        service: `${service.address}:${service.port}`,
+        templates: set.templates.length,
+        requests: run.requests,
+      },
+      'templates ran',
+    );
+    return run.detections;
+  },
+};

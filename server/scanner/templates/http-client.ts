@@ -1,0 +1,163 @@
+/**
+ * The HTTP/1.1 client templates use: one request per connection, opened with
+ * `connectService` (the scan's scope guard, then the literal approved address), the
+ * response read to at most MAX_TEMPLATE_RESPONSE_BYTES within REQUEST_TIMEOUT_MS and torn
+ * down when the scan's signal aborts.
+ */
+import type { Socket } from 'node:net';
+import type { ServiceIdentification } from '../net/services.ts';
+import { connectService } from '../checks/tls.ts';
+import type { PhaseContext } from '../types.ts';
+
+/** Most bytes read of one response. */
+export const MAX_TEMPLATE_RESPONSE_BYTES = 256 * 1024;
+/** Most time for one request, connecting included. */
+export const TEMPLATE_REQUEST_TIMEOUT_MS = 10_000;
+
+export interface TemplateResponse {
+  status: number;
+  /** Status line and headers as received. */
+  head: string;
+  /** Header name (lowercase) → value; repeated headers joined with `, `. */
+  headers: Map<string, string>;
+  body: Buffer;
+  /** The response was cut at the byte budget or the deadline. */
+  truncated: boolean;
+}
+
+export interface OutgoingRequest {
+  method: string;
+  /** Request target: `/path?query`. */
+  target: string;
+  /** Host header value. */
+  host: string;
+  headers: Array<[string, string]>;
+  body: string | undefined;
+}
+
+export const isTlsService = (service: ServiceIdentification): boolean =>
+  service.service === 'https' || service.tls === true;
+
+/** The request as sent on the wire. */
+export function renderRequest(req: OutgoingRequest): string {
+  const lines = [`${req.method} ${req.target} HTTP/1.1`, `Host: ${req.host}`];
+  const names = new Set(req.headers.map(([n]) => n.toLowerCase()));
+  if (!names.has('user-agent')) lines.push('User-Agent: scanward-templates');
+  if (!names.has('accept')) lines.push('Accept: */*');
+  for (const [name, value] of req.headers) {
+    if (/^(host|content-length|connection|transfer-encoding)$/i.test(name)) continue;
+    lines.push(`${name}: ${value}`);
+  }
+  if (req.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(req.body, 'utf8')}`);
+  lines.push('Connection: close');
+  return `${lines.join('\r\n')}\r\n\r\n${req.body ?? ''}`;
+}
+
+/** Sends one request; rejects when the service cannot be reached or the scan aborts. */
+export async function sendTemplateRequest(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  req: OutgoingRequest,
+): Promise<{ request: string; response: TemplateResponse | undefined }> {
+  const deadline = performance.now() + TEMPLATE_REQUEST_TIMEOUT_MS;
+  const socket = await connectService(ctx, service, {
+    ...(isTlsService(service) && { tls: { minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' } }),
+    timeoutMs: TEMPLATE_REQUEST_TIMEOUT_MS,
+  });
+  const request = renderRequest(req);
+  try {
+    socket.write(request, 'utf8');
+    const { data, truncated } = await readAll(socket, ctx.signal, deadline);
+    return { request, response: parseResponse(data, truncated) };
+  } finally {
+    socket.destroy();
+  }
+}
+
+function expectedEnd(data: Buffer): boolean {
+  const headerEnd = data.indexOf('\r\n\r\n');
+  if (headerEnd === -1) return false;
+  const head = data.toString('latin1', 0, headerEnd);
+  const body = data.length - headerEnd - 4;
+  const length = /^content-length:\s*(\d+)/im.exec(head);
+  if (length) return body >= Number(length[1]);
+  if (/^transfer-encoding:\s*chunked/im.test(head))
+    return data.subarray(-5).toString('latin1') === '0\r\n\r\n';
+  return /^HTTP\/1\.\d (?:1\d\d|204|304)/.test(head);
+}
+
+function readAll(
+  socket: Socket,
+  signal: AbortSignal,
+  deadline: number,
+): Promise<{ data: Buffer; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    const finish = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', finish);
+      socket.removeListener('data', onData);
+      socket.removeListener('end', finish);
+      socket.removeListener('close', finish);
+      if (signal.aborted) reject(signal.reason);
+      else resolve({ data: Buffer.concat(chunks), truncated });
+    };
+    const onData = (chunk: Buffer): void => {
+      const kept = chunk.subarray(0, MAX_TEMPLATE_RESPONSE_BYTES - size);
+      chunks.push(kept);
+      size += kept.length;
+      if (size >= MAX_TEMPLATE_RESPONSE_BYTES) {
+        truncated = true;
+        finish();
+      } else if (expectedEnd(Buffer.concat(chunks))) finish();
+    };
+    const timer = setTimeout(
+      () => {
+        truncated = true;
+        finish();
+      },
+      Math.max(0, deadline - performance.now()),
+    );
+    signal.addEventListener('abort', finish, { once: true });
+    socket.on('data', onData);
+    socket.once('end', finish);
+    socket.once('close', finish);
+    if (signal.aborted) finish();
+  });
+}
+
+function dechunk(body: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let pos = 0;
+  while (pos < body.length) {
+    const lineEnd = body.indexOf('\r\n', pos);
+    if (lineEnd === -1) break;
+    const size = parseInt(body.toString('latin1', pos, lineEnd).split(';')[0] as string, 16);
+    if (!Number.isFinite(size) || size <= 0) break;
+    parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+    pos = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
+/** Status line, headers and body (de-chunked); undefined when the answer is not HTTP. */
+export function parseResponse(data: Buffer, truncated = false): TemplateResponse | undefined {
+  const status = /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(data.toString('latin1', 0, 64));
+  if (!status) return undefined;
+  const headerEnd = data.indexOf('\r\n\r\n');
+  const head = data.toString('latin1', 0, headerEnd === -1 ? data.length : headerEnd);
+  const headers = new Map<string, string>();
+  for (const line of head.split(/\r?\n/).slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    const seen = headers.get(name);
+    headers.set(name, seen === undefined ? value : `${seen}, ${value}`);
+  }
+  let body = headerEnd === -1 ? Buffer.alloc(0) : data.subarray(headerEnd + 4);
+  if (/chunked/i.test(headers.get('transfer-encoding') ?? '')) body = dechunk(body);
+  return { status: Number(status[1]), head, headers, body, truncated };
+}
