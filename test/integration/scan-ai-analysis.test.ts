@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertScan, type ScanRow } from '../../server/scans/repository.ts';
 import { startRunner, type Runner } from '../../server/scanner/runner.ts';
 import type { AiAnalysisResponse } from '../../server/schemas/ai.ts';
 import { API_KEY, fakeProvider, MODEL, type FakeProvider } from '../fixtures/chat-provider.ts';
@@ -10,9 +9,9 @@ import {
   startListener,
   type FixtureListener,
 } from '../fixtures/listeners.ts';
+import { runScanToEnd } from '../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { testEngine } from '../helpers/database.ts';
-import { waitFor } from '../helpers/poll.ts';
 import { createTenant, type Tenant } from '../helpers/tenants.ts';
 
 describe(`ai_analysis phase with a language-model provider (${testEngine})`, () => {
@@ -45,20 +44,10 @@ describe(`ai_analysis phase with a language-model provider (${testEngine})`, () 
   });
 
   it('analyses the new critical finding ahead, charged once, and leaves informational ones alone', async () => {
-    const scan = await insertScan(app.services.db, {
-      orgId: tenant.orgId,
-      createdBy: tenant.admin.id,
+    const done = await runScanToEnd(app, runner, tenant, {
       target: listeners[0]!.host,
-      scanType: 'full',
-      frameworks: [],
       ports: listeners.map((l) => l.port).join(','),
-      createdAt: new Date(),
     });
-    runner.nudge();
-    const done = await waitFor(
-      async () => (await app.services.db('scans').where({ id: scan.id }).first()) as ScanRow,
-      (s) => s.status === 'completed' || s.status === 'failed',
-    );
     expect(done.status).toBe('completed');
 
     const findings = (await app.services.db('findings').where({ org_id: tenant.orgId })) as {

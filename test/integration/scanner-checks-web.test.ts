@@ -1,11 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertScan, type ScanRow } from '../../server/scans/repository.ts';
 import { startRunner, type Runner } from '../../server/scanner/runner.ts';
+import { runScanToEnd } from '../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { testEngine } from '../helpers/database.ts';
-import { waitFor } from '../helpers/poll.ts';
 import { createTenant, type Tenant } from '../helpers/tenants.ts';
 import { randomLoopbackAddress } from '../fixtures/listeners.ts';
 
@@ -61,20 +60,7 @@ describe(`web checks through the scan runner (${testEngine})`, () => {
   });
 
   it('a full scan of a loopback web server records the web findings', async () => {
-    const scan = await insertScan(app.services.db, {
-      orgId: tenant.orgId,
-      createdBy: tenant.admin.id,
-      target: host,
-      scanType: 'full',
-      frameworks: [],
-      ports: String(port),
-      createdAt: new Date(),
-    });
-    runner.nudge();
-    const final = await waitFor(
-      async () => (await app.services.db('scans').where({ id: scan.id }).first()) as ScanRow,
-      (s) => s.status === 'completed' || s.status === 'failed',
-    );
+    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
 

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertScan, type ScanRow } from '../../server/scans/repository.ts';
+import type { ScanRow } from '../../server/scans/repository.ts';
 import { startRunner, type Runner } from '../../server/scanner/runner.ts';
 import type { ScanState } from '../../server/scanner/types.ts';
+import { runScanToEnd } from '../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { testEngine } from '../helpers/database.ts';
-import { waitFor } from '../helpers/poll.ts';
 import { createTenant, type Tenant } from '../helpers/tenants.ts';
 import { randomLoopbackAddress } from '../fixtures/listeners.ts';
 
@@ -152,21 +152,7 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
   });
 
   async function scan(host: string, port: number): Promise<ScanRow & { state: ScanState | string }> {
-    const created = await insertScan(app.services.db, {
-      orgId: tenant.orgId,
-      createdBy: tenant.admin.id,
-      target: host,
-      scanType: 'full',
-      frameworks: [],
-      ports: String(port),
-      createdAt: new Date(),
-    });
-    runner.nudge();
-    const final = await waitFor(
-      async () =>
-        (await app.services.db('scans').where({ id: created.id }).first()) as ScanRow & { state: ScanState },
-      (s) => s.status === 'completed' || s.status === 'failed',
-    );
+    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
     return final;

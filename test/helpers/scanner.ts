@@ -1,0 +1,34 @@
+import { insertScan, type ScanRow } from '../../server/scans/repository.ts';
+import type { Runner } from '../../server/scanner/runner.ts';
+import type { ScanState } from '../../server/scanner/types.ts';
+import type { TestApp } from './app.ts';
+import { waitFor } from './poll.ts';
+import type { Tenant } from './tenants.ts';
+
+export type FinishedScan = ScanRow & { state: ScanState };
+
+/**
+ * Queues a scan of `target` for the tenant (as the API would, minus the HTTP),
+ * wakes the runner and waits until the scan has finished, answering its row.
+ */
+export async function runScanToEnd(
+  app: TestApp,
+  runner: Runner,
+  tenant: Tenant,
+  scan: { target: string; ports: string; scanType?: 'quick' | 'full' | 'compliance' },
+): Promise<FinishedScan> {
+  const created = await insertScan(app.services.db, {
+    orgId: tenant.orgId,
+    createdBy: tenant.admin.id,
+    target: scan.target,
+    scanType: scan.scanType ?? 'full',
+    frameworks: [],
+    ports: scan.ports,
+    createdAt: new Date(),
+  });
+  runner.nudge();
+  return waitFor(
+    async () => (await app.services.db('scans').where({ id: created.id }).first()) as FinishedScan,
+    (s) => s.status === 'completed' || s.status === 'failed' || s.status === 'cancelled',
+  );
+}
