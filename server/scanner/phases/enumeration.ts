@@ -117,12 +117,17 @@ export const enumeration: Phase = {
     await identify.onIdle();
     if (ctx.signal.aborted) throw ctx.signal.reason;
     services.sort((a, b) => a.address.localeCompare(b.address) || a.port - b.port);
-    for (const [address, results] of await secondOpinion(ctx, services)) {
-      const improved = mergeNmapResults(
+    const opinions = await secondOpinion(ctx, services);
+    let improved = 0;
+    for (const [address, results] of opinions) {
+      improved += mergeNmapResults(
         services.filter((s) => s.address === address),
         results,
       );
-      if (improved > 0) ctx.state.toolsUsed['nmap'] = (ctx.state.toolsUsed['nmap'] ?? 0) + improved;
+    }
+    if (opinions.size > 0) {
+      ctx.state.toolsUsed['nmap'] = improved;
+      ctx.state.notes.push(`nmap: asked about ${opinions.size} host(s), added to ${improved} service(s)`);
     }
     if (ctx.signal.aborted) throw ctx.signal.reason;
     ctx.state.services = services;
@@ -145,6 +150,8 @@ export const enumeration: Phase = {
 
 /** nmap may take this long per host before the scan goes on without it. */
 const NMAP_TIMEOUT_MS = 60_000;
+/** nmap processes at once within a scan. */
+const NMAP_PROCESSES = 4;
 
 /**
  * nmap's service scan of the ports our probes could not name or date, for
@@ -165,24 +172,30 @@ async function secondOpinion(
   }
   if (byHost.size === 0 || !(await isNmapAvailable())) return results;
   ctx.progress.tool('nmap');
-  await Promise.all(
-    [...byHost].map(async ([address, ports]) => {
-      try {
-        results.set(
-          address,
-          await runNmapServiceScan({
+  // A range scan may have many hosts: a few nmap processes at a time.
+  const queue = new PQueue({ concurrency: NMAP_PROCESSES });
+  for (const [address, ports] of byHost) {
+    void queue
+      .add(
+        async () => {
+          results.set(
             address,
-            ports,
-            assertAllowed: ctx.assertAllowed,
-            signal: ctx.signal,
-            timeoutMs: NMAP_TIMEOUT_MS,
-          }),
-        );
-      } catch (err) {
+            await runNmapServiceScan({
+              address,
+              ports,
+              assertAllowed: ctx.assertAllowed,
+              signal: ctx.signal,
+              timeoutMs: NMAP_TIMEOUT_MS,
+            }),
+          );
+        },
+        { signal: ctx.signal },
+      )
+      .catch((err: unknown) => {
         if (!ctx.signal.aborted)
           ctx.log.warn({ err, address }, 'nmap service scan failed; going on without it');
-      }
-    }),
-  );
+      });
+  }
+  await queue.onIdle();
   return results;
 }
