@@ -403,7 +403,7 @@ async function orchestrate(): Promise<void> {
     await db('scans').insert({
       id: scanId,
       org_id: org.id,
-      target: '10.0.0.0/24',
+      target: '127.0.0.0/24',
       scan_type: 'full',
       status: 'completed',
       phase: 'complete',

@@ -23,7 +23,9 @@ describe(`scan runner (${testEngine})`, () => {
   let listeners: FixtureListener[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ SCANWARD_RUNNER_LEASE_SECONDS: '6' });
+    // 127.254.0.0/16 is denied: the out-of-scope target below stays on loopback, so even a broken
+    // scope check could not reach another machine.
+    app = await startTestApp({ SCANWARD_RUNNER_LEASE_SECONDS: '6', SCANWARD_SCAN_DENY: '127.254.0.0/16' });
     tenant = await createTenant(app, 'enterprise');
     host = randomLoopbackAddress();
     listeners = [
@@ -117,7 +119,7 @@ describe(`scan runner (${testEngine})`, () => {
     const scan = await insertScan(app.services.db, {
       orgId: tenant.orgId,
       createdBy: tenant.admin.id,
-      target: '10.255.255.1',
+      target: '127.254.0.1',
       scanType: 'quick',
       frameworks: [],
       ports: '80',
