@@ -6,14 +6,14 @@
  * approved, bounded in bytes and time and torn down when the scan's signal aborts. The
  * `Host` header names the scan target (the DNS name the user gave, or the address).
  */
-import type { Socket } from 'node:net';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { httpResponseComplete, parseHttpResponse, type HttpResponse } from '../net/probes/http.ts';
 import { renderBytes } from '../net/probe-session.ts';
 import { urlHost } from '../net/target-address.ts';
 import type { Detection, PhaseContext, ScanState } from '../types.ts';
 import type { Check } from './check.ts';
-import { connectService, hostTarget, sharedExchange } from './tls.ts';
+import { exchangeHttp, isTlsService } from './http-exchange.ts';
+import { hostTarget, sharedExchange } from './tls.ts';
 
 /** Most bytes read of one response. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -31,11 +31,8 @@ export interface HttpExchange {
   response: HttpResponse | undefined;
 }
 
-const isTls = (service: ServiceIdentification): boolean =>
-  service.service === 'https' || service.tls === true;
-
 function hostHeader(ctx: PhaseContext, service: ServiceIdentification): string {
-  const defaultPort = isTls(service) ? 443 : 80;
+  const defaultPort = isTlsService(service) ? 443 : 80;
   const host = urlHost(hostTarget(ctx, service));
   return service.port === defaultPort ? host : `${host}:${service.port}`;
 }
@@ -46,59 +43,22 @@ export async function httpGet(
   service: ServiceIdentification,
   path: string,
 ): Promise<HttpExchange> {
-  const deadline = performance.now() + REQUEST_TIMEOUT_MS;
-  const socket = await connectService(ctx, service, {
-    // Old protocols allowed: a web server that only speaks TLS 1.0 still gets its headers checked.
-    ...(isTls(service) && { tls: { minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' } }),
-    timeoutMs: REQUEST_TIMEOUT_MS,
-  });
   const request =
     `GET ${path} HTTP/1.1\r\nHost: ${hostHeader(ctx, service)}\r\nUser-Agent: scanward-web\r\n` +
     'Accept: */*\r\nConnection: close\r\n\r\n';
-  try {
-    socket.write(request, 'latin1');
-    const raw = await readResponse(socket, ctx.signal, deadline);
-    const headerEnd = raw.indexOf('\r\n\r\n');
-    const response = parseHttpResponse(raw);
-    return {
-      request: renderBytes(Buffer.from(request.trimEnd(), 'latin1')),
-      head: renderBytes(headerEnd === -1 ? raw : raw.subarray(0, headerEnd)),
-      // A copy of the (at most 16 KiB) body, so a shared `GET /` does not keep the whole read alive.
-      response: response && { ...response, body: Buffer.from(response.body) },
-    };
-  } finally {
-    socket.destroy();
-  }
-}
-
-/** Reads until the response is complete, the peer closes, the byte budget or the deadline is reached. */
-function readResponse(socket: Socket, signal: AbortSignal, deadline: number): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      socket.removeListener('data', onData);
-      socket.removeListener('end', finish);
-      socket.removeListener('close', finish);
-      if (signal.aborted) reject(signal.reason);
-      else resolve(Buffer.concat(chunks));
-    };
-    const onAbort = (): void => finish();
-    const onData = (chunk: Buffer): void => {
-      const kept = chunk.subarray(0, MAX_RESPONSE_BYTES - size);
-      chunks.push(kept);
-      size += kept.length;
-      if (size >= MAX_RESPONSE_BYTES || httpResponseComplete(Buffer.concat(chunks))) finish();
-    };
-    const timer = setTimeout(finish, Math.max(0, deadline - performance.now()));
-    signal.addEventListener('abort', onAbort, { once: true });
-    socket.on('data', onData);
-    socket.once('end', finish);
-    socket.once('close', finish);
-    if (signal.aborted) finish();
+  const { data: raw } = await exchangeHttp(ctx, service, request, {
+    maxBytes: MAX_RESPONSE_BYTES,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+    complete: httpResponseComplete,
   });
+  const headerEnd = raw.indexOf('\r\n\r\n');
+  const response = parseHttpResponse(raw);
+  return {
+    request: renderBytes(Buffer.from(request.trimEnd(), 'latin1')),
+    head: renderBytes(headerEnd === -1 ? raw : raw.subarray(0, headerEnd)),
+    // A copy of the (at most 16 KiB) body, so a shared `GET /` does not keep the whole read alive.
+    response: response && { ...response, body: Buffer.from(response.body) },
+  };
 }
 
 const rootResponses = new WeakMap<ScanState, Map<string, Promise<HttpExchange>>>();
@@ -177,7 +137,7 @@ export const missingSecurityHeadersCheck: Check = {
     const response = exchange.response;
     // A redirect is judged where it leads (usually the HTTPS service, checked on its own).
     if (!response || (response.status >= 300 && response.status < 400)) return [];
-    const tls = isTls(service);
+    const tls = isTlsService(service);
     const missing = missingSecurityHeaders(response, tls);
     if (missing.length === 0) return [];
     const noHsts = missing.includes('Strict-Transport-Security');

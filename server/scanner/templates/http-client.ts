@@ -1,12 +1,10 @@
 /**
- * The HTTP/1.1 client templates use: one request per connection, opened with
- * `connectService` (the scan's scope guard, then the literal approved address), the
- * response read to at most MAX_TEMPLATE_RESPONSE_BYTES within REQUEST_TIMEOUT_MS and torn
- * down when the scan's signal aborts.
+ * Requests as templates write them, and responses as their matchers read them. The
+ * exchange itself is `exchangeHttp` (checks/http-exchange.ts), shared with the web checks;
+ * templates read up to MAX_TEMPLATE_RESPONSE_BYTES and note when an answer was cut.
  */
-import type { Socket } from 'node:net';
 import type { ServiceIdentification } from '../net/services.ts';
-import { connectService } from '../checks/tls.ts';
+import { exchangeHttp } from '../checks/http-exchange.ts';
 import type { PhaseContext } from '../types.ts';
 
 /** Most bytes read of one response. */
@@ -35,8 +33,7 @@ export interface OutgoingRequest {
   body: string | undefined;
 }
 
-export const isTlsService = (service: ServiceIdentification): boolean =>
-  service.service === 'https' || service.tls === true;
+export { isTlsService } from '../checks/http-exchange.ts';
 
 /** The request as sent on the wire. */
 export function renderRequest(req: OutgoingRequest): string {
@@ -59,19 +56,13 @@ export async function sendTemplateRequest(
   service: ServiceIdentification,
   req: OutgoingRequest,
 ): Promise<{ request: string; response: TemplateResponse | undefined }> {
-  const deadline = performance.now() + TEMPLATE_REQUEST_TIMEOUT_MS;
-  const socket = await connectService(ctx, service, {
-    ...(isTlsService(service) && { tls: { minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' } }),
-    timeoutMs: TEMPLATE_REQUEST_TIMEOUT_MS,
-  });
   const request = renderRequest(req);
-  try {
-    socket.write(request, 'utf8');
-    const { data, truncated } = await readAll(socket, ctx.signal, deadline);
-    return { request, response: parseResponse(data, truncated) };
-  } finally {
-    socket.destroy();
-  }
+  const { data, truncated } = await exchangeHttp(ctx, service, request, {
+    maxBytes: MAX_TEMPLATE_RESPONSE_BYTES,
+    timeoutMs: TEMPLATE_REQUEST_TIMEOUT_MS,
+    complete: expectedEnd,
+  });
+  return { request, response: parseResponse(data, truncated) };
 }
 
 function expectedEnd(data: Buffer): boolean {
@@ -84,48 +75,6 @@ function expectedEnd(data: Buffer): boolean {
   if (/^transfer-encoding:\s*chunked/im.test(head))
     return data.subarray(-5).toString('latin1') === '0\r\n\r\n';
   return /^HTTP\/1\.\d (?:1\d\d|204|304)/.test(head);
-}
-
-function readAll(
-  socket: Socket,
-  signal: AbortSignal,
-  deadline: number,
-): Promise<{ data: Buffer; truncated: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    const finish = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', finish);
-      socket.removeListener('data', onData);
-      socket.removeListener('end', finish);
-      socket.removeListener('close', finish);
-      if (signal.aborted) reject(signal.reason);
-      else resolve({ data: Buffer.concat(chunks), truncated });
-    };
-    const onData = (chunk: Buffer): void => {
-      const kept = chunk.subarray(0, MAX_TEMPLATE_RESPONSE_BYTES - size);
-      chunks.push(kept);
-      size += kept.length;
-      if (size >= MAX_TEMPLATE_RESPONSE_BYTES) {
-        truncated = true;
-        finish();
-      } else if (expectedEnd(Buffer.concat(chunks))) finish();
-    };
-    const timer = setTimeout(
-      () => {
-        truncated = true;
-        finish();
-      },
-      Math.max(0, deadline - performance.now()),
-    );
-    signal.addEventListener('abort', finish, { once: true });
-    socket.on('data', onData);
-    socket.once('end', finish);
-    socket.once('close', finish);
-    if (signal.aborted) finish();
-  });
 }
 
 function dechunk(body: Buffer): Buffer {
