@@ -38,6 +38,11 @@ export interface ScanState {
   notes: string[];
 }
 
+/** What findings on `address` name as their target: the host's DNS name or range address, else the address. */
+export function targetOf(state: ScanState, address: string): string {
+  return state.hosts.find((h) => h.address === address)?.target ?? address;
+}
+
 export function emptyState(): ScanState {
   return { hosts: [], openPorts: [], services: [], toolsUsed: {}, detections: [], coverage: [], notes: [] };
 }

@@ -1,5 +1,6 @@
 import { componentUrl, type ServiceIdentification, type ServiceName } from '../net/services.ts';
 import type { Severity } from '../../scoring/severity.ts';
+import { targetOf } from '../types.ts';
 import type { Check } from './check.ts';
 
 /**
@@ -123,7 +124,6 @@ function exposureCheck(rule: ExposureRule): Check {
     appliesTo: (service) => service.service === rule.service,
     run: async (ctx, service) => {
       if (service.anonymousAccess !== true) return [];
-      const host = ctx.state.hosts.find((h) => h.address === service.address);
       const version = service.version ? ` ${service.version}` : '';
       return [
         {
@@ -132,7 +132,7 @@ function exposureCheck(rule: ExposureRule): Check {
           title: rule.title,
           severity: rule.severity,
           cvss_vector: rule.cvssVector,
-          target: host?.target ?? service.address,
+          target: targetOf(ctx.state, service.address),
           affected_component: componentUrl(service),
           port: service.port,
           tool: service.tool,

@@ -15,7 +15,7 @@ import {
 } from 'node:tls';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { approveTarget, urlHost } from '../net/target-address.ts';
-import type { Detection, PhaseContext, ScanState } from '../types.ts';
+import { targetOf, type Detection, type PhaseContext, type ScanState } from '../types.ts';
 import type { Check } from './check.ts';
 
 /** Most time for connecting plus the TLS handshake. */
@@ -40,7 +40,7 @@ export class ServiceConnectError extends Error {
 
 /** What findings name as the target: the DNS name the user gave, or the address. */
 export function hostTarget(ctx: PhaseContext, service: ServiceIdentification): string {
-  return ctx.state.hosts.find((h) => h.address === service.address)?.target ?? service.address;
+  return targetOf(ctx.state, service.address);
 }
 
 /** The SNI name for a service: the scan target when it is a DNS name, never an address. */

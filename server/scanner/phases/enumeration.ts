@@ -7,7 +7,7 @@ import { scanTcpPorts } from '../net/tcp-scan.ts';
 import type { ServiceIdentification } from '../net/services.ts';
 import { componentUrl } from '../net/services.ts';
 import { describeService } from '../checks/exposed-services.ts';
-import type { Detection, Phase, PhaseContext } from '../types.ts';
+import { targetOf, type Detection, type Phase, type PhaseContext } from '../types.ts';
 
 /** Services identified at once within a scan. */
 const IDENTIFY_CONCURRENCY = 8;
@@ -134,8 +134,7 @@ export const enumeration: Phase = {
     ctx.state.toolsUsed['scanward-probe'] = services.filter((s) => s.tool === 'scanward-probe').length;
 
     for (const service of services) {
-      const host = hosts.find((h) => h.address === service.address)!;
-      ctx.state.detections.push(openServiceDetection(host.target, service));
+      ctx.state.detections.push(openServiceDetection(targetOf(ctx.state, service.address), service));
     }
     // The sweep covered exactly these ports: an open-service finding on one of them that is gone now resolves.
     const everyPort = ports.length === MAX_PORT;

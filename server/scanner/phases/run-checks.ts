@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import { checksFor } from '../checks/index.ts';
 import type { Check } from '../checks/check.ts';
-import type { PhaseContext } from '../types.ts';
+import { targetOf, type PhaseContext } from '../types.ts';
 
 /** Checks running at once within a scan. */
 const CHECK_CONCURRENCY = 16;
@@ -25,9 +25,8 @@ export async function runChecks(ctx: PhaseContext, phase: Check['phase']): Promi
           if (ctx.signal.aborted) return;
           ctx.progress.tool(check.id);
           const detections = await check.run(ctx, service);
-          const host = ctx.state.hosts.find((h) => h.address === service.address);
           ctx.state.coverage.push({
-            target: host?.target ?? service.address,
+            target: targetOf(ctx.state, service.address),
             check_id: check.id,
             port: service.port,
           });
