@@ -247,7 +247,7 @@ async function copyTable(
   // One parameter per batch: a JSON array of rows, each an array of text values (or null).
   const insert =
     `insert into ${ident(table.name)} (${columns.map((c) => ident(c.name)).join(', ')}) overriding system value ` +
-    `select ${columns.map((c, i) => `(r->>${i})::${c.type}`).join(', ')} from json_array_elements(?::json) as batch(r)`;
+    `select ${columns.map((c, i) => `(r->>${i})::${c.type}`).join(', ')} from jsonb_array_elements(?::jsonb) as batch(r)`;
   let copied = 0;
   for (;;) {
     const rows = rowsOf<Record<string, string | null>>(
