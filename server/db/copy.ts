@@ -146,7 +146,9 @@ export async function readTables(db: Queryable): Promise<CopyTable[]> {
 /**
  * The tables ordered so every table comes after the tables it references
  * (alphabetical among equals, so the order is stable). A cycle of foreign keys
- * has no such order and is refused.
+ * has no such order and is refused. A table referencing itself (none does today)
+ * would be copied in the source's row order, which a parent row stored after its
+ * child would break: the copy would then fail and roll back, never half-land.
  */
 export function dependencyOrder(tables: CopyTable[]): CopyTable[] {
   const pending = new Map(tables.map((t) => [t.name, t]));
