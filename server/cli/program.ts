@@ -5,6 +5,13 @@ import { VERSION } from '../version.ts';
 import { withOperatorDatabase, type OpenOperatorDatabase } from './database.ts';
 import { CliError, EXIT } from './errors.ts';
 import {
+  copyCommand,
+  DEFAULT_BATCH_SIZE,
+  formatCopy,
+  parseBatchSize,
+  parseTargetUrl,
+} from './db-commands.ts';
+import {
   createOrganizationCommand,
   listOrganizationsCommand,
   parseLimitFlags,
@@ -61,7 +68,9 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 export function buildProgram(context: CliContext): Command {
   const program = new Command('scanward')
-    .description('Scanward operator command line: organizations, users, sessions and migrations.')
+    .description(
+      'Scanward operator command line: organizations, users, sessions, migrations and moving to PostgreSQL.',
+    )
     .version(VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({
@@ -244,6 +253,28 @@ export function buildProgram(context: CliContext): Command {
           ? `${result.location}: the schema is up to date`
           : `${result.location}: applied ${plural(result.applied.length, 'migration')}: ${result.applied.join(', ')}`,
       );
+    });
+
+  const db = program.command('db').description('the database as a whole');
+  db.command('copy')
+    .description(
+      'copy everything from the embedded database (SCANWARD_DATA_DIR, server stopped) into an empty PostgreSQL database',
+    )
+    .requiredOption(
+      '--to <postgres-url>',
+      'the PostgreSQL database to copy into (migrated first; must hold no Scanward data)',
+    )
+    .option('--force', 'DELETE whatever Scanward data the target holds and replace it with the embedded data')
+    .option('--batch-size <n>', `rows read and written at a time (default ${DEFAULT_BATCH_SIZE})`)
+    .option('--json', 'print machine-readable JSON')
+    .action(async (opts: JsonFlag & { to: string; force?: boolean; batchSize?: string }) => {
+      const input = {
+        to: parseTargetUrl(opts.to),
+        force: opts.force === true,
+        batchSize: opts.batchSize === undefined ? DEFAULT_BATCH_SIZE : parseBatchSize(opts.batchSize),
+      };
+      const copied = await copyCommand(context.env, input, context);
+      emit(context, opts.json === true, copied, () => formatCopy(copied));
     });
 
   return program;

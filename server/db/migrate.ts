@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import { migrationSource } from '../../migrations/index.ts';
 
-const config = { migrationSource, tableName: 'knex_migrations' } as const;
+/** Where knex records the migrations applied, and the lock table it keeps beside it. */
+export const MIGRATION_TABLES = ['knex_migrations', 'knex_migrations_lock'] as const;
+
+const config = { migrationSource, tableName: MIGRATION_TABLES[0] } as const;
 
 /** An arbitrary constant naming the migration lock shared by every Scanward process. */
 const MIGRATION_LOCK = 7_301_842_116;

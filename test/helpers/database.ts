@@ -17,6 +17,19 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
   if (!base) return { url: undefined, drop: async () => undefined };
+  return createPostgresDatabase(base);
+}
+
+/**
+ * The PostgreSQL that tests needing one whatever the suite's engine use (the
+ * copy from the embedded database) when DATABASE_URL is unset: CI always runs it.
+ */
+export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh, empty PostgreSQL database on the server of `base`, dropped by `drop()`. */
+export async function createPostgresDatabase(
+  base: string = process.env.DATABASE_URL ?? LOCAL_POSTGRES_URL,
+): Promise<TestDatabase & { url: string }> {
   const name = `scanward_test_${randomBytes(6).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
   await admin.raw(`create database ${name}`);
