@@ -7,6 +7,7 @@ import { softwareVersionChecks } from './software-versions.ts';
 import { templatesCheck } from './templates.ts';
 import { tlsChecks } from './tls.ts';
 import { webChecks } from './web.ts';
+import { webHardeningChecks } from './web-hardening.ts';
 
 export type { Check } from './check.ts';
 
@@ -14,6 +15,7 @@ export type { Check } from './check.ts';
 export const CHECKS: readonly Check[] = [
   ...exposedServiceChecks,
   ...webChecks,
+  ...webHardeningChecks,
   ...tlsChecks,
   templatesCheck,
   ...softwareVersionChecks,
