@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../server/scanner/checks/index.ts';
-import { directoryListingCheck } from '../../server/scanner/checks/web.ts';
+import { directoryListingCheck, envFileExposedCheck } from '../../server/scanner/checks/web.ts';
 import { crawl, htmlLinks, MAX_PAGES, sameOriginPath } from '../../server/scanner/checks/web-crawl.ts';
 import {
   PROBE_ORIGIN,
@@ -17,6 +17,10 @@ import {
   weakSessionCookies,
 } from '../../server/scanner/checks/web-hardening.ts';
 import type { ServiceIdentification } from '../../server/scanner/net/services.ts';
+import { correlate } from '../../server/scanner/phases/correlation.ts';
+import { runTemplates } from '../../server/scanner/templates/execute.ts';
+import { compileTemplate } from '../../server/scanner/templates/loader.ts';
+import type { LoadedTemplate } from '../../server/scanner/templates/schema.ts';
 import { emptyState, type PhaseContext } from '../../server/scanner/types.ts';
 import type { Services } from '../../server/services.ts';
 import { randomLoopbackAddress } from '../fixtures/listeners.ts';
@@ -100,7 +104,7 @@ const service = (fixture: Fixture, name: 'http' | 'https' = 'http'): ServiceIden
   tool: 'scanward-probe',
 });
 
-const WEB_CHECKS = [directoryListingCheck, ...webHardeningChecks];
+const WEB_CHECKS = [directoryListingCheck, envFileExposedCheck, ...webHardeningChecks];
 
 async function runWebChecks(ctx: PhaseContext, svc: ServiceIdentification) {
   return (await Promise.all(WEB_CHECKS.map((check) => check.run(ctx, svc)))).flat();
@@ -235,15 +239,26 @@ function site(weak: boolean): Record<string, Route> {
             };
       res.writeHead(200, { 'Content-Type': 'application/json', ...cors }).end('{"user":"alice"}');
     },
+    '/.env': (_req, res) =>
+      weak
+        ? res
+            .writeHead(200, { 'Content-Type': 'text/plain' })
+            .end('APP_KEY=base64:c2VjcmV0\nDB_PASSWORD=hunter2\n')
+        : res.writeHead(404).end('not found'),
     '/server-status': (_req, res) =>
       weak
         ? res
             .writeHead(200, { 'Content-Type': 'text/html' })
-            .end('<html><head><title>Apache Status</title></head><h1>Apache Server Status for localhost</h1>')
+            .end(
+              '<html><head><title>Apache Status</title></head><h1>Apache Server Status for localhost</h1>' +
+                '<dl><dt>Server Version: Apache/2.4.49 (Unix)</dt></dl>',
+            )
         : res.writeHead(403).end('Forbidden'),
     '/server-info': (_req, res) =>
       weak
-        ? res.writeHead(200, { 'Content-Type': 'text/html' }).end('<h1>Apache Server Information</h1>')
+        ? res
+            .writeHead(200, { 'Content-Type': 'text/html' })
+            .end('<h1>Apache Server Information</h1><dl><dt>Server Version: Apache/2.4.49 (Unix)</dt></dl>')
         : res.writeHead(403).end('Forbidden'),
   };
 }
@@ -286,9 +301,10 @@ describe('web checks on a site with planted weaknesses and on its hardened twin'
     expect(detections.map((d) => [d.check_id, d.severity, d.affected_component]).sort()).toEqual(
       [
         ['directory-listing', 'medium', `${base}/files/`],
+        ['env-file-exposed', 'high', `${base}/.env`],
         ['session-cookie-attributes', 'medium', base],
         ['cors-arbitrary-origin-credentials', 'high', `${base}/api/me`],
-        ['http-trace-enabled', 'low', base],
+        ['http-trace-enabled', 'low', `${base}/`],
         ['http-version-disclosure', 'low', base],
         ['apache-server-status', 'medium', `${base}/server-status`],
         ['apache-server-status', 'medium', `${base}/server-info`],
@@ -315,6 +331,59 @@ describe('web checks on a site with planted weaknesses and on its hardened twin'
     expect(weak.paths.slice(before)).toEqual(['/']);
   });
 });
+
+const SHARED_TEMPLATES = new URL('../../../shared/data/nuclei-templates-9424c7c.tar.gz', import.meta.url)
+  .pathname;
+const UPSTREAM = [
+  'http/miscellaneous/http-trace.yaml',
+  'http/misconfiguration/apache/apache-server-status.yaml',
+  'http/exposures/configs/codeigniter-env.yaml',
+];
+if (!existsSync(SHARED_TEMPLATES))
+  console.warn('skipping the upstream template tests: ../shared/data is absent');
+
+describe.skipIf(!existsSync(SHARED_TEMPLATES))(
+  'upstream nuclei templates next to the built-in checks',
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scanward-upstream-'));
+    let templates: LoadedTemplate[];
+    let weak: Fixture;
+    let hardened: Fixture;
+
+    beforeAll(async () => {
+      execFileSync('tar', ['-xzf', SHARED_TEMPLATES, '-C', dir, ...UPSTREAM]);
+      templates = UPSTREAM.map((file) => compileTemplate(readFileSync(join(dir, file), 'utf8'), file));
+      weak = await startFixture(withTrace(site(true), true));
+      hardened = await startFixture(withTrace(site(false), false));
+    });
+    afterAll(async () => {
+      await Promise.all([weak?.close(), hardened?.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('find what nuclei would on the planted fixture, and each weakness stays one finding', async () => {
+      const ctx = context(weak.address);
+      const run = await runTemplates(ctx, service(weak), templates);
+      expect(run.detections.map((d) => d.upstream_ids?.[0]).sort()).toEqual([
+        'apache-server-status',
+        'codeigniter-env',
+        'http-trace',
+      ]);
+      const builtIn = await runWebChecks(ctx, service(weak));
+      const merged = correlate([...builtIn, ...run.detections]);
+      expect(merged.map((d) => `${d.check_id} ${d.affected_component}`).sort()).toEqual(
+        builtIn.map((d) => `${d.check_id} ${d.affected_component}`).sort(),
+      );
+      const env = merged.find((d) => d.check_id === 'env-file-exposed')!;
+      expect(env.upstream_ids).toContain('codeigniter-env');
+    });
+
+    it('find nothing on the hardened twin', async () => {
+      const run = await runTemplates(context(hardened.address), service(hardened), templates);
+      expect(run.detections).toEqual([]);
+    });
+  },
+);
 
 describe('session cookie attributes', () => {
   it('asks for Secure only over TLS, and ignores deletions and other cookies', () => {

@@ -244,7 +244,7 @@ export const traceCheck: Check = {
       detection(
         ctx,
         service,
-        undefined,
+        '/',
         {
           check_id: 'http-trace-enabled',
           title: 'HTTP TRACE method enabled',

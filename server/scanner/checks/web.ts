@@ -268,7 +268,7 @@ export function redactEnv(text: string): string {
     .join('\n');
 }
 
-const ENV_UPSTREAM = ['generic-env', 'exposed-env', 'laravel-env'];
+const ENV_UPSTREAM = ['generic-env', 'exposed-env', 'laravel-env', 'codeigniter-env'];
 
 export const envFileExposedCheck: Check = {
   id: 'env-file-exposed',
