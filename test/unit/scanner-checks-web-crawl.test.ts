@@ -19,7 +19,7 @@ import {
 import type { ServiceIdentification } from '../../server/scanner/net/services.ts';
 import { correlate } from '../../server/scanner/phases/correlation.ts';
 import { runTemplates } from '../../server/scanner/templates/execute.ts';
-import { compileTemplate } from '../../server/scanner/templates/loader.ts';
+import { loadTemplates } from '../../server/scanner/templates/loader.ts';
 import type { LoadedTemplate } from '../../server/scanner/templates/schema.ts';
 import { emptyState, type PhaseContext } from '../../server/scanner/types.ts';
 import type { Services } from '../../server/services.ts';
@@ -338,6 +338,7 @@ const UPSTREAM = [
   'http/miscellaneous/http-trace.yaml',
   'http/misconfiguration/apache/apache-server-status.yaml',
   'http/exposures/configs/codeigniter-env.yaml',
+  'http/technologies/waf-detect.yaml',
 ];
 if (!existsSync(SHARED_TEMPLATES))
   console.warn('skipping the upstream template tests: ../shared/data is absent');
@@ -347,12 +348,15 @@ describe.skipIf(!existsSync(SHARED_TEMPLATES))(
   () => {
     const dir = mkdtempSync(join(tmpdir(), 'scanward-upstream-'));
     let templates: LoadedTemplate[];
+    let skipped: Map<string, string>;
     let weak: Fixture;
     let hardened: Fixture;
 
     beforeAll(async () => {
       execFileSync('tar', ['-xzf', SHARED_TEMPLATES, '-C', dir, ...UPSTREAM]);
-      templates = UPSTREAM.map((file) => compileTemplate(readFileSync(join(dir, file), 'utf8'), file));
+      const set = await loadTemplates(join(dir, 'http'));
+      templates = set.templates;
+      skipped = set.skippedFiles;
       weak = await startFixture(withTrace(site(true), true));
       hardened = await startFixture(withTrace(site(false), false));
     });
@@ -376,6 +380,11 @@ describe.skipIf(!existsSync(SHARED_TEMPLATES))(
       );
       const env = merged.find((d) => d.check_id === 'env-file-exposed')!;
       expect(env.upstream_ids).toContain('codeigniter-env');
+    });
+
+    it('never runs the WAF detection that takes any Apache or nginx server for a firewall', () => {
+      expect(skipped.get('technologies/waf-detect.yaml')).toBe('unreliable');
+      expect(templates.map((t) => t.id)).not.toContain('waf-detect');
     });
 
     it('find nothing on the hardened twin', async () => {

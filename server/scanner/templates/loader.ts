@@ -89,6 +89,13 @@ const list = (v: string | string[] | null | undefined): string[] =>
         .map((s) => s.trim())
         .filter(Boolean);
 
+/**
+ * Templates that report what is not there, so they are never run: `waf-detect`'s
+ * `apachegeneric` and `nginxgeneric` matchers match the word "apache" or "nginx" anywhere in
+ * a response, so every Apache or nginx server "has a web application firewall".
+ */
+const UNRELIABLE = new Set(['waf-detect']);
+
 /** A YAML anchor (`&name`) outside quotes and comments, roughly: only such texts can hold aliases. */
 const ANCHOR = /(^|[\s[{,:-])&[A-Za-z0-9_-]+(?=[\s,\]}]|$)/m;
 
@@ -134,6 +141,7 @@ export function compileTemplate(text: string, file = '<inline>'): LoadedTemplate
   const parsed = templateSchema.safeParse(raw);
   if (!parsed.success) throw new UnsupportedTemplate('invalid');
   const template = parsed.data;
+  if (UNRELIABLE.has(template.id)) throw new UnsupportedTemplate('unreliable');
   if (!Array.isArray(blocks) || blocks.length === 0) throw new UnsupportedTemplate('invalid');
 
   const variables = new Map<string, string>();
