@@ -4,6 +4,7 @@ import { Plan } from '../schemas/common.ts';
 import { VERSION } from '../version.ts';
 import { withOperatorDatabase, type OpenOperatorDatabase } from './database.ts';
 import { CliError, EXIT } from './errors.ts';
+import { registerTemplatesCommand } from './templates-command.ts';
 import {
   createOrganizationCommand,
   listOrganizationsCommand,
@@ -246,6 +247,7 @@ export function buildProgram(context: CliContext): Command {
       );
     });
 
+  registerTemplatesCommand(program, context);
   return program;
 }
 
