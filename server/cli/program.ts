@@ -4,6 +4,7 @@ import { Plan } from '../schemas/common.ts';
 import { VERSION } from '../version.ts';
 import { withOperatorDatabase, type OpenOperatorDatabase } from './database.ts';
 import { CliError, EXIT } from './errors.ts';
+import { registerTemplatesCommand } from './templates-command.ts';
 import {
   copyCommand,
   DEFAULT_BATCH_SIZE,
@@ -277,6 +278,7 @@ export function buildProgram(context: CliContext): Command {
       emit(context, opts.json === true, copied, () => formatCopy(copied));
     });
 
+  registerTemplatesCommand(program, context);
   return program;
 }
 

@@ -200,7 +200,16 @@ describe('web checks against a misconfigured server', () => {
     const before = fixture.requests.length;
     await runAll(phaseContext(fixture.address), httpService(fixture));
     const paths = fixture.requests.slice(before).map((r) => r.path);
-    expect(paths.sort()).toEqual(['/', '/.env', '/.git/config']);
+    // The listing check of a full scan looks at the crawled pages: robots.txt, sitemap.xml and the listing's links.
+    expect(paths.sort()).toEqual([
+      '/',
+      '/.env',
+      '/.git/config',
+      '/backup.tar.gz',
+      '/dump.sql',
+      '/robots.txt',
+      '/sitemap.xml',
+    ]);
   });
 
   it('names the scan target in Host and still connects to the literal address', async () => {

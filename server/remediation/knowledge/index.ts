@@ -6,6 +6,7 @@ import { CATEGORY_ENTRIES, knownVulnerability, severityEntry } from './generic.t
 import { SERVICE_ENTRIES } from './services.ts';
 import { TLS_ENTRIES } from './tls.ts';
 import { WEB_ENTRIES } from './web.ts';
+import { WEB_HARDENING_ENTRIES } from './web-hardening.ts';
 
 export type { KnowledgeEntry } from './entry.ts';
 
@@ -13,6 +14,7 @@ export type { KnowledgeEntry } from './entry.ts';
 export const KNOWLEDGE_ENTRIES: readonly KnowledgeEntry[] = [
   ...SERVICE_ENTRIES,
   ...WEB_ENTRIES,
+  ...WEB_HARDENING_ENTRIES,
   ...TLS_ENTRIES,
 ];
 

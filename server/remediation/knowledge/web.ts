@@ -109,7 +109,14 @@ export const gitConfigExposed: KnowledgeEntry = {
 
 export const envFileExposed: KnowledgeEntry = {
   id: 'env-file-exposed',
-  aliases: ['generic-env', 'exposed-env', 'dotenv-exposure', 'laravel-env', 'env-file-disclosure'],
+  aliases: [
+    'generic-env',
+    'exposed-env',
+    'dotenv-exposure',
+    'laravel-env',
+    'env-file-disclosure',
+    'codeigniter-env',
+  ],
   category: 'information-disclosure',
   cwe_ids: ['CWE-538', 'CWE-200'],
   defaultPort: 443,

@@ -3,14 +3,23 @@ import { isFrameworkSlug } from '../../controls/catalogue.ts';
 import type { ScanRecord } from '../types.ts';
 import type { Check } from './check.ts';
 import { exposedServiceChecks } from './exposed-services.ts';
+import { softwareVersionChecks } from './software-versions.ts';
 import { templatesCheck } from './templates.ts';
 import { tlsChecks } from './tls.ts';
 import { webChecks } from './web.ts';
+import { webHardeningChecks } from './web-hardening.ts';
 
 export type { Check } from './check.ts';
 
 /** Every check the engine knows. Adding a check means adding it here; nothing else changes. */
-export const CHECKS: readonly Check[] = [...exposedServiceChecks, ...webChecks, ...tlsChecks, templatesCheck];
+export const CHECKS: readonly Check[] = [
+  ...exposedServiceChecks,
+  ...webChecks,
+  ...webHardeningChecks,
+  ...tlsChecks,
+  templatesCheck,
+  ...softwareVersionChecks,
+];
 
 /**
  * The checks a scan runs in a phase: quick scans only the fast ones; compliance

@@ -9,6 +9,7 @@
  */
 import { templatesIn, type TemplateSet } from '../templates/loader.ts';
 import { runTemplates } from '../templates/execute.ts';
+import { installedTemplates } from '../templates/install.ts';
 import type { ScanState } from '../types.ts';
 import type { Check } from './check.ts';
 
@@ -25,7 +26,8 @@ export const templatesCheck: Check = {
   cweIds: [],
   appliesTo: (service) => service.service === 'http' || service.service === 'https',
   run: async (ctx, service) => {
-    const directory = ctx.services.config.templatesDir;
+    // SCANWARD_TEMPLATES_DIR, else the corpus `scanward templates update` installed.
+    const directory = ctx.services.config.templatesDir ?? installedTemplates(ctx.services.config.dataDir);
     if (!directory) return [];
     const set = await templatesIn(directory);
     if (!logged.has(set)) {

@@ -1,74 +1,32 @@
 /**
  * HTTP checks of the `web_analysis` phase: missing security headers, a served `.git`
- * directory or `.env` file, and automatic directory listings. Each service costs at most
- * three small requests (`GET /`, shared by the header and listing checks, `GET /.git/config`
- * and `GET /.env`), each on its own connection to the literal address the scope guard
- * approved, bounded in bytes and time and torn down when the scan's signal aborts. The
- * `Host` header names the scan target (the DNS name the user gave, or the address).
+ * directory or `.env` file, and automatic directory listings (on the home page in quick
+ * scans, on every page of the crawl, web-crawl.ts, in the others). Requests (web-requests.ts)
+ * each use their own connection to the literal address the scope guard approved, bounded
+ * in bytes and time and torn down when the scan's signal aborts. The `Host` header names
+ * the scan target (the DNS name the user gave, or the address).
  */
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
-import { httpResponseComplete, parseHttpResponse, type HttpResponse } from '../net/probes/http.ts';
+import type { HttpResponse } from '../net/probes/http.ts';
 import { renderBytes } from '../net/probe-session.ts';
-import { urlHost } from '../net/target-address.ts';
-import type { Detection, PhaseContext, ScanState } from '../types.ts';
+import type { Detection, PhaseContext } from '../types.ts';
 import type { Check } from './check.ts';
-import { exchangeHttp, isTlsService } from './http-exchange.ts';
-import { hostTarget, sharedExchange } from './tls.ts';
+import { isTlsService } from './http-exchange.ts';
+import { hostTarget } from './tls.ts';
+import { crawl } from './web-crawl.ts';
+import { getRoot, httpGet } from './web-requests.ts';
 
-/** Most bytes read of one response. */
-export const MAX_RESPONSE_BYTES = 64 * 1024;
-/** Most time for one request, connecting included. */
-export const REQUEST_TIMEOUT_MS = 10_000;
+export {
+  getRoot,
+  httpGet,
+  MAX_RESPONSE_BYTES,
+  REQUEST_TIMEOUT_MS,
+  type HttpExchange,
+  type HttpRequestOptions,
+} from './web-requests.ts';
 
 const TOOL = 'scanward-web';
 const NETWORK = 'CVSS:3.1/AV:N';
-
-export interface HttpExchange {
-  /** The request as sent, as text. */
-  request: string;
-  /** Status line and headers as received, as text. */
-  head: string;
-  response: HttpResponse | undefined;
-}
-
-function hostHeader(ctx: PhaseContext, service: ServiceIdentification): string {
-  const defaultPort = isTlsService(service) ? 443 : 80;
-  const host = urlHost(hostTarget(ctx, service));
-  return service.port === defaultPort ? host : `${host}:${service.port}`;
-}
-
-/** `GET path` on its own connection; rejects when the service cannot be reached or the scan aborts. */
-export async function httpGet(
-  ctx: PhaseContext,
-  service: ServiceIdentification,
-  path: string,
-): Promise<HttpExchange> {
-  const request =
-    `GET ${path} HTTP/1.1\r\nHost: ${hostHeader(ctx, service)}\r\nUser-Agent: scanward-web\r\n` +
-    'Accept: */*\r\nConnection: close\r\n\r\n';
-  const { data: raw } = await exchangeHttp(ctx, service, request, {
-    maxBytes: MAX_RESPONSE_BYTES,
-    timeoutMs: REQUEST_TIMEOUT_MS,
-    complete: httpResponseComplete,
-  });
-  const headerEnd = raw.indexOf('\r\n\r\n');
-  const response = parseHttpResponse(raw);
-  return {
-    request: renderBytes(Buffer.from(request.trimEnd(), 'latin1')),
-    head: renderBytes(headerEnd === -1 ? raw : raw.subarray(0, headerEnd)),
-    // A copy of the (at most 16 KiB) body, so a shared `GET /` does not keep the whole read alive.
-    response: response && { ...response, body: Buffer.from(response.body) },
-  };
-}
-
-const rootResponses = new WeakMap<ScanState, Map<string, Promise<HttpExchange>>>();
-
-/** `GET /`, fetched once per service and scan for the header and listing checks. */
-function getRoot(ctx: PhaseContext, service: ServiceIdentification): Promise<HttpExchange> {
-  return sharedExchange(rootResponses, ctx, `${service.address}|${service.port}`, () =>
-    httpGet(ctx, service, '/'),
-  );
-}
 
 function detection(
   ctx: PhaseContext,
@@ -194,32 +152,37 @@ export const directoryListingCheck: Check = {
   cweIds: ['CWE-548'],
   appliesTo: (service) => service.service === 'http' || service.service === 'https',
   run: async (ctx, service) => {
-    const exchange = await getRoot(ctx, service);
-    if (!exchange.response || !isDirectoryListing(exchange.response)) return [];
-    return [
-      detection(
-        ctx,
-        service,
-        '/',
-        {
-          check_id: 'directory-listing',
-          title: 'Web server lists directory contents',
-          severity: 'medium',
-          cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N`,
-          category: 'information-disclosure',
-          cwe_ids: ['CWE-548'],
-          description: `GET / on ${componentUrl(service)} returns an automatic directory listing instead of an index page.`,
-          impact:
-            'Visitors can browse and download files that were never linked (backups, logs, configuration ' +
-            'exports), and learn file names and versions that guide further attacks.',
-          evidence: {
-            request: exchange.request,
-            response: `${exchange.head}\n\n${renderBytes(exchange.response.body, 2048)}`,
+    // Quick scans look at the home page; the others at every page the crawl found.
+    const pages =
+      ctx.scan.scan_type === 'quick'
+        ? [{ path: '/', exchange: await getRoot(ctx, service) }]
+        : await crawl(ctx, service);
+    return pages
+      .filter((page) => page.exchange.response && isDirectoryListing(page.exchange.response))
+      .map(({ path, exchange }) =>
+        detection(
+          ctx,
+          service,
+          path,
+          {
+            check_id: 'directory-listing',
+            title: 'Web server lists directory contents',
+            severity: 'medium',
+            cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N`,
+            category: 'information-disclosure',
+            cwe_ids: ['CWE-548'],
+            description: `GET ${path} on ${componentUrl(service)} returns an automatic directory listing instead of an index page.`,
+            impact:
+              'Visitors can browse and download files that were never linked (backups, logs, configuration ' +
+              'exports), and learn file names and versions that guide further attacks.',
+            evidence: {
+              request: exchange.request,
+              response: `${exchange.head}\n\n${renderBytes(exchange.response!.body, 2048)}`,
+            },
           },
-        },
-        DIRECTORY_LISTING_UPSTREAM,
-      ),
-    ];
+          DIRECTORY_LISTING_UPSTREAM,
+        ),
+      );
   },
 };
 
@@ -305,7 +268,7 @@ export function redactEnv(text: string): string {
     .join('\n');
 }
 
-const ENV_UPSTREAM = ['generic-env', 'exposed-env', 'laravel-env'];
+const ENV_UPSTREAM = ['generic-env', 'exposed-env', 'laravel-env', 'codeigniter-env'];
 
 export const envFileExposedCheck: Check = {
   id: 'env-file-exposed',

@@ -43,7 +43,7 @@ export const threatIntelligence: Phase = {
       return;
     }
     for (const detection of withCves) {
-      detection.kev = detection.cve_ids.some((cve) => kev.has(cve));
+      detection.kev = detection.kev === true || detection.cve_ids.some((cve) => kev.has(cve));
       ctx.progress.advance();
     }
   },

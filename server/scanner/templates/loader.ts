@@ -5,6 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { load as loadYaml, CORE_SCHEMA } from 'js-yaml';
 import PQueue from 'p-queue';
 import { parse as parseYaml } from 'yaml';
 import { dslVariables, parseDsl } from './dsl.ts';
@@ -88,6 +89,27 @@ const list = (v: string | string[] | null | undefined): string[] =>
         .map((s) => s.trim())
         .filter(Boolean);
 
+/**
+ * Templates that report what is not there, so they are never run: `waf-detect`'s
+ * `apachegeneric` and `nginxgeneric` matchers match the word "apache" or "nginx" anywhere in
+ * a response, so every Apache or nginx server "has a web application firewall".
+ */
+const UNRELIABLE = new Set(['waf-detect']);
+
+/** A YAML anchor (`&name`) outside quotes and comments, roughly: only such texts can hold aliases. */
+const ANCHOR = /(^|[\s[{,:-])&[A-Za-z0-9_-]+(?=[\s,\]}]|$)/m;
+
+/**
+ * YAML of a template: js-yaml (several times faster, YAML 1.2 core schema, the same reading
+ * as the `yaml` package for templates) for the texts without anchors, which are nearly all;
+ * the `yaml` package with its alias-expansion limit for the others, so a document of nested
+ * aliases cannot make the schema check walk an exponential tree.
+ */
+export function parseTemplateYaml(text: string): unknown {
+  if (ANCHOR.test(text)) return parseYaml(text, { maxAliasCount: 100 });
+  return loadYaml(text, { schema: CORE_SCHEMA });
+}
+
 /** Parses and compiles one template's text; throws UnsupportedTemplate with the reason it is skipped. */
 export function compileTemplate(text: string, file = '<inline>'): LoadedTemplate {
   if (/\{\{interactsh-url\}\}|interactsh_(protocol|request|response)/.test(text)) {
@@ -103,7 +125,7 @@ export function compileTemplate(text: string, file = '<inline>'): LoadedTemplate
   if (/^\s+(-\s+)?fuzzing:/m.test(text)) throw new UnsupportedTemplate('fuzzing');
   let doc: unknown;
   try {
-    doc = parseYaml(text, { maxAliasCount: 100 });
+    doc = parseTemplateYaml(text);
   } catch {
     throw new UnsupportedTemplate('yaml-error');
   }
@@ -119,6 +141,7 @@ export function compileTemplate(text: string, file = '<inline>'): LoadedTemplate
   const parsed = templateSchema.safeParse(raw);
   if (!parsed.success) throw new UnsupportedTemplate('invalid');
   const template = parsed.data;
+  if (UNRELIABLE.has(template.id)) throw new UnsupportedTemplate('unreliable');
   if (!Array.isArray(blocks) || blocks.length === 0) throw new UnsupportedTemplate('invalid');
 
   const variables = new Map<string, string>();
@@ -389,6 +412,9 @@ async function yamlFiles(root: string): Promise<string[]> {
     .sort();
 }
 
+/** Templates compiled between two yields to the event loop (a few milliseconds of work). */
+const YIELD_EVERY = 25;
+
 /** Reads, parses and compiles every template under `directory` (no cache; see `templatesIn`). */
 export async function loadTemplates(directory: string): Promise<TemplateSet> {
   const started = performance.now();
@@ -401,7 +427,10 @@ export async function loadTemplates(directory: string): Promise<TemplateSet> {
   const texts = await Promise.all(
     files.map((file) => queue.add(() => readFile(file, 'utf8').catch(() => null)) as Promise<string | null>),
   );
-  files.forEach((path, i) => {
+  for (const [i, path] of files.entries()) {
+    // Compiling is CPU work: yield to the event loop every few files, so a process that also
+    // serves the API (SCANWARD_ROLE=all) keeps answering while a large tree loads.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise<void>((resolve) => setImmediate(resolve));
     const file = relative(directory, path);
     const text = texts[i];
     let reason: string | undefined;
@@ -422,7 +451,7 @@ export async function loadTemplates(directory: string): Promise<TemplateSet> {
       skippedFiles.set(file, reason);
       skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1;
     }
-  });
+  }
   return {
     templates,
     skippedFiles,

@@ -1,0 +1,238 @@
+/**
+ * Software versions: end-of-life release cycles, versions behind their cycle's latest
+ * release, and versions inside the affected range of a known-exploited vulnerability (CISA
+ * KEV). No request is sent: each check reads the product and version the service revealed
+ * during enumeration (scanner/intel/software.ts) and judges them against the committed
+ * snapshots (scanner/intel/snapshots/).
+ *
+ * Check ids are per product (`software-end-of-life:php`) and per CVE (`CVE-2021-41773`), so
+ * that Apache and the PHP behind it on one port stay two findings and a fixed version
+ * resolves them: every product and CVE judged on a port is recorded as covered.
+ */
+import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import { tryCvssScore } from '../../scoring/cvss.ts';
+import { severityRank, type Severity } from '../../scoring/severity.ts';
+import { assessEndOfLife, type EolAssessment } from '../intel/endoflife.ts';
+import { describeRange, kevEntriesFor, kevMatches, type KevMatch } from '../intel/kev.ts';
+import { kevSnapshot, eolSnapshot } from '../intel/snapshots.ts';
+import { softwareOf, type IdentifiedSoftware } from '../intel/software.ts';
+import { targetOf, type Detection, type PhaseContext } from '../types.ts';
+import type { Check } from './check.ts';
+
+const TOOL = 'scanward-versions';
+const OUTDATED_CWES = ['CWE-1104'];
+
+const appliesTo = (service: ServiceIdentification): boolean => softwareOf(service).length > 0;
+
+function cover(ctx: PhaseContext, service: ServiceIdentification, checkId: string): void {
+  ctx.state.coverage.push({
+    target: targetOf(ctx.state, service.address),
+    check_id: checkId,
+    port: service.port,
+  });
+}
+
+function base(ctx: PhaseContext, service: ServiceIdentification) {
+  return {
+    target: targetOf(ctx.state, service.address),
+    affected_component: componentUrl(service),
+    port: service.port,
+    tool: TOOL,
+  };
+}
+
+function evidence(software: IdentifiedSoftware, lines: string[]): Detection['evidence'] {
+  return {
+    request: 'service identification (enumeration)',
+    response: [software.source, ...lines].join('\n'),
+    screenshot_url: null,
+  };
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+function eolSource(): string {
+  const { products } = eolSnapshot().source;
+  return `endoflife.date @ ${products.commit} (${products.date})`;
+}
+
+function versionLine(software: IdentifiedSoftware, assessment: EolAssessment): string {
+  return `${software.product.name} ${software.version}${assessment.cpe ? ` (${assessment.cpe})` : ''}`;
+}
+
+function behindText(assessment: EolAssessment): string {
+  const behind = assessment.behind;
+  if (!behind) return '';
+  const months = behind.months === undefined ? '' : `, ${behind.months} month(s) older`;
+  return (
+    `It is ${behind.releases} release(s) behind the cycle's latest, ${behind.latest}` +
+    `${behind.latestDate ? ` (${behind.latestDate})` : ''}${months}.`
+  );
+}
+
+export function endOfLifeDetection(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  software: IdentifiedSoftware,
+  assessment: EolAssessment,
+): Detection {
+  const { cycle } = assessment;
+  const ended =
+    assessment.endOfLife === true
+      ? 'has reached its end of life'
+      : `reached its end of life on ${assessment.endOfLife}`;
+  return {
+    ...base(ctx, service),
+    check_id: `software-end-of-life:${software.product.key}`,
+    upstream_ids: [],
+    title: `End-of-life software: ${software.product.name} ${software.version} (${cycle.cycle} cycle)`,
+    severity: 'high',
+    // No fixes will come for what is found next: a network attacker needs only the next published flaw.
+    cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    category: 'outdated-software',
+    cve_ids: [],
+    cwe_ids: OUTDATED_CWES,
+    description:
+      `${componentUrl(service)} runs ${versionLine(software, assessment)}. Its ${cycle.cycle} release cycle ${ended} ` +
+      `and receives no security fixes. ${behindText(assessment)}`.trim(),
+    impact:
+      'Vulnerabilities found in this release cycle from now on stay unfixed; published exploits for them can be ' +
+      'used against this service indefinitely.',
+    evidence: evidence(software, [
+      `release cycle ${cycle.cycle}: end of life ${cycle.eol === true ? 'yes' : cycle.eol}, latest ${cycle.latest ?? 'unknown'}`,
+      `source: ${eolSource()}`,
+      ...(assessment.cpe ? [`cpe: ${assessment.cpe}`] : []),
+    ]),
+  };
+}
+
+export function outdatedDetection(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  software: IdentifiedSoftware,
+  assessment: EolAssessment,
+): Detection {
+  const behind = assessment.behind as NonNullable<EolAssessment['behind']>;
+  return {
+    ...base(ctx, service),
+    check_id: `software-outdated:${software.product.key}`,
+    upstream_ids: [],
+    title:
+      `Outdated software: ${software.product.name} ${software.version}, ${behind.releases} release(s) behind ` +
+      `${behind.latest}`,
+    severity: 'medium',
+    // Fixes published since this version are missing; whether one of them matters here is not known.
+    cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:L/A:L',
+    category: 'outdated-software',
+    cve_ids: [],
+    cwe_ids: OUTDATED_CWES,
+    description:
+      `${componentUrl(service)} runs ${versionLine(software, assessment)}, in the supported ` +
+      `${assessment.cycle.cycle} release cycle. ${behindText(assessment)} The version was read from what the ` +
+      'service announced; a distribution package may carry backported fixes under the same version.',
+    impact:
+      'Security fixes released in this cycle since this version are likely missing; attackers read the same ' +
+      'changelogs.',
+    evidence: evidence(software, [
+      `latest in cycle ${assessment.cycle.cycle}: ${behind.latest}${behind.latestDate ? ` (${behind.latestDate})` : ''}`,
+      ...(behind.releasedOn ? [`${software.version} released ${behind.releasedOn}`] : []),
+      `source: ${eolSource()}`,
+      ...(assessment.cpe ? [`cpe: ${assessment.cpe}`] : []),
+    ]),
+  };
+}
+
+function kevSeverity(vector: string | null): Severity {
+  const rating = tryCvssScore(vector)?.rating;
+  const fromScore: Severity = rating === undefined || rating === 'none' ? 'high' : rating;
+  // Known exploitation in the wild raises urgency: never below high.
+  return severityRank(fromScore) > severityRank('high') ? fromScore : 'high';
+}
+
+export function kevDetection(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  software: IdentifiedSoftware,
+  { entry, range }: KevMatch,
+): Detection {
+  const conditions = entry.conditions.length > 0 ? ` The record notes: ${entry.conditions.join(' ')}` : '';
+  return {
+    ...base(ctx, service),
+    check_id: entry.cve,
+    upstream_ids: [entry.cve],
+    title: `${entry.cve} (known exploited) in ${software.product.name} ${software.version}: ${entry.name}`,
+    severity: kevSeverity(entry.cvss_v3_vector),
+    cvss_vector: entry.cvss_v3_vector,
+    category: 'known-vulnerability',
+    cve_ids: [entry.cve],
+    cwe_ids: entry.cwe,
+    kev: true,
+    priority: entry.ransomware || (tryCvssScore(entry.cvss_v3_vector)?.baseScore ?? 0) >= 9 ? 'p1' : 'p2',
+    description:
+      `${componentUrl(service)} announces ${software.product.name} ${software.version}, inside the range the CVE ` +
+      `record gives as affected by ${entry.cve} (${range.product} ${describeRange(range)}). CISA lists ${entry.cve} ` +
+      `as exploited in the wild since ${entry.kev_date_added}` +
+      `${entry.ransomware ? ', including in ransomware campaigns' : ''}. Version in the affected range; not proven ` +
+      'exploitable: the version comes from what the service announced, and distributions backport fixes without ' +
+      `changing it.${conditions}`,
+    impact:
+      `If the service is vulnerable, ${entry.name.replace(/ Vulnerability$/i, '').toLowerCase()} is being used by ` +
+      'attackers today; known-exploited vulnerabilities are the first ones to fix.',
+    evidence: {
+      request: 'service identification (enumeration)',
+      response: [
+        software.source,
+        `affected (${entry.cve}): ${range.product} ${describeRange(range)}`,
+        `CISA KEV: added ${entry.kev_date_added}${entry.ransomware ? ', known ransomware use' : ''}`,
+        `source: ${entry.source}`,
+      ].join('\n'),
+      screenshot_url: null,
+    },
+  };
+}
+
+export const endOfLifeCheck: Check = {
+  id: 'software-end-of-life',
+  upstreamIds: [],
+  phase: 'vulnerability_scanning',
+  quick: true,
+  category: 'outdated-software',
+  cweIds: OUTDATED_CWES,
+  appliesTo,
+  run: async (ctx, service) => {
+    const detections: Detection[] = [];
+    for (const software of softwareOf(service)) {
+      const assessment = assessEndOfLife(software, today());
+      if (!assessment) continue;
+      cover(ctx, service, `software-end-of-life:${software.product.key}`);
+      cover(ctx, service, `software-outdated:${software.product.key}`);
+      if (assessment.endOfLife) detections.push(endOfLifeDetection(ctx, service, software, assessment));
+      else if (assessment.behind) detections.push(outdatedDetection(ctx, service, software, assessment));
+    }
+    return detections;
+  },
+};
+
+export const knownExploitedVersionCheck: Check = {
+  id: 'known-exploited-version',
+  upstreamIds: [],
+  phase: 'vulnerability_scanning',
+  quick: true,
+  category: 'known-vulnerability',
+  cweIds: [],
+  appliesTo: (service) => softwareOf(service).some((s) => s.product.kevProducts.length > 0),
+  run: async (ctx, service) => {
+    const detections: Detection[] = [];
+    for (const software of softwareOf(service)) {
+      for (const entry of kevEntriesFor(software)) cover(ctx, service, entry.cve);
+      for (const match of kevMatches(software, kevSnapshot())) {
+        detections.push(kevDetection(ctx, service, software, match));
+      }
+    }
+    return detections;
+  },
+};
+
+export const softwareVersionChecks: Check[] = [endOfLifeCheck, knownExploitedVersionCheck];
