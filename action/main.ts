@@ -2,16 +2,9 @@ import { dirname, resolve } from 'node:path';
 import type { ActionCore } from './core.ts';
 import { runUrl, splitRepository, type GitHubContext } from './context.ts';
 import { isUserError } from './errors.ts';
-import {
-  createGitHubClient,
-  processingStatus,
-  uploadSarif,
-  type GitHubClient,
-  type Repository,
-} from './github-api.ts';
+import type { GitHubClient, Repository } from './github-api.ts';
 import { httpDeps, type Fetch, type RetryPolicy, type Sleep } from './http.ts';
 import { parseInputs, type ActionInputs } from './inputs.ts';
-import { commentMarker, renderComment, upsertComment } from './pr-comment.ts';
 import type { Finding, ScanBody } from './responses.ts';
 import {
   findingUrl,
@@ -201,6 +194,10 @@ async function finishCompleted(
   core.setOutput('sarif-file', sarifPath);
   core.info(`SARIF with ${log.runs[0]!.results.length} result(s) written to ${sarifPath}`);
 
+  // Octokit is loaded only now, after the scan: it is most of the bundle, and the first
+  // request to Scanward should not wait for it (docs/performance.md, "The Action's cold start").
+  const { createGitHubClient, processingStatus, uploadSarif } = await import('./github-api.ts');
+  const { commentMarker, renderComment, upsertComment } = await import('./pr-comment.ts');
   let github: GitHubClient | undefined;
   const githubClient = () =>
     (github ??= createGitHubClient({
@@ -218,7 +215,7 @@ async function finishCompleted(
   if (inputs.uploadSarif) {
     try {
       const uploaded = await core.group('Upload to GitHub code scanning', () =>
-        uploadToCodeScanning(deps, githubClient, sarifText, scan),
+        uploadToCodeScanning(deps, githubClient, { uploadSarif, processingStatus }, sarifText, scan),
       );
       uploadText = uploaded.text;
       uploadId = uploaded.id;
@@ -309,6 +306,7 @@ function annotate(core: ActionCore, gate: GateResult): void {
 async function uploadToCodeScanning(
   deps: ActionDeps,
   github: () => GitHubClient,
+  api: Pick<typeof import('./github-api.ts'), 'uploadSarif' | 'processingStatus'>,
   sarif: string,
   scan: ScanBody,
 ): Promise<{ text: string; id?: string }> {
@@ -320,7 +318,7 @@ async function uploadToCodeScanning(
     );
     return { text: 'not uploaded (no GitHub repository, commit or ref)' };
   }
-  const { id } = await uploadSarif(github(), repository, {
+  const { id } = await api.uploadSarif(github(), repository, {
     sarif,
     commitSha: context.sha,
     ref: context.ref,
@@ -330,7 +328,7 @@ async function uploadToCodeScanning(
 
   const { attempts, intervalMs } = deps.sarifProcessing ?? DEFAULT_SARIF_PROCESSING;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const status = await processingStatus(github(), repository, id);
+    const status = await api.processingStatus(github(), repository, id);
     if (status.status === 'complete') {
       core.info('GitHub processed the SARIF upload; alerts are in the Security tab.');
       return { text: 'uploaded to code scanning and processed', id };
