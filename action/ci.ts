@@ -85,6 +85,8 @@ SCANWARD_FAIL_ON=high. Flags win.
   --junit FILE                 write JUnit XML: one test case per reported finding
   --json FILE                  write the scan, gate and findings as JSON
   --help, --version
+
+SCANWARD_DEBUG=1 adds debug lines (the Idempotency-Key, ...) to the log.
 `;
 
 interface Parsed {

@@ -169,7 +169,6 @@ async function finishCompleted(
   const verdict = judge(findings, inputs);
   const { gate } = verdict;
   core.setOutput('new-findings', String(verdict.newFindings.length));
-  core.setOutput('result', gate.failed ? 'failed' : 'passed');
 
   const repository = splitRepository(context.repository);
   const { log, omitted } = buildSarif(verdict.reported, {
@@ -278,6 +277,7 @@ async function finishCompleted(
     failed = true;
   }
   if (gate.failed) core.setFailed(gate.message);
+  core.setOutput('result', failed ? 'failed' : 'passed');
   return {
     outcome: failed ? 'failed' : 'passed',
     scanId: scan.id,

@@ -30807,7 +30807,6 @@ async function finishCompleted(deps, inputs, scan, links, findings, toolVersion)
     const verdict = judge(findings, inputs);
     const { gate } = verdict;
     core.setOutput('new-findings', String(verdict.newFindings.length));
-    core.setOutput('result', gate.failed ? 'failed' : 'passed');
     const repository = (0,action_context/* splitRepository */.T8)(context.repository);
     const { log, omitted } = buildSarif(verdict.reported, {
         scanId: scan.id,
@@ -30904,6 +30903,7 @@ async function finishCompleted(deps, inputs, scan, links, findings, toolVersion)
     }
     if (gate.failed)
         core.setFailed(gate.message);
+    core.setOutput('result', failed ? 'failed' : 'passed');
     return {
         outcome: failed ? 'failed' : 'passed',
         scanId: scan.id,

@@ -11478,6 +11478,8 @@ SCANWARD_FAIL_ON=high. Flags win.
   --junit FILE                 write JUnit XML: one test case per reported finding
   --json FILE                  write the scan, gate and findings as JSON
   --help, --version
+
+SCANWARD_DEBUG=1 adds debug lines (the Idempotency-Key, ...) to the log.
 `;
 function parseCommandLine(argv, env) {
     let values;

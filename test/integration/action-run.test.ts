@@ -513,6 +513,7 @@ describe('the Scanward Action', () => {
     const { result, core } = await runAction({ 'fail-on': 'none' });
 
     expect(result.outcome).toBe('failed');
+    expect(core.outputs.get('result')).toBe('failed');
     expect(core.failures[0]).toContain('security-events: write');
     expect(core.summaries.join('\n')).toContain('upload to code scanning failed');
   });
