@@ -123,3 +123,24 @@ function describeFailure(error: unknown): string {
 function formatWait(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
 }
+
+/** The HTTP dependencies of a run, from its injected fetch, clock and sleep; retries are told to `log`. */
+export function httpDeps(
+  deps: {
+    fetch: Fetch;
+    sleep: Sleep;
+    now: () => number;
+    retry?: RetryPolicy | undefined;
+    signal?: AbortSignal | undefined;
+  },
+  log: (message: string) => void,
+): HttpDeps {
+  return {
+    fetch: deps.fetch,
+    sleep: deps.sleep,
+    now: deps.now,
+    retry: deps.retry ?? DEFAULT_RETRY,
+    signal: deps.signal,
+    onRetry: log,
+  };
+}

@@ -1,12 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import * as core from '@actions/core';
+import { context } from '@actions/github';
+import { fromActionsContext } from './context.ts';
 import { run } from './main.ts';
-import { createRunnerCore } from './runtime.ts';
 
 /**
- * The Action's entry (dist/index.js after bundling): wires the process's
- * globals into `run(deps)` and nothing else. SIGINT/SIGTERM (the runner
- * cancelling the job) abort the run, which then cancels its scan.
+ * The Action's entry (dist/index.js after bundling): wires `@actions/core`,
+ * `@actions/github`'s context and the process's globals into `run(deps)`
+ * and nothing else. SIGINT/SIGTERM (the runner cancelling the job) abort the
+ * run, which then cancels its scan.
  */
 
 const aborter = new AbortController();
@@ -15,14 +18,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await run({
-  core: createRunnerCore({
-    env: process.env,
-    write: (text) => process.stdout.write(text),
-    onFailed: () => {
-      process.exitCode = 1;
-    },
-  }),
-  env: process.env,
+  core,
+  context: fromActionsContext(context, process.env),
   fetch: (input, init) => fetch(input, init),
   sleep: async (ms, signal) => {
     await delay(ms, undefined, { signal });

@@ -13,6 +13,8 @@ import type { Severity } from './responses.ts';
  */
 
 export type FailOn = Severity | 'none';
+/** `all`: every open finding of the scan counts; `new`: only those the scan found first or reopened. */
+export type GateMode = 'all' | 'new';
 
 export interface ActionInputs {
   /** The service base, without a trailing slash or `/api/v1`. */
@@ -23,6 +25,15 @@ export interface ActionInputs {
   ports?: string | undefined;
   frameworks: Framework[];
   failOn: FailOn;
+  gate: GateMode;
+  /** The least severe finding that goes into SARIF, the summary, the comment and the reports. */
+  reportSeverity: Severity;
+  /** Follow this existing scan instead of creating one. */
+  scanId?: string | undefined;
+  /** false: create the scan, set the outputs and return without waiting. */
+  wait: boolean;
+  /** Post (or update) the sticky pull request comment. */
+  comment: boolean;
   timeoutMs: number;
   pollIntervalMs: number;
   uploadSarif: boolean;
@@ -45,7 +56,16 @@ export const FAIL_ON_VALUES = [...FINDING_SEVERITIES, 'none'] as const;
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 600;
 
-export function parseInputs(getInput: GetInput, context: GitHubContext): ParsedInputs {
+export interface ParseOptions {
+  /** Who is asking, for the error heading: "The Scanward Action's inputs" or "scanward-ci's options". */
+  heading?: string | undefined;
+}
+
+export function parseInputs(
+  getInput: GetInput,
+  context: Pick<GitHubContext, 'repository' | 'runId' | 'runAttempt' | 'job' | 'step'>,
+  options: ParseOptions = {},
+): ParsedInputs {
   const problems: string[] = [];
   const warnings: string[] = [];
   const read = (name: string) => getInput(name).trim();
@@ -53,9 +73,18 @@ export function parseInputs(getInput: GetInput, context: GitHubContext): ParsedI
   const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
   const credentials = parseCredentials(read('api-key'), read('token'), problems);
 
+  const scanIdRaw = read('scan-id');
+  if (scanIdRaw !== '' && !/^scan_[A-Za-z0-9]{1,95}$/.test(scanIdRaw)) {
+    problems.push(`\`scan-id\` is "${scanIdRaw}"; use the id of a scan, like scan_0123456789abcdefghijklmn.`);
+  }
+  const scanId = scanIdRaw || undefined;
+
   const target = read('target');
-  if (target === '') problems.push('`target` is required: the domain, IP address or CIDR range to scan.');
-  else if (target.length > 253) problems.push('`target` must be at most 253 characters.');
+  if (target === '' && !scanId) {
+    problems.push('`target` is required: the domain, IP address or CIDR range to scan (or set `scan-id`).');
+  } else if (target.length > 253) problems.push('`target` must be at most 253 characters.');
+  if (scanId && target !== '')
+    warnings.push('`scan-id` is set, so `target` and the other scan inputs are not used.');
 
   const scanTypeRaw = read('scan-type') || 'quick';
   const scanType = ScanType.safeParse(scanTypeRaw);
@@ -80,6 +109,25 @@ export function parseInputs(getInput: GetInput, context: GitHubContext): ParsedI
     : undefined;
   if (!failOn) problems.push(`\`fail-on\` is "${failOnRaw}"; use one of ${FAIL_ON_VALUES.join(', ')}.`);
 
+  const gateRaw = (read('gate') || 'all').toLowerCase();
+  const gate = gateRaw === 'all' || gateRaw === 'new' ? gateRaw : undefined;
+  if (!gate) {
+    problems.push(
+      `\`gate\` is "${gateRaw}"; use all (every open finding counts) or new (only findings this scan found first or reopened).`,
+    );
+  }
+
+  const reportRaw = (read('report-severity') || 'info').toLowerCase();
+  const reportSeverity = (FINDING_SEVERITIES as readonly string[]).includes(reportRaw)
+    ? (reportRaw as Severity)
+    : undefined;
+  if (!reportSeverity) {
+    problems.push(`\`report-severity\` is "${reportRaw}"; use one of ${FINDING_SEVERITIES.join(', ')}.`);
+  }
+
+  const wait = parseBoolean('wait', read('wait') || 'true', problems);
+  const comment = parseBoolean('comment', read('comment') || 'false', problems);
+
   const timeoutMinutes = parseNumber('timeout-minutes', read('timeout-minutes') || '30', problems, {
     min: 0,
     exclusiveMin: true,
@@ -95,6 +143,12 @@ export function parseInputs(getInput: GetInput, context: GitHubContext): ParsedI
   if (uploadSarif && !githubToken) {
     problems.push(
       '`github-token` is empty but upload-sarif is true. Leave github-token at its default (${{ github.token }}) or set upload-sarif: false.',
+    );
+  }
+
+  if (comment && !githubToken) {
+    problems.push(
+      '`github-token` is empty but comment is true; leave github-token at its default (${{ github.token }}).',
     );
   }
 
@@ -114,7 +168,9 @@ export function parseInputs(getInput: GetInput, context: GitHubContext): ParsedI
 
   if (problems.length > 0) {
     const list = problems.map((p) => `  - ${p}`).join('\n');
-    throw new ConfigurationError(`The Scanward Action's inputs need fixing:\n${list}`);
+    throw new ConfigurationError(
+      `${options.heading ?? "The Scanward Action's inputs"} need fixing:\n${list}`,
+    );
   }
   return {
     inputs: {
@@ -125,6 +181,11 @@ export function parseInputs(getInput: GetInput, context: GitHubContext): ParsedI
       ports: portsRaw || undefined,
       frameworks,
       failOn: failOn!,
+      gate: gate!,
+      reportSeverity: reportSeverity!,
+      scanId,
+      wait: wait!,
+      comment: comment!,
       timeoutMs: Math.round(timeoutMinutes! * 60_000),
       pollIntervalMs: Math.round(pollSeconds! * 1000),
       uploadSarif: uploadSarif!,
@@ -238,7 +299,7 @@ function parseBoolean(name: string, raw: string, problems: string[]): boolean | 
  * GitHub Actions every run gets a new key.
  */
 export function defaultIdempotencyKey(
-  context: GitHubContext,
+  context: Pick<GitHubContext, 'repository' | 'runId' | 'runAttempt' | 'job' | 'step'>,
   scan: { target: string; scan_type: string; ports?: string | undefined; frameworks: string[] },
 ): string {
   if (!context.repository || !context.runId) return `scanward-action:${randomUUID()}`;

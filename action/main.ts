@@ -1,28 +1,35 @@
 import { dirname, resolve } from 'node:path';
-import { ScanwardClient } from './client.ts';
-import { processingStatus, uploadSarif, type CodeScanningTarget } from './code-scanning.ts';
-import { readGitHubContext, runUrl, splitRepository, type Env, type GitHubContext } from './context.ts';
-import { ApiError, isUserError } from './errors.ts';
-import { DEFAULT_RETRY, type Fetch, type HttpDeps, type RetryPolicy, type Sleep } from './http.ts';
+import type { ActionCore } from './core.ts';
+import { runUrl, splitRepository, type GitHubContext } from './context.ts';
+import { isUserError } from './errors.ts';
+import type { GitHubClient, Repository } from './github-api.ts';
+import { httpDeps, type Fetch, type RetryPolicy, type Sleep } from './http.ts';
 import { parseInputs, type ActionInputs } from './inputs.ts';
-import { ProgressLog } from './progress.ts';
-import type { Finding, FindingRefBody, ScanBody } from './responses.ts';
-import type { ActionCore } from './runtime.ts';
+import type { Finding, ScanBody } from './responses.ts';
+import {
+  findingUrl,
+  formatMinutes,
+  judge,
+  runScanFlow,
+  type FlowDeps,
+  type ServiceLinks,
+} from './scan-flow.ts';
 import { buildSarif } from './sarif.ts';
 import { renderSummary } from './summary.ts';
+import { scanCounts, type GateResult } from './threshold.ts';
 import { ACTION_VERSION } from './version.ts';
-import { countOpenFindings, evaluateGate, scanCounts, type GateResult } from './threshold.ts';
 
 /**
- * The Action: create a scan, follow it to the end, turn its findings into
- * SARIF for code scanning, write the job summary and outputs, and fail the
- * step at the severity threshold. Everything from the outside world comes in
- * through `deps`, so tests run it against local fakes without waiting.
+ * The GitHub Action: start a scan (or follow one), wait for it, turn its
+ * findings into SARIF for code scanning, write the job summary, the outputs
+ * and, on pull requests, one sticky comment; annotate and fail the step at
+ * the gate. Everything from the outside world comes in through `deps`, so
+ * tests run it against the real service and a fake GitHub without waiting.
  */
 
 export interface ActionDeps {
   core: ActionCore;
-  env: Env;
+  context: GitHubContext;
   fetch: Fetch;
   sleep: Sleep;
   now: () => number;
@@ -35,22 +42,28 @@ export interface ActionDeps {
   retry?: RetryPolicy | undefined;
   /** How long to watch GitHub process the upload. */
   sarifProcessing?: { attempts: number; intervalMs: number } | undefined;
+  /** The GitHub client's retry backoff unit (tests shorten it). */
+  githubRetryBaseMs?: number | undefined;
+  /** false: no throttling plugin, so tests do not wait a second between writes. */
+  githubThrottle?: boolean | undefined;
 }
 
 export interface ActionResult {
   /** `failed` when the step was failed, for whatever reason. */
-  outcome: 'passed' | 'failed';
+  outcome: 'passed' | 'failed' | 'started';
   scanId?: string | undefined;
   status?: string | undefined;
   timedOut?: boolean | undefined;
   gate?: GateResult | undefined;
   sarifPath?: string | undefined;
   uploadId?: string | undefined;
+  comment?: 'created' | 'updated' | undefined;
 }
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-const USER_AGENT = `scanward-github-action/${ACTION_VERSION}`;
+export const USER_AGENT = `scanward-github-action/${ACTION_VERSION}`;
 const DEFAULT_SARIF_PROCESSING = { attempts: 12, intervalMs: 5000 };
+/** Annotations for at most this many findings; GitHub shows 10 per step and type anyway. */
+export const MAX_ANNOTATIONS = 10;
 
 export async function run(deps: ActionDeps): Promise<ActionResult> {
   try {
@@ -75,151 +88,94 @@ function fail(core: ActionCore, error: unknown): void {
 }
 
 async function runAction(deps: ActionDeps): Promise<ActionResult> {
-  const { core } = deps;
-  const context = readGitHubContext(deps.env);
-  const { inputs, warnings } = parseInputs(core.getInput, context);
+  const { core, context } = deps;
+  core.info(`Scanward Action ${ACTION_VERSION} on Node ${process.version}`);
+  const { inputs, warnings } = parseInputs((name) => core.getInput(name), context);
   for (const warning of warnings) core.warning(warning);
   core.setSecret(
     inputs.credentials.kind === 'api-key' ? inputs.credentials.apiKey : inputs.credentials.token,
   );
   if (inputs.githubToken) core.setSecret(inputs.githubToken);
 
-  const client = new ScanwardClient({
-    baseUrl: inputs.apiUrl,
-    credentials: inputs.credentials,
-    http: httpDeps(deps),
+  const flowDeps: FlowDeps = {
+    log: { info: (m) => core.info(m), warning: (m) => core.warning(m), debug: (m) => core.debug(m) },
+    http: httpDeps(deps, (m) => core.info(m)),
     userAgent: USER_AGENT,
     onSecret: (secret) => core.setSecret(secret),
-  });
+    onScan: (scanId, links) => {
+      core.setOutput('scan-id', scanId);
+      core.setOutput('report-url', links.reportUrl);
+    },
+  };
+  const outcome = await core.group('Scanward scan', () => runScanFlow(flowDeps, inputs));
 
-  const deadline = deps.now() + inputs.timeoutMs;
-  core.debug(`Idempotency-Key: ${inputs.idempotencyKey}`);
-  const created = await client.createScan(
-    { target: inputs.target, scan_type: inputs.scanType, ports: inputs.ports, frameworks: inputs.frameworks },
-    inputs.idempotencyKey,
-    deadline,
-  );
-  const scanId = created.id;
-  const links = serviceLinks(inputs.apiUrl, scanId);
-  core.setOutput('scan-id', scanId);
-  core.setOutput('report-url', links.reportUrl);
-  const estimate = created.estimated_duration
-    ? `, estimated ${Math.ceil(created.estimated_duration / 60)} min`
-    : '';
-  core.info(`Scanward scan ${scanId} of ${inputs.target} (${inputs.scanType}${estimate}): ${links.scanUrl}`);
-
-  let scan: ScanBody | undefined;
-  try {
-    const followed = await follow(deps, client, scanId, inputs, deadline);
-    scan = followed.scan;
-    if (followed.timedOut) return await finishTimedOut(deps, client, scan, inputs, links, context);
-  } catch (error) {
-    // The step is ending without a result: do not leave the scan holding a concurrency slot.
-    if (!scan || !TERMINAL.has(scan.status)) await cancelQuietly(core, client, scanId);
-    if (deps.signal?.aborted) {
-      core.setFailed(`The job was cancelled; Scanward scan ${scanId} was cancelled too.`);
-      return { outcome: 'failed', scanId };
-    }
-    throw error;
+  switch (outcome.kind) {
+    case 'started':
+      core.setOutput('result', 'started');
+      return { outcome: 'started', scanId: outcome.scanId };
+    case 'aborted':
+      core.setFailed(`The job was cancelled; Scanward scan ${outcome.scanId} was cancelled too.`);
+      return { outcome: 'failed', scanId: outcome.scanId };
+    case 'unsuccessful':
+      return finishUnsuccessful(deps, inputs, outcome.scan, outcome.links, outcome.timedOut);
+    case 'completed':
+      return finishCompleted(
+        deps,
+        inputs,
+        outcome.scan,
+        outcome.links,
+        outcome.findings,
+        outcome.toolVersion,
+      );
   }
-
-  setScanOutputs(core, scan);
-  if (scan.status !== 'completed') return finishUnsuccessful(deps, scan, links, context);
-  return finishCompleted(deps, client, scan, inputs, links, context);
-}
-
-/** Polls until the scan ends or the deadline passes, logging changes only. */
-async function follow(
-  deps: ActionDeps,
-  client: ScanwardClient,
-  scanId: string,
-  inputs: ActionInputs,
-  deadline: number,
-): Promise<{ scan: ScanBody; timedOut: boolean }> {
-  const progress = new ProgressLog((line) => deps.core.info(line));
-  let scan = await client.getScan(scanId, deadline);
-  progress.report(scan);
-  while (!TERMINAL.has(scan.status)) {
-    const left = deadline - deps.now();
-    if (left <= 0) return { scan, timedOut: true };
-    await deps.sleep(Math.min(inputs.pollIntervalMs, left), deps.signal);
-    scan = await client.getScan(scanId, deadline);
-    progress.report(scan);
-  }
-  return { scan, timedOut: false };
-}
-
-async function finishTimedOut(
-  deps: ActionDeps,
-  client: ScanwardClient,
-  running: ScanBody,
-  inputs: ActionInputs,
-  links: ServiceLinks,
-  context: GitHubContext,
-): Promise<ActionResult> {
-  const { core } = deps;
-  const minutes = inputs.timeoutMs / 60_000;
-  try {
-    await client.cancelScan(running.id);
-  } catch (error) {
-    // Finished between the last poll and the cancel: use the result after all.
-    if (error instanceof ApiError && error.code === 'SCAN_NOT_CANCELLABLE') {
-      const scan = await client.getScan(running.id);
-      setScanOutputs(core, scan);
-      if (scan.status === 'completed') {
-        return finishCompleted(deps, client, scan, inputs, links, context);
-      }
-      return finishUnsuccessful(deps, scan, links, context);
-    }
-    core.warning(
-      `Could not cancel scan ${running.id}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const scan = await client.getScan(running.id).catch(() => ({ ...running, status: 'cancelled' }));
-  setScanOutputs(core, scan);
-  await core.appendSummary(
-    renderSummary({ scan, counts: scanCounts(scan), timedOut: true, ...links, runUrl: runUrl(context) }),
-  );
-  core.setFailed(
-    `Scanward scan ${scan.id} did not finish within timeout-minutes (${formatMinutes(minutes)}) and was cancelled. ` +
-      `Raise timeout-minutes, or use a quicker scan-type (quick scans take 5-10 minutes, full scans 30-60).`,
-  );
-  return { outcome: 'failed', scanId: scan.id, status: scan.status, timedOut: true };
 }
 
 async function finishUnsuccessful(
   deps: ActionDeps,
+  inputs: ActionInputs,
   scan: ScanBody,
   links: ServiceLinks,
-  context: GitHubContext,
+  timedOut: boolean,
 ): Promise<ActionResult> {
-  await deps.core.appendSummary(
-    renderSummary({ scan, counts: scanCounts(scan), ...links, runUrl: runUrl(context) }),
+  const { core } = deps;
+  setScanOutputs(core, scan);
+  core.setOutput('result', 'failed');
+  await appendSummary(
+    core,
+    renderSummary({ scan, counts: scanCounts(scan), timedOut, ...links, runUrl: runUrl(deps.context) }),
   );
+  if (timedOut) {
+    core.setFailed(
+      `Scanward scan ${scan.id} did not finish within timeout-minutes (${formatMinutes(inputs.timeoutMs / 60_000)}) and was cancelled. ` +
+        `Raise timeout-minutes, or use a quicker scan-type (quick scans take 5-10 minutes, full scans 30-60).`,
+    );
+    return { outcome: 'failed', scanId: scan.id, status: scan.status, timedOut: true };
+  }
   const reason = scan.error ?? scan.message;
-  deps.core.setFailed(`Scanward scan ${scan.id} ${scan.status}${reason ? `: ${reason}` : ''}.`);
+  core.setFailed(`Scanward scan ${scan.id} ${scan.status}${reason ? `: ${reason}` : ''}.`);
   return { outcome: 'failed', scanId: scan.id, status: scan.status };
 }
 
 async function finishCompleted(
   deps: ActionDeps,
-  client: ScanwardClient,
-  scan: ScanBody,
   inputs: ActionInputs,
+  scan: ScanBody,
   links: ServiceLinks,
-  context: GitHubContext,
+  findings: Finding[],
+  toolVersion: string,
 ): Promise<ActionResult> {
-  const { core } = deps;
-  const findings = await readFindings(core, client, scan.id);
-  const open = countOpenFindings(findings);
-  const gate = evaluateGate(open.counts, inputs.failOn, open.ignored);
+  const { core, context } = deps;
+  setScanOutputs(core, scan);
+  const verdict = judge(findings, inputs);
+  const { gate } = verdict;
+  core.setOutput('new-findings', String(verdict.newFindings.length));
 
   const repository = splitRepository(context.repository);
-  const { log, omitted } = buildSarif(findings, {
+  const { log, omitted } = buildSarif(verdict.reported, {
     scanId: scan.id,
     target: scan.target,
     scanType: scan.scan_type,
-    toolVersion: (await client.serviceVersion()) ?? ACTION_VERSION,
+    toolVersion,
     informationUri: `${inputs.apiUrl}/docs`,
     scanUrl: links.scanUrl,
     startedAt: scan.started_at,
@@ -237,25 +193,74 @@ async function finishCompleted(
   core.setOutput('sarif-file', sarifPath);
   core.info(`SARIF with ${log.runs[0]!.results.length} result(s) written to ${sarifPath}`);
 
+  // Octokit is loaded only now, after the scan: it is most of the bundle, and the first
+  // request to Scanward should not wait for it (docs/performance.md, "The Action's cold start").
+  const { createGitHubClient, processingStatus, uploadSarif } = await import('./github-api.ts');
+  const { commentMarker, renderComment, upsertComment } = await import('./pr-comment.ts');
+  let github: GitHubClient | undefined;
+  const githubClient = () =>
+    (github ??= createGitHubClient({
+      token: inputs.githubToken!,
+      apiUrl: context.apiUrl,
+      userAgent: USER_AGENT,
+      log: (m) => core.info(m),
+      retryBaseMs: deps.githubRetryBaseMs,
+      throttle: deps.githubThrottle,
+    }));
+
+  const errors: unknown[] = [];
   let uploadText = 'not uploaded (upload-sarif: false)';
-  let uploadError: unknown;
   let uploadId: string | undefined;
   if (inputs.uploadSarif) {
     try {
-      const uploaded = await uploadToCodeScanning(deps, inputs, context, sarifText, scan);
+      const uploaded = await core.group('Upload to GitHub code scanning', () =>
+        uploadToCodeScanning(deps, githubClient, { uploadSarif, processingStatus }, sarifText, scan),
+      );
       uploadText = uploaded.text;
       uploadId = uploaded.id;
     } catch (error) {
-      uploadError = error;
+      errors.push(error);
       uploadText = 'upload to code scanning failed (see the log)';
     }
   }
 
-  await core.appendSummary(
+  let comment: 'created' | 'updated' | undefined;
+  if (inputs.comment) {
+    if (!context.pullRequest || !repository) {
+      core.info('comment is true, but this is not a pull_request event: no pull request comment.');
+    } else {
+      try {
+        const body = renderComment({
+          target: scan.target,
+          scanId: scan.id,
+          scanUrl: links.scanUrl,
+          newFindings: verdict.newFindings,
+          gate,
+          runUrl: runUrl(context),
+          findingUrl: (id) => findingUrl(inputs.apiUrl, id),
+        });
+        const written = await upsertComment(
+          githubClient(),
+          repository,
+          context.pullRequest.number,
+          commentMarker(scan.target),
+          body,
+        );
+        comment = written.action;
+        core.setOutput('comment-url', written.url);
+        core.info(`Pull request comment ${written.action}: ${written.url}`);
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+  }
+
+  await appendSummary(
+    core,
     renderSummary({
       scan,
       counts: scanCounts(scan),
-      findings,
+      findings: verdict.reported,
       gate,
       ...links,
       runUrl: runUrl(context),
@@ -264,17 +269,15 @@ async function finishCompleted(
   );
 
   core.info(gate.message);
-  let failed = false;
-  if (uploadError !== undefined) {
+  annotate(core, gate);
+  let failed = gate.failed;
+  for (const error of errors) {
+    if (gate.failed) core.error(error instanceof Error ? error.message : String(error));
+    else fail(core, error);
     failed = true;
-    const message = uploadError instanceof Error ? uploadError.message : String(uploadError);
-    if (gate.failed) core.error(message);
-    else fail(core, uploadError);
   }
-  if (gate.failed) {
-    failed = true;
-    core.setFailed(gate.message);
-  }
+  if (gate.failed) core.setFailed(gate.message);
+  core.setOutput('result', failed ? 'failed' : 'passed');
   return {
     outcome: failed ? 'failed' : 'passed',
     scanId: scan.id,
@@ -282,65 +285,40 @@ async function finishCompleted(
     gate,
     sarifPath,
     uploadId,
+    comment,
   };
 }
 
-/**
- * The scan's findings, each completed with its template id, CWE ids and
- * frameworks from the findings list when the per-scan list lacks them. That
- * second list needs `read:findings`; without it the SARIF falls back to
- * title-based rule ids, with a warning, rather than failing the build.
- */
-async function readFindings(core: ActionCore, client: ScanwardClient, scanId: string): Promise<Finding[]> {
-  const findings = await client.listScanFindings(scanId);
-  if (findings.length === 0 || findings.every((f) => f.template_id)) return findings;
-  let refs: FindingRefBody[];
-  try {
-    refs = await client.listFindingRefs(scanId);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    core.warning(
-      `Could not read the findings' template ids, so SARIF rules are named after titles: ${reason}`,
-    );
-    return findings;
+/** One annotation per finding that failed the gate (errors for critical and high), at most MAX_ANNOTATIONS. */
+function annotate(core: ActionCore, gate: GateResult): void {
+  const shown = gate.failing.slice(0, MAX_ANNOTATIONS);
+  for (const f of shown) {
+    const text = `${f.title} on ${f.affected_component} (${f.severity}${f.change && f.change !== 'unchanged' ? `, ${f.change}` : ''}, finding ${f.id})`;
+    const properties = { title: `Scanward: ${f.severity} finding` };
+    if (f.severity === 'critical' || f.severity === 'high') core.error(text, properties);
+    else core.warning(text, properties);
   }
-  const byId = new Map(refs.map((r) => [r.id, r]));
-  return findings.map((f) => {
-    const ref = byId.get(f.id);
-    if (!ref) return f;
-    return {
-      ...f,
-      template_id: f.template_id ?? ref.template_id,
-      cwe_ids: f.cwe_ids ?? ref.cwe_ids,
-      target: f.target ?? ref.target,
-      frameworks: f.frameworks ?? ref.frameworks,
-    };
-  });
+  const more = gate.failing.length - shown.length;
+  if (more > 0)
+    core.error(`…and ${more} more finding(s) failed the gate; see the job summary.`, { title: 'Scanward' });
 }
 
 async function uploadToCodeScanning(
   deps: ActionDeps,
-  inputs: ActionInputs,
-  context: GitHubContext,
+  github: () => GitHubClient,
+  api: Pick<typeof import('./github-api.ts'), 'uploadSarif' | 'processingStatus'>,
   sarif: string,
   scan: ScanBody,
 ): Promise<{ text: string; id?: string }> {
-  const { core } = deps;
-  const repository = splitRepository(context.repository);
+  const { core, context } = deps;
+  const repository: Repository | undefined = splitRepository(context.repository);
   if (!repository || !context.sha || !context.ref) {
     core.warning(
       'Not uploading SARIF: GITHUB_REPOSITORY, GITHUB_SHA or GITHUB_REF is not set (not running in GitHub Actions?).',
     );
     return { text: 'not uploaded (no GitHub repository, commit or ref)' };
   }
-  const target: CodeScanningTarget = {
-    apiUrl: context.apiUrl,
-    token: inputs.githubToken!,
-    ...repository,
-    http: httpDeps(deps),
-    userAgent: USER_AGENT,
-  };
-  const { id } = await uploadSarif(target, {
+  const { id } = await api.uploadSarif(github(), repository, {
     sarif,
     commitSha: context.sha,
     ref: context.ref,
@@ -350,16 +328,13 @@ async function uploadToCodeScanning(
 
   const { attempts, intervalMs } = deps.sarifProcessing ?? DEFAULT_SARIF_PROCESSING;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const status = await processingStatus(target, id);
+    const status = await api.processingStatus(github(), repository, id);
     if (status.status === 'complete') {
       core.info('GitHub processed the SARIF upload; alerts are in the Security tab.');
       return { text: 'uploaded to code scanning and processed', id };
     }
     if (status.status === 'failed') {
-      throw new ApiError(
-        'GitHub',
-        422,
-        'SARIF_PROCESSING_FAILED',
+      throw new Error(
         `GitHub could not process the SARIF upload ${id}: ${status.errors.join('; ') || 'no reason given'}`,
       );
     }
@@ -371,17 +346,6 @@ async function uploadToCodeScanning(
   return { text: 'uploaded to code scanning (still processing)', id };
 }
 
-function httpDeps(deps: ActionDeps): HttpDeps {
-  return {
-    fetch: deps.fetch,
-    sleep: deps.sleep,
-    now: deps.now,
-    retry: deps.retry ?? DEFAULT_RETRY,
-    signal: deps.signal,
-    onRetry: (message) => deps.core.info(message),
-  };
-}
-
 function setScanOutputs(core: ActionCore, scan: ScanBody): void {
   core.setOutput('status', scan.status);
   core.setOutput('vulnerabilities-found', String(scan.vulnerabilities_found));
@@ -391,29 +355,12 @@ function setScanOutputs(core: ActionCore, scan: ScanBody): void {
   core.setOutput('low-count', String(scan.low_count));
 }
 
-async function cancelQuietly(core: ActionCore, client: ScanwardClient, scanId: string): Promise<void> {
+/** Appends to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) there is none to write. */
+async function appendSummary(core: ActionCore, markdown: string): Promise<void> {
   try {
-    await client.cancelScan(scanId);
-    core.info(`Cancelled scan ${scanId}.`);
+    core.summary.addRaw(markdown, true);
+    await core.summary.write();
   } catch (error) {
-    core.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
+    core.debug(`No job summary written: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-interface ServiceLinks {
-  scanUrl: string;
-  reportUrl: string;
-}
-
-/** The scan in the API, and its PDF report (the findings export filtered to the scan). */
-export function serviceLinks(apiUrl: string, scanId: string): ServiceLinks {
-  const id = encodeURIComponent(scanId);
-  return {
-    scanUrl: `${apiUrl}/api/v1/scans/${id}`,
-    reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
-  };
-}
-
-function formatMinutes(minutes: number): string {
-  return minutes >= 1 ? `${Math.round(minutes * 10) / 10} min` : `${Math.round(minutes * 60)} s`;
 }

@@ -70,6 +70,8 @@ export const ScanFindingBody = z.object({
     .catch(null),
   cve_ids: z.array(z.string()).catch([]),
   detected_at: z.string().optional(),
+  /** What this scan's sighting was; absent from services older than the field. */
+  change: z.enum(['new', 'reopened', 'unchanged']).optional().catch(undefined),
   template_id: z.string().optional(),
   cwe_ids: z.array(z.string()).optional(),
   target: z.string().optional(),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type * as Sarif from 'sarif';
 import type { Finding, Severity } from './responses.ts';
 import { TRIAGED_AWAY } from './threshold.ts';
 
@@ -353,60 +354,45 @@ function sentence(text: string): string {
   return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
-// The subset of SARIF 2.1.0 this module writes.
-export type SarifLevel = 'error' | 'warning' | 'note';
+// What this module writes: the @types/sarif shapes, with the fields it always sets made required.
+export type SarifLevel = Extract<Sarif.Result.level, 'error' | 'warning' | 'note'>;
 
-export interface SarifLog {
-  $schema: string;
-  version: '2.1.0';
+export interface SarifLog extends Sarif.Log {
   runs: SarifRun[];
 }
 
-export interface SarifRun {
-  tool: {
-    driver: {
-      name: string;
-      version: string;
-      semanticVersion?: string;
-      informationUri: string;
-      rules: SarifRule[];
-    };
-  };
-  automationDetails: { id: string };
-  invocations: { executionSuccessful: boolean; startTimeUtc?: string; endTimeUtc?: string }[];
-  versionControlProvenance?: {
-    repositoryUri: string;
-    mappedTo: { uriBaseId: string };
-    revisionId?: string;
-    branch?: string;
-  }[];
+export interface SarifRun extends Sarif.Run {
+  tool: { driver: Sarif.ToolComponent & { version: string; informationUri: string; rules: SarifRule[] } };
+  automationDetails: Sarif.RunAutomationDetails & { id: string };
+  invocations: Sarif.Invocation[];
   results: SarifResult[];
   columnKind: 'utf16CodeUnits';
-  properties: Record<string, unknown>;
+  properties: Sarif.PropertyBag;
 }
 
-export interface SarifRule {
-  id: string;
+export interface SarifRule extends Sarif.ReportingDescriptor {
   name: string;
-  shortDescription: { text: string };
-  fullDescription: { text: string };
-  defaultConfiguration: { level: SarifLevel };
-  help: { text: string; markdown: string };
-  properties: Record<string, unknown> & { tags: string[] };
+  shortDescription: Sarif.MultiformatMessageString;
+  fullDescription: Sarif.MultiformatMessageString;
+  defaultConfiguration: Sarif.ReportingConfiguration & { level: SarifLevel };
+  help: Sarif.MultiformatMessageString & { markdown: string };
+  properties: Sarif.PropertyBag & { tags: string[] };
 }
 
-export interface SarifResult {
+export interface SarifLocation extends Sarif.Location {
+  physicalLocation: Sarif.PhysicalLocation & {
+    artifactLocation: Sarif.ArtifactLocation & { uri: string; uriBaseId: string };
+    region: Sarif.Region;
+  };
+  message: Sarif.Message & { text: string };
+}
+
+export interface SarifResult extends Sarif.Result {
   ruleId: string;
   ruleIndex: number;
   level: SarifLevel;
-  message: { text: string };
-  locations: {
-    physicalLocation: {
-      artifactLocation: { uri: string; uriBaseId: string };
-      region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
-    };
-    message: { text: string };
-  }[];
+  message: Sarif.Message & { text: string };
+  locations: SarifLocation[];
   partialFingerprints: Record<string, string>;
-  properties: Record<string, unknown>;
+  properties: Sarif.PropertyBag;
 }

@@ -1,6 +1,6 @@
 import { FINDING_SEVERITIES } from '../server/schemas/findings.ts';
 import type { Finding, ScanBody, Severity } from './responses.ts';
-import { TRIAGED_AWAY, type GateResult, type SeverityCounts } from './threshold.ts';
+import { TRIAGED_AWAY, bySeverity, isNew, type GateResult, type SeverityCounts } from './threshold.ts';
 
 /**
  * The job summary (Markdown shown on the workflow run page): what was scanned,
@@ -24,14 +24,13 @@ export interface SummaryInput {
   top?: number | undefined;
 }
 
-const TITLES: Record<Severity, string> = {
+export const SEVERITY_TITLES: Record<Severity, string> = {
   critical: 'Critical',
   high: 'High',
   medium: 'Medium',
   low: 'Low',
   info: 'Info',
 };
-const RANK: Record<Severity, number> = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
 
 export function renderSummary(input: SummaryInput): string {
   const { scan } = input;
@@ -52,7 +51,7 @@ export function renderSummary(input: SummaryInput): string {
   }
 
   lines.push('### Findings', '');
-  lines.push(`| ${FINDING_SEVERITIES.map((s) => TITLES[s]).join(' | ')} |`);
+  lines.push(`| ${FINDING_SEVERITIES.map((s) => SEVERITY_TITLES[s]).join(' | ')} |`);
   lines.push(`|${FINDING_SEVERITIES.map(() => '---:').join('|')}|`);
   lines.push(`| ${FINDING_SEVERITIES.map((s) => String(input.counts[s])).join(' | ')} |`);
   if (input.gate && input.gate.ignored > 0) {
@@ -67,7 +66,10 @@ export function renderSummary(input: SummaryInput): string {
     lines.push('| Severity | Component | Title | CVSS |', '|---|---|---|---:|');
     for (const f of top) {
       const score = f.cvss_score !== null && f.cvss_score > 0 ? f.cvss_score.toFixed(1) : '–';
-      lines.push(`| ${TITLES[f.severity]} | ${code(f.affected_component)} | ${cell(f.title)} | ${score} |`);
+      const label = isNew(f) ? ` **(${f.change})**` : '';
+      lines.push(
+        `| ${SEVERITY_TITLES[f.severity]} | ${code(f.affected_component)} | ${cell(f.title)}${label} | ${score} |`,
+      );
     }
     if (open.length > top.length) lines.push('', `…and ${open.length - top.length} more.`);
     lines.push('');
@@ -92,14 +94,9 @@ function gateText(gate: GateResult): string {
   const over = FINDING_SEVERITIES.slice(0, FINDING_SEVERITIES.indexOf(gate.failOn) + 1).filter(
     (s) => gate.counts[s] > 0,
   );
-  if (!gate.failed) return `✅ passed: nothing at or above ${gate.failOn}`;
-  return `❌ failed: ${over.map((s) => `${gate.counts[s]} ${s}`).join(', ')} at or above ${gate.failOn}`;
-}
-
-function bySeverity(a: Finding, b: Finding): number {
-  return (
-    RANK[b.severity] - RANK[a.severity] || (b.cvss_score ?? 0) - (a.cvss_score ?? 0) || (a.id < b.id ? -1 : 1)
-  );
+  const kind = gate.mode === 'new' ? 'new ' : '';
+  if (!gate.failed) return `✅ passed: nothing ${kind}at or above ${gate.failOn}`;
+  return `❌ failed: ${over.map((s) => `${gate.counts[s]} ${kind}${s}`).join(', ')} at or above ${gate.failOn}`;
 }
 
 function durationText(startedAt?: string, completedAt?: string): string | undefined {
@@ -123,6 +120,6 @@ export function cell(text: string): string {
 }
 
 /** A code span, when the text allows one (no backticks, pipes or line breaks); escaped text otherwise. */
-function code(text: string): string {
+export function code(text: string): string {
   return /[`|\r\n]/.test(text) ? cell(text) : `\`${text}\``;
 }

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
  * `npm run check:drift`: fails when a committed, generated file differs from a
  * fresh generation, and says which command brings it up to date.
  *   - docs/openapi.json   vs `tsx server/http/openapi-cli.ts`  (fix: npm run openapi)
- *   - dist/               vs a fresh ncc build of action/index.ts (fix: npm run build:action)
+ *   - dist/               vs fresh ncc builds of action/index.ts and action/ci-main.ts
+ *                         (dist/ci/, the scanward-ci command) (fix: npm run build:action)
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,11 +75,17 @@ async function distCheck(): Promise<string | undefined> {
   const out = mkdtempSync(path.join(tmpdir(), 'scanward-dist-'));
   try {
     try {
-      await run(
-        path.join(ROOT, 'node_modules/.bin/ncc'),
-        ['build', 'action/index.ts', '-o', out, '--license', 'licenses.txt'],
-        { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
-      );
+      // The Action, then the scanward-ci command into dist/ci (as `npm run build:action` does).
+      for (const [entry, dir] of [
+        ['action/index.ts', out],
+        ['action/ci-main.ts', path.join(out, 'ci')],
+      ] as const) {
+        await run(
+          path.join(ROOT, 'node_modules/.bin/ncc'),
+          ['build', entry, '-o', dir, '--license', 'licenses.txt'],
+          { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+        );
+      }
     } catch (err) {
       const output = (err as { stderr?: string }).stderr ?? String(err);
       const lines = output.split('\n').filter((l) => l.trim() && !/^\s+at /.test(l));
@@ -86,7 +93,7 @@ async function distCheck(): Promise<string | undefined> {
     }
     const problems = treeDifferences(path.join(ROOT, 'dist'), out);
     if (problems.length === 0) return undefined;
-    return `dist/ differs from a fresh build of action/index.ts (${problems.join('; ')}); run \`npm run build:action\` and commit dist/.`;
+    return `dist/ differs from a fresh build of action/index.ts and action/ci-main.ts (${problems.join('; ')}); run \`npm run build:action\` and commit dist/.`;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -172,7 +172,7 @@ export const listScanFindingsRoute = defineRoute({
   operationId: 'listScanFindings',
   summary: 'Findings of one scan',
   description:
-    'The findings this scan observed, with the severity it saw; the list of a finished scan never changes. Most severe first. `remediation` is the remediation summary in this view.',
+    'The findings this scan observed, with the severity it saw; the list of a finished scan never changes. Most severe first. `remediation` is the remediation summary in this view. `change` says whether this scan found the finding for the first time (`new`), found a resolved one again (`reopened`) or saw a known one (`unchanged`); filter on it to gate on what changed.',
   tags: TAGS,
   access: { permission: 'read:scans' },
   params: ScanIdParams,
@@ -184,7 +184,7 @@ export const listScanFindingsRoute = defineRoute({
       services.db,
       principal.org.id,
       params.scan_id,
-      { severity: query.severity, status: query.status },
+      { severity: query.severity, status: query.status, change: query.change },
       query.page,
       query.per_page,
     );

@@ -7,12 +7,14 @@ import { getScan } from './repository.ts';
  * through `finding_observations`, so the list of an old scan never grows or
  * shrinks when later scans run. Severity is the one seen by that scan; status,
  * score and texts are the finding's current ones. Remediation is its summary
- * string in this view (interface-spec.md, "Finding").
+ * string in this view (interface-spec.md, "Finding"). `change` is what this
+ * scan's sighting was (new, reopened or unchanged), as recorded then.
  */
 
 export interface ScanFindingFilters {
   severity?: ScanFinding['severity'] | undefined;
   status?: ScanFinding['status'] | undefined;
+  change?: ScanFinding['change'] | undefined;
 }
 
 interface Row {
@@ -30,6 +32,7 @@ interface Row {
   last_seen_at: Date | string;
   times_seen: number | string;
   last_scan_id: string;
+  change: ScanFinding['change'];
 }
 
 /** Most severe first, then newest first, ties by id: a total order, so pages never overlap. */
@@ -51,6 +54,7 @@ export async function listScanFindings(
     .where({ 'o.org_id': orgId, 'o.scan_id': scanId });
   if (filters.severity) base.where('o.severity', filters.severity);
   if (filters.status) base.where('f.status', filters.status);
+  if (filters.change) base.where('o.change', filters.change);
   const [{ total }] = (await base.clone().count({ total: '*' })) as [{ total: number | string }];
   const rows = (await base
     .clone()
@@ -69,6 +73,7 @@ export async function listScanFindings(
       'f.last_seen_at',
       'f.times_seen',
       'f.last_scan_id',
+      'o.change',
     )
     .orderByRaw(`${SEVERITY_RANK} desc, f.detected_at desc, f.id asc`)
     .limit(perPage)
@@ -94,5 +99,6 @@ function present(r: Row): ScanFinding {
     last_seen_at: new Date(r.last_seen_at).toISOString(),
     times_seen: Number(r.times_seen),
     last_scan_id: r.last_scan_id,
+    change: r.change,
   };
 }

@@ -193,9 +193,17 @@ const FindingStatus = z.enum(['open', 'in_progress', 'resolved', 'false_positive
   error: 'must be open, in_progress, resolved, false_positive or accepted',
 });
 
+/** What a scan's sighting of a finding was, relative to the earlier scans of the organization. */
+export const FINDING_CHANGES = ['new', 'reopened', 'unchanged'] as const;
+const FindingChange = z.enum(FINDING_CHANGES, { error: 'must be new, reopened or unchanged' }).meta({
+  description:
+    '`new`: this scan detected the finding for the first time; `reopened`: it detected again a finding that was resolved; `unchanged`: the finding was already known and not resolved',
+});
+
 export const ScanFindingsQuery = PaginationQuery.extend({
   severity: FindingSeverity.optional(),
   status: FindingStatus.optional(),
+  change: FindingChange.optional(),
 });
 
 /** A finding as one scan observed it: severity as seen then, remediation as its summary string. */
@@ -216,6 +224,7 @@ export const ScanFinding = z
     last_seen_at: Timestamp,
     times_seen: z.number().int().meta({ description: 'How many scans have detected the finding' }),
     last_scan_id: z.string().meta({ description: 'The latest scan that detected the finding' }),
+    change: FindingChange,
   })
   .meta({ id: 'ScanFinding' });
 export type ScanFinding = z.infer<typeof ScanFinding>;

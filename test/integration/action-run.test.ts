@@ -1,19 +1,21 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ActionCore } from '../../action/core.ts';
+import type { GitHubContext } from '../../action/context.ts';
 import { run, type ActionDeps } from '../../action/main.ts';
-import type { ActionCore } from '../../action/runtime.ts';
 import { startGitHubFake, type GitHubFake, type GitHubFakeOptions } from '../fixtures/github-fake/server.ts';
 
 /**
- * `run(deps)` end to end against two local fakes: the Scanward API (a scripted
- * scan, here) and GitHub's code scanning API (test/fixtures/github-fake). Time
- * is a fake clock that moves when the Action sleeps, so nothing waits for real.
+ * `run(deps)` against what the real service cannot be made to do on cue: a
+ * scripted Scanward API (429 with Retry-After, 5xx while polling, a scan that
+ * fails or completes just as it is cancelled, a key without read:findings,
+ * chosen `change` values) and the local fake of GitHub's API. The happy path
+ * runs against the real service under Node 24 in action-e2e.test.ts. Time is a
+ * fake clock that moves when the Action sleeps, so nothing waits for real.
  */
 
 const API_KEY = 'sw_test_key_0123456789';
@@ -36,6 +38,7 @@ interface FakeFinding {
   detected_at: string;
   template_id: string;
   cwe_ids: string[];
+  change?: 'new' | 'reopened' | 'unchanged';
 }
 
 interface ScanState {
@@ -185,6 +188,7 @@ async function startScanwardFake(options: ScanwardFakeOptions) {
           remediation: f.remediation,
           cve_ids: f.cve_ids,
           detected_at: f.detected_at,
+          ...(f.change ? { change: f.change } : {}),
         }));
         return send(200, page(items, url));
       }
@@ -233,6 +237,19 @@ function finding(n: number, severity: Severity, overrides: Partial<FakeFinding> 
   };
 }
 
+const CONTEXT: GitHubContext = {
+  eventName: 'push',
+  repository: 'octo/shop',
+  sha: SHA,
+  ref: 'refs/heads/main',
+  runId: '4242',
+  runAttempt: '1',
+  job: 'scan',
+  step: 'scanward',
+  serverUrl: 'https://github.example',
+  apiUrl: 'http://127.0.0.1:1',
+};
+
 const COMPLETED_SCRIPT: ScanState[] = [
   { status: 'pending', progress: 0, phase: 'discovery' },
   { status: 'running', progress: 20, phase: 'discovery', current_tool: 'nmap' },
@@ -245,30 +262,38 @@ interface RecordingCore extends ActionCore {
   outputs: Map<string, string>;
   infos: string[];
   warnings: string[];
+  errors: string[];
   debugs: string[];
   failures: string[];
   summaries: string[];
   secrets: string[];
 }
 
+const text = (message: string | Error) => (message instanceof Error ? message.message : message);
+
 function recordingCore(inputs: Record<string, string>): RecordingCore {
   const core: RecordingCore = {
     outputs: new Map(),
     infos: [],
     warnings: [],
+    errors: [],
     debugs: [],
     failures: [],
     summaries: [],
     secrets: [],
     getInput: (name) => (inputs[name] ?? '').trim(),
-    setOutput: (name, value) => void core.outputs.set(name, value),
+    setOutput: (name, value) => void core.outputs.set(name, String(value)),
     setSecret: (secret) => void core.secrets.push(secret),
     info: (message) => void core.infos.push(message),
-    warning: (message) => void core.warnings.push(message),
-    error: (message) => void core.warnings.push(`error: ${message}`),
+    warning: (message) => void core.warnings.push(text(message)),
+    error: (message) => void core.errors.push(text(message)),
     debug: (message) => void core.debugs.push(message),
-    setFailed: (message) => void core.failures.push(message),
-    appendSummary: async (markdown) => void core.summaries.push(markdown),
+    setFailed: (message) => void core.failures.push(text(message)),
+    group: (_name, fn) => fn(),
+    summary: {
+      addRaw: (markdown: string) => void core.summaries.push(markdown),
+      write: async () => undefined,
+    },
   };
   return core;
 }
@@ -324,7 +349,11 @@ describe('the Scanward Action', () => {
     github = await startGitHubFake({ token: GITHUB_TOKEN, ...githubOptions });
   }
 
-  async function runAction(inputs: Record<string, string> = {}, overrides: Partial<ActionDeps> = {}) {
+  async function runAction(
+    inputs: Record<string, string> = {},
+    overrides: Partial<ActionDeps> = {},
+    context: Partial<GitHubContext> = {},
+  ) {
     const core = recordingCore({
       'api-url': `${scanward!.url}/api/v1`,
       'api-key': API_KEY,
@@ -341,17 +370,7 @@ describe('the Scanward Action', () => {
     const clock = fakeClock();
     const deps: ActionDeps = {
       core,
-      env: {
-        GITHUB_REPOSITORY: 'octo/shop',
-        GITHUB_SHA: SHA,
-        GITHUB_REF: 'refs/heads/main',
-        GITHUB_RUN_ID: '4242',
-        GITHUB_RUN_ATTEMPT: '1',
-        GITHUB_JOB: 'scan',
-        GITHUB_ACTION: 'scanward',
-        GITHUB_API_URL: github!.url,
-        GITHUB_SERVER_URL: 'https://github.example',
-      },
+      context: { ...CONTEXT, apiUrl: github!.url, ...context },
       fetch: (input, init) => fetch(input, init),
       sleep: clock.sleep,
       now: clock.now,
@@ -359,120 +378,13 @@ describe('the Scanward Action', () => {
       mkdir: async (path) => void (await mkdir(path, { recursive: true })),
       cwd: workspace,
       sarifProcessing: { attempts: 5, intervalMs: 1 },
+      githubRetryBaseMs: 1,
+      githubThrottle: false,
       ...overrides,
     };
     const result = await run(deps);
     return { result, core, clock };
   }
-
-  it('follows a scan to completion, uploads SARIF, writes outputs and summary, and fails at the threshold', async () => {
-    const findings = [
-      finding(1, 'critical', { cve_ids: ['CVE-2021-44228'], template_id: 'CVE-2021-44228' }),
-      finding(2, 'high'),
-      finding(3, 'medium'),
-      finding(4, 'high', { status: 'accepted' }),
-      finding(5, 'info', { affected_component: 'tcp://127.0.0.1:22' }),
-    ];
-    await start({ script: COMPLETED_SCRIPT, findings, perPageCap: 2 });
-    const { result, core } = await runAction();
-
-    expect(result.outcome).toBe('failed');
-    expect(result.gate?.counts).toEqual({ critical: 1, high: 1, medium: 1, low: 0, info: 1 });
-    expect(core.failures).toHaveLength(1);
-    expect(core.failures[0]).toContain(
-      '1 critical, 1 high finding(s) at or above the fail-on threshold (high)',
-    );
-    expect(core.failures[0]).toContain('1 finding(s) triaged as false positive or accepted not counted');
-
-    // Outputs: the scan's own counts, as the service reports them.
-    const scanId = core.outputs.get('scan-id');
-    expect(scanId).toBe('scan_fake1');
-    expect(core.outputs.get('status')).toBe('completed');
-    expect(core.outputs.get('critical-count')).toBe('1');
-    expect(core.outputs.get('high-count')).toBe('2');
-    expect(core.outputs.get('medium-count')).toBe('1');
-    expect(core.outputs.get('low-count')).toBe('0');
-    expect(core.outputs.get('vulnerabilities-found')).toBe('4');
-    expect(core.outputs.get('report-url')).toBe(
-      `${scanward!.url}/api/v1/findings/export?format=pdf&scan_id=scan_fake1`,
-    );
-    expect(core.outputs.get('sarif-file')).toBe(resolve(workspace, 'out/scanward.sarif'));
-
-    // The create request: attested, keyed, authenticated.
-    const [create] = scanward!.creates();
-    expect(JSON.parse(create!.body)).toEqual({ target: '127.0.0.1', scan_type: 'quick', authorized: true });
-    expect(create!.headers['idempotency-key']).toMatch(
-      /^scanward-action:octo\/shop:4242:1:scan:scanward:[0-9a-f]{16}$/,
-    );
-    expect(create!.headers['x-api-key']).toBe(API_KEY);
-    expect(core.secrets).toContain(API_KEY);
-
-    // Progress: one line per change; the repeated poll logged nothing.
-    const progress = core.infos.filter((l) => l.startsWith('Scan scan_fake1:'));
-    expect(progress).toEqual([
-      'Scan scan_fake1: pending, waiting for a scan runner',
-      'Scan scan_fake1: running, 20%, phase discovery, running nmap',
-      'Scan scan_fake1: running, 60%, phase vulnerability scanning, running nuclei',
-      'Scan scan_fake1: completed, 100%',
-    ]);
-
-    // Every findings page was read (2 per page here).
-    const findingPages = scanward!.requests.filter((r) =>
-      r.path.startsWith('/api/v1/scans/scan_fake1/findings'),
-    );
-    expect(findingPages.map((r) => new URL(r.path, 'http://x').searchParams.get('page'))).toEqual([
-      '1',
-      '2',
-      '3',
-    ]);
-    expect(findingPages.every((r) => r.path.includes('per_page=100'))).toBe(true);
-
-    // The upload: gzip+base64 SARIF 2.1.0 for this commit and ref, equal to the file on disk.
-    expect(github!.uploads).toHaveLength(1);
-    const upload = github!.uploads[0]!;
-    expect(upload).toMatchObject({ owner: 'octo', repo: 'shop', commitSha: SHA, ref: 'refs/heads/main' });
-    expect(upload.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
-    expect(upload.sarif).toBe(await readFile(resolve(workspace, 'out/scanward.sarif'), 'utf8'));
-    const sarif = JSON.parse(upload.sarif) as SarifShape;
-    expect(sarif.version).toBe('2.1.0');
-    const results = sarif.runs[0]!.results;
-    expect(results.map((r) => r.ruleId)).toEqual(['CVE-2021-44228', 'check-2', 'check-3', 'check-5']);
-    expect(results.map((r) => r.level)).toEqual(['error', 'error', 'warning', 'note']);
-    expect(results[0]!.partialFingerprints['scanwardFindingId/v1']).toBe('finding_1');
-    expect(results[0]!.partialFingerprints.primaryLocationLineHash).toMatch(/^[0-9a-f]{16}:1$/);
-    expect(results[0]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe(
-      'scanward/127.0.0.1/https-8443/path1',
-    );
-    expect(results[3]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('scanward/127.0.0.1/tcp-22');
-    expect(sarif.runs[0]!.tool.driver.rules[0]!.properties['security-severity']).toBe('9.8');
-    expect(github!.requests.filter((r) => r.startsWith('GET'))).toHaveLength(2); // pending, then complete
-    expect(result.uploadId).toBe('sarif-1');
-
-    // The summary: status, counts, top findings (escaped), links.
-    const summary = core.summaries.join('\n');
-    expect(summary).toContain('## Scanward scan of `127.0.0.1`');
-    expect(summary).toContain('| Status | completed |');
-    expect(summary).toContain('❌ failed: 1 critical, 1 high at or above high');
-    expect(summary).toContain('| 1 | 2 | 1 | 0 | 1 |');
-    expect(summary).toContain(
-      '| Critical | `https://127.0.0.1:8443/path1` | Weakness 1 \\| with a pipe | 9.8 |',
-    );
-    expect(summary).not.toContain('path4');
-    expect(summary).toContain(`[PDF report](${core.outputs.get('report-url')})`);
-    expect(summary).toContain('uploaded to code scanning and processed');
-  });
-
-  it('passes when no finding reaches fail-on, and skips the upload when upload-sarif is false', async () => {
-    await start({ script: COMPLETED_SCRIPT, findings: [finding(1, 'medium'), finding(2, 'low')] });
-    const { result, core } = await runAction({ 'fail-on': 'high', 'upload-sarif': 'false' });
-
-    expect(result.outcome).toBe('passed');
-    expect(core.failures).toEqual([]);
-    expect(github!.uploads).toEqual([]);
-    expect(core.infos).toContain('No findings at or above the fail-on threshold (high).');
-    expect(core.summaries.join('\n')).toContain('not uploaded (upload-sarif: false)');
-    expect(existsSync(resolve(workspace, 'out/scanward.sarif'))).toBe(true);
-  });
 
   it('waits as long as Retry-After asks on a 429 and retries the create with the same Idempotency-Key', async () => {
     await start({
@@ -567,29 +479,6 @@ describe('the Scanward Action', () => {
     expect(core.failures).toEqual(['The job was cancelled; Scanward scan scan_fake1 was cancelled too.']);
   });
 
-  it('explains a target outside the scan scope as a configuration problem', async () => {
-    await start({
-      script: COMPLETED_SCRIPT,
-      createFailures: [
-        {
-          status: 422,
-          body: {
-            detail: 'target is outside the scan scope',
-            error_code: 'TARGET_NOT_ALLOWED',
-            field: 'target',
-          },
-        },
-      ],
-    });
-    const { result, core } = await runAction();
-
-    expect(result.outcome).toBe('failed');
-    expect(core.failures[0]).toContain('TARGET_NOT_ALLOWED');
-    expect(core.failures[0]).toContain('SCANWARD_SCAN_ALLOW');
-    expect(core.failures[0]).not.toContain('failed unexpectedly');
-    expect(core.outputs.has('scan-id')).toBe(false);
-  });
-
   it('reports a failed scan with its reason and uploads nothing', async () => {
     await start({
       script: [
@@ -624,6 +513,7 @@ describe('the Scanward Action', () => {
     const { result, core } = await runAction({ 'fail-on': 'none' });
 
     expect(result.outcome).toBe('failed');
+    expect(core.outputs.get('result')).toBe('failed');
     expect(core.failures[0]).toContain('security-events: write');
     expect(core.summaries.join('\n')).toContain('upload to code scanning failed');
   });
@@ -650,57 +540,96 @@ describe('the Scanward Action', () => {
     expect(scanward!.requests).toEqual([]);
   });
 
-  const DIST = resolve(import.meta.dirname, '../../dist/index.js');
-  it.skipIf(!existsSync(DIST))(
-    'runs as the bundled dist/index.js under Node, through the runner protocol',
-    async () => {
-      await start(
-        { script: COMPLETED_SCRIPT, findings: [finding(1, 'critical')] },
-        { processing: ['complete'] },
-      );
-      const outputFile = join(workspace, 'output.txt');
-      const summaryFile = join(workspace, 'summary.md');
-      await writeFile(outputFile, '');
-      await writeFile(summaryFile, '');
-      const env: Record<string, string> = {
-        PATH: process.env.PATH ?? '',
-        GITHUB_WORKSPACE: workspace,
-        GITHUB_OUTPUT: outputFile,
-        GITHUB_STEP_SUMMARY: summaryFile,
-        GITHUB_REPOSITORY: 'octo/shop',
-        GITHUB_SHA: SHA,
-        GITHUB_REF: 'refs/pull/7/merge',
-        GITHUB_RUN_ID: '99',
-        GITHUB_RUN_ATTEMPT: '2',
-        GITHUB_API_URL: github!.url,
-        'INPUT_API-URL': scanward!.url,
-        'INPUT_API-KEY': API_KEY,
-        INPUT_TARGET: '127.0.0.1',
-        'INPUT_SCAN-TYPE': 'quick',
-        'INPUT_FAIL-ON': 'critical',
-        'INPUT_TIMEOUT-MINUTES': '1',
-        'INPUT_POLL-INTERVAL-SECONDS': '0',
-        'INPUT_UPLOAD-SARIF': 'true',
-        'INPUT_GITHUB-TOKEN': GITHUB_TOKEN,
-        'INPUT_SARIF-FILE': 'scanward.sarif',
-      };
-      const child = spawn(process.execPath, [DIST], { env, cwd: workspace });
-      let stdout = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-      const code = await new Promise<number | null>((r) => child.on('close', r));
+  it('with gate: new counts only new and reopened findings, annotates them and comments on the pull request', async () => {
+    const findings = [
+      finding(1, 'critical', { change: 'unchanged' }),
+      finding(2, 'high', { change: 'new' }),
+      finding(3, 'medium', { change: 'reopened' }),
+      finding(4, 'high', { change: 'new', status: 'accepted' }),
+    ];
+    await start({ script: COMPLETED_SCRIPT, findings }, { comments: [{ issue: 12, body: 'LGTM' }] });
+    const pr = { eventName: 'pull_request', ref: 'refs/pull/12/merge', pullRequest: { number: 12 } };
+    const { result, core } = await runAction({ gate: 'new', 'fail-on': 'medium', comment: 'true' }, {}, pr);
 
-      expect(code, stdout).toBe(1);
-      expect(stdout).toContain(`::add-mask::${API_KEY}`);
-      expect(stdout).toMatch(
-        /::error::Scanward found 1 critical finding\(s\) at or above the fail-on threshold/,
-      );
-      const outputs = await readFile(outputFile, 'utf8');
-      expect(outputs).toMatch(/^scan-id<<ghadelimiter_[0-9a-f-]+\nscan_fake1\nghadelimiter_/m);
-      expect(outputs).toMatch(/^critical-count<<(ghadelimiter_[0-9a-f-]+)\n1\n\1$/m);
-      expect(await readFile(summaryFile, 'utf8')).toContain('## Scanward scan of `127.0.0.1`');
-      expect(github!.uploads[0]).toMatchObject({ ref: 'refs/pull/7/merge', commitSha: SHA });
-      expect(existsSync(join(workspace, 'scanward.sarif'))).toBe(true);
-    },
-  );
+    expect(result.outcome).toBe('failed');
+    expect(result.gate?.counts).toEqual({ critical: 0, high: 1, medium: 1, low: 0, info: 0 });
+    expect(result.gate?.failing.map((f) => f.id)).toEqual(['finding_2', 'finding_3']);
+    expect(core.failures[0]).toContain(
+      '1 high, 1 medium new finding(s) at or above the fail-on threshold (medium)',
+    );
+    expect(core.errors).toEqual([expect.stringContaining('Weakness 2')]);
+    expect(core.warnings).toEqual([expect.stringContaining('Weakness 3')]);
+    expect(core.outputs.get('new-findings')).toBe('2');
+    expect(result.comment).toBe('created');
+
+    const ours = github!.comments.filter((c) => c.body.includes('scanward-action:pr-comment'));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]!.issue).toBe(12);
+    expect(ours[0]!.body).toContain('Weakness 2');
+    expect(ours[0]!.body).toContain('Weakness 3 \\| with a pipe (reopened)');
+    expect(ours[0]!.body).not.toContain('Weakness 1');
+    expect(ours[0]!.body).toContain(`${scanward!.url}/api/v1/findings/finding_2`);
+
+    const again = await runAction({ gate: 'new', 'fail-on': 'medium', comment: 'true' }, {}, pr);
+    expect(again.result.comment).toBe('updated');
+    expect(github!.comments.filter((c) => c.body.includes('scanward-action:pr-comment'))).toHaveLength(1);
+    expect(github!.comments).toHaveLength(2);
+  });
+
+  it('annotates at most ten findings that failed the gate, then says how many more', async () => {
+    const findings = Array.from({ length: 13 }, (_, i) => finding(i + 1, 'high'));
+    await start({ script: COMPLETED_SCRIPT, findings });
+    const { core } = await runAction({ 'upload-sarif': 'false' });
+
+    expect(core.errors).toHaveLength(11);
+    expect(core.errors[10]).toBe('…and 3 more finding(s) failed the gate; see the job summary.');
+  });
+
+  it('puts only findings at or above report-severity into the SARIF and the summary, gating independently', async () => {
+    const findings = [finding(1, 'high'), finding(2, 'medium'), finding(3, 'low'), finding(4, 'info')];
+    await start({ script: COMPLETED_SCRIPT, findings });
+    const { result, core } = await runAction({ 'report-severity': 'medium', 'fail-on': 'low' });
+
+    expect(result.gate?.counts).toMatchObject({ high: 1, medium: 1, low: 1 });
+    const sarif = JSON.parse(github!.uploads[0]!.sarif) as SarifShape;
+    expect(sarif.runs[0]!.results.map((r) => r.ruleId)).toEqual(['check-1', 'check-2']);
+    expect(core.summaries.join('\n')).not.toContain('Weakness 3');
+  });
+
+  it('with wait: false creates the scan, sets its outputs and returns without polling', async () => {
+    await start({ script: COMPLETED_SCRIPT });
+    const { result, core } = await runAction({ wait: 'false' });
+
+    expect(result).toMatchObject({ outcome: 'started', scanId: 'scan_fake1' });
+    expect(core.outputs.get('scan-id')).toBe('scan_fake1');
+    expect(core.outputs.get('result')).toBe('started');
+    expect(scanward!.requests.filter((r) => r.method === 'GET')).toEqual([]);
+    expect(core.failures).toEqual([]);
+  });
+
+  it('with scan-id follows that scan instead of creating one', async () => {
+    await start({ script: COMPLETED_SCRIPT, findings: [finding(1, 'low')] });
+    const { result, core } = await runAction({ 'scan-id': 'scan_deploy42', target: '' });
+
+    expect(result).toMatchObject({ outcome: 'passed', scanId: 'scan_deploy42', status: 'completed' });
+    expect(scanward!.creates()).toEqual([]);
+    expect(core.outputs.get('scan-id')).toBe('scan_deploy42');
+  });
+
+  it('refuses gate: new against a service that does not report change', async () => {
+    await start({ script: COMPLETED_SCRIPT, findings: [finding(1, 'high')] });
+    const { result, core } = await runAction({ gate: 'new' });
+
+    expect(result.outcome).toBe('failed');
+    expect(core.failures[0]).toContain('does not say which findings are new');
+    expect(core.failures[0]).not.toContain('failed unexpectedly');
+  });
+
+  it('writes no pull request comment outside a pull_request event', async () => {
+    await start({ script: COMPLETED_SCRIPT, findings: [finding(1, 'high', { change: 'new' })] });
+    const { result } = await runAction({ comment: 'true', 'fail-on': 'none' });
+
+    expect(result).toMatchObject({ outcome: 'passed', comment: undefined });
+    expect(github!.requests.filter((r) => r.includes('/issues/'))).toEqual([]);
+  });
 });

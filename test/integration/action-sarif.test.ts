@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../action/responses.ts';
 import { buildSarif } from '../../action/sarif.ts';
+import { multitool, validateSarif } from '../helpers/sarif-multitool.ts';
 
 /**
  * The SARIF the Action uploads, checked by Microsoft's SARIF Multitool with the
@@ -17,17 +16,7 @@ import { buildSarif } from '../../action/sarif.ts';
  * (docs/github-action.md says how to install it). Without it the test skips.
  */
 
-const configured = process.env.SARIF_MULTITOOL;
-
-/** The platform binary; the npm wrapper (`sarif-multitool`) runs it through a shell that splits "Gh;Sarif". */
-function multitoolBinary(path: string): string {
-  if (basename(path) !== 'sarif-multitool' && !path.endsWith('bin.js')) return path;
-  const packageDir = dirname(realpathSync(path));
-  return join(dirname(packageDir), `sarif-multitool-${process.platform}`, 'Sarif.Multitool');
-}
-
-const tool = configured && existsSync(configured) ? multitoolBinary(configured) : undefined;
-if (!tool) {
+if (!multitool) {
   console.warn(
     'action-sarif: SARIF_MULTITOOL is not set (or does not exist); skipping the SARIF Multitool validation. ' +
       'See docs/github-action.md, "Validating the SARIF".',
@@ -96,17 +85,7 @@ const FINDINGS: Finding[] = [
   }),
 ];
 
-interface ValidationLog {
-  runs: Array<{
-    results?: Array<{ ruleId?: string; level?: string; message?: { text?: string } }>;
-    invocations?: Array<{
-      toolExecutionNotifications?: Array<{ level?: string; message?: { text?: string } }>;
-      toolConfigurationNotifications?: Array<{ level?: string; message?: { text?: string } }>;
-    }>;
-  }>;
-}
-
-describe.skipIf(!tool)('SARIF validation with the SARIF Multitool', () => {
+describe.skipIf(!multitool)('SARIF validation with the SARIF Multitool', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'scanward-sarif-'));
@@ -115,30 +94,7 @@ describe.skipIf(!tool)('SARIF validation with the SARIF Multitool', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function validate(name: string, sarif: unknown) {
-    const input = join(dir, `${name}.sarif`);
-    const output = join(dir, `${name}.validation.sarif`);
-    await writeFile(input, JSON.stringify(sarif, null, 2));
-    const run = spawnSync(tool!, ['validate', '--rule-kind', 'Gh;Sarif', '--output', output, input], {
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    expect(run.error, run.stderr).toBeUndefined();
-    const log = JSON.parse(await readFile(output, 'utf8')) as ValidationLog;
-    const problems = log.runs.flatMap((r) => [
-      ...(r.results ?? []).filter(
-        (x) => x.level === 'error' || x.level === 'warning' || x.level === undefined,
-      ),
-      ...(r.invocations ?? []).flatMap((i) => [
-        ...(i.toolExecutionNotifications ?? []).filter((n) => n.level === 'error'),
-        ...(i.toolConfigurationNotifications ?? []).filter((n) => n.level === 'error'),
-      ]),
-    ]);
-    return {
-      problems: problems.map((p) => `${'ruleId' in p ? p.ruleId : ''} ${p.message?.text ?? ''}`),
-      stdout: run.stdout,
-    };
-  }
+  const validate = (name: string, sarif: unknown) => validateSarif(dir, name, JSON.stringify(sarif, null, 2));
 
   it('raises no error or warning, GitHub rules included, for a scan with findings', async () => {
     const { log } = buildSarif(FINDINGS, {

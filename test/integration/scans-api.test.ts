@@ -491,6 +491,7 @@ describe(`scans API (${testEngine})`, () => {
       expect(Object.keys(first).sort()).toEqual(
         [
           'affected_component',
+          'change',
           'cve_ids',
           'cvss_score',
           'description',
@@ -544,8 +545,24 @@ describe(`scans API (${testEngine})`, () => {
       expect(page2.body.items.map((i) => i.id)).toEqual([f.info]);
     });
 
+    it('says for each finding whether this scan found it first, and filters on that change', async () => {
+      const later = await t.api.get<{ items: Body[] }>(`/api/v1/scans/${laterScanId}/findings`);
+      expect(later.body.items.map((i) => [i.id, i.change])).toEqual([
+        [f.crit, 'unchanged'],
+        [f.later, 'new'],
+      ]);
+      const fresh = await t.api.get<{ items: Body[]; total: number }>(
+        `/api/v1/scans/${laterScanId}/findings?change=new`,
+      );
+      expect(fresh.body.items.map((i) => i.id)).toEqual([f.later]);
+      expect(fresh.body.total).toBe(1);
+      const reopened = await t.api.get(`/api/v1/scans/${laterScanId}/findings?change=reopened`);
+      expect(reopened.body).toMatchObject({ total: 0, items: [] });
+    });
+
     it.each([
       ['severity=severe', 'severity'],
+      ['change=fixed', 'change'],
       ['status=closed', 'status'],
       ['per_page=500', 'per_page'],
     ])('refuses %s', async (query, field) => {

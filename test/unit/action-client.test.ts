@@ -1,7 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScanwardClient, scanwardError, tokenExpiry } from '../../action/client.ts';
 import { ApiError, NetworkError } from '../../action/errors.ts';
 import {
@@ -11,7 +8,7 @@ import {
   type HttpDeps,
   type RetryPolicy,
 } from '../../action/http.ts';
-import { createRunnerCore, escapeData, fileCommand, inputVariable } from '../../action/runtime.ts';
+import { fromActionsContext } from '../../action/context.ts';
 
 /** A fetch that answers from a script and records each call. */
 function scriptedFetch(answers: Array<Response | Error>) {
@@ -226,52 +223,50 @@ describe('the Scanward client', () => {
   });
 });
 
-describe('the runner protocol', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
+describe('the workflow context', () => {
+  const actions = {
+    eventName: 'pull_request',
+    payload: { pull_request: { number: 7, html_url: 'https://github.com/octo/shop/pull/7' } },
+    sha: 'a'.repeat(40),
+    ref: 'refs/pull/7/merge',
+    runId: 99,
+    runAttempt: 2,
+    job: 'scan',
+    action: 'scanward',
+    apiUrl: 'https://ghe.example.com/api/v3/',
+    serverUrl: 'https://ghe.example.com',
+  };
+  type Context = Parameters<typeof fromActionsContext>[0];
+  const of = (overrides: Record<string, unknown>) => ({ ...actions, ...overrides }) as unknown as Context;
+
+  it('reads the pull request, run and GHES API address from @actions/github', () => {
+    expect(fromActionsContext(of({}), { GITHUB_REPOSITORY: 'octo/shop' })).toEqual({
+      eventName: 'pull_request',
+      repository: 'octo/shop',
+      sha: 'a'.repeat(40),
+      ref: 'refs/pull/7/merge',
+      runId: '99',
+      runAttempt: '2',
+      job: 'scan',
+      step: 'scanward',
+      serverUrl: 'https://ghe.example.com',
+      apiUrl: 'https://ghe.example.com/api/v3',
+      pullRequest: { number: 7, url: 'https://github.com/octo/shop/pull/7' },
+    });
   });
 
-  it('reads inputs from INPUT_ variables as the runner names them', () => {
-    expect(inputVariable('api-url')).toBe('INPUT_API-URL');
-    expect(inputVariable('fail on')).toBe('INPUT_FAIL_ON');
-    const core = createRunnerCore({
-      env: { 'INPUT_API-URL': '  https://h  ' },
-      write: () => {},
-      onFailed: () => {},
+  it('has no pull request on push, merge_group or schedule events, and no run outside a runner', () => {
+    for (const eventName of ['push', 'merge_group', 'schedule']) {
+      expect(fromActionsContext(of({ eventName }), {}).pullRequest).toBeUndefined();
+    }
+    const outside = fromActionsContext(
+      of({ eventName: '', payload: {}, runId: NaN, runAttempt: NaN, apiUrl: '', serverUrl: '' }),
+      {},
+    );
+    expect(outside).toMatchObject({
+      runId: undefined,
+      runAttempt: undefined,
+      apiUrl: 'https://api.github.com',
     });
-    expect(core.getInput('api-url')).toBe('https://h');
-    expect(core.getInput('target')).toBe('');
-  });
-
-  it('writes outputs and the summary to the runner files, and log commands that cannot be forged', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'scanward-runtime-'));
-    const output = join(dir, 'output');
-    const summary = join(dir, 'summary');
-    appendFileSync(output, '');
-    const written: string[] = [];
-    let failed = 0;
-    const core = createRunnerCore({
-      env: { GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary },
-      write: (t) => written.push(t),
-      onFailed: () => failed++,
-    });
-    core.setOutput('status', 'completed');
-    await core.appendSummary('## Title');
-    core.setSecret('s3cret');
-    core.warning('50% done\n::error::forged');
-    core.setFailed('boom');
-
-    expect(readFileSync(output, 'utf8')).toMatch(/^status<<(ghadelimiter_[0-9a-f-]+)\ncompleted\n\1\n$/);
-    expect(readFileSync(summary, 'utf8')).toBe('## Title\n');
-    expect(written).toEqual([
-      '::add-mask::s3cret\n',
-      '::warning::50%25 done%0A::error::forged\n',
-      '::error::boom\n',
-    ]);
-    expect(failed).toBe(1);
-    expect(escapeData('a\r\nb')).toBe('a%0D%0Ab');
-    expect(fileCommand('x', 'ghadelimiter_1')).toMatch(/^x<<ghadelimiter_[0-9a-f-]{36}\n/);
   });
 });

@@ -1,17 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readGitHubContext } from '../../action/context.ts';
 import { ConfigurationError } from '../../action/errors.ts';
 import { defaultIdempotencyKey, parseInputs } from '../../action/inputs.ts';
 import { ACTION_VERSION } from '../../action/version.ts';
 
-const context = readGitHubContext({
-  GITHUB_REPOSITORY: 'octo/shop',
-  GITHUB_RUN_ID: '123',
-  GITHUB_RUN_ATTEMPT: '2',
-  GITHUB_JOB: 'scan',
-  GITHUB_ACTION: 'scanward',
-});
+const context = { repository: 'octo/shop', runId: '123', runAttempt: '2', job: 'scan', step: 'scanward' };
 
 const base = {
   'api-url': 'https://scanward.example.com',
@@ -44,13 +37,50 @@ describe('action inputs', () => {
       scanType: 'quick',
       frameworks: [],
       failOn: 'high',
+      gate: 'all',
+      reportSeverity: 'info',
+      wait: true,
+      comment: false,
       timeoutMs: 30 * 60_000,
       pollIntervalMs: 10_000,
       uploadSarif: true,
       sarifFile: 'scanward.sarif',
     });
     expect(inputs.ports).toBeUndefined();
+    expect(inputs.scanId).toBeUndefined();
     expect(warnings).toEqual([]);
+  });
+
+  it('reads the gate, report-severity, wait and comment inputs, and refuses other values', () => {
+    const { inputs } = parse({
+      ...base,
+      gate: 'NEW',
+      'report-severity': 'medium',
+      wait: 'false',
+      comment: 'true',
+    });
+    expect(inputs).toMatchObject({ gate: 'new', reportSeverity: 'medium', wait: false, comment: true });
+    const problems = problemsOf({ ...base, gate: 'changed', 'report-severity': 'none', wait: 'no' });
+    expect(problems).toContain('`gate` is "changed"; use all');
+    expect(problems).toContain('`report-severity` is "none"');
+    expect(problems).toContain('`wait` is "no"; use true or false');
+  });
+
+  it('follows a scan-id without a target, and refuses what is not a scan id', () => {
+    const { inputs, warnings } = parse({ ...base, target: '', 'scan-id': 'scan_0123456789abcdefghijklmn' });
+    expect(inputs.scanId).toBe('scan_0123456789abcdefghijklmn');
+    expect(warnings).toEqual([]);
+    expect(parse({ ...base, 'scan-id': 'scan_abc' }).warnings[0]).toContain(
+      '`target` and the other scan inputs are not used',
+    );
+    expect(problemsOf({ ...base, 'scan-id': '../scans' })).toContain('`scan-id` is "../scans"');
+    expect(problemsOf({ ...base, target: '' })).toContain('`target` is required');
+  });
+
+  it('needs a github-token to comment', () => {
+    expect(problemsOf({ ...base, 'github-token': '', 'upload-sarif': 'false', comment: 'true' })).toContain(
+      'comment is true',
+    );
   });
 
   it('accepts the service base with or without /api/v1 and a trailing slash', () => {
@@ -174,7 +204,7 @@ describe('the default Idempotency-Key', () => {
   });
 
   it('is fresh on every run outside GitHub Actions', () => {
-    const outside = readGitHubContext({});
+    const outside = {};
     expect(defaultIdempotencyKey(outside, scan)).not.toBe(defaultIdempotencyKey(outside, scan));
   });
 

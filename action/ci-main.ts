@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+import { mkdir, writeFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { runCi } from './ci.ts';
+
+/**
+ * The `scanward-ci` command's entry (dist/ci/index.js after bundling): wires
+ * the process into `runCi(deps)` and turns its answer into the exit code.
+ * SIGINT/SIGTERM (the CI cancelling the job) cancel the scan.
+ */
+
+const aborter = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => aborter.abort(new Error(`received ${signal}`)));
+}
+
+process.exitCode = await runCi({
+  argv: process.argv.slice(2),
+  env: process.env,
+  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => process.stdout.write(text),
+  fetch: (input, init) => fetch(input, init),
+  sleep: async (ms, signal) => {
+    await delay(ms, undefined, { signal });
+  },
+  now: () => Date.now(),
+  writeFile: (path, data) => writeFile(path, data, 'utf8'),
+  mkdir: async (path) => {
+    await mkdir(path, { recursive: true });
+  },
+  cwd: process.cwd(),
+  signal: aborter.signal,
+});
