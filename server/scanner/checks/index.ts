@@ -6,6 +6,7 @@ import { credentialChecksFor } from '../../schemas/scans.ts';
 import { defaultCredentialChecks } from './default-credentials.ts';
 import { exposedServiceChecks } from './exposed-services.ts';
 import { templatesCheck } from './templates.ts';
+import { tlsBreadthChecks } from './tls-breadth.ts';
 import { tlsChecks } from './tls.ts';
 import { webChecks } from './web.ts';
 
@@ -17,6 +18,7 @@ export const CHECKS: readonly Check[] = [
   ...defaultCredentialChecks,
   ...webChecks,
   ...tlsChecks,
+  ...tlsBreadthChecks,
   templatesCheck,
 ];
 
