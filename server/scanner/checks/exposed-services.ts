@@ -107,7 +107,7 @@ const RULES: ExposureRule[] = [
     severity: 'medium',
     cvssVector: `${NETWORK}/C:L/I:L/A:L`,
     cweIds: ['CWE-306'],
-    description: 'The Memcached server answered the version command to an unauthenticated client.',
+    description: 'The Memcached server answered the version and stats commands to an unauthenticated client.',
     impact:
       'Cached data can be read and poisoned; exposed UDP memcached has been abused for large reflection attacks.',
   },

@@ -4,8 +4,11 @@ import type { ScanRecord } from '../types.ts';
 import type { Check } from './check.ts';
 import { credentialChecksFor } from '../../schemas/scans.ts';
 import { defaultCredentialChecks } from './default-credentials.ts';
+import { erlangDistributionCheck } from './erlang.ts';
 import { exposedServiceChecks } from './exposed-services.ts';
 import { templatesCheck } from './templates.ts';
+import { smtpOpenRelayCheck } from './smtp-relay.ts';
+import { sshChecks } from './ssh.ts';
 import { tlsBreadthChecks } from './tls-breadth.ts';
 import { tlsChecks } from './tls.ts';
 import { webChecks } from './web.ts';
@@ -16,6 +19,9 @@ export type { Check } from './check.ts';
 export const CHECKS: readonly Check[] = [
   ...exposedServiceChecks,
   ...defaultCredentialChecks,
+  erlangDistributionCheck,
+  ...sshChecks,
+  smtpOpenRelayCheck,
   ...webChecks,
   ...tlsChecks,
   ...tlsBreadthChecks,
