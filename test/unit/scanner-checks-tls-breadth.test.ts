@@ -122,7 +122,7 @@ describe.skipIf(!openssl)('TLS breadth checks', () => {
     const [finding, ...rest] = await tlsWeakCipherSuitesCheck.run(checkContext(weak.address), https(weak));
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({
-      check_id: 'tls-weak-cipher-suites',
+      check_id: 'tls-weak-cipher',
       title: 'TLS service accepts weak cipher suites (NULL)',
       severity: 'high',
       cwe_ids: ['CWE-327', 'CWE-326'],

@@ -79,7 +79,7 @@ const ALERTS: Record<number, string> = {
 };
 
 export const tlsWeakCipherSuitesCheck: Check = {
-  id: 'tls-weak-cipher-suites',
+  id: 'tls-weak-cipher',
   upstreamIds: ['weak-cipher-suites'],
   phase: 'web_analysis',
   quick: false,
@@ -123,7 +123,7 @@ export const tlsWeakCipherSuitesCheck: Check = {
     const names = accepted.map((a) => a.family.name).join(', ');
     return [
       detection(ctx, service, {
-        check_id: 'tls-weak-cipher-suites',
+        check_id: 'tls-weak-cipher',
         title: `TLS service accepts weak cipher suites (${names})`,
         severity: high ? 'high' : 'medium',
         cvss_vector: high ? `${NETWORK}/UI:N/S:U/C:H/I:H/A:N` : `${NETWORK}/UI:N/S:U/C:H/I:N/A:N`,

@@ -273,7 +273,7 @@ const UPSTREAM: Record<string, string[]> = {
   'tls-legacy-protocol': ['deprecated-tls', 'tls-version'],
   'tls-certificate-expired': ['expired-ssl'],
   'tls-certificate-self-signed': ['self-signed-ssl', 'untrusted-root-certificate'],
-  'tls-weak-cipher-suites': ['weak-cipher-suites'],
+  'tls-weak-cipher': ['weak-cipher-suites'],
   'tls-certificate-hostname-mismatch': ['mismatched-ssl-certificate'],
 };
 
