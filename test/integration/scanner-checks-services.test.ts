@@ -236,6 +236,40 @@ describe('SMTP open relay', () => {
   });
 });
 
+/** An OP_MSG reply `{databases: [{name}...], ok: 1}` (the probe's encoder writes flat documents only). */
+function listDatabasesReply(names: string[]): Buffer {
+  const element = (type: number, key: string, value: Buffer): Buffer =>
+    Buffer.concat([Buffer.from([type]), Buffer.from(`${key}\0`), value]);
+  const document = (elements: Buffer[]): Buffer => {
+    const body = Buffer.concat([...elements, Buffer.from([0])]);
+    const size = Buffer.alloc(4);
+    size.writeInt32LE(body.length + 4, 0);
+    return Buffer.concat([size, body]);
+  };
+  const string = (text: string): Buffer => {
+    const size = Buffer.alloc(4);
+    size.writeInt32LE(Buffer.byteLength(text) + 1, 0);
+    return Buffer.concat([size, Buffer.from(`${text}\0`)]);
+  };
+  const one = Buffer.alloc(8);
+  one.writeDoubleLE(1, 0);
+  const body = document([
+    element(
+      0x04,
+      'databases',
+      document(
+        names.map((name, i) => element(0x03, String(i), document([element(0x02, 'name', string(name))]))),
+      ),
+    ),
+    element(0x01, 'ok', one),
+  ]);
+  const header = Buffer.alloc(21);
+  header.writeInt32LE(21 + body.length, 0);
+  header.writeInt32LE(3, 4);
+  header.writeInt32LE(2013, 12);
+  return Buffer.concat([header, body]);
+}
+
 describe('Memcached, Elasticsearch/OpenSearch and MongoDB exposure', () => {
   const exposure = (id: string) => exposedServiceChecks.find((c) => c.id === id)!;
   const runAll = async (service: ServiceIdentification) =>
@@ -315,7 +349,7 @@ describe('Memcached, Elasticsearch/OpenSearch and MongoDB exposure', () => {
               if (command === 'hello')
                 socket.write(opMsg(1, { isWritablePrimary: true, maxWireVersion: 21, ok: 1 }));
               else if (command === 'buildInfo') socket.write(opMsg(2, { version: '7.0.5', ok: 1 }));
-              else if (open) socket.write(opMsg(3, { totalSize: 0, ok: 1 }));
+              else if (open) socket.write(listDatabasesReply(['admin', 'shop']));
               else
                 socket.write(
                   opMsg(3, { ok: 0, errmsg: 'command listDatabases requires authentication', code: 13 }),

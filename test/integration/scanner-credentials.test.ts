@@ -5,7 +5,7 @@ import { defaultCredentialChecks } from '../../server/scanner/checks/default-cre
 import type { Check } from '../../server/scanner/checks/check.ts';
 import { amqpGuestLogin } from '../../server/scanner/net/logins/amqp.ts';
 import { mysqlEmptyRootLogin } from '../../server/scanner/net/logins/mysql.ts';
-import { scramClientFinal } from '../../server/scanner/net/logins/postgresql.ts';
+import { postgresDefaultLogin, scramClientFinal } from '../../server/scanner/net/logins/postgresql.ts';
 import { identifyService } from '../../server/scanner/net/service-id.ts';
 import {
   startFtpFixture,
@@ -90,6 +90,23 @@ describe('default-credential checks against this machine’s real services', () 
     expect(finding).toMatchObject({ severity: 'high', affected_component: 'amqp://127.0.0.1:5672' });
     expect(finding!.description).toContain('the vendor default password guest');
     expect(finding!.evidence.response).toContain('Connection.OpenOk: virtual host "/" opened');
+  });
+
+  it('sends the real PostgreSQL no password when it trusts the client, leaving that to the trust check', async (ctx) => {
+    if (!(await listening(5432))) return ctx.skip('no PostgreSQL listens on 127.0.0.1:5432 here');
+    const target = { address: '127.0.0.1', port: 5432, assertAllowed: allowLoopback, signal: noSignal };
+    const probe = await postgresDefaultLogin(target);
+    const service = serviceAt('127.0.0.1', 5432, 'postgresql');
+    if (probe.response.startsWith('trust authentication')) {
+      expect(probe.accepted).toBe(false);
+      expect(probe.request).not.toContain('password');
+      expect(await check('postgresql-default-password').run(checkContext('127.0.0.1'), service)).toEqual([]);
+      return;
+    }
+    if (!probe.accepted)
+      return ctx.skip(`PostgreSQL on 127.0.0.1:5432 refuses postgres/postgres here: ${probe.response}`);
+    const [finding] = await check('postgresql-default-password').run(checkContext('127.0.0.1'), service);
+    expect(finding!.evidence.response).toMatch(/^AuthenticationOk/);
   });
 
   it('logs in to the real RabbitMQ management API as guest/guest where it is enabled', async (ctx) => {

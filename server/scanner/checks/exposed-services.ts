@@ -143,7 +143,7 @@ function exposureCheck(rule: ExposureRule): Check {
           impact: rule.impact,
           evidence: {
             request: service.evidence.request,
-            response: service.evidence.response,
+            response: readable(service) + service.evidence.response,
             screenshot_url: null,
           },
         },
@@ -153,6 +153,14 @@ function exposureCheck(rule: ExposureRule): Check {
 }
 
 export const exposedServiceChecks: Check[] = RULES.map(exposureCheck);
+
+/** What the unauthenticated read showed, in words, above the raw exchange (binary protocols). */
+function readable(service: ServiceIdentification): string {
+  const databases = service.details?.databases;
+  return typeof databases === 'string' && databases !== ''
+    ? `databases listed without authentication: ${databases}\n\n`
+    : '';
+}
 
 export function describeService(service: ServiceIdentification): string {
   const name = service.product ?? service.service;
