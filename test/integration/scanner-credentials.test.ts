@@ -146,6 +146,8 @@ describe('default-credential checks against protocol fixtures', () => {
     start: (weak: boolean) => Promise<CredentialFixture>;
     evidence: RegExp;
     attempt: { user: string; password: string };
+    /** Which exchange, where one check has several. */
+    variant?: string;
     /** Requests carrying the credential once it worked (HTTP sends it with each read). */
     requestsWhenAccepted?: number;
   }[] = [
@@ -166,6 +168,7 @@ describe('default-credential checks against protocol fixtures', () => {
     {
       id: 'postgresql-default-password',
       service: 'postgresql',
+      variant: 'MD5',
       start: (weak) => startPostgresFixture({ weak, host }),
       evidence:
         /AuthenticationOk \(MD5\)\nversion\(\): PostgreSQL 16\.4 \(fixture\)\ndatabases: postgres, shop/,
@@ -173,6 +176,14 @@ describe('default-credential checks against protocol fixtures', () => {
         user: 'postgres',
         password: expect.stringMatching(/^md5[0-9a-f]{32}$/) as unknown as string,
       },
+    },
+    {
+      id: 'postgresql-default-password',
+      service: 'postgresql',
+      variant: 'SCRAM-SHA-256',
+      start: (weak) => startPostgresFixture({ weak, host, scram: true }),
+      evidence: /AuthenticationOk \(SCRAM-SHA-256\)\nversion\(\): PostgreSQL 16\.4 \(fixture\)/,
+      attempt: { user: 'postgres', password: 'SCRAM-SHA-256 proof' },
     },
     {
       id: 'rabbitmq-default-guest-management',
@@ -186,7 +197,7 @@ describe('default-credential checks against protocol fixtures', () => {
   ];
 
   for (const c of cases) {
-    it(`${c.id}: reports the planted default login with one attempt, and nothing on the hardened twin`, async () => {
+    it(`${c.id}${c.variant ? ` (${c.variant})` : ''}: reports the planted default login with one attempt, and nothing on the hardened twin`, async () => {
       const weak = await start(c.start(true));
       const hardened = await start(c.start(false));
       const [finding, ...rest] = await check(c.id).run(
