@@ -470,7 +470,15 @@ sshd -t && systemctl reload ssh`,
 
 export const sshOutdated: KnowledgeEntry = {
   id: 'ssh-outdated-version',
-  aliases: ['eol-openssh-debian', 'openssh-outdated', 'ssh-old-version', 'outdated-openssh', 'ssh-eol'],
+  aliases: [
+    'eol-openssh-debian',
+    'openssh-outdated',
+    'ssh-old-version',
+    'outdated-openssh',
+    'ssh-eol',
+    'ssh-protocol-version-1',
+    'obsolete-ssh-version',
+  ],
   category: 'outdated-software',
   cwe_ids: ['CWE-1104'],
   defaultPort: 22,
