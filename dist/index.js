@@ -29567,11 +29567,25 @@ const Authorized = schemas/* literal */.euz(true, {
 const Frameworks = schemas/* array */.YOg(Framework, { error: 'must be an array of soc2, pci-dss, iso27001' })
     .max(3)
     .transform((list) => [...new Set(list)]);
+/**
+ * Whether a scan tries the short fixed list of vendor-default and empty credentials
+ * (docs/checks.md, "Credential policy"): `defaults`, or `none` for no login attempt at all.
+ */
+const CredentialChecks = schemas/* enum */.k5n(['defaults', 'none'], { error: 'must be defaults or none' }).meta({
+    id: 'CredentialChecks',
+    description: 'Try a short fixed list of vendor-default and empty credentials (at most a few attempts per service, never a ' +
+        'password list): `defaults`, or `none`. Default: `defaults` for full and compliance scans, `none` for quick scans.',
+});
+/** The credential policy a scan of `scanType` gets when the request names none. */
+function credentialChecksFor(scanType, chosen) {
+    return chosen ?? (scanType === 'quick' ? 'none' : 'defaults');
+}
 const CreateScanRequest = schemas/* object */.Ikc({
     target: Target,
     scan_type: ScanType.default('full'),
     frameworks: Frameworks.optional(),
     ports: PortSpec.optional(),
+    credential_checks: CredentialChecks.optional(),
     authorized: Authorized,
 })
     .meta({ id: 'CreateScanRequest' });
@@ -29614,6 +29628,7 @@ const ScanDetail = ScanListItem.extend({
     phases_remaining: schemas/* array */.YOg(Phase),
     frameworks: schemas/* array */.YOg(Framework),
     ports: schemas/* string */.YjP().nullable().meta({ description: 'The requested ports; null for the default list' }),
+    credential_checks: CredentialChecks,
     estimated_duration: schemas/* number */.aig().int().meta({ description: 'Seconds' }),
     changes: ScanChanges.optional().meta({ description: 'Present once completed' }),
 }).meta({ id: 'ScanDetail' });

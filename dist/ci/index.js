@@ -10119,11 +10119,25 @@ const Authorized = literal(true, {
 const Frameworks = array(Framework, { error: 'must be an array of soc2, pci-dss, iso27001' })
     .max(3)
     .transform((list) => [...new Set(list)]);
+/**
+ * Whether a scan tries the short fixed list of vendor-default and empty credentials
+ * (docs/checks.md, "Credential policy"): `defaults`, or `none` for no login attempt at all.
+ */
+const CredentialChecks = schemas_enum(['defaults', 'none'], { error: 'must be defaults or none' }).meta({
+    id: 'CredentialChecks',
+    description: 'Try a short fixed list of vendor-default and empty credentials (at most a few attempts per service, never a ' +
+        'password list): `defaults`, or `none`. Default: `defaults` for full and compliance scans, `none` for quick scans.',
+});
+/** The credential policy a scan of `scanType` gets when the request names none. */
+function credentialChecksFor(scanType, chosen) {
+    return chosen ?? (scanType === 'quick' ? 'none' : 'defaults');
+}
 const CreateScanRequest = object({
     target: Target,
     scan_type: ScanType.default('full'),
     frameworks: Frameworks.optional(),
     ports: PortSpec.optional(),
+    credential_checks: CredentialChecks.optional(),
     authorized: Authorized,
 })
     .meta({ id: 'CreateScanRequest' });
@@ -10166,6 +10180,7 @@ const ScanDetail = ScanListItem.extend({
     phases_remaining: array(Phase),
     frameworks: array(Framework),
     ports: schemas_string().nullable().meta({ description: 'The requested ports; null for the default list' }),
+    credential_checks: CredentialChecks,
     estimated_duration: schemas_number().int().meta({ description: 'Seconds' }),
     changes: ScanChanges.optional().meta({ description: 'Present once completed' }),
 }).meta({ id: 'ScanDetail' });

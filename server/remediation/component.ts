@@ -34,6 +34,8 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   mqtt: 'MQTT broker',
   mqtts: 'MQTT broker',
   nats: 'NATS server',
+  epmd: 'Erlang port mapper',
+  'erlang-dist': 'Erlang distribution port',
   ssh: 'SSH server',
   ftp: 'FTP server',
   smtp: 'SMTP server',

@@ -114,6 +114,7 @@ export async function claimScan(
           'scan_type',
           'frameworks',
           'ports',
+          'credential_checks',
           'attempts',
           'created_by',
         ])) as ScanRecord[];

@@ -54,6 +54,8 @@ export interface ScanRecord {
   scan_type: 'quick' | 'full' | 'compliance';
   frameworks: string[];
   ports: string | null;
+  /** Whether default-credential logins may be tried (absent: by scan type, see `credentialChecksFor`). */
+  credential_checks?: 'defaults' | 'none';
   attempts: number;
   created_by: string | null;
 }

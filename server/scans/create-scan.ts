@@ -55,6 +55,7 @@ export async function createScan(
       scanType: request.scan_type,
       frameworks: frameworksFor(request.scan_type, request.frameworks),
       ports: request.ports?.trim() ?? null,
+      credentialChecks: request.credential_checks,
       createdAt: now,
     });
     const response = { status: 201, body: presentCreatedScan(scan) };

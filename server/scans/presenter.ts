@@ -53,6 +53,7 @@ export function presentScanDetail(scan: ScanRow, counts: SeverityCounts): ScanDe
     ...splitPhases(scan.scan_type, scan.phases_completed ?? []),
     frameworks: scan.frameworks ?? [],
     ports: scan.ports,
+    credential_checks: scan.credential_checks,
     estimated_duration: scan.estimated_duration,
     ...(scan.status === 'completed' && scan.changes ? { changes: scan.changes } : {}),
   };

@@ -1,7 +1,14 @@
 import type { Knex } from 'knex';
 import { conflict, notFound, AppError } from '../http/errors.ts';
 import { newId } from '../identity/ids.ts';
-import type { Framework, Phase, ScanStatus, ScanType } from '../schemas/scans.ts';
+import {
+  credentialChecksFor,
+  type CredentialChecks,
+  type Framework,
+  type Phase,
+  type ScanStatus,
+  type ScanType,
+} from '../schemas/scans.ts';
 import { estimatedDuration, firstPhase } from './phases.ts';
 
 /**
@@ -20,6 +27,7 @@ export interface ScanRow {
   scan_type: ScanType;
   frameworks: Framework[];
   ports: string | null;
+  credential_checks: CredentialChecks;
   status: ScanStatus;
   progress: number;
   phase: Phase;
@@ -62,6 +70,8 @@ export interface NewScan {
   scanType: ScanType;
   frameworks: readonly Framework[];
   ports: string | null;
+  /** Default: by scan type (`none` for quick scans, `defaults` otherwise). */
+  credentialChecks?: CredentialChecks | undefined;
   createdAt: Date;
 }
 
@@ -77,6 +87,7 @@ export async function insertScan(db: Knex | Knex.Transaction, scan: NewScan): Pr
       scan_type: scan.scanType,
       frameworks: [...scan.frameworks],
       ports: scan.ports,
+      credential_checks: credentialChecksFor(scan.scanType, scan.credentialChecks),
       status: 'pending',
       progress: 0,
       phase: firstPhase(scan.scanType),

@@ -94,6 +94,7 @@ async function runOneDueSchedule(trx: Knex.Transaction, now: Date): Promise<Sche
         scanType: schedule.scan_type,
         frameworks: schedule.frameworks ?? [],
         ports: schedule.ports,
+        credentialChecks: schedule.credential_checks,
         createdAt: now,
       });
       outcome.scanId = scan.id;

@@ -3,7 +3,12 @@ import type { Principal } from '../auth/principal.ts';
 import { notFound, planUpgradeRequired, validationError } from '../http/errors.ts';
 import { newId } from '../identity/ids.ts';
 import { planAllows, type OrganizationRow } from '../identity/plans.ts';
-import type { Framework, ScanType } from '../schemas/scans.ts';
+import {
+  credentialChecksFor,
+  type CredentialChecks,
+  type Framework,
+  type ScanType,
+} from '../schemas/scans.ts';
 import type { CreateScheduleRequest, Frequency, Schedule } from '../schemas/schedules.ts';
 import type { Services } from '../services.ts';
 import { frameworksFor } from './create-scan.ts';
@@ -28,6 +33,7 @@ export interface ScheduleRow {
   timezone: string;
   frameworks: Framework[];
   ports: string | null;
+  credential_checks: CredentialChecks;
   enabled: boolean;
   next_run_at: Date;
   last_run_at: Date | null;
@@ -76,6 +82,7 @@ export async function createSchedule(
       ...recurrence,
       frameworks: frameworksFor(request.scan_type, request.frameworks),
       ports: request.ports?.trim() ?? null,
+      credential_checks: credentialChecksFor(request.scan_type, request.credential_checks),
       enabled: true,
       next_run_at: nextRunAt(recurrence, now),
       created_at: now,
@@ -125,6 +132,7 @@ export function presentSchedule(row: ScheduleRow): Schedule {
     timezone: row.timezone,
     frameworks: row.frameworks ?? [],
     ports: row.ports,
+    credential_checks: row.credential_checks,
     authorized: true,
     enabled: row.enabled,
     next_run_at: iso(row.next_run_at)!,

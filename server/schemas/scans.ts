@@ -94,12 +94,33 @@ export const Frameworks = z
   .max(3)
   .transform((list) => [...new Set(list)]);
 
+/**
+ * Whether a scan tries the short fixed list of vendor-default and empty credentials
+ * (docs/checks.md, "Credential policy"): `defaults`, or `none` for no login attempt at all.
+ */
+export const CredentialChecks = z.enum(['defaults', 'none'], { error: 'must be defaults or none' }).meta({
+  id: 'CredentialChecks',
+  description:
+    'Try a short fixed list of vendor-default and empty credentials (at most a few attempts per service, never a ' +
+    'password list): `defaults`, or `none`. Default: `defaults` for full and compliance scans, `none` for quick scans.',
+});
+export type CredentialChecks = z.infer<typeof CredentialChecks>;
+
+/** The credential policy a scan of `scanType` gets when the request names none. */
+export function credentialChecksFor(
+  scanType: ScanType,
+  chosen: CredentialChecks | undefined,
+): CredentialChecks {
+  return chosen ?? (scanType === 'quick' ? 'none' : 'defaults');
+}
+
 export const CreateScanRequest = z
   .object({
     target: Target,
     scan_type: ScanType.default('full'),
     frameworks: Frameworks.optional(),
     ports: PortSpec.optional(),
+    credential_checks: CredentialChecks.optional(),
     authorized: Authorized,
   })
   .meta({ id: 'CreateScanRequest' });
@@ -152,6 +173,7 @@ export const ScanDetail = ScanListItem.extend({
   phases_remaining: z.array(Phase),
   frameworks: z.array(Framework),
   ports: z.string().nullable().meta({ description: 'The requested ports; null for the default list' }),
+  credential_checks: CredentialChecks,
   estimated_duration: z.number().int().meta({ description: 'Seconds' }),
   changes: ScanChanges.optional().meta({ description: 'Present once completed' }),
 }).meta({ id: 'ScanDetail' });

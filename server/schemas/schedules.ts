@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PaginationQuery, Timestamp, paginated } from './common.ts';
-import { Authorized, Framework, Frameworks, PortSpec, ScanType, Target } from './scans.ts';
+import { Authorized, CredentialChecks, Framework, Frameworks, PortSpec, ScanType, Target } from './scans.ts';
 
 /**
  * Recurring scan schedules (decisions.md, "Schedules"). Pure zod; the time
@@ -37,6 +37,7 @@ export const CreateScheduleRequest = z
       .meta({ description: 'IANA time zone name', example: 'Europe/Berlin' }),
     frameworks: Frameworks.optional(),
     ports: PortSpec.optional(),
+    credential_checks: CredentialChecks.optional(),
     authorized: Authorized,
   })
   .superRefine((s, ctx) => {
@@ -66,6 +67,7 @@ export const Schedule = z
     timezone: z.string(),
     frameworks: z.array(Framework),
     ports: z.string().nullable(),
+    credential_checks: CredentialChecks,
     authorized: z.literal(true),
     enabled: z.boolean(),
     next_run_at: Timestamp,

@@ -15,7 +15,12 @@ export async function runScanToEnd(
   app: TestApp,
   runner: Runner,
   tenant: Tenant,
-  scan: { target: string; ports: string; scanType?: 'quick' | 'full' | 'compliance' },
+  scan: {
+    target: string;
+    ports: string;
+    scanType?: 'quick' | 'full' | 'compliance';
+    credentialChecks?: 'defaults' | 'none';
+  },
 ): Promise<FinishedScan> {
   const created = await insertScan(app.services.db, {
     orgId: tenant.orgId,
@@ -24,6 +29,7 @@ export async function runScanToEnd(
     scanType: scan.scanType ?? 'full',
     frameworks: [],
     ports: scan.ports,
+    credentialChecks: scan.credentialChecks,
     createdAt: new Date(),
   });
   runner.nudge();

@@ -2,6 +2,7 @@ import { cweFamily, normalizeCategory } from '../../controls/mapping.ts';
 import { describeComponent } from '../component.ts';
 import type { FindingFacts } from '../finding-facts.ts';
 import type { KnowledgeEntry } from './entry.ts';
+import { DETECTION_DEPTH_ENTRIES } from './detection-depth.ts';
 import { CATEGORY_ENTRIES, knownVulnerability, severityEntry } from './generic.ts';
 import { SERVICE_ENTRIES } from './services.ts';
 import { TLS_ENTRIES } from './tls.ts';
@@ -16,6 +17,7 @@ export const KNOWLEDGE_ENTRIES: readonly KnowledgeEntry[] = [
   ...WEB_ENTRIES,
   ...WEB_HARDENING_ENTRIES,
   ...TLS_ENTRIES,
+  ...DETECTION_DEPTH_ENTRIES,
 ];
 
 const BY_CHECK_ID: ReadonlyMap<string, KnowledgeEntry> = new Map(

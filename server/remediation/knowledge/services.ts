@@ -55,6 +55,7 @@ export const postgresTrustAuth: KnowledgeEntry = {
     'postgres-unauth',
     'postgresql-trust-auth',
     'postgres-default-logins',
+    'postgresql-default-password',
   ],
   category: 'unauthenticated-access',
   cwe_ids: ['CWE-287', 'CWE-306'],
@@ -105,6 +106,7 @@ export const mysqlExposed: KnowledgeEntry = {
   id: 'mysql-exposed',
   aliases: [
     'mysql-empty-password',
+    'mysql-empty-root-password',
     'mysql-default-login',
     'mariadb-exposed',
     'mysql-unauth',
@@ -247,6 +249,8 @@ export const amqpGuest: KnowledgeEntry = {
   id: 'amqp-default-guest',
   aliases: [
     'rabbitmq-default-login',
+    'rabbitmq-default-guest-amqp',
+    'rabbitmq-default-guest-management',
     'rabbitmq-guest-login',
     'amqp-guest',
     'amqp-default-credentials',
@@ -466,7 +470,15 @@ sshd -t && systemctl reload ssh`,
 
 export const sshOutdated: KnowledgeEntry = {
   id: 'ssh-outdated-version',
-  aliases: ['eol-openssh-debian', 'openssh-outdated', 'ssh-old-version', 'outdated-openssh', 'ssh-eol'],
+  aliases: [
+    'eol-openssh-debian',
+    'openssh-outdated',
+    'ssh-old-version',
+    'outdated-openssh',
+    'ssh-eol',
+    'ssh-protocol-version-1',
+    'obsolete-ssh-version',
+  ],
   category: 'outdated-software',
   cwe_ids: ['CWE-1104'],
   defaultPort: 22,

@@ -17,6 +17,8 @@ export interface Check {
   /** What the check looks for, for the compliance mapping (compliance scans run the checks of their frameworks). */
   category: string;
   cweIds: string[];
+  /** Logs in with a default or empty credential: runs only when the scan's `credential_checks` is `defaults`. */
+  sendsCredentials?: true;
   appliesTo(service: ServiceIdentification): boolean;
   run(ctx: PhaseContext, service: ServiceIdentification): Promise<Detection[]>;
 }

@@ -107,7 +107,7 @@ const RULES: ExposureRule[] = [
     severity: 'medium',
     cvssVector: `${NETWORK}/C:L/I:L/A:L`,
     cweIds: ['CWE-306'],
-    description: 'The Memcached server answered the version command to an unauthenticated client.',
+    description: 'The Memcached server answered the version and stats commands to an unauthenticated client.',
     impact:
       'Cached data can be read and poisoned; exposed UDP memcached has been abused for large reflection attacks.',
   },
@@ -143,7 +143,7 @@ function exposureCheck(rule: ExposureRule): Check {
           impact: rule.impact,
           evidence: {
             request: service.evidence.request,
-            response: service.evidence.response,
+            response: readable(service) + service.evidence.response,
             screenshot_url: null,
           },
         },
@@ -153,6 +153,14 @@ function exposureCheck(rule: ExposureRule): Check {
 }
 
 export const exposedServiceChecks: Check[] = RULES.map(exposureCheck);
+
+/** What the unauthenticated read showed, in words, above the raw exchange (binary protocols). */
+function readable(service: ServiceIdentification): string {
+  const databases = service.details?.databases;
+  return typeof databases === 'string' && databases !== ''
+    ? `databases listed without authentication: ${databases}\n\n`
+    : '';
+}
 
 export function describeService(service: ServiceIdentification): string {
   const name = service.product ?? service.service;

@@ -2,9 +2,15 @@ import { controlsForFinding } from '../../controls/mapping.ts';
 import { isFrameworkSlug } from '../../controls/catalogue.ts';
 import type { ScanRecord } from '../types.ts';
 import type { Check } from './check.ts';
+import { credentialChecksFor } from '../../schemas/scans.ts';
+import { defaultCredentialChecks } from './default-credentials.ts';
+import { erlangDistributionCheck } from './erlang.ts';
 import { exposedServiceChecks } from './exposed-services.ts';
 import { softwareVersionChecks } from './software-versions.ts';
 import { templatesCheck } from './templates.ts';
+import { smtpOpenRelayCheck } from './smtp-relay.ts';
+import { sshChecks } from './ssh.ts';
+import { tlsBreadthChecks } from './tls-breadth.ts';
 import { tlsChecks } from './tls.ts';
 import { webChecks } from './web.ts';
 import { webHardeningChecks } from './web-hardening.ts';
@@ -14,9 +20,14 @@ export type { Check } from './check.ts';
 /** Every check the engine knows. Adding a check means adding it here; nothing else changes. */
 export const CHECKS: readonly Check[] = [
   ...exposedServiceChecks,
+  ...defaultCredentialChecks,
+  erlangDistributionCheck,
+  ...sshChecks,
+  smtpOpenRelayCheck,
   ...webChecks,
   ...webHardeningChecks,
   ...tlsChecks,
+  ...tlsBreadthChecks,
   templatesCheck,
   ...softwareVersionChecks,
 ];
@@ -24,7 +35,7 @@ export const CHECKS: readonly Check[] = [
 /**
  * The checks a scan runs in a phase: quick scans only the fast ones; compliance
  * scans those that speak to one of the chosen frameworks (all frameworks when
- * none were chosen).
+ * none were chosen). Checks that log in run only under `credential_checks: defaults`.
  */
 export function checksFor(
   scan: ScanRecord,
@@ -34,6 +45,7 @@ export function checksFor(
   const frameworks = scan.frameworks.filter(isFrameworkSlug);
   return checks.filter((check) => {
     if (check.phase !== phase) return false;
+    if (check.sendsCredentials && !credentialsAllowed(scan)) return false;
     if (scan.scan_type === 'quick') return check.quick;
     if (scan.scan_type === 'compliance') {
       const mapping = controlsForFinding(
@@ -44,4 +56,9 @@ export function checksFor(
     }
     return true;
   });
+}
+
+/** Whether the scan may try default credentials (`credential_checks`, by scan type when absent). */
+export function credentialsAllowed(scan: ScanRecord): boolean {
+  return credentialChecksFor(scan.scan_type, scan.credential_checks) === 'defaults';
 }

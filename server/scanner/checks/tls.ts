@@ -148,7 +148,7 @@ export function sharedExchange<T>(
 // ---------------------------------------------------------------------------------------
 // Handshakes
 
-interface Handshake {
+export interface Handshake {
   protocol: string | null;
   cipher: string;
   certificate: DetailedPeerCertificate | undefined;
@@ -180,8 +180,8 @@ async function handshake(
 
 const certificateHandshakes = new WeakMap<ScanState, Map<string, Promise<Handshake>>>();
 
-/** The normal handshake both certificate checks read (old protocols allowed, so old servers are seen too). */
-function certificateHandshake(ctx: PhaseContext, service: ServiceIdentification): Promise<Handshake> {
+/** The normal handshake every certificate check reads (old protocols allowed, so old servers are seen too). */
+export function certificateHandshake(ctx: PhaseContext, service: ServiceIdentification): Promise<Handshake> {
   return sharedExchange(certificateHandshakes, ctx, `${service.address}|${service.port}`, () =>
     handshake(ctx, service, { minVersion: 'TLSv1', ciphers: PERMISSIVE_CIPHERS }),
   );
@@ -190,23 +190,23 @@ function certificateHandshake(ctx: PhaseContext, service: ServiceIdentification)
 // ---------------------------------------------------------------------------------------
 // Evidence
 
-function endpoint(service: ServiceIdentification): string {
+export function endpoint(service: ServiceIdentification): string {
   return `${urlHost(service.address)}:${service.port}`;
 }
 
-function handshakeRequest(ctx: PhaseContext, service: ServiceIdentification, what: string): string {
+export function handshakeRequest(ctx: PhaseContext, service: ServiceIdentification, what: string): string {
   const name = serverName(ctx, service);
   return `TLS ClientHello to ${endpoint(service)} (${name ? `SNI ${name}` : 'no SNI'}), ${what}`;
 }
 
-function distinguishedName(name: object | undefined): string {
+export function distinguishedName(name: object | undefined): string {
   if (!name) return '';
   return Object.entries(name)
     .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : String(value)}`)
     .join(', ');
 }
 
-function describeCertificate(result: Handshake): string {
+export function describeCertificate(result: Handshake): string {
   const cert = result.certificate;
   const lines = [`Protocol: ${result.protocol ?? 'unknown'}`, `Cipher: ${result.cipher}`];
   if (cert) {
@@ -217,13 +217,39 @@ function describeCertificate(result: Handshake): string {
       `Not after: ${cert.valid_to}`,
       `SHA-256 fingerprint: ${cert.fingerprint256}`,
     );
+    if (cert.bits) lines.push(`Public key: ${cert.modulus ? 'RSA' : 'EC or other'} ${cert.bits} bits`);
     if (cert.subjectaltname) lines.push(`Subject alternative names: ${cert.subjectaltname}`);
   }
+  const chain = presentedChain(cert).slice(1);
+  if (chain.length > 0) lines.push(`Issuers: ${chain.map((c) => distinguishedName(c.subject)).join(' → ')}`);
   lines.push(`Verification: ${result.authorized ? 'trusted' : (result.authorizationError ?? 'failed')}`);
   return lines.join('\n');
 }
 
-function detection(
+/** The certificate chain, leaf first (a self-issued root ends the walk); when verification failed, what the server sent. */
+export function presentedChain(leaf: DetailedPeerCertificate | undefined): DetailedPeerCertificate[] {
+  const chain: DetailedPeerCertificate[] = [];
+  const seen = new Set<string>();
+  for (let cert = leaf; cert && !seen.has(cert.fingerprint256); cert = cert.issuerCertificate) {
+    seen.add(cert.fingerprint256);
+    chain.push(cert);
+  }
+  return chain;
+}
+
+/**
+ * The server sent no CA certificate to link its leaf to a trusted root: verification found
+ * no issuer, and the last certificate sent is not a CA certificate (public CAs always issue
+ * through intermediates, which the server must send).
+ */
+export function chainIncomplete(result: Handshake): boolean {
+  if (!result.certificate || result.authorized) return false;
+  if (!MISSING_ISSUER.has(result.authorizationError ?? '')) return false;
+  const last = presentedChain(result.certificate).at(-1);
+  return last !== undefined && (last as { ca?: boolean }).ca !== true;
+}
+
+export function detection(
   ctx: PhaseContext,
   service: ServiceIdentification,
   fields: Pick<
@@ -247,12 +273,14 @@ const UPSTREAM: Record<string, string[]> = {
   'tls-legacy-protocol': ['deprecated-tls', 'tls-version'],
   'tls-certificate-expired': ['expired-ssl'],
   'tls-certificate-self-signed': ['self-signed-ssl', 'untrusted-root-certificate'],
+  'tls-weak-cipher': ['weak-cipher-suites'],
+  'tls-certificate-hostname-mismatch': ['mismatched-ssl-certificate'],
 };
 
 // ---------------------------------------------------------------------------------------
 // The checks
 
-const appliesToTls = (service: ServiceIdentification): boolean =>
+export const appliesToTls = (service: ServiceIdentification): boolean =>
   service.service === 'https' || service.tls === true;
 
 const LEGACY_VERSIONS = ['TLSv1', 'TLSv1.1'] as const;
@@ -350,14 +378,14 @@ export const tlsCertificateExpiredCheck: Check = {
   },
 };
 
-/** Verification results meaning the chain does not lead to a CA in the trust store. */
-const SELF_SIGNED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN']);
-const UNTRUSTED_ISSUER = new Set([
+/** Verification found no issuer for the last certificate it had. */
+const MISSING_ISSUER = new Set([
   'UNABLE_TO_GET_ISSUER_CERT',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'CERT_UNTRUSTED',
 ]);
+/** Verification results meaning the chain does not lead to a CA in the trust store. */
+const UNTRUSTED_ISSUER = new Set([...MISSING_ISSUER, 'CERT_UNTRUSTED', 'SELF_SIGNED_CERT_IN_CHAIN']);
 
 export const tlsCertificateSelfSignedCheck: Check = {
   id: 'tls-certificate-self-signed',
@@ -377,8 +405,10 @@ export const tlsCertificateSelfSignedCheck: Check = {
     // OpenSSL reports one error: an expired self-signed leaf may say CERT_HAS_EXPIRED, so a
     // leaf that names itself as issuer and did not verify counts as self-signed too.
     const selfSigned =
-      SELF_SIGNED.has(code) || (subject === issuer && code !== 'ERR_TLS_CERT_ALTNAME_INVALID');
-    const untrusted = !selfSigned && UNTRUSTED_ISSUER.has(code);
+      code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+      (subject === issuer && code !== 'ERR_TLS_CERT_ALTNAME_INVALID');
+    // A chain the server left incomplete is the chain check's finding, not this one.
+    const untrusted = !selfSigned && UNTRUSTED_ISSUER.has(code) && !chainIncomplete(result);
     if (!selfSigned && !untrusted) return [];
     const component = componentUrl(service);
     return [

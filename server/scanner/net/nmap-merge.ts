@@ -28,6 +28,7 @@ const NMAP_NAMES: Record<string, ServiceName> = {
   mongodb: 'mongodb',
   mongod: 'mongodb',
   elasticsearch: 'elasticsearch',
+  epmd: 'epmd',
 };
 
 /** Our name for what nmap saw on a port, if it is one of ours. */

@@ -20,6 +20,8 @@ export const SERVICE_NAMES = [
   'memcached',
   'mongodb',
   'elasticsearch',
+  'epmd',
+  'erlang-dist',
   'unknown',
 ] as const;
 

@@ -13,6 +13,7 @@
  * not understand one probe may have closed the connection or be waiting for more bytes.
  */
 import { amqp } from './amqp.ts';
+import { epmd, erlangDistribution } from './erlang.ts';
 import { ftpOrSmtp } from './ftp-smtp.ts';
 import { http } from './http.ts';
 import { memcached } from './memcached.ts';
@@ -67,6 +68,8 @@ const HINTS = new Map<number, PortHint>([
   [6379, { probes: [redis] }],
   [6380, { tls: true, probes: [redis] }],
   [11211, { probes: [memcached] }],
+  [4369, { probes: [epmd] }],
+  [25672, { probes: [erlangDistribution] }],
   [27017, { probes: [mongodb] }],
   [27018, { probes: [mongodb] }],
   [27019, { probes: [mongodb] }],

@@ -29,6 +29,16 @@ export const mongodb: ClientFirstProbe = {
         max_wire_version: typeof hello.maxWireVersion === 'number' ? hello.maxWireVersion : undefined,
         replica_set: typeof hello.setName === 'string' ? hello.setName : undefined,
         git_version: typeof build?.gitVersion === 'string' ? build.gitVersion : undefined,
+        databases:
+          databases?.ok === 1 && Array.isArray(databases.databases)
+            ? databases.databases
+                .map((db) =>
+                  db && typeof db === 'object' && !Array.isArray(db) ? (db as BsonDocument).name : undefined,
+                )
+                .filter((name): name is string => typeof name === 'string')
+                .slice(0, 50)
+                .join(', ')
+            : undefined,
         auth_error:
           databases && databases.ok !== 1 && typeof databases.errmsg === 'string'
             ? databases.errmsg

@@ -1,0 +1,227 @@
+/**
+ * Default and empty credentials, under the policy in docs/checks.md ("Credential policy"):
+ * only when the scan's `credential_checks` is `defaults`, only the one vendor-default or
+ * empty credential listed here per protocol, one login attempt per service and scan (never
+ * a password list, never an account that locks out), and a successful login proven by a
+ * harmless read (server version, databases, virtual hosts) before the session is closed.
+ * The evidence names the password for what it is ("empty", "the vendor default guest").
+ */
+import { parseHttpResponse, httpResponseComplete } from '../net/probes/http.ts';
+import { amqpGuestLogin } from '../net/logins/amqp.ts';
+import { ftpAnonymousLogin } from '../net/logins/ftp.ts';
+import { mysqlEmptyRootLogin } from '../net/logins/mysql.ts';
+import { postgresDefaultLogin } from '../net/logins/postgresql.ts';
+import type { LoginResult, LoginTarget } from '../net/logins/session.ts';
+import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import { urlHost } from '../net/target-address.ts';
+import { credentialChecksFor } from '../../schemas/scans.ts';
+import type { Severity } from '../../scoring/severity.ts';
+import { targetOf, type Detection, type PhaseContext } from '../types.ts';
+import type { Check } from './check.ts';
+import { exchangeHttp } from './http-exchange.ts';
+
+const NETWORK = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U';
+const TOOL = 'scanward-credentials';
+
+interface CredentialRule {
+  id: string;
+  upstreamIds: string[];
+  appliesTo(service: ServiceIdentification): boolean;
+  /** The account and the password, in words, for titles and evidence. */
+  credential: string;
+  title: string;
+  severity: Severity;
+  cvssVector: string;
+  cweIds: string[];
+  impact: string;
+  login(target: LoginTarget, ctx: PhaseContext, service: ServiceIdentification): Promise<LoginResult>;
+}
+
+const RULES: CredentialRule[] = [
+  {
+    id: 'mysql-empty-root-password',
+    upstreamIds: ['mysql-empty-password', 'mysql-default-login'],
+    appliesTo: (s) => s.service === 'mysql',
+    credential: 'user root with an empty password',
+    title: 'MySQL/MariaDB lets root log in with an empty password',
+    severity: 'critical',
+    cvssVector: `${NETWORK}/C:H/I:H/A:H`,
+    cweIds: ['CWE-521', 'CWE-1392'],
+    impact:
+      'Anyone who reaches the port is the database superuser: every database can be read, changed or dropped, ' +
+      'and files on the host read or written (LOAD DATA / SELECT … INTO OUTFILE, plugins).',
+    login: (target) => mysqlEmptyRootLogin(target),
+  },
+  {
+    id: 'postgresql-default-password',
+    upstreamIds: ['postgres-default-logins', 'pgsql-default-db'],
+    appliesTo: (s) => s.service === 'postgresql' && s.anonymousAccess !== true,
+    credential: 'user postgres with the common default password postgres',
+    title: 'PostgreSQL accepts the superuser postgres with the password postgres',
+    severity: 'critical',
+    cvssVector: `${NETWORK}/C:H/I:H/A:H`,
+    cweIds: ['CWE-521', 'CWE-1393'],
+    impact:
+      'Anyone who reaches the port is the database superuser: all data can be read and changed, and programs ' +
+      'run on the host (COPY … PROGRAM).',
+    login: (target) => postgresDefaultLogin(target),
+  },
+  {
+    id: 'rabbitmq-default-guest-amqp',
+    upstreamIds: [],
+    appliesTo: (s) => s.service === 'amqp' && /rabbitmq/i.test(s.product ?? ''),
+    credential: 'user guest with the vendor default password guest',
+    title: 'RabbitMQ accepts the default guest/guest login over AMQP',
+    severity: 'high',
+    cvssVector: `${NETWORK}/C:H/I:H/A:L`,
+    cweIds: ['CWE-1392', 'CWE-1393'],
+    impact:
+      'Anyone who reaches the port can read, publish and delete messages on the default virtual host, ' +
+      'and with them the work of every application that uses the broker.',
+    login: (target) => amqpGuestLogin(target),
+  },
+  {
+    id: 'rabbitmq-default-guest-management',
+    upstreamIds: ['rabbitmq-default-login'],
+    appliesTo: (s) =>
+      (s.service === 'http' || s.service === 'https') &&
+      /RabbitMQ Management/i.test(String(s.details?.title ?? '')),
+    credential: 'user guest with the vendor default password guest',
+    title: 'RabbitMQ management API accepts the default guest/guest login',
+    severity: 'critical',
+    cvssVector: `${NETWORK}/C:H/I:H/A:H`,
+    cweIds: ['CWE-1392', 'CWE-1393'],
+    impact:
+      'The guest account is an administrator: anyone who reaches the API can read every queue, create users ' +
+      'and permissions, and shut the broker’s work down.',
+    login: (_target, ctx, service) => rabbitmqManagementLogin(ctx, service),
+  },
+  {
+    id: 'ftp-anonymous-login',
+    upstreamIds: ['ftp-anonymous-login'],
+    appliesTo: (s) => s.service === 'ftp',
+    credential: 'anonymous login (user anonymous, the conventional password anonymous@)',
+    title: 'FTP server allows anonymous login',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/C:L/I:L/A:N`,
+    cweIds: ['CWE-284'],
+    impact:
+      'Anyone can browse and download the files the anonymous area exposes, and upload where it is writable ' +
+      '(a common malware and warez drop).',
+    login: (target) => ftpAnonymousLogin(target),
+  },
+];
+
+/** GET `path` with HTTP Basic guest:guest; the status and JSON body. */
+async function managementGet(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  path: string,
+): Promise<{ status: number; json: unknown }> {
+  const host = `${urlHost(service.address)}:${service.port}`;
+  const raw = await exchangeHttp(
+    ctx,
+    service,
+    `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: scanward-credentials\r\n` +
+      `Authorization: Basic ${Buffer.from('guest:guest').toString('base64')}\r\nAccept: application/json\r\n` +
+      'Connection: close\r\n\r\n',
+    { maxBytes: 256 * 1024, timeoutMs: 10_000, complete: httpResponseComplete },
+  );
+  const response = parseHttpResponse(raw.data);
+  if (!response) return { status: 0, json: undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(response.body.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json };
+}
+
+/** One authenticated request (`/api/overview`), and on success the list of virtual hosts. */
+async function rabbitmqManagementLogin(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+): Promise<LoginResult> {
+  const request = ['GET /api/overview with HTTP Basic guest:guest (the vendor default; 1 attempt)'];
+  const overview = await managementGet(ctx, service, '/api/overview');
+  if (overview.status !== 200 || typeof overview.json !== 'object' || overview.json === null) {
+    return { accepted: false, request: request[0] as string, response: `HTTP ${overview.status}` };
+  }
+  const info = overview.json as Record<string, unknown>;
+  request.push('GET /api/vhosts');
+  const vhosts = await managementGet(ctx, service, '/api/vhosts');
+  const names = Array.isArray(vhosts.json)
+    ? vhosts.json.map((v) => String((v as Record<string, unknown>).name)).join(', ')
+    : `HTTP ${vhosts.status}`;
+  return {
+    accepted: true,
+    request: request.join('\n'),
+    response: [
+      'HTTP 200: logged in',
+      `rabbitmq_version: ${String(info.rabbitmq_version ?? 'unknown')}`,
+      `cluster_name: ${String(info.cluster_name ?? 'unknown')}`,
+      `virtual hosts: ${names}`,
+    ].join('\n'),
+  };
+}
+
+function credentialCheck(rule: CredentialRule): Check {
+  return {
+    id: rule.id,
+    upstreamIds: rule.upstreamIds,
+    phase: 'vulnerability_scanning',
+    quick: true,
+    category: 'default-credentials',
+    cweIds: rule.cweIds,
+    sendsCredentials: true,
+    appliesTo: rule.appliesTo,
+    run: async (ctx, service) => {
+      // `checksFor` already leaves these checks out; this guards any other caller.
+      if (credentialChecksFor(ctx.scan.scan_type, ctx.scan.credential_checks) !== 'defaults') return [];
+      const result = await rule.login(
+        {
+          address: service.address,
+          port: service.port,
+          tls: service.tls === true && service.service !== 'https',
+          assertAllowed: ctx.assertAllowed,
+          signal: ctx.signal,
+        },
+        ctx,
+        service,
+      );
+      if (!result.accepted) return [];
+      return [detection(ctx, service, rule, result)];
+    },
+  };
+}
+
+function detection(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  rule: CredentialRule,
+  result: LoginResult,
+): Detection {
+  const component = componentUrl(service);
+  return {
+    check_id: rule.id,
+    upstream_ids: rule.upstreamIds,
+    title: rule.title,
+    severity: rule.severity,
+    cvss_vector: rule.cvssVector,
+    target: targetOf(ctx.state, service.address),
+    affected_component: component,
+    port: service.port,
+    tool: TOOL,
+    category: 'default-credentials',
+    cve_ids: [],
+    cwe_ids: rule.cweIds,
+    description:
+      `${component} accepted a login with ${rule.credential}. The scan tried this one credential once ` +
+      '(credential_checks: defaults) and proved the login with a harmless read shown in the evidence.',
+    impact: rule.impact,
+    evidence: { request: result.request, response: result.response, screenshot_url: null },
+  };
+}
+
+export const defaultCredentialChecks: Check[] = RULES.map(credentialCheck);

@@ -1,0 +1,295 @@
+/**
+ * More TLS checks of the `web_analysis` phase, beside those in `tls.ts`:
+ *
+ * - weak cipher suites (NULL, EXPORT, RC4, 3DES), learned with a raw ClientHello per family
+ *   (`net/tls-hello.ts`), since Node's OpenSSL no longer implements most of them;
+ * - certificate facts read from the shared certificate handshake: an RSA key under 2048
+ *   bits, a certificate not valid yet, a name that does not match the scan's DNS target,
+ *   and a chain the server left incomplete.
+ */
+import type { Socket } from 'node:net';
+import { checkServerIdentity } from 'node:tls';
+import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import {
+  buildClientHello,
+  parseServerAnswer,
+  recordComplete,
+  versionName,
+  WEAK_SUITE_FAMILIES,
+  type WeakSuiteFamily,
+} from '../net/tls-hello.ts';
+import type { PhaseContext } from '../types.ts';
+import type { Check } from './check.ts';
+import {
+  appliesToTls,
+  certificateHandshake,
+  chainIncomplete,
+  connectService,
+  describeCertificate,
+  detection,
+  distinguishedName,
+  endpoint,
+  handshakeRequest,
+  presentedChain,
+  serverName,
+  ServiceConnectError,
+} from './tls.ts';
+
+const NETWORK = 'CVSS:3.1/AV:N/AC:H/PR:N';
+/** Longest wait for the server's answer to one ClientHello. */
+const HELLO_TIMEOUT_MS = 5_000;
+
+/** Sends `hello` and reads the server's first record (or whatever came before it closed). */
+async function helloExchange(
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  hello: Buffer,
+): Promise<Buffer> {
+  const socket: Socket = await connectService(ctx, service, { timeoutMs: HELLO_TIMEOUT_MS });
+  try {
+    return await new Promise<Buffer>((resolve, reject) => {
+      let data = Buffer.alloc(0);
+      const finish = (): void => {
+        clearTimeout(timer);
+        ctx.signal.removeEventListener('abort', onAbort);
+        resolve(data);
+      };
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        reject(ctx.signal.reason);
+      };
+      const timer = setTimeout(finish, HELLO_TIMEOUT_MS);
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      socket.on('data', (chunk: Buffer) => {
+        data = Buffer.concat([data, chunk]).subarray(0, 64 * 1024);
+        if (recordComplete(data)) finish();
+      });
+      socket.once('close', finish);
+      socket.write(hello);
+    });
+  } finally {
+    socket.destroy();
+  }
+}
+
+const ALERTS: Record<number, string> = {
+  40: 'handshake_failure',
+  70: 'protocol_version',
+  71: 'insufficient_security',
+};
+
+export const tlsWeakCipherSuitesCheck: Check = {
+  id: 'tls-weak-cipher',
+  upstreamIds: ['weak-cipher-suites'],
+  phase: 'web_analysis',
+  quick: false,
+  category: 'tls',
+  cweIds: ['CWE-327', 'CWE-326'],
+  appliesTo: appliesToTls,
+  run: async (ctx, service) => {
+    const name = serverName(ctx, service);
+    const requests: string[] = [];
+    const answers: string[] = [];
+    const accepted: { family: WeakSuiteFamily; suite: string }[] = [];
+    for (const family of WEAK_SUITE_FAMILIES) {
+      const suites = Object.keys(family.suites).map(Number);
+      requests.push(
+        `TLS ClientHello to ${endpoint(service)} (${name ? `SNI ${name}` : 'no SNI'}), TLS 1.2, offering only the ` +
+          `${suites.length} ${family.name} suites`,
+      );
+      let answer;
+      try {
+        answer = parseServerAnswer(await helloExchange(ctx, service, buildClientHello(suites, name)));
+      } catch (error) {
+        // A refused TCP connection means the port was not tested: let the runner record no coverage.
+        if (!(error instanceof ServiceConnectError) || error.stage === 'tcp') throw error;
+        answers.push(`${family.name}: refused (${error.code})`);
+        continue;
+      }
+      const chosen = answer.kind === 'server-hello' ? family.suites[answer.suite] : undefined;
+      if (answer.kind === 'server-hello' && chosen) {
+        accepted.push({ family, suite: chosen });
+        answers.push(`${family.name}: accepted (ServerHello ${versionName(answer.version)}, ${chosen})`);
+      } else if (answer.kind === 'alert') {
+        answers.push(`${family.name}: refused (alert ${ALERTS[answer.description] ?? answer.description})`);
+      } else {
+        answers.push(
+          `${family.name}: refused (${answer.kind === 'server-hello' ? 'chose a suite not offered' : 'no ServerHello'})`,
+        );
+      }
+    }
+    if (accepted.length === 0) return [];
+    const high = accepted.some((a) => a.family.severity === 'high');
+    const names = accepted.map((a) => a.family.name).join(', ');
+    return [
+      detection(ctx, service, {
+        check_id: 'tls-weak-cipher',
+        title: `TLS service accepts weak cipher suites (${names})`,
+        severity: high ? 'high' : 'medium',
+        cvss_vector: high ? `${NETWORK}/UI:N/S:U/C:H/I:H/A:N` : `${NETWORK}/UI:N/S:U/C:H/I:N/A:N`,
+        cwe_ids: ['CWE-327', 'CWE-326'],
+        description:
+          `${componentUrl(service)} chose a weak cipher suite when a client offered nothing better: ` +
+          accepted.map((a) => `${a.suite} (${a.family.name}: ${a.family.meaning})`).join('; ') +
+          '.',
+        impact:
+          'An attacker who can steer or wait for a client that offers these suites (old libraries, downgrade ' +
+          'attacks) can read, and with NULL or EXPORT suites also change, the traffic.',
+        evidence: { request: requests.join('\n'), response: answers.join('\n'), screenshot_url: null },
+      }),
+    ];
+  },
+};
+
+const certificateEvidence = (
+  ctx: PhaseContext,
+  service: ServiceIdentification,
+  result: Awaited<ReturnType<typeof certificateHandshake>>,
+) => ({
+  request: handshakeRequest(ctx, service, 'certificate not verified, then inspected'),
+  response: describeCertificate(result),
+  screenshot_url: null,
+});
+
+export const tlsWeakKeyCheck: Check = {
+  id: 'tls-certificate-weak-key',
+  upstreamIds: [],
+  phase: 'web_analysis',
+  quick: true,
+  category: 'tls',
+  cweIds: ['CWE-326'],
+  appliesTo: appliesToTls,
+  run: async (ctx, service) => {
+    const result = await certificateHandshake(ctx, service);
+    const cert = result.certificate;
+    if (!cert || !cert.modulus || !cert.bits || cert.bits >= 2048) return [];
+    const broken = cert.bits < 1024;
+    return [
+      detection(ctx, service, {
+        check_id: 'tls-certificate-weak-key',
+        title: `TLS certificate has a ${cert.bits}-bit RSA key (under 2048 bits)`,
+        severity: broken ? 'high' : 'medium',
+        cvss_vector: `${NETWORK}/UI:N/S:U/C:H/I:${broken ? 'H' : 'L'}/A:N`,
+        cwe_ids: ['CWE-326'],
+        description:
+          `${componentUrl(service)} presents a certificate for ${distinguishedName(cert.subject)} whose RSA key ` +
+          `has ${cert.bits} bits; NIST SP 800-131A and the CA/Browser Forum require at least 2048.`,
+        impact:
+          'A key this short is within reach of a well-funded attacker (512-bit keys of anyone): with the private ' +
+          'key, the server can be impersonated and, without forward secrecy, recorded traffic decrypted.',
+        evidence: certificateEvidence(ctx, service, result),
+      }),
+    ];
+  },
+};
+
+export const tlsNotYetValidCheck: Check = {
+  id: 'tls-certificate-not-yet-valid',
+  upstreamIds: [],
+  phase: 'web_analysis',
+  quick: true,
+  category: 'tls',
+  cweIds: ['CWE-298'],
+  appliesTo: appliesToTls,
+  run: async (ctx, service) => {
+    const result = await certificateHandshake(ctx, service);
+    const cert = result.certificate;
+    const notBefore = cert ? new Date(cert.valid_from) : undefined;
+    if (!cert || !notBefore || Number.isNaN(notBefore.getTime()) || notBefore.getTime() <= Date.now())
+      return [];
+    return [
+      detection(ctx, service, {
+        check_id: 'tls-certificate-not-yet-valid',
+        title: 'TLS certificate is not valid yet',
+        severity: 'medium',
+        cvss_vector: `${NETWORK}/UI:R/S:U/C:L/I:L/A:L`,
+        cwe_ids: ['CWE-298'],
+        description:
+          `${componentUrl(service)} presents a certificate for ${distinguishedName(cert.subject)} that is valid ` +
+          `only from ${cert.valid_from}.`,
+        impact:
+          'Clients refuse the connection until that date, or users are taught to click through certificate ' +
+          'warnings; a start date in the future also often means the server’s clock or the issuing process is wrong.',
+        evidence: certificateEvidence(ctx, service, result),
+      }),
+    ];
+  },
+};
+
+export const tlsHostnameMismatchCheck: Check = {
+  id: 'tls-certificate-hostname-mismatch',
+  upstreamIds: ['mismatched-ssl-certificate'],
+  phase: 'web_analysis',
+  quick: true,
+  category: 'tls',
+  cweIds: ['CWE-297'],
+  // Only a DNS name can be matched: clients of an address-only target have no name to check.
+  appliesTo: appliesToTls,
+  run: async (ctx, service) => {
+    const name = serverName(ctx, service);
+    if (!name) return [];
+    const result = await certificateHandshake(ctx, service);
+    const cert = result.certificate;
+    if (!cert) return [];
+    const mismatch = checkServerIdentity(name, cert);
+    if (!mismatch) return [];
+    return [
+      detection(ctx, service, {
+        check_id: 'tls-certificate-hostname-mismatch',
+        title: `TLS certificate does not match the host name ${name}`,
+        severity: 'medium',
+        cvss_vector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
+        cwe_ids: ['CWE-297'],
+        description:
+          `${componentUrl(service)}, asked for ${name} (SNI), presents a certificate for ` +
+          `${cert.subjectaltname ?? distinguishedName(cert.subject)}: ${mismatch.message}`,
+        impact:
+          'Browsers and correct clients refuse the connection; clients told to ignore the mismatch accept any ' +
+          'certificate an attacker presents for this name.',
+        evidence: certificateEvidence(ctx, service, result),
+      }),
+    ];
+  },
+};
+
+export const tlsIncompleteChainCheck: Check = {
+  id: 'tls-certificate-chain-incomplete',
+  upstreamIds: [],
+  phase: 'web_analysis',
+  quick: true,
+  category: 'tls',
+  cweIds: ['CWE-295'],
+  appliesTo: appliesToTls,
+  run: async (ctx, service) => {
+    const result = await certificateHandshake(ctx, service);
+    if (!chainIncomplete(result) || !result.certificate) return [];
+    const chain = presentedChain(result.certificate);
+    const last = chain.at(-1)!;
+    return [
+      detection(ctx, service, {
+        check_id: 'tls-certificate-chain-incomplete',
+        title: 'TLS certificate chain is incomplete or leads to an unknown CA',
+        severity: 'medium',
+        cvss_vector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
+        cwe_ids: ['CWE-295'],
+        description:
+          `${componentUrl(service)} sends ${chain.length === 1 ? 'only its own certificate' : `${chain.length} certificates`} ` +
+          `and not the certificate of its issuer ${distinguishedName(last.issuer)}, which is not a trusted root ` +
+          `(${result.authorizationError}). Either the server leaves out an intermediate CA certificate, or the ` +
+          'issuer is a CA no client trusts.',
+        impact:
+          'Clients that do not happen to have the intermediate cached (most non-browser clients, fresh browsers) ' +
+          'fail to connect, and are then often configured to skip verification altogether.',
+        evidence: certificateEvidence(ctx, service, result),
+      }),
+    ];
+  },
+};
+
+export const tlsBreadthChecks: Check[] = [
+  tlsWeakCipherSuitesCheck,
+  tlsWeakKeyCheck,
+  tlsNotYetValidCheck,
+  tlsHostnameMismatchCheck,
+  tlsIncompleteChainCheck,
+];
