@@ -46,6 +46,7 @@ const INPUTS = [
   'scan-type',
   'ports',
   'frameworks',
+  'credential-checks',
   'fail-on',
   'gate',
   'report-severity',
@@ -72,6 +73,7 @@ SCANWARD_FAIL_ON=high. Flags win.
   --scan-type TYPE             quick (default), full, compliance
   --ports PORTS                e.g. 80,443 or 1-1024
   --frameworks LIST            soc2, pci-dss, iso27001
+  --credential-checks MODE     defaults or none (default: the service's, by scan type)
   --fail-on SEVERITY           critical, high (default), medium, low, info, none
   --gate all|new               count every open finding (all, default) or only new/reopened ones
   --report-severity SEVERITY   least severe finding in the reports (default info)

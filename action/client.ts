@@ -26,6 +26,7 @@ export interface CreateScanInput {
   scan_type: 'quick' | 'full' | 'compliance';
   ports?: string | undefined;
   frameworks?: string[] | undefined;
+  credential_checks?: 'defaults' | 'none' | undefined;
 }
 
 export interface ScanwardClientOptions {
@@ -65,6 +66,7 @@ export class ScanwardClient {
     };
     if (input.ports !== undefined) body.ports = input.ports;
     if (input.frameworks !== undefined && input.frameworks.length > 0) body.frameworks = input.frameworks;
+    if (input.credential_checks !== undefined) body.credential_checks = input.credential_checks;
     return this.call('POST', '/api/v1/scans', ScanCreatedBody, {
       body,
       headers: { 'Idempotency-Key': idempotencyKey },
@@ -266,6 +268,7 @@ const FIELD_INPUTS: Record<string, string> = {
   scan_type: 'scan-type',
   ports: 'ports',
   frameworks: 'frameworks',
+  credential_checks: 'credential-checks',
   'Idempotency-Key': 'idempotency-key',
 };
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { FINDING_SEVERITIES } from '../server/schemas/findings.ts';
-import { Framework, ScanType, portSpecProblem } from '../server/schemas/scans.ts';
+import { CredentialChecks, Framework, ScanType, portSpecProblem } from '../server/schemas/scans.ts';
 import type { Credentials } from './client.ts';
 import type { GitHubContext } from './context.ts';
 import { ConfigurationError } from './errors.ts';
@@ -24,6 +24,8 @@ export interface ActionInputs {
   scanType: ScanType;
   ports?: string | undefined;
   frameworks: Framework[];
+  /** Unset: the service's default for the scan type. */
+  credentialChecks?: CredentialChecks | undefined;
   failOn: FailOn;
   gate: GateMode;
   /** The least severe finding that goes into SARIF, the summary, the comment and the reports. */
@@ -103,6 +105,14 @@ export function parseInputs(
     );
   }
 
+  const credentialRaw = read('credential-checks').toLowerCase();
+  const credentialChecks = credentialRaw === '' ? undefined : CredentialChecks.safeParse(credentialRaw);
+  if (credentialChecks && !credentialChecks.success) {
+    problems.push(
+      `\`credential-checks\` is "${credentialRaw}"; use defaults (vendor-default and empty credentials, one attempt per service) or none.`,
+    );
+  }
+
   const failOnRaw = (read('fail-on') || 'high').toLowerCase();
   const failOn = (FAIL_ON_VALUES as readonly string[]).includes(failOnRaw)
     ? (failOnRaw as FailOn)
@@ -159,6 +169,7 @@ export function parseInputs(
     scan_type: scanType.success ? scanType.data : 'quick',
     ports: portsRaw || undefined,
     frameworks,
+    credential_checks: credentialChecks?.data,
   };
   const idempotencyRaw = read('idempotency-key');
   if (idempotencyRaw !== '' && !/^[\x21-\x7e]{1,255}$/.test(idempotencyRaw)) {
@@ -180,6 +191,7 @@ export function parseInputs(
       scanType: scanType.data!,
       ports: portsRaw || undefined,
       frameworks,
+      credentialChecks: credentialChecks?.data,
       failOn: failOn!,
       gate: gate!,
       reportSeverity: reportSeverity!,
@@ -300,7 +312,13 @@ function parseBoolean(name: string, raw: string, problems: string[]): boolean | 
  */
 export function defaultIdempotencyKey(
   context: Pick<GitHubContext, 'repository' | 'runId' | 'runAttempt' | 'job' | 'step'>,
-  scan: { target: string; scan_type: string; ports?: string | undefined; frameworks: string[] },
+  scan: {
+    target: string;
+    scan_type: string;
+    ports?: string | undefined;
+    frameworks: string[];
+    credential_checks?: string | undefined;
+  },
 ): string {
   if (!context.repository || !context.runId) return `scanward-action:${randomUUID()}`;
   const request = createHash('sha256')
@@ -310,6 +328,7 @@ export function defaultIdempotencyKey(
         scan.scan_type,
         scan.ports ?? '',
         [...scan.frameworks].sort(),
+        ...(scan.credential_checks ? [scan.credential_checks] : []),
       ]),
     )
     .digest('hex')

@@ -74,6 +74,7 @@ export async function runScanFlow(deps: FlowDeps, inputs: ActionInputs): Promise
         scan_type: inputs.scanType,
         ports: inputs.ports,
         frameworks: inputs.frameworks,
+        credential_checks: inputs.credentialChecks,
       },
       inputs.idempotencyKey,
       deadline,

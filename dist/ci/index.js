@@ -10285,6 +10285,11 @@ function parseInputs(getInput, context, options = {}) {
     if (frameworks.length > 0 && scanType.success && scanType.data !== 'compliance') {
         warnings.push(`\`frameworks\` is set but scan-type is ${scanType.data}; frameworks matter most to compliance scans.`);
     }
+    const credentialRaw = read('credential-checks').toLowerCase();
+    const credentialChecks = credentialRaw === '' ? undefined : CredentialChecks.safeParse(credentialRaw);
+    if (credentialChecks && !credentialChecks.success) {
+        problems.push(`\`credential-checks\` is "${credentialRaw}"; use defaults (vendor-default and empty credentials, one attempt per service) or none.`);
+    }
     const failOnRaw = (read('fail-on') || 'high').toLowerCase();
     const failOn = FAIL_ON_VALUES.includes(failOnRaw)
         ? failOnRaw
@@ -10328,6 +10333,7 @@ function parseInputs(getInput, context, options = {}) {
         scan_type: scanType.success ? scanType.data : 'quick',
         ports: portsRaw || undefined,
         frameworks,
+        credential_checks: credentialChecks?.data,
     };
     const idempotencyRaw = read('idempotency-key');
     if (idempotencyRaw !== '' && !/^[\x21-\x7e]{1,255}$/.test(idempotencyRaw)) {
@@ -10346,6 +10352,7 @@ function parseInputs(getInput, context, options = {}) {
             scanType: scanType.data,
             ports: portsRaw || undefined,
             frameworks,
+            credentialChecks: credentialChecks?.data,
             failOn: failOn,
             gate: gate,
             reportSeverity: reportSeverity,
@@ -10465,6 +10472,7 @@ function defaultIdempotencyKey(context, scan) {
         scan.scan_type,
         scan.ports ?? '',
         [...scan.frameworks].sort(),
+        ...(scan.credential_checks ? [scan.credential_checks] : []),
     ]))
         .digest('hex')
         .slice(0, 16);
@@ -11027,6 +11035,8 @@ class ScanwardClient {
             body.ports = input.ports;
         if (input.frameworks !== undefined && input.frameworks.length > 0)
             body.frameworks = input.frameworks;
+        if (input.credential_checks !== undefined)
+            body.credential_checks = input.credential_checks;
         return this.call('POST', '/api/v1/scans', ScanCreatedBody, {
             body,
             headers: { 'Idempotency-Key': idempotencyKey },
@@ -11179,6 +11189,7 @@ const FIELD_INPUTS = {
     scan_type: 'scan-type',
     ports: 'ports',
     frameworks: 'frameworks',
+    credential_checks: 'credential-checks',
     'Idempotency-Key': 'idempotency-key',
 };
 /** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
@@ -11284,6 +11295,7 @@ async function runScanFlow(deps, inputs) {
             scan_type: inputs.scanType,
             ports: inputs.ports,
             frameworks: inputs.frameworks,
+            credential_checks: inputs.credentialChecks,
         }, inputs.idempotencyKey, deadline);
         scanId = created.id;
         const estimate = created.estimated_duration
@@ -11455,6 +11467,7 @@ const INPUTS = [
     'scan-type',
     'ports',
     'frameworks',
+    'credential-checks',
     'fail-on',
     'gate',
     'report-severity',
@@ -11480,6 +11493,7 @@ SCANWARD_FAIL_ON=high. Flags win.
   --scan-type TYPE             quick (default), full, compliance
   --ports PORTS                e.g. 80,443 or 1-1024
   --frameworks LIST            soc2, pci-dss, iso27001
+  --credential-checks MODE     defaults or none (default: the service's, by scan type)
   --fail-on SEVERITY           critical, high (default), medium, low, info, none
   --gate all|new               count every open finding (all, default) or only new/reopened ones
   --report-severity SEVERITY   least severe finding in the reports (default info)

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type Runner } from '../../server/scanner/runner.ts';
 import {
   closeAll,
-  fakeRedis,
+  redisFixture,
   randomLoopbackAddress,
   startListener,
   type FixtureListener,
@@ -17,6 +17,9 @@ import { testEngine } from '../helpers/database.ts';
 import { hasNode24, NODE24 } from '../helpers/node24.ts';
 import { insertApiKey } from '../helpers/scans.ts';
 import { createTenant } from '../helpers/tenants.ts';
+
+/** The planted critical alone: a Redis without authentication that names no version. */
+const unversionedRedis = redisFixture({ version: null });
 
 /**
  * `scanward-ci` (the bundled dist/ci/index.js, the package's `bin`) under a
@@ -54,7 +57,7 @@ describe.skipIf(!hasNode24)(
         'read:findings',
       ]);
       host = randomLoopbackAddress();
-      redis = await startListener({ host, serve: fakeRedis });
+      redis = await startListener({ host, serve: unversionedRedis });
       runner = startRunner(app.services, { pollIntervalMs: 50 });
       dir = await mkdtemp(join(tmpdir(), 'scanward-ci-'));
     });
@@ -187,6 +190,18 @@ describe.skipIf(!hasNode24)(
       const id = run.stdout.trim();
       expect(id).toMatch(/^scan_\w+$/);
       expect(await app.services.db('scans').where({ id }).first()).toBeDefined();
+    });
+
+    it('creates the scan with the --credential-checks asked for', async () => {
+      const run = await cli(
+        ['--target', host, '--ports', String(redis.port), '--scan-type', 'full', '--no-wait'],
+        {
+          SCANWARD_CREDENTIAL_CHECKS: 'none',
+        },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const scan = await app.services.db('scans').where({ id: run.stdout.trim() }).first();
+      expect(scan.credential_checks).toBe('none');
     });
   },
 );

@@ -66,6 +66,21 @@ describe('action inputs', () => {
     expect(problems).toContain('`wait` is "no"; use true or false');
   });
 
+  it('passes credential-checks through when set, leaves the service default otherwise, and refuses other values', () => {
+    expect(parse(base).inputs.credentialChecks).toBeUndefined();
+    expect(parse({ ...base, 'credential-checks': 'None' }).inputs.credentialChecks).toBe('none');
+    expect(parse({ ...base, 'credential-checks': 'defaults' }).inputs.credentialChecks).toBe('defaults');
+    expect(problemsOf({ ...base, 'credential-checks': 'all' })).toContain(
+      '`credential-checks` is "all"; use defaults',
+    );
+  });
+
+  it('keys a scan with other credential-checks apart', () => {
+    const key = (mode: string) => parse({ ...base, 'credential-checks': mode }).inputs.idempotencyKey;
+    expect(key('none')).not.toBe(key('defaults'));
+    expect(key('')).not.toBe(key('none'));
+  });
+
   it('follows a scan-id without a target, and refuses what is not a scan id', () => {
     const { inputs, warnings } = parse({ ...base, target: '', 'scan-id': 'scan_0123456789abcdefghijklmn' });
     expect(inputs.scanId).toBe('scan_0123456789abcdefghijklmn');
