@@ -1,4 +1,10 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /**
@@ -28,9 +34,37 @@ function answerClientErrors(server: Server): void {
   });
 }
 
-/** The HTTP server every entry point (main.ts, tests, benchmarks) serves the app with. */
+/** Writes an error in the API's shape from outside the app (requests Node refuses before Koa sees them). */
+function sendError(res: ServerResponse, status: number, errorCode: string, detail: string): void {
+  const body = JSON.stringify({ detail, error_code: errorCode });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    Connection: 'close',
+  });
+  res.end(body);
+}
+
+/**
+ * The HTTP server every entry point (main.ts, tests, benchmarks) serves the app with.
+ *
+ * Node answers two kinds of request itself, with an empty body: an HTTP/1.1
+ * request without `Host` (400) and an `Expect` other than `100-continue` (417).
+ * Both are taken over here so they answer in the error shape too.
+ */
 export function createHttpServer(handler: RequestListener): Server {
-  const server = createServer(handler);
+  const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      sendError(res, 400, 'BAD_REQUEST', 'the Host header is required');
+      return;
+    }
+    handler(req, res);
+  });
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    sendError(res, 417, 'EXPECTATION_FAILED', 'the only Expect the server meets is 100-continue');
+  });
   answerClientErrors(server);
   return server;
 }
