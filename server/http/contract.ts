@@ -1,9 +1,8 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import type { Permission } from '../schemas/common.ts';
+import { idParamNouns, type Permission } from '../schemas/common.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Services } from '../services.ts';
-import { idParamNouns } from '../schemas/common.ts';
 import { AppError, notFound } from './errors.ts';
 import { readBody } from './middleware/body.ts';
 import { findUnstorable } from './text.ts';
