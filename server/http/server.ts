@@ -23,14 +23,7 @@ function answerClientErrors(server: Server): void {
       err.code === 'HPE_HEADER_OVERFLOW'
         ? 'request headers are too large'
         : 'the request could not be parsed as HTTP';
-    const body = JSON.stringify({ detail, error_code: 'BAD_REQUEST' });
-    socket.end(
-      'HTTP/1.1 400 Bad Request\r\n' +
-        'Content-Type: application/json\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    endSocket(socket, '400 Bad Request', 'BAD_REQUEST', detail);
   });
 }
 
@@ -47,12 +40,25 @@ function sendError(res: ServerResponse, status: number, errorCode: string, detai
   res.end(body);
 }
 
+/** Writes an error in the API's shape straight to a socket Node took out of HTTP handling, then closes it. */
+function endSocket(socket: Duplex, statusLine: string, errorCode: string, detail: string): void {
+  const body = JSON.stringify({ detail, error_code: errorCode });
+  socket.end(
+    `HTTP/1.1 ${statusLine}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
 /**
  * The HTTP server every entry point (main.ts, tests, benchmarks) serves the app with.
  *
  * Node answers two kinds of request itself, with an empty body: an HTTP/1.1
- * request without `Host` (400) and an `Expect` other than `100-continue` (417).
- * Both are taken over here so they answer in the error shape too.
+ * request without `Host` (400) and an `Expect` other than `100-continue` (417);
+ * and it drops a `CONNECT` without a word. All three are taken over here so
+ * they answer in the error shape too.
  */
 export function createHttpServer(handler: RequestListener): Server {
   const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
@@ -64,6 +70,9 @@ export function createHttpServer(handler: RequestListener): Server {
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     sendError(res, 417, 'EXPECTATION_FAILED', 'the only Expect the server meets is 100-continue');
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    endSocket(socket, '400 Bad Request', 'BAD_REQUEST', 'CONNECT is not supported: this server is no proxy');
   });
   answerClientErrors(server);
   return server;

@@ -335,12 +335,16 @@ describe(`hostile input on every route of the contract (${testEngine})`, () => {
   it.each(allRoutes.map((route) => [name(route), route] as const))(
     'answers hostile requests to %s below 500, in the error shape, without dropping the connection',
     async (_name, route) => {
+      // Each route gets its runs or its time, whichever ends first, and always its first run
+      // (a slow route, such as the log-in with its deliberate password hash, is not skipped).
+      const deadline = Date.now() + TIME_PER_ROUTE_MS;
       await fc.assert(
         fc.asyncProperty(requestFor(route, credentials.ids), async (drawn) => {
+          if (Date.now() > deadline) return;
           const request = await build(route, drawn, credentials);
           await expectSafeAnswer(app, route.method.toUpperCase(), request);
         }),
-        { numRuns: RUNS_PER_ROUTE, interruptAfterTimeLimit: TIME_PER_ROUTE_MS, endOnFailure: true },
+        { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
       );
     },
   );

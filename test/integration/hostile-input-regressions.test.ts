@@ -262,6 +262,14 @@ describe(`hostile input regressions (${testEngine})`, () => {
       expect(body).toEqual({ detail: expect.stringContaining('Host'), error_code: 'BAD_REQUEST' });
     });
 
+    it('answers CONNECT with 400 in the error shape instead of dropping the connection', async () => {
+      const { head, body } = parseRaw(
+        await sendRaw(app.url, 'CONNECT 127.0.0.1:9 HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\n'),
+      );
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(body).toMatchObject({ error_code: 'BAD_REQUEST' });
+    });
+
     it('answers an Expect other than 100-continue with 417 in the error shape', async () => {
       const { head, body } = parseRaw(
         await sendRaw(
