@@ -29489,8 +29489,8 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 var findings = __nccwpck_require__(8321);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var schemas = __nccwpck_require__(2857);
-// EXTERNAL MODULE: ./server/schemas/common.ts + 1 modules
-var common = __nccwpck_require__(8752);
+// EXTERNAL MODULE: ./server/schemas/common.ts
+var common = __nccwpck_require__(954);
 ;// CONCATENATED MODULE: ./server/schemas/scans.ts
 
 
@@ -29643,8 +29643,8 @@ const ScanQuota = schemas/* object */.Ikc({
     resets_at: common/* Timestamp */.Dc,
 })
     .meta({ id: 'ScanQuota' });
-const ScanStatusFilter = schemas/* enum */.k5n(['pending', 'running', 'completed', 'failed'], {
-    error: 'must be pending, running, completed or failed',
+const ScanStatusFilter = schemas/* enum */.k5n(['pending', 'running', 'completed', 'failed', 'cancelled'], {
+    error: 'must be pending, running, completed, failed or cancelled',
 });
 const ListScansQuery = common/* PaginationQuery */.HQ.extend({
     status: ScanStatusFilter.optional(),
@@ -29652,7 +29652,7 @@ const ListScansQuery = common/* PaginationQuery */.HQ.extend({
     from_date: common/* DateParam */.K1.optional().meta({ description: 'Scans created at or after this instant' }),
     to_date: common/* DateParam */.K1.optional().meta({ description: 'Scans created before this instant' }),
 });
-const ScanIdParams = schemas/* object */.Ikc({ scan_id: schemas/* string */.YjP().max(100) });
+const ScanIdParams = schemas/* object */.Ikc({ scan_id: (0,common/* IdParam */.jp)('scan', 'scan_3k2j4h5g6f7d8s9a0q1w2e3r') });
 const FindingSeverity = schemas/* enum */.k5n(['critical', 'high', 'medium', 'low', 'info'], {
     error: 'must be critical, high, medium, low or info',
 });
@@ -31219,89 +31219,71 @@ function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
 
 /***/ }),
 
-/***/ 8752:
+/***/ 954:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  K1: () => (/* binding */ DateParam),
-  YW: () => (/* binding */ Page),
-  HQ: () => (/* binding */ PaginationQuery),
-  FT: () => (/* binding */ PerPage),
-  cw: () => (/* binding */ Plan),
-  Dc: () => (/* binding */ Timestamp),
-  od: () => (/* binding */ paginated)
-});
-
-// UNUSED EXPORTS: ErrorResponse, Permission, pageOf, parseDateParam
-
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
-var classic_schemas = __nccwpck_require__(2857);
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
-var iso = __nccwpck_require__(4377);
-// EXTERNAL MODULE: ./node_modules/zod/v4/core/api.js
-var api = __nccwpck_require__(3759);
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/coerce.js
-
-
-function string(params) {
-    return core._coercedString(schemas.ZodString, params);
-}
-function number(params) {
-    return api/* _coercedNumber */.qG(classic_schemas/* ZodNumber */.rSt, params);
-}
-function coerce_boolean(params) {
-    return core._coercedBoolean(schemas.ZodBoolean, params);
-}
-function bigint(params) {
-    return core._coercedBigint(schemas.ZodBigInt, params);
-}
-function date(params) {
-    return core._coercedDate(schemas.ZodDate, params);
-}
-
-// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
-var core_core = __nccwpck_require__(8532);
-;// CONCATENATED MODULE: ./server/schemas/common.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Dc: () => (/* binding */ Timestamp),
+/* harmony export */   FT: () => (/* binding */ PerPage),
+/* harmony export */   HQ: () => (/* binding */ PaginationQuery),
+/* harmony export */   K1: () => (/* binding */ DateParam),
+/* harmony export */   YW: () => (/* binding */ Page),
+/* harmony export */   cw: () => (/* binding */ Plan),
+/* harmony export */   jp: () => (/* binding */ IdParam),
+/* harmony export */   od: () => (/* binding */ paginated)
+/* harmony export */ });
+/* unused harmony exports ErrorResponse, MAX_PAGE, pageOf, Permission, parseDateParam, DATE_PARAM_PATTERN, ID_PATTERN, idParamNouns */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2857);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4377);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8532);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9396);
 
 /**
  * Wire shapes shared by every resource. Pure zod: imported by the server and by
  * the GitHub Action, so nothing here may import koa, knex or node built-ins.
  */
-const ErrorResponse = classic_schemas/* object */.Ikc({
-    detail: classic_schemas/* string */.YjP().meta({ description: 'Human-readable message' }),
-    error_code: classic_schemas/* string */.YjP().meta({ description: 'Machine-readable code', example: 'VALIDATION_ERROR' }),
-    field: classic_schemas/* string */.YjP().optional().meta({ description: 'The offending input field (validation errors)' }),
+const ErrorResponse = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    detail: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().meta({ description: 'Human-readable message' }),
+    error_code: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().meta({ description: 'Machine-readable code', example: 'VALIDATION_ERROR' }),
+    field: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional().meta({ description: 'The offending input field (validation errors)' }),
 })
     .meta({ id: 'Error' });
 /** ISO 8601 UTC with millisecond precision and a `Z`. */
-const Timestamp = iso/* datetime */.w$().meta({ example: '2026-01-31T12:00:00.000Z' });
-const Page = number({ error: 'must be a whole number' })
+const Timestamp = zod__WEBPACK_IMPORTED_MODULE_1__/* .datetime */ .w$().meta({ example: '2026-01-31T12:00:00.000Z' });
+/**
+ * A whole-number query parameter: decimal digits only. `0x10`, `1e1`, ` 5`, `+5`
+ * and `5.0` are not numbers here (they stay strings and fail as such), so the
+ * only spelling of sixteen is `16`.
+ */
+function strictWholeNumber(schema) {
+    return zod__WEBPACK_IMPORTED_MODULE_0__/* .preprocess */ .vkY((value) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value), schema);
+}
+/** Highest page number: (page - 1) × per_page stays a safe row offset on both engines. */
+const MAX_PAGE = 1_000_000;
+const Page = strictWholeNumber(zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig({ error: 'must be a whole number' })
     .int({ error: 'must be a whole number' })
     .min(1, { error: 'must be at least 1' })
-    .default(1);
-const PerPage = number({ error: 'must be a whole number' })
+    .max(MAX_PAGE, { error: `must be at most ${MAX_PAGE}` })).default(1);
+const PerPage = strictWholeNumber(zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig({ error: 'must be a whole number' })
     .int({ error: 'must be a whole number' })
     .min(1, { error: 'must be at least 1' })
-    .max(100, { error: 'must be at most 100' })
-    .default(20);
-const PaginationQuery = classic_schemas/* object */.Ikc({ page: Page, per_page: PerPage });
+    .max(100, { error: 'must be at most 100' })).default(20);
+const PaginationQuery = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ page: Page, per_page: PerPage });
 function paginated(item, id) {
-    return classic_schemas/* object */.Ikc({
-        items: classic_schemas/* array */.YOg(item),
-        total: classic_schemas/* number */.aig().int(),
-        page: classic_schemas/* number */.aig().int(),
-        per_page: classic_schemas/* number */.aig().int(),
-        pages: classic_schemas/* number */.aig().int(),
+    return zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        items: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(item),
+        total: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
+        page: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
+        per_page: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
+        pages: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
     })
         .meta({ id });
 }
 function pageOf(items, total, page, perPage) {
     return { items, total, page, per_page: perPage, pages: Math.ceil(total / perPage) };
 }
-const Plan = classic_schemas/* enum */.k5n(['startup', 'professional', 'enterprise']);
-const Permission = classic_schemas/* enum */.k5n([
+const Plan = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['startup', 'professional', 'enterprise']);
+const Permission = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n([
     'read:scans',
     'write:scans',
     'read:findings',
@@ -31329,17 +31311,40 @@ function parseDateParam(value) {
     const date = new Date(text);
     return Number.isNaN(date.getTime()) ? undefined : date;
 }
+/** The shape {@link parseDateParam} accepts, for the OpenAPI document (calendar checks aside). */
+const DATE_PARAM_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2})?)?$';
 /** A date query parameter, parsed to the instant it names. */
-const DateParam = classic_schemas/* string */.YjP()
+const DateParam = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
+    .max(40, { error: 'must be an ISO 8601 date or date-time, e.g. 2026-01-31' })
     .transform((value, ctx) => {
     const date = parseDateParam(value);
     if (!date) {
         ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, e.g. 2026-01-31' });
-        return core_core/* NEVER */.tm;
+        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
     }
     return date;
 })
-    .meta({ description: 'ISO 8601 date (00:00Z) or date-time', example: '2026-01-31' });
+    .meta({
+    description: 'ISO 8601 date (00:00Z) or date-time',
+    example: '2026-01-31',
+    pattern: DATE_PARAM_PATTERN,
+});
+/**
+ * Ids in paths: lowercase letters, digits and `_` (the kind prefix included,
+ * e.g. `scan_3k2j…`, `ctrl_soc2_cc7_1`). Anything else names nothing, and the
+ * contract answers it as it answers an unknown id: 404.
+ */
+const ID_PATTERN = /^[a-z0-9_]{1,100}$/;
+/** What each id path parameter names, for the 404 of an id that cannot exist (`scan not found`). */
+const idParamNouns = zod__WEBPACK_IMPORTED_MODULE_3__/* .registry */ .u5();
+/** A path parameter holding the id of a `noun` (`scan`, `API key`). */
+function IdParam(noun, example) {
+    const schema = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
+        .regex(ID_PATTERN)
+        .meta({ description: `The ${noun} id`, example });
+    idParamNouns.add(schema, { noun });
+    return schema;
+}
 
 
 /***/ }),
@@ -31353,7 +31358,7 @@ const DateParam = classic_schemas/* string */.YjP()
 /* unused harmony exports FINDING_STATUSES, FINDING_PRIORITIES, FINDING_SORTS, EXPORT_FORMATS, FindingSeverity, FindingStatus, FindingPriority, FindingListItem, FindingList, Remediation, Evidence, FrameworkMapping, Comment, CreatedComment, HistoryEntry, FindingDetail, FindingIdParams, findingFilters, ListFindingsQuery, ExportFindingsQuery, FindingStatsQuery, FindingStats, UpdateFindingBody, UpdatedFinding, CreateCommentBody, BULK_MAX_IDS, BulkUpdateBody, BulkUpdateResult */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2857);
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4377);
-/* harmony import */ var _common_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8752);
+/* harmony import */ var _common_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(954);
 
 
 
@@ -31442,7 +31447,9 @@ const FindingDetail = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     updated_at: _common_js__WEBPACK_IMPORTED_MODULE_0__/* .Timestamp */ .Dc,
 })
     .meta({ id: 'FindingDetail' });
-const FindingIdParams = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ finding_id: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(100) });
+const FindingIdParams = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    finding_id: (0,_common_js__WEBPACK_IMPORTED_MODULE_0__/* .IdParam */ .jp)('finding', 'finding_3k9x0c2m4q8w1e5r7t6y2u0i'),
+});
 const Trimmed = (max) => zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().trim().min(1, { error: 'must not be empty' }).max(max);
 /** The filters shared by the list, the export and (in part) the statistics. */
 const findingFilters = {
@@ -31465,9 +31472,6 @@ const ExportFindingsQuery = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     ...findingFilters,
     from_date: _common_js__WEBPACK_IMPORTED_MODULE_0__/* .DateParam */ .K1.optional().meta({ description: 'Detected at or after (inclusive)' }),
     to_date: _common_js__WEBPACK_IMPORTED_MODULE_0__/* .DateParam */ .K1.optional().meta({ description: 'Detected before (exclusive)' }),
-    // Accepted and ignored: an export is never paginated.
-    page: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    per_page: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
 });
 const FindingStatsQuery = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     from_date: _common_js__WEBPACK_IMPORTED_MODULE_0__/* .DateParam */ .K1.optional().meta({ description: 'Detected at or after (inclusive)' }),
@@ -39825,19 +39829,19 @@ function duration(params) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   You: () => (/* binding */ ZodISODateTime),
-  rSt: () => (/* binding */ ZodNumber),
   YOg: () => (/* binding */ array),
   Rpp: () => (/* binding */ email),
   k5n: () => (/* binding */ _enum),
   euz: () => (/* binding */ literal),
   aig: () => (/* binding */ number),
   Ikc: () => (/* binding */ object),
+  vkY: () => (/* binding */ preprocess),
   g1P: () => (/* binding */ record),
   YjP: () => (/* binding */ string),
   KCZ: () => (/* binding */ union)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, boolean, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, boolean, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
 var core_core = __nccwpck_require__(8532);
@@ -42588,9 +42592,9 @@ function handleCodecTxResult(left, value, nextSchema, ctx) {
     }
     return nextSchema._zod.run({ value, issues: left.issues }, ctx);
 }
-const $ZodPreprocess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodPreprocess", (inst, def) => {
+const $ZodPreprocess = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodPreprocess", (inst, def) => {
     $ZodPipe.init(inst, def);
-})));
+});
 const $ZodReadonly = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodReadonly", (inst, def) => {
     $ZodType.init(inst, def);
     core_util/* defineLazyInternal */.v5(inst, "propValues", (zod) => zod.def.innerType._zod.propValues);
@@ -46389,10 +46393,10 @@ function invertCodec(codec) {
         reverseTransform: def.transform,
     });
 }
-const ZodPreprocess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodPreprocess", (inst, def) => {
+const ZodPreprocess = /*@__PURE__*/ core_core/* $constructor */.xI("ZodPreprocess", (inst, def) => {
     ZodPipe.init(inst, def);
-    core.$ZodPreprocess.init(inst, def);
-})));
+    $ZodPreprocess.init(inst, def);
+});
 const ZodReadonly = /*@__PURE__*/ core_core/* $constructor */.xI("ZodReadonly", (inst, def) => {
     $ZodReadonly.init(inst, def);
     ZodType.init(inst, def);
@@ -46592,7 +46596,6 @@ function preprocess(fn, schema) {
 /* harmony export */   pY: () => (/* binding */ _uuidv6),
 /* harmony export */   q0: () => (/* binding */ describe),
 /* harmony export */   qF: () => (/* binding */ _uppercase),
-/* harmony export */   qG: () => (/* binding */ _coercedNumber),
 /* harmony export */   qm: () => (/* binding */ _gte),
 /* harmony export */   rk: () => (/* binding */ _jwt),
 /* harmony export */   rt: () => (/* binding */ _base64),
@@ -46600,7 +46603,7 @@ function preprocess(fn, schema) {
 /* harmony export */   wA: () => (/* binding */ _uuidv7),
 /* harmony export */   xY: () => (/* binding */ _toUpperCase)
 /* harmony export */ });
-/* unused harmony exports _coercedString, _mac, _creditCard, _iban, TimePrecision, _float32, _float64, _int32, _uint32, _boolean, _coercedBoolean, _bigint, _coercedBigint, _int64, _uint64, _symbol, _undefined, _null, _any, _void, _date, _coercedDate, _nan, _max, _min, _positive, _negative, _nonpositive, _nonnegative, _maxSize, _minSize, _size, _property, _mime, _union, _xor, _discriminatedUnion, _intersection, _tuple, _record, _map, _set, _enum, _nativeEnum, _literal, _file, _transform, _optional, _nullable, _default, _nonoptional, _success, _catch, _pipe, _readonly, _templateLiteral, _lazy, _promise, _custom, _check, _stringbool, _stringFormat */
+/* unused harmony exports _coercedString, _mac, _creditCard, _iban, TimePrecision, _coercedNumber, _float32, _float64, _int32, _uint32, _boolean, _coercedBoolean, _bigint, _coercedBigint, _int64, _uint64, _symbol, _undefined, _null, _any, _void, _date, _coercedDate, _nan, _max, _min, _positive, _negative, _nonpositive, _nonnegative, _maxSize, _minSize, _size, _property, _mime, _union, _xor, _discriminatedUnion, _intersection, _tuple, _record, _map, _set, _enum, _nativeEnum, _literal, _file, _transform, _optional, _nullable, _default, _nonoptional, _success, _catch, _pipe, _readonly, _templateLiteral, _lazy, _promise, _custom, _check, _stringbool, _stringFormat */
 /* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4890);
 /* harmony import */ var _registries_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9396);
 /* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4723);
@@ -46932,7 +46935,7 @@ function _number(Class, params) {
 }
 // @__NO_SIDE_EFFECTS__
 function _coercedNumber(Class, params) {
-    return new Class(snapshotChecks({ type: "number", coerce: true, checks: [], ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params) }));
+    return new Class(snapshotChecks({ type: "number", coerce: true, checks: [], ...util.normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _int(Class, params) {
@@ -48614,9 +48617,10 @@ const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ nu
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   fd: () => (/* binding */ globalRegistry)
+/* harmony export */   fd: () => (/* binding */ globalRegistry),
+/* harmony export */   u5: () => (/* binding */ registry)
 /* harmony export */ });
-/* unused harmony exports $output, $input, $ZodRegistry, registry */
+/* unused harmony exports $output, $input, $ZodRegistry */
 var _a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
+import type { Logger } from 'pino';
 import { gatekeeper } from './auth/gatekeeper.ts';
 import { koaPath, routeMiddleware, type AnyRoute } from './http/contract.ts';
 import { AppError } from './http/errors.ts';
@@ -48,8 +49,22 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     );
   }
 
-  // Errors the middleware chain cannot answer (a stream failing mid-response) end up here.
-  app.on('error', (err: unknown) => services.logger.error({ err }, 'response failed after it started'));
+  // Errors the middleware chain cannot answer (a stream failing mid-response) end up here,
+  // logged once each (Koa reports a failing body stream twice: from the stream and from the
+  // pipeline) with the request id. A client that hangs up mid-download is no server error.
+  const reported = new WeakSet<object>();
+  app.on('error', (err: unknown, ctx?: Context) => {
+    if (err && typeof err === 'object') {
+      if (reported.has(err)) return;
+      reported.add(err);
+    }
+    const log = (ctx?.state.log as Logger | undefined) ?? services.logger;
+    if ((err as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      log.info('client closed the connection before the response ended');
+      return;
+    }
+    log.error({ err }, 'response failed after it started');
+  });
 
   app.use(requestLog(services.logger));
   app.use(errorMiddleware(services.logger));

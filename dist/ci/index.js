@@ -10,7 +10,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _ci_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(777);
+/* harmony import */ var _ci_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(44);
 
 
 
@@ -46,7 +46,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 777:
+/***/ 44:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4646,9 +4646,9 @@ function handleCodecTxResult(left, value, nextSchema, ctx) {
     }
     return nextSchema._zod.run({ value, issues: left.issues }, ctx);
 }
-const $ZodPreprocess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodPreprocess", (inst, def) => {
+const $ZodPreprocess = /*@__PURE__*/ $constructor("$ZodPreprocess", (inst, def) => {
     $ZodPipe.init(inst, def);
-})));
+});
 const $ZodReadonly = /*@__PURE__*/ $constructor("$ZodReadonly", (inst, def) => {
     $ZodType.init(inst, def);
     defineLazyInternal(inst, "propValues", (zod) => zod.def.innerType._zod.propValues);
@@ -5285,7 +5285,7 @@ function _number(Class, params) {
 }
 // @__NO_SIDE_EFFECTS__
 function _coercedNumber(Class, params) {
-    return new Class(snapshotChecks({ type: "number", coerce: true, checks: [], ...normalizeParams(params) }));
+    return new Class(snapshotChecks({ type: "number", coerce: true, checks: [], ...util.normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _int(Class, params) {
@@ -9601,10 +9601,10 @@ function invertCodec(codec) {
         reverseTransform: def.transform,
     });
 }
-const ZodPreprocess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodPreprocess", (inst, def) => {
+const ZodPreprocess = /*@__PURE__*/ $constructor("ZodPreprocess", (inst, def) => {
     ZodPipe.init(inst, def);
-    core.$ZodPreprocess.init(inst, def);
-})));
+    $ZodPreprocess.init(inst, def);
+});
 const ZodReadonly = /*@__PURE__*/ $constructor("ZodReadonly", (inst, def) => {
     $ZodReadonly.init(inst, def);
     ZodType.init(inst, def);
@@ -9763,25 +9763,6 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/coerce.js
-
-
-function coerce_string(params) {
-    return core._coercedString(schemas.ZodString, params);
-}
-function coerce_number(params) {
-    return _coercedNumber(ZodNumber, params);
-}
-function coerce_boolean(params) {
-    return core._coercedBoolean(schemas.ZodBoolean, params);
-}
-function coerce_bigint(params) {
-    return core._coercedBigint(schemas.ZodBigInt, params);
-}
-function coerce_date(params) {
-    return core._coercedDate(schemas.ZodDate, params);
-}
-
 ;// CONCATENATED MODULE: ./server/schemas/common.ts
 
 /**
@@ -9796,15 +9777,24 @@ const ErrorResponse = object({
     .meta({ id: 'Error' });
 /** ISO 8601 UTC with millisecond precision and a `Z`. */
 const Timestamp = iso_datetime().meta({ example: '2026-01-31T12:00:00.000Z' });
-const Page = coerce_number({ error: 'must be a whole number' })
+/**
+ * A whole-number query parameter: decimal digits only. `0x10`, `1e1`, ` 5`, `+5`
+ * and `5.0` are not numbers here (they stay strings and fail as such), so the
+ * only spelling of sixteen is `16`.
+ */
+function strictWholeNumber(schema) {
+    return preprocess((value) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value), schema);
+}
+/** Highest page number: (page - 1) × per_page stays a safe row offset on both engines. */
+const MAX_PAGE = 1_000_000;
+const Page = strictWholeNumber(schemas_number({ error: 'must be a whole number' })
     .int({ error: 'must be a whole number' })
     .min(1, { error: 'must be at least 1' })
-    .default(1);
-const PerPage = coerce_number({ error: 'must be a whole number' })
+    .max(MAX_PAGE, { error: `must be at most ${MAX_PAGE}` })).default(1);
+const PerPage = strictWholeNumber(schemas_number({ error: 'must be a whole number' })
     .int({ error: 'must be a whole number' })
     .min(1, { error: 'must be at least 1' })
-    .max(100, { error: 'must be at most 100' })
-    .default(20);
+    .max(100, { error: 'must be at most 100' })).default(20);
 const PaginationQuery = object({ page: Page, per_page: PerPage });
 function paginated(item, id) {
     return object({
@@ -9848,8 +9838,11 @@ function parseDateParam(value) {
     const date = new Date(text);
     return Number.isNaN(date.getTime()) ? undefined : date;
 }
+/** The shape {@link parseDateParam} accepts, for the OpenAPI document (calendar checks aside). */
+const DATE_PARAM_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2})?)?$';
 /** A date query parameter, parsed to the instant it names. */
 const DateParam = schemas_string()
+    .max(40, { error: 'must be an ISO 8601 date or date-time, e.g. 2026-01-31' })
     .transform((value, ctx) => {
     const date = parseDateParam(value);
     if (!date) {
@@ -9858,7 +9851,27 @@ const DateParam = schemas_string()
     }
     return date;
 })
-    .meta({ description: 'ISO 8601 date (00:00Z) or date-time', example: '2026-01-31' });
+    .meta({
+    description: 'ISO 8601 date (00:00Z) or date-time',
+    example: '2026-01-31',
+    pattern: DATE_PARAM_PATTERN,
+});
+/**
+ * Ids in paths: lowercase letters, digits and `_` (the kind prefix included,
+ * e.g. `scan_3k2j…`, `ctrl_soc2_cc7_1`). Anything else names nothing, and the
+ * contract answers it as it answers an unknown id: 404.
+ */
+const ID_PATTERN = /^[a-z0-9_]{1,100}$/;
+/** What each id path parameter names, for the 404 of an id that cannot exist (`scan not found`). */
+const idParamNouns = registry();
+/** A path parameter holding the id of a `noun` (`scan`, `API key`). */
+function IdParam(noun, example) {
+    const schema = schemas_string()
+        .regex(ID_PATTERN)
+        .meta({ description: `The ${noun} id`, example });
+    idParamNouns.add(schema, { noun });
+    return schema;
+}
 
 ;// CONCATENATED MODULE: ./server/schemas/findings.ts
 
@@ -9949,7 +9962,9 @@ const FindingDetail = object({
     updated_at: Timestamp,
 })
     .meta({ id: 'FindingDetail' });
-const FindingIdParams = object({ finding_id: schemas_string().max(100) });
+const FindingIdParams = object({
+    finding_id: IdParam('finding', 'finding_3k9x0c2m4q8w1e5r7t6y2u0i'),
+});
 const Trimmed = (max) => schemas_string().trim().min(1, { error: 'must not be empty' }).max(max);
 /** The filters shared by the list, the export and (in part) the statistics. */
 const findingFilters = {
@@ -9972,9 +9987,6 @@ const ExportFindingsQuery = object({
     ...findingFilters,
     from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
     to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
-    // Accepted and ignored: an export is never paginated.
-    page: schemas_string().optional(),
-    per_page: schemas_string().optional(),
 });
 const FindingStatsQuery = object({
     from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
@@ -10195,8 +10207,8 @@ const ScanQuota = object({
     resets_at: Timestamp,
 })
     .meta({ id: 'ScanQuota' });
-const ScanStatusFilter = schemas_enum(['pending', 'running', 'completed', 'failed'], {
-    error: 'must be pending, running, completed or failed',
+const ScanStatusFilter = schemas_enum(['pending', 'running', 'completed', 'failed', 'cancelled'], {
+    error: 'must be pending, running, completed, failed or cancelled',
 });
 const ListScansQuery = PaginationQuery.extend({
     status: ScanStatusFilter.optional(),
@@ -10204,7 +10216,7 @@ const ListScansQuery = PaginationQuery.extend({
     from_date: DateParam.optional().meta({ description: 'Scans created at or after this instant' }),
     to_date: DateParam.optional().meta({ description: 'Scans created before this instant' }),
 });
-const ScanIdParams = object({ scan_id: schemas_string().max(100) });
+const ScanIdParams = object({ scan_id: IdParam('scan', 'scan_3k2j4h5g6f7d8s9a0q1w2e3r') });
 const scans_FindingSeverity = schemas_enum(['critical', 'high', 'medium', 'low', 'info'], {
     error: 'must be critical, high, medium, low or info',
 });

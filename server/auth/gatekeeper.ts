@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type { AccessRule, Gatekeeper } from '../http/contract.ts';
 import { AppError, insufficientPermission, planUpgradeRequired } from '../http/errors.ts';
+import { unstorableText } from '../http/text.ts';
 import { planAllows, type OrganizationRow } from '../identity/plans.ts';
 import type { Permission } from '../schemas/common.ts';
 import type { Services } from '../services.ts';
@@ -127,7 +128,8 @@ const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'incor
 async function basicPrincipal(services: Services, ctx: Context, encoded: string): Promise<Principal> {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) throw invalidCredentials();
+  // No account has a NUL in its e-mail: refused before any lookup (PostgreSQL cannot compare it).
+  if (colon < 0 || unstorableText(decoded)) throw invalidCredentials();
   const username = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
   if (password.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(services.db, password, 'basic');
@@ -150,11 +152,24 @@ async function basicPrincipal(services: Services, ctx: Context, encoded: string)
   return { via: 'basic', user: userOf(row), org: orgOf(row) };
 }
 
+/** An `Authorization` value: a scheme, one space, a token68 (RFC 9110 §11.4), and nothing more. */
+const CREDENTIALS = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]* [A-Za-z0-9\-._~+/]+=*$/;
+
+/** A malformed `Authorization` header fails as the credentials of its scheme would. */
+function invalidAuthorization(scheme: string | undefined, allowBasic: boolean): AppError {
+  return scheme?.toLowerCase() === 'basic' && allowBasic
+    ? invalidCredentials()
+    : new AppError(401, 'INVALID_TOKEN', 'could not validate credentials');
+}
+
 /** Finds who is calling from the request's credentials; throws 401 when there are none or they fail. */
 export async function resolvePrincipal(ctx: Context, options: { allowBasic: boolean }): Promise<Principal> {
   const services = ctx.state.services as Services;
   const authorization = ctx.get('authorization');
   const [scheme, value] = authorization.split(/\s+/, 2);
+  // Exactly `<scheme> <credentials>`: one space, one token68, nothing after it.
+  if (authorization && !CREDENTIALS.test(authorization))
+    throw invalidAuthorization(scheme, options.allowBasic);
   if (scheme?.toLowerCase() === 'bearer' && value) return bearerPrincipal(services, value);
   if (scheme?.toLowerCase() === 'basic' && value && options.allowBasic)
     return basicPrincipal(services, ctx, value);

@@ -41,6 +41,21 @@ class PgliteClient extends (ClientPgLite as unknown as new (config: Knex.Config)
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
+// `compileSqlOnError: false` (both engines): a failed query's message starts with its SQL
+// with `$1` placeholders, never with the bound values (inputs, hashes) written into it.
+
+/**
+ * A failed query's error carries the query's shape (`sql`, placeholders only), so the
+ * logger can name the query without the database's message, which may quote a value.
+ */
+function keepQueryShape(db: Knex): void {
+  db.on('query-error', (err: unknown, query: { sql?: unknown }) => {
+    if (err && typeof err === 'object' && typeof query?.sql === 'string') {
+      Object.defineProperty(err, 'sql', { value: query.sql, enumerable: false, configurable: true });
+    }
+  });
+}
+
 /**
  * Opens the database: PostgreSQL when a URL is given, otherwise PGlite in `dataDir`.
  * The embedded database is locked to this process for as long as it is open.
@@ -52,7 +67,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connection: options.databaseUrl,
       pool: { min: 0, max: options.poolMax ?? 10 },
       acquireConnectionTimeout: 10_000,
+      compileSqlOnError: false,
     });
+    keepQueryShape(db);
     const url = new URL(options.databaseUrl);
     return {
       db,
@@ -75,7 +92,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     dialect: 'postgres',
     connection: filename ? { filename } : {},
     acquireConnectionTimeout: 30_000,
+    compileSqlOnError: false,
   });
+  keepQueryShape(db);
   try {
     await db.raw('select 1');
   } catch (err) {

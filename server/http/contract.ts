@@ -1,10 +1,11 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import type { Permission } from '../schemas/common.ts';
+import { idParamNouns, type Permission } from '../schemas/common.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Services } from '../services.ts';
-import { AppError } from './errors.ts';
+import { AppError, notFound } from './errors.ts';
 import { readBody } from './middleware/body.ts';
+import { findUnstorable } from './text.ts';
 
 /**
  * A route is declared once: method, path, inputs and outputs as zod, the rule for
@@ -45,6 +46,7 @@ export type ErrorCode =
   | 'SCAN_NOT_CANCELLABLE'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'EXPECTATION_FAILED'
   | 'VALIDATION_ERROR'
   | 'TARGET_NOT_ALLOWED'
   | 'RATE_LIMIT_EXCEEDED'
@@ -71,6 +73,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   SCAN_NOT_CANCELLABLE: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  EXPECTATION_FAILED: 417,
   VALIDATION_ERROR: 422,
   TARGET_NOT_ALLOWED: 422,
   RATE_LIMIT_EXCEEDED: 429,
@@ -161,37 +164,86 @@ export function successStatus(route: AnyRoute): number {
   return Number(Object.keys(route.responses).find((s) => s.startsWith('2')) ?? 200);
 }
 
-/** The dotted path of a zod issue, for the `field` of a validation error. */
 /**
  * The `field` of a validation error: the path to the offending value, without
  * array positions (`events`, not `events.1`: the field is the list, the
  * message says what is wrong in it).
  */
-function issueField(issue: z.core.$ZodIssue, fallback?: string): string | undefined {
+function issueField(issue: z.core.$ZodIssue): string | undefined {
   const path = issue.path
     .filter((segment) => typeof segment !== 'number')
     .map(String)
     .join('.');
-  return path || fallback;
+  return path || undefined;
 }
 
-function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, fallbackField?: string): z.output<T> {
+/** Where a request input comes from; header fields are named as HTTP spells them (`Idempotency-Key`). */
+type InputSource = 'query' | 'headers' | 'body';
+
+function fieldName(path: string, source: InputSource): string {
+  if (source !== 'headers') return path;
+  return path.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+function invalid(field: string | undefined, message: string): AppError {
+  return new AppError(422, 'VALIDATION_ERROR', field ? `${field}: ${message}` : message, field);
+}
+
+/**
+ * Validates one input of a request against its schema, then checks that every
+ * string of the result can be stored (no NUL, no lone surrogate): either
+ * failure is 422 naming the field, before anything reaches the database.
+ */
+function parseInput<T extends z.ZodType>(schema: T, value: unknown, source: InputSource): z.output<T> {
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const field = issueField(issue, fallbackField);
-  const position = issue.path.find((segment) => typeof segment === 'number');
-  const message =
-    issue.message.replace(/^Invalid input: /, '') + (position === undefined ? '' : ` (item ${position + 1})`);
-  throw new AppError(422, 'VALIDATION_ERROR', field ? `${field}: ${message}` : message, field);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const path = issueField(issue);
+    const field = path === undefined ? undefined : fieldName(path, source);
+    const position = issue.path.find((segment) => typeof segment === 'number');
+    const message =
+      issue.message.replace(/^Invalid input: /, '') +
+      (position === undefined ? '' : ` (item ${position + 1})`);
+    throw invalid(field, message);
+  }
+  const unstorable = findUnstorable(result.data);
+  if (unstorable) {
+    const path = unstorable.path.join('.');
+    throw invalid(path ? fieldName(path, source) : undefined, unstorable.problem);
+  }
+  return result.data;
 }
 
-/** Query strings may repeat a key; the contract takes the last value of a repeated scalar. */
-function singleValued(query: Record<string, string | string[] | undefined>): Record<string, string> {
+/**
+ * Path parameters are ids. One that breaks its schema (wrong characters, too
+ * long, a NUL) cannot name anything, so it is answered exactly as an unknown
+ * id is: 404 with the noun the schema declares (`scan not found`).
+ */
+function parseParams<T extends AnyObject>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  const unstorable = result.success ? findUnstorable(result.data) : undefined;
+  if (result.success && !unstorable) return result.data;
+  const key = result.success ? unstorable!.path[0] : result.error.issues[0]?.path[0];
+  const param = typeof key === 'string' ? schema.shape[key] : undefined;
+  const noun = param ? idParamNouns.get(param)?.noun : undefined;
+  throw notFound(noun);
+}
+
+/**
+ * The declared query parameters, each with its one value. A declared scalar
+ * given twice (`?page=1&page=2`) is ambiguous and answers 422 naming it;
+ * parameters the route does not declare are ignored.
+ */
+function queryValues(
+  query: Record<string, string | string[] | undefined>,
+  schema: AnyObject,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined) continue;
-    out[k] = Array.isArray(v) ? v[v.length - 1]! : v;
+  for (const key of Object.keys(schema.shape)) {
+    const value = query[key];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) throw invalid(key, 'must be given once');
+    out[key] = value;
   }
   return out;
 }
@@ -217,13 +269,15 @@ export function routeMiddleware(route: AnyRoute, gate: Gatekeeper, validateRespo
     if (principal && rateLimited) await gate.countRequest(ctx, principal);
     if (principal) gate.authorize(route.access, principal);
 
-    const params = route.params ? parseOrThrow(route.params, ctx.params) : undefined;
-    const query = route.query ? parseOrThrow(route.query, singleValued(ctx.query)) : undefined;
-    const headers = route.headers ? parseOrThrow(route.headers, ctx.headers) : undefined;
+    const params = route.params ? parseParams(route.params, ctx.params) : undefined;
+    const query = route.query
+      ? parseInput(route.query, queryValues(ctx.query, route.query), 'query')
+      : undefined;
+    const headers = route.headers ? parseInput(route.headers, ctx.headers, 'headers') : undefined;
     let body: unknown;
     if (route.body) {
       const raw = await readBody(ctx, route.bodyType ?? 'json', services.config.bodyLimit);
-      body = parseOrThrow(route.body, raw);
+      body = parseInput(route.body, raw, 'body');
     }
 
     const result = await route.handler({

@@ -221,6 +221,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], version: string, pages:
     info: {
       title: 'Scanward API',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Self-hosted vulnerability scanning and compliance. Every error has the shape `{detail, error_code, field?}` ' +
         'with `Content-Type: application/json`. Authenticated responses carry `X-RateLimit-Limit`, ' +

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
 import { validationError } from '../http/errors.ts';
+import { startedStream } from '../http/stream.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ExportMetadata } from '../findings/export/index.ts';
 import { csvNeedsOnlyListFields, exportFindings, exportResponse } from '../findings/export-source.ts';
@@ -82,19 +84,20 @@ export const exportFindingsRoute = defineRoute({
   operationId: 'exportFindings',
   summary: 'Export findings',
   description:
-    'Every finding matching the list filters (and detected in [from_date, to_date)), as CSV (RFC 4180, spreadsheet-formula safe), a JSON array of finding details, or a PDF report. `page` and `per_page` are ignored. Streamed: the file is never built whole in memory.',
+    'Every finding matching the list filters (and detected in [from_date, to_date)), as CSV (RFC 4180, spreadsheet-formula safe), a JSON array of finding details, or a PDF report. Not paginated. Streamed: the file is never built whole in memory. Every input is checked before the first byte; a failure after it cuts the response (the chunked body never ends), so a client can tell a cut file from a complete one.',
   tags,
   access: { permission: 'read:findings' },
   query: ExportFindingsQuery,
   responses: {
     200: {
-      description: 'The export file, as an attachment',
-      contentTypes: ['text/csv', 'application/json', 'application/pdf'],
+      description: 'The export file, as an attachment: CSV, a JSON array of finding details, or PDF',
+      schema: z.array(FindingDetail),
+      contentTypes: ['text/csv', 'application/pdf'],
     },
   },
   handler: async ({ query, principal, services, ctx }) => {
     checkDateRange(query.from_date, query.to_date);
-    const { format, from_date, to_date, page: _page, per_page: _perPage, ...listFilters } = query;
+    const { format, from_date, to_date, ...listFilters } = query;
     const { sort, order, ...rest } = listFilters;
     const filter = { ...rest, from: from_date, to: to_date };
     const applied = Object.fromEntries(
@@ -120,10 +123,11 @@ export const exportFindingsRoute = defineRoute({
         ),
       metadata,
     );
+    const body = await startedStream(rendered.body);
     ctx.status = 200;
     ctx.type = rendered.contentType;
     ctx.set('Content-Disposition', `attachment; filename="${rendered.fileName}"`);
-    ctx.body = rendered.body;
+    ctx.body = body;
   },
 });
 

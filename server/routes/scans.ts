@@ -111,6 +111,7 @@ export const createScan = defineRoute({
   headers: z.object({
     'idempotency-key': z
       .string()
+      .regex(/^[\x21-\x7e]{1,255}$/, { error: 'must be 1-255 printable ASCII characters' })
       .optional()
       .meta({ description: `\`${IDEMPOTENCY_HEADER}\`: 1-255 printable ASCII characters, kept 24 hours` }),
   }),

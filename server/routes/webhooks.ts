@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/contract.ts';
-import { paginated, PaginationQuery } from '../schemas/common.ts';
+import { IdParam, paginated, PaginationQuery } from '../schemas/common.ts';
 import { CreatedWebhook, CreateWebhookRequest, Webhook, WebhookDelivery } from '../schemas/webhooks.ts';
 import {
   createWebhook,
@@ -14,7 +14,7 @@ import {
 /** Webhooks are managed by admins with a bearer token (decisions.md, "Authentication"). */
 const access = { bearerOnly: true, admin: true } as const;
 const tags = ['Webhooks'];
-const WebhookParams = z.object({ webhook_id: z.string().max(100) });
+const WebhookParams = z.object({ webhook_id: IdParam('webhook', 'wh_3k2j4h5g6f7d8s9a0p1o2i3u') });
 
 export const createWebhookRoute = defineRoute({
   method: 'post',
@@ -111,7 +111,7 @@ export const redeliverRoute = defineRoute({
   description: 'Queues the delivery again now, with the same `webhook-id`.',
   tags,
   access,
-  params: WebhookParams.extend({ delivery_id: z.string().max(100) }),
+  params: WebhookParams.extend({ delivery_id: IdParam('delivery', 'whd_0a1b2c3d4e5f6g7h8i9j0k1l') }),
   responses: { 200: { description: 'Queued again', schema: WebhookDelivery } },
   errors: ['NOT_FOUND'],
   handler: async ({ params, principal, services }) => ({

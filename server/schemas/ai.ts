@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParam } from './common.ts';
 
 /**
  * Wire shapes of AI remediation guidance and Ansible playbooks
@@ -43,7 +44,7 @@ export const AiAnalysisResponse = z
   .meta({ id: 'AiAnalysisResponse' });
 export type AiAnalysisResponse = z.infer<typeof AiAnalysisResponse>;
 
-export const PlaybookIdParams = z.object({ playbook_id: z.string().max(100) });
+export const PlaybookIdParams = z.object({ playbook_id: IdParam('playbook', 'pb_redis_requirepass') });
 
 export const Playbook = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginated, Permission, Timestamp } from './common.ts';
+import { IdParam, paginated, Permission, Timestamp } from './common.ts';
 
 /** Wire shapes of login, sessions, MFA and API keys (interface-spec "Authentication", decisions.md). */
 
@@ -49,7 +49,7 @@ export type SessionRecord = z.infer<typeof SessionRecord>;
 
 export const SessionList = paginated(SessionRecord, 'SessionList');
 
-export const SessionIdParams = z.object({ session_id: z.string().max(100) });
+export const SessionIdParams = z.object({ session_id: IdParam('session', 'sess_0123456789abcdefghijklmn') });
 
 /** The answer of every revocation (session, API key). */
 export const Revoked = z.object({ id: z.string(), revoked: z.literal(true) }).meta({ id: 'Revoked' });
@@ -93,7 +93,9 @@ export const ApiKeyCreate = z
     permissions: z
       .array(Permission)
       .min(1, { error: 'must name at least one permission' })
-      .refine((list) => new Set(list).size === list.length, { error: 'must not repeat a permission' }),
+      .max(Permission.options.length, { error: `must name at most ${Permission.options.length} permissions` })
+      .refine((list) => new Set(list).size === list.length, { error: 'must not repeat a permission' })
+      .meta({ uniqueItems: true }),
     expires_at: z.iso
       .datetime({ offset: true, error: 'must be an ISO 8601 timestamp' })
       .nullable()
@@ -128,4 +130,4 @@ export const ApiKeyCreated = z
 
 export const ApiKeyList = paginated(ApiKeyRecord, 'ApiKeyList');
 
-export const ApiKeyIdParams = z.object({ key_id: z.string().max(100) });
+export const ApiKeyIdParams = z.object({ key_id: IdParam('API key', 'key_0123456789abcdefghijklmn') });

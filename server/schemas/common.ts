@@ -17,17 +17,35 @@ export type ErrorResponse = z.infer<typeof ErrorResponse>;
 /** ISO 8601 UTC with millisecond precision and a `Z`. */
 export const Timestamp = z.iso.datetime().meta({ example: '2026-01-31T12:00:00.000Z' });
 
-export const Page = z.coerce
-  .number({ error: 'must be a whole number' })
-  .int({ error: 'must be a whole number' })
-  .min(1, { error: 'must be at least 1' })
-  .default(1);
-export const PerPage = z.coerce
-  .number({ error: 'must be a whole number' })
-  .int({ error: 'must be a whole number' })
-  .min(1, { error: 'must be at least 1' })
-  .max(100, { error: 'must be at most 100' })
-  .default(20);
+/**
+ * A whole-number query parameter: decimal digits only. `0x10`, `1e1`, ` 5`, `+5`
+ * and `5.0` are not numbers here (they stay strings and fail as such), so the
+ * only spelling of sixteen is `16`.
+ */
+function strictWholeNumber(schema: z.ZodNumber) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value),
+    schema,
+  );
+}
+
+/** Highest page number: (page - 1) × per_page stays a safe row offset on both engines. */
+export const MAX_PAGE = 1_000_000;
+
+export const Page = strictWholeNumber(
+  z
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(MAX_PAGE, { error: `must be at most ${MAX_PAGE}` }),
+).default(1);
+export const PerPage = strictWholeNumber(
+  z
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(100, { error: 'must be at most 100' }),
+).default(20);
 
 export const PaginationQuery = z.object({ page: Page, per_page: PerPage });
 
@@ -90,9 +108,14 @@ export function parseDateParam(value: string): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
+/** The shape {@link parseDateParam} accepts, for the OpenAPI document (calendar checks aside). */
+export const DATE_PARAM_PATTERN =
+  '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2})?)?$';
+
 /** A date query parameter, parsed to the instant it names. */
 export const DateParam = z
   .string()
+  .max(40, { error: 'must be an ISO 8601 date or date-time, e.g. 2026-01-31' })
   .transform((value, ctx) => {
     const date = parseDateParam(value);
     if (!date) {
@@ -101,4 +124,28 @@ export const DateParam = z
     }
     return date;
   })
-  .meta({ description: 'ISO 8601 date (00:00Z) or date-time', example: '2026-01-31' });
+  .meta({
+    description: 'ISO 8601 date (00:00Z) or date-time',
+    example: '2026-01-31',
+    pattern: DATE_PARAM_PATTERN,
+  });
+
+/**
+ * Ids in paths: lowercase letters, digits and `_` (the kind prefix included,
+ * e.g. `scan_3k2j…`, `ctrl_soc2_cc7_1`). Anything else names nothing, and the
+ * contract answers it as it answers an unknown id: 404.
+ */
+export const ID_PATTERN = /^[a-z0-9_]{1,100}$/;
+
+/** What each id path parameter names, for the 404 of an id that cannot exist (`scan not found`). */
+export const idParamNouns = z.registry<{ noun: string }>();
+
+/** A path parameter holding the id of a `noun` (`scan`, `API key`). */
+export function IdParam(noun: string, example: string) {
+  const schema = z
+    .string()
+    .regex(ID_PATTERN)
+    .meta({ description: `The ${noun} id`, example });
+  idParamNouns.add(schema, { noun });
+  return schema;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Page, PerPage, Timestamp, paginated } from './common.ts';
+import { IdParam, Page, PerPage, Timestamp, paginated } from './common.ts';
 import { FindingListItem } from './findings.ts';
 
 /**
@@ -48,7 +48,7 @@ export const ListControlsQuery = z.object({
 });
 export type ListControlsQuery = z.infer<typeof ListControlsQuery>;
 
-export const ControlIdParams = z.object({ control_id: z.string().max(100) });
+export const ControlIdParams = z.object({ control_id: IdParam('control', 'ctrl_soc2_cc7_1') });
 
 export const EvidenceKind = z.enum(['scan', 'user']).meta({ id: 'EvidenceKind' });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateParam, Page, PerPage, Timestamp, paginated } from './common.ts';
+import { DateParam, IdParam, Page, PerPage, Timestamp, paginated } from './common.ts';
 
 export { DateParam } from './common.ts';
 
@@ -116,7 +116,9 @@ export const FindingDetail = z
   .meta({ id: 'FindingDetail' });
 export type FindingDetail = z.infer<typeof FindingDetail>;
 
-export const FindingIdParams = z.object({ finding_id: z.string().max(100) });
+export const FindingIdParams = z.object({
+  finding_id: IdParam('finding', 'finding_3k9x0c2m4q8w1e5r7t6y2u0i'),
+});
 
 const Trimmed = (max: number) => z.string().trim().min(1, { error: 'must not be empty' }).max(max);
 
@@ -144,9 +146,6 @@ export const ExportFindingsQuery = z.object({
   ...findingFilters,
   from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
   to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
-  // Accepted and ignored: an export is never paginated.
-  page: z.string().optional(),
-  per_page: z.string().optional(),
 });
 export type ExportFindingsQuery = z.infer<typeof ExportFindingsQuery>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateParam, PaginationQuery, Plan, Timestamp, paginated } from './common.ts';
+import { DateParam, IdParam, PaginationQuery, Plan, Timestamp, paginated } from './common.ts';
 
 export { parseDateParam } from './common.ts';
 
@@ -195,8 +195,8 @@ export const ScanQuota = z
   })
   .meta({ id: 'ScanQuota' });
 
-export const ScanStatusFilter = z.enum(['pending', 'running', 'completed', 'failed'], {
-  error: 'must be pending, running, completed or failed',
+export const ScanStatusFilter = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled'], {
+  error: 'must be pending, running, completed, failed or cancelled',
 });
 
 export const ListScansQuery = PaginationQuery.extend({
@@ -206,7 +206,7 @@ export const ListScansQuery = PaginationQuery.extend({
   to_date: DateParam.optional().meta({ description: 'Scans created before this instant' }),
 });
 
-export const ScanIdParams = z.object({ scan_id: z.string().max(100) });
+export const ScanIdParams = z.object({ scan_id: IdParam('scan', 'scan_3k2j4h5g6f7d8s9a0q1w2e3r') });
 
 const FindingSeverity = z.enum(['critical', 'high', 'medium', 'low', 'info'], {
   error: 'must be critical, high, medium, low or info',

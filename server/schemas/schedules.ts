@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaginationQuery, Timestamp, paginated } from './common.ts';
+import { IdParam, PaginationQuery, Timestamp, paginated } from './common.ts';
 import { Authorized, CredentialChecks, Framework, Frameworks, PortSpec, ScanType, Target } from './scans.ts';
 
 /**
@@ -83,7 +83,9 @@ export const ScheduleList = paginated(Schedule, 'ScheduleList');
 
 export const ListSchedulesQuery = PaginationQuery;
 
-export const ScheduleIdParams = z.object({ schedule_id: z.string().max(100) });
+export const ScheduleIdParams = z.object({
+  schedule_id: IdParam('schedule', 'sched_3k2j4h5g6f7d8s9a0q1w2e3r'),
+});
 
 export const ScheduleDeleted = z
   .object({ id: z.string(), deleted: z.literal(true) })

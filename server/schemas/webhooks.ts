@@ -9,6 +9,16 @@ export const WebhookEventName = z.enum([
   'vulnerability.found',
 ]);
 
+const B64 = '[A-Za-z0-9+/]';
+
+/**
+ * `whsec_` + canonical base64 of 24 to 64 bytes: 8 whole quads (24 bytes), 9 to
+ * 21 quads with any padding (25–63 bytes), or 22 quads ending in `==` (64 bytes).
+ */
+export const WEBHOOK_SECRET_PATTERN = new RegExp(
+  `^whsec_(?:(?:${B64}{4}){8}|(?:${B64}{4}){8,20}(?:${B64}{4}|${B64}{3}=|${B64}{2}==)|(?:${B64}{4}){21}${B64}{2}==)$`,
+);
+
 export const CreateWebhookRequest = z
   .object({
     url: z.string().max(2048).meta({
@@ -18,9 +28,14 @@ export const CreateWebhookRequest = z
     events: z
       .array(WebhookEventName, { error: 'must be a list of event names' })
       .min(1, { error: 'must name at least one event' })
-      .refine((e) => new Set(e).size === e.length, { error: 'must not repeat an event' }),
+      .max(WebhookEventName.options.length, {
+        error: `must name at most ${WebhookEventName.options.length} events`,
+      })
+      .refine((e) => new Set(e).size === e.length, { error: 'must not repeat an event' })
+      .meta({ uniqueItems: true }),
     secret: z
       .string()
+      .regex(WEBHOOK_SECRET_PATTERN, { error: 'must be whsec_ followed by base64 of 24 to 64 bytes' })
       .optional()
       .meta({ description: 'Signing secret: `whsec_` + base64 of 24–64 bytes. Generated when omitted.' }),
   })

@@ -288,7 +288,8 @@ describe(`errors share one shape and the decided statuses (${testEngine})`, () =
     const header = await app.request('/api/v1/platform-test/listing', {
       headers: { 'x-scan-token': 'short' },
     });
-    expect((await expectError(header, 422, 'VALIDATION_ERROR')).field).toBe('x-scan-token');
+    // A header is named as HTTP spells it (decisions.md: "the header name for headers").
+    expect((await expectError(header, 422, 'VALIDATION_ERROR')).field).toBe('X-Scan-Token');
 
     const ok = await app.request('/api/v1/platform-test/listing?page=3', { headers });
     expect(ok.status).toBe(200);
