@@ -54,7 +54,7 @@ export function ComplianceList() {
       <Problem message={error} />
       {data && (
         <>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table>
               <thead>
                 <tr>

@@ -84,7 +84,7 @@ export function ControlDetail({ id }: { id: string }) {
             </dl>
             <p>{c.description}</p>
             <h2>Failing findings ({c.findings_total})</h2>
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0}>
               <table>
                 <thead>
                   <tr>

@@ -261,7 +261,7 @@ export function FindingDetail({ id }: { id: string }) {
             <AiAnalysis id={f.id} />
           </div>
           <div className="side-col">
-            <ChangeStatus key={f.updated_at} finding={f} onChanged={() => void reload()} />
+            <ChangeStatus finding={f} onChanged={() => void reload()} />
             <Comments finding={f} onAdded={() => void reload()} />
             <section aria-labelledby="history">
               <h2 id="history">History</h2>

@@ -204,7 +204,7 @@ export function FindingList() {
       </form>
       {list.data && (
         <>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table>
               <thead>
                 <tr>

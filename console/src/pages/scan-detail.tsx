@@ -106,7 +106,7 @@ export function ScanDetail({ id }: { id: string }) {
       <h2>Findings of this scan</h2>
       <Problem message={findings.error} />
       {findings.data && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>

@@ -132,7 +132,7 @@ export function ScanList() {
       <Problem message={error} />
       {data && (
         <>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table>
               <caption className="visually-hidden">Scans, newest first</caption>
               <thead>

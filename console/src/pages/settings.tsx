@@ -119,7 +119,7 @@ function Schedules() {
     <Section id="schedules" title="Scheduled scans">
       <Problem message={list.error ?? error} />
       {list.data && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -382,7 +382,7 @@ function ApiKeys() {
       <Problem message={list.error ?? error} />
       <Secret what="API key" value={secret} />
       {list.data && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -458,7 +458,7 @@ function Sessions() {
     <Section id="sessions" title="Sessions">
       <Problem message={list.error ?? error} />
       {list.data && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>
