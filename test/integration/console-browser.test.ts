@@ -58,6 +58,8 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   let fixture: FixtureListener;
   let token: string;
   let scanId: string;
+  /** The scan the browser started, once it has (the screenshots show its phases). */
+  let liveScanId: string | undefined;
   let watched: WatchedPage | undefined;
   const titles = {
     critical: 'Console critical weakness',
@@ -172,6 +174,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
     const id = page.url().split('/').pop()!;
     const scan = await api<{ status: string }>(`/api/v1/scans/${id}`);
     expect(scan.status).toBe('completed');
+    liveScanId = id;
   }, 90_000);
 
   it(
@@ -253,7 +256,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   );
 
   it(
-    'creates an API key and shows its secret once',
+    'creates an API key and shows its secret once; an ended session signs in again and returns',
     async () => {
       const page = await open();
       await visit(page, '/settings');
@@ -266,6 +269,21 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       await page.reload();
       await page.getByRole('cell', { name: 'console-ci', exact: true }).waitFor();
       expect(await page.content()).not.toContain(secret);
+
+      // The session ends (revoked elsewhere): the next page asks to sign in and then comes back.
+      await app.services
+        .db('sessions')
+        .where({ user_id: tenant.admin.id })
+        .whereNotNull('user_agent')
+        .update({
+          revoked_at: new Date(),
+        });
+      watched!.expect(401, '/api/v1/');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Findings' }).click();
+      await page.waitForURL(/\/sign-in\?next=%2Ffindings/);
+      await signIn(page);
+      await page.waitForURL((url) => url.pathname === '/findings');
+      await page.getByRole('link', { name: titles.critical }).waitFor();
     },
     T,
   );
@@ -277,7 +295,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
     const finding = critical.items.find((f) => f.title === titles.critical)!;
     const pages = [
       ['scans', '/scans', 'Scans'],
-      ['scan', `/scans/${scanId}`, 'Scan of'],
+      ['scan', `/scans/${liveScanId ?? scanId}`, 'Scan of'],
       ['findings', '/findings', 'Findings'],
       ['finding', `/findings/${finding.id}`, titles.critical],
       ['compliance', '/compliance', 'Compliance'],

@@ -55,6 +55,9 @@ describe(`console session and pages (${testEngine})`, () => {
 
     const scans = await app.request('/api/v1/scans', { headers: { cookie: s.cookie } });
     expect(scans.status).toBe(200);
+    // The documentation pages take any credential the API takes: no Basic prompt once signed in.
+    expect((await app.request('/docs')).status).toBe(401);
+    expect((await app.request('/docs', { headers: { cookie: s.cookie } })).status).toBe(200);
   });
 
   it('answers a null session, not an error, without a valid cookie', async () => {

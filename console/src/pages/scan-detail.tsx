@@ -83,7 +83,7 @@ export function ScanDetail({ id }: { id: string }) {
           <h2>Phases</h2>
           <ol className="phases">
             {[...s.phases_completed, ...s.phases_remaining].map((phase) => {
-              const done = s.phases_completed.includes(phase);
+              const done = s.status === 'completed' || s.phases_completed.includes(phase);
               const current = !done && phase === s.phase && isActive(s.status);
               return (
                 <li key={phase} className={done ? 'done' : current ? 'current' : ''}>
