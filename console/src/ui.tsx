@@ -115,7 +115,13 @@ export function useLoad<T>(
     if (data === undefined || !everyRef.current) return;
     const ms = everyRef.current(data);
     if (!ms) return;
-    const timer = window.setTimeout(() => void reload(), ms);
+    // Polls count against the organization's request rate: none while the tab is hidden.
+    let timer = 0;
+    const tick = () => {
+      if (document.hidden) timer = window.setTimeout(tick, ms);
+      else void reload();
+    };
+    timer = window.setTimeout(tick, ms);
     return () => window.clearTimeout(timer);
   }, [data, reload]);
 

@@ -9,7 +9,7 @@ export function ScanDetail({ id }: { id: string }) {
   const scan = useLoad(
     () => api.GET('/api/v1/scans/{scan_id}', { params: { path: { scan_id: id } } }),
     id,
-    (s) => (isActive(s.status) ? 1000 : undefined),
+    (s) => (isActive(s.status) ? 2000 : undefined),
   );
   const s = scan.data;
   // The findings reload whenever the scan's status or count changes.

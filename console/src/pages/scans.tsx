@@ -123,7 +123,7 @@ export function ScanList() {
   const { data, error } = useLoad(
     () => api.GET('/api/v1/scans', { params: { query: { page, per_page: 20 } } }),
     String(page),
-    (list) => (list.items.some((s) => isActive(s.status)) ? 1500 : 10_000),
+    (list) => (list.items.some((s) => isActive(s.status)) ? 3000 : 30_000),
   );
 
   return (
