@@ -251,7 +251,13 @@ export function FindingDetail({ id }: { id: string }) {
               <ul>
                 {f.frameworks.map((m) => (
                   <li key={m.name}>
-                    {m.name}: {m.controls.join(', ')}
+                    {m.name}:{' '}
+                    {m.controls.map((c, i) => (
+                      <span key={c}>
+                        {i > 0 && ', '}
+                        <Link href={`/compliance/${encodeURIComponent(c)}`}>{c}</Link>
+                      </span>
+                    ))}
                   </li>
                 ))}
               </ul>
