@@ -32,7 +32,7 @@ import { createTenant, type Tenant, type TestUser } from '../helpers/tenants.ts'
 if (!hasChromium)
   console.warn('console-browser: skipped; /usr/bin/chromium is absent (apt-get install -y chromium)');
 
-const T = 20_000;
+const T = 30_000;
 
 /**
  * What makes the page scroll sideways: the elements sticking out of the window
@@ -318,5 +318,5 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       expect(problems).toEqual([]);
       await watched!.close();
     }
-  }, 90_000);
+  }, 150_000);
 });
