@@ -7,6 +7,7 @@ import { AppError } from './http/errors.ts';
 import { exceedsLimit } from './http/middleware/body.ts';
 import { errorMiddleware } from './http/middleware/errors.ts';
 import { requestLog } from './http/middleware/request-log.ts';
+import { consoleRouter } from './routes/console.ts';
 import { docsRouter } from './routes/docs.ts';
 import { allRoutes } from './routes/index.ts';
 import type { Services } from './services.ts';
@@ -89,11 +90,13 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
       if (!ctx.req.complete && !ctx.headerSent) ctx.set('Connection', 'close');
     }
   });
+  const pages = consoleRouter();
   app.use(docsRouter.routes());
+  app.use(pages.routes());
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing matched: a known path with another method is 405, anything else 404.
-    const allowed = allowedMethods([docsRouter, router], ctx.path);
+    const allowed = allowedMethods([docsRouter, pages, router], ctx.path);
     if (allowed.length > 0) {
       throw new AppError(
         405,

@@ -119,7 +119,7 @@ async function serve(config: Config, logger: Logger, { services, database }: Run
     const port = await listen(server, config);
     logger.info({ host: config.host, port }, 'listening');
     process.stdout.write(
-      `\n  Scanward API on http://localhost:${port}  (docs: /docs, log in: POST /api/v1/auth/token)\n\n`,
+      `\n  Scanward API on http://localhost:${port}  (console: /, docs: /docs, log in: POST /api/v1/auth/token)\n\n`,
     );
   }
   // Scans, schedules, webhook deliveries and housekeeping (the rate-counter sweep), by role.

@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
  *   - docs/openapi.json   vs `tsx server/http/openapi-cli.ts`  (fix: npm run openapi)
  *   - dist/               vs fresh ncc builds of action/index.ts and action/ci-main.ts
  *                         (dist/ci/, the scanward-ci command) (fix: npm run build:action)
+ *   - console/src/api/schema.d.ts vs openapi-typescript over docs/openapi.json (fix: npm run api:console)
+ *   - console/dist/       vs a fresh Vite build of console/ (fix: npm run build:console)
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -99,12 +101,45 @@ async function distCheck(): Promise<string | undefined> {
   }
 }
 
-async function main(): Promise<void> {
-  const problems = (await Promise.all([openApiCheck(), distCheck()])).filter(
-    (p): p is string => p !== undefined,
+/** The console's API types, generated from the committed OpenAPI document. */
+async function consoleApiCheck(): Promise<string | undefined> {
+  const { stdout } = await run(
+    path.join(ROOT, 'node_modules/.bin/openapi-typescript'),
+    ['docs/openapi.json'],
+    { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
   );
+  return textDrift(path.join(ROOT, 'console/src/api/schema.d.ts'), stdout, 'npm run api:console');
+}
+
+/** The console's committed build against a fresh one. */
+async function consoleBuildCheck(): Promise<string | undefined> {
+  const out = mkdtempSync(path.join(tmpdir(), 'scanward-console-'));
+  try {
+    try {
+      await run(
+        path.join(ROOT, 'node_modules/.bin/vite'),
+        ['build', '--config', 'console/vite.config.ts', '--outDir', out, '--emptyOutDir'],
+        { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+      );
+    } catch (err) {
+      const output = (err as { stderr?: string }).stderr ?? String(err);
+      return `the console does not build, so console/dist/ cannot be checked; \`npm run build:console\` fails with:\n    ${output.split('\n').slice(0, 8).join('\n    ')}`;
+    }
+    const problems = treeDifferences(path.join(ROOT, 'console/dist'), out);
+    if (problems.length === 0) return undefined;
+    return `console/dist/ differs from a fresh build of console/ (${problems.join('; ')}); run \`npm run build:console\` and commit console/dist/.`;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const checks = [openApiCheck(), distCheck(), consoleApiCheck(), consoleBuildCheck()];
+  const problems = (await Promise.all(checks)).filter((p): p is string => p !== undefined);
   if (problems.length === 0) {
-    console.log('check:drift: docs/openapi.json and dist/ match fresh generations');
+    console.log(
+      'check:drift: docs/openapi.json, dist/, console/src/api/schema.d.ts and console/dist/ match fresh generations',
+    );
     return;
   }
   for (const problem of problems) console.error(`check:drift: ${problem}`);

@@ -8,6 +8,7 @@ import { planAllows, type OrganizationRow } from '../identity/plans.ts';
 import type { Permission } from '../schemas/common.ts';
 import type { Services } from '../services.ts';
 import { countRequest } from '../ratelimit/request-rate.ts';
+import { assertCsrf, consoleCookie, renewConsoleCookie } from './console-session.ts';
 import { assertLoginAllowed, recordFailedLogin } from './login-throttle.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import type { Principal, PrincipalUser } from './principal.ts';
@@ -57,7 +58,8 @@ function userOf(row: JoinedRow): PrincipalUser {
 /** last_used_at is written at most once a minute per session or key, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-async function bearerPrincipal(services: Services, token: string): Promise<Principal> {
+/** The caller of a session's access token (bearer header or console cookie); throws 401 when it fails. */
+export async function bearerPrincipal(services: Services, token: string): Promise<Principal> {
   const claims = await verifyToken(services.keys.jwtSecret, token);
   const row = (await services
     .db('sessions as s')
@@ -79,6 +81,19 @@ async function bearerPrincipal(services: Services, token: string): Promise<Princ
     await services.db('sessions').where({ id: row.session_id }).update({ last_used_at: new Date() });
   }
   return { via: 'bearer', user: userOf(row), org: orgOf(row), sessionId: row.session_id as string };
+}
+
+/**
+ * The web console's cookie: the same session token as a bearer caller's, so the same
+ * principal, with the CSRF check on requests that change something and the cookie
+ * renewed while in use (console-session.ts).
+ */
+async function cookiePrincipal(services: Services, ctx: Context, token: string): Promise<Principal> {
+  const principal: Principal = { ...(await bearerPrincipal(services, token)), via: 'cookie' };
+  const sid = principal.sessionId!;
+  assertCsrf(ctx, services, sid);
+  await renewConsoleCookie(ctx, services, token, { sub: principal.user.id, org: principal.org.id, sid });
+  return principal;
 }
 
 const invalidApiKey = () => new AppError(401, 'INVALID_API_KEY', 'API key is invalid, revoked or expired');
@@ -175,6 +190,9 @@ export async function resolvePrincipal(ctx: Context, options: { allowBasic: bool
     return basicPrincipal(services, ctx, value);
   const apiKey = ctx.get('x-api-key');
   if (apiKey) return apiKeyPrincipal(services.db, apiKey, 'api_key');
+  // The console's cookie counts only when the request carries no other credential.
+  const cookie = authorization ? undefined : consoleCookie(ctx);
+  if (cookie) return cookiePrincipal(services, ctx, cookie);
   if (authorization && !(scheme?.toLowerCase() === 'basic' && options.allowBasic)) {
     throw new AppError(401, 'INVALID_TOKEN', 'could not validate credentials');
   }

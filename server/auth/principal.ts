@@ -13,10 +13,10 @@ export interface PrincipalUser {
  * user's full rights.
  */
 export interface Principal {
-  via: 'bearer' | 'api_key' | 'basic';
+  via: 'bearer' | 'cookie' | 'api_key' | 'basic';
   user: PrincipalUser;
   org: OrganizationRow;
-  /** The session of a bearer token. */
+  /** The session of a bearer token or console cookie. */
   sessionId?: string;
   apiKeyId?: string;
   /** The API key's permissions; undefined for bearer and basic callers (all rights of the user). */

@@ -57,7 +57,7 @@ const SWAGGER_ASSETS: Record<string, string> = {
 };
 
 /** Pages may load only what this server serves: no CDN, no fonts or images from elsewhere. */
-const CSP =
+export const PAGE_CSP =
   "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; " +
   "worker-src 'self' blob:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'";
 
@@ -145,7 +145,7 @@ docsRouter.get('/openapi.json', requireDocsAccess, (ctx) => {
 });
 docsRouter.get('/docs', requireDocsAccess, (ctx) => {
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', CSP);
+  ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.body = swaggerPage;
 });
 docsRouter.get('/docs/assets/init.js', (ctx) => {
@@ -157,7 +157,7 @@ for (const [name, type] of Object.entries(SWAGGER_ASSETS)) {
 }
 docsRouter.get('/redoc', requireDocsAccess, (ctx) => {
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', CSP);
+  ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.body = redocPage;
 });
 docsRouter.get(

@@ -3,6 +3,7 @@ import { healthRoutes } from './health.ts';
 import { scanRoutes } from './scans.ts';
 import { findingRoutes } from './findings.ts';
 import { authRoutes } from './auth.ts';
+import { consoleSessionRoutes } from './console-session.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { controlRoutes } from './controls.ts';
@@ -15,6 +16,7 @@ export const allRoutes: AnyRoute[] = [
   ...scanRoutes,
   ...findingRoutes,
   ...authRoutes,
+  ...consoleSessionRoutes,
   ...apiKeyRoutes,
   ...webhookRoutes,
   ...controlRoutes,

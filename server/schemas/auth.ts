@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdParam, paginated, Permission, Timestamp } from './common.ts';
+import { IdParam, paginated, Permission, Plan, Timestamp } from './common.ts';
 
 /** Wire shapes of login, sessions, MFA and API keys (interface-spec "Authentication", decisions.md). */
 
@@ -131,3 +131,42 @@ export const ApiKeyCreated = z
 export const ApiKeyList = paginated(ApiKeyRecord, 'ApiKeyList');
 
 export const ApiKeyIdParams = z.object({ key_id: IdParam('API key', 'key_0123456789abcdefghijklmn') });
+
+// ---- The web console's cookie session ----
+
+export const ConsoleSignInBody = z
+  .object({
+    email: z.string().min(1, { error: 'is required' }).max(320),
+    password: z.string().min(1, { error: 'is required' }).max(1024),
+    mfa_code: z
+      .string()
+      .max(32)
+      .optional()
+      .meta({ description: 'Current 6-digit TOTP code; required when MFA is enabled' }),
+  })
+  .meta({ id: 'ConsoleSignIn' });
+
+export const ConsoleSession = z
+  .object({
+    session_id: z.string(),
+    csrf_token: z.string().meta({
+      description: 'Send as X-CSRF-Token on every console request that changes something',
+    }),
+    user: z.object({
+      id: z.string(),
+      email: z.string(),
+      role: z.enum(['admin', 'member']),
+      mfa_enabled: z.boolean(),
+    }),
+    organization: z.object({ id: z.string(), name: z.string(), plan: Plan }),
+  })
+  .meta({ id: 'ConsoleSession' });
+export type ConsoleSession = z.infer<typeof ConsoleSession>;
+
+export const ConsoleSessionState = z
+  .object({
+    session: ConsoleSession.nullable().meta({
+      description: 'null when the request carries no valid session',
+    }),
+  })
+  .meta({ id: 'ConsoleSessionState' });

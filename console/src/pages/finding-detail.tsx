@@ -1,0 +1,291 @@
+import { useState, type FormEvent } from 'react';
+import { api, problem, type Schemas } from '../api/client';
+import { Link } from '../router';
+import { FINDING_STATUSES, Notice, Page, Problem, Severity, Status, label, useLoad, when } from '../ui';
+
+const cveLink = (id: string) => `https://nvd.nist.gov/vuln/detail/${encodeURIComponent(id)}`;
+const cweLink = (id: string) => `https://cwe.mitre.org/data/definitions/${id.replace(/^CWE-/i, '')}.html`;
+
+function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail']; onChanged: () => void }) {
+  const [status, setStatus] = useState<Schemas['FindingStatus']>(finding.status);
+  const [notes, setNotes] = useState('');
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    const { data, error: failure } = await api.PATCH('/api/v1/findings/{finding_id}', {
+      params: { path: { finding_id: finding.id } },
+      body: { status, ...(notes.trim() ? { notes: notes.trim() } : {}) },
+    });
+    if (!data) return setError(problem(failure));
+    setDone(`Status is now ${label(data.status)}.`);
+    setNotes('');
+    onChanged();
+  };
+  return (
+    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="change-status">
+      <h2 id="change-status">Change status</h2>
+      <label>
+        Status
+        <select
+          name="status"
+          value={status}
+          onChange={(e) => setStatus(e.target.value as Schemas['FindingStatus'])}
+        >
+          {FINDING_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {label(s)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Note (optional)
+        <textarea name="notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
+      </label>
+      <Problem message={error} />
+      <Notice message={done} />
+      <button type="submit">Save status</button>
+    </form>
+  );
+}
+
+function Comments({ finding, onAdded }: { finding: Schemas['FindingDetail']; onAdded: () => void }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { data, error: failure } = await api.POST('/api/v1/findings/{finding_id}/comments', {
+      params: { path: { finding_id: finding.id } },
+      body: { text: text.trim() },
+    });
+    if (!data) return setError(problem(failure));
+    setText('');
+    setError(undefined);
+    onAdded();
+  };
+  return (
+    <section aria-labelledby="comments">
+      <h2 id="comments">Comments</h2>
+      {finding.comments.length === 0 ? (
+        <p>No comments yet.</p>
+      ) : (
+        <ul className="comments">
+          {finding.comments.map((c) => (
+            <li key={c.id}>
+              <p>{c.text}</p>
+              <p className="sub">
+                {c.user}, {when(c.created_at)}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={(e) => void submit(e)}>
+        <label>
+          Add a comment
+          <textarea name="comment" rows={2} required value={text} onChange={(e) => setText(e.target.value)} />
+        </label>
+        <Problem message={error} />
+        <button type="submit">Add comment</button>
+      </form>
+    </section>
+  );
+}
+
+function AiAnalysis({ id }: { id: string }) {
+  const [result, setResult] = useState<Schemas['AiAnalysisResponse']>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const ask = async () => {
+    setBusy(true);
+    const { data, error: failure } = await api.GET('/api/v1/findings/{finding_id}/ai-analysis', {
+      params: { path: { finding_id: id } },
+    });
+    setBusy(false);
+    if (data) setResult(data);
+    else setError(problem(failure));
+  };
+  return (
+    <section aria-labelledby="ai">
+      <h2 id="ai">AI analysis</h2>
+      {!result ? (
+        <>
+          <p>
+            A first analysis costs 1 AI credit of this month&apos;s allowance; asking again for the same
+            finding is free.
+          </p>
+          <button type="button" onClick={() => void ask()} disabled={busy}>
+            {busy ? 'Analysing…' : 'Analyse (1 credit)'}
+          </button>
+          <Problem message={error} />
+        </>
+      ) : (
+        <div className="card">
+          <p className="sub">
+            {result.ai_credits_used} credit{result.ai_credits_used === 1 ? '' : 's'} used · source{' '}
+            {result.source} · priority {result.ai_analysis.remediation_priority}
+          </p>
+          <p>{result.ai_analysis.risk_assessment}</p>
+          <h3>Attack scenarios</h3>
+          <ul>
+            {result.ai_analysis.attack_scenarios.map((s) => (
+              <li key={s}>{s}</li>
+            ))}
+          </ul>
+          <h3>Recommended actions</h3>
+          <ol>
+            {result.ai_analysis.recommended_actions.map((s) => (
+              <li key={s}>{s}</li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** A finding: what, where, proof, how to fix, compliance, triage, comments, history. */
+export function FindingDetail({ id }: { id: string }) {
+  const {
+    data: f,
+    error,
+    reload,
+  } = useLoad(() => api.GET('/api/v1/findings/{finding_id}', { params: { path: { finding_id: id } } }), id);
+  return (
+    <Page title={f ? f.title : 'Finding'}>
+      <p>
+        <Link href="/findings">All findings</Link>
+      </p>
+      <Problem message={error} />
+      {f && (
+        <div className="detail">
+          <div className="main-col">
+            <dl className="facts">
+              <dt>Severity</dt>
+              <dd>
+                <Severity value={f.severity} /> (CVSS {f.cvss_score.toFixed(1)}
+                {f.cvss_vector ? `, ${f.cvss_vector}` : ''})
+              </dd>
+              <dt>Status</dt>
+              <dd data-testid="finding-status">
+                <Status value={f.status} />
+              </dd>
+              <dt>Target</dt>
+              <dd>{f.target}</dd>
+              <dt>Component</dt>
+              <dd>{f.affected_component}</dd>
+              <dt>Scan</dt>
+              <dd>
+                <Link href={`/scans/${f.scan_id}`}>{f.scan_id}</Link>
+              </dd>
+              <dt>Seen</dt>
+              <dd>
+                {f.times_seen}× · first {when(f.first_seen_at)} · last {when(f.last_seen_at)}
+              </dd>
+              <dt>CVE</dt>
+              <dd>
+                {f.cve_ids.length
+                  ? f.cve_ids.map((c) => (
+                      <a key={c} href={cveLink(c)} rel="noreferrer" target="_blank">
+                        {c}
+                      </a>
+                    ))
+                  : '—'}
+              </dd>
+              <dt>CWE</dt>
+              <dd>
+                {f.cwe_ids.length
+                  ? f.cwe_ids.map((c) => (
+                      <a key={c} href={cweLink(c)} rel="noreferrer" target="_blank">
+                        {c}
+                      </a>
+                    ))
+                  : '—'}
+              </dd>
+            </dl>
+            <h2>Description</h2>
+            <p>{f.description}</p>
+            {f.impact && (
+              <>
+                <h2>Impact</h2>
+                <p>{f.impact}</p>
+              </>
+            )}
+            <h2>Evidence</h2>
+            <h3>Request</h3>
+            <pre tabIndex={0}>{f.evidence.request || '—'}</pre>
+            <h3>Response</h3>
+            <pre tabIndex={0}>{f.evidence.response || '—'}</pre>
+            <h2>Remediation</h2>
+            <p>{f.remediation.summary}</p>
+            {f.remediation.steps.length > 0 && (
+              <ol>
+                {f.remediation.steps.map((s) => (
+                  <li key={s}>{s}</li>
+                ))}
+              </ol>
+            )}
+            {f.remediation.code_example && (
+              <>
+                <h3>Example</h3>
+                <pre tabIndex={0}>
+                  <code>{f.remediation.code_example}</code>
+                </pre>
+              </>
+            )}
+            {f.remediation.references.length > 0 && (
+              <ul>
+                {f.remediation.references.map((r) => (
+                  <li key={r}>
+                    <a href={r} rel="noreferrer" target="_blank">
+                      {r}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <h2>Frameworks and controls</h2>
+            {f.frameworks.length ? (
+              <ul>
+                {f.frameworks.map((m) => (
+                  <li key={m.name}>
+                    {m.name}:{' '}
+                    {m.controls.map((c, i) => (
+                      <span key={c}>
+                        {i > 0 && ', '}
+                        <Link href={`/compliance/${encodeURIComponent(c)}`}>{c}</Link>
+                      </span>
+                    ))}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p>Not mapped to a control.</p>
+            )}
+            <AiAnalysis id={f.id} />
+          </div>
+          <div className="side-col">
+            <ChangeStatus finding={f} onChanged={() => void reload()} />
+            <Comments finding={f} onAdded={() => void reload()} />
+            <section aria-labelledby="history">
+              <h2 id="history">History</h2>
+              <ol className="history">
+                {f.history.map((h, i) => (
+                  <li key={i}>
+                    {label(h.action)}: {h.from ? `${h.from} → ` : ''}
+                    {h.to}{' '}
+                    <span className="sub">
+                      by {h.user}, {when(h.timestamp)}
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          </div>
+        </div>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,185 @@
+import { useState, type FormEvent } from 'react';
+import { api, problem, type Schemas } from '../api/client';
+import { Link, navigate, useLocation } from '../router';
+import { Page, Pager, Problem, queryString, Status, useLoad, when } from '../ui';
+
+const FRAMEWORKS: Array<{ value: Schemas['Framework']; name: string }> = [
+  { value: 'soc2', name: 'SOC 2' },
+  { value: 'pci-dss', name: 'PCI-DSS' },
+  { value: 'iso27001', name: 'ISO 27001' },
+];
+
+export const isActive = (status: string) => status === 'pending' || status === 'running';
+
+/** The five severity counts of a scan, as text. */
+export function Counts({ scan }: { scan: Schemas['ScanListItem'] }) {
+  return (
+    <span className="counts">
+      <abbr title="critical">C</abbr> {scan.critical_count} · <abbr title="high">H</abbr> {scan.high_count} ·{' '}
+      <abbr title="medium">M</abbr> {scan.medium_count} · <abbr title="low">L</abbr> {scan.low_count} ·{' '}
+      <abbr title="informational">I</abbr> {scan.info_count}
+    </span>
+  );
+}
+
+export function Progress({ value, label }: { value: number; label: string }) {
+  return (
+    <span className="progress">
+      <progress max={100} value={value} aria-label={label} /> {value}%
+    </span>
+  );
+}
+
+function StartScan() {
+  const [target, setTarget] = useState('');
+  const [scanType, setScanType] = useState<Schemas['ScanType']>('quick');
+  const [ports, setPorts] = useState('');
+  const [frameworks, setFrameworks] = useState<Schemas['Framework'][]>([]);
+  const [authorized, setAuthorized] = useState(false);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!authorized) return setError('Confirm that you are authorized to scan this target.');
+    setBusy(true);
+    const { data, error: failure } = await api.POST('/api/v1/scans', {
+      body: {
+        target: target.trim(),
+        scan_type: scanType,
+        authorized: true,
+        ...(ports.trim() ? { ports: ports.trim() } : {}),
+        ...(frameworks.length ? { frameworks } : {}),
+      },
+    });
+    setBusy(false);
+    if (data) return navigate(`/scans/${data.id}`);
+    setError(problem(failure));
+  };
+
+  const toggle = (value: Schemas['Framework']) =>
+    setFrameworks((list) => (list.includes(value) ? list.filter((f) => f !== value) : [...list, value]));
+
+  return (
+    <form className="card start-scan" onSubmit={(e) => void submit(e)} aria-labelledby="start-scan">
+      <h2 id="start-scan">Start a scan</h2>
+      <div className="row">
+        <label>
+          Target
+          <input
+            name="target"
+            required
+            placeholder="example.com, 203.0.113.7 or 203.0.113.0/28"
+            value={target}
+            onChange={(e) => setTarget(e.target.value)}
+          />
+        </label>
+        <label>
+          Scan type
+          <select
+            name="scan_type"
+            value={scanType}
+            onChange={(e) => setScanType(e.target.value as Schemas['ScanType'])}
+          >
+            <option value="quick">Quick</option>
+            <option value="full">Full</option>
+            <option value="compliance">Compliance</option>
+          </select>
+        </label>
+        <label>
+          Ports (optional)
+          <input
+            name="ports"
+            placeholder="22,80,443 or 1-1024"
+            value={ports}
+            onChange={(e) => setPorts(e.target.value)}
+          />
+        </label>
+      </div>
+      <fieldset>
+        <legend>Frameworks</legend>
+        {FRAMEWORKS.map((f) => (
+          <label key={f.value} className="inline">
+            <input type="checkbox" checked={frameworks.includes(f.value)} onChange={() => toggle(f.value)} />{' '}
+            {f.name}
+          </label>
+        ))}
+      </fieldset>
+      <label className="inline">
+        <input type="checkbox" checked={authorized} onChange={(e) => setAuthorized(e.target.checked)} /> I am
+        authorized to scan this target
+      </label>
+      <Problem message={error} />
+      <button type="submit" disabled={busy}>
+        Start scan
+      </button>
+    </form>
+  );
+}
+
+export function ScanList() {
+  const { query } = useLocation();
+  const page = Number(query.get('page') ?? '1') || 1;
+  const { data, error } = useLoad(
+    () => api.GET('/api/v1/scans', { params: { query: { page, per_page: 20 } } }),
+    String(page),
+    (list) => (list.items.some((s) => isActive(s.status)) ? 3000 : 30_000),
+  );
+
+  return (
+    <Page title="Scans">
+      <StartScan />
+      <Problem message={error} />
+      {data && (
+        <>
+          <div className="table-wrap" tabIndex={0}>
+            <table>
+              <caption className="visually-hidden">Scans, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Target</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Progress</th>
+                  <th scope="col">Findings</th>
+                  <th scope="col">Started</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((scan) => (
+                  <tr key={scan.id}>
+                    <td>
+                      <Link href={`/scans/${scan.id}`}>{scan.target}</Link>
+                    </td>
+                    <td>{scan.scan_type}</td>
+                    <td>
+                      <Status value={scan.status} />
+                    </td>
+                    <td>
+                      <Progress value={scan.progress} label={`Progress of ${scan.target}`} />
+                    </td>
+                    <td>
+                      <Counts scan={scan} />
+                    </td>
+                    <td>{when(scan.created_at)}</td>
+                  </tr>
+                ))}
+                {data.items.length === 0 && (
+                  <tr>
+                    <td colSpan={6}>No scans yet: start one above.</td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={data.page}
+            pages={data.pages}
+            total={data.total}
+            hrefOf={(p) => `/scans${queryString({ page: p })}`}
+          />
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,81 @@
+import { useState, type FormEvent } from 'react';
+import { api, problem } from '../api/client';
+import type { ConsoleSession } from '../session';
+import { Problem } from '../ui';
+
+/** E-mail and password, then the MFA code when the account has MFA. */
+export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [needsCode, setNeedsCode] = useState(false);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const { data, error: failure } = await api.POST('/api/v1/auth/console/session', {
+      body: { email, password, ...(needsCode ? { mfa_code: code } : {}) },
+    });
+    setBusy(false);
+    if (data) return onSignedIn(data);
+    if (failure?.error_code === 'MFA_REQUIRED') {
+      setNeedsCode(true);
+      return;
+    }
+    setError(problem(failure));
+  };
+
+  return (
+    <form className="sign-in card" onSubmit={(e) => void submit(e)}>
+      <h1>Sign in to Scanward</h1>
+      {!needsCode ? (
+        <>
+          <label>
+            Email
+            <input
+              type="email"
+              name="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </label>
+          <label>
+            Password
+            <input
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </label>
+        </>
+      ) : (
+        <label>
+          Authentication code
+          <input
+            name="mfa_code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            required
+            autoFocus
+            value={code}
+            onChange={(e) => setCode(e.target.value.trim())}
+          />
+          <span className="hint">The 6-digit code from your authenticator app.</span>
+        </label>
+      )}
+      <Problem message={error} />
+      <button type="submit" disabled={busy}>
+        {needsCode ? 'Verify' : 'Sign in'}
+      </button>
+    </form>
+  );
+}
