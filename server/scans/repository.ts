@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { conflict, notFound, AppError } from '../http/errors.ts';
 import { newId } from '../identity/ids.ts';
-import type { Framework, Phase, ScanStatus, ScanType } from '../schemas/scans.ts';
+import type { Framework, Phase, PhaseTimings, ScanStatus, ScanType } from '../schemas/scans.ts';
 import { estimatedDuration, firstPhase } from './phases.ts';
 
 /**
@@ -44,6 +44,7 @@ export interface ScanRow {
   attempts: number;
   last_progress_at: Date | null;
   state: unknown;
+  phase_timings: PhaseTimings | null;
 }
 
 /** Statuses a scan can still leave; a scan in one of these counts against the concurrency ceiling. */
