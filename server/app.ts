@@ -6,7 +6,9 @@ import { AppError } from './http/errors.ts';
 import { exceedsLimit } from './http/middleware/body.ts';
 import { errorMiddleware } from './http/middleware/errors.ts';
 import { requestLog } from './http/middleware/request-log.ts';
+import { httpMetricsMiddleware } from './metrics/http.ts';
 import { docsRouter } from './routes/docs.ts';
+import { metricsRouter } from './routes/metrics.ts';
 import { allRoutes } from './routes/index.ts';
 import type { Services } from './services.ts';
 
@@ -52,6 +54,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.on('error', (err: unknown) => services.logger.error({ err }, 'response failed after it started'));
 
   app.use(requestLog(services.logger));
+  app.use(httpMetricsMiddleware());
   app.use(errorMiddleware(services.logger));
   app.use(securityHeaders);
   app.use(async (ctx, next) => {
@@ -75,10 +78,11 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     }
   });
   app.use(docsRouter.routes());
+  app.use(metricsRouter.routes());
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing matched: a known path with another method is 405, anything else 404.
-    const allowed = allowedMethods([docsRouter, router], ctx.path);
+    const allowed = allowedMethods([docsRouter, metricsRouter, router], ctx.path);
     if (allowed.length > 0) {
       throw new AppError(
         405,

@@ -196,6 +196,8 @@ export function startRunner(services: Services, options: RunnerOptions = {}): Ru
         if (!stopped) schedule(0);
       });
     inHand.set(scan.id, { controller, done });
+    scanMetrics.leasesHeld.inc();
+    void done.finally(() => scanMetrics.leasesHeld.dec());
   };
 
   const poll = async () => {
