@@ -151,7 +151,7 @@ export const PhaseTimings = z
       description:
         'Milliseconds between the creation of the scan and its first claim by a runner; present once started',
     }),
-    phases: z.partialRecord(Phase, count).meta({
+    phases: z.partialRecord(Phase.exclude(['complete']), count).meta({
       description:
         'Milliseconds each completed phase took, by phase (a phase resumed by another runner counts its last run)',
     }),
