@@ -4,6 +4,7 @@
  * /metrics, and the API keeps answering while a range scan runs in the same process.
  */
 import { Agent, request } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { phasesOf } from '../../server/scans/phases.ts';
 import { startRunner, type Runner } from '../../server/scanner/runner.ts';
@@ -129,10 +130,17 @@ describe(`scan speed and visibility (${testEngine})`, () => {
         req.on('error', reject);
         req.end();
       });
+    // The cause of the resets seen before: the event loop stalled for seconds (PGlite writing a
+    // 16 MB scan state on this thread), Node's 5 s keep-alive timer fired before the request
+    // already waiting on the connection was read, and the socket closed with it unread (RST).
+    const stalls = monitorEventLoopDelay({ resolution: 10 });
+    stalls.enable();
     const deadline = setTimeout(() => failures.push('the scan did not finish in 60 s'), 60_000);
     const [a] = await Promise.all([poll(), poll()]);
     clearTimeout(deadline);
+    stalls.disable();
     expect(failures).toEqual([]);
+    expect(stalls.max / 1e6).toBeLessThan(2500);
     expect(a.status).toBe('completed');
     expect(latencies.length).toBeGreaterThan(4);
   }, 90_000);
