@@ -6,7 +6,10 @@
 import { Agent, request } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/index.ts';
 import { phasesOf } from '../../server/scans/phases.ts';
+import { announceScanQueued } from '../../server/scans/queue-signal.ts';
+import { insertScan as insertScanRow } from '../../server/scans/repository.ts';
 import { startRunner, type Runner } from '../../server/scanner/runner.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { testEngine } from '../helpers/database.ts';
@@ -75,6 +78,35 @@ describe(`scan speed and visibility (${testEngine})`, () => {
     expect(timings.queue_wait).toBeLessThan(10_000);
     expect(timings.completion).toBeGreaterThanOrEqual(0);
   });
+
+  it.skipIf(testEngine !== 'postgres')(
+    'is woken by a scan queued in another process (NOTIFY on PostgreSQL)',
+    async () => {
+      // Another process: its own connection pool, so the in-process signal cannot reach this runner.
+      const other = await openDatabase({ databaseUrl: app.config.databaseUrl });
+      try {
+        const scan = await insertScanRow(other.db, {
+          orgId: tenant.orgId,
+          createdBy: tenant.admin.id,
+          target: '127.0.0.1',
+          scanType: 'quick',
+          frameworks: [],
+          ports: '1',
+          createdAt: new Date(),
+        });
+        announceScanQueued({ db: other.db, engine: 'postgres', logger: app.services.logger });
+        const started = await waitFor(
+          () => detail(scan.id),
+          (s) => s.status !== 'pending',
+          { timeoutMs: 20_000, intervalMs: 20 },
+        );
+        expect(started.phase_timings.queue_wait).toBeLessThan(10_000);
+        await waitFor(() => detail(scan.id), finished, { timeoutMs: 20_000, intervalMs: 50 });
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it('shows a pending scan with empty phase timings', async () => {
     await runner.stop();
