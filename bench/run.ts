@@ -5,6 +5,7 @@
  *
  *   npm run bench                  # all of them
  *   npm run bench -- portscan      # only the ones named
+ *   npm run bench -- scan-vs-nmap  # scans end to end against nmap, side by side
  *
  * Loopback only: the scanner benchmarks run under a loopback scope policy
  * (bench/loopback.ts) and the service under SCANWARD_SCAN_ALLOW=loopback; the
@@ -17,6 +18,8 @@ const BENCHMARKS: Record<string, string[]> = {
   portscan: ['bench/portscan.ts', '5'],
   'service-id': ['bench/service-id.ts', '3'],
   'quick-scan': ['bench/scan-e2e.ts', '3', 'quick'],
+  // The three end-to-end rows against nmap; BENCH_DATABASE_URL runs them on PostgreSQL.
+  'scan-vs-nmap': ['bench/scan-e2e.ts', '3', 'host', 'range24', 'range22'],
   findings: ['bench/findings.ts'],
 };
 

@@ -1,28 +1,72 @@
 /**
- * A scan of 127.0.0.1 end to end, the way a user runs one: the service started
- * with `server/main.ts` on a fresh embedded database (API and runner in one
- * process), a log-in, `POST /api/v1/scans`, then polling `GET /api/v1/scans/{id}`
- * until it completes. Times from the POST to `completed`, and prints the
- * services the scan identified.
+ * Scans end to end, the way a user runs them, side by side with nmap in the same run:
+ * the service started with `server/main.ts` on a fresh database (API and runner in one
+ * process, `SCANWARD_ROLE=all`), a log-in, `POST /api/v1/scans`, then polling
+ * `GET /api/v1/scans/{id}` every 50 ms until it completes. Times from the POST to
+ * `completed` and, interleaved with each run, nmap's `-sT` scan of the same ports; prints
+ * the median of each, the ratio, the load average beside every figure, the service's peak
+ * RSS growth during the scan and each phase's share of the time from `phase_timings`.
  *
- *   npx tsx bench/scan-e2e.ts [runs=3] [scan_type=quick]
+ *   npx tsx bench/scan-e2e.ts [runs=3] [scenario ...]
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/scan-e2e.ts
  *
- * Loopback only: the service runs with SCANWARD_SCAN_ALLOW set to loopback, so
- * it refuses any other target itself.
+ * Scenarios: `host` (127.0.0.1, ports 1-65535), `range24` (127.0.0.0/24, default ports),
+ * `range22` (127.0.0.0/22, ports 1-1024), `quick` (127.0.0.1, default ports; no nmap).
+ * With BENCH_DATABASE_URL the service runs on a fresh database created on that (loopback)
+ * server and dropped afterwards; without it, on a fresh embedded PGlite directory.
+ *
+ * Loopback only: the service runs with SCANWARD_SCAN_ALLOW set to loopback, so it refuses
+ * any other target itself, and nmap is only ever given the same loopback targets.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { LOOPBACK_SCOPE } from './loopback.ts';
 
-const runs = Number(process.argv[2] ?? 3);
-const scanType = process.argv[3] ?? 'quick';
-const TARGET = '127.0.0.1';
+interface Scenario {
+  title: string;
+  target: string;
+  ports?: string;
+  nmap?: string[];
+}
+
+const SCENARIOS: Record<string, Scenario> = {
+  host: {
+    title: 'quick scan of 127.0.0.1, ports 1-65535',
+    target: '127.0.0.1',
+    ports: '1-65535',
+    nmap: ['-sT', '-Pn', '-n', '-T4', '-p-', '127.0.0.1'],
+  },
+  range24: {
+    title: 'quick scan of 127.0.0.0/24, default ports',
+    target: '127.0.0.0/24',
+    nmap: ['-sT', '-Pn', '-n', '-T4', '--top-ports', '1000', '127.0.0.0/24'],
+  },
+  range22: {
+    title: 'quick scan of 127.0.0.0/22, ports 1-1024',
+    target: '127.0.0.0/22',
+    ports: '1-1024',
+    nmap: ['-sT', '-Pn', '-n', '-T4', '-p', '1-1024', '127.0.0.0/22'],
+  },
+  quick: { title: 'quick scan of 127.0.0.1, default ports', target: '127.0.0.1' },
+};
+
+const args = process.argv.slice(2);
+const runs = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 3;
+const chosen = args.length > 0 ? args : ['host', 'range24', 'range22'];
+for (const name of chosen) {
+  if (!(name in SCENARIOS)) {
+    console.error(`unknown scenario ${name}; choose from ${Object.keys(SCENARIOS).join(', ')}`);
+    process.exit(2);
+  }
+}
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'bench-password-0123456789';
+const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 50);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -35,17 +79,57 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startService(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+/** A fresh database: a PGlite directory, or a new database on the loopback PostgreSQL server given. */
+async function freshDatabase(): Promise<{
+  env: Record<string, string>;
+  label: string;
+  drop(): Promise<void>;
+}> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'scanward-bench-'));
+    return {
+      env: { SCANWARD_DATA_DIR: dataDir },
+      label: 'PGlite',
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const server = new URL(url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(server.hostname))
+    throw new Error('BENCH_DATABASE_URL must point at a loopback server');
+  const name = `scanward_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: own.toString() },
+    label: 'PostgreSQL',
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function startService(port: number, dbEnv: Record<string, string>): Promise<ChildProcess> {
+  // BENCH_NODE_ARGS, e.g. `--cpu-prof`, profiles the service.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...dbEnv,
       PORT: String(port),
       HOST: '127.0.0.1',
-      SCANWARD_DATA_DIR: dataDir,
       SCANWARD_ADMIN_PASSWORD: PASSWORD,
       SCANWARD_SCAN_ALLOW: LOOPBACK_SCOPE.join(','),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -54,26 +138,57 @@ async function startService(port: number, dataDir: string): Promise<ChildProcess
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Scanward API on')) resolve();
+      if (process.env.BENCH_LOG_LEVEL) process.stderr.write(chunk);
     });
     child.once('exit', (code) => reject(new Error(`the service exited with ${code} before listening`)));
   });
   return child;
 }
 
+/** Resident set size of a process in kB: now, and its peak since the last reset. */
+function memoryOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: field('VmRSS'), hwm: field('VmHWM') };
+}
+
+/** Resets the peak RSS (VmHWM) of a process, where the kernel lets us. */
+function resetPeak(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // Not permitted: the peak is then the process's peak since it started.
+  }
+}
+
 interface ScanView {
   status: string;
-  progress: number;
-  phase: string;
   error?: string;
+  phase_timings?: { queue_wait?: number; phases: Record<string, number>; completion?: number };
+}
+
+interface Figure {
+  ms: number;
+  load: number;
+}
+
+const load = () => loadavg()[0]!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+function runNmap(argv: string[]): Figure {
+  const begin = performance.now();
+  const result = spawnSync('nmap', argv, { stdio: 'ignore' });
+  if (result.status !== 0) throw new Error(`nmap ${argv.join(' ')} failed (${result.status})`);
+  return { ms: performance.now() - begin, load: load() };
 }
 
 async function main(): Promise<void> {
+  const hasNmap = spawnSync('nmap', ['--version'], { stdio: 'ignore' }).status === 0;
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'scanward-bench-'));
   const base = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  const service = await startService(port, dataDir);
-  const startupMs = performance.now() - started;
+  const database = await freshDatabase();
+  const service = await startService(port, database.env);
   try {
     const login = await fetch(`${base}/api/v1/auth/token`, {
       method: 'POST',
@@ -83,54 +198,89 @@ async function main(): Promise<void> {
     const { access_token: token } = (await login.json()) as { access_token: string };
     const auth = { authorization: `Bearer ${token}` };
 
-    const times: number[] = [];
-    let services: string[] = [];
-    for (let run = 0; run < runs; run++) {
-      const begin = performance.now();
-      const created = await fetch(`${base}/api/v1/scans`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ target: TARGET, scan_type: scanType, authorized: true }),
-      });
-      if (created.status !== 201)
-        throw new Error(`POST /api/v1/scans: ${created.status} ${await created.text()}`);
-      const { id } = (await created.json()) as { id: string };
-      let scan: ScanView;
-      for (;;) {
-        scan = (await (await fetch(`${base}/api/v1/scans/${id}`, { headers: auth })).json()) as ScanView;
-        if (['completed', 'failed', 'cancelled'].includes(scan.status)) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+    console.log(
+      `${database.label}, role all; ${cpus().length} CPUs; ${new Date().toISOString()}; ` +
+        `load average at the start ${load().toFixed(2)}\n`,
+    );
+    const rows: string[] = [];
+    for (const name of chosen) {
+      const scenario = SCENARIOS[name]!;
+      const ours: Figure[] = [];
+      const theirs: Figure[] = [];
+      const peaks: number[] = [];
+      let timings: ScanView['phase_timings'];
+      let total = 0;
+      for (let run = 0; run < runs; run++) {
+        if (scenario.nmap && hasNmap) theirs.push(runNmap(scenario.nmap));
+        const before = memoryOf(service.pid!);
+        resetPeak(service.pid!);
+        const begin = performance.now();
+        const created = await fetch(`${base}/api/v1/scans`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            target: scenario.target,
+            scan_type: 'quick',
+            authorized: true,
+            ...(scenario.ports ? { ports: scenario.ports } : {}),
+          }),
+        });
+        if (created.status !== 201)
+          throw new Error(`POST /api/v1/scans: ${created.status} ${await created.text()}`);
+        const { id } = (await created.json()) as { id: string };
+        let scan: ScanView;
+        for (;;) {
+          scan = (await (await fetch(`${base}/api/v1/scans/${id}`, { headers: auth })).json()) as ScanView;
+          if (['completed', 'failed', 'cancelled'].includes(scan.status)) break;
+          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        }
+        const ms = performance.now() - begin;
+        if (scan.status !== 'completed')
+          throw new Error(`scan ${id} ended ${scan.status}: ${scan.error ?? ''}`);
+        ours.push({ ms, load: load() });
+        peaks.push(memoryOf(service.pid!).hwm - before.rss);
+        timings = scan.phase_timings;
+        total = ms;
       }
-      const ms = performance.now() - begin;
-      if (scan.status !== 'completed')
-        throw new Error(`scan ${id} ended ${scan.status}: ${scan.error ?? ''}`);
-      times.push(ms);
-      const findings = (await (
-        await fetch(`${base}/api/v1/scans/${id}/findings?per_page=100`, { headers: auth })
-      ).json()) as { items: { affected_component: string; title: string; severity: string }[] };
-      services = findings.items
-        .map((f) => `${f.severity.padEnd(8)} ${f.affected_component}  ${f.title}`)
-        .sort();
+      const oursMs = median(ours.map((f) => f.ms));
+      const nmapMs = theirs.length > 0 ? median(theirs.map((f) => f.ms)) : undefined;
+      const loads = [...ours, ...theirs].map((f) => f.load);
+      rows.push(
+        `| ${scenario.title} | ${s(oursMs)} (${ours.map((f) => s(f.ms)).join(', ')}) | ` +
+          `${nmapMs === undefined ? '–' : `${s(nmapMs)} (${theirs.map((f) => s(f.ms)).join(', ')})`} | ` +
+          `${nmapMs === undefined ? '–' : `${(oursMs / nmapMs).toFixed(2)}×`} | ` +
+          `${Math.round(Math.max(...peaks) / 1024)} MB | ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} |`,
+      );
+      if (timings) {
+        console.log(`Phase timings of the last ${scenario.title} (of ${s(total)} from POST to completed):\n`);
+        console.log('| step | ms | share |');
+        console.log('| --- | ---: | ---: |');
+        const share = (ms: number) => `${((100 * ms) / total).toFixed(0)} %`;
+        const steps: [string, number | undefined][] = [
+          ['queue wait (creation → claim)', timings.queue_wait],
+          ...Object.entries(timings.phases),
+          ['completion', timings.completion],
+        ];
+        let accounted = 0;
+        for (const [step, ms] of steps) {
+          if (ms === undefined) continue;
+          accounted += ms;
+          console.log(`| ${step} | ${ms} | ${share(ms)} |`);
+        }
+        console.log(
+          `| rest (HTTP, polling every ${POLL_MS} ms, commits) | ${Math.round(total - accounted)} | ${share(total - accounted)} |\n`,
+        );
+      }
     }
-    times.sort((a, b) => a - b);
-    const median = times[Math.floor(times.length / 2)]!;
-    console.log(
-      `## ${scanType} scan of ${TARGET}, end to end (${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(2)})\n`,
-    );
-    console.log(`service start (fresh PGlite, migrations, bootstrap): ${(startupMs / 1000).toFixed(1)} s\n`);
-    console.log('| runs | median | min | max |');
-    console.log('| ---: | ---: | ---: | ---: |');
-    console.log(
-      `| ${times.length} | ${(median / 1000).toFixed(2)} s | ${(times[0]! / 1000).toFixed(2)} s | ${(times[times.length - 1]! / 1000).toFixed(2)} s |\n`,
-    );
-    console.log('Findings of the last run:\n');
-    console.log('```');
-    for (const line of services) console.log(line);
-    console.log('```');
+    console.log(`## End to end against nmap (${database.label}, median of ${runs}, interleaved)\n`);
+    console.log('| work | Scanward (create → completed) | nmap | ratio | peak RSS growth | load average |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const row of rows) console.log(row);
+    if (!hasNmap) console.log('\n(nmap is not installed: no comparison)');
   } finally {
     service.kill('SIGTERM');
     await new Promise((resolve) => service.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
+    await database.drop();
   }
 }
 

@@ -3,6 +3,7 @@ import * as identity from './20261122000001_identity.ts';
 import * as scanning from './20261122000002_scanning.ts';
 import * as findingsOrder from './20261122000003_findings_order.ts';
 import * as credentialChecks from './20261123000111_credential_checks.ts';
+import * as scanPhaseTimings from './20261123000120_scan_phase_timings.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +19,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000002_scanning', scanning],
   ['20261122000003_findings_order', findingsOrder],
   ['20261123000111_credential_checks', credentialChecks],
+  ['20261123000120_scan_phase_timings', scanPhaseTimings],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -8,7 +8,9 @@ import { exceedsLimit } from './http/middleware/body.ts';
 import { errorMiddleware } from './http/middleware/errors.ts';
 import { requestLog } from './http/middleware/request-log.ts';
 import { consoleRouter } from './routes/console.ts';
+import { httpMetricsMiddleware } from './metrics/http.ts';
 import { docsRouter } from './routes/docs.ts';
+import { metricsRouter } from './routes/metrics.ts';
 import { allRoutes } from './routes/index.ts';
 import type { Services } from './services.ts';
 
@@ -68,6 +70,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   });
 
   app.use(requestLog(services.logger));
+  app.use(httpMetricsMiddleware());
   app.use(errorMiddleware(services.logger));
   app.use(securityHeaders);
   app.use(async (ctx, next) => {
@@ -92,11 +95,12 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   });
   const pages = consoleRouter();
   app.use(docsRouter.routes());
+  app.use(metricsRouter.routes());
   app.use(pages.routes());
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing matched: a known path with another method is 405, anything else 404.
-    const allowed = allowedMethods([docsRouter, pages, router], ctx.path);
+    const allowed = allowedMethods([docsRouter, metricsRouter, pages, router], ctx.path);
     if (allowed.length > 0) {
       throw new AppError(
         405,

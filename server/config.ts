@@ -94,6 +94,7 @@ const envSchema = z.object({
   SCANWARD_RUNNER_SCANS: wholeNumber(1, 64).default(2),
   SCANWARD_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   SCANWARD_DOCS_PUBLIC: booleanFlag.default(false),
+  SCANWARD_METRICS_PUBLIC: booleanFlag.default(false),
   SCANWARD_BODY_LIMIT: wholeNumber(1024, 100 * 1024 * 1024).default(1_048_576),
   SCANWARD_AI_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   SCANWARD_AI_KEY: z.string().optional(),
@@ -130,6 +131,8 @@ export interface Config {
   /** `auto`: full and compliance scans ask nmap for a second opinion when it is installed. */
   nmap: 'auto' | 'off';
   docsPublic: boolean;
+  /** GET /metrics without credentials (for a scraper on a private network). */
+  metricsPublic: boolean;
   bodyLimit: number;
   ai: { url: string; key: string | undefined; model: string } | undefined;
   trustProxy: boolean;
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runnerScans: e.SCANWARD_RUNNER_SCANS,
     webhookAllowPrivate: e.SCANWARD_WEBHOOK_ALLOW_PRIVATE,
     docsPublic: e.SCANWARD_DOCS_PUBLIC,
+    metricsPublic: e.SCANWARD_METRICS_PUBLIC,
     bodyLimit: e.SCANWARD_BODY_LIMIT,
     ai: e.SCANWARD_AI_URL
       ? { url: e.SCANWARD_AI_URL, key: e.SCANWARD_AI_KEY, model: e.SCANWARD_AI_MODEL ?? '' }

@@ -9255,7 +9255,7 @@ function partialRecord(keyType, valueType, params) {
         type: "record",
         keyType,
         valueType: valueType,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
         partial: true,
     });
 }
@@ -10185,6 +10185,18 @@ const ScanListItem = object({
     .meta({ id: 'ScanListItem' });
 const ScanChanges = object({ new: count, reopened: count, resolved: count, unchanged: count })
     .meta({ id: 'ScanChanges', description: 'Findings compared with the previous scans' });
+const PhaseTimings = object({
+    queue_wait: count.optional().meta({
+        description: 'Milliseconds between the creation of the scan and its first claim by a runner; present once started',
+    }),
+    phases: partialRecord(Phase.exclude(['complete']), count).meta({
+        description: 'Milliseconds each completed phase took, by phase (a phase resumed by another runner counts its last run)',
+    }),
+    completion: count.optional().meta({
+        description: 'Milliseconds of the final step (findings resolved, evidence recorded, scan completed); present once completed',
+    }),
+})
+    .meta({ id: 'PhaseTimings', description: 'Where the time of a scan went' });
 const ScanDetail = ScanListItem.extend({
     current_tool: schemas_string().optional().meta({ description: 'Present on a running scan' }),
     started_at: Timestamp.optional().meta({ description: 'Present once started' }),
@@ -10195,6 +10207,7 @@ const ScanDetail = ScanListItem.extend({
     credential_checks: CredentialChecks,
     estimated_duration: schemas_number().int().meta({ description: 'Seconds' }),
     changes: ScanChanges.optional().meta({ description: 'Present once completed' }),
+    phase_timings: PhaseTimings,
 }).meta({ id: 'ScanDetail' });
 const ScanList = paginated(ScanListItem, 'ScanList');
 const ScanCancelled = object({ id: schemas_string(), status: literal('cancelled'), message: schemas_string() })

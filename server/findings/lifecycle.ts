@@ -71,11 +71,16 @@ export interface Detection {
   priority?: FindingPriority;
 }
 
-/** A (target, check, port) combination the scan tested; without a port it covers every port. */
+/**
+ * A (target, check, port) combination the scan tested; without a port it covers every
+ * port. A sweep of many ports names them as inclusive `port_ranges` instead: one entry
+ * per host rather than one per port.
+ */
 export interface Coverage {
   target: string;
   check_id: string;
   port?: number | null;
+  port_ranges?: ReadonlyArray<readonly [number, number]>;
 }
 
 export interface ScanRef {
@@ -450,12 +455,19 @@ async function resolveUndetected(
   canonical: Map<string, string>,
   now: Date,
 ): Promise<{ id: string; status: FindingStatus }[]> {
-  const combos = new Map<string, { target: string; check_id: string; port: number | null }>();
+  type Combo = {
+    target: string;
+    check_id: string;
+    port: number | null;
+    port_ranges: ReadonlyArray<readonly [number, number]> | null;
+  };
+  const combos = new Map<string, Combo>();
   for (const c of coverage) {
-    const combo = {
+    const combo: Combo = {
       target: c.target.trim().toLowerCase(),
       check_id: canonical.get(c.check_id) ?? c.check_id,
-      port: c.port ?? null,
+      port: c.port_ranges ? null : (c.port ?? null),
+      port_ranges: c.port_ranges ?? null,
     };
     combos.set(JSON.stringify(combo), combo);
   }
@@ -468,9 +480,11 @@ async function resolveUndetected(
       .whereIn('f.status', ['open', 'in_progress'])
       .whereRaw(`lower(f.target) in (${targets.map(() => '?').join(', ')})`, targets)
       .whereRaw(
-        `exists (select 1 from jsonb_to_recordset(?::jsonb) as c(target text, check_id text, port int)
+        `exists (select 1 from jsonb_to_recordset(?::jsonb) as c(target text, check_id text, port int, port_ranges jsonb)
                   where c.target = lower(f.target) and c.check_id = f.template_id
-                    and (c.port is null or c.port = f.port))`,
+                    and case when c.port_ranges is null then c.port is null or c.port = f.port
+                        else exists (select 1 from jsonb_array_elements(c.port_ranges) as r(b)
+                                     where f.port between (r.b->>0)::int and (r.b->>1)::int) end)`,
         [JSON.stringify(batch)],
       )
       .whereNotExists(function observedByThisScan() {

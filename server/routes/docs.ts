@@ -6,6 +6,7 @@ import type { Context, Next } from 'koa';
 import { resolvePrincipal } from '../auth/gatekeeper.ts';
 import { buildOpenApiDocument, type DocumentationPage } from '../http/openapi.ts';
 import { describeRequestRate } from '../ratelimit/request-rate.ts';
+import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { allRoutes } from './index.ts';
 
@@ -116,18 +117,25 @@ export function openApiJson(version: string): string {
   return documentCache.json;
 }
 
-/** Credentials unless the docs are public; the 401 asks a browser for a login (Basic). */
-async function requireDocsAccess(ctx: Context, next: Next) {
-  const services = ctx.state.services as Services;
-  if (!services.config.docsPublic) {
-    ctx.state.basicChallenge = true;
-    const principal = await resolvePrincipal(ctx, { allowBasic: true });
-    ctx.state.principal = principal;
-    // Not counted, but described like every authenticated response.
-    await describeRequestRate(services.db, ctx, principal);
-  }
-  await next();
+/**
+ * Credentials unless the server's configuration makes the page public; the 401 asks a
+ * browser for a login (Basic). Shared by the documentation pages and /metrics.
+ */
+export function requireCredentialsUnless(isPublic: (config: Config) => boolean) {
+  return async (ctx: Context, next: Next) => {
+    const services = ctx.state.services as Services;
+    if (!isPublic(services.config)) {
+      ctx.state.basicChallenge = true;
+      const principal = await resolvePrincipal(ctx, { allowBasic: true });
+      ctx.state.principal = principal;
+      // Not counted, but described like every authenticated response.
+      await describeRequestRate(services.db, ctx, principal);
+    }
+    await next();
+  };
 }
+
+const requireDocsAccess = requireCredentialsUnless((config) => config.docsPublic);
 
 function staticFile(file: string, type: string) {
   return (ctx: Context) => {

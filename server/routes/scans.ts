@@ -15,6 +15,7 @@ import {
   ScanQuota,
 } from '../schemas/scans.ts';
 import { createScan as createScanRecord } from '../scans/create-scan.ts';
+import { announceScanQueued } from '../scans/queue-signal.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../scans/idempotency.ts';
 import { presentScanDetail, presentScanListItem } from '../scans/presenter.ts';
 import { quotaReport } from '../scans/quota.ts';
@@ -120,7 +121,10 @@ export const createScan = defineRoute({
   errors: ['TARGET_NOT_ALLOWED', 'SCAN_QUOTA_EXCEEDED', 'CONCURRENT_SCAN_LIMIT'],
   handler: async ({ body, headers, principal, services }) => {
     const key = parseIdempotencyKey(headers['idempotency-key']);
-    return createScanRecord(services, principal, body, key);
+    const created = await createScanRecord(services, principal, body, key);
+    // Committed: wake the runners now rather than at their next poll (a replay's wake-up is harmless).
+    if (created.status === 201) announceScanQueued(services);
+    return created;
   },
 });
 

@@ -8,6 +8,9 @@ import { presentScanEvent } from './events.ts';
 import { executeScan } from './pipeline.ts';
 import { failScanRow } from './scan-rows.ts';
 import type { ScanRecord } from './types.ts';
+import type { PhaseTimings } from '../schemas/scans.ts';
+import { listenForQueuedScans } from '../scans/queue-signal.ts';
+import { scanMetrics } from '../metrics/registry.ts';
 
 /**
  * Runner processes share the scan queue in the database. A runner claims a
@@ -44,6 +47,16 @@ interface Candidate {
   org_id: string;
   status: string;
   attempts: number;
+  created_at: Date;
+  phase_timings: PhaseTimings | null;
+}
+
+/** What a claim hands the runner: the scan, and whether another runner had it before. */
+export interface Claim {
+  scan: ScanRecord;
+  takeover: boolean;
+  /** Milliseconds the scan waited between its creation and this (first) claim. */
+  queueWaitMs?: number;
 }
 
 /**
@@ -56,7 +69,7 @@ export async function claimScan(
   runnerId: string,
   leaseSeconds: number,
   now = new Date(),
-): Promise<{ scan: ScanRecord; takeover: boolean } | { failed: string } | undefined> {
+): Promise<Claim | { failed: string } | undefined> {
   return db.transaction(async (trx) => {
     // One candidate at a time, so concurrent claimers each lock only the scan they try
     // (skipping those locked by others); a scan of an organization at its concurrency
@@ -71,7 +84,7 @@ export async function claimScan(
         )
         .whereNotIn('id', passedOver)
         .orderBy([{ column: 'created_at' }, { column: 'id' }])
-        .first('id', 'org_id', 'status', 'attempts')
+        .first('id', 'org_id', 'status', 'attempts', 'created_at', 'phase_timings')
         .forUpdate()
         .skipLocked()) as Candidate | undefined;
       if (!candidate) return undefined;
@@ -96,6 +109,9 @@ export async function claimScan(
         }
       }
       const takeover = candidate.status === 'running';
+      const queueWaitMs = takeover
+        ? undefined
+        : Math.max(0, now.getTime() - new Date(candidate.created_at).getTime());
       const [row] = (await trx('scans')
         .where({ id: candidate.id })
         .update({
@@ -106,23 +122,30 @@ export async function claimScan(
           started_at: trx.raw('coalesce(started_at, ?)', [now]),
           last_progress_at: now,
           updated_at: now,
+          ...(takeover
+            ? {}
+            : {
+                phase_timings: JSON.stringify({ queue_wait: queueWaitMs, phases: {} } satisfies PhaseTimings),
+              }),
         })
-        .returning([
-          'id',
-          'org_id',
-          'target',
-          'scan_type',
-          'frameworks',
-          'ports',
-          'credential_checks',
-          'attempts',
-          'created_by',
-        ])) as ScanRecord[];
+        .returning('*')) as (ScanRecord & Record<string, unknown>)[];
       if (!takeover) {
-        const scan = await trx('scans').where({ id: candidate.id }).first();
-        await enqueueWebhookEvent(trx, candidate.org_id, 'scan.started', presentScanEvent(scan), now);
+        await enqueueWebhookEvent(trx, candidate.org_id, 'scan.started', presentScanEvent(row), now);
       }
-      return { scan: row!, takeover };
+      const { id, org_id, target, scan_type, frameworks, ports, credential_checks, attempts, created_by } =
+        row!;
+      const scan: ScanRecord = {
+        id,
+        org_id,
+        target,
+        scan_type,
+        frameworks,
+        ports,
+        credential_checks,
+        attempts,
+        created_by,
+      };
+      return { scan, takeover, ...(queueWaitMs !== undefined ? { queueWaitMs } : {}) };
     }
     return undefined;
   });
@@ -162,6 +185,8 @@ export function startRunner(services: Services, options: RunnerOptions = {}): Ru
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let polling: Promise<void> | undefined;
+  /** A nudge arrived while a poll was running: poll again as soon as it ends. */
+  let pollAgain = false;
   let idleWaiters: Array<() => void> = [];
 
   const settleIdle = () => {
@@ -171,8 +196,9 @@ export function startRunner(services: Services, options: RunnerOptions = {}): Ru
     }
   };
 
-  const work = (scan: ScanRecord, takeover: boolean) => {
+  const work = ({ scan, takeover, queueWaitMs }: Claim) => {
     const controller = new AbortController();
+    if (queueWaitMs !== undefined) scanMetrics.queueWait.observe(queueWaitMs / 1000);
     const done = executeScan(services, scan, { runnerId: id, signal: controller.signal, takeover, log })
       .catch((err: unknown) => log.error({ err, scan_id: scan.id }, 'scan execution failed'))
       .finally(() => {
@@ -181,6 +207,8 @@ export function startRunner(services: Services, options: RunnerOptions = {}): Ru
         if (!stopped) schedule(0);
       });
     inHand.set(scan.id, { controller, done });
+    scanMetrics.leasesHeld.inc();
+    void done.finally(() => scanMetrics.leasesHeld.dec());
   };
 
   const poll = async () => {
@@ -193,8 +221,11 @@ export function startRunner(services: Services, options: RunnerOptions = {}): Ru
           log.warn({ scan_id: claimed.failed }, 'scan failed after too many runner losses');
           continue;
         }
-        log.info({ scan_id: claimed.scan.id, takeover: claimed.takeover }, 'scan claimed');
-        work(claimed.scan, claimed.takeover);
+        log.info(
+          { scan_id: claimed.scan.id, takeover: claimed.takeover, queue_wait_ms: claimed.queueWaitMs },
+          'scan claimed',
+        );
+        work(claimed);
       }
     } catch (err) {
       log.error({ err }, 'runner poll failed');
@@ -206,15 +237,22 @@ export function startRunner(services: Services, options: RunnerOptions = {}): Ru
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      if (polling) return schedule(pollMs);
+      if (polling) {
+        pollAgain = true;
+        return;
+      }
       polling = poll().finally(() => {
         polling = undefined;
         settleIdle();
-        schedule(pollMs);
+        const again = pollAgain;
+        pollAgain = false;
+        schedule(again ? 0 : pollMs);
       });
     }, delay);
   };
   schedule(0);
+  // A scan queued in this process (or, on PostgreSQL, in any) wakes the runner at once.
+  const unlisten = listenForQueuedScans(services, log, () => schedule(0));
 
   return {
     id,
@@ -227,6 +265,7 @@ export function startRunner(services: Services, options: RunnerOptions = {}): Ru
     stop: async () => {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await unlisten();
       await polling;
       for (const { controller } of inHand.values()) controller.abort(new Error('runner stopping'));
       await Promise.all([...inHand.values()].map((h) => h.done));

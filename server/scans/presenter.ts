@@ -1,5 +1,5 @@
-import type { ScanDetail, ScanListItem } from '../schemas/scans.ts';
-import { splitPhases } from './phases.ts';
+import type { PhaseTimings, ScanDetail, ScanListItem } from '../schemas/scans.ts';
+import { PHASES, splitPhases } from './phases.ts';
 import type { ScanRow, SeverityCounts } from './repository.ts';
 
 /**
@@ -44,6 +44,17 @@ export function presentScanListItem(scan: ScanRow, counts: SeverityCounts): Scan
   };
 }
 
+/** `phase_timings` with its phases in run order (jsonb does not keep key order). */
+function presentPhaseTimings(stored: PhaseTimings | null): PhaseTimings {
+  return {
+    ...(stored?.queue_wait !== undefined ? { queue_wait: stored.queue_wait } : {}),
+    phases: Object.fromEntries(
+      PHASES.flatMap((p) => (stored?.phases?.[p] !== undefined ? [[p, stored.phases[p]]] : [])),
+    ),
+    ...(stored?.completion !== undefined ? { completion: stored.completion } : {}),
+  };
+}
+
 /** The detail view of GET /api/v1/scans/{scan_id}. */
 export function presentScanDetail(scan: ScanRow, counts: SeverityCounts): ScanDetail {
   return {
@@ -56,5 +67,6 @@ export function presentScanDetail(scan: ScanRow, counts: SeverityCounts): ScanDe
     credential_checks: scan.credential_checks,
     estimated_duration: scan.estimated_duration,
     ...(scan.status === 'completed' && scan.changes ? { changes: scan.changes } : {}),
+    phase_timings: presentPhaseTimings(scan.phase_timings),
   };
 }

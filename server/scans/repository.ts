@@ -6,6 +6,7 @@ import {
   type CredentialChecks,
   type Framework,
   type Phase,
+  type PhaseTimings,
   type ScanStatus,
   type ScanType,
 } from '../schemas/scans.ts';
@@ -52,6 +53,7 @@ export interface ScanRow {
   attempts: number;
   last_progress_at: Date | null;
   state: unknown;
+  phase_timings: PhaseTimings | null;
 }
 
 /** Statuses a scan can still leave; a scan in one of these counts against the concurrency ceiling. */

@@ -3,6 +3,7 @@ import { AppError } from '../http/errors.ts';
 import { planAllows } from '../identity/plans.ts';
 import type { Services } from '../services.ts';
 import { purgeExpiredIdempotencyKeys } from './idempotency.ts';
+import { announceScanQueued } from './queue-signal.ts';
 import { assertMonthlyQuota, lockOrganization } from './quota.ts';
 import { insertScan } from './repository.ts';
 import { nextRunAt } from './schedule-time.ts';
@@ -29,7 +30,7 @@ export interface ScheduleRunOutcome {
   error?: string;
 }
 
-type SchedulerServices = Pick<Services, 'db' | 'logger'>;
+type SchedulerServices = Pick<Services, 'db' | 'logger'> & Partial<Pick<Services, 'engine'>>;
 
 /** Runs every schedule due at `now` once; answers what each one did. */
 export async function runDueSchedules(
@@ -42,6 +43,7 @@ export async function runDueSchedules(
     if (!outcome) break;
     if (outcome.scanId) {
       services.logger.info({ schedule: outcome.scheduleId, scan: outcome.scanId }, 'scheduled scan created');
+      announceScanQueued(services);
     } else {
       services.logger.warn(
         { schedule: outcome.scheduleId, reason: outcome.error },

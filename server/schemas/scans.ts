@@ -166,6 +166,24 @@ export const ScanChanges = z
   .object({ new: count, reopened: count, resolved: count, unchanged: count })
   .meta({ id: 'ScanChanges', description: 'Findings compared with the previous scans' });
 
+export const PhaseTimings = z
+  .object({
+    queue_wait: count.optional().meta({
+      description:
+        'Milliseconds between the creation of the scan and its first claim by a runner; present once started',
+    }),
+    phases: z.partialRecord(Phase.exclude(['complete']), count).meta({
+      description:
+        'Milliseconds each completed phase took, by phase (a phase resumed by another runner counts its last run)',
+    }),
+    completion: count.optional().meta({
+      description:
+        'Milliseconds of the final step (findings resolved, evidence recorded, scan completed); present once completed',
+    }),
+  })
+  .meta({ id: 'PhaseTimings', description: 'Where the time of a scan went' });
+export type PhaseTimings = z.infer<typeof PhaseTimings>;
+
 export const ScanDetail = ScanListItem.extend({
   current_tool: z.string().optional().meta({ description: 'Present on a running scan' }),
   started_at: Timestamp.optional().meta({ description: 'Present once started' }),
@@ -176,6 +194,7 @@ export const ScanDetail = ScanListItem.extend({
   credential_checks: CredentialChecks,
   estimated_duration: z.number().int().meta({ description: 'Seconds' }),
   changes: ScanChanges.optional().meta({ description: 'Present once completed' }),
+  phase_timings: PhaseTimings,
 }).meta({ id: 'ScanDetail' });
 export type ScanDetail = z.infer<typeof ScanDetail>;
 

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { webhookMetrics } from '../metrics/registry.ts';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Knex } from 'knex';
@@ -153,6 +154,10 @@ async function recordResult(
     last_error: result.ok ? null : (result.error ?? `receiver answered ${result.statusCode}`),
     updated_at: now,
   };
+  const delay = RETRY_DELAYS_SECONDS[delivery.attempts - 1];
+  webhookMetrics.deliveries.inc({
+    outcome: result.ok ? 'succeeded' : delay === undefined ? 'failed' : 'retrying',
+  });
   await db.transaction(async (trx) => {
     if (result.ok) {
       await trx('webhook_deliveries')
@@ -161,7 +166,6 @@ async function recordResult(
       await trx('webhooks').where({ id: delivery.webhook_id }).update({ failing_since: null });
       return;
     }
-    const delay = RETRY_DELAYS_SECONDS[delivery.attempts - 1];
     await trx('webhook_deliveries')
       .where({ id: delivery.id })
       .update(

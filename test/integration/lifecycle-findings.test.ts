@@ -168,6 +168,29 @@ describe(`finding lifecycle (${testEngine})`, () => {
     expect((await findingsOf(orgId)).map((f) => f.status)).toEqual(['resolved']);
   });
 
+  it('treats coverage by port ranges as covering exactly the ports inside them', async () => {
+    const { orgId } = await createTenant(app);
+    const on = (port: number) =>
+      detection({ port, affected_component: `tcp://127.0.0.1:${port}`, check_id: 'open-service' });
+    await runScan(db, orgId, [on(22), on(80), on(443), on(8080)]);
+    const ranges: [number, number][] = [
+      [1, 79],
+      [81, 443],
+    ];
+    await runScan(db, orgId, [], {
+      extraCoverage: [{ target: '127.0.0.1', check_id: 'open-service', port_ranges: ranges }],
+    });
+    const byPort = Object.fromEntries(
+      (
+        (await db('findings').where({ org_id: orgId }).select('port', 'status')) as {
+          port: number;
+          status: string;
+        }[]
+      ).map((f) => [f.port, f.status]),
+    );
+    expect(byPort).toEqual({ 22: 'resolved', 80: 'open', 443: 'resolved', 8080: 'open' });
+  });
+
   it('reopens a resolved finding that is detected again, with a history entry by system', async () => {
     const { orgId } = await createTenant(app);
     const d = detection({ severity: 'critical' });

@@ -1108,6 +1108,28 @@ export interface components {
                 resolved: number;
                 unchanged: number;
             };
+            phase_timings: components["schemas"]["PhaseTimings"];
+        };
+        /** @description Where the time of a scan went */
+        PhaseTimings: {
+            /** @description Milliseconds between the creation of the scan and its first claim by a runner; present once started */
+            queue_wait?: number;
+            /** @description Milliseconds each completed phase took, by phase (a phase resumed by another runner counts its last run) */
+            phases: {
+                discovery?: number;
+                enumeration?: number;
+                vulnerability_scanning?: number;
+                web_analysis?: number;
+                cloud_analysis?: number;
+                threat_intelligence?: number;
+                correlation?: number;
+                compliance_mapping?: number;
+                ai_analysis?: number;
+                remediation_planning?: number;
+                reporting?: number;
+            };
+            /** @description Milliseconds of the final step (findings resolved, evidence recorded, scan completed); present once completed */
+            completion?: number;
         };
         ScanCancelled: {
             id: string;

@@ -3,16 +3,40 @@ import { MAX_PORT, resolvePorts } from '../net/ports.ts';
 import { isNmapAvailable, runNmapServiceScan, type NmapServiceResult } from '../net/nmap.ts';
 import { mergeNmapResults } from '../net/nmap-merge.ts';
 import { identifyService } from '../net/service-id.ts';
-import { scanTcpPorts } from '../net/tcp-scan.ts';
+import { sweepTcpHosts } from '../net/tcp-scan.ts';
+import { LIVENESS_PORTS, LIVENESS_TIMEOUT_MS } from './discovery.ts';
 import type { ServiceIdentification } from '../net/services.ts';
 import { componentUrl } from '../net/services.ts';
 import { describeService } from '../checks/exposed-services.ts';
-import { targetOf, type Detection, type Phase, type PhaseContext } from '../types.ts';
+import {
+  targetOf,
+  type Coverage,
+  type Detection,
+  type Phase,
+  type PhaseContext,
+  type ScanHost,
+  type ScanRecord,
+} from '../types.ts';
 
-/** Services identified at once within a scan. */
-const IDENTIFY_CONCURRENCY = 8;
-/** Hosts port-scanned at once (each scan adapts its own concurrency). */
-const HOSTS_AT_ONCE = 4;
+/** Services identified at once within a scan (each is a few connections, mostly waiting). */
+const IDENTIFY_CONCURRENCY = 32;
+
+/**
+ * How long identification waits for a silent service's greeting and for each probe's
+ * answer: a hundred round trips of the path the sweep measured, between half a second
+ * and the identification's own defaults (2 s and 3 s). A service on loopback or a LAN
+ * that has said nothing in half a second is not about to; across the Internet the
+ * defaults apply. Without this, two silent services (Erlang's epmd and distribution
+ * ports) took 7 s of a 10 s scan of 127.0.0.1.
+ */
+export function identificationWaits(smoothedRttMs: number | undefined): {
+  greetingWaitMs: number;
+  replyWaitMs: number;
+} {
+  if (smoothedRttMs === undefined) return { greetingWaitMs: 2000, replyWaitMs: 3000 };
+  const wait = Math.max(500, Math.ceil(100 * smoothedRttMs));
+  return { greetingWaitMs: Math.min(2000, wait), replyWaitMs: Math.min(3000, wait) };
+}
 
 /** The informational finding every open service gets: visible, counted nowhere. */
 export const OPEN_SERVICE_CHECK = 'open-service';
@@ -46,7 +70,8 @@ function openServiceDetection(target: string, service: ServiceIdentification): D
 
 /**
  * Finds open TCP ports on every live host (the scan's `ports`, or the 1,000
- * most common) and identifies the service on each. Each open service gets an
+ * most common) in one sweep whose window all hosts share, and identifies the
+ * service on each open port (never on a closed or filtered one). Each open service gets an
  * informational finding, and the `open-service` check covers the ports swept,
  * so a port that closes later resolves its finding.
  */
@@ -56,54 +81,28 @@ export const enumeration: Phase = {
   async run(ctx: PhaseContext) {
     const ports = resolvePorts(ctx.scan.ports);
     const hosts = ctx.state.hosts;
-    // Units: one per host port sweep (weighted by its ports) plus one per service identified later.
+    // Hosts of a range are knocked on first; hosts named or resolved from a name are up.
+    const knock = hosts.some((h) => h.alive === undefined);
+    // Units: every host's ports (a host found down counts all of its own), then one per service.
     ctx.progress.setTotal(hosts.length * ports.length);
     ctx.progress.tool('tcp-connect-scan');
     ctx.state.openPorts = [];
+    const byAddress = new Map(hosts.map((h) => [h.address, h]));
 
-    const sweep = new PQueue({ concurrency: HOSTS_AT_ONCE });
-    for (const host of hosts) {
-      void sweep
-        .add(
-          async () => {
-            let reported = 0;
-            const result = await scanTcpPorts({
-              address: host.address,
-              ports,
-              assertAllowed: ctx.assertAllowed,
-              signal: ctx.signal,
-              onProgress: (p) => {
-                ctx.progress.advance(p.scanned - reported);
-                reported = p.scanned;
-              },
-            });
-            ctx.progress.advance(ports.length - reported);
-            for (const port of result.openPorts) ctx.state.openPorts.push({ address: host.address, port });
-          },
-          { signal: ctx.signal },
-        )
-        .catch((err: unknown) => {
-          if (!ctx.signal.aborted) ctx.log.warn({ err, address: host.address }, 'port scan failed');
-        });
-    }
-    await sweep.onIdle();
-    if (ctx.signal.aborted) throw ctx.signal.reason;
-    ctx.state.toolsUsed['tcp-connect-scan'] = ctx.state.openPorts.length;
-
-    ctx.progress.tool('scanward-probe');
-    ctx.progress.setTotal(hosts.length * ports.length + ctx.state.openPorts.length);
+    // Services are identified as soon as their host's sweep ends, while later hosts are swept.
     const identify = new PQueue({ concurrency: IDENTIFY_CONCURRENCY });
     const services: ServiceIdentification[] = [];
-    for (const open of ctx.state.openPorts) {
+    const identifyPort = (address: string, port: number, rttMs: number | undefined) => {
       void identify
         .add(
           async () => {
             services.push(
               await identifyService({
-                address: open.address,
-                port: open.port,
+                address,
+                port,
                 assertAllowed: ctx.assertAllowed,
                 signal: ctx.signal,
+                ...identificationWaits(rttMs),
               }),
             );
             ctx.progress.advance();
@@ -111,9 +110,48 @@ export const enumeration: Phase = {
           { signal: ctx.signal },
         )
         .catch((err: unknown) => {
-          if (!ctx.signal.aborted) ctx.log.warn({ err, ...open }, 'service identification failed');
+          if (!ctx.signal.aborted) ctx.log.warn({ err, address, port }, 'service identification failed');
         });
+    };
+
+    let reported = 0;
+    let opened = 0;
+    const summary = await sweepTcpHosts({
+      addresses: (function* () {
+        for (const host of hosts) yield host.address;
+      })(),
+      ports,
+      assertAllowed: ctx.assertAllowed,
+      signal: ctx.signal,
+      ...(knock ? { liveness: { ports: LIVENESS_PORTS, timeoutMs: LIVENESS_TIMEOUT_MS } } : {}),
+      onProgress: ({ done }) => {
+        ctx.progress.advance(done - reported);
+        reported = done;
+      },
+      onHostDone: (result) => {
+        const host = byAddress.get(result.address)!;
+        host.alive = result.alive;
+        if (result.refused !== undefined) {
+          ctx.log.warn({ err: result.refused, address: result.address }, 'port scan refused');
+          return;
+        }
+        if (result.openPorts.length === 0) return;
+        opened += result.openPorts.length;
+        ctx.progress.setTotal(hosts.length * ports.length + opened);
+        for (const port of result.openPorts) {
+          ctx.state.openPorts.push({ address: result.address, port });
+          identifyPort(result.address, port, result.smoothedRttMs);
+        }
+      },
+    });
+    ctx.log.info({ ...summary }, 'port sweep finished');
+    if (knock) {
+      ctx.state.hosts = hosts.filter((h) => h.alive);
+      ctx.state.notes.push(`${ctx.state.hosts.length} of ${hosts.length} addresses answered`);
     }
+    ctx.state.toolsUsed['tcp-connect-scan'] = ctx.state.openPorts.length;
+
+    ctx.progress.tool('scanward-probe');
     await identify.onIdle();
     if (ctx.signal.aborted) throw ctx.signal.reason;
     services.sort((a, b) => a.address.localeCompare(b.address) || a.port - b.port);
@@ -136,16 +174,37 @@ export const enumeration: Phase = {
     for (const service of services) {
       ctx.state.detections.push(openServiceDetection(targetOf(ctx.state, service.address), service));
     }
-    // The sweep covered exactly these ports: an open-service finding on one of them that is gone now resolves.
-    const everyPort = ports.length === MAX_PORT;
-    for (const host of hosts) {
-      if (everyPort) ctx.state.coverage.push({ target: host.target, check_id: OPEN_SERVICE_CHECK });
-      else
-        for (const port of ports)
-          ctx.state.coverage.push({ target: host.target, check_id: OPEN_SERVICE_CHECK, port });
-    }
+    // What the sweep covered follows from the hosts and the scan's ports (sweepCoverage), so it is
+    // not kept in the state the runner saves after every phase.
   },
 };
+
+/**
+ * What the sweep covered: exactly the scan's ports on every live host, so an
+ * open-service finding on one of them that is gone now resolves when the scan
+ * completes. One entry per host, the ports as ranges (not one per host and port).
+ */
+export function sweepCoverage(scan: Pick<ScanRecord, 'ports'>, hosts: readonly ScanHost[]): Coverage[] {
+  const ports = resolvePorts(scan.ports);
+  const portRanges = ports.length === MAX_PORT ? undefined : rangesOf(ports);
+  return hosts.map((host) =>
+    portRanges
+      ? { target: host.target, check_id: OPEN_SERVICE_CHECK, port_ranges: portRanges }
+      : { target: host.target, check_id: OPEN_SERVICE_CHECK },
+  );
+}
+
+/** Ports as inclusive ranges, ascending: 1,2,3,5 → [1,3],[5,5]. */
+export function rangesOf(ports: readonly number[]): [number, number][] {
+  const sorted = [...new Set(ports)].sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  for (const port of sorted) {
+    const last = ranges[ranges.length - 1];
+    if (last && port === last[1] + 1) last[1] = port;
+    else ranges.push([port, port]);
+  }
+  return ranges;
+}
 
 /** nmap may take this long per host before the scan goes on without it. */
 const NMAP_TIMEOUT_MS = 60_000;
