@@ -27,6 +27,22 @@ const CORPUS_TEMPLATES = [
   'http/vulnerabilities/generic/generic-env.yaml',
 ];
 
+/** A default-login template: it may run only under `credential_checks: defaults`. */
+const LOGIN_TEMPLATE = `id: scanward-test-default-login
+info:
+  name: Test console default login
+  severity: high
+  tags: default-login,test
+http:
+  - method: POST
+    path:
+      - "{{BaseURL}}/console/login"
+    body: "user=admin&password=admin"
+    matchers:
+      - type: status
+        status: [200]
+`;
+
 /** A template of our own with no built-in counterpart: its finding is the template's alone. */
 const BANNER_TEMPLATE = `id: scanward-test-debug-header
 info:
@@ -67,10 +83,18 @@ type Fixture = 'vulnerable' | 'clean' | 'templates-only';
 function startFixture(
   host: string,
   initial: Fixture,
-): Promise<{ server: Server; port: number; sockets: Set<Socket>; become(kind: Fixture): void }> {
+): Promise<{
+  server: Server;
+  port: number;
+  sockets: Set<Socket>;
+  paths: string[];
+  become(kind: Fixture): void;
+}> {
   const sockets = new Set<Socket>();
+  const paths: string[] = [];
   let kind = initial;
   const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
     if (kind === 'templates-only') {
       const text = { 'Content-Type': 'text/plain' };
       if (req.url === '/.git/config') res.writeHead(200, text).end('[credentials]\n\thelper = store\n');
@@ -107,7 +131,7 @@ function startFixture(
   };
   return new Promise((resolve) =>
     server.listen(0, host, () =>
-      resolve({ server, port: (server.address() as AddressInfo).port, sockets, become }),
+      resolve({ server, port: (server.address() as AddressInfo).port, sockets, paths, become }),
     ),
   );
 }
@@ -121,6 +145,7 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     server: Server;
     port: number;
     sockets: Set<Socket>;
+    paths: string[];
     host: string;
     become(kind: Fixture): void;
   }> = [];
@@ -133,6 +158,7 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     for (const file of CORPUS_TEMPLATES)
       copyFileSync(join(work, file), join(templates, file.split('/').pop()!));
     writeFileSync(join(templates, 'debug-header.yaml'), BANNER_TEMPLATE);
+    writeFileSync(join(templates, 'default-login.yaml'), LOGIN_TEMPLATE);
     app = await startTestApp({ SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' });
     tenant = await createTenant(app, 'enterprise');
     for (const kind of ['vulnerable', 'clean', 'templates-only'] as const) {
@@ -151,8 +177,16 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  async function scan(host: string, port: number): Promise<ScanRow & { state: ScanState | string }> {
-    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+  async function scan(
+    host: string,
+    port: number,
+    credentialChecks?: 'defaults' | 'none',
+  ): Promise<ScanRow & { state: ScanState | string }> {
+    const final = await runScanToEnd(app, runner, tenant, {
+      target: host,
+      ports: String(port),
+      credentialChecks,
+    });
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
     return final;
@@ -196,7 +230,7 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     expect(state.detections.find((d) => d.check_id === 'directory-listing')!.upstream_ids).toContain(
       'dir-listing',
     );
-    expect(state.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^templates: 4 of 4 loaded/)]));
+    expect(state.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^templates: 5 of 5 loaded/)]));
     const covered = state.coverage.filter((c) => c.port === port).map((c) => c.check_id);
     expect(covered).toEqual(
       expect.arrayContaining([
@@ -218,6 +252,16 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     expect(findings.filter((f) => f.tool === 'nuclei-template')).toEqual([]);
     expect(findings.map((f) => f.template_id)).not.toContain('git-config-exposed');
     expect(findings.map((f) => f.template_id)).not.toContain('scanward-test-debug-header');
+  }, 120_000);
+
+  it('runs default-login templates only under credential_checks: defaults', async () => {
+    const fixture = fixtures[1]!;
+    const logins = () => fixture.paths.filter((p) => p === '/console/login').length;
+    const before = logins();
+    await scan(fixture.host, fixture.port, 'none');
+    expect(logins()).toBe(before);
+    await scan(fixture.host, fixture.port, 'defaults');
+    expect(logins()).toBe(before + 1);
   }, 120_000);
 
   it('corpus templates report on their own, under the canonical ids, where the built-in checks see nothing', async () => {

@@ -6,10 +6,15 @@
  * Coverage is per template, not per check: besides the `nuclei-templates` entry the runner
  * records, the check pushes one coverage entry per template that ran to completion, under
  * the template's canonical check id, so a template finding that disappears is resolved.
+ *
+ * Templates that try credentials (nuclei's `default-login` tag, the `default-logins/` folders)
+ * run only under `credential_checks: defaults`, like the built-in login checks.
  */
 import { templatesIn, type TemplateSet } from '../templates/loader.ts';
 import { runTemplates } from '../templates/execute.ts';
 import { installedTemplates } from '../templates/install.ts';
+import { credentialChecksFor } from '../../schemas/scans.ts';
+import type { LoadedTemplate } from '../templates/schema.ts';
 import type { ScanState } from '../types.ts';
 import type { Check } from './check.ts';
 
@@ -41,13 +46,15 @@ export const templatesCheck: Check = {
         `templates: ${loaded} of ${files} loaded from ${directory} (${skipped} skipped as unsupported)`,
       );
     }
-    if (set.templates.length === 0) return [];
-    const run = await runTemplates(ctx, service, set.templates);
+    const mayLogIn = credentialChecksFor(ctx.scan.scan_type, ctx.scan.credential_checks) === 'defaults';
+    const templates = mayLogIn ? set.templates : set.templates.filter((t) => !triesCredentials(t));
+    if (templates.length === 0) return [];
+    const run = await runTemplates(ctx, service, templates);
     ctx.state.coverage.push(...run.coverage);
     ctx.log.debug(
       {
         service: `${service.address}:${service.port}`,
-        templates: set.templates.length,
+        templates: templates.length,
         requests: run.requests,
       },
       'templates ran',
@@ -55,3 +62,8 @@ export const templatesCheck: Check = {
     return run.detections;
   },
 };
+
+/** A template that logs in with default or guessed credentials. */
+export function triesCredentials(template: LoadedTemplate): boolean {
+  return template.info.tags.includes('default-login') || /(^|[\\/])default-logins?[\\/]/.test(template.file);
+}
