@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type Runner } from '../../server/scanner/runner.ts';
 import {
   closeAll,
-  redisFixture,
+  fakeRedis,
   randomLoopbackAddress,
   startListener,
   type FixtureListener,
@@ -17,9 +17,6 @@ import { testEngine } from '../helpers/database.ts';
 import { hasNode24, NODE24 } from '../helpers/node24.ts';
 import { insertApiKey } from '../helpers/scans.ts';
 import { createTenant } from '../helpers/tenants.ts';
-
-/** The planted critical alone: a Redis without authentication that names no version. */
-const unversionedRedis = redisFixture({ version: null });
 
 /**
  * `scanward-ci` (the bundled dist/ci/index.js, the package's `bin`) under a
@@ -57,7 +54,7 @@ describe.skipIf(!hasNode24)(
         'read:findings',
       ]);
       host = randomLoopbackAddress();
-      redis = await startListener({ host, serve: unversionedRedis });
+      redis = await startListener({ host, serve: fakeRedis });
       runner = startRunner(app.services, { pollIntervalMs: 50 });
       dir = await mkdtemp(join(tmpdir(), 'scanward-ci-'));
     });

@@ -7,7 +7,7 @@ import { startRunner, type Runner } from '../../server/scanner/runner.ts';
 import { startGitHubFake, type GitHubFake } from '../fixtures/github-fake/server.ts';
 import {
   closeAll,
-  redisFixture,
+  fakeRedis,
   randomLoopbackAddress,
   startListener,
   type FixtureListener,
@@ -18,9 +18,6 @@ import { hasNode24, NODE24 } from '../helpers/node24.ts';
 import { multitool, validateSarif } from '../helpers/sarif-multitool.ts';
 import { insertApiKey } from '../helpers/scans.ts';
 import { createTenant } from '../helpers/tenants.ts';
-
-/** The planted critical alone: a Redis without authentication that names no version. */
-const unversionedRedis = redisFixture({ version: null });
 
 /**
  * The bundled Action (dist/index.js) run as a GitHub runner runs it, under a
@@ -77,8 +74,8 @@ describe.skipIf(!hasNode24)(`the Action under Node 24 against the real service (
       'read:findings',
     ]);
     host = randomLoopbackAddress();
-    redis = await startListener({ host, serve: unversionedRedis });
-    laterRedis = await startListener({ host, serve: unversionedRedis });
+    redis = await startListener({ host, serve: fakeRedis });
+    laterRedis = await startListener({ host, serve: fakeRedis });
     runner = startRunner(app.services, { pollIntervalMs: 50 });
     github = await startGitHubFake({
       token: GITHUB_TOKEN,
