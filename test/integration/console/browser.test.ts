@@ -1,0 +1,322 @@
+import { readFileSync } from 'node:fs';
+import { TOTP, URI } from 'otpauth';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
+import {
+  fakeRedis,
+  randomLoopbackAddress,
+  startListener,
+  type FixtureListener,
+} from '../../fixtures/listeners.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import {
+  hasChromium,
+  launchChromium,
+  openPage,
+  screenshot,
+  seriousViolations,
+  type WatchedPage,
+} from '../../helpers/browser.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { detection, runScan } from '../../helpers/scans.ts';
+import { createTenant, type Tenant, type TestUser } from '../../helpers/tenants.ts';
+
+/**
+ * The web console in Debian's Chromium against the real server: sign-in (with
+ * MFA), a live scan of a loopback fixture, findings triage, compliance and
+ * settings, and an axe-core pass over every page at 1280 and 390 px. Every test
+ * fails on a console error, a failed request or an unexpected error answer.
+ */
+
+if (!hasChromium)
+  console.warn('console-browser: skipped; /usr/bin/chromium is absent (apt-get install -y chromium)');
+
+const T = 30_000;
+
+/**
+ * What makes the page scroll sideways: the elements sticking out of the window
+ * outside the tables' own scrolling boxes, or the page width if only that tells.
+ */
+function overflowing(page: Page): Promise<string[]> {
+  // Runs in the page (a string: the test code has no DOM types).
+  return page.evaluate(`(() => {
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+      .filter((e) => !e.parentElement?.closest('.table-wrap'))
+      .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' (' + e.textContent.slice(0, 40) + ')');
+    const extra = document.documentElement.scrollWidth - window.innerWidth;
+    return wide.length || extra <= 0 ? wide : ['the page is ' + extra + ' px wider than the window'];
+  })()`);
+}
+
+describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let browser: Browser;
+  let fixture: FixtureListener;
+  let token: string;
+  let scanId: string;
+  /** The scan the browser started, once it has (the screenshots show its phases). */
+  let liveScanId: string | undefined;
+  let watched: WatchedPage | undefined;
+  const titles = {
+    critical: 'Console critical weakness',
+    high: ['Console high weakness A', 'Console high weakness B', 'Console high weakness C'],
+    medium: 'Console medium weakness',
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    tenant = await createTenant(app, 'enterprise');
+    token = await tenant.bearer();
+    runner = startRunner(app.services, { pollIntervalMs: 100 });
+    fixture = await startListener({ host: randomLoopbackAddress(), serve: fakeRedis });
+    const { scan } = await runScan(app.services.db, tenant.orgId, [
+      detection({ title: titles.critical, severity: 'critical', cve_ids: ['CVE-2024-0001'] }),
+      ...titles.high.map((title) => detection({ title, severity: 'high' })),
+      detection({ title: titles.medium, severity: 'medium' }),
+    ]);
+    scanId = scan.id;
+    browser = await launchChromium();
+  }, 60_000);
+  afterEach(async () => {
+    const problems = watched?.problems ?? [];
+    await watched?.close();
+    watched = undefined;
+    expect(problems, 'console errors, failed requests and error answers').toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await runner?.stop();
+    await fixture?.close();
+    await app?.close();
+  });
+
+  const open = async (viewport?: { width: number; height: number }) => {
+    watched = await openPage(browser, app.url, viewport);
+    return watched.page;
+  };
+
+  const api = async <B>(path: string): Promise<B> => {
+    const res = await app.request(path, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as B;
+  };
+
+  const signIn = async (page: Page, user: TestUser = tenant.admin) => {
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  };
+
+  /** Opens a page of the console, signing in on the way. */
+  const visit = async (page: Page, path: string) => {
+    await page.goto(path);
+    await signIn(page);
+    await page.waitForURL((url) => url.pathname + url.search === path);
+  };
+
+  it(
+    'signs in with the MFA step and returns to the page the user asked for',
+    async () => {
+      const user = await tenant.addUser('member');
+      const bearer = await tenant.bearer(user);
+      const setup = await app.request('/api/v1/auth/mfa/setup', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      const totp = URI.parse(((await setup.json()) as { otpauth_uri: string }).otpauth_uri) as TOTP;
+      const step = Math.floor(Date.now() / 30_000);
+      const verify = await app.request('/api/v1/auth/mfa/verify', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ code: totp.generate({ timestamp: step * 30_000 }) }),
+      });
+      expect(verify.status).toBe(200);
+
+      const page = await open();
+      // The API asks for the code with 401 MFA_REQUIRED once the password is right.
+      watched!.expect(401, '/api/v1/auth/console/session');
+      await page.goto('/findings?severity=high');
+      await page.waitForURL(/\/sign-in\?next=/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'sign-in');
+      await signIn(page, user);
+      // A code is accepted once and one step early: the next step's code is still good.
+      const code = page.getByLabel('Authentication code');
+      await code.fill(totp.generate({ timestamp: (step + 1) * 30_000 }));
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.waitForURL((url) => url.pathname === '/findings' && url.search === '?severity=high');
+
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      for (const name of ['Scans', 'Findings', 'Compliance', 'Settings']) {
+        await nav.getByRole('link', { name }).waitFor();
+      }
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    },
+    T * 2,
+  );
+
+  it('starts a scan of a loopback fixture and shows it reach completed without reloading', async () => {
+    const page = await open();
+    await visit(page, '/scans');
+    await page.getByLabel('Target', { exact: true }).fill(fixture.host);
+    await page.getByLabel('Ports (optional)').fill(String(fixture.port));
+    await page.getByLabel('I am authorized to scan this target').check();
+    await page.getByRole('button', { name: 'Start scan' }).click();
+    await page.waitForURL(/\/scans\/scan_/);
+    await page.evaluate('window.stayed = true');
+    await page.getByTestId('scan-status').getByText('Completed').waitFor({ timeout: 60_000 });
+    expect(await page.evaluate('window.stayed')).toBe(true);
+    const id = page.url().split('/').pop()!;
+    const scan = await api<{ status: string }>(`/api/v1/scans/${id}`);
+    expect(scan.status).toBe('completed');
+    liveScanId = id;
+  }, 90_000);
+
+  it(
+    'filters findings by severity, keeps the filter across a reload and exports that view as CSV',
+    async () => {
+      const page = await open();
+      await visit(page, '/findings');
+      await page.getByLabel('Severity').selectOption('high');
+      await page.waitForURL(/severity=high/);
+      await page.reload();
+      await page.getByRole('link', { name: titles.high[0] }).waitFor();
+      expect(await page.getByLabel('Severity').inputValue()).toBe('high');
+      const rows = page.locator('tbody tr');
+      expect(await rows.count()).toBe(3);
+      expect(await page.locator('tbody .sev').allTextContents()).toEqual(['High', 'High', 'High']);
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'CSV' }).click(),
+      ]);
+      const csv = readFileSync((await download.path())!, 'utf8');
+      const lines = csv.trim().split(/\r?\n/);
+      expect(lines).toHaveLength(4);
+      for (const title of titles.high) expect(csv).toContain(title);
+      expect(csv).not.toContain(titles.critical);
+    },
+    T,
+  );
+
+  it(
+    'marks a finding false positive with a note, and changes several in one go',
+    async () => {
+      const page = await open();
+      await visit(page, '/findings?severity=medium');
+      await page.getByRole('link', { name: titles.medium }).click();
+      await page.waitForURL(/\/findings\/finding_/);
+      const id = page.url().split('/').pop()!;
+      await page.getByRole('combobox', { name: /^Status/ }).selectOption('false_positive');
+      await page.getByLabel('Note (optional)').fill('Only reachable from the build network');
+      await page.getByRole('button', { name: 'Save status' }).click();
+      await page.getByText('Status is now False positive.').waitFor();
+      const finding = await api<{ status: string; notes: string | null; history: Array<{ to: string }> }>(
+        `/api/v1/findings/${id}`,
+      );
+      expect(finding.status).toBe('false_positive');
+      expect(finding.notes).toBe('Only reachable from the build network');
+      await page
+        .getByText('by ' + tenant.admin.email, { exact: false })
+        .first()
+        .waitFor();
+
+      await page.goto('/findings?severity=high');
+      await page.getByLabel('Select all on this page').check();
+      await page.getByLabel('New status').selectOption('accepted');
+      await page.getByRole('button', { name: 'Change status of selected' }).click();
+      await page.getByText('3 findings set to Accepted.').waitFor();
+      const high = await api<{ items: Array<{ status: string }> }>('/api/v1/findings?severity=high');
+      expect(high.items.map((f) => f.status)).toEqual(['accepted', 'accepted', 'accepted']);
+    },
+    T,
+  );
+
+  it(
+    'opens a control and shows its failing findings, and adds evidence to it',
+    async () => {
+      const page = await open();
+      await visit(page, '/compliance');
+      await page.getByRole('link', { name: 'CC7.1', exact: true }).click();
+      await page.waitForURL(/\/compliance\/ctrl_soc2_cc7_1/);
+      await page.getByRole('heading', { name: /Failing findings/ }).waitFor();
+      await page.getByRole('link', { name: titles.critical }).waitFor();
+      await page.getByLabel('Title').fill('Quarterly access review');
+      await page.getByLabel('Description').fill('Signed off by the security lead.');
+      await page.getByRole('button', { name: 'Add evidence' }).click();
+      await page.getByText('Evidence “Quarterly access review” added.').waitFor();
+      await page.getByText('Quarterly access review', { exact: true }).waitFor();
+    },
+    T,
+  );
+
+  it(
+    'creates an API key and shows its secret once; an ended session signs in again and returns',
+    async () => {
+      const page = await open();
+      await visit(page, '/settings');
+      await page.getByLabel('Key name').fill('console-ci');
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      const secret = (await page.getByTestId('secret').textContent())!;
+      expect(secret).toMatch(/^sw_/);
+      const withKey = await app.request('/api/v1/scans', { headers: { 'x-api-key': secret } });
+      expect(withKey.status).toBe(200);
+      await page.reload();
+      await page.getByRole('cell', { name: 'console-ci', exact: true }).waitFor();
+      expect(await page.content()).not.toContain(secret);
+
+      // The session ends (revoked elsewhere): the next page asks to sign in and then comes back.
+      await app.services
+        .db('sessions')
+        .where({ user_id: tenant.admin.id })
+        .whereNotNull('user_agent')
+        .update({
+          revoked_at: new Date(),
+        });
+      watched!.expect(401, '/api/v1/');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Findings' }).click();
+      await page.waitForURL(/\/sign-in\?next=%2Ffindings/);
+      await signIn(page);
+      await page.waitForURL((url) => url.pathname === '/findings');
+      await page.getByRole('link', { name: titles.critical }).waitFor();
+    },
+    T,
+  );
+
+  it('has no serious accessibility violation on any page, at 1280 and at 390 px wide', async () => {
+    const critical = await api<{ items: Array<{ id: string; title: string }> }>(
+      '/api/v1/findings?severity=critical',
+    );
+    const finding = critical.items.find((f) => f.title === titles.critical)!;
+    const pages = [
+      ['scans', '/scans', 'Scans'],
+      ['scan', `/scans/${liveScanId ?? scanId}`, 'Scan of'],
+      ['findings', '/findings', 'Findings'],
+      ['finding', `/findings/${finding.id}`, titles.critical],
+      ['compliance', '/compliance', 'Compliance'],
+      ['control', '/compliance/ctrl_soc2_cc7_1', 'CC7.1'],
+      ['settings', '/settings', 'Settings'],
+    ] as const;
+    for (const width of [1280, 390]) {
+      const page = await open({ width, height: 900 });
+      await visit(page, '/scans');
+      for (const [name, path, heading] of pages) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        await page.waitForLoadState('networkidle');
+        // axe once per page; the narrow pass checks the layout (both widths in the docs' screenshots).
+        if (width === 1280) expect(await seriousViolations(page), path).toEqual([]);
+        expect(await overflowing(page), `${path} at ${width} px: wider than the window`).toEqual([]);
+        await screenshot(page, `${name}-${width}`);
+      }
+      const problems = watched!.problems.splice(0);
+      expect(problems).toEqual([]);
+      await watched!.close();
+    }
+  }, 150_000);
+});

@@ -1,0 +1,463 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { CONTROLS, controlsOfFramework } from '../../../server/controls/catalogue.ts';
+import { newId } from '../../../server/identity/ids.ts';
+import type { PageOf } from '../../../server/schemas/common.ts';
+import type { Control, ControlDetail, ControlEvidence } from '../../../server/schemas/controls.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { detection, insertApiKey, insertScan, runScan } from '../../helpers/scans.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+interface ErrorBody {
+  detail: string;
+  error_code: string;
+  field?: string;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const CC7_1 = 'ctrl_soc2_cc7_1';
+const CC6_7 = 'ctrl_soc2_cc6_7';
+const PCI_4_2_1 = 'ctrl_pcidss_4_2_1';
+
+describe(`compliance controls API (${testEngine})`, () => {
+  let app: TestApp;
+  let db: Knex;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    db = app.services.db;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const call = async <T = ErrorBody>(
+    path: string,
+    auth: Record<string, string>,
+    init: { method?: string; json?: unknown } = {},
+  ) => {
+    const res = await app.request(path, {
+      method: init.method ?? 'GET',
+      headers: { ...auth, ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+  };
+
+  /** What the scan runner writes when a completed scan assessed the controls. */
+  const recordScanEvidence = async (orgId: string, controlIds: string[]) => {
+    const scan = await insertScan(db, orgId);
+    await db('control_evidence').insert(
+      controlIds.map((controlId) => ({
+        id: newId('evid'),
+        org_id: orgId,
+        control_id: controlId,
+        kind: 'scan',
+        scan_id: scan.id,
+        title: `quick scan of ${scan.target}`,
+        description: `Assessed by scan ${scan.id}.`,
+      })),
+    );
+    return scan.id;
+  };
+
+  const bearerOf = async (tenant: Tenant) => ({ authorization: `Bearer ${await tenant.bearer()}` });
+
+  const allControls = async (auth: Record<string, string>) => {
+    const res = await call<PageOf<Control>>('/api/v1/controls?per_page=100', auth);
+    expect(res.status).toBe(200);
+    return new Map(res.body.items.map((c) => [c.id, c]));
+  };
+
+  describe('listing', () => {
+    let auth: Record<string, string>;
+    beforeAll(async () => {
+      auth = await bearerOf(await createTenant(app, 'professional'));
+    });
+
+    it('lists the whole catalogue in catalogue order with the full pagination envelope', async () => {
+      const res = await call<PageOf<Control>>('/api/v1/controls', auth);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ total: CONTROLS.length, page: 1, per_page: 20 });
+      expect(res.body.pages).toBe(Math.ceil(CONTROLS.length / 20));
+      expect(res.body.items.map((c) => c.id)).toEqual(CONTROLS.slice(0, 20).map((c) => c.id));
+      const first = res.body.items[0]!;
+      expect(Object.keys(first)).toEqual([
+        'id',
+        'name',
+        'status',
+        'frameworks',
+        'evidence_count',
+        'reference',
+        'description',
+      ]);
+      expect(first).toMatchObject({
+        id: CONTROLS[0]!.id,
+        name: CONTROLS[0]!.name,
+        status: 'not_assessed',
+        frameworks: [CONTROLS[0]!.framework],
+        evidence_count: 0,
+        reference: CONTROLS[0]!.reference,
+      });
+    });
+
+    it('pages through the catalogue without repeats or gaps, and past the end returns no items', async () => {
+      const seen: string[] = [];
+      for (let page = 1; page <= Math.ceil(CONTROLS.length / 7); page++) {
+        const res = await call<PageOf<Control>>(`/api/v1/controls?per_page=7&page=${page}`, auth);
+        expect(res.body.pages).toBe(Math.ceil(CONTROLS.length / 7));
+        seen.push(...res.body.items.map((c) => c.id));
+      }
+      expect(seen).toEqual(CONTROLS.map((c) => c.id));
+      const past = await call<PageOf<Control>>('/api/v1/controls?per_page=7&page=99', auth);
+      expect(past.body).toMatchObject({ items: [], total: CONTROLS.length, page: 99 });
+    });
+
+    it('filters by framework', async () => {
+      for (const framework of ['soc2', 'pci-dss', 'iso27001'] as const) {
+        const res = await call<PageOf<Control>>(`/api/v1/controls?framework=${framework}&per_page=100`, auth);
+        expect(res.body.total).toBe(controlsOfFramework(framework).length);
+        expect(res.body.items.map((c) => c.id)).toEqual(controlsOfFramework(framework).map((c) => c.id));
+        expect(res.body.items.every((c) => c.frameworks.join() === framework)).toBe(true);
+      }
+    });
+
+    it('refuses unknown filter values and out-of-range pagination, naming the parameter', async () => {
+      for (const [query, field] of [
+        ['framework=hipaa', 'framework'],
+        ['status=green', 'status'],
+        ['per_page=101', 'per_page'],
+        ['page=0', 'page'],
+      ] as const) {
+        const res = await call(`/api/v1/controls?${query}`, auth);
+        expect(res.status, query).toBe(422);
+        expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
+      }
+    });
+
+    it('answers 404 NOT_FOUND for an unknown control', async () => {
+      const res = await call('/api/v1/controls/ctrl_soc2_cc99_9', auth);
+      expect(res.status).toBe(404);
+      expect(res.body.error_code).toBe('NOT_FOUND');
+    });
+  });
+
+  describe('status', () => {
+    let tenant: Tenant;
+    let auth: Record<string, string>;
+    beforeAll(async () => {
+      tenant = await createTenant(app, 'professional');
+      auth = await bearerOf(tenant);
+    });
+
+    const statusOf = async (id: string) => (await allControls(auth)).get(id)!;
+    const setStatus = async (findingId: string, status: string) => {
+      const res = await call(`/api/v1/findings/${findingId}`, auth, { method: 'PATCH', json: { status } });
+      expect(res.status).toBe(200);
+    };
+
+    it('moves not_assessed → passing after a completed scan → failing with an open finding → passing when resolved', async () => {
+      expect(await statusOf(CC7_1)).toMatchObject({ status: 'not_assessed', evidence_count: 0 });
+
+      await recordScanEvidence(tenant.orgId, [CC7_1, PCI_4_2_1]);
+      expect(await statusOf(CC7_1)).toMatchObject({ status: 'passing', evidence_count: 1 });
+      expect(await statusOf(PCI_4_2_1)).toMatchObject({ status: 'passing', evidence_count: 1 });
+
+      await runScan(db, tenant.orgId, [
+        detection({ check_id: 'status-check', frameworks: [{ name: 'soc2', controls: [CC7_1] }] }),
+      ]);
+      const finding = (await db('findings')
+        .where({ org_id: tenant.orgId, template_id: 'status-check' })
+        .first('id')) as { id: string };
+      expect(await statusOf(CC7_1)).toMatchObject({ status: 'failing', evidence_count: 1 });
+      expect((await statusOf(PCI_4_2_1)).status).toBe('passing');
+
+      await setStatus(finding.id, 'in_progress');
+      expect((await statusOf(CC7_1)).status).toBe('failing');
+
+      await setStatus(finding.id, 'resolved');
+      expect(await statusOf(CC7_1)).toMatchObject({ status: 'passing', evidence_count: 1 });
+
+      await setStatus(finding.id, 'open');
+      expect((await statusOf(CC7_1)).status).toBe('failing');
+      for (const settled of ['false_positive', 'accepted']) {
+        await setStatus(finding.id, settled);
+        expect((await statusOf(CC7_1)).status, settled).toBe('passing');
+      }
+    });
+
+    it('fails a control that no scan assessed when an open finding maps to it', async () => {
+      expect((await statusOf(CC6_7)).status).toBe('not_assessed');
+      await runScan(db, tenant.orgId, [
+        detection({ check_id: 'tls-check', frameworks: [{ name: 'soc2', controls: [CC6_7] }] }),
+      ]);
+      expect(await statusOf(CC6_7)).toMatchObject({ status: 'failing', evidence_count: 0 });
+    });
+
+    it('filters by status with the same rule', async () => {
+      const failing = await call<PageOf<Control>>('/api/v1/controls?status=failing&per_page=100', auth);
+      const passing = await call<PageOf<Control>>('/api/v1/controls?status=passing&per_page=100', auth);
+      const notAssessed = await call<PageOf<Control>>(
+        '/api/v1/controls?status=not_assessed&per_page=100',
+        auth,
+      );
+      expect(failing.body.items.map((c) => c.id)).toEqual([CC6_7]);
+      expect(passing.body.items.map((c) => c.id)).toEqual([CC7_1, PCI_4_2_1]);
+      expect(notAssessed.body.total).toBe(CONTROLS.length - 3);
+      expect(notAssessed.body.items.every((c) => c.status === 'not_assessed')).toBe(true);
+
+      const both = await call<PageOf<Control>>('/api/v1/controls?status=passing&framework=pci-dss', auth);
+      expect(both.body.items.map((c) => c.id)).toEqual([PCI_4_2_1]);
+      expect(both.body.total).toBe(1);
+    });
+
+    it('counts every scan that assessed a control and every user evidence, without changing the status', async () => {
+      await recordScanEvidence(tenant.orgId, [PCI_4_2_1]);
+      const res = await call<ControlEvidence>(`/api/v1/controls/${PCI_4_2_1}/evidence`, auth, {
+        method: 'POST',
+        json: { title: 'TLS configuration review', description: 'Evidence for the test.' },
+      });
+      expect(res.status).toBe(201);
+      expect(await statusOf(PCI_4_2_1)).toMatchObject({ status: 'passing', evidence_count: 3 });
+
+      const ctrl = 'ctrl_pcidss_11_4_1';
+      await call(`/api/v1/controls/${ctrl}/evidence`, auth, {
+        method: 'POST',
+        json: { title: 'Pentest report', description: 'Evidence for the test.' },
+      });
+      expect(await statusOf(ctrl)).toMatchObject({ status: 'not_assessed', evidence_count: 1 });
+    });
+  });
+
+  describe('detail and evidence', () => {
+    let tenant: Tenant;
+    let auth: Record<string, string>;
+    let scanId: string;
+    beforeAll(async () => {
+      tenant = await createTenant(app, 'professional');
+      auth = await bearerOf(tenant);
+      scanId = await recordScanEvidence(tenant.orgId, [CC7_1]);
+      await runScan(db, tenant.orgId, [
+        detection({
+          check_id: 'detail-high',
+          severity: 'high',
+          frameworks: [{ name: 'soc2', controls: [CC7_1] }],
+        }),
+        detection({
+          check_id: 'detail-low',
+          severity: 'low',
+          frameworks: [{ name: 'soc2', controls: [CC7_1] }],
+        }),
+        detection({
+          check_id: 'detail-resolved',
+          severity: 'critical',
+          frameworks: [{ name: 'soc2', controls: [CC7_1] }],
+        }),
+        detection({ check_id: 'detail-other', frameworks: [{ name: 'soc2', controls: [CC6_7] }] }),
+      ]);
+      await db('findings')
+        .where({ org_id: tenant.orgId, template_id: 'detail-resolved' })
+        .update({ status: 'resolved' });
+    });
+
+    it('returns the control with its open findings (most severe first) and its evidence', async () => {
+      const res = await call<ControlDetail>(`/api/v1/controls/${CC7_1}`, auth);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        id: CC7_1,
+        status: 'failing',
+        frameworks: ['soc2'],
+        reference: 'CC7.1',
+        evidence_count: 1,
+        findings_total: 2,
+      });
+      expect(res.body.findings.map((f) => [f.template_id, f.severity, f.status])).toEqual([
+        ['detail-high', 'high', 'open'],
+        ['detail-low', 'low', 'open'],
+      ]);
+      expect(res.body.findings[0]!.frameworks).toEqual(['soc2']);
+      expect(res.body.evidence).toHaveLength(1);
+      expect(res.body.evidence[0]).toMatchObject({
+        kind: 'scan',
+        scan_id: scanId,
+        control_id: CC7_1,
+        url: null,
+      });
+      expect(res.body.evidence[0]).not.toHaveProperty('created_by');
+      expect(res.body.evidence[0]!.created_at).toMatch(ISO);
+    });
+
+    it('attaches user evidence: 201 with the record, listed first in the detail and counted', async () => {
+      const res = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
+        method: 'POST',
+        json: {
+          title: '  Quarterly vulnerability management review  ',
+          description: 'Signed off by the CISO.',
+          url: 'https://wiki.example.test/vm-review',
+        },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        control_id: CC7_1,
+        kind: 'user',
+        title: 'Quarterly vulnerability management review',
+        description: 'Signed off by the CISO.',
+        url: 'https://wiki.example.test/vm-review',
+        scan_id: null,
+        created_by: tenant.admin.email,
+      });
+      expect(res.body.id).toMatch(/^evid_[0-9a-z]{24}$/);
+      expect(res.body.created_at).toMatch(ISO);
+
+      const minimal = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
+        method: 'POST',
+        json: { title: 'Patch policy', description: 'Evidence for the test.' },
+      });
+      expect(minimal.status).toBe(201);
+      expect(minimal.body).toMatchObject({
+        title: 'Patch policy',
+        description: 'Evidence for the test.',
+        url: null,
+      });
+
+      const detail = await call<ControlDetail>(`/api/v1/controls/${CC7_1}`, auth);
+      expect(detail.body.evidence_count).toBe(3);
+      expect(detail.body.evidence.map((e) => e.id)).toEqual([
+        minimal.body.id,
+        res.body.id,
+        detail.body.evidence[2]!.id,
+      ]);
+      expect(detail.body.evidence[2]!.kind).toBe('scan');
+    });
+
+    it('validates the evidence body, naming the field', async () => {
+      const url = `/api/v1/controls/${CC7_1}/evidence`;
+      for (const [json, field] of [
+        [{}, 'title'],
+        [{ title: '   ' }, 'title'],
+        [{ title: 'x'.repeat(201) }, 'title'],
+        [{ title: 'ok', description: 'x'.repeat(5001) }, 'description'],
+        [{ title: 'ok' }, 'description'],
+        [{ title: 'ok', description: '  ' }, 'description'],
+        [{ title: 'ok', description: 'd', url: 'ftp://files.example.test/report.pdf' }, 'url'],
+        [{ title: 'ok', description: 'd', url: 'javascript:alert(1)' }, 'url'],
+        [{ title: 'ok', description: 'd', url: 'not a url' }, 'url'],
+      ] as const) {
+        const res = await call(url, auth, { method: 'POST', json });
+        expect(res.status, JSON.stringify(json)).toBe(422);
+        expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
+      }
+      const ok = await call(url, auth, {
+        method: 'POST',
+        json: { title: 'x'.repeat(200), description: 'y'.repeat(5000) },
+      });
+      expect(ok.status).toBe(201);
+    });
+
+    it('answers 404 NOT_FOUND when attaching evidence to an unknown control and stores nothing', async () => {
+      const res = await call('/api/v1/controls/ctrl_nope/evidence', auth, {
+        method: 'POST',
+        json: { title: 'x', description: 'Evidence for the test.' },
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.error_code).toBe('NOT_FOUND');
+      expect(await db('control_evidence').where({ control_id: 'ctrl_nope' })).toHaveLength(0);
+    });
+  });
+
+  describe('organization isolation', () => {
+    it("never counts another organization's evidence or findings", async () => {
+      const them = await createTenant(app, 'professional');
+      const us = await createTenant(app, 'professional');
+      const theirAuth = await bearerOf(them);
+      const ourAuth = await bearerOf(us);
+
+      await recordScanEvidence(them.orgId, [CC7_1]);
+      await call(`/api/v1/controls/${CC7_1}/evidence`, theirAuth, {
+        method: 'POST',
+        json: { title: 'Theirs', description: 'Evidence for the test.' },
+      });
+      await runScan(db, them.orgId, [detection({ frameworks: [{ name: 'soc2', controls: [CC6_7] }] })]);
+
+      const theirs = await allControls(theirAuth);
+      expect(theirs.get(CC7_1)).toMatchObject({ status: 'passing', evidence_count: 2 });
+      expect(theirs.get(CC6_7)?.status).toBe('failing');
+
+      const ours = await allControls(ourAuth);
+      expect(ours.get(CC7_1)).toMatchObject({ status: 'not_assessed', evidence_count: 0 });
+      expect(ours.get(CC6_7)).toMatchObject({ status: 'not_assessed', evidence_count: 0 });
+      expect([...ours.values()].every((c) => c.status === 'not_assessed' && c.evidence_count === 0)).toBe(
+        true,
+      );
+
+      const detail = await call<ControlDetail>(`/api/v1/controls/${CC6_7}`, ourAuth);
+      expect(detail.body).toMatchObject({ findings: [], findings_total: 0, evidence: [], evidence_count: 0 });
+      const detailOfTheirs = await call<ControlDetail>(`/api/v1/controls/${CC7_1}`, ourAuth);
+      expect(detailOfTheirs.body.evidence).toEqual([]);
+    });
+  });
+
+  describe('permissions', () => {
+    let tenant: Tenant;
+    beforeAll(async () => {
+      tenant = await createTenant(app, 'professional');
+    });
+    const keyWith = async (...permissions: Parameters<typeof insertApiKey>[3]) => ({
+      'x-api-key': await insertApiKey(db, tenant.orgId, tenant.admin.id, permissions),
+    });
+
+    it('lets a read:grc key read controls but not attach evidence', async () => {
+      const auth = await keyWith('read:grc');
+      expect((await call('/api/v1/controls', auth)).status).toBe(200);
+      expect((await call(`/api/v1/controls/${CC7_1}`, auth)).status).toBe(200);
+      const res = await call(`/api/v1/controls/${CC7_1}/evidence`, auth, {
+        method: 'POST',
+        json: { title: 'x', description: 'Evidence for the test.' },
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.error_code).toBe('INSUFFICIENT_PERMISSION');
+    });
+
+    it('lets a write:grc key attach evidence, authored by the key’s creator, but not read', async () => {
+      const auth = await keyWith('write:grc');
+      const res = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
+        method: 'POST',
+        json: { title: 'From CI', description: 'Evidence for the test.' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.created_by).toBe(tenant.admin.email);
+      const read = await call('/api/v1/controls', auth);
+      expect(read.status).toBe(403);
+      expect(read.body.error_code).toBe('INSUFFICIENT_PERMISSION');
+    });
+
+    it('refuses keys with only findings or scans permissions, and callers without credentials', async () => {
+      const auth = await keyWith('read:findings', 'write:findings', 'read:scans', 'write:scans');
+      expect((await call('/api/v1/controls', auth)).status).toBe(403);
+      expect(
+        (
+          await call(`/api/v1/controls/${CC7_1}/evidence`, auth, {
+            method: 'POST',
+            json: { title: 'x', description: 'Evidence for the test.' },
+          })
+        ).status,
+      ).toBe(403);
+      const anonymous = await call('/api/v1/controls', {});
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body.error_code).toBe('AUTHENTICATION_REQUIRED');
+    });
+
+    it('lets a member with a bearer token attach evidence', async () => {
+      const member = await tenant.addUser('member');
+      const auth = { authorization: `Bearer ${await tenant.bearer(member)}` };
+      const res = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
+        method: 'POST',
+        json: { title: 'Member evidence', description: 'Evidence for the test.' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.created_by).toBe(member.email);
+    });
+  });
+});

@@ -1,0 +1,536 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { TOTP, URI } from 'otpauth';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../server/app.ts';
+import { runCli } from '../../../server/cli/program.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { openDatabase } from '../../../server/db/index.ts';
+import { MIGRATION_TABLES } from '../../../server/db/migrate.ts';
+import { createHttpServer } from '../../../server/http/server.ts';
+import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
+import { createLogger } from '../../../server/logger.ts';
+import { runDueSchedules } from '../../../server/scans/scheduler.ts';
+import { startRuntime, type Runtime } from '../../../server/services.ts';
+import { deliverDue } from '../../../server/webhooks/delivery.ts';
+import { TEST_ENV, type TestApp } from '../../helpers/app.ts';
+import { createPostgresDatabase, LOCAL_POSTGRES_URL, type TestDatabase } from '../../helpers/database.ts';
+import { detection, runScan } from '../../helpers/scans.ts';
+import { createTenant, type Tenant, type TestUser } from '../../helpers/tenants.ts';
+
+/**
+ * `scanward db copy`: a team that started on the embedded database moves to
+ * PostgreSQL and loses nothing. An embedded database in a real data directory is
+ * seeded through the API (findings are recorded the way the finding tests do,
+ * without running the scan engine), copied with the command line, and served
+ * from PostgreSQL, where every table must hold exactly the rows of the embedded
+ * one and credentials, secrets and schedules keep working.
+ *
+ * The copy always goes from PGlite to PostgreSQL, whatever engine the suite runs
+ * on, so this file needs a PostgreSQL server in both runs: DATABASE_URL's, or
+ * else the local one CI always runs (LOCAL_POSTGRES_URL). The copy it tests is
+ * the same in both runs.
+ */
+
+const ADMIN = { email: 'admin@localhost', password: 'embedded-admin-password' };
+/** Generous for hooks and tests that start PGlite from files on a loaded two-core machine. */
+const SLOW = 120_000;
+
+interface Served extends TestApp {
+  runtime: Runtime;
+}
+
+/** The real app (without background work, so pending deliveries and schedules wait) on 127.0.0.1:0. */
+async function serve(env: Record<string, string>): Promise<Served> {
+  const config = loadConfig({
+    ...TEST_ENV,
+    SCANWARD_ADMIN_PASSWORD: ADMIN.password,
+    SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true',
+    ...env,
+  });
+  const runtime = await startRuntime(config, createLogger('silent'), { validateResponses: true });
+  const server: Server = createHttpServer(createApp(runtime.services).callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let closed = false;
+  return {
+    url,
+    runtime,
+    services: runtime.services,
+    config,
+    request: (p, init) => fetch(url + p, init),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.database.close();
+    },
+  };
+}
+
+interface Received {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+async function startReceiver() {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      received.push({ url: req.url ?? '', headers: req.headers, body });
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function cli(argv: string[], env: Record<string, string>) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    env,
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    readStdin: async () => '',
+  });
+  return { code, stdout, stderr };
+}
+
+/**
+ * Every table of the schema, straight from the catalog (not from the code under
+ * test), with every row as JSON, sorted: two databases with equal snapshots hold
+ * the same rows, to the microsecond.
+ */
+async function snapshot(db: Knex): Promise<Map<string, string[]>> {
+  return db.transaction(async (trx) => {
+    await trx.raw("set local timezone = 'UTC'");
+    const tables = (
+      (await trx.raw(
+        "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name",
+      )) as { rows: Array<{ table_name: string }> }
+    ).rows
+      .map((r) => r.table_name)
+      .filter((t) => !(MIGRATION_TABLES as readonly string[]).includes(t));
+    const result = new Map<string, string[]>();
+    for (const table of tables) {
+      const { rows } = (await trx.raw(`select row_to_json(t)::text as r from "${table}" t`)) as {
+        rows: Array<{ r: string }>;
+      };
+      result.set(table, rows.map((r) => r.r).sort());
+    }
+    return result;
+  });
+}
+
+const call = (app: TestApp, token: string, method: string, p: string, body?: unknown) =>
+  app.request(p, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+const login = (app: TestApp, user: { email: string; password: string }, mfaCode?: string) =>
+  app.request('/api/v1/auth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      username: user.email,
+      password: user.password,
+      ...(mfaCode ? { mfa_code: mfaCode } : {}),
+    }),
+  });
+
+/** The current TOTP step once at least `roomMs` of it is left (polls the clock with a deadline). */
+async function stepWithRoom(totp: TOTP, roomMs: number): Promise<number> {
+  const deadline = Date.now() + 35_000;
+  while (Date.now() < deadline) {
+    if (totp.remaining() >= roomMs) return totp.counter();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the TOTP step never had enough time left');
+}
+
+async function expectOk(res: Response, status = 200): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+}
+
+describe('scanward db copy: the embedded database into PostgreSQL', () => {
+  let root: string;
+  let dataDir: string;
+  let target: TestDatabase & { url: string };
+  let embedded: Served;
+  let onPostgres: Served | undefined;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  /** What the seeding left behind, to prove on PostgreSQL. */
+  const seeded = {
+    adminToken: '',
+    apiKey: '',
+    mfaUser: undefined as TestUser | undefined,
+    totp: undefined as TOTP | undefined,
+    webhookSecret: '',
+    pendingDeliveries: [] as string[],
+    schedules: [] as Array<Record<string, unknown>>,
+    before: new Map<string, string[]>(),
+  };
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'scanward-db-copy-'));
+    dataDir = path.join(root, 'data');
+    try {
+      target = await createPostgresDatabase();
+    } catch (err) {
+      throw new Error(
+        `this test copies into PostgreSQL even when the suite runs on PGlite: set DATABASE_URL or run one at ${LOCAL_POSTGRES_URL} (${String(err)})`,
+        { cause: err },
+      );
+    }
+    receiver = await startReceiver();
+    embedded = await serve({ SCANWARD_DATA_DIR: dataDir });
+    const db = embedded.services.db;
+    expect(await bootstrapIfEmpty(db, embedded.config)).toBeDefined();
+
+    // Organization 1, the bootstrap one (enterprise): its admin signs in over HTTP.
+    const adminLogin = await expectOk(await login(embedded, ADMIN));
+    seeded.adminToken = String(adminLogin.access_token);
+    const [bootstrapOrg] = (await db('organizations').select('id')) as Array<{ id: string }>;
+    // Two more organizations, one on each of the other plans; a failed login leaves a throttle counter.
+    const tenants: Tenant[] = [
+      await createTenant(embedded, 'professional'),
+      await createTenant(embedded, 'startup'),
+    ];
+    expect((await login(embedded, { email: ADMIN.email, password: 'not the password' })).status).toBe(401);
+
+    const orgs = [
+      { orgId: bootstrapOrg!.id, token: seeded.adminToken, paid: true },
+      { orgId: tenants[0]!.orgId, token: await tenants[0]!.login(), paid: true },
+      { orgId: tenants[1]!.orgId, token: await tenants[1]!.login(), paid: false },
+    ];
+
+    // A member with MFA on (verified with the previous step's code, so the current one is still unused).
+    seeded.mfaUser = await tenants[0]!.addUser('member');
+    await tenants[1]!.addUser('member');
+    const mfaToken = await tenants[0]!.login(seeded.mfaUser);
+    const setup = await expectOk(await call(embedded, mfaToken, 'POST', '/api/v1/auth/mfa/setup'));
+    seeded.totp = URI.parse(String(setup.otpauth_uri)) as TOTP;
+    const step = await stepWithRoom(seeded.totp, 3_000);
+    await expectOk(
+      await call(embedded, mfaToken, 'POST', '/api/v1/auth/mfa/verify', {
+        code: seeded.totp.generate({ timestamp: (step - 1) * 30_000 }),
+      }),
+    );
+
+    for (const [i, org] of orgs.entries()) {
+      if (org.paid) {
+        const key = await expectOk(
+          await call(embedded, org.token, 'POST', '/api/v1/api-keys', {
+            name: `ci ${i}`,
+            permissions: ['read:scans', 'read:findings'],
+          }),
+          201,
+        );
+        if (i === 0) seeded.apiKey = String(key.key);
+        const hook = await expectOk(
+          await call(embedded, org.token, 'POST', '/api/v1/webhooks', {
+            url: `${receiver.url}/${i}`,
+            events: ['vulnerability.found', 'vulnerability.critical'],
+          }),
+          201,
+        );
+        if (i === 0) seeded.webhookSecret = String(hook.secret);
+        const schedule = await expectOk(
+          await call(embedded, org.token, 'POST', '/api/v1/scans/schedules', {
+            target: '127.0.0.1',
+            scan_type: 'quick',
+            frequency: i === 0 ? 'daily' : 'weekly',
+            day_of_week: i === 0 ? undefined : 2,
+            hour: 4 + i,
+            timezone: 'Europe/Berlin',
+            authorized: true,
+          }),
+          201,
+        );
+        seeded.schedules.push(schedule);
+      }
+      // Findings with observations (and queued webhook deliveries), a comment and a status change.
+      const { summary } = await runScan(db, org.orgId, [
+        detection({ severity: 'critical' }),
+        detection({ severity: 'high', cve_ids: ['CVE-2024-0001'] }),
+        detection({ severity: 'low' }),
+      ]);
+      expect(summary).toBeDefined();
+      const findings = (await expectOk(await call(embedded, org.token, 'GET', '/api/v1/findings'))) as {
+        items: Array<{ id: string; severity: string }>;
+      };
+      const critical = findings.items.find((f) => f.severity === 'critical')!;
+      await expectOk(
+        await call(embedded, org.token, 'POST', `/api/v1/findings/${critical.id}/comments`, {
+          text: `looking into it (org ${i})`,
+        }),
+        201,
+      );
+      await expectOk(
+        await call(embedded, org.token, 'PATCH', `/api/v1/findings/${critical.id}`, {
+          status: 'in_progress',
+        }),
+      );
+      await expectOk(await call(embedded, org.token, 'GET', `/api/v1/findings/${critical.id}/ai-analysis`));
+      await expectOk(
+        await call(embedded, org.token, 'POST', '/api/v1/controls/ctrl_soc2_cc7_1/evidence', {
+          title: 'Penetration test report',
+          description: `Annual test, org ${i}`,
+          url: 'https://wiki.example.com/pentest',
+        }),
+        201,
+      );
+      // A queued scan created with an idempotency key (no runner here, so it stays pending).
+      await expectOk(
+        await embedded.request('/api/v1/scans', {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${org.token}`,
+            'content-type': 'application/json',
+            'idempotency-key': `seed-${i}`,
+          },
+          body: JSON.stringify({ target: '127.0.0.1', scan_type: 'quick', authorized: true }),
+        }),
+        201,
+      );
+    }
+
+    // The deliveries queued so far are sent (and verified by their receiver's secret)…
+    while ((await deliverDue(embedded.services)) > 0) {
+      /* until the outbox is empty */
+    }
+    const sent = receiver.received.length;
+    expect(sent).toBeGreaterThan(0);
+    const first = receiver.received.find((r) => r.url === '/hook/0')!;
+    expect(() =>
+      new Webhook(seeded.webhookSecret).verify(first.body, first.headers as Record<string, string>),
+    ).not.toThrow();
+    // …and a later scan's stay pending, to be sent from PostgreSQL.
+    await runScan(db, orgs[0]!.orgId, [detection({ severity: 'critical' })]);
+    seeded.pendingDeliveries = (
+      (await db('webhook_deliveries').where({ status: 'pending' }).select('id')) as Array<{ id: string }>
+    ).map((r) => r.id);
+    expect(seeded.pendingDeliveries.length).toBeGreaterThan(0);
+
+    const schedules = (await expectOk(
+      await call(embedded, seeded.adminToken, 'GET', '/api/v1/scans/schedules'),
+    )) as { items: Array<Record<string, unknown>> };
+    seeded.schedules = schedules.items;
+    seeded.before = await snapshot(db);
+  }, SLOW);
+
+  afterAll(async () => {
+    await onPostgres?.close();
+    await embedded?.close();
+    await receiver?.close();
+    await target?.drop();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('leaves no table of the migrated schema empty in the seed, so a table the copy skipped could not go unnoticed', () => {
+    const empty = [...seeded.before].filter(([, rows]) => rows.length === 0).map(([table]) => table);
+    // A new table? Seed rows into it above, so the comparison below proves it is copied.
+    expect(empty).toEqual([]);
+    expect(seeded.before.size).toBeGreaterThanOrEqual(19);
+  });
+
+  it(
+    'refuses to copy while a server holds the embedded database, touching neither side',
+    async () => {
+      const refused = await cli(['db', 'copy', '--to', target.url], { SCANWARD_DATA_DIR: dataDir });
+      expect(refused.code).toBe(3);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain(
+        `the embedded database in ${dataDir} is in use by another Scanward process`,
+      );
+      // The target was not even migrated.
+      const pg = await openDatabase({ databaseUrl: target.url, poolMax: 1 });
+      try {
+        const { rows } = (await pg.db.raw(
+          "select count(*)::int as n from information_schema.tables where table_schema = 'public'",
+        )) as { rows: Array<{ n: number }> };
+        expect(rows[0]!.n).toBe(0);
+      } finally {
+        await pg.close();
+      }
+      await embedded.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'copies every table row for row, in dependency order, with a line per table and the counts of both sides',
+    async () => {
+      // Small batches, so the bigger tables take several round trips.
+      const copy = await cli(['db', 'copy', '--to', target.url, '--batch-size', '2', '--json'], {
+        SCANWARD_DATA_DIR: dataDir,
+      });
+      expect(copy.code, copy.stderr).toBe(0);
+      const report = JSON.parse(copy.stdout) as {
+        source: string;
+        target: string;
+        tables: Array<{ name: string; source_rows: number; target_rows: number }>;
+      };
+      expect(report.source).toBe(dataDir);
+      expect(report.target).not.toContain('@');
+      expect(report.tables.map((t) => t.name).sort()).toEqual([...seeded.before.keys()].sort());
+      for (const t of report.tables) {
+        expect(t.target_rows, t.name).toBe(seeded.before.get(t.name)!.length);
+        expect(t.source_rows, t.name).toBe(t.target_rows);
+        expect(copy.stderr).toContain(`copied ${t.name}: ${t.source_rows} row`);
+      }
+      // Parents before children.
+      const position = (name: string) => report.tables.findIndex((t) => t.name === name);
+      expect(position('organizations')).toBeLessThan(position('users'));
+      expect(position('scans')).toBeLessThan(position('findings'));
+      expect(position('findings')).toBeLessThan(position('finding_comments'));
+      expect(position('webhooks')).toBeLessThan(position('webhook_deliveries'));
+
+      const pg = await openDatabase({ databaseUrl: target.url, poolMax: 1 });
+      try {
+        const copied = await snapshot(pg.db);
+        expect([...copied.keys()]).toEqual([...seeded.before.keys()]);
+        for (const [table, rows] of seeded.before) expect(copied.get(table), table).toEqual(rows);
+      } finally {
+        await pg.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'serves the same data from PostgreSQL: sign-in, existing tokens and API keys, MFA codes, webhook signatures, schedules',
+    async () => {
+      onPostgres = await serve({
+        DATABASE_URL: target.url,
+        SCANWARD_ADMIN_PASSWORD: 'a-different-bootstrap-password',
+      });
+      const app = onPostgres;
+      // No second bootstrap: the copied admin is the admin.
+      expect(await bootstrapIfEmpty(app.services.db, app.config)).toBeUndefined();
+
+      // The same admin signs in with the same password, and a token issued by the embedded server still works.
+      const adminToken = String((await expectOk(await login(app, ADMIN))).access_token);
+      await expectOk(await call(app, adminToken, 'GET', '/api/v1/auth/sessions'));
+      await expectOk(await call(app, seeded.adminToken, 'GET', '/api/v1/auth/sessions'));
+
+      // The API key created on the embedded database.
+      const byKey = await app.request('/api/v1/findings', { headers: { 'x-api-key': seeded.apiKey } });
+      expect(((await expectOk(byKey)) as { total: number }).total).toBe(4);
+
+      // MFA: a code from the same authenticator is accepted, no code is not.
+      const mfaUser = seeded.mfaUser!;
+      expect(((await (await login(app, mfaUser)).json()) as { error_code: string }).error_code).toBe(
+        'MFA_REQUIRED',
+      );
+      await expectOk(await login(app, mfaUser, seeded.totp!.generate()));
+
+      // Deliveries queued on the embedded database are sent with the same secret.
+      const before = receiver.received.length;
+      while ((await deliverDue(app.services)) > 0) {
+        /* until the outbox is empty */
+      }
+      const sent = receiver.received.slice(before);
+      expect(sent.map((r) => r.headers['webhook-id']).sort()).toEqual([...seeded.pendingDeliveries].sort());
+      const signer = new Webhook(seeded.webhookSecret);
+      expect(sent.every((r) => r.url === '/hook/0')).toBe(true);
+      for (const r of sent) {
+        expect(() => signer.verify(r.body, r.headers as Record<string, string>)).not.toThrow();
+      }
+
+      // Schedules keep their next run, and the scheduler runs them then.
+      const schedules = (await expectOk(await call(app, adminToken, 'GET', '/api/v1/scans/schedules'))) as {
+        items: Array<Record<string, unknown>>;
+      };
+      expect(schedules.items).toEqual(seeded.schedules);
+      const next = seeded.schedules[0]!;
+      const due = new Date(String(next.next_run_at));
+      expect(await runDueSchedules(app.services, new Date(due.getTime() - 1000))).toEqual([]);
+      const ran = await runDueSchedules(app.services, due);
+      expect(ran).toEqual([expect.objectContaining({ scheduleId: next.id, scanId: expect.any(String) })]);
+
+      // Identity sequences continue after the copied rows.
+      const { max } = (await app.services.db('finding_comments').max('seq as max').first()) as {
+        max: number;
+      };
+      const own = (await expectOk(await call(app, adminToken, 'GET', '/api/v1/findings'))) as {
+        items: Array<{ id: string }>;
+      };
+      await expectOk(
+        await call(app, adminToken, 'POST', `/api/v1/findings/${own.items[0]!.id}/comments`, {
+          text: 'after the move',
+        }),
+        201,
+      );
+      const added = (await app.services
+        .db('finding_comments')
+        .where({ text: 'after the move' })
+        .first('seq')) as {
+        seq: number;
+      };
+      expect(Number(added.seq)).toBeGreaterThan(Number(max));
+    },
+    SLOW,
+  );
+
+  it(
+    'refuses a second copy into the same target, and --force replaces what it holds after a warning; the embedded data never changes',
+    async () => {
+      await onPostgres?.close();
+      const again = await cli(['db', 'copy', '--to', target.url], { SCANWARD_DATA_DIR: dataDir });
+      expect(again.code).toBe(1);
+      expect(again.stdout).toBe('');
+      expect(again.stderr).toMatch(/already holds Scanward data \(.*users: \d+ rows.*\); nothing was copied/);
+      expect(again.stderr).toContain('--force');
+
+      const forced = await cli(['db', 'copy', '--to', target.url, '--force'], { SCANWARD_DATA_DIR: dataDir });
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stderr).toMatch(/warning: --force: deleting everything .* holds \(.*\) and replacing it/);
+      expect(forced.stdout).toMatch(/^TABLE +EMBEDDED +POSTGRESQL$/m);
+      expect(forced.stdout).toMatch(/^findings +10 +10$/m);
+
+      // What PostgreSQL gained since (the scheduled scan, the comment) is gone: it holds the embedded data
+      // again; and the embedded database itself was never changed by the copies.
+      const pg = await openDatabase({ databaseUrl: target.url, poolMax: 1 });
+      const source = await openDatabase({ dataDir });
+      try {
+        const copied = await snapshot(pg.db);
+        const embeddedNow = await snapshot(source.db);
+        for (const [table, rows] of seeded.before) {
+          expect(copied.get(table), table).toEqual(rows);
+          expect(embeddedNow.get(table), table).toEqual(rows);
+        }
+      } finally {
+        await source.close();
+        await pg.close();
+      }
+    },
+    SLOW,
+  );
+});

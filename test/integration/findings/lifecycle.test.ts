@@ -1,0 +1,383 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { recordScanFindings } from '../../../server/findings/lifecycle.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { createTenant } from '../../helpers/tenants.ts';
+import { detection, insertScan, insertWebhook, runScan } from '../../helpers/scans.ts';
+
+interface FindingState {
+  id: string;
+  status: string;
+  scan_id: string;
+  last_scan_id: string;
+  times_seen: number;
+  resolved_at: Date | null;
+  evidence: { response: string };
+}
+
+describe(`finding lifecycle (${testEngine})`, () => {
+  let app: TestApp;
+  let db: Knex;
+  beforeAll(async () => {
+    app = await startTestApp();
+    db = app.services.db;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const findingsOf = (orgId: string) =>
+    db('findings').where({ org_id: orgId }).orderBy('template_id') as Promise<FindingState[]>;
+  const historyOf = (findingId: string) =>
+    db('finding_history').where({ finding_id: findingId }).orderBy('seq') as Promise<
+      { from_status: string | null; to_status: string; actor: string }[]
+    >;
+  const scanRow = (scanId: string) =>
+    db('scans').where({ id: scanId }).first() as Promise<Record<string, unknown>>;
+
+  it('creates an open finding owned by the scan, with a history entry by system', async () => {
+    const { orgId } = await createTenant(app);
+    const { scan, summary } = await runScan(db, orgId, [detection({ severity: 'high' })]);
+    const [finding] = await findingsOf(orgId);
+    expect(finding).toMatchObject({ status: 'open', scan_id: scan.id, last_scan_id: scan.id, times_seen: 1 });
+    expect(summary.new_finding_ids).toEqual([finding!.id]);
+    expect(await historyOf(finding!.id)).toEqual([
+      expect.objectContaining({ from_status: null, to_status: 'open', actor: 'system' }),
+    ]);
+  });
+
+  it('updates the existing finding when the same detections are recorded again, never copying it', async () => {
+    const { orgId } = await createTenant(app);
+    const detections = [
+      detection({ severity: 'critical' }),
+      detection({ severity: 'high' }),
+      detection({ severity: 'info' }),
+    ];
+    const first = await runScan(db, orgId, detections);
+    // Same checks, same places, different run-to-run output.
+    const again = detections.map((d) => ({ ...d, evidence: { request: 'GET /', response: 'other body' } }));
+    const second = await runScan(db, orgId, again);
+
+    const findings = await findingsOf(orgId);
+    expect(findings).toHaveLength(3);
+    for (const f of findings) {
+      expect(f.times_seen).toBe(2);
+      expect(f.scan_id).toBe(first.scan.id);
+      expect(f.last_scan_id).toBe(second.scan.id);
+      expect(f.evidence.response).toBe('other body');
+    }
+    expect(second.summary.changes).toEqual({ new: 0, reopened: 0, resolved: 0, unchanged: 3 });
+    expect(second.summary.counts).toEqual({
+      critical: 1,
+      high: 1,
+      medium: 0,
+      low: 0,
+      info: 1,
+      vulnerabilities_found: 2,
+    });
+    expect(first.summary.changes).toEqual({ new: 3, reopened: 0, resolved: 0, unchanged: 0 });
+  });
+
+  it('writes the per-severity counts and changes to the scan row, not counting informational findings', async () => {
+    const { orgId } = await createTenant(app);
+    const { scan } = await runScan(db, orgId, [
+      detection({ severity: 'critical' }),
+      detection({ severity: 'medium' }),
+      detection({ severity: 'medium' }),
+      detection({ severity: 'low' }),
+      detection({ severity: 'info' }),
+      detection({ severity: 'info' }),
+    ]);
+    expect(await scanRow(scan.id)).toMatchObject({
+      vulnerabilities_found: 4,
+      critical_count: 1,
+      high_count: 0,
+      medium_count: 2,
+      low_count: 1,
+      info_count: 2,
+      changes: { new: 6, reopened: 0, resolved: 0, unchanged: 0 },
+    });
+  });
+
+  it('counts one finding once when a scan reports the same fingerprint twice, keeping the more severe', async () => {
+    const { orgId } = await createTenant(app);
+    const d = detection({ severity: 'low' });
+    const { summary } = await runScan(db, orgId, [d, { ...d, severity: 'high' }]);
+    expect(summary.changes.new).toBe(1);
+    expect(summary.counts).toMatchObject({ high: 1, low: 0 });
+  });
+
+  it('treats a detection under an upstream template id as the canonical check', async () => {
+    const { orgId } = await createTenant(app);
+    const canonical = detection({ check_id: 'redis-no-auth', upstream_ids: ['network/redis-unauth'] });
+    await runScan(db, orgId, [canonical]);
+    const upstream = { ...canonical, check_id: 'network/redis-unauth', upstream_ids: [], tool: 'nuclei' };
+    const { summary } = await runScan(db, orgId, [canonical, upstream]);
+    const findings = await findingsOf(orgId);
+    expect(findings).toHaveLength(1);
+    expect(summary.changes).toMatchObject({ new: 0, unchanged: 1 });
+  });
+
+  it('resolves, by system, a finding that a completed scan covering its target, check and port no longer detects', async () => {
+    const { orgId } = await createTenant(app);
+    const kept = detection();
+    const gone = detection({ severity: 'high' });
+    await runScan(db, orgId, [kept, gone]);
+    const { scan, summary } = await runScan(db, orgId, [kept], {
+      extraCoverage: [{ target: gone.target, check_id: gone.check_id, port: gone.port ?? null }],
+    });
+
+    const goneRow = (await findingsOf(orgId)).find((f) => f.status === 'resolved')!;
+    expect(goneRow).toBeDefined();
+    expect(goneRow.resolved_at).toBeInstanceOf(Date);
+    expect(summary.resolved_finding_ids).toEqual([goneRow.id]);
+    expect(summary.changes).toEqual({ new: 0, reopened: 0, resolved: 1, unchanged: 1 });
+    expect((await scanRow(scan.id)).changes).toEqual({ new: 0, reopened: 0, resolved: 1, unchanged: 1 });
+    expect((await historyOf(goneRow.id)).at(-1)).toMatchObject({
+      from_status: 'open',
+      to_status: 'resolved',
+      actor: 'system',
+    });
+  });
+
+  it('does not resolve a finding the scan did not cover, covered on another port, or while the scan is incomplete', async () => {
+    const { orgId } = await createTenant(app);
+    const a = detection();
+    const b = detection();
+    const c = detection();
+    await runScan(db, orgId, [a, b, c]);
+    // a: not covered at all; b: covered on another port; c: covered, but the scan is not complete.
+    await runScan(db, orgId, [], { extraCoverage: [{ target: b.target, check_id: b.check_id, port: 8443 }] });
+    const scan = await insertScan(db, orgId, { status: 'running' });
+    await recordScanFindings(db, {
+      scan,
+      detections: [],
+      coverage: [{ target: c.target, check_id: c.check_id, port: c.port ?? null }],
+      completed: false,
+    });
+    expect((await findingsOf(orgId)).map((f) => f.status)).toEqual(['open', 'open', 'open']);
+    expect((await scanRow(scan.id)).changes).toBeNull();
+  });
+
+  it('treats coverage without a port as covering every port, and matches targets ignoring case', async () => {
+    const { orgId } = await createTenant(app);
+    const d = detection({ target: 'app.example.test', affected_component: 'https://app.example.test:8443/' });
+    await runScan(db, orgId, [{ ...d, port: 8443 }]);
+    await runScan(db, orgId, [], { extraCoverage: [{ target: 'APP.example.test', check_id: d.check_id }] });
+    expect((await findingsOf(orgId)).map((f) => f.status)).toEqual(['resolved']);
+  });
+
+  it('treats coverage by port ranges as covering exactly the ports inside them', async () => {
+    const { orgId } = await createTenant(app);
+    const on = (port: number) =>
+      detection({ port, affected_component: `tcp://127.0.0.1:${port}`, check_id: 'open-service' });
+    await runScan(db, orgId, [on(22), on(80), on(443), on(8080)]);
+    const ranges: [number, number][] = [
+      [1, 79],
+      [81, 443],
+    ];
+    await runScan(db, orgId, [], {
+      extraCoverage: [{ target: '127.0.0.1', check_id: 'open-service', port_ranges: ranges }],
+    });
+    const byPort = Object.fromEntries(
+      (
+        (await db('findings').where({ org_id: orgId }).select('port', 'status')) as {
+          port: number;
+          status: string;
+        }[]
+      ).map((f) => [f.port, f.status]),
+    );
+    expect(byPort).toEqual({ 22: 'resolved', 80: 'open', 443: 'resolved', 8080: 'open' });
+  });
+
+  it('reopens a resolved finding that is detected again, with a history entry by system', async () => {
+    const { orgId } = await createTenant(app);
+    const d = detection({ severity: 'critical' });
+    await runScan(db, orgId, [d]);
+    await runScan(db, orgId, [], {
+      extraCoverage: [{ target: d.target, check_id: d.check_id, port: d.port ?? null }],
+    });
+    const { summary } = await runScan(db, orgId, [d]);
+
+    const [finding] = await findingsOf(orgId);
+    expect(finding).toMatchObject({ status: 'open', times_seen: 2, resolved_at: null });
+    expect(summary.reopened_finding_ids).toEqual([finding!.id]);
+    expect(summary.changes).toEqual({ new: 0, reopened: 1, resolved: 0, unchanged: 0 });
+    expect((await historyOf(finding!.id)).map((h) => [h.from_status, h.to_status, h.actor])).toEqual([
+      [null, 'open', 'system'],
+      ['open', 'resolved', 'system'],
+      ['resolved', 'open', 'system'],
+    ]);
+  });
+
+  it('never changes false_positive or accepted findings, detected again or not', async () => {
+    const { orgId } = await createTenant(app);
+    const fp = detection();
+    const acc = detection();
+    await runScan(db, orgId, [fp, acc]);
+    const [fpRow, accRow] = await findingsOf(orgId);
+    await db('findings').where({ id: fpRow!.id }).update({ status: 'false_positive' });
+    await db('findings').where({ id: accRow!.id }).update({ status: 'accepted' });
+
+    await runScan(db, orgId, [fp]); // covers acc? no: only what it detected
+    await runScan(db, orgId, [], {
+      extraCoverage: [
+        { target: fp.target, check_id: fp.check_id, port: 443 },
+        { target: acc.target, check_id: acc.check_id, port: 443 },
+      ],
+    });
+    await runScan(db, orgId, [fp, acc]);
+
+    const rows = await findingsOf(orgId);
+    expect(rows.map((r) => r.status)).toEqual(['false_positive', 'accepted']);
+    expect(rows.map((r) => r.times_seen)).toEqual([3, 2]);
+    for (const row of rows) expect(await historyOf(row.id)).toHaveLength(1);
+  });
+
+  it("keeps an old scan's observations, counts and changes when later scans run", async () => {
+    const { orgId } = await createTenant(app);
+    const a = detection({ severity: 'high' });
+    const b = detection({ severity: 'low' });
+    const first = await runScan(db, orgId, [a, b]);
+    const before = await scanRow(first.scan.id);
+    const observationsBefore = await db('finding_observations')
+      .where({ scan_id: first.scan.id })
+      .orderBy('finding_id');
+
+    await runScan(db, orgId, [{ ...a, severity: 'critical' }], {
+      extraCoverage: [{ target: b.target, check_id: b.check_id, port: 443 }],
+    });
+
+    const after = await scanRow(first.scan.id);
+    for (const column of ['vulnerabilities_found', 'critical_count', 'high_count', 'low_count', 'changes']) {
+      expect(after[column]).toEqual(before[column]);
+    }
+    expect(await db('finding_observations').where({ scan_id: first.scan.id }).orderBy('finding_id')).toEqual(
+      observationsBefore,
+    );
+    expect(observationsBefore.map((o: { severity: string }) => o.severity).sort()).toEqual(['high', 'low']);
+  });
+
+  it('does not count a finding twice when the same scan is recorded again', async () => {
+    const { orgId } = await createTenant(app);
+    const d = detection();
+    const scan = await insertScan(db, orgId);
+    const input = { scan, detections: [d], coverage: [], completed: false };
+    await recordScanFindings(db, input);
+    const summary = await recordScanFindings(db, { ...input, completed: true });
+    expect(summary.changes).toEqual({ new: 1, reopened: 0, resolved: 0, unchanged: 0 });
+    expect((await findingsOf(orgId))[0]!.times_seen).toBe(1);
+  });
+
+  it('queues vulnerability.found for new and reopened findings only, and vulnerability.critical for critical ones', async () => {
+    const { orgId } = await createTenant(app);
+    const webhookId = await insertWebhook(db, orgId, ['vulnerability.found', 'vulnerability.critical']);
+    const critical = detection({ severity: 'critical' });
+    const medium = detection({ severity: 'medium' });
+    const first = await runScan(db, orgId, [critical, medium]);
+    await runScan(db, orgId, [critical], {
+      extraCoverage: [{ target: medium.target, check_id: medium.check_id, port: 443 }],
+    }); // critical unchanged, medium resolved: no events
+    const third = await runScan(db, orgId, [critical, medium]); // medium reopened
+
+    const deliveries = (await db('webhook_deliveries')
+      .where({ org_id: orgId, webhook_id: webhookId })
+      .orderBy('created_at')) as { event: string; payload: string }[];
+    const events = deliveries.map((d) => {
+      const payload = JSON.parse(d.payload) as { type: string; data: Record<string, unknown> };
+      return [d.event, payload.data.template_id, payload.data.scan_id];
+    });
+    expect(events).toEqual(
+      expect.arrayContaining([
+        ['vulnerability.found', critical.check_id, first.scan.id],
+        ['vulnerability.critical', critical.check_id, first.scan.id],
+        ['vulnerability.found', medium.check_id, first.scan.id],
+        ['vulnerability.found', medium.check_id, third.scan.id],
+      ]),
+    );
+    expect(events).toHaveLength(4);
+    const payload = JSON.parse(deliveries[0]!.payload) as { type: string; timestamp: string; data: object };
+    expect(Object.keys(payload.data).sort()).toEqual(
+      [
+        'id',
+        'title',
+        'severity',
+        'status',
+        'cvss_score',
+        'epss_score',
+        'target',
+        'affected_component',
+        'tool',
+        'template_id',
+        'cve_ids',
+        'cwe_ids',
+        'scan_id',
+        'detected_at',
+        'frameworks',
+        'first_seen_at',
+        'last_seen_at',
+        'times_seen',
+        'last_scan_id',
+      ].sort(),
+    );
+  });
+
+  it('queues nothing for an organization without a subscribed webhook', async () => {
+    const { orgId } = await createTenant(app);
+    await insertWebhook(db, orgId, ['scan.completed']);
+    await runScan(db, orgId, [detection({ severity: 'critical' })]);
+    expect(await db('webhook_deliveries').where({ org_id: orgId })).toEqual([]);
+  });
+
+  it('computes the CVSS score from the vector and stores 0.0 without a valid one', async () => {
+    const { orgId } = await createTenant(app);
+    await runScan(db, orgId, [
+      detection({ check_id: 'a-scored', cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }),
+      detection({ check_id: 'b-none', cvss_vector: null, severity: 'info' }),
+      detection({ check_id: 'c-bad', cvss_vector: 'CVSS:3.1/AV:N' }),
+    ]);
+    const rows = (await db('findings').where({ org_id: orgId }).orderBy('template_id')) as {
+      cvss_score: number;
+      cvss_vector: string | null;
+    }[];
+    expect(rows.map((r) => [r.cvss_score, r.cvss_vector])).toEqual([
+      [9.8, 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H'],
+      [0, null],
+      [0, null],
+    ]);
+  });
+
+  it('records hundreds of detections in one call', async () => {
+    const { orgId } = await createTenant(app);
+    const many = Array.from({ length: 700 }, (_, i) =>
+      detection({
+        severity: i % 7 === 0 ? 'critical' : 'low',
+        target: `10.0.${Math.floor(i / 200)}.${i % 200}`,
+      }),
+    );
+    const { summary } = await runScan(db, orgId, many);
+    expect(summary.changes.new).toBe(700);
+    expect(summary.counts.critical).toBe(100);
+    const again = await runScan(db, orgId, many);
+    expect(again.summary.changes.unchanged).toBe(700);
+    expect(await db('findings').where({ org_id: orgId }).count<{ n: number }[]>({ n: '*' })).toEqual([
+      { n: 700 },
+    ]);
+  });
+
+  it("writes in the caller's transaction, so a rollback by the caller leaves no trace", async () => {
+    const { orgId } = await createTenant(app);
+    const scan = await insertScan(db, orgId);
+    await expect(
+      db.transaction(async (trx) => {
+        await recordScanFindings(trx, { scan, detections: [detection()], coverage: [], completed: true });
+        expect(await trx('findings').where({ org_id: orgId })).toHaveLength(1);
+        throw new Error('the scan engine failed after recording');
+      }),
+    ).rejects.toThrow('the scan engine failed');
+    expect(await db('findings').where({ org_id: orgId })).toEqual([]);
+    expect(await db('finding_observations').where({ scan_id: scan.id })).toEqual([]);
+    expect((await scanRow(scan.id)).vulnerabilities_found).toBe(0);
+  });
+});

@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { bumpFindingsVersion } from '../../../server/findings/versions.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { createTenant } from '../../helpers/tenants.ts';
+import { detection, runScan } from '../../helpers/scans.ts';
+
+interface Row {
+  id: string;
+  severity_rank: number;
+  detected_at: Date;
+  cvss_score: number;
+}
+
+interface Item {
+  id: string;
+  severity: string;
+  status: string;
+  tool: string;
+  target: string;
+  cve_ids: string[];
+}
+
+const DAY = 86_400_000;
+const VECTORS = {
+  high: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', // 7.5
+  medium: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:L/A:N', // 6.5
+  low: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N', // 3.1
+};
+
+describe(`findings list: filters, sorting and pagination (${testEngine})`, () => {
+  let app: TestApp;
+  let db: Knex;
+  let orgId: string;
+  let token: string;
+  let rows: Row[];
+  let firstScan: string;
+  let lastScan: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    db = app.services.db;
+    const tenant = await createTenant(app, 'enterprise');
+    orgId = tenant.orgId;
+    token = await tenant.login();
+    const now = Date.now();
+    // Three scans on different days; many findings share severity, detection time and score (ties).
+    const first = await runScan(
+      db,
+      orgId,
+      [
+        ...Array.from({ length: 5 }, () => detection({ severity: 'high', cvss_vector: VECTORS.high })),
+        detection({ severity: 'critical', cve_ids: ['CVE-2021-44228', 'CVE-2021-45046'], tool: 'nuclei' }),
+        detection({ severity: 'low', cvss_vector: VECTORS.low, target: 'App.Example.test' }),
+      ],
+      { now: new Date(now - 3 * DAY) },
+    );
+    firstScan = first.scan.id;
+    await runScan(
+      db,
+      orgId,
+      [
+        ...Array.from({ length: 4 }, () => detection({ severity: 'medium', cvss_vector: VECTORS.medium })),
+        detection({ severity: 'high', cvss_vector: VECTORS.high, target: 'app.example.test.evil' }),
+        detection({ severity: 'info', cvss_vector: null, tool: 'nuclei', cve_ids: ['CVE-2021-44228'] }),
+      ],
+      { now: new Date(now - 2 * DAY) },
+    );
+    const again = await db('findings').where({ org_id: orgId, severity: 'critical' }).first('template_id');
+    const last = await runScan(
+      db,
+      orgId,
+      [
+        ...Array.from({ length: 3 }, () => detection({ severity: 'high', cvss_vector: VECTORS.high })),
+        detection({
+          severity: 'critical',
+          check_id: (again as { template_id: string }).template_id,
+          cve_ids: ['CVE-2021-44228', 'CVE-2021-45046'],
+          tool: 'nuclei',
+        }),
+      ],
+      { now: new Date(now - DAY) },
+    );
+    lastScan = last.scan.id;
+    rows = (await db('findings')
+      .where({ org_id: orgId })
+      .select('id', 'severity_rank', 'detected_at', 'cvss_score')) as Row[];
+    expect(rows).toHaveLength(16);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const get = async (query: string) => {
+    const res = await app.request(`/api/v1/findings?${query}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status, query).toBe(200);
+    return (await res.json()) as {
+      items: Item[];
+      total: number;
+      page: number;
+      per_page: number;
+      pages: number;
+    };
+  };
+
+  /** Walks every page and returns the ids in the order served. */
+  const walk = async (query: string, perPage: number) => {
+    const ids: string[] = [];
+    const first = await get(`${query}&per_page=${perPage}&page=1`);
+    ids.push(...first.items.map((i) => i.id));
+    for (let page = 2; page <= first.pages; page++) {
+      ids.push(...(await get(`${query}&per_page=${perPage}&page=${page}`)).items.map((i) => i.id));
+    }
+    return { ids, total: first.total, pages: first.pages };
+  };
+
+  const byKeys =
+    (keys: ((r: Row) => number | string)[], direction: 1 | -1) =>
+    (a: Row, b: Row): number => {
+      for (const key of keys) {
+        const x = key(a);
+        const y = key(b);
+        if (x < y) return -direction;
+        if (x > y) return direction;
+      }
+      return 0;
+    };
+  const expected = (sort: 'severity' | 'created_at' | 'cvss_score', order: 'asc' | 'desc') => {
+    const keys: Record<typeof sort, ((r: Row) => number | string)[]> = {
+      severity: [(r) => r.severity_rank, (r) => r.detected_at.getTime(), (r) => r.id],
+      created_at: [(r) => r.detected_at.getTime(), (r) => r.id],
+      cvss_score: [(r) => r.cvss_score, (r) => r.id],
+    };
+    return [...rows].sort(byKeys(keys[sort], order === 'asc' ? 1 : -1)).map((r) => r.id);
+  };
+
+  it('orders by severity, then most recent detection, by default', async () => {
+    const { ids } = await walk('', 100);
+    expect(ids).toEqual(expected('severity', 'desc'));
+    const { items } = await get('per_page=100');
+    expect(items.map((i) => i.severity).slice(0, 2)).toEqual(['critical', 'high']);
+  });
+
+  for (const sort of ['severity', 'created_at', 'cvss_score'] as const) {
+    for (const order of ['asc', 'desc'] as const) {
+      it(`serves every finding exactly once across pages sorted by ${sort} ${order}, ties broken by id`, async () => {
+        const { ids, total, pages } = await walk(`sort=${sort}&order=${order}`, 3);
+        expect(total).toBe(16);
+        expect(pages).toBe(6);
+        expect(new Set(ids).size).toBe(16);
+        expect(ids).toEqual(expected(sort, order));
+      });
+    }
+  }
+
+  it('defaults the order to desc for an explicit sort', async () => {
+    expect((await walk('sort=cvss_score', 100)).ids).toEqual(expected('cvss_score', 'desc'));
+  });
+
+  it('returns empty items past the last page, with the total', async () => {
+    const res = await get('per_page=10&page=3');
+    expect(res).toEqual({ items: [], total: 16, page: 3, per_page: 10, pages: 2 });
+  });
+
+  it('filters by severity, status, tool and CVE (ignoring the CVE id case)', async () => {
+    expect((await get('severity=high')).total).toBe(9);
+    expect((await get('severity=high')).items.every((i) => i.severity === 'high')).toBe(true);
+    expect((await get('tool=nuclei')).total).toBe(2);
+    const cve = await get('cve=cve-2021-44228');
+    expect(cve.total).toBe(2);
+    expect(cve.items.every((i) => i.cve_ids.includes('CVE-2021-44228'))).toBe(true);
+    expect((await get('cve=CVE-2021-45046')).total).toBe(1);
+    expect((await get('cve=CVE-1999-0001')).total).toBe(0);
+
+    const [one] = rows;
+    await db('findings').where({ id: one!.id }).update({ status: 'accepted' });
+    await bumpFindingsVersion(db, orgId);
+    expect((await get('status=accepted')).items.map((i) => i.id)).toEqual([one!.id]);
+    expect((await get('status=open')).total).toBe(15);
+    await db('findings').where({ id: one!.id }).update({ status: 'open' });
+    await bumpFindingsVersion(db, orgId);
+  });
+
+  it('matches the target exactly, ignoring case', async () => {
+    const res = await get('target=APP.EXAMPLE.TEST');
+    expect(res.items.map((i) => i.target)).toEqual(['App.Example.test']);
+  });
+
+  it('filters by scan through its observations: a scan lists what it saw, including findings another scan owns', async () => {
+    const last = await get(`scan_id=${lastScan}&per_page=100`);
+    expect(last.total).toBe(4);
+    expect(last.items.map((i) => i.severity).sort()).toEqual(['critical', 'high', 'high', 'high']);
+    expect((await get(`scan_id=${firstScan}`)).total).toBe(7);
+    expect((await get('scan_id=scan_unknown')).total).toBe(0);
+  });
+
+  it('combines filters with sorting and pagination', async () => {
+    const { ids, total } = await walk(`scan_id=${firstScan}&severity=high&sort=created_at&order=asc`, 2);
+    expect(total).toBe(5);
+    const highFirst = rows.filter(
+      (r) =>
+        r.severity_rank === 3 &&
+        r.detected_at.getTime() === Math.min(...rows.map((x) => x.detected_at.getTime())),
+    );
+    expect(ids).toEqual(highFirst.map((r) => r.id).sort());
+  });
+});

@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRoutes } from '../../../server/routes/index.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { startPlatformApp, type PlatformApp } from '../../helpers/platform.ts';
+
+/**
+ * Loads /docs and /redoc in headless Chromium and checks the rendered DOM: the
+ * pages really render from the assets this server serves. Chromium may reach
+ * loopback only: every other host resolves to nothing and goes to a dead proxy.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const run = promisify(execFile);
+
+if (!existsSync(CHROMIUM)) {
+  console.warn(`platform-docs-browser: skipped; ${CHROMIUM} is absent (apt-get install -y chromium)`);
+}
+
+async function renderedDom(url: string): Promise<string> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'scanward-chromium-'));
+  try {
+    const { stdout } = await run(
+      CHROMIUM,
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        `--user-data-dir=${profile}`,
+        '--proxy-server=http://127.0.0.1:9',
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+        // Lets the page's scripts run (fetch the document, render) before the DOM is dumped.
+        '--virtual-time-budget=15000',
+        '--dump-dom',
+        url,
+      ],
+      { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 },
+    );
+    return stdout;
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(!existsSync(CHROMIUM))(`documentation pages in a browser (${testEngine})`, () => {
+  let app: PlatformApp;
+  beforeAll(async () => {
+    app = await startPlatformApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** Summaries as they appear in serialised HTML text. */
+  const summaries = allRoutes.map((r) =>
+    r.summary.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+  );
+
+  it('renders Swagger UI with the operations of this API', async () => {
+    const dom = await renderedDom(`${app.url}/docs`);
+    expect(dom).toContain('class="swagger-ui');
+    expect(dom).toContain('data-path="/api/health"');
+    const shown = summaries.filter((s) => dom.includes(s));
+    expect(shown.length, 'operation summaries in the rendered page').toBe(summaries.length);
+  }, 120_000);
+
+  it('renders ReDoc with the operations of this API', async () => {
+    const dom = await renderedDom(`${app.url}/redoc`);
+    expect(dom).toContain('Scanward API');
+    const shown = summaries.filter((s) => dom.includes(s));
+    expect(shown.length, 'operation summaries in the rendered page').toBe(summaries.length);
+  }, 120_000);
+});

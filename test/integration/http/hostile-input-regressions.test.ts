@@ -1,0 +1,344 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { hashApiKey } from '../../../server/auth/gatekeeper.ts';
+import { defineRoute } from '../../../server/http/contract.ts';
+import { startedStream } from '../../../server/http/stream.ts';
+import { newId } from '../../../server/identity/ids.ts';
+import { FindingDetail } from '../../../server/schemas/findings.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { eventually, startPlatformApp, type PlatformApp } from '../../helpers/platform.ts';
+import { detection, insertScan, runScan } from '../../helpers/scans.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+/**
+ * One regression test per defect of the hostile-input report (issue 9): NUL and
+ * unstorable text, the export dropping the connection, bound parameters in
+ * logs, Node's own answers outside the error shape, lenient numbers, repeated
+ * parameters and loose `Authorization`, and `cancelled` as a status filter.
+ * The contract half (OpenAPI) lives in openapi-limits.test.ts.
+ */
+
+const SECRET_HASH = hashApiKey(`sw_${randomBytes(32).toString('base64url')}`);
+const SECRET_NAME = `name-${randomBytes(6).toString('hex')}`;
+
+/** Throwaway routes: a streamed body failing before or after its first byte, and a failing insert. */
+function failingStream(failAfterFirstChunk: boolean): Readable {
+  async function* chunks() {
+    if (failAfterFirstChunk) yield 'id,title\n' + 'x,'.repeat(40_000) + '\n';
+    throw new Error('the database went away');
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+const streamRoute = (name: string, failAfterFirstChunk: boolean) =>
+  defineRoute({
+    method: 'get',
+    path: `/api/v1/hostile-test/${name}`,
+    operationId: `hostileTest${name}`,
+    summary: 'Streams a body that fails',
+    tags: ['Test'],
+    access: { public: true },
+    responses: { 200: { description: 'A CSV', contentTypes: ['text/csv'] } },
+    handler: async ({ ctx }) => {
+      const body = await startedStream(failingStream(failAfterFirstChunk));
+      ctx.status = 200;
+      ctx.type = 'text/csv';
+      ctx.body = body;
+    },
+  });
+
+const failingInsert = defineRoute({
+  method: 'post',
+  path: '/api/v1/hostile-test/api-key-twice',
+  operationId: 'hostileTestApiKeyTwice',
+  summary: 'Inserts the same API key row twice',
+  tags: ['Test'],
+  access: { public: true },
+  responses: { 200: { description: 'Never', schema: z.object({}) } },
+  handler: async ({ services }) => {
+    const org = (await services.db('organizations').first('id')) as { id: string };
+    const user = (await services.db('users').where({ org_id: org.id }).first('id')) as { id: string };
+    const row = {
+      id: newId('key'),
+      org_id: org.id,
+      user_id: user.id,
+      name: SECRET_NAME,
+      prefix: 'sw_abcdefg',
+      key_hash: SECRET_HASH,
+      permissions: ['read:scans'],
+    };
+    await services.db('api_keys').insert(row);
+    await services.db('api_keys').insert(row); // a unique violation quoting the key
+    return { body: {} };
+  },
+});
+
+async function expectError(res: Response, status: number, code: string, field?: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(body).toMatchObject({ error_code: code, detail: expect.any(String) });
+  if (field !== undefined) expect(body.field).toBe(field);
+  for (const key of Object.keys(body)) expect(['detail', 'error_code', 'field']).toContain(key);
+  return body;
+}
+
+/** Writes raw bytes and reads everything until the server closes the connection. */
+function sendRaw(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
+}
+
+function parseRaw(answer: string) {
+  const [head, body] = answer.split('\r\n\r\n') as [string, string];
+  return { head, body: JSON.parse(body) as Record<string, unknown> };
+}
+
+describe(`hostile input regressions (${testEngine})`, () => {
+  let app: PlatformApp;
+  let tenant: Tenant;
+  let token: string;
+  let findingId: string;
+
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    app.request(path, { headers: { authorization: `Bearer ${token}`, ...headers } });
+  const send = (method: string, path: string, body: unknown) =>
+    app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    app = await startPlatformApp({
+      captureLogs: true,
+      extraRoutes: [
+        streamRoute('before-first-byte', false),
+        streamRoute('after-first-byte', true),
+        failingInsert,
+      ],
+    });
+    tenant = await createTenant(app, 'professional');
+    token = await tenant.bearer();
+    const { summary } = await runScan(app.services.db, tenant.orgId, [detection({ severity: 'high' })]);
+    findingId = summary.new_finding_ids[0]!;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('NUL and other text PostgreSQL cannot store', () => {
+    it('answers a NUL in an id exactly like an unknown id', async () => {
+      const unknown = await get('/api/v1/scans/scan_doesnotexist0000000000');
+      const unknownBody = await expectError(unknown, 404, 'NOT_FOUND');
+      for (const path of [
+        '/api/v1/scans/%00',
+        '/api/v1/scans/scan_%00x',
+        `/api/v1/findings/${findingId}%00`,
+      ]) {
+        const body = await expectError(await get(path), 404, 'NOT_FOUND');
+        if (path.startsWith('/api/v1/scans')) expect(body).toEqual(unknownBody);
+      }
+      await expectError(await get('/api/v1/findings/%ED%A0%80'), 404, 'NOT_FOUND');
+    });
+
+    it('answers a NUL in a query parameter with 422 naming it', async () => {
+      await expectError(await get('/api/v1/findings?target=%00'), 422, 'VALIDATION_ERROR', 'target');
+      await expectError(await get('/api/v1/scans?target=a%00b'), 422, 'VALIDATION_ERROR', 'target');
+    });
+
+    it('answers a NUL or a lone surrogate in a body field with 422 naming it', async () => {
+      const path = `/api/v1/findings/${findingId}`;
+      await expectError(
+        await send('POST', `${path}/comments`, { text: 'a\u0000b' }),
+        422,
+        'VALIDATION_ERROR',
+        'text',
+      );
+      await expectError(
+        await send('POST', `${path}/comments`, { text: 'a\ud800b' }),
+        422,
+        'VALIDATION_ERROR',
+        'text',
+      );
+      await expectError(await send('PATCH', path, { notes: 'x\u0000' }), 422, 'VALIDATION_ERROR', 'notes');
+      const key = await send('POST', '/api/v1/api-keys', { name: 'ci\u0000', permissions: ['read:scans'] });
+      await expectError(key, 422, 'VALIDATION_ERROR', 'name');
+      const comments = (await (await get(path)).json()) as { comments: unknown[]; notes: string | null };
+      expect(comments.comments).toEqual([]);
+      expect(comments.notes).toBeNull();
+    });
+
+    it('answers a NUL in the login form with 422, without credentials', async () => {
+      const res = await app.request('/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'username=admin%40localhost%00&password=x',
+      });
+      await expectError(res, 422, 'VALIDATION_ERROR', 'username');
+    });
+
+    it('refuses HTTP Basic credentials with a NUL as wrong credentials', async () => {
+      const basic = Buffer.from(`${tenant.admin.email}\u0000:x`).toString('base64');
+      await expectError(
+        await app.request('/openapi.json', { headers: { authorization: `Basic ${basic}` } }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+    });
+  });
+
+  describe('export', () => {
+    it('answers a NUL in an export filter with a normal 422 before the first byte', async () => {
+      for (const name of ['scan_id', 'target', 'tool', 'cve']) {
+        await expectError(await get(`/api/v1/findings/export?${name}=%00`), 422, 'VALIDATION_ERROR', name);
+      }
+    });
+
+    it('answers a stream that fails before its first byte with a normal 500 in the error shape', async () => {
+      await expectError(await app.request('/api/v1/hostile-test/before-first-byte'), 500, 'INTERNAL_ERROR');
+    });
+
+    it('cuts a stream that fails after its first byte so the client notices, and logs it once', async () => {
+      const requestId = `cut-${randomBytes(4).toString('hex')}`;
+      const res = await app.request('/api/v1/hostile-test/after-first-byte', {
+        headers: { 'x-request-id': requestId },
+      });
+      expect(res.status).toBe(200);
+      await expect(res.text()).rejects.toThrow();
+      const failures = await eventually(async () => {
+        const lines = app.logs.filter((l) => l.request_id === requestId && l.level === 50);
+        return lines.length > 0 ? lines : undefined;
+      }, 'the log line of the cut response');
+      expect(failures).toHaveLength(1);
+      expect(failures[0]!.msg).toBe('response failed after it started');
+    });
+
+    it('exports JSON as an array of finding details, as the contract says', async () => {
+      const res = await get('/api/v1/findings/export?format=json');
+      expect(res.status).toBe(200);
+      const parsed = z.array(FindingDetail).safeParse(await res.json());
+      expect(parsed.success, parsed.error?.message).toBe(true);
+      expect(parsed.data).toHaveLength(1);
+    });
+  });
+
+  it('logs a failed query by its shape and SQLSTATE, never its bound values', async () => {
+    const requestId = `sql-${randomBytes(4).toString('hex')}`;
+    const res = await app.request('/api/v1/hostile-test/api-key-twice', {
+      method: 'POST',
+      headers: { 'x-request-id': requestId },
+    });
+    await expectError(res, 500, 'INTERNAL_ERROR');
+    const line = await eventually(
+      async () => app.logs.find((l) => l.request_id === requestId && l.msg === 'unhandled error'),
+      'the error line',
+    );
+    const err = line.err as Record<string, unknown>;
+    expect(err).toMatchObject({ code: '23505', table: 'api_keys' });
+    expect(err.query).toMatch(/^insert into "api_keys" .*\$1/);
+    const raw = app.rawLogs();
+    expect(raw).not.toContain(SECRET_HASH);
+    expect(raw).not.toContain(SECRET_NAME);
+    expect(raw).not.toContain('already exists');
+  });
+
+  describe("Node's own refusals answer in the error shape", () => {
+    it('answers a request without Host with 400 BAD_REQUEST', async () => {
+      const { head, body } = parseRaw(await sendRaw(app.url, 'GET /api/health HTTP/1.1\r\n\r\n'));
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head.toLowerCase()).toContain('content-type: application/json');
+      expect(body).toEqual({ detail: expect.stringContaining('Host'), error_code: 'BAD_REQUEST' });
+    });
+
+    it('answers CONNECT with 400 in the error shape instead of dropping the connection', async () => {
+      const { head, body } = parseRaw(
+        await sendRaw(app.url, 'CONNECT 127.0.0.1:9 HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\n'),
+      );
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(body).toMatchObject({ error_code: 'BAD_REQUEST' });
+    });
+
+    it('answers an Expect other than 100-continue with 417 in the error shape', async () => {
+      const { head, body } = parseRaw(
+        await sendRaw(
+          app.url,
+          'GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: 999-bogus\r\nConnection: close\r\n\r\n',
+        ),
+      );
+      expect(head).toMatch(/^HTTP\/1\.1 417 /);
+      expect(head.toLowerCase()).toContain('content-type: application/json');
+      expect(body).toMatchObject({ error_code: 'EXPECTATION_FAILED' });
+    });
+  });
+
+  describe('strict parsing', () => {
+    it.each(['0x10', '1e1', '+2', ' 2', '2.0', '-1', '', '99999999999999999999'])(
+      'refuses page=%j as a number',
+      async (value) => {
+        await expectError(
+          await get(`/api/v1/scans?page=${encodeURIComponent(value)}`),
+          422,
+          'VALIDATION_ERROR',
+          'page',
+        );
+      },
+    );
+
+    it('refuses per_page=1e1 and accepts plain digits', async () => {
+      await expectError(await get('/api/v1/findings?per_page=1e1'), 422, 'VALIDATION_ERROR', 'per_page');
+      const ok = (await (await get('/api/v1/findings?per_page=10&page=1')).json()) as { per_page: number };
+      expect(ok.per_page).toBe(10);
+    });
+
+    it('refuses a repeated query parameter instead of taking the last value', async () => {
+      const res = await get('/api/v1/scans?page=1&page=2');
+      const body = await expectError(res, 422, 'VALIDATION_ERROR', 'page');
+      expect(body.detail).toContain('once');
+      await expectError(
+        await get('/api/v1/findings?severity=high&severity=low'),
+        422,
+        'VALIDATION_ERROR',
+        'severity',
+      );
+    });
+
+    it('accepts exactly `Bearer <token>` and nothing around it', async () => {
+      expect(
+        (await app.request('/api/v1/scans', { headers: { authorization: `Bearer ${token}` } })).status,
+      ).toBe(200);
+      expect(
+        (await app.request('/api/v1/scans', { headers: { authorization: `bearer ${token}` } })).status,
+      ).toBe(200);
+      for (const value of [
+        `Bearer ${token} extra`,
+        `Bearer  ${token}`,
+        `Bearer ${token},x`,
+        `Bearer\t${token}`,
+      ]) {
+        const res = await app.request('/api/v1/scans', { headers: { authorization: value } });
+        await expectError(res, 401, 'INVALID_TOKEN');
+      }
+    });
+  });
+
+  it('lists cancelled scans by status', async () => {
+    const cancelled = await insertScan(app.services.db, tenant.orgId, { status: 'cancelled' });
+    const res = await get('/api/v1/scans?status=cancelled');
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { items: { id: string; status: string }[] };
+    expect(page.items.map((s) => s.id)).toEqual([cancelled.id]);
+    expect(page.items[0]!.status).toBe('cancelled');
+  });
+});

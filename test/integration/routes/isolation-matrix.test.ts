@@ -1,0 +1,318 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { successStatus, type AnyRoute } from '../../../server/http/contract.ts';
+import { allRoutes } from '../../../server/routes/index.ts';
+import { Permission } from '../../../server/schemas/common.ts';
+import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { detection, insertApiKey, runScan } from '../../helpers/scans.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+/**
+ * Every route whose path names an organization-owned id, called by another
+ * organization with real ids of the owner, answers exactly what a missing id
+ * answers (404 NOT_FOUND) and changes nothing of the owner's. The routes come
+ * from `allRoutes`, so a new route joins the matrix by itself, and a new kind
+ * of path parameter fails the test until it is classified below.
+ */
+
+/** Organization-owned path parameters: the table that holds the id, for the seed checks. */
+const OWNED_PARAMS = {
+  scan_id: 'scans',
+  finding_id: 'findings',
+  schedule_id: 'scan_schedules',
+  webhook_id: 'webhooks',
+  delivery_id: 'webhook_deliveries',
+  session_id: 'sessions',
+  key_id: 'api_keys',
+} as const;
+type OwnedParam = keyof typeof OWNED_PARAMS;
+
+/**
+ * Path parameters that are not organization-owned: ids of the global
+ * catalogues every organization reads alike (compliance controls and
+ * remediation playbooks ship with the server), so there is nothing to isolate.
+ */
+const CATALOGUE_PARAMS = new Set(['control_id', 'playbook_id']);
+
+/** Valid bodies, so that validation never answers before the lookup of the id. */
+const BODIES: Record<string, unknown> = {
+  'PATCH /api/v1/findings/{finding_id}': { status: 'resolved', notes: 'taken over' },
+  'POST /api/v1/findings/{finding_id}/comments': { text: 'x' },
+};
+
+/** What the owner gets for its own ids when that is not the route's success: A's scan is finished. */
+const OWN_ID_ANSWERS: Record<string, number> = { 'DELETE /api/v1/scans/{scan_id}': 409 };
+
+const isOwned = (name: string): name is OwnedParam => Object.hasOwn(OWNED_PARAMS, name);
+const paramsOf = (route: AnyRoute) => [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+const routeName = (route: AnyRoute) => `${route.method.toUpperCase()} ${route.path}`;
+
+/** An id of the same shape (kind prefix, length, alphabet) that names nothing. */
+function missingLike(id: string): string {
+  const cut = id.lastIndexOf('_') + 1;
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz';
+  const tail = [...randomBytes(id.length - cut)].map((b) => alphabet[b % 36]).join('');
+  return id.slice(0, cut) + tail;
+}
+
+function fillPath(path: string, ids: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]!));
+}
+
+interface Call {
+  status: number;
+  body: unknown;
+}
+
+describe(`organization isolation of every route with an id in its path (${testEngine})`, () => {
+  let app: TestApp;
+  let db: Knex;
+  let a: Tenant;
+  let b: Tenant;
+  let aToken: string;
+  let bToken: string;
+  let bKey: string;
+  let aIds: Record<OwnedParam, string>;
+  let bIds: Record<OwnedParam, string>;
+
+  const call = async (
+    credentials: Record<string, string>,
+    route: AnyRoute,
+    ids: Record<string, string>,
+  ): Promise<Call> => {
+    const body = BODIES[routeName(route)];
+    const res = await app.request(fillPath(route.path, ids), {
+      method: route.method.toUpperCase(),
+      headers: { ...credentials, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: compared as text
+    }
+    return { status: res.status, body: parsed };
+  };
+
+  const api = async <T>(token: string, method: string, path: string, json?: unknown) => {
+    const res = await app.request(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+    const body = (await res.json()) as T;
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+
+  /**
+   * One of each owned resource for the tenant, created the way a user would
+   * (over HTTP where the API can create it), plus some triage history, an AI
+   * analysis and a delivery so those tables have rows to protect.
+   */
+  const seed = async (tenant: Tenant, token: string, tag: string): Promise<Record<OwnedParam, string>> => {
+    const { scan, summary } = await runScan(
+      db,
+      tenant.orgId,
+      [
+        detection({ severity: 'critical', target: `${tag}.example.test`, cve_ids: ['CVE-2024-0001'] }),
+        detection({ severity: 'high', target: `${tag}.example.test` }),
+      ],
+      { target: `${tag}.example.test` },
+    );
+    const findingId = summary.new_finding_ids[0]!;
+    await api(token, 'PATCH', `/api/v1/findings/${findingId}`, { status: 'in_progress', notes: tag });
+    await api(token, 'POST', `/api/v1/findings/${findingId}/comments`, { text: `comment of ${tag}` });
+    await api(token, 'GET', `/api/v1/findings/${findingId}/ai-analysis`);
+
+    const schedule = await api<{ id: string }>(token, 'POST', '/api/v1/scans/schedules', {
+      target: '127.0.0.1',
+      frequency: 'daily',
+      authorized: true,
+    });
+    const webhook = await api<{ id: string }>(token, 'POST', '/api/v1/webhooks', {
+      url: `http://127.0.0.1:9/hook/${tag}`,
+      events: ['scan.completed'],
+    });
+    const [deliveryId] = await enqueueWebhookEvent(db, tenant.orgId, 'scan.completed', { id: scan.id });
+    const key = await api<{ id: string }>(token, 'POST', '/api/v1/api-keys', {
+      name: `key of ${tag}`,
+      permissions: ['read:scans'],
+    });
+    // A second session of the admin: revoking it (the positive control) leaves `token` working.
+    await tenant.bearer();
+    const sessions = await api<{ items: { id: string; current: boolean }[] }>(
+      token,
+      'GET',
+      '/api/v1/auth/sessions',
+    );
+    const other = sessions.items.find((s) => !s.current);
+    if (!other) throw new Error('the admin has no second session');
+
+    return {
+      scan_id: scan.id,
+      finding_id: findingId,
+      schedule_id: schedule.id,
+      webhook_id: webhook.id,
+      delivery_id: deliveryId!,
+      session_id: other.id,
+      key_id: key.id,
+    };
+  };
+
+  /** Every row of the organization, in every table with an `org_id`, plus its own rows elsewhere. */
+  const snapshot = async (orgId: string) => {
+    const tables = (
+      (await db('information_schema.columns')
+        .where({ column_name: 'org_id' })
+        .whereRaw('table_schema = current_schema()')
+        .select('table_name')) as { table_name: string }[]
+    )
+      .map((t) => t.table_name)
+      .sort();
+    const key = (row: unknown) => JSON.stringify(row);
+    const sorted = (rows: unknown[]) => [...rows].sort((x, y) => key(x).localeCompare(key(y)));
+    const out: Record<string, unknown[]> = {};
+    for (const table of tables) out[table] = sorted(await db(table).where({ org_id: orgId }));
+    out.organizations = sorted(await db('organizations').where({ id: orgId }));
+    out.rate_counters = sorted(await db('rate_counters').whereLike('bucket', `org:${orgId}:%`));
+    return out;
+  };
+
+  /** The routes of the matrix: every route with an owned parameter in its path. */
+  const matrixRoutes = () => allRoutes.filter((route) => paramsOf(route).some(isOwned));
+
+  /**
+   * How a route is called by B: all of A's ids, and, when the path has several
+   * owned ids, one of A's at a time beside B's own (so no single check can
+   * rely on another). Its twin replaces A's ids by missing ones.
+   */
+  const variants = (route: AnyRoute) => {
+    const params = paramsOf(route) as OwnedParam[];
+    const make = (foreign: OwnedParam[]) => {
+      const foreignIds = Object.fromEntries(params.map((p) => [p, foreign.includes(p) ? aIds[p] : bIds[p]]));
+      const missingIds = Object.fromEntries(
+        params.map((p) => [p, foreign.includes(p) ? missingLike(aIds[p]) : bIds[p]]),
+      );
+      return { label: foreign.join('+'), foreignIds, missingIds };
+    };
+    return [make(params), ...(params.length > 1 ? params.map((p) => make([p])) : [])];
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp({ SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' });
+    db = app.services.db;
+    a = await createTenant(app, 'enterprise');
+    b = await createTenant(app, 'enterprise');
+    aToken = await a.bearer();
+    bToken = await b.bearer();
+    bKey = await insertApiKey(db, b.orgId, b.admin.id, [...Permission.options]);
+    aIds = await seed(a, aToken, 'org-a');
+    bIds = await seed(b, bToken, 'org-b');
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('classifies every path parameter of every route as organization-owned or catalogue', () => {
+    const unclassified = allRoutes.flatMap((route) =>
+      paramsOf(route)
+        .filter((p) => !isOwned(p) && !CATALOGUE_PARAMS.has(p))
+        .map((p) => `${routeName(route)}: {${p}}`),
+    );
+    expect(unclassified, 'add these parameters to OWNED_PARAMS or CATALOGUE_PARAMS').toEqual([]);
+
+    const mixed = matrixRoutes()
+      .filter((route) => paramsOf(route).some((p) => CATALOGUE_PARAMS.has(p)))
+      .map(routeName);
+    expect(mixed, 'routes mixing owned and catalogue ids need a catalogue id in this test').toEqual([]);
+
+    for (const route of matrixRoutes()) {
+      expect(paramsOf(route).sort(), `${routeName(route)} declares its path parameters`).toEqual(
+        Object.keys(route.params?.shape ?? {}).sort(),
+      );
+      if (route.body) {
+        expect(BODIES[routeName(route)], `${routeName(route)} needs a body in BODIES`).toBeDefined();
+        const parsed = (route.body as { safeParse(v: unknown): { success: boolean } }).safeParse(
+          BODIES[routeName(route)],
+        );
+        expect(parsed.success, `the body of ${routeName(route)} is valid`).toBe(true);
+      }
+    }
+    expect(matrixRoutes().length).toBeGreaterThanOrEqual(14);
+  });
+
+  it('seeds real ids of each organization', async () => {
+    for (const [orgId, ids] of [
+      [a.orgId, aIds],
+      [b.orgId, bIds],
+    ] as const) {
+      for (const [param, table] of Object.entries(OWNED_PARAMS)) {
+        const row = await db(table)
+          .where({ org_id: orgId, id: ids[param as OwnedParam] })
+          .first();
+        expect(row, `${param} ${ids[param as OwnedParam]} in ${table}`).toBeDefined();
+      }
+    }
+  });
+
+  it("answers another organization's ids exactly like missing ones (404 NOT_FOUND) and changes nothing", async () => {
+    const before = await snapshot(a.orgId);
+    expect(before.scans).toHaveLength(1);
+    expect(before.finding_comments).toHaveLength(1);
+    expect(before.webhook_deliveries).toHaveLength(1);
+
+    const failures: string[] = [];
+    let calls = 0;
+    for (const route of matrixRoutes()) {
+      const callers: [string, Record<string, string>][] = [['bearer', { authorization: `Bearer ${bToken}` }]];
+      if (!route.access.bearerOnly) callers.push(['api key', { 'x-api-key': bKey }]);
+      for (const [caller, credentials] of callers) {
+        for (const { label, foreignIds, missingIds } of variants(route)) {
+          const where = `${routeName(route)} as B (${caller}) with A's ${label}`;
+          const foreign = await call(credentials, route, foreignIds);
+          const missing = await call(credentials, route, missingIds);
+          calls += 2;
+          if (
+            foreign.status !== 404 ||
+            (foreign.body as { error_code?: unknown }).error_code !== 'NOT_FOUND'
+          ) {
+            failures.push(`${where}: ${foreign.status} ${JSON.stringify(foreign.body)}`);
+          }
+          if (
+            foreign.status !== missing.status ||
+            JSON.stringify(foreign.body) !== JSON.stringify(missing.body)
+          ) {
+            failures.push(
+              `${where}: differs from a missing id: ${foreign.status} ${JSON.stringify(foreign.body)} ` +
+                `vs ${missing.status} ${JSON.stringify(missing.body)}`,
+            );
+          }
+        }
+      }
+    }
+    expect.soft(failures).toEqual([]);
+    expect(calls).toBeGreaterThanOrEqual(2 * matrixRoutes().length);
+    expect(await snapshot(a.orgId)).toEqual(before);
+  });
+
+  it("answers the owner's own ids, so the 404s above come from the organization check", async () => {
+    // Deletions last, so that every route still finds what it names.
+    const ordered = [...matrixRoutes()].sort(
+      (x, y) => Number(x.method === 'delete') - Number(y.method === 'delete'),
+    );
+    for (const route of ordered) {
+      const own = await call({ authorization: `Bearer ${aToken}` }, route, aIds);
+      const expected = OWN_ID_ANSWERS[routeName(route)] ?? successStatus(route);
+      expect(own.status, `${routeName(route)} as A: ${JSON.stringify(own.body)}`).toBe(expected);
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
+import { runScanToEnd } from '../../../helpers/scanner.ts';
+import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { testEngine } from '../../../helpers/database.ts';
+import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
+import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+
+function hasOpenssl(): boolean {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const openssl = hasOpenssl();
+if (!openssl) console.warn('openssl is not installed: the TLS scan test is skipped');
+
+describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let server: Server;
+  let dir: string;
+  const sockets = new Set<Socket>();
+  const host = randomLoopbackAddress();
+  let port: number;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'scanward-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'k.pem',
+        '-out',
+        'c.pem',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=scan-fixture.test',
+      ],
+      { cwd: dir, stdio: 'pipe', input: '' },
+    );
+    // nmap's second opinion is not what these tests are about, and costs ~20 s per HTTP fixture.
+    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    tenant = await createTenant(app, 'enterprise');
+    // Self-signed, TLS 1.0 and 1.1 still enabled, no security headers.
+    server = createServer(
+      {
+        key: readFileSync(join(dir, 'k.pem')),
+        cert: readFileSync(join(dir, 'c.pem')),
+        minVersion: 'TLSv1',
+        ciphers: 'DEFAULT:@SECLEVEL=0',
+      },
+      (_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>ok</html>'),
+    );
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    port = (server.address() as AddressInfo).port;
+    runner = startRunner(app.services, { pollIntervalMs: 50 });
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await app?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a full scan of a loopback HTTPS server records the TLS and header findings', async () => {
+    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    expect(final.error).toBeNull();
+    expect(final.status).toBe('completed');
+
+    const findings = (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId })
+      .whereIn('tool', ['scanward-tls', 'scanward-web'])
+      .orderBy('template_id')) as {
+      template_id: string;
+      severity: string;
+      affected_component: string;
+      tool: string;
+    }[];
+    const component = `https://${host}:${port}`;
+    expect(findings.map((f) => [f.template_id, f.severity, f.affected_component, f.tool])).toEqual([
+      ['http-missing-security-headers', 'medium', component, 'scanward-web'],
+      ['tls-certificate-self-signed', 'medium', component, 'scanward-tls'],
+      ['tls-legacy-protocol', 'medium', component, 'scanward-tls'],
+    ]);
+  }, 90_000);
+});

@@ -1,0 +1,78 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
+import { runScanToEnd } from '../../../helpers/scanner.ts';
+import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { testEngine } from '../../../helpers/database.ts';
+import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
+import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+
+interface FindingRow {
+  template_id: string;
+  severity: string;
+  affected_component: string;
+  kev: boolean;
+  cve_ids: string[] | string;
+  tool: string;
+}
+
+describe(`detection depth through the scan runner (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let server: Server;
+  const sockets = new Set<Socket>();
+  const host = randomLoopbackAddress();
+  let port: number;
+
+  beforeAll(async () => {
+    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    tenant = await createTenant(app, 'enterprise');
+    const headers = {
+      Server: 'Apache/2.4.49 (Unix)',
+      'X-Powered-By': 'PHP/7.4.3',
+      'Content-Type': 'text/html',
+    };
+    server = createServer((req, res) => {
+      if (req.url === '/')
+        res.writeHead(200, headers).end('<a href="/files/">files</a><a href="/login">in</a>');
+      else if (req.url === '/files/') {
+        res.writeHead(200, headers).end('<title>Index of /files</title><a href="a.sql">a.sql</a>');
+      } else if (req.url === '/login') {
+        res.writeHead(200, { ...headers, 'Set-Cookie': 'PHPSESSID=abc; Path=/' }).end('<p>log in</p>');
+      } else res.writeHead(404, headers).end();
+    });
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    port = (server.address() as AddressInfo).port;
+    runner = startRunner(app.services, { pollIntervalMs: 50 });
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await app?.close();
+  });
+
+  it('a full scan reports the old Apache and PHP, the KEV CVE of the version, and the weaknesses one link deep', async () => {
+    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    expect(final.error).toBeNull();
+    expect(final.status).toBe('completed');
+    const findings = (await app.services.db('findings').where({ org_id: tenant.orgId })) as FindingRow[];
+    const byId = new Map(findings.map((f) => [f.template_id, f]));
+    const base = `http://${host}:${port}`;
+    expect(byId.get('software-outdated:apache-http-server')).toMatchObject({ severity: 'medium' });
+    expect(byId.get('software-end-of-life:php')).toMatchObject({ severity: 'high' });
+    const cve = byId.get('CVE-2021-41773')!;
+    expect(cve).toMatchObject({ kev: true, affected_component: base, tool: 'scanward-versions' });
+    expect(String(cve.cve_ids)).toContain('CVE-2021-41773');
+    expect(['high', 'critical']).toContain(cve.severity);
+    expect(byId.get('directory-listing')).toMatchObject({ affected_component: `${base}/files/` });
+    expect(byId.get('session-cookie-attributes')).toMatchObject({ severity: 'medium' });
+    expect(byId.get('http-version-disclosure')).toMatchObject({ severity: 'low' });
+  }, 90_000);
+});

@@ -1,0 +1,84 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
+import { runScanToEnd } from '../../../helpers/scanner.ts';
+import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { testEngine } from '../../../helpers/database.ts';
+import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
+import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+
+interface FindingRow {
+  template_id: string;
+  severity: string;
+  affected_component: string;
+  port: number;
+  tool: string;
+  target: string;
+  evidence: { request: string; response: string } | string;
+}
+
+describe(`web checks through the scan runner (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let server: Server;
+  const sockets = new Set<Socket>();
+  const host = randomLoopbackAddress();
+  let port: number;
+
+  beforeAll(async () => {
+    // nmap's second opinion is not what these tests are about, and costs ~20 s per HTTP fixture.
+    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    tenant = await createTenant(app, 'enterprise');
+    server = createServer((req, res) => {
+      if (req.url === '/.git/config') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' }).end('[core]\n\trepositoryformatversion = 0\n');
+      } else if (req.url === '/.env') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' }).end('DB_PASSWORD=hunter2-db-password\n');
+      } else if (req.url === '/') {
+        res
+          .writeHead(200, { 'Content-Type': 'text/html' })
+          .end('<html><head><title>Index of /</title></head><body><a href="a.txt">a.txt</a></body></html>');
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    port = (server.address() as AddressInfo).port;
+    runner = startRunner(app.services, { pollIntervalMs: 50 });
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await app?.close();
+  });
+
+  it('a full scan of a loopback web server records the web findings', async () => {
+    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    expect(final.error).toBeNull();
+    expect(final.status).toBe('completed');
+
+    const findings = (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId, tool: 'scanward-web' })
+      .orderBy('template_id')) as FindingRow[];
+    const base = `http://${host}:${port}`;
+    expect(findings.map((f) => [f.template_id, f.severity, f.affected_component])).toEqual([
+      ['directory-listing', 'medium', `${base}/`],
+      ['env-file-exposed', 'high', `${base}/.env`],
+      ['git-config-exposed', 'high', `${base}/.git/config`],
+      ['http-missing-security-headers', 'low', base],
+    ]);
+    for (const finding of findings) expect(finding).toMatchObject({ port, target: host });
+    const env = findings.find((f) => f.template_id === 'env-file-exposed')!;
+    const evidence = typeof env.evidence === 'string' ? env.evidence : JSON.stringify(env.evidence);
+    expect(evidence).toContain('DB_PASSWORD=***');
+    expect(evidence).not.toContain('hunter2');
+  }, 90_000);
+});

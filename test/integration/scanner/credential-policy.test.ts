@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
+import {
+  startFtpFixture,
+  startMysqlFixture,
+  type CredentialFixture,
+} from '../../fixtures/credential-services.ts';
+import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { runScanToEnd } from '../../helpers/scanner.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+describe(`the credential policy through the scan runner (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let mysql: CredentialFixture;
+  let ftp: CredentialFixture;
+  const host = randomLoopbackAddress();
+
+  beforeAll(async () => {
+    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    tenant = await createTenant(app, 'enterprise');
+    mysql = await startMysqlFixture({ weak: true, host });
+    ftp = await startFtpFixture({ weak: true, host });
+    runner = startRunner(app.services, { pollIntervalMs: 50 });
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    await Promise.all([mysql?.close(), ftp?.close()]);
+    await app?.close();
+  });
+
+  const credentialFindings = async (scanId: string) =>
+    (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId, last_scan_id: scanId, category: 'default-credentials' })
+      .orderBy('template_id')
+      .select('template_id', 'severity', 'affected_component')) as Record<string, unknown>[];
+
+  it('a full scan with credential_checks: none identifies the services but sends no login', async () => {
+    const scan = await runScanToEnd(app, runner, tenant, {
+      target: host,
+      ports: `${mysql.port},${ftp.port}`,
+      credentialChecks: 'none',
+    });
+    expect(scan).toMatchObject({ status: 'completed', credential_checks: 'none' });
+    expect(scan.state.services.map((s) => s.service).sort()).toEqual(['ftp', 'mysql']);
+    expect(mysql.connections).toBeGreaterThan(0);
+    expect(mysql.attempts).toEqual([]);
+    expect(ftp.attempts).toEqual([]);
+    expect(await credentialFindings(scan.id)).toEqual([]);
+  }, 60_000);
+
+  it('a full scan by default tries each default credential once and records the findings', async () => {
+    const scan = await runScanToEnd(app, runner, tenant, {
+      target: host,
+      ports: `${mysql.port},${ftp.port}`,
+    });
+    expect(scan).toMatchObject({ status: 'completed', credential_checks: 'defaults' });
+    expect(mysql.attempts).toEqual([{ user: 'root', password: '' }]);
+    expect(ftp.attempts).toEqual([{ user: 'anonymous', password: 'anonymous@' }]);
+    expect(await credentialFindings(scan.id)).toEqual([
+      {
+        template_id: 'ftp-anonymous-login',
+        severity: 'medium',
+        affected_component: `ftp://${host}:${ftp.port}`,
+      },
+      {
+        template_id: 'mysql-empty-root-password',
+        severity: 'critical',
+        affected_component: `mysql://${host}:${mysql.port}`,
+      },
+    ]);
+  }, 60_000);
+});

@@ -1,0 +1,66 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isNmapAvailable } from '../../../server/scanner/net/nmap.ts';
+import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
+import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { runScanToEnd } from '../../helpers/scanner.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+const nmap = await isNmapAvailable();
+if (!nmap) console.warn('scan-nmap: skipped; nmap is not installed (apt-get install nmap)');
+
+/**
+ * nmap as the scan's second opinion: asked only about services our probes
+ * could not name or date, in full scans, never in quick ones.
+ */
+describe.skipIf(!nmap)(`nmap in the enumeration phase (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let server: Server;
+  const sockets = new Set<Socket>();
+  const host = randomLoopbackAddress();
+  let port: number;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    tenant = await createTenant(app, 'enterprise');
+    // Greets like a POP3 server: a protocol our probes do not speak.
+    server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+      socket.write('+OK Dovecot ready.\r\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    port = (server.address() as { port: number }).port;
+    runner = startRunner(app.services, { pollIntervalMs: 50 });
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await app?.close();
+  });
+
+  it('asks nmap about a service our probes could not name, in a full scan', async () => {
+    const done = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    expect(done.status).toBe('completed');
+    expect(done.state.services).toEqual([expect.objectContaining({ port, service: 'unknown' })]);
+    // nmap names it pop3, which is none of our services: it ran, and added nothing.
+    expect(done.state.toolsUsed).toMatchObject({ nmap: 0 });
+    expect(done.state.notes).toContainEqual('nmap: asked about 1 host(s), added to 0 service(s)');
+  });
+
+  it('leaves nmap out of quick scans', async () => {
+    const done = await runScanToEnd(app, runner, tenant, {
+      target: host,
+      ports: String(port),
+      scanType: 'quick',
+    });
+    expect(done.status).toBe('completed');
+    expect(done.state.toolsUsed).not.toHaveProperty('nmap');
+  });
+});

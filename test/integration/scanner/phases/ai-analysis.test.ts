@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
+import type { AiAnalysisResponse } from '../../../../server/schemas/ai.ts';
+import { API_KEY, fakeProvider, MODEL, type FakeProvider } from '../../../fixtures/chat-provider.ts';
+import {
+  closeAll,
+  fakeRedis,
+  randomLoopbackAddress,
+  startListener,
+  type FixtureListener,
+} from '../../../fixtures/listeners.ts';
+import { runScanToEnd } from '../../../helpers/scanner.ts';
+import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { testEngine } from '../../../helpers/database.ts';
+import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
+
+describe(`ai_analysis phase with a language-model provider (${testEngine})`, () => {
+  let provider: FakeProvider;
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let listeners: FixtureListener[] = [];
+
+  beforeAll(async () => {
+    provider = await fakeProvider();
+    app = await startTestApp({
+      SCANWARD_AI_URL: provider.url,
+      SCANWARD_AI_MODEL: MODEL,
+      SCANWARD_AI_KEY: API_KEY,
+    });
+    tenant = await createTenant(app, 'professional');
+    const host = randomLoopbackAddress();
+    listeners = [
+      await startListener({ host, serve: fakeRedis }),
+      await startListener({ host, banner: 'SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n' }),
+    ];
+    runner = startRunner(app.services, { pollIntervalMs: 50 });
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    await closeAll(listeners);
+    await app?.close();
+    await provider?.close();
+  });
+
+  it('analyses the new critical finding ahead, charged once, and leaves informational ones alone', async () => {
+    const done = await runScanToEnd(app, runner, tenant, {
+      target: listeners[0]!.host,
+      ports: listeners.map((l) => l.port).join(','),
+    });
+    expect(done.status).toBe('completed');
+
+    const findings = (await app.services.db('findings').where({ org_id: tenant.orgId })) as {
+      id: string;
+      severity: string;
+    }[];
+    const critical = findings.filter((f) => f.severity === 'critical');
+    expect(critical).toHaveLength(1);
+    expect(findings.some((f) => f.severity === 'info')).toBe(true);
+    // Only the critical finding was sent to the model.
+    expect(provider.state.requests).toHaveLength(1);
+    expect(provider.state.requests[0]!.authorization).toBe(`Bearer ${API_KEY}`);
+
+    const cached = (await app.services.db('ai_analyses').where({ org_id: tenant.orgId })) as {
+      finding_id: string;
+      source: string;
+    }[];
+    expect(cached).toEqual([expect.objectContaining({ finding_id: critical[0]!.id, source: MODEL })]);
+
+    // Asking for it now answers from the cache: no second model call, no further credit.
+    const res = await app.request(`/api/v1/findings/${critical[0]!.id}/ai-analysis`, {
+      headers: { authorization: `Bearer ${await tenant.bearer()}` },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as AiAnalysisResponse;
+    expect(body).toMatchObject({ finding_id: critical[0]!.id, source: MODEL, ai_credits_used: 0 });
+    expect(provider.state.requests).toHaveLength(1);
+    const [{ used }] = (await app.services
+      .db('ai_credit_usage')
+      .where({ org_id: tenant.orgId })
+      .select(app.services.db.raw('coalesce(sum(credits), 0)::int as used'))) as [{ used: number }];
+    expect(used).toBe(1);
+  });
+});

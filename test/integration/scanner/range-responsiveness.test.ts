@@ -1,0 +1,210 @@
+/**
+ * What a user waits for: a scan starts as soon as it is created (the runner is woken, not
+ * polled), shows where its time went (`phase_timings`), operators can scrape the same at
+ * /metrics, and the API keeps answering while a range scan runs in the same process.
+ */
+import { Agent, request } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../server/db/index.ts';
+import { phasesOf } from '../../../server/scans/phases.ts';
+import { announceScanQueued } from '../../../server/scans/queue-signal.ts';
+import { insertScan as insertScanRow } from '../../../server/scans/repository.ts';
+import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { waitFor } from '../../helpers/poll.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import {
+  closeAll,
+  randomLoopbackAddress,
+  startListener,
+  type FixtureListener,
+} from '../../fixtures/listeners.ts';
+
+interface ScanDetail {
+  id: string;
+  status: string;
+  phase: string;
+  phase_timings: { queue_wait?: number; phases: Record<string, number>; completion?: number };
+}
+
+describe(`scan speed and visibility (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let token: string;
+  let listeners: FixtureListener[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    tenant = await createTenant(app, 'enterprise');
+    token = await tenant.bearer();
+    listeners = [await startListener({ host: randomLoopbackAddress(), banner: 'SSH-2.0-OpenSSH_9.2p1\r\n' })];
+    // A poll a minute: a scan that starts at once was woken by its creation, not found by a poll.
+    runner = startRunner(app.services, { pollIntervalMs: 60_000 });
+    await runner.idle();
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    await closeAll(listeners);
+    await app?.close();
+  });
+
+  const auth = () => ({ authorization: `Bearer ${token}` });
+  const createScan = async (body: Record<string, unknown>) => {
+    const res = await app.request('/api/v1/scans', {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ scan_type: 'quick', authorized: true, ...body }),
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  };
+  const detail = async (id: string) =>
+    (await (await app.request(`/api/v1/scans/${id}`, { headers: auth() })).json()) as ScanDetail;
+  const finished = (s: ScanDetail) => ['completed', 'failed', 'cancelled'].includes(s.status);
+
+  it('starts a created scan at once on an idle runner and shows the time of every phase', async () => {
+    const [ssh] = listeners as [FixtureListener];
+    const id = await createScan({ target: ssh.host, ports: String(ssh.port) });
+    // The runner polls once a minute: only the wake-up on creation can start the scan in time.
+    const scan = await waitFor(() => detail(id), finished, { timeoutMs: 20_000, intervalMs: 20 });
+    expect(scan.status).toBe('completed');
+    const timings = scan.phase_timings;
+    expect(Object.keys(timings.phases)).toEqual([...phasesOf('quick')]);
+    for (const ms of Object.values(timings.phases)) expect(Number.isInteger(ms) && ms >= 0).toBe(true);
+    expect(timings.queue_wait).toBeGreaterThanOrEqual(0);
+    expect(timings.queue_wait).toBeLessThan(10_000);
+    expect(timings.completion).toBeGreaterThanOrEqual(0);
+  });
+
+  it.skipIf(testEngine !== 'postgres')(
+    'is woken by a scan queued in another process (NOTIFY on PostgreSQL)',
+    async () => {
+      // Another process: its own connection pool, so the in-process signal cannot reach this runner.
+      const other = await openDatabase({ databaseUrl: app.config.databaseUrl });
+      try {
+        const scan = await insertScanRow(other.db, {
+          orgId: tenant.orgId,
+          createdBy: tenant.admin.id,
+          target: '127.0.0.1',
+          scanType: 'quick',
+          frameworks: [],
+          ports: '1',
+          createdAt: new Date(),
+        });
+        announceScanQueued({ db: other.db, engine: 'postgres', logger: app.services.logger });
+        const started = await waitFor(
+          () => detail(scan.id),
+          (s) => s.status !== 'pending',
+          { timeoutMs: 20_000, intervalMs: 20 },
+        );
+        expect(started.phase_timings.queue_wait).toBeLessThan(10_000);
+        await waitFor(() => detail(scan.id), finished, { timeoutMs: 20_000, intervalMs: 50 });
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
+  it('shows a pending scan with empty phase timings', async () => {
+    await runner.stop();
+    try {
+      const id = await createScan({ target: '127.0.0.1', ports: '1' });
+      expect((await detail(id)).phase_timings).toEqual({ phases: {} });
+      await app.request(`/api/v1/scans/${id}`, { method: 'DELETE', headers: auth() });
+    } finally {
+      runner = startRunner(app.services, { pollIntervalMs: 60_000 });
+    }
+  });
+
+  it('keeps answering every request while a range scan runs in the same process', async () => {
+    const apiPort = Number(new URL(app.url).port);
+    // 64 hosts, including the API's own address and port: the scan sweeps and probes the API itself.
+    const id = await createScan({ target: '127.0.0.0/26', ports: `1-256,${apiPort}` });
+    const failures: string[] = [];
+    const latencies: number[] = [];
+    // Two clients, each polling every 50 ms over its own keep-alive connection.
+    const poll = async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (;;) {
+          const started = performance.now();
+          try {
+            const { status, body } = await getJson(`${app.url}/api/v1/scans/${id}`, agent);
+            latencies.push(performance.now() - started);
+            if (status !== 200) failures.push(`status ${status}`);
+            if (finished(body as ScanDetail)) return body as ScanDetail;
+          } catch (err) {
+            failures.push(String((err as NodeJS.ErrnoException).code ?? err));
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    const getJson = (url: string, agent: Agent) =>
+      new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+        const req = request(url, { agent, headers: auth() }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            try {
+              resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) });
+            } catch (err) {
+              reject(err as Error);
+            }
+          });
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    // The cause of the resets seen before: the event loop stalled for seconds (PGlite writing a
+    // 16 MB scan state on this thread), Node's 5 s keep-alive timer fired before the request
+    // already waiting on the connection was read, and the socket closed with it unread (RST).
+    const stalls = monitorEventLoopDelay({ resolution: 10 });
+    stalls.enable();
+    const deadline = setTimeout(() => failures.push('the scan did not finish in 60 s'), 60_000);
+    const [a] = await Promise.all([poll(), poll()]);
+    clearTimeout(deadline);
+    stalls.disable();
+    expect(failures).toEqual([]);
+    expect(stalls.max / 1e6).toBeLessThan(2500);
+    expect(a.status).toBe('completed');
+    expect(latencies.length).toBeGreaterThan(4);
+  }, 90_000);
+
+  it('serves Prometheus metrics to a caller with credentials only', async () => {
+    expect((await app.request('/metrics')).status).toBe(401);
+    const res = await app.request('/metrics', { headers: auth() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = await res.text();
+    expect(text).toMatch(/^scanward_scans\{status="completed"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^scanward_scan_queue_wait_seconds_count [1-9]\d*$/m);
+    expect(text).toMatch(/^scanward_scan_phase_duration_seconds_count\{phase="enumeration"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^scanward_runner_leases_held \d+$/m);
+    expect(text).toContain('scanward_webhook_deliveries_total');
+    // Requests by route template, never by raw path.
+    expect(text).toMatch(
+      /^scanward_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/scans\/:scan_id",status="200"\} [1-9]\d*$/m,
+    );
+    expect(text).not.toContain('/api/v1/scans/scan_');
+  });
+
+  it('serves metrics without credentials when SCANWARD_METRICS_PUBLIC is true', async () => {
+    const open = await startTestApp({ SCANWARD_METRICS_PUBLIC: 'true' });
+    try {
+      const res = await open.request('/metrics');
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('scanward_scans{status="pending"}');
+      // The docs stay closed: the two switches are separate.
+      expect((await open.request('/openapi.json')).status).toBe(401);
+    } finally {
+      await open.close();
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertScan, type ScanRow } from '../../../server/scans/repository.ts';
+import { waitFor } from '../../helpers/poll.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import {
+  closeAll,
+  randomLoopbackAddress,
+  startListener,
+  type FixtureListener,
+} from '../../fixtures/listeners.ts';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const PORT_COUNT = 10;
+
+/** A runner process of its own (SCANWARD_ROLE=runner) on the test's PostgreSQL database. */
+function spawnRunner(databaseUrl: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      SCANWARD_ROLE: 'runner',
+      SCANWARD_RUNNER_LEASE_SECONDS: '3',
+      SCANWARD_SCAN_ALLOW: '127.0.0.0/8,::1,localhost',
+      SCANWARD_JWT_SECRET: 'x'.repeat(48),
+      LOG_LEVEL: 'silent',
+    },
+    stdio: 'ignore',
+  });
+}
+
+describe.skipIf(testEngine !== 'postgres')(`runner takeover across processes (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let listeners: FixtureListener[] = [];
+  const runners: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp({ SCANWARD_JWT_SECRET: 'x'.repeat(48) });
+    tenant = await createTenant(app, 'enterprise');
+    const host = randomLoopbackAddress();
+    // Each port greets after a pause, so identification keeps the scan busy for a few seconds.
+    listeners = await Promise.all(
+      Array.from({ length: PORT_COUNT }, () =>
+        startListener({
+          host,
+          serve: (socket) => {
+            const timer = setTimeout(() => socket.write('SSH-2.0-OpenSSH_9.2p1\r\n'), 1200);
+            socket.on('close', () => clearTimeout(timer));
+          },
+        }),
+      ),
+    );
+  });
+  afterAll(async () => {
+    for (const child of runners) child.kill('SIGKILL');
+    await closeAll(listeners);
+    await app?.close();
+  });
+
+  it('finishes a scan whose runner was killed with SIGKILL, without duplicate findings', async () => {
+    const databaseUrl = app.config.databaseUrl!;
+    const [first, second] = [spawnRunner(databaseUrl), spawnRunner(databaseUrl)];
+    runners.push(first!, second!);
+    const scan = await insertScan(app.services.db, {
+      orgId: tenant.orgId,
+      createdBy: tenant.admin.id,
+      target: listeners[0]!.host,
+      scanType: 'quick',
+      frameworks: [],
+      ports: listeners.map((l) => l.port).join(','),
+      createdAt: new Date(),
+    });
+    const row = (id: string) => app.services.db('scans').where({ id }).first() as Promise<ScanRow>;
+
+    const running = await waitFor(
+      () => row(scan.id),
+      (s) => s.status === 'running' && s.phase === 'enumeration' && s.runner_id !== null,
+      { timeoutMs: 90_000, intervalMs: 50 },
+    );
+    const owner = runners.find((c) => running.runner_id!.includes(`-${c.pid}-`));
+    expect(owner).toBeDefined();
+    owner!.kill('SIGKILL');
+
+    const done = await waitFor(
+      () => row(scan.id),
+      (s) => s.status === 'completed' || s.status === 'failed',
+      { timeoutMs: 90_000, intervalMs: 50 },
+    );
+    expect(done.status).toBe('completed');
+    expect(done.runner_id).not.toBe(running.runner_id);
+    expect(done.attempts).toBe(2);
+
+    const findings = (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId })
+      .select('fingerprint', 'port')) as { fingerprint: string; port: number }[];
+    expect(findings).toHaveLength(PORT_COUNT);
+    expect(new Set(findings.map((f) => f.fingerprint)).size).toBe(PORT_COUNT);
+    const [{ n }] = (await app.services
+      .db('finding_observations')
+      .where({ scan_id: scan.id })
+      .select(app.services.db.raw('count(*)::int as n'))) as [{ n: number }];
+    expect(n).toBe(PORT_COUNT);
+    expect(done.info_count).toBe(PORT_COUNT);
+  });
+});

@@ -1,0 +1,312 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScanRow } from '../../../../server/scans/repository.ts';
+import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
+import type { ScanState } from '../../../../server/scanner/types.ts';
+import { runScanToEnd } from '../../../helpers/scanner.ts';
+import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { testEngine } from '../../../helpers/database.ts';
+import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
+import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+
+const CORPUS = fileURLToPath(
+  new URL('../../../../../shared/data/nuclei-templates-9424c7c.tar.gz', import.meta.url),
+);
+const haveCorpus = existsSync(CORPUS);
+if (!haveCorpus) console.warn(`skipping the template scan tests: ${CORPUS} is absent`);
+
+const CORPUS_TEMPLATES = [
+  'http/exposures/configs/git-config.yaml',
+  'http/miscellaneous/dir-listing.yaml',
+  'http/vulnerabilities/generic/generic-env.yaml',
+];
+
+/** A default-login template: it may run only under `credential_checks: defaults`. */
+const LOGIN_TEMPLATE = `id: scanward-test-default-login
+info:
+  name: Test console default login
+  severity: high
+  tags: default-login,test
+http:
+  - method: POST
+    path:
+      - "{{BaseURL}}/console/login"
+    body: "user=admin&password=admin"
+    matchers:
+      - type: status
+        status: [200]
+`;
+
+/** A template of our own with no built-in counterpart: its finding is the template's alone. */
+const BANNER_TEMPLATE = `id: scanward-test-debug-header
+info:
+  name: Debug header exposed
+  severity: low
+  description: The server announces debug mode in a response header.
+  classification:
+    cwe-id: CWE-215
+    cvss-metrics: CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N
+http:
+  - method: GET
+    path:
+      - "{{BaseURL}}/status"
+    matchers-condition: and
+    matchers:
+      - type: status
+        status: [200]
+      - type: dsl
+        dsl:
+          - "contains(to_lower(x_debug_mode), 'on') && !contains(body, '<html')"
+`;
+
+interface FindingRow {
+  template_id: string;
+  severity: string;
+  affected_component: string;
+  tool: string;
+  cwe_ids: string[] | string;
+  evidence: { request: string; response: string } | string;
+}
+
+type Fixture = 'vulnerable' | 'clean' | 'templates-only';
+
+/**
+ * `vulnerable`: what both the built-in checks and the templates see; `templates-only`: the same
+ * weaknesses in shapes only the templates recognise, so their findings are the templates' own.
+ */
+function startFixture(
+  host: string,
+  initial: Fixture,
+): Promise<{
+  server: Server;
+  port: number;
+  sockets: Set<Socket>;
+  paths: string[];
+  become(kind: Fixture): void;
+}> {
+  const sockets = new Set<Socket>();
+  const paths: string[] = [];
+  let kind = initial;
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    if (kind === 'templates-only') {
+      const text = { 'Content-Type': 'text/plain' };
+      if (req.url === '/.git/config') res.writeHead(200, text).end('[credentials]\n\thelper = store\n');
+      else if (req.url === '/.env')
+        res.writeHead(200, text).end('notes\nmore notes\neven more\nSECRET_KEY=s3cr3t-value\n');
+      else if (req.url === '/') res.writeHead(200, text).end('Directory: /\n[To Parent Directory]\n');
+      else res.writeHead(404).end();
+    } else if (kind === 'clean') {
+      res
+        .writeHead(req.url === '/' ? 200 : 404, { 'Content-Type': 'text/html' })
+        .end('<html><body>hi</body></html>');
+    } else if (req.url === '/.git/config') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('[core]\n\trepositoryformatversion = 0\n');
+    } else if (req.url === '/.env') {
+      res
+        .writeHead(200, { 'Content-Type': 'text/plain' })
+        .end('APP_NAME=demo\nDB_PASSWORD=hunter2-db-password\n');
+    } else if (req.url === '/status') {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Debug-Mode': 'ON' }).end('ok');
+    } else if (req.url === '/') {
+      res
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<html><head><title>Index of /</title></head><body><a href="a.txt">a.txt</a></body></html>');
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const become = (next: Fixture): void => {
+    kind = next;
+  };
+  return new Promise((resolve) =>
+    server.listen(0, host, () =>
+      resolve({ server, port: (server.address() as AddressInfo).port, sockets, paths, become }),
+    ),
+  );
+}
+
+describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let work: string;
+  const fixtures: Array<{
+    server: Server;
+    port: number;
+    sockets: Set<Socket>;
+    paths: string[];
+    host: string;
+    become(kind: Fixture): void;
+  }> = [];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'scanward-template-scan-'));
+    execFileSync('tar', ['-xzf', CORPUS, '-C', work, ...CORPUS_TEMPLATES]);
+    const templates = join(work, 'templates');
+    mkdirSync(templates);
+    for (const file of CORPUS_TEMPLATES)
+      copyFileSync(join(work, file), join(templates, file.split('/').pop()!));
+    writeFileSync(join(templates, 'debug-header.yaml'), BANNER_TEMPLATE);
+    writeFileSync(join(templates, 'default-login.yaml'), LOGIN_TEMPLATE);
+    app = await startTestApp({ SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' });
+    tenant = await createTenant(app, 'enterprise');
+    for (const kind of ['vulnerable', 'clean', 'templates-only'] as const) {
+      const host = randomLoopbackAddress();
+      fixtures.push({ ...(await startFixture(host, kind)), host });
+    }
+    runner = startRunner(app.services, { pollIntervalMs: 50 });
+  }, 60_000);
+  afterAll(async () => {
+    await runner?.stop();
+    for (const f of fixtures) {
+      for (const socket of f.sockets) socket.destroy();
+      await new Promise<void>((resolve) => f.server.close(() => resolve()));
+    }
+    await app?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  async function scan(
+    host: string,
+    port: number,
+    credentialChecks?: 'defaults' | 'none',
+  ): Promise<ScanRow & { state: ScanState | string }> {
+    const final = await runScanToEnd(app, runner, tenant, {
+      target: host,
+      ports: String(port),
+      credentialChecks,
+    });
+    expect(final.error).toBeNull();
+    expect(final.status).toBe('completed');
+    return final;
+  }
+
+  it('template findings merge with the built-in checks, and template-only ones are recorded', async () => {
+    const { host, port } = fixtures[0]!;
+    const final = await scan(host, port);
+    const base = `http://${host}:${port}`;
+    const findings = (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId })
+      .whereLike('affected_component', `${base}%`)
+      .whereNot({ template_id: 'open-service' })
+      .orderBy('template_id')) as FindingRow[];
+    expect(findings.map((f) => [f.template_id, f.affected_component])).toEqual([
+      ['directory-listing', `${base}/`],
+      ['env-file-exposed', `${base}/.env`],
+      ['git-config-exposed', `${base}/.git/config`],
+      ['http-missing-security-headers', base],
+      ['scanward-test-debug-header', `${base}/status`],
+    ]);
+    // The built-in check is more severe than the git-config template: its finding wins the merge.
+    expect(findings.find((f) => f.template_id === 'git-config-exposed')).toMatchObject({
+      severity: 'high',
+      tool: 'scanward-web',
+    });
+    const own = findings.find((f) => f.template_id === 'scanward-test-debug-header')!;
+    expect(own).toMatchObject({ severity: 'low', tool: 'nuclei-template' });
+    expect(JSON.stringify(own.cwe_ids)).toContain('CWE-215');
+    expect(JSON.stringify(own.evidence)).toContain('X-Debug-Mode: ON');
+    // Whichever detection won, no secret value reached the evidence.
+    for (const f of findings) expect(JSON.stringify(f.evidence)).not.toContain('hunter2');
+
+    const state = (typeof final.state === 'string' ? JSON.parse(final.state) : final.state) as ScanState;
+    const git = state.detections.find((d) => d.check_id === 'git-config-exposed')!;
+    expect(git.upstream_ids).toEqual(expect.arrayContaining(['git-config', 'exposed-git']));
+    expect(state.detections.find((d) => d.check_id === 'env-file-exposed')!.upstream_ids).toContain(
+      'generic-env',
+    );
+    expect(state.detections.find((d) => d.check_id === 'directory-listing')!.upstream_ids).toContain(
+      'dir-listing',
+    );
+    expect(state.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^templates: 5 of 5 loaded/)]));
+    const covered = state.coverage.filter((c) => c.port === port).map((c) => c.check_id);
+    expect(covered).toEqual(
+      expect.arrayContaining([
+        'nuclei-templates',
+        'git-config-exposed',
+        'env-file-exposed',
+        'scanward-test-debug-header',
+      ]),
+    );
+  }, 120_000);
+
+  it('a clean web server yields no template findings', async () => {
+    const { host, port } = fixtures[1]!;
+    await scan(host, port);
+    const findings = (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId })
+      .whereLike('affected_component', `http://${host}:${port}%`)) as FindingRow[];
+    expect(findings.filter((f) => f.tool === 'nuclei-template')).toEqual([]);
+    expect(findings.map((f) => f.template_id)).not.toContain('git-config-exposed');
+    expect(findings.map((f) => f.template_id)).not.toContain('scanward-test-debug-header');
+  }, 120_000);
+
+  it('runs default-login templates only under credential_checks: defaults', async () => {
+    const fixture = fixtures[1]!;
+    const logins = () => fixture.paths.filter((p) => p === '/console/login').length;
+    const before = logins();
+    await scan(fixture.host, fixture.port, 'none');
+    expect(logins()).toBe(before);
+    await scan(fixture.host, fixture.port, 'defaults');
+    expect(logins()).toBe(before + 1);
+  }, 120_000);
+
+  it('corpus templates report on their own, under the canonical ids, where the built-in checks see nothing', async () => {
+    const { host, port } = fixtures[2]!;
+    await scan(host, port);
+    const base = `http://${host}:${port}`;
+    const findings = (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId, tool: 'nuclei-template' })
+      .whereLike('affected_component', `${base}%`)
+      .orderBy('template_id')) as FindingRow[];
+    expect(findings.map((f) => [f.template_id, f.severity, f.affected_component])).toEqual([
+      ['directory-listing', 'info', `${base}/`],
+      ['env-file-exposed', 'high', `${base}/.env`],
+      ['git-config-exposed', 'medium', `${base}/.git/config`],
+    ]);
+    const env = JSON.stringify(findings.find((f) => f.template_id === 'env-file-exposed')!.evidence);
+    expect(env).toContain('SECRET_KEY=***');
+    expect(env).not.toContain('s3cr3t-value');
+  }, 120_000);
+
+  it('template findings the next scan no longer sees are resolved (coverage per template)', async () => {
+    const fixture = fixtures[2]!;
+    const base = `http://${fixture.host}:${fixture.port}`;
+    fixture.become('clean');
+    await scan(fixture.host, fixture.port);
+    const findings = (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId, tool: 'nuclei-template' })
+      .whereLike('affected_component', `${base}%`)
+      .orderBy('template_id')) as Array<FindingRow & { status: string }>;
+    expect(findings.map((f) => [f.template_id, f.status])).toEqual([
+      ['directory-listing', 'resolved'],
+      ['env-file-exposed', 'resolved'],
+      ['git-config-exposed', 'resolved'],
+    ]);
+
+    // A template with no built-in counterpart is resolved by the template's own coverage alone.
+    const first = fixtures[0]!;
+    first.become('clean');
+    await scan(first.host, first.port);
+    const own = (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId, template_id: 'scanward-test-debug-header' })
+      .first()) as FindingRow & { status: string };
+    expect(own.status).toBe('resolved');
+  }, 120_000);
+});

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDueSchedules } from '../../../server/scans/scheduler.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { loopbackScan, scanTenant, type ScanTenant } from '../../helpers/scan-runs.ts';
+
+describe(`the credential_checks scan option (${testEngine})`, () => {
+  let app: TestApp;
+  let t: ScanTenant;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    t = await scanTenant(app, 'enterprise');
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const created = async (body: Record<string, unknown>) => {
+    const res = await t.api.post('/api/v1/scans', loopbackScan(body));
+    expect(res.status).toBe(201);
+    return (await t.api.get(`/api/v1/scans/${res.body.id as string}`)).body;
+  };
+
+  it('defaults to defaults for full and compliance scans and to none for quick scans', async () => {
+    expect((await created({ scan_type: 'full' })).credential_checks).toBe('defaults');
+    expect((await created({ scan_type: 'compliance' })).credential_checks).toBe('defaults');
+    expect((await created({ scan_type: 'quick' })).credential_checks).toBe('none');
+  });
+
+  it('keeps the choice the request makes', async () => {
+    expect((await created({ scan_type: 'full', credential_checks: 'none' })).credential_checks).toBe('none');
+    expect((await created({ scan_type: 'quick', credential_checks: 'defaults' })).credential_checks).toBe(
+      'defaults',
+    );
+  });
+
+  it('refuses a value it does not know with a validation error naming the field', async () => {
+    const res = await t.api.post('/api/v1/scans', loopbackScan({ credential_checks: 'all' }));
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'credential_checks' });
+  });
+
+  it('stores the option on a schedule and gives it to the scans the schedule creates', async () => {
+    const schedule = await t.api.post('/api/v1/scans/schedules', {
+      target: '127.0.0.1',
+      frequency: 'daily',
+      scan_type: 'full',
+      credential_checks: 'none',
+      authorized: true,
+    });
+    expect(schedule.status).toBe(201);
+    expect(schedule.body.credential_checks).toBe('none');
+    const quick = await t.api.post('/api/v1/scans/schedules', {
+      target: '127.0.0.1',
+      frequency: 'daily',
+      scan_type: 'quick',
+      authorized: true,
+    });
+    expect(quick.body.credential_checks).toBe('none');
+
+    await app.services
+      .db('scan_schedules')
+      .where({ id: schedule.body.id as string })
+      .update({ next_run_at: new Date(Date.now() - 1000) });
+    const outcomes = await runDueSchedules(app.services, new Date());
+    const scanId = outcomes.find((o) => o.scheduleId === schedule.body.id)?.scanId;
+    expect(scanId).toBeDefined();
+    expect((await t.api.get(`/api/v1/scans/${scanId!}`)).body.credential_checks).toBe('none');
+  });
+});

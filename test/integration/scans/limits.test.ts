@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { loopbackScan, scanTenant, updateScan } from '../../helpers/scan-runs.ts';
+
+describe(`scan quota and concurrency (${testEngine})`, () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('refuses a second scan while the startup plan’s one concurrent scan is pending, with Retry-After', async () => {
+    const t = await scanTenant(app, 'startup');
+    const first = await t.api.post('/api/v1/scans', loopbackScan());
+    expect(first.status).toBe(201);
+    const second = await t.api.post('/api/v1/scans', loopbackScan());
+    expect(second.status).toBe(429);
+    expect(second.body).toMatchObject({ error_code: 'CONCURRENT_SCAN_LIMIT' });
+    const retryAfter = Number(second.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(10);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect((await t.api.get('/api/v1/scans/quota')).body.used_this_month).toBe(1);
+  });
+
+  it('counts running scans too, and frees the slot when the scan finishes or is cancelled', async () => {
+    const t = await scanTenant(app, 'startup');
+    const first = await t.api.post('/api/v1/scans', loopbackScan());
+    await updateScan(app, first.body.id as string, { status: 'running', started_at: new Date() });
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(429);
+    await updateScan(app, first.body.id as string, { status: 'completed', phase: 'complete', progress: 100 });
+    const second = await t.api.post('/api/v1/scans', loopbackScan());
+    expect(second.status).toBe(201);
+    expect((await t.api.del(`/api/v1/scans/${second.body.id as string}`)).status).toBe(200);
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
+  });
+
+  it('applies per-organization overrides of the concurrency ceiling', async () => {
+    const t = await scanTenant(app, 'professional', { concurrent: 2 });
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(429);
+  });
+
+  it('refuses scans once the month’s quota is used, cancelled scans included, and reports nothing remaining', async () => {
+    const t = await scanTenant(app, 'startup', { scansPerMonth: 2, concurrent: -1 });
+    const first = await t.api.post('/api/v1/scans', loopbackScan());
+    await t.api.del(`/api/v1/scans/${first.body.id as string}`);
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
+    const third = await t.api.post('/api/v1/scans', loopbackScan());
+    expect(third.status).toBe(403);
+    expect(third.body).toMatchObject({ error_code: 'SCAN_QUOTA_EXCEEDED' });
+    expect((await t.api.get('/api/v1/scans/quota')).body).toMatchObject({
+      monthly_limit: 2,
+      used_this_month: 2,
+      remaining: 0,
+    });
+  });
+
+  it('does not count last month’s scans', async () => {
+    const t = await scanTenant(app, 'startup', { scansPerMonth: 1, concurrent: -1 });
+    const old = await t.api.post('/api/v1/scans', loopbackScan());
+    const now = new Date();
+    const lastInstantOfLastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 1);
+    await updateScan(app, old.body.id as string, { created_at: lastInstantOfLastMonth });
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
+  });
+
+  it('answers the quota refusal before the concurrency one', async () => {
+    const t = await scanTenant(app, 'startup', { scansPerMonth: 1 });
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).body).toMatchObject({
+      error_code: 'SCAN_QUOTA_EXCEEDED',
+    });
+  });
+
+  it('does not spend quota on an idempotent replay', async () => {
+    const t = await scanTenant(app, 'startup', { scansPerMonth: 1, concurrent: -1 });
+    const headers = { 'Idempotency-Key': 'only-once' };
+    const first = await t.api.post('/api/v1/scans', loopbackScan(), headers);
+    const replay = await t.api.post('/api/v1/scans', loopbackScan(), headers);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(403);
+  });
+
+  it('lets exactly the ceiling through when many creations arrive at once', async () => {
+    const t = await scanTenant(app, 'startup', { scansPerMonth: -1 });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => t.api.post('/api/v1/scans', loopbackScan())),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(5);
+    expect((await t.api.get('/api/v1/scans')).body.total).toBe(1);
+  });
+
+  it('never creates more scans than the monthly quota when many creations arrive at once', async () => {
+    const t = await scanTenant(app, 'professional', { scansPerMonth: 3, concurrent: -1 });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => t.api.post('/api/v1/scans', loopbackScan())),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
+    expect(answers.filter((a) => a.status === 403)).toHaveLength(5);
+    expect((await t.api.get('/api/v1/scans/quota')).body.used_this_month).toBe(3);
+  });
+
+  it('places no limit on enterprise', async () => {
+    const t = await scanTenant(app, 'enterprise');
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => t.api.post('/api/v1/scans', loopbackScan())),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+  });
+});

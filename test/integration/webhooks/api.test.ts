@@ -1,0 +1,295 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverDue, RETRY_DELAYS_SECONDS } from '../../../server/webhooks/delivery.ts';
+import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A local receiver that records requests and answers with the next scripted status (200 when none). */
+async function startReceiver() {
+  const received: Received[] = [];
+  const statuses: number[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.statusCode = statuses.shift() ?? 200;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return { url, received, statuses, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe(`webhooks (${testEngine})`, () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let token: string;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  const api = (path: string, init: RequestInit = {}, bearer = token) =>
+    app.request(path, {
+      ...init,
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', ...init.headers },
+    });
+  const register = async (body: Record<string, unknown>) =>
+    api('/api/v1/webhooks', { method: 'POST', body: JSON.stringify(body) });
+
+  /** A tenant of its own with one webhook, so deliveries of other tests never mix in. */
+  const isolatedHook = async (path: string, events: string[]) => {
+    const own = await createTenant(app, 'professional');
+    const ownToken = await own.bearer();
+    const res = await api(
+      '/api/v1/webhooks',
+      { method: 'POST', body: JSON.stringify({ url: receiver.url + path, events }) },
+      ownToken,
+    );
+    const hook = (await res.json()) as { id: string; secret: string };
+    return { ...hook, orgId: own.orgId, token: ownToken };
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp({ SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' });
+    tenant = await createTenant(app, 'professional');
+    token = await tenant.bearer();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await app?.close();
+  });
+
+  it('registers a webhook and shows its generated secret once', async () => {
+    const res = await register({
+      url: `${receiver.url}?a=1`,
+      events: ['scan.completed', 'vulnerability.found'],
+    });
+    expect(res.status).toBe(201);
+    const hook = (await res.json()) as Record<string, unknown>;
+    expect(hook).toMatchObject({
+      url: `${receiver.url}?a=1`,
+      events: ['scan.completed', 'vulnerability.found'],
+      active: true,
+    });
+    expect(hook.id).toMatch(/^wh_/);
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+
+    const got = (await (await api(`/api/v1/webhooks/${hook.id as string}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(got.secret).toBeUndefined();
+    const list = (await (await api('/api/v1/webhooks')).json()) as {
+      items: Record<string, unknown>[];
+      total: number;
+    };
+    expect(list.items.map((w) => w.id)).toContain(hook.id);
+    expect(list.items.every((w) => w.secret === undefined)).toBe(true);
+
+    const stored = (await app.services.db('webhooks').where({ id: hook.id }).first()) as { secret: string };
+    expect(stored.secret).not.toContain(hook.secret as string);
+  });
+
+  it('refuses unknown events, bad secrets, non-http URLs and a duplicate URL', async () => {
+    const badEvent = await register({ url: receiver.url + '/x', events: ['scan.started', 'scan.deleted'] });
+    expect(badEvent.status).toBe(422);
+    expect(await badEvent.json()).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'events' });
+
+    const badSecret = await register({
+      url: receiver.url + '/y',
+      events: ['scan.failed'],
+      secret: 'whsec_c2hvcnQ=',
+    });
+    expect(badSecret.status).toBe(422);
+    expect(await badSecret.json()).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'secret' });
+
+    const ftp = await register({ url: 'ftp://127.0.0.1/hook', events: ['scan.failed'] });
+    expect(ftp.status).toBe(422);
+    expect(await ftp.json()).toMatchObject({ field: 'url' });
+
+    const first = await register({ url: receiver.url + '/dup', events: ['scan.failed'] });
+    expect(first.status).toBe(201);
+    const again = await register({ url: receiver.url + '/dup', events: ['scan.started'] });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error_code: 'CONFLICT' });
+  });
+
+  it('accepts a supplied secret of the Standard Webhooks form', async () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const res = await register({ url: receiver.url + '/own', events: ['scan.started'], secret });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { secret: string }).secret).toBe(secret);
+  });
+
+  it('delivers a signed event that the standardwebhooks package verifies', async () => {
+    const created = await isolatedHook('/signed', ['scan.started']);
+    const [deliveryId] = await enqueueWebhookEvent(app.services.db, created.orgId, 'scan.started', {
+      id: 'scan_x',
+    });
+    const before = receiver.received.length;
+    await deliverDue(app.services);
+    const got = receiver.received.slice(before).find((r) => r.headers['webhook-id'] === deliveryId);
+    expect(got).toBeDefined();
+    const payload = new Webhook(created.secret).verify(got!.body, got!.headers as Record<string, string>) as {
+      type: string;
+      data: { id: string };
+    };
+    expect(payload.type).toBe('scan.started');
+    expect(payload.data.id).toBe('scan_x');
+
+    const log = (await (
+      await api(`/api/v1/webhooks/${created.id}/deliveries`, {}, created.token)
+    ).json()) as {
+      items: Record<string, unknown>[];
+    };
+    expect(log.items[0]).toMatchObject({
+      id: deliveryId,
+      status: 'succeeded',
+      status_code: 200,
+      attempts: 1,
+    });
+  });
+
+  it('retries a failing receiver with the same webhook-id until it recovers', async () => {
+    const created = await isolatedHook('/flaky', ['scan.failed']);
+    const [deliveryId] = await enqueueWebhookEvent(app.services.db, created.orgId, 'scan.failed', {
+      id: 'scan_y',
+    });
+    receiver.statuses.push(500);
+    const t0 = new Date();
+    await deliverDue(app.services, { now: t0 });
+    const failed = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
+      status: string;
+      attempts: number;
+      next_attempt_at: Date;
+      last_status_code: number;
+    };
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500 });
+    expect(failed.next_attempt_at.getTime()).toBeGreaterThanOrEqual(
+      t0.getTime() + RETRY_DELAYS_SECONDS[0]! * 1000,
+    );
+
+    // Not yet due: nothing is sent.
+    const before = receiver.received.length;
+    await deliverDue(app.services, { now: new Date(t0.getTime() + 1000) });
+    expect(receiver.received.length).toBe(before);
+
+    await deliverDue(app.services, { now: new Date(failed.next_attempt_at.getTime() + 1) });
+    const attempts = receiver.received.filter((r) => r.headers['webhook-id'] === deliveryId);
+    expect(attempts).toHaveLength(2);
+    for (const a of attempts) new Webhook(created.secret).verify(a.body, a.headers as Record<string, string>);
+    const done = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
+      status: string;
+    };
+    expect(done.status).toBe('succeeded');
+  });
+
+  it('gives up after the last retry and marks the delivery failed', async () => {
+    const created = await isolatedHook('/down', ['vulnerability.critical']);
+    const [deliveryId] = await enqueueWebhookEvent(
+      app.services.db,
+      created.orgId,
+      'vulnerability.critical',
+      {},
+    );
+    let now = new Date();
+    for (let i = 0; i <= RETRY_DELAYS_SECONDS.length; i++) {
+      receiver.statuses.push(503);
+      await deliverDue(app.services, { now });
+      const row = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
+        next_attempt_at: Date | null;
+      };
+      now = new Date((row.next_attempt_at ?? now).getTime() + 1);
+    }
+    const row = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
+      status: string;
+      attempts: number;
+    };
+    expect(row).toMatchObject({ status: 'failed', attempts: RETRY_DELAYS_SECONDS.length + 1 });
+  });
+
+  it('disables a webhook whose receiver answers 410 Gone, and redelivery re-enables it', async () => {
+    const created = await isolatedHook('/gone', ['scan.completed']);
+    const [deliveryId] = await enqueueWebhookEvent(app.services.db, created.orgId, 'scan.completed', {});
+    receiver.statuses.push(410);
+    await deliverDue(app.services);
+    const hook = (await (await api(`/api/v1/webhooks/${created.id}`, {}, created.token)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(hook).toMatchObject({ active: false, disabled_reason: 'the receiver answered 410 Gone' });
+
+    const res = await api(
+      `/api/v1/webhooks/${created.id}/deliveries/${deliveryId!}/redeliver`,
+      { method: 'POST' },
+      created.token,
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: deliveryId, status: 'pending' });
+    await deliverDue(app.services);
+    const after = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
+      status: string;
+    };
+    expect(after.status).toBe('succeeded');
+  });
+
+  it('refuses receivers on loopback or private addresses unless the operator allows them', async () => {
+    const strict = await startTestApp();
+    try {
+      const t = await createTenant(strict);
+      const res = await strict.request('/api/v1/webhooks', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await t.bearer()}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, events: ['scan.started'] }),
+      });
+      expect(res.status).toBe(422);
+      expect(await res.json()).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'url' });
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('lets only admins with a bearer token manage webhooks', async () => {
+    const member = await tenant.addUser('member');
+    const res = await api('/api/v1/webhooks', {}, await tenant.bearer(member));
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error_code: 'INSUFFICIENT_PERMISSION' });
+  });
+
+  it("answers 404 for another organization's webhooks and deliveries, changing nothing", async () => {
+    const created = (await (
+      await register({ url: receiver.url + '/mine', events: ['scan.started'] })
+    ).json()) as {
+      id: string;
+    };
+    const [deliveryId] = await enqueueWebhookEvent(app.services.db, tenant.orgId, 'scan.started', {});
+    const other = await createTenant(app);
+    const otherToken = await other.bearer();
+    const attempts: [string, string][] = [
+      ['GET', `/api/v1/webhooks/${created.id}`],
+      ['GET', `/api/v1/webhooks/${created.id}/deliveries`],
+      ['POST', `/api/v1/webhooks/${created.id}/deliveries/${deliveryId!}/redeliver`],
+      ['DELETE', `/api/v1/webhooks/${created.id}`],
+    ];
+    for (const [method, path] of attempts) {
+      const res = await api(path, { method }, otherToken);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(await res.json()).toMatchObject({ error_code: 'NOT_FOUND' });
+    }
+    expect(await app.services.db('webhooks').where({ id: created.id }).first()).toBeDefined();
+
+    const del = await api(`/api/v1/webhooks/${created.id}`, { method: 'DELETE' });
+    expect(await del.json()).toEqual({ id: created.id, deleted: true });
+    expect((await api(`/api/v1/webhooks/${created.id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,331 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKS } from '../../../../server/scanner/checks/index.ts';
+import {
+  directoryListingCheck,
+  envFileExposedCheck,
+  gitConfigExposedCheck,
+  missingSecurityHeadersCheck,
+  redactEnv,
+  webChecks,
+} from '../../../../server/scanner/checks/web.ts';
+import type { ServiceIdentification } from '../../../../server/scanner/net/services.ts';
+import { emptyState, type PhaseContext } from '../../../../server/scanner/types.ts';
+import type { Services } from '../../../../server/services.ts';
+import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+
+type Route = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface WebFixture {
+  address: string;
+  port: number;
+  requests: { path: string; host: string | undefined }[];
+  connections: number;
+  close(): Promise<void>;
+}
+
+async function startWebFixture(routes: Record<string, Route>, fallback?: Route): Promise<WebFixture> {
+  const address = randomLoopbackAddress();
+  const sockets = new Set<Socket>();
+  const fixture = { address, port: 0, requests: [], connections: 0 } as unknown as WebFixture;
+  const server: Server = createServer((req, res) => {
+    fixture.requests.push({ path: req.url ?? '', host: req.headers.host });
+    const route = routes[req.url ?? ''] ?? fallback;
+    if (route) route(req, res);
+    else res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+  });
+  server.on('connection', (socket: Socket) => {
+    fixture.connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  fixture.port = (server.address() as AddressInfo).port;
+  fixture.close = async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return fixture;
+}
+
+function phaseContext(
+  address: string,
+  options: { target?: string; assertAllowed?: (address: string) => void; signal?: AbortSignal } = {},
+): PhaseContext {
+  const target = options.target ?? address;
+  return {
+    scan: {
+      id: 'scan_test',
+      org_id: 'org_test',
+      target,
+      scan_type: 'full',
+      frameworks: [],
+      ports: null,
+      attempts: 0,
+      created_by: null,
+    },
+    state: { ...emptyState(), hosts: [{ target, address, alive: true }] },
+    signal: options.signal ?? new AbortController().signal,
+    services: {} as Services,
+    log: pino({ enabled: false }),
+    progress: { setTotal: () => undefined, advance: () => undefined, tool: () => undefined },
+    assertAllowed:
+      options.assertAllowed ??
+      ((a) => {
+        if (!a.startsWith('127.')) throw new Error(`${a} is outside the scan scope`);
+      }),
+  };
+}
+
+function httpService(fixture: WebFixture): ServiceIdentification {
+  return {
+    address: fixture.address,
+    port: fixture.port,
+    service: 'http',
+    evidence: { request: '', response: '' },
+    tool: 'scanward-probe',
+  };
+}
+
+async function runAll(ctx: PhaseContext, service: ServiceIdentification) {
+  return (await Promise.all(webChecks.map((check) => check.run(ctx, service)))).flat();
+}
+
+const AUTOINDEX = `<html>
+<head><title>Index of /</title></head>
+<body>
+<h1>Index of /</h1><hr><pre><a href="../">../</a>
+<a href="backup.tar.gz">backup.tar.gz</a>                                      01-Jan-2024 10:00   1048576
+<a href="dump.sql">dump.sql</a>                                           01-Jan-2024 10:00     20480
+</pre><hr></body>
+</html>`;
+
+const GIT_CONFIG = `[core]
+\trepositoryformatversion = 0
+\tfilemode = true
+\tbare = false
+[remote "origin"]
+\turl = https://deploy:ghp_s3cr3tT0ken@github.com/acme/site.git
+\tfetch = +refs/heads/*:refs/remotes/origin/*
+`;
+
+const ENV_FILE = `# production settings
+APP_KEY=base64:SuperSecretSigningKey==
+DB_PASSWORD="hunter2-db-password"
+export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY
+
+STRIPE_KEY = sk_live_abcdef123456
+`;
+
+const SECRETS = [
+  'SuperSecretSigningKey',
+  'hunter2-db-password',
+  'wJalrXUtnFEMI',
+  'sk_live_abcdef',
+  'ghp_s3cr3tT0ken',
+];
+
+describe('web checks against a misconfigured server', () => {
+  let fixture: WebFixture;
+  beforeAll(async () => {
+    fixture = await startWebFixture({
+      '/': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(AUTOINDEX),
+      '/.git/config': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end(GIT_CONFIG),
+      '/.env': (_req, res) =>
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(ENV_FILE),
+    });
+  });
+  afterAll(() => fixture?.close());
+
+  it('reports missing headers, the listing, .git/config and .env, each with its evidence', async () => {
+    const ctx = phaseContext(fixture.address);
+    const detections = await runAll(ctx, httpService(fixture));
+    const base = `http://${fixture.address}:${fixture.port}`;
+    expect(detections.map((d) => d.check_id).sort()).toEqual([
+      'directory-listing',
+      'env-file-exposed',
+      'git-config-exposed',
+      'http-missing-security-headers',
+    ]);
+    for (const d of detections) {
+      expect(d).toMatchObject({ tool: 'scanward-web', target: fixture.address, port: fixture.port });
+      expect(d.evidence.request).toMatch(/^GET \S+ HTTP\/1\.1\nHost: /);
+      expect(d.evidence.response).toMatch(/^HTTP\/1\.1 200 OK\n/);
+    }
+    const byId = Object.fromEntries(detections.map((d) => [d.check_id, d]));
+
+    const headers = byId['http-missing-security-headers']!;
+    expect(headers).toMatchObject({
+      severity: 'low',
+      affected_component: base,
+      category: 'web-headers',
+      cwe_ids: ['CWE-693', 'CWE-1021'],
+    });
+    // Plain HTTP: HSTS is not asked for.
+    expect(headers.description).toContain('Content-Security-Policy, X-Content-Type-Options, X-Frame-Options');
+    expect(headers.description).not.toContain('Strict-Transport-Security');
+    expect(headers.evidence.response).toMatch(/Content-Type: text\/html/i);
+
+    expect(byId['directory-listing']).toMatchObject({ severity: 'medium', affected_component: `${base}/` });
+    expect(byId['directory-listing']!.evidence.response).toContain('Index of /');
+
+    const git = byId['git-config-exposed']!;
+    expect(git).toMatchObject({
+      severity: 'high',
+      affected_component: `${base}/.git/config`,
+      category: 'information-disclosure',
+      cwe_ids: ['CWE-527', 'CWE-538'],
+    });
+    expect(git.evidence.request).toMatch(/^GET \/\.git\/config HTTP\/1\.1/);
+    expect(git.evidence.response).toContain('[core]');
+    expect(git.evidence.response).toContain('url = https://***@github.com/acme/site.git');
+
+    const env = byId['env-file-exposed']!;
+    expect(env).toMatchObject({
+      severity: 'high',
+      affected_component: `${base}/.env`,
+      cwe_ids: ['CWE-538', 'CWE-200'],
+    });
+    expect(env.evidence.response).toContain('APP_KEY=***');
+    expect(env.evidence.response).toContain('export AWS_SECRET_ACCESS_KEY=***');
+    expect(env.evidence.response).toContain('STRIPE_KEY =***');
+    expect(env.description).toContain('APP_KEY, DB_PASSWORD, AWS_SECRET_ACCESS_KEY, STRIPE_KEY');
+    const everything = JSON.stringify(detections);
+    for (const secret of SECRETS) expect(everything).not.toContain(secret);
+  });
+
+  it('fetches / once for the header and listing checks, and sends a bounded number of requests', async () => {
+    const before = fixture.requests.length;
+    await runAll(phaseContext(fixture.address), httpService(fixture));
+    const paths = fixture.requests.slice(before).map((r) => r.path);
+    // The listing check of a full scan looks at the crawled pages: robots.txt, sitemap.xml and the listing's links.
+    expect(paths.sort()).toEqual([
+      '/',
+      '/.env',
+      '/.git/config',
+      '/backup.tar.gz',
+      '/dump.sql',
+      '/robots.txt',
+      '/sitemap.xml',
+    ]);
+  });
+
+  it('names the scan target in Host and still connects to the literal address', async () => {
+    const before = fixture.requests.length;
+    const ctx = phaseContext(fixture.address, { target: 'app.example.test' });
+    const [finding] = await gitConfigExposedCheck.run(ctx, httpService(fixture));
+    expect(fixture.requests.slice(before)).toEqual([
+      { path: '/.git/config', host: `app.example.test:${fixture.port}` },
+    ]);
+    expect(finding).toMatchObject({ target: 'app.example.test' });
+    expect(finding!.affected_component).toBe(`http://${fixture.address}:${fixture.port}/.git/config`);
+  });
+
+  it('asks the scope guard first and connects nowhere when it refuses', async () => {
+    const before = fixture.connections;
+    const asked: string[] = [];
+    const ctx = phaseContext(fixture.address, {
+      assertAllowed: (address) => {
+        asked.push(address);
+        throw new Error('outside the scan scope');
+      },
+    });
+    for (const check of webChecks) {
+      await expect(check.run(ctx, httpService(fixture))).rejects.toThrow(/outside the scan scope/);
+    }
+    expect(asked.every((a) => a === fixture.address)).toBe(true);
+    expect(fixture.connections).toBe(before);
+  });
+
+  it('refuses a service address that is not an IP literal (never resolves names)', async () => {
+    const ctx = phaseContext('localhost', { assertAllowed: () => undefined });
+    const service = { ...httpService(fixture), address: 'localhost' };
+    await expect(gitConfigExposedCheck.run(ctx, service)).rejects.toThrow(/not an IP address/);
+  });
+
+  it('redacts every value of an env file, keeping keys and comments', () => {
+    expect(redactEnv('# c\nA=1\nexport B="two"\n  C = 3\n-----BEGIN KEY-----\n')).toBe(
+      '# c\nA=***\nexport B=***\n  C =***\n***\n',
+    );
+  });
+});
+
+describe('web checks against a well-configured server', () => {
+  let fixture: WebFixture;
+  beforeAll(async () => {
+    const headers = {
+      'Content-Type': 'text/html',
+      'Content-Security-Policy': "default-src 'self'; frame-ancestors 'none'",
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    };
+    // A single-page app: every unknown path answers 200 with the same HTML page.
+    const page: Route = (_req, res) =>
+      res.writeHead(200, headers).end('<!doctype html><html><head><title>Shop</title></head></html>');
+    fixture = await startWebFixture(
+      { '/.git/config': (_req, res) => res.writeHead(403, headers).end('<h1>Forbidden</h1>') },
+      page,
+    );
+  });
+  afterAll(() => fixture?.close());
+
+  it('produces no findings (a catch-all HTML page is not an .env file)', async () => {
+    expect(await runAll(phaseContext(fixture.address), httpService(fixture))).toEqual([]);
+  });
+
+  it('does not judge the headers of a redirect', async () => {
+    const redirect = await startWebFixture({
+      '/': (_req, res) => res.writeHead(301, { Location: 'https://example.test/' }).end(),
+    });
+    try {
+      expect(
+        await missingSecurityHeadersCheck.run(phaseContext(redirect.address), httpService(redirect)),
+      ).toEqual([]);
+    } finally {
+      await redirect.close();
+    }
+  });
+});
+
+describe('web checks: bounds and cancellation', () => {
+  it('stops at once when the scan is cancelled, closing the connection', async () => {
+    const hanging = await startWebFixture({}, () => undefined); // never answers
+    try {
+      const controller = new AbortController();
+      const ctx = phaseContext(hanging.address, { signal: controller.signal });
+      const started = performance.now();
+      const run = directoryListingCheck.run(ctx, httpService(hanging));
+      setTimeout(() => controller.abort(new Error('scan cancelled')), 100);
+      await expect(run).rejects.toThrow('scan cancelled');
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(hanging.connections).toBe(1);
+    } finally {
+      await hanging.close();
+    }
+  });
+
+  it('reads at most 64 KiB of a huge response', async () => {
+    const huge = await startWebFixture({
+      '/.env': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end(`${'K=v\n'.repeat(200_000)}`);
+      },
+    });
+    try {
+      const [finding] = await envFileExposedCheck.run(phaseContext(huge.address), httpService(huge));
+      expect(finding?.check_id).toBe('env-file-exposed');
+      expect(finding!.evidence.response.length).toBeLessThan(5_000);
+    } finally {
+      await huge.close();
+    }
+  });
+
+  it('registers every web check for the web_analysis phase under its knowledge id', () => {
+    for (const check of webChecks) {
+      expect(CHECKS).toContain(check);
+      expect(check.phase).toBe('web_analysis');
+    }
+  });
+});
