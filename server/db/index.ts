@@ -7,6 +7,9 @@ import { lockDataDir, type DataDirLock } from './lock.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
+/** A database handle or a transaction: what repository functions take. */
+export type Db = Knex | Knex.Transaction;
+
 export interface Database {
   db: Knex;
   engine: Engine;

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { CSV_HEADERS, csvRecords } from './export/csv.ts';
 import { jsonPieces } from './export/json.ts';
 import {
@@ -12,17 +12,17 @@ import {
   type FindingSource,
   type RenderedExport,
 } from './export/index.ts';
+import { selectCommentsOfFindings } from './finding-comments.repository.ts';
+import { selectHistoryOfFindings } from './finding-history.repository.ts';
 import {
-  applyAfter,
-  applyFilter,
-  applyOrder,
-  selectColumns,
+  selectExportBatch,
+  type ExportSourceRow,
   type FindingFilter,
   type FindingSort,
   type SortOrder,
-} from './filters.ts';
-import { DETAIL_COLUMNS, LIST_COLUMNS, type CommentRow, type HistoryRow } from './rows.ts';
-import { commentView, exportFinding, historyEntry, type ExportSourceRow } from './views.ts';
+} from './findings.repository.ts';
+import { DETAIL_COLUMNS, LIST_COLUMNS } from './rows.ts';
+import { commentView, exportFinding, historyEntry } from './views.ts';
 
 export interface ExportQuery extends FindingFilter {
   sort?: FindingSort | undefined;
@@ -74,7 +74,7 @@ export const csvNeedsOnlyListFields: boolean = CSV_HEADERS.every(
  * buffers the whole result. Nothing is read until the result is iterated.
  */
 export function exportFindings(
-  db: Knex,
+  db: Db,
   orgId: string,
   query: ExportQuery,
   options: ExportOptions = {},
@@ -85,7 +85,7 @@ export function exportFindings(
 /** The findings {@link exportFindings} reads, each time it is iterated. */
 export class ExportRows implements AsyncIterable<ExportFinding> {
   constructor(
-    private readonly db: Knex,
+    private readonly db: Db,
     private readonly orgId: string,
     private readonly query: ExportQuery,
     readonly options: ExportOptions,
@@ -128,16 +128,9 @@ function groupBy<R extends { finding_id: string }, T>(rows: R[], present: (row: 
  * query each, in the detail view's order (creation time, then insertion order),
  * presented by the detail view's own presenters.
  */
-async function discussionOf(db: Knex, orgId: string, ids: string[]): Promise<Discussion> {
-  const order = [{ column: 'created_at' }, { column: 'seq' }];
-  const comments = (await db('finding_comments')
-    .where('org_id', orgId)
-    .whereIn('finding_id', ids)
-    .orderBy(order)) as CommentRow[];
-  const history = (await db('finding_history')
-    .where('org_id', orgId)
-    .whereIn('finding_id', ids)
-    .orderBy(order)) as HistoryRow[];
+async function discussionOf(db: Db, orgId: string, ids: string[]): Promise<Discussion> {
+  const comments = await selectCommentsOfFindings(db, orgId, ids);
+  const history = await selectHistoryOfFindings(db, orgId, ids);
   return { comments: groupBy(comments, commentView), history: groupBy(history, historyEntry) };
 }
 
@@ -157,7 +150,7 @@ function withDiscussion(finding: ExportFinding, row: ExportSourceRow, discussion
 }
 
 async function* readFindings(
-  db: Knex,
+  db: Db,
   orgId: string,
   query: ExportQuery,
   options: ExportOptions,
@@ -167,11 +160,13 @@ async function* readFindings(
   const fullDetail = options.fullDetail ?? false;
   const columns = options.fields === 'list' && !fullDetail ? LIST_EXPORT_COLUMNS : DETAIL_COLUMNS;
   const fetchAfter = async (after: string | undefined): Promise<Batch> => {
-    const batch = applyOrder(applyFilter(db('findings'), orgId, filter), sort, order)
-      .select(selectColumns(db, columns))
-      .limit(batchSize);
-    if (after) applyAfter(batch, sort, order, after);
-    const rows = (await batch) as ExportSourceRow[];
+    const rows = await selectExportBatch(db, orgId, filter, {
+      sort,
+      order,
+      columns,
+      limit: batchSize,
+      after,
+    });
     if (!fullDetail || rows.length === 0) return { rows };
     return {
       rows,

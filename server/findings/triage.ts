@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { notFound } from '../http/errors.ts';
 import { newId } from '../identity/ids.ts';
 import type {
@@ -10,6 +10,15 @@ import type {
   UpdateFindingBody,
 } from '../schemas/findings.ts';
 import { resolvedAtAfter, statusChange } from './history.ts';
+import { insertComment } from './finding-comments.repository.ts';
+import { insertTriageHistory } from './finding-history.repository.ts';
+import {
+  findingExists,
+  lockFindingForTriage,
+  lockFindingsForTriage,
+  setStatusOfFindings,
+  updateFindingTriage,
+} from './findings.repository.ts';
 import type { CommentRow, FindingRow } from './rows.ts';
 import { bumpFindingsVersion } from './versions.ts';
 
@@ -36,20 +45,15 @@ export interface UpdatedFinding {
   updated_at: string;
 }
 
-type Locked = Pick<FindingRow, 'id' | 'status' | 'resolved_at'>;
-
 export async function updateFinding(
-  db: Knex,
+  db: Db,
   actor: Actor,
   findingId: string,
   change: UpdateFindingBody,
   now = new Date(),
 ): Promise<UpdatedFinding> {
   return db.transaction(async (trx) => {
-    const current = (await trx('findings')
-      .where({ org_id: actor.orgId, id: findingId })
-      .forUpdate()
-      .first('id', 'status', 'resolved_at')) as Locked | undefined;
+    const current = await lockFindingForTriage(trx, actor.orgId, findingId);
     if (!current) throw notFound('finding');
 
     const values: Partial<FindingRow> = { updated_at: now };
@@ -60,18 +64,12 @@ export async function updateFinding(
     if (change.status !== undefined && change.status !== current.status) {
       values.status = change.status;
       values.resolved_at = resolvedAtAfter(current.status, change.status, current.resolved_at, now);
-      await trx('finding_history').insert(
+      await insertTriageHistory(trx, actor.orgId, [
         statusChange(actor.orgId, findingId, current.status, change.status, actor.email, now),
-      );
+      ]);
       await bumpFindingsVersion(trx, actor.orgId);
     }
-    const [row] = (await trx('findings')
-      .where({ org_id: actor.orgId, id: findingId })
-      .update(values)
-      .returning(['id', 'status', 'assignee', 'priority', 'due_date', 'notes', 'updated_at'])) as Pick<
-      FindingRow,
-      'id' | 'status' | 'assignee' | 'priority' | 'due_date' | 'notes' | 'updated_at'
-    >[];
+    const row = await updateFindingTriage(trx, actor.orgId, findingId, values);
     return {
       id: row!.id,
       status: row!.status,
@@ -85,15 +83,14 @@ export async function updateFinding(
 }
 
 export async function addComment(
-  db: Knex,
+  db: Db,
   actor: Actor,
   findingId: string,
   text: string,
   now = new Date(),
 ): Promise<Comment & { finding_id: string }> {
   return db.transaction(async (trx) => {
-    const finding = await trx('findings').where({ org_id: actor.orgId, id: findingId }).first('id');
-    if (!finding) throw notFound('finding');
+    if (!(await findingExists(trx, actor.orgId, findingId))) throw notFound('finding');
     const row: CommentRow = {
       id: newId('comment'),
       org_id: actor.orgId,
@@ -103,7 +100,7 @@ export async function addComment(
       text,
       created_at: now,
     };
-    await trx('finding_comments').insert(row);
+    await insertComment(trx, actor.orgId, row);
     return {
       id: row.id,
       finding_id: findingId,
@@ -121,7 +118,7 @@ export async function addComment(
  * the others are all updated or, on an error, none are.
  */
 export async function bulkUpdateStatus(
-  db: Knex,
+  db: Db,
   actor: Actor,
   request: BulkUpdateBody,
   now = new Date(),
@@ -129,12 +126,7 @@ export async function bulkUpdateStatus(
   const ids = [...new Set(request.finding_ids)];
   const { status, notes } = request.update;
   return db.transaction(async (trx) => {
-    const found = (await trx('findings')
-      .where('org_id', actor.orgId)
-      .whereIn('id', ids)
-      .orderBy('id')
-      .forUpdate()
-      .select('id', 'status', 'resolved_at')) as Locked[];
+    const found = await lockFindingsForTriage(trx, actor.orgId, ids);
     const existing = new Set(found.map((f) => f.id));
     const failed = ids
       .filter((id) => !existing.has(id))
@@ -142,25 +134,14 @@ export async function bulkUpdateStatus(
     if (found.length === 0) return { updated: 0, failed };
 
     const changing = found.filter((f) => f.status !== status);
-    if (changing.length > 0) {
-      await trx('finding_history').insert(
-        changing.map((f) => statusChange(actor.orgId, f.id, f.status, status, actor.email, now)),
-      );
-    }
+    await insertTriageHistory(
+      trx,
+      actor.orgId,
+      changing.map((f) => statusChange(actor.orgId, f.id, f.status, status, actor.email, now)),
+    );
     // Findings already in the target status keep their resolved_at; the others
     // get the one their new status implies (resolvedAtAfter, in SQL).
-    await trx('findings')
-      .where('org_id', actor.orgId)
-      .whereIn('id', [...existing])
-      .update({
-        status,
-        updated_at: now,
-        resolved_at:
-          status === 'resolved'
-            ? trx.raw("case when status = 'resolved' then coalesce(resolved_at, ?) else ? end", [now, now])
-            : null,
-        ...(notes !== undefined ? { notes } : {}),
-      });
+    await setStatusOfFindings(trx, actor.orgId, [...existing], { status, notes, now });
     if (changing.length > 0) await bumpFindingsVersion(trx, actor.orgId);
     return { updated: found.length, failed };
   });

@@ -1,5 +1,6 @@
 import type { ExportFinding } from './export/index.ts';
-import type { CommentRow, DetailRow, HistoryRow, ListRow } from './rows.ts';
+import type { ExportSourceRow, ListSourceRow } from './findings.repository.ts';
+import type { CommentRow, DetailRow, HistoryRow } from './rows.ts';
 import type { Comment, FindingDetail, FindingListItem, HistoryEntry } from '../schemas/findings.ts';
 
 /**
@@ -10,11 +11,9 @@ import type { Comment, FindingDetail, FindingListItem, HistoryEntry } from '../s
 
 const iso = (d: Date) => d.toISOString();
 
-/** A list row whose timestamps may come as ISO text from the database (filters.selectColumns). */
-export type ListSourceRow = Omit<ListRow, 'detected_at' | 'last_seen_at'> & {
-  detected_at: Date | string;
-  last_seen_at: Date | string;
-};
+// The row shapes the list and the export read (timestamps possibly ISO text from the
+// database, see findings.repository.ts `selectColumns`) live with their queries.
+export type { ExportSourceRow, ListSourceRow } from './findings.repository.ts';
 
 const isoOf = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
 
@@ -56,16 +55,6 @@ export function historyEntry(row: HistoryRow): HistoryEntry {
     timestamp: iso(row.created_at),
   };
 }
-
-/**
- * A row the export renders: list-view columns and the description at least,
- * the other detail columns when selected. The export may have the database
- * format its timestamps (ISO 8601 text), which spares parsing and formatting
- * 200,000 dates per 100,000 findings.
- */
-export type ExportSourceRow = Omit<ListRow, 'detected_at' | 'last_seen_at'> &
-  Partial<DetailRow> &
-  Pick<DetailRow, 'description'> & { detected_at: Date | string; last_seen_at: Date | string };
 
 const EMPTY_REMEDIATION = Object.freeze({ summary: '', steps: [], code_example: '', references: [] });
 const EMPTY_EVIDENCE = Object.freeze({ request: '', response: '', screenshot_url: null });

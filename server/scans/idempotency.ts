@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { validationError } from '../http/errors.ts';
+import {
+  deleteExpiredIdempotencyKeysOfAllOrganizations,
+  deleteExpiredIdempotencyKeysOfOrganization,
+  insertIdempotencyKey,
+  selectIdempotencyKey,
+} from './idempotency-keys.repository.ts';
 
 /**
  * `Idempotency-Key` on POST /api/v1/scans (decisions.md, "Scans"): scoped to
@@ -58,17 +64,13 @@ export function requestHash(body: unknown): string {
  * header when the key was used with another body.
  */
 export async function recallResponse(
-  db: Knex | Knex.Transaction,
+  db: Db,
   orgId: string,
   key: string,
   hash: string,
   now: Date,
 ): Promise<StoredResponse | undefined> {
-  const row = (await db('idempotency_keys')
-    .where({ org_id: orgId, key })
-    .where('created_at', '>', new Date(now.getTime() - IDEMPOTENCY_TTL_MS))
-    .first('request_hash', 'response_status', 'response_body')) as
-    { request_hash: string; response_status: number; response_body: unknown } | undefined;
+  const row = await selectIdempotencyKey(db, orgId, key, new Date(now.getTime() - IDEMPOTENCY_TTL_MS));
   if (!row) return undefined;
   if (row.request_hash !== hash) {
     throw validationError(
@@ -88,19 +90,15 @@ export async function recallResponse(
  * for reuse after 24 hours.
  */
 export async function rememberResponse(
-  trx: Knex.Transaction,
+  trx: Db,
   orgId: string,
   key: string,
   hash: string,
   response: StoredResponse,
   now: Date,
 ): Promise<void> {
-  await trx('idempotency_keys')
-    .where({ org_id: orgId })
-    .where('created_at', '<=', new Date(now.getTime() - IDEMPOTENCY_TTL_MS))
-    .delete();
-  await trx('idempotency_keys').insert({
-    org_id: orgId,
+  await deleteExpiredIdempotencyKeysOfOrganization(trx, orgId, new Date(now.getTime() - IDEMPOTENCY_TTL_MS));
+  await insertIdempotencyKey(trx, orgId, {
     key,
     request_hash: hash,
     response_status: response.status,
@@ -110,8 +108,6 @@ export async function rememberResponse(
 }
 
 /** Deletes every expired key of every organization (periodic housekeeping). Returns how many. */
-export async function purgeExpiredIdempotencyKeys(db: Knex, now = new Date()): Promise<number> {
-  return db('idempotency_keys')
-    .where('created_at', '<=', new Date(now.getTime() - IDEMPOTENCY_TTL_MS))
-    .delete();
+export async function purgeExpiredIdempotencyKeys(db: Db, now = new Date()): Promise<number> {
+  return deleteExpiredIdempotencyKeysOfAllOrganizations(db, new Date(now.getTime() - IDEMPOTENCY_TTL_MS));
 }

@@ -1,18 +1,20 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import type { Principal } from '../auth/principal.ts';
 import { notFound, planUpgradeRequired, validationError } from '../http/errors.ts';
 import { newId } from '../identity/ids.ts';
 import { planAllows, type OrganizationRow } from '../identity/plans.ts';
-import {
-  credentialChecksFor,
-  type CredentialChecks,
-  type Framework,
-  type ScanType,
-} from '../schemas/scans.ts';
-import type { CreateScheduleRequest, Frequency, Schedule } from '../schemas/schedules.ts';
+import { credentialChecksFor } from '../schemas/scans.ts';
+import type { CreateScheduleRequest, Schedule } from '../schemas/schedules.ts';
 import type { Services } from '../services.ts';
 import { frameworksFor } from './create-scan.ts';
 import { canonicalTimeZone, isValidTimeZone, nextRunAt } from './schedule-time.ts';
+import {
+  countSchedules,
+  deleteScheduleOfOrganization,
+  insertSchedule,
+  selectSchedulesPage,
+  type ScheduleRow,
+} from './scan-schedules.repository.ts';
 import { scopePolicyFor } from './scope.ts';
 
 /**
@@ -20,28 +22,8 @@ import { scopePolicyFor } from './scope.ts';
  * plans only. Every query takes the organization id.
  */
 
-export interface ScheduleRow {
-  id: string;
-  org_id: string;
-  created_by: string | null;
-  target: string;
-  scan_type: ScanType;
-  frequency: Frequency;
-  day_of_week: number | null;
-  day_of_month: number | null;
-  hour: number;
-  timezone: string;
-  frameworks: Framework[];
-  ports: string | null;
-  credential_checks: CredentialChecks;
-  enabled: boolean;
-  next_run_at: Date;
-  last_run_at: Date | null;
-  last_scan_id: string | null;
-  last_error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+// The row type lives with the table's queries; re-exported for the scheduler and tests.
+export type { ScheduleRow } from './scan-schedules.repository.ts';
 
 /** Throws 403 PLAN_UPGRADE_REQUIRED when the organization's plan has no schedules. */
 export function assertSchedulesOnPlan(org: OrganizationRow): void {
@@ -71,50 +53,37 @@ export async function createSchedule(
     hour: request.hour,
     timezone,
   };
-  const [row] = (await services
-    .db('scan_schedules')
-    .insert({
-      id: newId('sched'),
-      org_id: principal.org.id,
-      created_by: principal.user.id,
-      target: scope.target,
-      scan_type: request.scan_type,
-      ...recurrence,
-      frameworks: frameworksFor(request.scan_type, request.frameworks),
-      ports: request.ports?.trim() ?? null,
-      credential_checks: credentialChecksFor(request.scan_type, request.credential_checks),
-      enabled: true,
-      next_run_at: nextRunAt(recurrence, now),
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('*')) as ScheduleRow[];
-  return row!;
+  return insertSchedule(services.db, principal.org.id, {
+    id: newId('sched'),
+    created_by: principal.user.id,
+    target: scope.target,
+    scan_type: request.scan_type,
+    ...recurrence,
+    frameworks: frameworksFor(request.scan_type, request.frameworks),
+    ports: request.ports?.trim() ?? null,
+    credential_checks: credentialChecksFor(request.scan_type, request.credential_checks),
+    enabled: true,
+    next_run_at: nextRunAt(recurrence, now),
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /** One page of the organization's schedules, oldest first (ties by id). */
 export async function listSchedules(
-  db: Knex,
+  db: Db,
   orgId: string,
   page: number,
   perPage: number,
 ): Promise<{ rows: ScheduleRow[]; total: number }> {
-  const base = db('scan_schedules').where({ org_id: orgId });
-  const [{ total }] = (await base.clone().count({ total: '*' })) as [{ total: number | string }];
-  const rows = (await base
-    .clone()
-    .orderBy([
-      { column: 'created_at', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ])
-    .limit(perPage)
-    .offset((page - 1) * perPage)) as ScheduleRow[];
-  return { rows, total: Number(total) };
+  const total = await countSchedules(db, orgId);
+  const rows = await selectSchedulesPage(db, orgId, { limit: perPage, offset: (page - 1) * perPage });
+  return { rows, total };
 }
 
 /** Deletes a schedule; scans it already created stay. 404 for an unknown or foreign id. */
-export async function deleteSchedule(db: Knex, orgId: string, scheduleId: string): Promise<void> {
-  const deleted = await db('scan_schedules').where({ org_id: orgId, id: scheduleId }).delete();
+export async function deleteSchedule(db: Db, orgId: string, scheduleId: string): Promise<void> {
+  const deleted = await deleteScheduleOfOrganization(db, orgId, scheduleId);
   if (deleted === 0) throw notFound('schedule');
 }
 

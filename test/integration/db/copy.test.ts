@@ -476,7 +476,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       expect(ran).toEqual([expect.objectContaining({ scheduleId: next.id, scanId: expect.any(String) })]);
 
       // Identity sequences continue after the copied rows.
-      const { max } = (await app.services.db('finding_comments').max('seq as max').first()) as {
+      const { max } = (await app.services.db('finding_comments').max({ max: 'seq' }).first()) as {
         max: number;
       };
       const own = (await expectOk(await call(app, adminToken, 'GET', '/api/v1/findings'))) as {

@@ -1,0 +1,94 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
+import type { CredentialChecks, Framework, ScanType } from '../schemas/scans.ts';
+import type { Frequency } from '../schemas/schedules.ts';
+
+/**
+ * Typed queries over `scan_schedules`: recurring scans of an organization.
+ * Every query of the schedules API takes the organization id.
+ */
+
+// --- schedules API (findings-read)
+
+export interface ScheduleRow {
+  id: string;
+  org_id: string;
+  created_by: string | null;
+  target: string;
+  scan_type: ScanType;
+  frequency: Frequency;
+  day_of_week: number | null;
+  day_of_month: number | null;
+  hour: number;
+  timezone: string;
+  frameworks: Framework[];
+  ports: string | null;
+  credential_checks: CredentialChecks;
+  enabled: boolean;
+  next_run_at: Date;
+  last_run_at: Date | null;
+  last_scan_id: string | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A new schedule as inserted: the columns without a default, and those with one if set. */
+export type NewScheduleRow = Omit<
+  ScheduleRow,
+  'enabled' | 'last_run_at' | 'last_scan_id' | 'last_error' | 'created_at' | 'updated_at'
+> &
+  Partial<
+    Pick<ScheduleRow, 'enabled' | 'last_run_at' | 'last_scan_id' | 'last_error' | 'created_at' | 'updated_at'>
+  >;
+
+declare module 'knex/types/tables.js' {
+  interface Tables {
+    scan_schedules: Knex.CompositeTableType<ScheduleRow, NewScheduleRow, Partial<ScheduleRow>>;
+  }
+}
+
+/** Stores a schedule of the organization; returns the stored row. */
+export async function insertSchedule(
+  db: Db,
+  orgId: string,
+  values: Omit<NewScheduleRow, 'org_id'>,
+): Promise<ScheduleRow> {
+  const [row] = await db('scan_schedules')
+    .insert({ ...values, org_id: orgId })
+    .returning('*');
+  return row!;
+}
+
+/** How many schedules the organization has. */
+export async function countSchedules(db: Db, orgId: string): Promise<number> {
+  const [row] = await db('scan_schedules').where({ org_id: orgId }).count<{ total: number | string }[]>({
+    total: '*',
+  });
+  return Number(row!.total);
+}
+
+/** One page of the organization's schedules, oldest first (ties by id). */
+export async function selectSchedulesPage(
+  db: Db,
+  orgId: string,
+  page: { limit: number; offset: number },
+): Promise<ScheduleRow[]> {
+  return db('scan_schedules')
+    .where({ org_id: orgId })
+    .orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** Deletes one of the organization's schedules; returns how many rows went (0 or 1). */
+export async function deleteScheduleOfOrganization(
+  db: Db,
+  orgId: string,
+  scheduleId: string,
+): Promise<number> {
+  return db('scan_schedules').where({ org_id: orgId, id: scheduleId }).delete();
+}
