@@ -1,7 +1,7 @@
 import { componentUrl, type ServiceIdentification, type ServiceName } from '../net/services.ts';
 import type { Severity } from '../../scoring/severity.ts';
 import { targetOf } from '../types.ts';
-import type { Check } from './check.ts';
+import type { Check } from '../check.ts';
 
 /**
  * Data services that let an unauthenticated client in. The service probes
@@ -160,9 +160,4 @@ function readable(service: ServiceIdentification): string {
   return typeof databases === 'string' && databases !== ''
     ? `databases listed without authentication: ${databases}\n\n`
     : '';
-}
-
-export function describeService(service: ServiceIdentification): string {
-  const name = service.product ?? service.service;
-  return service.version ? `${name} ${service.version}` : name;
 }
