@@ -7,7 +7,9 @@ import type { Check } from '../check.ts';
  * Data services that let an unauthenticated client in. The service probes
  * already learned this without credentials and without changing anything
  * (`anonymousAccess`); these checks turn it into findings with the probe's
- * exchange as evidence.
+ * exchange as evidence. Each rule's behaviour is the probe named for its protocol in
+ * net/probes/ (redis.ts, postgresql.ts, mongodb.ts, mqtt.ts, nats.ts, memcached.ts;
+ * Elasticsearch: http.ts); see README.md in this folder.
  */
 
 interface ExposureRule {
