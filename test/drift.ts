@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 /**
  * `npm run check:drift`: fails when a committed, generated file differs from a
  * fresh generation, and says which command brings it up to date.
- *   - docs/openapi.json   vs `tsx server/http/openapi-cli.ts`  (fix: npm run openapi)
+ *   - docs/openapi.json   vs `tsx server/cli/openapi.ts`  (fix: npm run openapi)
  *   - dist/               vs fresh ncc builds of action/index.ts and action/ci-main.ts
  *                         (dist/ci/, the scanward-ci command) (fix: npm run build:action)
  *   - console/src/api/schema.d.ts vs openapi-typescript over docs/openapi.json (fix: npm run api:console)
@@ -64,7 +64,7 @@ export function treeDifferences(committedDir: string, freshDir: string): string[
 }
 
 async function openApiCheck(): Promise<string | undefined> {
-  const { stdout } = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/http/openapi-cli.ts'], {
+  const { stdout } = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/cli/openapi.ts'], {
     cwd: ROOT,
     maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, LOG_LEVEL: 'silent' },

@@ -17,8 +17,8 @@ import { urlHost } from '../net/target-address.ts';
 import { credentialChecksFor } from '../../schemas/scans.ts';
 import type { Severity } from '../../scoring/severity.ts';
 import { targetOf, type Detection, type PhaseContext } from '../types.ts';
-import type { Check } from './check.ts';
-import { exchangeHttp } from './http-exchange.ts';
+import type { Check } from '../check.ts';
+import { exchangeHttp } from '../net/http-exchange.ts';
 
 const NETWORK = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U';
 const TOOL = 'scanward-credentials';

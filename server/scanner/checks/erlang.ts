@@ -9,8 +9,8 @@
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
 import { targetOf } from '../types.ts';
-import type { Check } from './check.ts';
-import { connectService, ServiceConnectError } from './tls.ts';
+import type { Check } from '../check.ts';
+import { connectService, ServiceConnectError } from '../net/service-connect.ts';
 
 /** Most nodes whose distribution port is tried. */
 const MAX_NODES = 16;

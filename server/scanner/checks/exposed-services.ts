@@ -1,13 +1,15 @@
 import { componentUrl, type ServiceIdentification, type ServiceName } from '../net/services.ts';
 import type { Severity } from '../../scoring/severity.ts';
 import { targetOf } from '../types.ts';
-import type { Check } from './check.ts';
+import type { Check } from '../check.ts';
 
 /**
  * Data services that let an unauthenticated client in. The service probes
  * already learned this without credentials and without changing anything
  * (`anonymousAccess`); these checks turn it into findings with the probe's
- * exchange as evidence.
+ * exchange as evidence. Each rule's behaviour is the probe named for its protocol in
+ * net/probes/ (redis.ts, postgresql.ts, mongodb.ts, mqtt.ts, nats.ts, memcached.ts;
+ * Elasticsearch: http.ts); see README.md in this folder.
  */
 
 interface ExposureRule {
@@ -160,9 +162,4 @@ function readable(service: ServiceIdentification): string {
   return typeof databases === 'string' && databases !== ''
     ? `databases listed without authentication: ${databases}\n\n`
     : '';
-}
-
-export function describeService(service: ServiceIdentification): string {
-  const name = service.product ?? service.service;
-  return service.version ? `${name} ${service.version}` : name;
 }

@@ -9,8 +9,8 @@ import type { Socket } from 'node:net';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
 import { targetOf, type PhaseContext } from '../types.ts';
-import type { Check } from './check.ts';
-import { connectService } from './tls.ts';
+import type { Check } from '../check.ts';
+import { connectService } from '../net/service-connect.ts';
 
 const REPLY_TIMEOUT_MS = 5_000;
 export const RELAY_SENDER = 'scanward-relay-test@example.com';

@@ -17,7 +17,7 @@ import { describeRange, kevEntriesFor, kevMatches, type KevMatch } from '../inte
 import { kevSnapshot, eolSnapshot } from '../intel/snapshots.ts';
 import { softwareOf, type IdentifiedSoftware } from '../intel/software.ts';
 import { targetOf, type Detection, type PhaseContext } from '../types.ts';
-import type { Check } from './check.ts';
+import type { Check } from '../check.ts';
 
 const TOOL = 'scanward-versions';
 const OUTDATED_CWES = ['CWE-1104'];

@@ -7,8 +7,8 @@ import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { parseKexInit, packetComplete, weakAlgorithms, type KexInit } from '../net/ssh-kex.ts';
 import { urlHost } from '../net/target-address.ts';
 import { targetOf, type Detection, type PhaseContext } from '../types.ts';
-import type { Check } from './check.ts';
-import { connectService } from './tls.ts';
+import type { Check } from '../check.ts';
+import { connectService } from '../net/service-connect.ts';
 
 const READ_TIMEOUT_MS = 5_000;
 const CLIENT_ID = 'SSH-2.0-scanward_probe';

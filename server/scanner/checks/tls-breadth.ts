@@ -19,20 +19,18 @@ import {
   type WeakSuiteFamily,
 } from '../net/tls-hello.ts';
 import type { PhaseContext } from '../types.ts';
-import type { Check } from './check.ts';
+import type { Check } from '../check.ts';
+import { connectService, serverName, ServiceConnectError } from '../net/service-connect.ts';
+import { certificateHandshake } from '../net/tls-handshake.ts';
 import {
   appliesToTls,
-  certificateHandshake,
   chainIncomplete,
-  connectService,
   describeCertificate,
   detection,
   distinguishedName,
   endpoint,
   handshakeRequest,
   presentedChain,
-  serverName,
-  ServiceConnectError,
 } from './tls.ts';
 
 const NETWORK = 'CVSS:3.1/AV:N/AC:H/PR:N';

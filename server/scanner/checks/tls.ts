@@ -4,188 +4,20 @@
  * issued by a CA the scanner trusts). Each handshake goes to the literal address the scope
  * guard approved; SNI carries the scan target only when that is a DNS name.
  *
- * `connectService` is also the connection the HTTP checks (`web.ts`) use.
+ * The connection and the handshakes are the scanner's network layer
+ * (`net/service-connect.ts`, `net/tls-handshake.ts`); this file holds what the checks
+ * conclude from them and the evidence they show.
  */
-import { isIP, Socket } from 'node:net';
-import {
-  connect as tlsConnect,
-  type ConnectionOptions,
-  type DetailedPeerCertificate,
-  type TLSSocket,
-} from 'node:tls';
+import type { DetailedPeerCertificate } from 'node:tls';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
-import { approveTarget, urlHost } from '../net/target-address.ts';
-import { targetOf, type Detection, type PhaseContext, type ScanState } from '../types.ts';
-import type { Check } from './check.ts';
-
-/** Most time for connecting plus the TLS handshake. */
-export const CONNECT_TIMEOUT_MS = 5_000;
+import { hostTarget, serverName, ServiceConnectError } from '../net/service-connect.ts';
+import { urlHost } from '../net/target-address.ts';
+import { certificateHandshake, handshake, PERMISSIVE_CIPHERS, type Handshake } from '../net/tls-handshake.ts';
+import type { Detection, PhaseContext } from '../types.ts';
+import type { Check } from '../check.ts';
 
 const TOOL = 'scanward-tls';
 const NETWORK = 'CVSS:3.1/AV:N/AC:H/PR:N';
-/** OpenSSL 3 refuses TLS 1.0/1.1 and weak keys at its default security level; level 0 lets us see them. */
-const PERMISSIVE_CIPHERS = 'DEFAULT:@SECLEVEL=0';
-
-/** A connection could not be made (`tcp`) or TLS could not be negotiated on it (`tls`). */
-export class ServiceConnectError extends Error {
-  constructor(
-    readonly stage: 'tcp' | 'tls',
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ServiceConnectError';
-  }
-}
-
-/** What findings name as the target: the DNS name the user gave, or the address. */
-export function hostTarget(ctx: PhaseContext, service: ServiceIdentification): string {
-  return targetOf(ctx.state, service.address);
-}
-
-/** The SNI name for a service: the scan target when it is a DNS name, never an address. */
-export function serverName(ctx: PhaseContext, service: ServiceIdentification): string | undefined {
-  const target = hostTarget(ctx, service);
-  return isIP(target) === 0 && /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(target) ? target : undefined;
-}
-
-export interface ConnectOptions {
-  /** Negotiate TLS with these options on top of `rejectUnauthorized: false` (and SNI when the target is a name). */
-  tls?: ConnectionOptions;
-  timeoutMs?: number;
-}
-
-/**
- * One connection to `service.address` (a literal address, approved by the scan's scope
- * guard first; names are never resolved). The scan's signal destroys it at any time, before
- * or after it resolves. Rejects with `ServiceConnectError`, or the signal's reason.
- */
-export async function connectService(
-  ctx: PhaseContext,
-  service: ServiceIdentification,
-  options: ConnectOptions = {},
-): Promise<Socket | TLSSocket> {
-  const family = await approveTarget(service.address, ctx.assertAllowed, ctx.signal);
-  const { signal } = ctx;
-  return new Promise<Socket | TLSSocket>((resolve, reject) => {
-    const plain = new Socket();
-    let secure: TLSSocket | undefined;
-    const destroy = (): void => {
-      secure?.destroy();
-      plain.destroy();
-    };
-    const onAbort = (): void => fail(signal.reason);
-    const timer = setTimeout(
-      () =>
-        fail(
-          new ServiceConnectError(
-            secure ? 'tls' : 'tcp',
-            'ETIMEDOUT',
-            `${secure ? 'TLS handshake' : 'connect'} to ${urlHost(service.address)}:${service.port} timed out`,
-          ),
-        ),
-      options.timeoutMs ?? CONNECT_TIMEOUT_MS,
-    );
-    function fail(error: unknown): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      destroy();
-      reject(error);
-    }
-    function succeed(socket: Socket | TLSSocket): void {
-      clearTimeout(timer);
-      socket.on('error', () => {});
-      // Stays subscribed until the socket closes: an abort after this point still tears it down.
-      socket.once('close', () => signal.removeEventListener('abort', onAbort));
-      resolve(socket);
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    plain.once('error', (error: NodeJS.ErrnoException) =>
-      fail(new ServiceConnectError(secure ? 'tls' : 'tcp', error.code ?? 'ECONNECT', error.message)),
-    );
-    plain.once('connect', () => {
-      if (!options.tls) return succeed(plain);
-      const name = serverName(ctx, service);
-      secure = tlsConnect({
-        ...options.tls,
-        socket: plain,
-        rejectUnauthorized: false,
-        ...(name ? { servername: name } : {}),
-      });
-      secure.once('error', (error: NodeJS.ErrnoException) =>
-        fail(new ServiceConnectError('tls', error.code ?? 'ETLS', error.message)),
-      );
-      secure.once('secureConnect', () => succeed(secure as TLSSocket));
-    });
-    plain.connect({
-      host: service.address,
-      port: service.port,
-      family,
-      lookup: () => {
-        throw new Error('checks never resolve names');
-      },
-    });
-  });
-}
-
-/** Memoises one exchange per service within a scan state, so checks that read the same answer share it. */
-export function sharedExchange<T>(
-  cache: WeakMap<ScanState, Map<string, Promise<T>>>,
-  ctx: PhaseContext,
-  key: string,
-  run: () => Promise<T>,
-): Promise<T> {
-  let perState = cache.get(ctx.state);
-  if (!perState) cache.set(ctx.state, (perState = new Map()));
-  let pending = perState.get(key);
-  if (!pending) {
-    pending = run();
-    perState.set(key, pending);
-  }
-  return pending;
-}
-
-// ---------------------------------------------------------------------------------------
-// Handshakes
-
-export interface Handshake {
-  protocol: string | null;
-  cipher: string;
-  certificate: DetailedPeerCertificate | undefined;
-  authorized: boolean;
-  /** OpenSSL's verification result against Node's bundled CA store, e.g. `DEPTH_ZERO_SELF_SIGNED_CERT`. */
-  authorizationError: string | undefined;
-}
-
-async function handshake(
-  ctx: PhaseContext,
-  service: ServiceIdentification,
-  tls: ConnectionOptions,
-): Promise<Handshake> {
-  const socket = (await connectService(ctx, service, { tls })) as TLSSocket;
-  try {
-    const certificate = socket.getPeerCertificate(true);
-    const error = socket.authorizationError as Error | string | null | undefined;
-    return {
-      protocol: socket.getProtocol(),
-      cipher: socket.getCipher().name,
-      certificate: certificate && Object.keys(certificate).length > 0 ? certificate : undefined,
-      authorized: socket.authorized,
-      authorizationError: error ? String(error instanceof Error ? error.message : error) : undefined,
-    };
-  } finally {
-    socket.destroy();
-  }
-}
-
-const certificateHandshakes = new WeakMap<ScanState, Map<string, Promise<Handshake>>>();
-
-/** The normal handshake every certificate check reads (old protocols allowed, so old servers are seen too). */
-export function certificateHandshake(ctx: PhaseContext, service: ServiceIdentification): Promise<Handshake> {
-  return sharedExchange(certificateHandshakes, ctx, `${service.address}|${service.port}`, () =>
-    handshake(ctx, service, { minVersion: 'TLSv1', ciphers: PERMISSIVE_CIPHERS }),
-  );
-}
 
 // ---------------------------------------------------------------------------------------
 // Evidence

@@ -14,9 +14,9 @@
 import { urlHost } from '../net/target-address.ts';
 import type { ServiceIdentification } from '../net/services.ts';
 import type { PhaseContext, ScanState } from '../types.ts';
-import { isTlsService } from './http-exchange.ts';
-import { hostTarget, sharedExchange } from './tls.ts';
-import { getRoot, httpGet, type HttpExchange } from './web-requests.ts';
+import { isTlsService } from '../net/http-exchange.ts';
+import { hostTarget, sharedExchange } from '../net/service-connect.ts';
+import { getRoot, httpGet, type HttpExchange } from '../net/http-get.ts';
 
 export const MAX_PAGES = 50;
 export const MAX_DEPTH = 2;

@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { renderBytes } from '../net/probe-session.ts';
 import type { Detection, PhaseContext } from '../types.ts';
-import type { Check } from './check.ts';
-import { isTlsService } from './http-exchange.ts';
-import { hostTarget } from './tls.ts';
+import type { Check } from '../check.ts';
+import { isTlsService } from '../net/http-exchange.ts';
+import { hostTarget } from '../net/service-connect.ts';
 import { crawl } from './web-crawl.ts';
-import { getRoot, httpGet, type HttpExchange } from './web-requests.ts';
+import { getRoot, httpGet, type HttpExchange } from '../net/http-get.ts';
 
 const TOOL = 'scanward-web';
 const NETWORK = 'CVSS:3.1/AV:N';

@@ -1,7 +1,7 @@
 /**
  * HTTP checks of the `web_analysis` phase: missing security headers, a served `.git`
  * directory or `.env` file, and automatic directory listings (on the home page in quick
- * scans, on every page of the crawl, web-crawl.ts, in the others). Requests (web-requests.ts)
+ * scans, on every page of the crawl, web-crawl.ts, in the others). Requests (net/http-get.ts)
  * each use their own connection to the literal address the scope guard approved, bounded
  * in bytes and time and torn down when the scan's signal aborts. The `Host` header names
  * the scan target (the DNS name the user gave, or the address).
@@ -10,11 +10,11 @@ import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import type { HttpResponse } from '../net/probes/http.ts';
 import { renderBytes } from '../net/probe-session.ts';
 import type { Detection, PhaseContext } from '../types.ts';
-import type { Check } from './check.ts';
-import { isTlsService } from './http-exchange.ts';
-import { hostTarget } from './tls.ts';
+import type { Check } from '../check.ts';
+import { isTlsService } from '../net/http-exchange.ts';
+import { hostTarget } from '../net/service-connect.ts';
 import { crawl } from './web-crawl.ts';
-import { getRoot, httpGet } from './web-requests.ts';
+import { getRoot, httpGet } from '../net/http-get.ts';
 
 export {
   getRoot,
@@ -23,7 +23,7 @@ export {
   REQUEST_TIMEOUT_MS,
   type HttpExchange,
   type HttpRequestOptions,
-} from './web-requests.ts';
+} from '../net/http-get.ts';
 
 const TOOL = 'scanward-web';
 const NETWORK = 'CVSS:3.1/AV:N';

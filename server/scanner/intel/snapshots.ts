@@ -1,6 +1,6 @@
 /**
- * The committed intelligence snapshots (built by refresh.ts), read once per process on
- * first use. Synchronous and small (a few hundred KiB together), so no scan waits on them.
+ * The committed intelligence snapshots (built by server/cli/intel-refresh.ts), read once per
+ * process on first use. Synchronous and small (a few hundred KiB together), so no scan waits on them.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

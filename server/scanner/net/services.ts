@@ -67,3 +67,9 @@ export function componentUrl(
   const scheme = identification.service === 'unknown' ? 'tcp' : identification.service;
   return `${scheme}://${urlHost(identification.address)}:${identification.port}`;
 }
+
+/** The product (or service) and version, as enumeration notes and logs name a service. */
+export function describeService(service: ServiceIdentification): string {
+  const name = service.product ?? service.service;
+  return service.version ? `${name} ${service.version}` : name;
+}

@@ -7,7 +7,7 @@ import { sweepTcpHosts } from '../net/tcp-scan.ts';
 import { LIVENESS_PORTS, LIVENESS_TIMEOUT_MS } from './discovery.ts';
 import type { ServiceIdentification } from '../net/services.ts';
 import { componentUrl } from '../net/services.ts';
-import { describeService } from '../checks/exposed-services.ts';
+import { describeService } from '../net/services.ts';
 import {
   targetOf,
   type Coverage,

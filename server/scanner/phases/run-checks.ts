@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
-import { checksFor } from '../checks/index.ts';
-import type { Check } from '../checks/check.ts';
+import { checksFor } from '../check-registry.ts';
+import type { Check } from '../check.ts';
 import { targetOf, type PhaseContext } from '../types.ts';
 
 /** Checks running at once within a scan. */

@@ -14,7 +14,7 @@ import { knowledgeForCheck } from '../../remediation/knowledge/index.ts';
 import { renderBytes } from '../net/probe-session.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
-import { hostTarget, ServiceConnectError } from '../checks/tls.ts';
+import { hostTarget, ServiceConnectError } from '../net/service-connect.ts';
 import type { Coverage, Detection, PhaseContext } from '../types.ts';
 import { isTlsService, sendTemplateRequest, type TemplateResponse } from './http-client.ts';
 import { requestMatches, ResponseView } from './matchers.ts';

@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderOpenApi } from '../../../server/http/openapi-cli.ts';
+import { renderOpenApi } from '../../../server/cli/openapi.ts';
 import { documentationPages } from '../../../server/routes/docs.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { testEngine } from '../../helpers/database.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKS, checksFor, type Check } from '../../../server/scanner/checks/index.ts';
+import { CHECKS, checksFor, type Check } from '../../../server/scanner/check-registry.ts';
 import { correlate } from '../../../server/scanner/phases/correlation.ts';
 import { PHASE_MODULES } from '../../../server/scanner/phases/index.ts';
 import { ProgressTracker } from '../../../server/scanner/progress.ts';

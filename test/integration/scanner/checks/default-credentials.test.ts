@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checksFor } from '../../../../server/scanner/checks/index.ts';
+import { checksFor } from '../../../../server/scanner/check-registry.ts';
 import { defaultCredentialChecks } from '../../../../server/scanner/checks/default-credentials.ts';
-import type { Check } from '../../../../server/scanner/checks/check.ts';
+import type { Check } from '../../../../server/scanner/check.ts';
 import { amqpGuestLogin } from '../../../../server/scanner/net/logins/amqp.ts';
 import { mysqlEmptyRootLogin } from '../../../../server/scanner/net/logins/mysql.ts';
 import { postgresDefaultLogin, scramClientFinal } from '../../../../server/scanner/net/logins/postgresql.ts';

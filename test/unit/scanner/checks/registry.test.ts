@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { knowledgeForCheck } from '../../../../server/remediation/knowledge/index.ts';
-import { CHECKS } from '../../../../server/scanner/checks/index.ts';
+import { CHECKS } from '../../../../server/scanner/check-registry.ts';
 
 /** The network-service, credential and TLS checks of docs/checks.md. */
 const DOCUMENTED = [

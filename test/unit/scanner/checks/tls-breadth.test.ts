@@ -1,7 +1,7 @@
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer as createTlsServer, type Server, type TlsOptions } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKS } from '../../../../server/scanner/checks/index.ts';
+import { CHECKS } from '../../../../server/scanner/check-registry.ts';
 import {
   tlsBreadthChecks,
   tlsHostnameMismatchCheck,

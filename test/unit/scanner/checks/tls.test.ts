@@ -13,7 +13,7 @@ import {
 } from 'node:tls';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKS } from '../../../../server/scanner/checks/index.ts';
+import { CHECKS } from '../../../../server/scanner/check-registry.ts';
 import {
   tlsCertificateExpiredCheck,
   tlsCertificateSelfSignedCheck,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKS } from '../../../../server/scanner/checks/index.ts';
+import { CHECKS } from '../../../../server/scanner/check-registry.ts';
 import { directoryListingCheck, envFileExposedCheck } from '../../../../server/scanner/checks/web.ts';
 import { crawl, htmlLinks, MAX_PAGES, sameOriginPath } from '../../../../server/scanner/checks/web-crawl.ts';
 import {

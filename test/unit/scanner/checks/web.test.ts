@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKS } from '../../../../server/scanner/checks/index.ts';
+import { CHECKS } from '../../../../server/scanner/check-registry.ts';
 import {
   directoryListingCheck,
   envFileExposedCheck,

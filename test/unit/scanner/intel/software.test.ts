@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHECKS } from '../../../../server/scanner/checks/index.ts';
+import { CHECKS } from '../../../../server/scanner/check-registry.ts';
 import {
   endOfLifeCheck,
   knownExploitedVersionCheck,

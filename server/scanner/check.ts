@@ -1,10 +1,12 @@
-import type { ServiceIdentification } from '../net/services.ts';
-import type { Detection, PhaseContext } from '../types.ts';
+import type { ServiceIdentification } from './net/services.ts';
+import type { Detection, PhaseContext } from './types.ts';
 
 /**
  * A check is a small unit that declares what it needs (a kind of service, a
  * phase, whether it is fast enough for quick scans) and turns one service into
  * zero or more detections. The runner never changes when checks are added.
+ * Built-in checks (checks/) and the templates' check (templates/check.ts) implement it;
+ * check-registry.ts lists them all.
  */
 export interface Check {
   /** Canonical check id: the finding's `template_id`. */

@@ -1,7 +1,7 @@
 /**
  * Nuclei-format templates as one check. `SCANWARD_TEMPLATES_DIR` names a directory tree of
- * templates, loaded once per process (templates/loader.ts); this check runs every loaded
- * template against each HTTP(S) service (templates/execute.ts) and returns their detections.
+ * templates, loaded once per process (loader.ts); this check runs every loaded
+ * template against each HTTP(S) service (execute.ts) and returns their detections.
  *
  * Coverage is per template, not per check: besides the `nuclei-templates` entry the runner
  * records, the check pushes one coverage entry per template that ran to completion, under
@@ -10,13 +10,13 @@
  * Templates that try credentials (nuclei's `default-login` tag, the `default-logins/` folders)
  * run only under `credential_checks: defaults`, like the built-in login checks.
  */
-import { templatesIn, type TemplateSet } from '../templates/loader.ts';
-import { runTemplates } from '../templates/execute.ts';
-import { installedTemplates } from '../templates/install.ts';
+import { templatesIn, type TemplateSet } from './loader.ts';
+import { runTemplates } from './execute.ts';
+import { installedTemplates } from './install.ts';
 import { credentialChecksFor } from '../../schemas/scans.ts';
-import type { LoadedTemplate } from '../templates/schema.ts';
+import type { LoadedTemplate } from './schema.ts';
 import type { ScanState } from '../types.ts';
-import type { Check } from './check.ts';
+import type { Check } from '../check.ts';
 
 /** Template sets whose load statistics were logged, and scans that noted them. */
 const logged = new WeakSet<TemplateSet>();

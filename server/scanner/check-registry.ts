@@ -1,19 +1,24 @@
-import { controlsForFinding } from '../../controls/mapping.ts';
-import { isFrameworkSlug } from '../../controls/catalogue.ts';
-import type { ScanRecord } from '../types.ts';
+/**
+ * The check registry: every check the engine runs, built-in (checks/) and the
+ * nuclei-format templates (templates/check.ts), composed here, one level above both, so
+ * that checks/ and templates/ never import each other (docs/architecture.md).
+ */
+import { controlsForFinding } from '../controls/mapping.ts';
+import { isFrameworkSlug } from '../controls/catalogue.ts';
+import type { ScanRecord } from './types.ts';
 import type { Check } from './check.ts';
-import { credentialChecksFor } from '../../schemas/scans.ts';
-import { defaultCredentialChecks } from './default-credentials.ts';
-import { erlangDistributionCheck } from './erlang.ts';
-import { exposedServiceChecks } from './exposed-services.ts';
-import { softwareVersionChecks } from './software-versions.ts';
-import { templatesCheck } from './templates.ts';
-import { smtpOpenRelayCheck } from './smtp-relay.ts';
-import { sshChecks } from './ssh.ts';
-import { tlsBreadthChecks } from './tls-breadth.ts';
-import { tlsChecks } from './tls.ts';
-import { webChecks } from './web.ts';
-import { webHardeningChecks } from './web-hardening.ts';
+import { credentialChecksFor } from '../schemas/scans.ts';
+import { defaultCredentialChecks } from './checks/default-credentials.ts';
+import { erlangDistributionCheck } from './checks/erlang.ts';
+import { exposedServiceChecks } from './checks/exposed-services.ts';
+import { softwareVersionChecks } from './checks/software-versions.ts';
+import { templatesCheck } from './templates/check.ts';
+import { smtpOpenRelayCheck } from './checks/smtp-relay.ts';
+import { sshChecks } from './checks/ssh.ts';
+import { tlsBreadthChecks } from './checks/tls-breadth.ts';
+import { tlsChecks } from './checks/tls.ts';
+import { webChecks } from './checks/web.ts';
+import { webHardeningChecks } from './checks/web-hardening.ts';
 
 export type { Check } from './check.ts';
 

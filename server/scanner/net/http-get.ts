@@ -1,14 +1,15 @@
 /**
  * One HTTP request of the web checks on its own connection (`httpGet`), and the home page
- * fetched once per service and scan (`getRoot`), shared by the checks and the crawl.
+ * fetched once per service and scan (`getRoot`), shared by the web checks and the crawl
+ * (checks/web*.ts). The response is read as the HTTP probe reads it (`probes/http.ts`).
  */
-import type { ServiceIdentification } from '../net/services.ts';
-import { httpResponseComplete, parseHttpResponse, type HttpResponse } from '../net/probes/http.ts';
-import { renderBytes } from '../net/probe-session.ts';
-import { urlHost } from '../net/target-address.ts';
+import type { ServiceIdentification } from './services.ts';
+import { httpResponseComplete, parseHttpResponse, type HttpResponse } from './probes/http.ts';
+import { renderBytes } from './probe-session.ts';
+import { urlHost } from './target-address.ts';
 import type { PhaseContext, ScanState } from '../types.ts';
 import { exchangeHttp, isTlsService } from './http-exchange.ts';
-import { hostTarget, sharedExchange } from './tls.ts';
+import { hostTarget, sharedExchange } from './service-connect.ts';
 
 /** Most bytes read of one response. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;

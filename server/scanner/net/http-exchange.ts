@@ -1,15 +1,16 @@
 /**
- * One HTTP/1.1 exchange with a scanned service, shared by the web checks and the
- * template engine: a connection of its own opened with `connectService` (the scan's
- * scope guard, then the literal approved address; TLS for HTTPS services, old protocols
- * allowed so a server that only speaks TLS 1.0 is still examined), the request written,
- * the answer read until the caller's `complete` says it is whole, the peer closes, the
- * byte budget or the deadline is reached. The scan's signal tears it down at once.
+ * One HTTP/1.1 exchange with a scanned service, under both the web checks (`http-get.ts`)
+ * and the template engine (`http-client.ts`): a connection of its own opened with
+ * `connectService` (the scan's scope guard, then the literal approved address; TLS for
+ * HTTPS services, old protocols allowed so a server that only speaks TLS 1.0 is still
+ * examined), the request written, the answer read until the caller's `complete` says it
+ * is whole, the peer closes, the byte budget or the deadline is reached. The scan's signal
+ * tears it down at once.
  */
 import type { Socket } from 'node:net';
-import type { ServiceIdentification } from '../net/services.ts';
+import type { ServiceIdentification } from './services.ts';
 import type { PhaseContext } from '../types.ts';
-import { connectService } from './tls.ts';
+import { connectService } from './service-connect.ts';
 
 export const isTlsService = (service: ServiceIdentification): boolean =>
   service.service === 'https' || service.tls === true;

@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
-import { buildEolSnapshot } from './build-endoflife.ts';
-import { buildKevSnapshot } from './build-kev.ts';
-import { EOL_SNAPSHOT_PATH, KEV_SNAPSHOT_PATH } from './snapshots.ts';
+import { buildEolSnapshot } from '../scanner/intel/build-endoflife.ts';
+import { buildKevSnapshot } from '../scanner/intel/build-kev.ts';
+import { EOL_SNAPSHOT_PATH, KEV_SNAPSHOT_PATH } from '../scanner/intel/snapshots.ts';
 
 const run = promisify(execFile);
 

@@ -1,0 +1,140 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cruise, type ICruiseResult, type IConfiguration } from 'dependency-cruiser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The import rules of .dependency-cruiser.mjs bite: a miniature tree with one crossing per
+ * rule (and, beside each, an import the rule allows) is cruised with the real rule set, and
+ * exactly the crossings are reported. `npm run lint:deps` applies the same rules to the repo.
+ */
+const TREE: Record<string, string> = {
+  'action/index.ts': [
+    "import { z } from 'zod';",
+    "import { Severity } from '../server/schemas/findings.ts';",
+    "import { listFindings } from '../server/findings/listing.ts';",
+    'export const a = [z, Severity, listFindings];',
+  ].join('\n'),
+  'server/schemas/findings.ts': "import { z } from 'zod';\nexport const Severity = z.string();",
+  'server/schemas/scans.ts': "import type { Context } from 'koa';\nexport type C = Context;",
+  'server/http/contract.ts': [
+    "import type { Principal } from '../auth/principal.ts';",
+    "import { Severity } from '../schemas/findings.ts';",
+    'export type P = Principal;',
+    'export const s = Severity;',
+  ].join('\n'),
+  'server/http/openapi-cli.ts': "import { routes } from '../routes/docs.ts';\nexport const r = routes;",
+  'server/routes/docs.ts':
+    "import { errorShape } from '../http/errors.ts';\nexport const routes = [errorShape];",
+  'server/http/errors.ts': 'export const errorShape = {};',
+  'server/auth/principal.ts': 'export interface Principal { id: string }',
+  'server/findings/listing.ts': [
+    "import type { Knex } from 'knex';",
+    "import { findingRows } from './findings.repository.ts';",
+    'export const listFindings = (db: Knex) => findingRows(db);',
+  ].join('\n'),
+  'server/findings/findings.repository.ts': [
+    "import type { Knex } from 'knex';",
+    "export const findingRows = (db: Knex) => db('findings');",
+  ].join('\n'),
+  'server/db/index.ts': "import knex from 'knex';\nexport const make = knex;",
+  'migrations/001_init.ts': "import type { Knex } from 'knex';\nexport const up = (db: Knex) => db;",
+  'server/scanner/net/http-exchange.ts': 'export const exchange = () => 1;',
+  'server/scanner/net/probe.ts': "import { tlsCheck } from '../checks/tls.ts';\nexport const p = tlsCheck;",
+  'server/scanner/checks/tls.ts':
+    "import { exchange } from '../net/http-exchange.ts';\nexport const tlsCheck = exchange;",
+  'server/scanner/checks/web.ts': "import { run } from '../templates/execute.ts';\nexport const web = run;",
+  'server/scanner/templates/execute.ts': [
+    "import { exchange } from '../net/http-exchange.ts';",
+    "import type { tlsCheck } from '../checks/tls.ts';",
+    'export const run = exchange;',
+    'export type T = typeof tlsCheck;',
+  ].join('\n'),
+  'server/scanner/check-registry.ts': [
+    "import { tlsCheck } from './checks/tls.ts';",
+    "import { run } from './templates/execute.ts';",
+    'export const CHECKS = [tlsCheck, run];',
+  ].join('\n'),
+  'server/cli/program.ts':
+    "import { register } from './command.ts';\nexport interface Ctx { a: 1 }\nexport const p = register;",
+  'server/cli/command.ts': "import type { Ctx } from './program.ts';\nexport const register = (c: Ctx) => c;",
+};
+
+let root: string;
+let result: ICruiseResult;
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'scanward-deps-'));
+  for (const [file, text] of Object.entries(TREE)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), `${text}\n`);
+  }
+  symlinkSync(path.resolve('node_modules'), path.join(root, 'node_modules'), 'dir');
+  const rules = pathToFileURL(path.resolve('.dependency-cruiser.mjs')).href;
+  const { forbidden, options } = ((await import(rules)) as { default: IConfiguration }).default;
+  const { tsConfig: _repoTsConfig, ...rest } = options ?? {};
+  const out = await cruise(['action', 'server', 'migrations'], {
+    ...rest,
+    baseDir: root,
+    ruleSet: { forbidden },
+    validate: true,
+  });
+  result = out.output as ICruiseResult;
+}, 60_000);
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function violations(rule: string): string[] {
+  return result.summary.violations
+    .filter((v) => v.rule.name === rule)
+    .map((v) => (v.cycle ? v.cycle.map((c) => c.name).join(' → ') : `${v.from} → ${v.to}`))
+    .sort();
+}
+
+describe('the import rules (.dependency-cruiser.mjs)', () => {
+  it('keeps action/ to itself, the shared schemas and packages', () => {
+    expect(violations('action-bundles-only-action-and-schemas')).toEqual([
+      'action/index.ts → server/findings/listing.ts',
+    ]);
+  });
+
+  it('keeps routes and domains (auth/ included, type imports too) out of http/', () => {
+    expect(violations('http-knows-no-route-or-domain')).toEqual([
+      'server/http/contract.ts → server/auth/principal.ts',
+      'server/http/openapi-cli.ts → server/routes/docs.ts',
+    ]);
+  });
+
+  it('keeps checks/ and templates/ apart in both directions, and net/ below them', () => {
+    expect(violations('checks-do-not-import-templates')).toEqual([
+      'server/scanner/checks/web.ts → server/scanner/templates/execute.ts',
+    ]);
+    expect(violations('templates-do-not-import-checks')).toEqual([
+      'server/scanner/templates/execute.ts → server/scanner/checks/tls.ts',
+    ]);
+    expect(violations('net-is-below-checks-and-templates')).toEqual([
+      'server/scanner/net/probe.ts → server/scanner/checks/tls.ts',
+    ]);
+  });
+
+  it('lets only repositories, db/ and migrations/ import knex, type imports included', () => {
+    expect(violations('only-repositories-and-db-use-knex')).toEqual([
+      'server/findings/listing.ts → node_modules/knex/knex.js',
+    ]);
+  });
+
+  it('keeps koa and knex out of the shared schemas', () => {
+    expect(violations('schemas-are-pure')).toEqual([
+      expect.stringMatching(/^server\/schemas\/scans\.ts → node_modules\/koa\//),
+    ]);
+  });
+
+  it('finds import cycles, type-only ones included', () => {
+    expect(violations('no-circular')).toEqual(
+      expect.arrayContaining([expect.stringContaining('server/cli/command.ts')]),
+    );
+    expect(violations('no-circular').every((c) => c.includes('server/cli/'))).toBe(true);
+  });
+});
