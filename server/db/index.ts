@@ -7,6 +7,9 @@ import { lockDataDir, type DataDirLock } from './lock.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
+/** What repository functions take: the root connection or a transaction. */
+export type Db = Knex | Knex.Transaction;
+
 export interface Database {
   db: Knex;
   engine: Engine;
