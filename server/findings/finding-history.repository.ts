@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Db } from '../db/index.ts';
 import type { HistoryRow } from './rows.ts';
 
@@ -7,8 +6,6 @@ import type { HistoryRow } from './rows.ts';
  * the organization id. Entries read back in creation order, ties by insertion
  * order (`seq`), so changes made in the same millisecond keep their order.
  */
-
-// --- read side (findings-read)
 
 declare module 'knex/types/tables.js' {
   interface Tables {
@@ -40,14 +37,10 @@ export async function selectHistoryOfFindings(
 }
 
 /**
- * The status changes people make (triage: PATCH, bulk update), written in the
- * transaction that changes the findings. Every row must be of the organization.
+ * Appends history entries (status changes by people or by the system), in the order
+ * given, in the caller's transaction. Every row is written as the organization's.
  */
-export async function insertTriageHistory(
-  trx: Knex.Transaction,
-  orgId: string,
-  rows: readonly HistoryRow[],
-): Promise<void> {
+export async function insertHistoryRows(db: Db, orgId: string, rows: readonly HistoryRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await trx('finding_history').insert(rows.map((row) => ({ ...row, org_id: orgId })));
+  await db('finding_history').insert(rows.map((row) => ({ ...row, org_id: orgId })));
 }

@@ -1,19 +1,40 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
-import { tryCvssScore } from '../scoring/cvss.ts';
-import { isSeverity, severityRank, SEVERITIES, type Severity } from '../scoring/severity.ts';
 import type { FindingPriority, FindingStatus } from '../schemas/findings.ts';
+import { writeScanCounts, type ScanTally } from '../scans/lifecycle.ts';
+import type { ScanChanges } from '../scans/scans.repository.ts';
+import { tryCvssScore } from '../scoring/cvss.ts';
+import { isSeverity, severityRank, type Severity } from '../scoring/severity.ts';
 import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
+import { hasActiveSubscription } from '../webhooks/webhooks.repository.ts';
+import { insertHistoryRows } from './finding-history.repository.ts';
+import {
+  insertObservations,
+  observationTally,
+  observedFindingIds,
+  type NewObservation,
+  type ObservationChange,
+} from './finding-observations.repository.ts';
 import { findingFingerprint } from './fingerprint.ts';
+import {
+  applySightings,
+  findingListRows,
+  insertFindingsIfNew,
+  lockCoveredUnobserved,
+  lockFindingsByFingerprint,
+  markFindingsResolved,
+  type CoveredCombination,
+  type FindingKey,
+  type NewFindingRow,
+  type Sighting,
+} from './findings.repository.ts';
 import { statusChange } from './history.ts';
 import { bumpFindingsVersion } from './versions.ts';
 import {
-  LIST_COLUMNS,
   SYSTEM_ACTOR,
   type EvidenceValue,
   type FrameworkValue,
   type HistoryRow,
-  type ListRow,
   type RemediationValue,
 } from './rows.ts';
 import { findingListItem } from './views.ts';
@@ -40,7 +61,12 @@ import { findingListItem } from './views.ts';
  * call that says the scan is complete, against everything the scan observed.
  */
 
-export interface Detection {
+/**
+ * One detection as the lifecycle records it: one weakness seen at one place.
+ * The scan engine's `Detection` (server/scanner/types.ts) has this shape; the
+ * lifecycle states its own input so findings/ does not depend on the engine.
+ */
+export interface FindingDetection {
   /** Canonical check (template) id. */
   check_id: string;
   /** Upstream template ids this check stands for, so two tools' reports stay one finding. */
@@ -69,6 +95,18 @@ export interface Detection {
   kev?: boolean;
   /** A suggested priority, applied to new findings only (never over a person's choice). */
   priority?: FindingPriority;
+  /** Remediation planning's plan, applied when the finding is new or reopened (see {@link PlannedRemediation}). */
+  planned?: PlannedRemediation;
+}
+
+/**
+ * What remediation planning worked out for a detection. Applied only when the
+ * sighting is new or reopened: `remediation` replaces the detection's, and
+ * `priority` is set where the detection and the finding have none.
+ */
+export interface PlannedRemediation {
+  priority: FindingPriority;
+  remediation: RemediationValue;
 }
 
 /**
@@ -76,12 +114,16 @@ export interface Detection {
  * port. A sweep of many ports names them as inclusive `port_ranges` instead: one entry
  * per host rather than one per port.
  */
-export interface Coverage {
+export interface FindingCoverage {
   target: string;
   check_id: string;
   port?: number | null;
   port_ranges?: ReadonlyArray<readonly [number, number]>;
 }
+
+/** Compatibility names (test helpers import them from here); the engine's own are in server/scanner/types.ts. */
+export type Detection = FindingDetection;
+export type Coverage = FindingCoverage;
 
 export interface ScanRef {
   id: string;
@@ -92,29 +134,15 @@ export interface ScanRef {
 
 export interface RecordScanFindingsInput {
   scan: ScanRef;
-  detections: Detection[];
-  coverage: Coverage[];
+  detections: readonly FindingDetection[];
+  coverage: readonly FindingCoverage[];
   /** True when the scan finished: only then are undetected covered findings resolved. */
   completed: boolean;
   now?: Date;
 }
 
-export interface ScanCounts {
-  critical: number;
-  high: number;
-  medium: number;
-  low: number;
-  info: number;
-  /** critical + high + medium + low; informational findings are not counted. */
-  vulnerabilities_found: number;
-}
-
-export interface ScanChanges {
-  new: number;
-  reopened: number;
-  resolved: number;
-  unchanged: number;
-}
+export type ScanCounts = ScanTally;
+export type { ScanChanges };
 
 export interface ScanFindingsSummary {
   counts: ScanCounts;
@@ -124,53 +152,41 @@ export interface ScanFindingsSummary {
   resolved_finding_ids: string[];
 }
 
-type Change = 'new' | 'reopened' | 'unchanged';
-
 /** A detection ready to write. */
 interface Prepared {
   fingerprint: string;
   checkId: string;
-  detection: Detection;
+  detection: FindingDetection;
   severity: Severity;
   cvssScore: number;
   cvssVector: string | null;
   evidence: EvidenceValue;
 }
 
-interface ExistingFinding {
-  id: string;
-  fingerprint: string;
-  status: FindingStatus;
-}
-
 /** Rows per multi-row statement: well under PostgreSQL's 65,535 bind parameters. */
 const CHUNK = 500;
 
-function chunks<T>(items: T[], size = CHUNK): T[][] {
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
 
-function isTransaction(db: Knex | Knex.Transaction): db is Knex.Transaction {
-  return (db as Knex.Transaction).isTransaction === true;
-}
-
 /**
  * Records one scan's detections in one transaction: the caller's, or a new one
  * when given the root connection. Writes findings, observations, history, the
- * scan's per-severity counts (and its `changes` once complete) and the webhook
- * outbox rows.
+ * scan's per-severity counts (and its `changes` once complete, through the scan
+ * lifecycle) and the webhook outbox rows.
  */
 export async function recordScanFindings(
-  db: Knex | Knex.Transaction,
+  db: Db,
   input: RecordScanFindingsInput,
 ): Promise<ScanFindingsSummary> {
-  if (isTransaction(db)) return record(db, input);
+  if (db.isTransaction === true) return record(db, input);
   return db.transaction((trx) => record(trx, input));
 }
 
-async function record(trx: Knex.Transaction, input: RecordScanFindingsInput): Promise<ScanFindingsSummary> {
+async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFindingsSummary> {
   const { scan } = input;
   const orgId = scan.org_id;
   const now = input.now ?? new Date();
@@ -192,14 +208,23 @@ async function record(trx: Knex.Transaction, input: RecordScanFindingsInput): Pr
   // A finding this scan already observed (an earlier call for the same scan) is not counted again.
   const seen = await observedBy(
     trx,
+    orgId,
     scan.id,
     [...existing.values()].map((f) => f.id),
   );
   const sightings = [...existing.values()].filter((f) => !seen.has(f.id));
   const reopened = sightings.filter((f) => f.status === 'resolved');
-  await updateSeenFindings(trx, scan.id, orgId, sightings, prepared, now);
+  for (const batch of chunks(sightings)) {
+    await applySightings(
+      trx,
+      orgId,
+      scan.id,
+      batch.map((f) => sightingOf(f, prepared.get(f.fingerprint)!)),
+      now,
+    );
+  }
 
-  const observations: { finding_id: string; severity: Severity; change: Change }[] = [];
+  const observations: NewObservation[] = [];
   for (const [fp, id] of inserted)
     observations.push({ finding_id: id, severity: prepared.get(fp)!.severity, change: 'new' });
   for (const f of sightings) {
@@ -209,12 +234,7 @@ async function record(trx: Knex.Transaction, input: RecordScanFindingsInput): Pr
       change: f.status === 'resolved' ? 'reopened' : 'unchanged',
     });
   }
-  for (const batch of chunks(observations)) {
-    await trx('finding_observations')
-      .insert(batch.map((o) => ({ ...o, scan_id: scan.id, org_id: orgId, observed_at: now })))
-      .onConflict(['scan_id', 'finding_id'])
-      .ignore();
-  }
+  for (const batch of chunks(observations)) await insertObservations(trx, orgId, scan.id, batch, now);
 
   const history: HistoryRow[] = [
     ...[...inserted.values()].map((id) => statusChange(orgId, id, null, 'open', SYSTEM_ACTOR, now)),
@@ -225,17 +245,16 @@ async function record(trx: Knex.Transaction, input: RecordScanFindingsInput): Pr
     ? await resolveUndetected(trx, scan.id, orgId, input.coverage, canonical, now)
     : [];
   history.push(...resolved.map((f) => statusChange(orgId, f.id, f.status, 'resolved', SYSTEM_ACTOR, now)));
-  for (const batch of chunks(history)) await trx('finding_history').insert(batch);
+  for (const batch of chunks(history)) await insertHistoryRows(trx, scan.org_id, batch);
 
   const newIds = [...inserted.values()];
   const reopenedIds = reopened.map((f) => f.id);
-  const { counts, changes } = await writeScanCounts(trx, scan, resolved.length, input.completed, now);
+  const counts = await countScan(trx, scan, resolved.length, input.completed, now);
   await queueVulnerabilityEvents(trx, orgId, scan.id, [...newIds, ...reopenedIds], now);
   if (observations.length > 0 || resolved.length > 0) await bumpFindingsVersion(trx, orgId);
 
   return {
-    counts,
-    changes,
+    ...counts,
     new_finding_ids: newIds,
     reopened_finding_ids: reopenedIds,
     resolved_finding_ids: resolved.map((f) => f.id),
@@ -243,7 +262,7 @@ async function record(trx: Knex.Transaction, input: RecordScanFindingsInput): Pr
 }
 
 /** upstream template id → canonical check id, from every detection's declaration. */
-function canonicalCheckIds(detections: Detection[]): Map<string, string> {
+function canonicalCheckIds(detections: readonly FindingDetection[]): Map<string, string> {
   const map = new Map<string, string>();
   for (const d of detections) for (const upstream of d.upstream_ids ?? []) map.set(upstream, d.check_id);
   return map;
@@ -255,7 +274,7 @@ function canonicalCheckIds(detections: Detection[]): Map<string, string> {
  */
 function prepareDetections(
   orgId: string,
-  detections: Detection[],
+  detections: readonly FindingDetection[],
   canonical: Map<string, string>,
 ): Map<string, Prepared> {
   const out = new Map<string, Prepared>();
@@ -293,35 +312,33 @@ function prepareDetections(
 }
 
 async function lockByFingerprint(
-  trx: Knex.Transaction,
+  trx: Db,
   orgId: string,
   fingerprints: string[],
-): Promise<Map<string, ExistingFinding>> {
-  const found = new Map<string, ExistingFinding>();
+): Promise<Map<string, FindingKey>> {
+  const found = new Map<string, FindingKey>();
   for (const batch of chunks(fingerprints)) {
-    const rows = (await trx('findings')
-      .where('org_id', orgId)
-      .whereIn('fingerprint', batch)
-      .orderBy('fingerprint')
-      .forUpdate()
-      .select('id', 'fingerprint', 'status')) as ExistingFinding[];
-    for (const row of rows) found.set(row.fingerprint, row);
+    for (const row of await lockFindingsByFingerprint(trx, orgId, batch)) found.set(row.fingerprint, row);
   }
   return found;
 }
 
 const EMPTY_REMEDIATION: RemediationValue = { summary: '', steps: [], code_example: '', references: [] };
 
-/** Inserts the new findings; returns fingerprint → id of those this call created. */
+/**
+ * Inserts the new findings; returns fingerprint → id of those this call created.
+ * A new finding takes remediation planning's plan: its remediation, and its
+ * priority unless the detection suggested one.
+ */
 async function insertNewFindings(
-  trx: Knex.Transaction,
+  trx: Db,
   scan: ScanRef,
   fresh: Prepared[],
   now: Date,
 ): Promise<Map<string, string>> {
   const created = new Map<string, string>();
   for (const batch of chunks(fresh)) {
-    const rows = batch.map((p) => {
+    const rows = batch.map((p): NewFindingRow => {
       const d = p.detection;
       return {
         id: newId('finding'),
@@ -346,11 +363,11 @@ async function insertNewFindings(
         cwe_ids: d.cwe_ids,
         description: d.description,
         impact: d.impact,
-        remediation: JSON.stringify(d.remediation ?? EMPTY_REMEDIATION),
+        remediation: JSON.stringify(d.planned?.remediation ?? d.remediation ?? EMPTY_REMEDIATION),
         evidence: JSON.stringify(p.evidence),
         frameworks: JSON.stringify(d.frameworks ?? []),
         kev: d.kev ?? false,
-        priority: d.priority ?? null,
+        priority: d.priority ?? d.planned?.priority ?? null,
         detected_at: now,
         last_seen_at: now,
         times_seen: 1,
@@ -358,88 +375,54 @@ async function insertNewFindings(
         updated_at: now,
       };
     });
-    const returned = (await trx('findings')
-      .insert(rows)
-      .onConflict(['org_id', 'fingerprint'])
-      .ignore()
-      .returning(['id', 'fingerprint'])) as { id: string; fingerprint: string }[];
-    for (const r of returned) created.set(r.fingerprint, r.id);
+    for (const r of await insertFindingsIfNew(trx, scan.org_id, rows)) created.set(r.fingerprint, r.id);
   }
   return created;
 }
 
-async function observedBy(trx: Knex.Transaction, scanId: string, findingIds: string[]): Promise<Set<string>> {
+async function observedBy(
+  trx: Db,
+  orgId: string,
+  scanId: string,
+  findingIds: string[],
+): Promise<Set<string>> {
   const seen = new Set<string>();
   for (const batch of chunks(findingIds)) {
-    const rows = (await trx('finding_observations')
-      .where('scan_id', scanId)
-      .whereIn('finding_id', batch)
-      .select('finding_id')) as { finding_id: string }[];
-    for (const r of rows) seen.add(r.finding_id);
+    for (const id of await observedFindingIds(trx, orgId, scanId, batch)) seen.add(id);
   }
   return seen;
 }
 
 /**
- * Applies a new sighting to known findings in one statement per batch: the
- * latest detection's data, one more sighting, and `resolved` back to `open`.
- * Remediation, frameworks, EPSS, KEV and category are kept when the detection
- * does not carry them; people's fields (assignee, priority, notes…) and the
- * owning scan never change here.
+ * A new sighting of a known finding: the latest detection's data. Remediation,
+ * frameworks, EPSS, KEV and category are kept when the detection does not carry
+ * them. A reopened finding (it was `resolved`) takes remediation planning's plan:
+ * its remediation, and its priority where none is set.
  */
-async function updateSeenFindings(
-  trx: Knex.Transaction,
-  scanId: string,
-  orgId: string,
-  sightings: ExistingFinding[],
-  prepared: Map<string, Prepared>,
-  now: Date,
-): Promise<void> {
-  for (const batch of chunks(sightings)) {
-    const values = batch.map((f) => {
-      const p = prepared.get(f.fingerprint)!;
-      const d = p.detection;
-      return {
-        id: f.id,
-        title: d.title,
-        severity: p.severity,
-        severity_rank: severityRank(p.severity),
-        cvss_score: p.cvssScore,
-        cvss_vector: p.cvssVector,
-        epss_score: d.epss_score ?? null,
-        port: d.port ?? null,
-        tool: d.tool,
-        category: d.category ?? null,
-        cve_ids: d.cve_ids,
-        cwe_ids: d.cwe_ids,
-        description: d.description,
-        impact: d.impact,
-        remediation: d.remediation ?? null,
-        evidence: p.evidence,
-        frameworks: d.frameworks ?? null,
-        kev: d.kev ?? null,
-      };
-    });
-    await trx.raw(
-      `update findings as f set
-         last_scan_id = ?, last_seen_at = ?, updated_at = ?, times_seen = f.times_seen + 1,
-         title = v.title, severity = v.severity, severity_rank = v.severity_rank,
-         cvss_score = v.cvss_score, cvss_vector = v.cvss_vector,
-         epss_score = coalesce(v.epss_score, f.epss_score),
-         port = coalesce(v.port, f.port), tool = v.tool, category = coalesce(v.category, f.category),
-         cve_ids = v.cve_ids, cwe_ids = v.cwe_ids, description = v.description, impact = v.impact,
-         remediation = coalesce(v.remediation, f.remediation), evidence = v.evidence,
-         frameworks = coalesce(v.frameworks, f.frameworks), kev = coalesce(v.kev, f.kev),
-         status = case when f.status = 'resolved' then 'open' else f.status end,
-         resolved_at = case when f.status = 'resolved' then null else f.resolved_at end
-       from jsonb_to_recordset(?::jsonb) as v(
-         id text, title text, severity text, severity_rank smallint, cvss_score float8, cvss_vector text,
-         epss_score float8, port int, tool text, category text, cve_ids text[], cwe_ids text[],
-         description text, impact text, remediation jsonb, evidence jsonb, frameworks jsonb, kev boolean)
-       where f.id = v.id and f.org_id = ?`,
-      [scanId, now, now, JSON.stringify(values), orgId],
-    );
-  }
+function sightingOf(finding: FindingKey, p: Prepared): Sighting {
+  const d = p.detection;
+  const plan = finding.status === 'resolved' ? d.planned : undefined;
+  return {
+    id: finding.id,
+    title: d.title,
+    severity: p.severity,
+    severity_rank: severityRank(p.severity),
+    cvss_score: p.cvssScore,
+    cvss_vector: p.cvssVector,
+    epss_score: d.epss_score ?? null,
+    port: d.port ?? null,
+    tool: d.tool,
+    category: d.category ?? null,
+    cve_ids: d.cve_ids,
+    cwe_ids: d.cwe_ids,
+    description: d.description,
+    impact: d.impact,
+    remediation: plan?.remediation ?? d.remediation ?? null,
+    evidence: p.evidence,
+    frameworks: d.frameworks ?? null,
+    kev: d.kev ?? null,
+    planned_priority: plan?.priority ?? null,
+  };
 }
 
 /**
@@ -448,22 +431,16 @@ async function updateSeenFindings(
  * the status they had.
  */
 async function resolveUndetected(
-  trx: Knex.Transaction,
+  trx: Db,
   scanId: string,
   orgId: string,
-  coverage: Coverage[],
+  coverage: readonly FindingCoverage[],
   canonical: Map<string, string>,
   now: Date,
 ): Promise<{ id: string; status: FindingStatus }[]> {
-  type Combo = {
-    target: string;
-    check_id: string;
-    port: number | null;
-    port_ranges: ReadonlyArray<readonly [number, number]> | null;
-  };
-  const combos = new Map<string, Combo>();
+  const combos = new Map<string, CoveredCombination>();
   for (const c of coverage) {
-    const combo: Combo = {
+    const combo: CoveredCombination = {
       target: c.target.trim().toLowerCase(),
       check_id: canonical.get(c.check_id) ?? c.check_id,
       port: c.port_ranges ? null : (c.port ?? null),
@@ -474,63 +451,29 @@ async function resolveUndetected(
   if (combos.size === 0) return [];
   const found = new Map<string, FindingStatus>();
   for (const batch of chunks([...combos.values()], 2000)) {
-    const targets = [...new Set(batch.map((c) => c.target))];
-    const rows = (await trx('findings as f')
-      .where('f.org_id', orgId)
-      .whereIn('f.status', ['open', 'in_progress'])
-      .whereRaw(`lower(f.target) in (${targets.map(() => '?').join(', ')})`, targets)
-      .whereRaw(
-        `exists (select 1 from jsonb_to_recordset(?::jsonb) as c(target text, check_id text, port int, port_ranges jsonb)
-                  where c.target = lower(f.target) and c.check_id = f.template_id
-                    and case when c.port_ranges is null then c.port is null or c.port = f.port
-                        else exists (select 1 from jsonb_array_elements(c.port_ranges) as r(b)
-                                     where f.port between (r.b->>0)::int and (r.b->>1)::int) end)`,
-        [JSON.stringify(batch)],
-      )
-      .whereNotExists(function observedByThisScan() {
-        this.select(this.client.raw('1'))
-          .from('finding_observations as o')
-          .where('o.scan_id', scanId)
-          .whereRaw('o.finding_id = f.id');
-      })
-      .orderBy('f.id')
-      .forUpdate()
-      .select('f.id', 'f.status')) as { id: string; status: FindingStatus }[];
+    const rows = await lockCoveredUnobserved(trx, orgId, scanId, batch);
     // A finding may match combos of two batches; it is resolved once.
     for (const r of rows) if (!found.has(r.id)) found.set(r.id, r.status);
   }
-  for (const batch of chunks([...found.keys()])) {
-    await trx('findings')
-      .where('org_id', orgId)
-      .whereIn('id', batch)
-      .update({ status: 'resolved', resolved_at: now, updated_at: now });
-  }
+  for (const batch of chunks([...found.keys()])) await markFindingsResolved(trx, orgId, batch, now);
   return [...found].map(([id, status]) => ({ id, status }));
 }
 
 /**
  * The scan's per-severity counts and changes, from its observations (so they
- * are the scan's own and never change later), written to the scan row.
- * `changes` is written once the scan is complete.
+ * are the scan's own and never change later), written to the scan row by the
+ * scan lifecycle. `changes` is written once the scan is complete.
  */
-async function writeScanCounts(
-  trx: Knex.Transaction,
+async function countScan(
+  trx: Db,
   scan: ScanRef,
   resolvedNow: number,
   completed: boolean,
   now: Date,
 ): Promise<{ counts: ScanCounts; changes: ScanChanges }> {
-  const rows = (await trx('finding_observations')
-    .where('scan_id', scan.id)
-    .groupBy('severity', 'change')
-    .select('severity', 'change', trx.raw('count(*)::int as n'))) as {
-    severity: Severity;
-    change: Change;
-    n: number;
-  }[];
-  const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
-  const byChange: Record<Change, number> = { new: 0, reopened: 0, unchanged: 0 };
-  for (const r of rows) {
+  const bySeverity: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+  const byChange: Record<ObservationChange, number> = { new: 0, reopened: 0, unchanged: 0 };
+  for (const r of await observationTally(trx, scan.org_id, scan.id)) {
     bySeverity[r.severity] += r.n;
     byChange[r.change] += r.n;
   }
@@ -538,23 +481,11 @@ async function writeScanCounts(
     ...bySeverity,
     vulnerabilities_found: bySeverity.critical + bySeverity.high + bySeverity.medium + bySeverity.low,
   };
-  const previous = (await trx('scans').where({ id: scan.id, org_id: scan.org_id }).first('changes')) as
-    { changes: ScanChanges | null } | undefined;
-  const changes: ScanChanges = { ...byChange, resolved: (previous?.changes?.resolved ?? 0) + resolvedNow };
-  await trx('scans')
-    .where({ id: scan.id, org_id: scan.org_id })
-    .update({
-      vulnerabilities_found: counts.vulnerabilities_found,
-      critical_count: counts.critical,
-      high_count: counts.high,
-      medium_count: counts.medium,
-      low_count: counts.low,
-      info_count: counts.info,
-      updated_at: now,
-      ...(completed ? { changes: JSON.stringify(changes) } : {}),
-    });
+  const changes = await writeScanCounts(trx, scan, { counts, byChange, resolvedNow, completed }, now);
   return { counts, changes };
 }
+
+const VULNERABILITY_EVENTS = ['vulnerability.found', 'vulnerability.critical'] as const;
 
 /**
  * `vulnerability.found` for each new or reopened finding, and
@@ -562,7 +493,7 @@ async function writeScanCounts(
  * list view with `scan_id` naming the detecting scan.
  */
 async function queueVulnerabilityEvents(
-  trx: Knex.Transaction,
+  trx: Db,
   orgId: string,
   scanId: string,
   findingIds: string[],
@@ -570,18 +501,9 @@ async function queueVulnerabilityEvents(
 ): Promise<void> {
   if (findingIds.length === 0) return;
   // Most organizations have no such webhook: one query instead of one per finding.
-  const subscribed = await trx('webhooks')
-    .where({ org_id: orgId, active: true })
-    .whereRaw("events && array['vulnerability.found', 'vulnerability.critical']::text[]")
-    .first('id');
-  if (!subscribed) return;
+  if (!(await hasActiveSubscription(trx, orgId, VULNERABILITY_EVENTS))) return;
   for (const batch of chunks(findingIds)) {
-    const rows = (await trx('findings')
-      .where('org_id', orgId)
-      .whereIn('id', batch)
-      .orderBy([{ column: 'severity_rank', order: 'desc' }, { column: 'id' }])
-      .select(LIST_COLUMNS)) as ListRow[];
-    for (const row of rows) {
+    for (const row of await findingListRows(trx, orgId, batch)) {
       const data = { ...findingListItem(row), scan_id: scanId };
       await enqueueWebhookEvent(trx, orgId, 'vulnerability.found', data, now);
       if (row.severity === 'critical')

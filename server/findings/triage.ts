@@ -11,7 +11,7 @@ import type {
 } from '../schemas/findings.ts';
 import { resolvedAtAfter, statusChange } from './history.ts';
 import { insertComment } from './finding-comments.repository.ts';
-import { insertTriageHistory } from './finding-history.repository.ts';
+import { insertHistoryRows } from './finding-history.repository.ts';
 import {
   findingExists,
   lockFindingForTriage,
@@ -64,7 +64,7 @@ export async function updateFinding(
     if (change.status !== undefined && change.status !== current.status) {
       values.status = change.status;
       values.resolved_at = resolvedAtAfter(current.status, change.status, current.resolved_at, now);
-      await insertTriageHistory(trx, actor.orgId, [
+      await insertHistoryRows(trx, actor.orgId, [
         statusChange(actor.orgId, findingId, current.status, change.status, actor.email, now),
       ]);
       await bumpFindingsVersion(trx, actor.orgId);
@@ -134,7 +134,7 @@ export async function bulkUpdateStatus(
     if (found.length === 0) return { updated: 0, failed };
 
     const changing = found.filter((f) => f.status !== status);
-    await insertTriageHistory(
+    await insertHistoryRows(
       trx,
       actor.orgId,
       changing.map((f) => statusChange(actor.orgId, f.id, f.status, status, actor.email, now)),

@@ -19,12 +19,9 @@ import { announceScanQueued } from '../scans/queue-signal.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../scans/idempotency.ts';
 import { presentScanDetail, presentScanListItem } from '../scans/presenter.ts';
 import { quotaReport } from '../scans/quota.ts';
-import {
-  cancelScan as cancelScanRecord,
-  getScan as getScanRecord,
-  listScans as listScanRecords,
-  severityCounts,
-} from '../scans/repository.ts';
+import { severityCounts } from '../findings/finding-observations.repository.ts';
+import { cancelScan as cancelScanRecord, getScan as getScanRecord } from '../scans/lifecycle.ts';
+import { listScans as listScanRecords } from '../scans/scans.repository.ts';
 import { listScanFindings } from '../scans/scan-findings.ts';
 import { scheduleRoutes } from './schedules.ts';
 

@@ -1,19 +1,27 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
+import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
 import { recordScanFindings } from '../findings/lifecycle.ts';
 import { newId } from '../identity/ids.ts';
-import { phasesOf, type PHASES } from '../scans/phases.ts';
+import {
+  completeScan as completeScanRow,
+  failScan,
+  releaseScan,
+  renewLease,
+  resumePoint,
+  savePhaseDone,
+} from '../scans/lifecycle.ts';
+import { phasesOf } from '../scans/phases.ts';
 import type { Services } from '../services.ts';
-import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
-import { presentScanEvent } from './events.ts';
+import { analyseFindingsAhead } from './phases/ai-analysis.ts';
 import { assessedControls } from './phases/compliance-mapping.ts';
 import { PHASE_MODULES } from './phases/index.ts';
 import { sweepCoverage } from './phases/enumeration.ts';
 import { scanMetrics } from '../metrics/registry.ts';
-import type { PhaseTimings } from '../schemas/scans.ts';
+import type { Phase as PhaseName, PhaseTimings } from '../schemas/scans.ts';
 import { ProgressTracker } from './progress.ts';
 import { createScopeGuard } from './scope-guard.ts';
-import { failScanRow, heartbeatIntervalMs } from './scan-rows.ts';
+import { heartbeatIntervalMs } from './scan-rows.ts';
 import { emptyState, ScanAborted, type PhaseContext, type ScanRecord, type ScanState } from './types.ts';
 
 interface ExecuteOptions {
@@ -42,16 +50,11 @@ export async function executeScan(
 ): Promise<void> {
   const { db } = services;
   const log = options.log.child({ scan_id: scan.id });
-  const stored = (await db('scans')
-    .where({ id: scan.id })
-    .first('phases_completed', 'state', 'phase_timings', 'created_at')) as {
-    phases_completed: string[];
-    state: ScanState | null;
-    phase_timings: PhaseTimings | null;
-    created_at: Date;
-  };
+  const stored = await resumePoint(db, scan.id);
+  if (!stored) return;
   const timings: PhaseTimings = { phases: {}, ...stored.phase_timings };
-  const state: ScanState = { ...emptyState(), ...(stored.state ?? {}) };
+  // The state is the engine's own JSON, saved by savePhaseDone after each phase.
+  const state: ScanState = { ...emptyState(), ...stored.state };
   const phases = phasesOf(scan.scan_type);
   const done = new Set(stored.phases_completed);
   const modules = phases.map((name) => PHASE_MODULES[name as keyof typeof PHASE_MODULES]);
@@ -68,7 +71,7 @@ export async function executeScan(
   options.signal.addEventListener('abort', () => abort('runner-stopping'), { once: true });
 
   let dirty = true;
-  let currentPhase: string = phases.find((p) => !done.has(p)) ?? phases[phases.length - 1]!;
+  let currentPhase: PhaseName = phases.find((p) => !done.has(p)) ?? phases[phases.length - 1]!;
   /** When progress was last written, and a write that waits for the throttle. */
   let progressWrittenAt = 0;
   let progressTimer: NodeJS.Timeout | undefined;
@@ -90,29 +93,20 @@ export async function executeScan(
 
   /** Renews the lease and writes progress; aborts the work when the scan is no longer ours. */
   const heartbeat = async () => {
-    const now = new Date();
-    const update: Record<string, unknown> = {
-      lease_expires_at: new Date(now.getTime() + services.config.runnerLeaseSeconds * 1000),
-      updated_at: now,
-    };
+    let progress: Parameters<typeof renewLease>[4];
     if (dirty) {
       progressWrittenAt = performance.now();
-      Object.assign(update, {
-        progress: tracker.value,
-        phase: currentPhase,
-        current_tool: tracker.currentTool ?? null,
-        last_progress_at: now,
-      });
+      progress = { progress: tracker.value, phase: currentPhase, current_tool: tracker.currentTool ?? null };
       dirty = false;
     }
-    const touched = await db('scans')
-      .where({ id: scan.id, runner_id: options.runnerId, status: 'running' })
-      .update(update);
-    if (touched === 0) {
-      const row = (await db('scans').where({ id: scan.id }).first('status')) as
-        { status: string } | undefined;
-      abort(row?.status === 'cancelled' ? 'cancelled' : 'lease-lost');
-    }
+    const held = await renewLease(
+      db,
+      scan.id,
+      options.runnerId,
+      services.config.runnerLeaseSeconds,
+      progress,
+    );
+    if (held !== 'held') abort(held === 'cancelled' ? 'cancelled' : 'lease-lost');
   };
   let beating = Promise.resolve();
   let finished = false;
@@ -149,39 +143,33 @@ export async function executeScan(
       await phase.run({ ...ctx, progress });
       if (controller.signal.aborted) throw controller.signal.reason;
       const ms = Math.round(performance.now() - startedAt);
-      timings.phases[phase.name as (typeof PHASES)[number]] = ms;
+      timings.phases[phase.name] = ms;
       scanMetrics.phaseDuration.observe({ phase: phase.name }, ms / 1000);
       tracker.finishPhase();
       done.add(phase.name);
       const next = remaining[index + 1];
       // The last phase is saved with the completion itself, a moment later.
       if (!next) break;
-      currentPhase = next.name;
+      const nextPhase = next.name;
+      currentPhase = nextPhase;
       // In line with the heartbeats, so an older progress write never lands after this one.
       const saving = beating.then(() => {
-        const now = new Date();
         progressWrittenAt = performance.now();
         dirty = false;
-        return db('scans')
-          .where({ id: scan.id, runner_id: options.runnerId, status: 'running' })
-          .update({
-            phases_completed: phases.filter((p) => done.has(p)),
-            state: JSON.stringify(state),
-            phase_timings: JSON.stringify(timings),
-            progress: tracker.value,
-            phase: next.name,
-            current_tool: null,
-            lease_expires_at: new Date(now.getTime() + services.config.runnerLeaseSeconds * 1000),
-            last_progress_at: now,
-            updated_at: now,
-          });
+        return savePhaseDone(db, scan.id, options.runnerId, services.config.runnerLeaseSeconds, {
+          phasesCompleted: phases.filter((p) => done.has(p)),
+          state,
+          timings,
+          progress: tracker.value,
+          nextPhase,
+        });
       });
       beating = saving.then(
         () => undefined,
         () => undefined,
       );
       const saved = await saving;
-      if (saved === 0) await heartbeat();
+      if (!saved) await heartbeat();
     }
     await stopBeating();
     const completingAt = performance.now();
@@ -192,6 +180,11 @@ export async function executeScan(
         (Date.now() - new Date(stored.created_at).getTime()) / 1000,
       );
       log.info({ detections: state.detections.length, phase_timings: timings }, 'scan completed');
+      // AI guidance is cached per finding, so it is worked out once the findings exist.
+      if (phases.includes('ai_analysis')) {
+        const note = await analyseFindingsAhead(services, scan, controller.signal, log);
+        if (note) log.info(note);
+      }
     }
   } catch (err) {
     await stopBeating();
@@ -201,15 +194,13 @@ export async function executeScan(
     }
     if (stopReason === 'runner-stopping') {
       // Hand the scan back at once: the next runner resumes after the last completed phase.
-      await db('scans')
-        .where({ id: scan.id, runner_id: options.runnerId, status: 'running' })
-        .update({ lease_expires_at: new Date(0), runner_id: null });
+      await releaseScan(db, scan.id, options.runnerId);
       log.info('scan released for another runner');
       return;
     }
     log.error({ err, phase_timings: timings }, 'scan failed');
     const reason = err instanceof Error && err.name === 'ScanError' ? err.message : 'internal scanner error';
-    await db.transaction((trx) => failScanRow(trx, scan.id, scan.org_id, reason));
+    await db.transaction((trx) => failScan(trx, scan.id, scan.org_id, reason));
     scanMetrics.scanDuration.observe(
       { status: 'failed' },
       (Date.now() - new Date(stored.created_at).getTime()) / 1000,
@@ -218,9 +209,13 @@ export async function executeScan(
 }
 
 /**
- * Completes the scan in one transaction: resolves findings the scan covered
- * but no longer detects, records the controls it assessed as evidence, marks
- * it completed and queues `scan.completed` with its changes.
+ * Completes the scan in one transaction (the scan lifecycle's `completeScan`):
+ * the scan's findings are recorded, once, with everything correlation and
+ * remediation planning worked out (new, reopened and unchanged findings,
+ * observations, history, counts and changes, `vulnerability.*` events), findings
+ * the scan covered but no longer detects are resolved, the controls it assessed
+ * are recorded as evidence, the scan becomes completed and `scan.completed` is
+ * queued with its changes.
  */
 async function completeScan(
   services: Services,
@@ -230,62 +225,23 @@ async function completeScan(
   timings: PhaseTimings,
   startedAt: number,
 ): Promise<boolean> {
-  return services.db.transaction(async (trx) => {
-    const now = new Date();
-    const owned = await trx('scans')
-      .where({ id: scan.id, runner_id: runnerId, status: 'running' })
-      .forUpdate()
-      .first('id');
-    if (!owned) return false; // cancelled at the last moment
+  return completeScanRow(services.db, scan, runnerId, { state, timings, startedAt }, async (trx, now) => {
     const coverage = [...state.coverage, ...sweepCoverage(scan, state.hosts)];
-    await recordScanFindings(trx, { scan, detections: [], coverage, completed: true, now });
+    await recordScanFindings(trx, { scan, detections: state.detections, coverage, completed: true, now });
     const assessed = state.compliance?.assessed ?? assessedControls(scan);
-    if (assessed.length > 0) {
-      await trx('control_evidence')
-        .insert(
-          assessed.map((controlId) => ({
-            id: newId('evid'),
-            org_id: scan.org_id,
-            control_id: controlId,
-            kind: 'scan',
-            scan_id: scan.id,
-            title: `${scan.scan_type} scan of ${scan.target}`,
-            description: `Assessed by scan ${scan.id}, completed ${now.toISOString()}.`,
-            created_at: now,
-          })),
-        )
-        .onConflict(['org_id', 'control_id', 'scan_id'])
-        .ignore();
-    }
-    const [row] = (await trx('scans')
-      .where({ id: scan.id, runner_id: runnerId, status: 'running' })
-      .update({
-        status: 'completed',
-        progress: 100,
-        phase: 'complete',
-        phases_completed: phasesOf(scan.scan_type),
-        current_tool: null,
-        completed_at: now,
-        lease_expires_at: null,
-        state: JSON.stringify(state),
-        // The final step's own time, up to this write (the commit follows at once).
-        phase_timings: JSON.stringify({
-          ...timings,
-          completion: Math.round(performance.now() - startedAt),
-        } satisfies PhaseTimings),
-        updated_at: now,
-      })
-      .returning('*')) as Record<string, unknown>[];
-    await enqueueWebhookEvent(
+    await insertScanEvidence(
       trx,
       scan.org_id,
-      'scan.completed',
-      {
-        ...presentScanEvent(row!),
-        changes: row!.changes ?? { new: 0, reopened: 0, resolved: 0, unchanged: 0 },
-      },
-      now,
+      assessed.map((controlId) => ({
+        id: newId('evid'),
+        org_id: scan.org_id,
+        control_id: controlId,
+        kind: 'scan' as const,
+        scan_id: scan.id,
+        title: `${scan.scan_type} scan of ${scan.target}`,
+        description: `Assessed by scan ${scan.id}, completed ${now.toISOString()}.`,
+        created_at: now,
+      })),
     );
-    return true;
   });
 }

@@ -1,14 +1,10 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
-import { effectiveLimits, type OrganizationRow } from '../identity/plans.ts';
+import type { Db } from '../db/index.ts';
 import type { Services } from '../services.ts';
-import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
-import { presentScanEvent } from './events.ts';
 import { executeScan } from './pipeline.ts';
-import { failScanRow } from './scan-rows.ts';
 import type { ScanRecord } from './types.ts';
-import type { PhaseTimings } from '../schemas/scans.ts';
+import { claimNextScan, failStalledScans, MAX_ATTEMPTS } from '../scans/lifecycle.ts';
 import { listenForQueuedScans } from '../scans/queue-signal.ts';
 import { scanMetrics } from '../metrics/registry.ts';
 
@@ -18,12 +14,11 @@ import { scanMetrics } from '../metrics/registry.ts';
  * works, and loses the scan when it stops renewing (a crash): another runner
  * then takes the scan over, resuming after its last completed phase. A scan
  * that keeps losing its runner, or makes no progress for the watchdog time, is
- * failed with a reason, so no scan stays `running` forever.
+ * failed with a reason, so no scan stays `running` forever. Every change to the
+ * scan row goes through the scan lifecycle (server/scans/lifecycle.ts).
  */
 
-export const MAX_ATTEMPTS = 3;
-/** Scans a claim looks at before giving up (each may belong to an organization at its ceiling). */
-const CLAIM_CANDIDATES = 10;
+export { MAX_ATTEMPTS };
 
 export interface RunnerOptions {
   runnerId?: string;
@@ -42,15 +37,6 @@ export interface Runner {
   stop(): Promise<void>;
 }
 
-interface Candidate {
-  id: string;
-  org_id: string;
-  status: string;
-  attempts: number;
-  created_at: Date;
-  phase_timings: PhaseTimings | null;
-}
-
 /** What a claim hands the runner: the scan, and whether another runner had it before. */
 export interface Claim {
   scan: ScanRecord;
@@ -60,119 +46,39 @@ export interface Claim {
 }
 
 /**
- * Claims at most one scan for this runner: a pending scan, or a running scan
- * whose lease expired. The organization row is locked while its running scans
- * are counted, so runners together never exceed the plan's concurrency.
+ * Claims at most one scan for this runner (see `claimNextScan`): a pending
+ * scan, or a running scan whose lease expired.
  */
 export async function claimScan(
-  db: Knex,
+  db: Db,
   runnerId: string,
   leaseSeconds: number,
   now = new Date(),
 ): Promise<Claim | { failed: string } | undefined> {
-  return db.transaction(async (trx) => {
-    // One candidate at a time, so concurrent claimers each lock only the scan they try
-    // (skipping those locked by others); a scan of an organization at its concurrency
-    // ceiling stays locked by us until we finish and is passed over.
-    const passedOver: string[] = [];
-    for (let tries = 0; tries < CLAIM_CANDIDATES; tries++) {
-      const candidate = (await trx('scans')
-        .where((q) =>
-          q
-            .where('status', 'pending')
-            .orWhere((r) => r.where('status', 'running').where('lease_expires_at', '<', now)),
-        )
-        .whereNotIn('id', passedOver)
-        .orderBy([{ column: 'created_at' }, { column: 'id' }])
-        .first('id', 'org_id', 'status', 'attempts', 'created_at', 'phase_timings')
-        .forUpdate()
-        .skipLocked()) as Candidate | undefined;
-      if (!candidate) return undefined;
-      if (candidate.status === 'running' && candidate.attempts >= MAX_ATTEMPTS) {
-        const error = `the scan lost its runner ${candidate.attempts} times (runner processes crashed or were stopped)`;
-        await failScanRow(trx, candidate.id, candidate.org_id, error, now);
-        return { failed: candidate.id };
-      }
-      const org = (await trx('organizations')
-        .where({ id: candidate.org_id })
-        .forUpdate()
-        .first()) as OrganizationRow;
-      const limit = effectiveLimits(org).concurrentScans;
-      if (limit >= 0) {
-        const [{ n }] = (await trx('scans')
-          .where({ org_id: candidate.org_id, status: 'running' })
-          .where('lease_expires_at', '>=', now)
-          .select(trx.raw('count(*)::int as n'))) as [{ n: number }];
-        if (n >= limit) {
-          passedOver.push(candidate.id);
-          continue;
-        }
-      }
-      const takeover = candidate.status === 'running';
-      const queueWaitMs = takeover
-        ? undefined
-        : Math.max(0, now.getTime() - new Date(candidate.created_at).getTime());
-      const [row] = (await trx('scans')
-        .where({ id: candidate.id })
-        .update({
-          status: 'running',
-          runner_id: runnerId,
-          lease_expires_at: new Date(now.getTime() + leaseSeconds * 1000),
-          attempts: candidate.attempts + 1,
-          started_at: trx.raw('coalesce(started_at, ?)', [now]),
-          last_progress_at: now,
-          updated_at: now,
-          ...(takeover
-            ? {}
-            : {
-                phase_timings: JSON.stringify({ queue_wait: queueWaitMs, phases: {} } satisfies PhaseTimings),
-              }),
-        })
-        .returning('*')) as (ScanRecord & Record<string, unknown>)[];
-      if (!takeover) {
-        await enqueueWebhookEvent(trx, candidate.org_id, 'scan.started', presentScanEvent(row), now);
-      }
-      const { id, org_id, target, scan_type, frameworks, ports, credential_checks, attempts, created_by } =
-        row!;
-      const scan: ScanRecord = {
-        id,
-        org_id,
-        target,
-        scan_type,
-        frameworks,
-        ports,
-        credential_checks,
-        attempts,
-        created_by,
-      };
-      return { scan, takeover, ...(queueWaitMs !== undefined ? { queueWaitMs } : {}) };
-    }
-    return undefined;
-  });
+  const claimed = await claimNextScan(db, runnerId, leaseSeconds, now);
+  if (!claimed || 'failed' in claimed) return claimed;
+  const { id, org_id, target, scan_type, frameworks, ports, credential_checks, attempts, created_by } =
+    claimed.scan;
+  const scan: ScanRecord = {
+    id,
+    org_id,
+    target,
+    scan_type,
+    frameworks,
+    ports,
+    credential_checks,
+    attempts,
+    created_by,
+  };
+  return {
+    scan,
+    takeover: claimed.takeover,
+    ...(claimed.queueWaitMs !== undefined ? { queueWaitMs: claimed.queueWaitMs } : {}),
+  };
 }
 
 /** Fails running scans that made no progress for the watchdog time. Returns their ids. */
-export async function failStuckScans(db: Knex, watchdogSeconds: number, now = new Date()): Promise<string[]> {
-  const cutoff = new Date(now.getTime() - watchdogSeconds * 1000);
-  return db.transaction(async (trx) => {
-    const stuck = (await trx('scans')
-      .where('status', 'running')
-      .where('last_progress_at', '<', cutoff)
-      .forUpdate()
-      .skipLocked()
-      .select('id', 'org_id')) as { id: string; org_id: string }[];
-    for (const scan of stuck) {
-      await failScanRow(
-        trx,
-        scan.id,
-        scan.org_id,
-        `the scan made no progress for ${watchdogSeconds} seconds`,
-        now,
-      );
-    }
-    return stuck.map((s) => s.id);
-  });
-}
+export const failStuckScans = failStalledScans;
 
 /** Starts a runner loop in this process. */
 export function startRunner(services: Services, options: RunnerOptions = {}): Runner {

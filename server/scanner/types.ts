@@ -1,4 +1,8 @@
 import type { Logger } from 'pino';
+import type { FindingPriority } from '../schemas/findings.ts';
+import type { Phase as PhaseName } from '../schemas/scans.ts';
+import type { FrameworkValue, RemediationValue } from '../findings/rows.ts';
+import type { Severity } from '../scoring/severity.ts';
 import type { ServiceIdentification } from './net/services.ts';
 import type { Services } from '../services.ts';
 
@@ -9,8 +13,62 @@ import type { Services } from '../services.ts';
  * a scan resumes after the last completed phase.
  */
 
-export type { Coverage, Detection } from '../findings/lifecycle.ts';
-import type { Coverage, Detection } from '../findings/lifecycle.ts';
+/**
+ * One weakness seen at one place, as a check reports it and the later phases
+ * complete it (KEV, remediation, compliance mapping, remediation planning's
+ * plan). At completion the scan's detections are handed to the finding
+ * lifecycle (server/findings/lifecycle.ts), which records them in one
+ * transaction.
+ */
+export interface Detection {
+  /** Canonical check (template) id: the finding's `template_id`. */
+  check_id: string;
+  /** Upstream template ids this check stands for, so two tools' reports stay one finding. */
+  upstream_ids?: string[];
+  title: string;
+  severity: Severity;
+  /** CVSS vector; the score is computed from it (0.0 without a valid one). */
+  cvss_vector?: string | null;
+  epss_score?: number | null;
+  /** The concrete host scanned. */
+  target: string;
+  /** A URL with an explicit port: `https://host:443/path`, `redis://host:6379`. */
+  affected_component: string;
+  port?: number | null;
+  tool: string;
+  category?: string | null;
+  cve_ids: string[];
+  cwe_ids: string[];
+  description: string;
+  impact: string;
+  /** Set by correlation when the check gave none. */
+  remediation?: RemediationValue;
+  evidence: { request: string; response: string; screenshot_url?: string | null };
+  /** The compliance mapping, set by correlation. */
+  frameworks?: FrameworkValue[];
+  /** In CISA's KEV catalogue (threat_intelligence). */
+  kev?: boolean;
+  /** A priority the check suggests, applied to new findings only (never over a person's choice). */
+  priority?: FindingPriority;
+  /**
+   * Remediation planning's plan (the remediation with its playbook step, a
+   * suggested priority), applied by the lifecycle when the finding is new or reopened.
+   */
+  planned?: { priority: FindingPriority; remediation: RemediationValue };
+}
+
+/**
+ * A (target, check, port) combination the scan tested; without a port it covers every
+ * port. A sweep of many ports names them as inclusive `port_ranges` instead: one entry
+ * per host rather than one per port. A finding the scan covered but no longer detects
+ * is resolved when the scan completes.
+ */
+export interface Coverage {
+  target: string;
+  check_id: string;
+  port?: number | null;
+  port_ranges?: ReadonlyArray<readonly [number, number]>;
+}
 
 /** A host to scan: the name the user gave (or the address) and the address checked against the scope. */
 export interface ScanHost {
@@ -79,7 +137,7 @@ export interface PhaseContext {
 }
 
 export interface Phase {
-  name: string;
+  name: Exclude<PhaseName, 'complete'>;
   /** Relative share of a scan's duration, for progress weighting. */
   weight: number;
   run(ctx: PhaseContext): Promise<void>;

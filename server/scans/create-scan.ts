@@ -4,7 +4,7 @@ import type { Services } from '../services.ts';
 import { recallResponse, rememberResponse, requestHash, type StoredResponse } from './idempotency.ts';
 import { presentCreatedScan } from './presenter.ts';
 import { assertConcurrency, assertMonthlyQuota, lockOrganization } from './quota.ts';
-import { insertScan } from './repository.ts';
+import { queueScan } from './lifecycle.ts';
 import { scopePolicyFor } from './scope.ts';
 
 const ALL_FRAMEWORKS: readonly Framework[] = ['soc2', 'pci-dss', 'iso27001'];
@@ -48,7 +48,7 @@ export async function createScan(
     }
     await assertMonthlyQuota(trx, org, now);
     await assertConcurrency(trx, org, now);
-    const scan = await insertScan(trx, {
+    const scan = await queueScan(trx, {
       orgId,
       createdBy: principal.user.id,
       target: scope.target,

@@ -1,6 +1,7 @@
 import type { PhaseTimings, ScanDetail, ScanListItem } from '../schemas/scans.ts';
 import { PHASES, splitPhases } from './phases.ts';
-import type { ScanRow, SeverityCounts } from './repository.ts';
+import type { SeverityCounts } from '../findings/finding-observations.repository.ts';
+import type { ScanRow } from './scans.repository.ts';
 
 /**
  * Scan rows as the API shows them. Keys the specification marks "present
@@ -69,4 +70,15 @@ export function presentScanDetail(scan: ScanRow, counts: SeverityCounts): ScanDe
     ...(scan.status === 'completed' && scan.changes ? { changes: scan.changes } : {}),
     phase_timings: presentPhaseTimings(scan.phase_timings),
   };
+}
+
+/** The `data` of `scan.*` webhook events: the list view, from the counts stored on the scan row. */
+export function presentScanEvent(scan: ScanRow): ScanListItem {
+  return presentScanListItem(scan, {
+    critical: scan.critical_count,
+    high: scan.high_count,
+    medium: scan.medium_count,
+    low: scan.low_count,
+    info: scan.info_count,
+  });
 }

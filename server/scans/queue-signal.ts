@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
-import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Services } from '../services.ts';
+
+type RootDb = Services['db'];
 
 /**
  * Wakes runners when a scan is queued, so a new scan starts at once instead of
@@ -14,9 +15,9 @@ import type { Services } from '../services.ts';
 
 export const SCAN_QUEUED_CHANNEL = 'scanward_scan_queued';
 
-const emitters = new WeakMap<Knex, EventEmitter>();
+const emitters = new WeakMap<RootDb, EventEmitter>();
 
-function emitterOf(db: Knex): EventEmitter {
+function emitterOf(db: RootDb): EventEmitter {
   let emitter = emitters.get(db);
   if (!emitter) {
     emitter = new EventEmitter();

@@ -1,7 +1,8 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { AppError, notFound, rateLimited } from '../http/errors.ts';
 import { effectiveLimits, type OrganizationRow } from '../identity/plans.ts';
-import { activeScans, countScansCreatedSince } from './repository.ts';
+import { lockOrganizationRow } from '../identity/organizations.repository.ts';
+import { activeScans, countScansCreatedSince } from './scans.repository.ts';
 
 /**
  * The monthly scan quota and the concurrency ceiling (decisions.md, "Scans").
@@ -26,7 +27,7 @@ export interface QuotaReport {
 }
 
 /** The quota record of GET /api/v1/scans/quota; -1 stands for unlimited. */
-export async function quotaReport(db: Knex, org: OrganizationRow, now = new Date()): Promise<QuotaReport> {
+export async function quotaReport(db: Db, org: OrganizationRow, now = new Date()): Promise<QuotaReport> {
   const { start, end } = monthWindow(now);
   const limit = effectiveLimits(org).monthlyScans;
   const used = await countScansCreatedSince(db, org.id, start);
@@ -44,9 +45,8 @@ export async function quotaReport(db: Knex, org: OrganizationRow, now = new Date
  * (limits included). Every scan creation takes this lock first, which makes
  * the count-then-insert below atomic across processes.
  */
-export async function lockOrganization(trx: Knex.Transaction, orgId: string): Promise<OrganizationRow> {
-  const org = (await trx('organizations').where({ id: orgId }).forUpdate().first()) as
-    OrganizationRow | undefined;
+export async function lockOrganization(trx: Db, orgId: string): Promise<OrganizationRow> {
+  const org = await lockOrganizationRow(trx, orgId);
   if (!org) throw notFound('organization');
   return org;
 }
@@ -59,11 +59,7 @@ export const scanQuotaExceeded = (limit: number, resetsAt: Date) =>
   );
 
 /** Throws 403 SCAN_QUOTA_EXCEEDED when the organization has no scan left this month. Needs the org lock. */
-export async function assertMonthlyQuota(
-  trx: Knex.Transaction,
-  org: OrganizationRow,
-  now: Date,
-): Promise<void> {
+export async function assertMonthlyQuota(trx: Db, org: OrganizationRow, now: Date): Promise<void> {
   const limit = effectiveLimits(org).monthlyScans;
   if (limit < 0) return;
   const { start, end } = monthWindow(now);
@@ -78,11 +74,7 @@ const MAX_RETRY_SECONDS = 3600;
  * scans are at its plan's ceiling. Retry-After estimates when the first of
  * them should finish (from its estimated duration), within 10 s to 1 h.
  */
-export async function assertConcurrency(
-  trx: Knex.Transaction,
-  org: OrganizationRow,
-  now: Date,
-): Promise<void> {
+export async function assertConcurrency(trx: Db, org: OrganizationRow, now: Date): Promise<void> {
   const ceiling = effectiveLimits(org).concurrentScans;
   if (ceiling < 0) return;
   const active = await activeScans(trx, org.id);

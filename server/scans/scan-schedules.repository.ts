@@ -8,7 +8,7 @@ import type { Frequency } from '../schemas/schedules.ts';
  * Every query of the schedules API takes the organization id.
  */
 
-// --- schedules API (findings-read)
+// --- the schedules API (organization-scoped)
 
 export interface ScheduleRow {
   id: string;
@@ -91,4 +91,37 @@ export async function deleteScheduleOfOrganization(
   scheduleId: string,
 ): Promise<number> {
   return db('scan_schedules').where({ org_id: orgId, id: scheduleId }).delete();
+}
+
+// --- the scheduler
+
+/**
+ * Scheduler-internal (any organization): the schedule due longest, locked,
+ * skipping those another scheduler holds.
+ */
+export async function lockNextDueSchedule(db: Db, now: Date): Promise<ScheduleRow | undefined> {
+  return db<ScheduleRow>('scan_schedules')
+    .where({ enabled: true })
+    .where('next_run_at', '<=', now)
+    .orderBy([
+      { column: 'next_run_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    .forUpdate()
+    .skipLocked()
+    .first();
+}
+
+/** What a scheduler run writes back to its schedule. */
+export type ScheduleRunUpdate = Partial<
+  Pick<ScheduleRow, 'enabled' | 'next_run_at' | 'last_run_at' | 'last_error' | 'last_scan_id' | 'updated_at'>
+>;
+
+export async function updateScheduleRun(
+  db: Db,
+  orgId: string,
+  scheduleId: string,
+  changes: ScheduleRunUpdate,
+): Promise<void> {
+  await db<ScheduleRow>('scan_schedules').where({ id: scheduleId, org_id: orgId }).update(changes);
 }

@@ -1,13 +1,13 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import { planAllows } from '../identity/plans.ts';
 import type { Services } from '../services.ts';
 import { purgeExpiredIdempotencyKeys } from './idempotency.ts';
 import { announceScanQueued } from './queue-signal.ts';
 import { assertMonthlyQuota, lockOrganization } from './quota.ts';
-import { insertScan } from './repository.ts';
+import { queueScan } from './lifecycle.ts';
+import { lockNextDueSchedule, updateScheduleRun } from './scan-schedules.repository.ts';
 import { nextRunAt } from './schedule-time.ts';
-import type { ScheduleRow } from './schedules.ts';
 
 /**
  * Turns due schedules into scans. Any number of processes may run this at the
@@ -56,17 +56,8 @@ export async function runDueSchedules(
 }
 
 /** Claims one due schedule nobody else holds and runs it; undefined when none is left. */
-async function runOneDueSchedule(trx: Knex.Transaction, now: Date): Promise<ScheduleRunOutcome | undefined> {
-  const schedule = (await trx('scan_schedules')
-    .where({ enabled: true })
-    .where('next_run_at', '<=', now)
-    .orderBy([
-      { column: 'next_run_at', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ])
-    .forUpdate()
-    .skipLocked()
-    .first()) as ScheduleRow | undefined;
+async function runOneDueSchedule(trx: Db, now: Date): Promise<ScheduleRunOutcome | undefined> {
+  const schedule = await lockNextDueSchedule(trx, now);
   if (!schedule) return undefined;
   const outcome: ScheduleRunOutcome = { scheduleId: schedule.id, orgId: schedule.org_id };
 
@@ -76,9 +67,11 @@ async function runOneDueSchedule(trx: Knex.Transaction, now: Date): Promise<Sche
   } catch (err) {
     // A zone this process cannot compute (should not happen: it was checked on creation). Stop it, say why.
     outcome.error = `schedule disabled: ${(err as Error).message}`;
-    await trx('scan_schedules')
-      .where({ id: schedule.id })
-      .update({ enabled: false, last_error: outcome.error, updated_at: now });
+    await updateScheduleRun(trx, schedule.org_id, schedule.id, {
+      enabled: false,
+      last_error: outcome.error,
+      updated_at: now,
+    });
     return outcome;
   }
 
@@ -88,7 +81,7 @@ async function runOneDueSchedule(trx: Knex.Transaction, now: Date): Promise<Sche
   } else {
     try {
       await assertMonthlyQuota(trx, org, now);
-      const scan = await insertScan(trx, {
+      const scan = await queueScan(trx, {
         orgId: schedule.org_id,
         createdBy: schedule.created_by,
         scheduleId: schedule.id,
@@ -105,15 +98,13 @@ async function runOneDueSchedule(trx: Knex.Transaction, now: Date): Promise<Sche
       outcome.error = err.detail;
     }
   }
-  await trx('scan_schedules')
-    .where({ id: schedule.id })
-    .update({
-      next_run_at: next,
-      last_run_at: now,
-      last_error: outcome.error ?? null,
-      ...(outcome.scanId ? { last_scan_id: outcome.scanId } : {}),
-      updated_at: now,
-    });
+  await updateScheduleRun(trx, schedule.org_id, schedule.id, {
+    next_run_at: next,
+    last_run_at: now,
+    last_error: outcome.error ?? null,
+    ...(outcome.scanId ? { last_scan_id: outcome.scanId } : {}),
+    updated_at: now,
+  });
   return outcome;
 }
 

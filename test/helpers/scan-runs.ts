@@ -3,6 +3,7 @@ import { createApiKey } from '../../server/auth/api-keys.ts';
 import { newId } from '../../server/identity/ids.ts';
 import { setLimits, type LimitOverrides } from '../../server/identity/organizations.ts';
 import type { Permission, Plan } from '../../server/schemas/common.ts';
+import type { FindingStatus } from '../../server/schemas/findings.ts';
 import type { ScanRow } from '../../server/scans/repository.ts';
 import type { TestApp } from './app.ts';
 import { createTenant, type Tenant } from './tenants.ts';
@@ -102,7 +103,7 @@ export async function seedObservedFinding(
   f: {
     severity: Severity;
     title?: string;
-    status?: string;
+    status?: FindingStatus;
     observedSeverity?: Severity;
     detectedAt?: Date;
     findingId?: string;

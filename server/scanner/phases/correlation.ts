@@ -1,5 +1,4 @@
 import { controlsForFinding } from '../../controls/mapping.ts';
-import { recordScanFindings } from '../../findings/lifecycle.ts';
 import { remediationFor } from '../../remediation/remediation.ts';
 import { severityRank } from '../../scoring/severity.ts';
 import type { Detection, Phase } from '../types.ts';
@@ -25,9 +24,10 @@ export function correlate(detections: readonly Detection[]): Detection[] {
 }
 
 /**
- * Merges what the checks reported, completes each detection with remediation
- * and its compliance mapping, and hands the scan's findings to the lifecycle
- * service in one transaction, together with the phase's completion.
+ * Merges what the checks reported and completes each detection with
+ * remediation and its compliance mapping, in the scan state. Nothing is
+ * written here: the scan's findings are recorded once, when it completes
+ * (pipeline.ts), after remediation planning has added its plan.
  */
 export const correlation: Phase = {
   name: 'correlation',
@@ -51,14 +51,6 @@ export const correlation: Phase = {
     });
     ctx.state.detections = detections;
     ctx.progress.setTotal(1);
-    // Recording is idempotent per scan: a runner that takes the scan over may record again safely.
-    // Undetected findings are resolved only when the scan completes (see pipeline.ts).
-    await recordScanFindings(ctx.services.db, {
-      scan: ctx.scan,
-      detections,
-      coverage: ctx.state.coverage,
-      completed: false,
-    });
     ctx.progress.advance();
   },
 };

@@ -198,7 +198,7 @@ describe.skipIf(!hasNode24)(
       );
       expect(run.code, run.stderr).toBe(0);
       const scan = await app.services.db('scans').where({ id: run.stdout.trim() }).first();
-      expect(scan.credential_checks).toBe('none');
+      expect(scan?.credential_checks).toBe('none');
     });
   },
 );

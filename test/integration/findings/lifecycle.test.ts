@@ -33,8 +33,9 @@ describe(`finding lifecycle (${testEngine})`, () => {
     db('finding_history').where({ finding_id: findingId }).orderBy('seq') as Promise<
       { from_status: string | null; to_status: string; actor: string }[]
     >;
-  const scanRow = (scanId: string) =>
-    db('scans').where({ id: scanId }).first() as Promise<Record<string, unknown>>;
+  const scanRow = async (scanId: string): Promise<Record<string, unknown>> => ({
+    ...(await db('scans').where({ id: scanId }).first()),
+  });
 
   it('creates an open finding owned by the scan, with a history entry by system', async () => {
     const { orgId } = await createTenant(app);

@@ -49,6 +49,8 @@ describe(`ai_analysis phase with a language-model provider (${testEngine})`, () 
       ports: listeners.map((l) => l.port).join(','),
     });
     expect(done.status).toBe('completed');
+    // The analyses follow the completion (they are cached per finding, recorded with it).
+    await runner.idle();
 
     const findings = (await app.services.db('findings').where({ org_id: tenant.orgId })) as {
       id: string;
