@@ -2,8 +2,8 @@ import { URI, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSecret } from '../../../server/auth/keys.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant, type TestUser } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant, type TestUser } from '../../helpers/tenants.ts';
 
 async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
   expect(res.status).toBe(status);

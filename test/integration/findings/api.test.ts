@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
-import { detection, insertApiKey, runScan } from '../../helpers/scans.ts';
 import type { PageOf } from '../../../server/schemas/common.ts';
 import type {
   BulkUpdateResult,
@@ -348,7 +347,7 @@ describe(`findings API (${testEngine})`, () => {
 
     it('names the creator of an API key as the author of its comments and status changes', async () => {
       const member = await tenant.addUser('member');
-      const key = await insertApiKey(db, tenant.orgId, member.id, ['read:findings', 'write:findings']);
+      const key = await tenant.apiKey(['read:findings', 'write:findings'], member);
       const auth = { 'x-api-key': key };
       const comment = await call<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
         method: 'POST',
@@ -435,9 +434,9 @@ describe(`findings API (${testEngine})`, () => {
 
   describe('API key permissions', () => {
     it('lets read:findings read and refuses it writes; lets write:findings write', async () => {
-      const readKey = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['read:findings']);
-      const writeKey = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['write:findings']);
-      const scansKey = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['read:scans']);
+      const readKey = await tenant.apiKey(['read:findings']);
+      const writeKey = await tenant.apiKey(['write:findings']);
+      const scansKey = await tenant.apiKey(['read:scans']);
       const reads = [
         '/api/v1/findings',
         `/api/v1/findings/${ids.critical}`,

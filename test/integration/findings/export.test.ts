@@ -6,9 +6,8 @@ import { csvNeedsOnlyListFields, exportFindings } from '../../../server/findings
 import type { FindingSort, SortOrder } from '../../../server/findings/filters.ts';
 import { listFindings } from '../../../server/findings/listing.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant } from '../../helpers/tenants.ts';
-import { detection, runScan } from '../../helpers/scans.ts';
 
 const DAY = 86_400_000;
 

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { recordScanFindings } from '../../../server/findings/lifecycle.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, insertScan, insertWebhook, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant } from '../../helpers/tenants.ts';
-import { detection, insertScan, insertWebhook, runScan } from '../../helpers/scans.ts';
 
 interface FindingState {
   id: string;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HealthRecord } from '../../../server/schemas/health.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { startPlatformApp, type PlatformApp } from '../../helpers/platform.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 describe(`GET /api/health (${testEngine})`, () => {
-  let app: PlatformApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startPlatformApp();
+    app = await startTestApp();
   });
   afterAll(async () => {
     await app?.close();

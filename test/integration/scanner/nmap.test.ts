@@ -4,9 +4,9 @@ import { isNmapAvailable } from '../../../server/scanner/net/nmap.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { runScanToEnd } from '../../helpers/scanner.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 const nmap = await isNmapAvailable();
 if (!nmap) console.warn('scan-nmap: skipped; nmap is not installed (apt-get install nmap)');

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 
 function hasOpenssl(): boolean {
@@ -56,7 +56,7 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
       { cwd: dir, stdio: 'pipe', input: '' },
     );
     // nmap's second opinion is not what these tests are about, and costs ~20 s per HTTP fixture.
-    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
     // Self-signed, TLS 1.0 and 1.1 still enabled, no security headers.
     server = createServer(

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 
 interface FindingRow {
@@ -27,7 +27,7 @@ describe(`detection depth through the scan runner (${testEngine})`, () => {
   let port: number;
 
   beforeAll(async () => {
-    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
     const headers = {
       Server: 'Apache/2.4.49 (Unix)',

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 
 interface FindingRow {
@@ -29,7 +29,7 @@ describe(`web checks through the scan runner (${testEngine})`, () => {
 
   beforeAll(async () => {
     // nmap's second opinion is not what these tests are about, and costs ~20 s per HTTP fixture.
-    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
     server = createServer((req, res) => {
       if (req.url === '/.git/config') {

@@ -11,8 +11,8 @@ import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import type { ScanState } from '../../../../server/scanner/types.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 
 const CORPUS = fileURLToPath(
@@ -159,7 +159,7 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
       copyFileSync(join(work, file), join(templates, file.split('/').pop()!));
     writeFileSync(join(templates, 'debug-header.yaml'), BANNER_TEMPLATE);
     writeFileSync(join(templates, 'default-login.yaml'), LOGIN_TEMPLATE);
-    app = await startTestApp({ SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' });
+    app = await startTestApp({ env: { SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
     for (const kind of ['vulnerable', 'clean', 'templates-only'] as const) {
       const host = randomLoopbackAddress();
