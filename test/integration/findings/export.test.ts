@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FINDING_SPEC_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
 import type { Knex } from 'knex';
 import { csvRecords } from '../../../server/findings/export/csv.ts';
 import { findingDetail } from '../../../server/findings/export/json.ts';
@@ -91,24 +92,7 @@ describe(`findings export (${testEngine})`, () => {
       /^attachment; filename="scanward-findings-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const [header, ...records] = parseCsv(await res.text());
-    expect(header).toEqual([
-      'id',
-      'title',
-      'severity',
-      'status',
-      'cvss_score',
-      'epss_score',
-      'target',
-      'affected_component',
-      'tool',
-      'template_id',
-      'cve_ids',
-      'cwe_ids',
-      'scan_id',
-      'detected_at',
-      'frameworks',
-      'description',
-    ]);
+    expect(header).toEqual([...FINDING_SPEC_LIST_FIELDS, 'description']);
     expect(records).toHaveLength(10);
     const column = (name: string) => header!.indexOf(name);
     const critical = records.find((r) => r[column('severity')] === 'critical')!;

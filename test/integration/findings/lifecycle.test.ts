@@ -4,6 +4,7 @@ import { recordScanFindings } from '../../../server/findings/lifecycle.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, insertScan, insertWebhook, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { FINDING_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
 
 interface FindingState {
   id: string;
@@ -297,29 +298,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
     );
     expect(events).toHaveLength(4);
     const payload = JSON.parse(deliveries[0]!.payload) as { type: string; timestamp: string; data: object };
-    expect(Object.keys(payload.data).sort()).toEqual(
-      [
-        'id',
-        'title',
-        'severity',
-        'status',
-        'cvss_score',
-        'epss_score',
-        'target',
-        'affected_component',
-        'tool',
-        'template_id',
-        'cve_ids',
-        'cwe_ids',
-        'scan_id',
-        'detected_at',
-        'frameworks',
-        'first_seen_at',
-        'last_seen_at',
-        'times_seen',
-        'last_scan_id',
-      ].sort(),
-    );
+    expect(Object.keys(payload.data).sort()).toEqual([...FINDING_LIST_FIELDS].sort());
   });
 
   it('queues nothing for an organization without a subscribed webhook', async () => {
