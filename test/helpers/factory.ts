@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { TOTP } from 'otpauth';
 import { createApiKey } from '../../server/auth/api-keys.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
@@ -16,6 +17,7 @@ import { createUser } from '../../server/identity/users.ts';
 import type { Permission, Plan } from '../../server/schemas/common.ts';
 import type { ScanRow } from '../../server/scans/repository.ts';
 import { apiClient, type ApiClient } from './api-client.ts';
+import { waitFor } from './poll.ts';
 import type { TestApp } from './app.ts';
 
 /**
@@ -175,6 +177,20 @@ export async function mintApiKey(
     { name: `test ${permissions.join(' ')}`, permissions, expiresAt: null },
   );
   return key;
+}
+
+/**
+ * The current TOTP step once at least `roomMs` of it is left, so the codes a
+ * test computes for this step and its neighbours stay inside the server's
+ * window while the test runs. Polls the clock with a deadline.
+ */
+export async function stepWithRoom(totp: TOTP, roomMs: number): Promise<number> {
+  const step = await waitFor(
+    async () => ({ remaining: totp.remaining(), counter: totp.counter() }),
+    (s) => s.remaining >= roomMs,
+    { timeoutMs: 35_000, intervalMs: 100 },
+  );
+  return step.counter;
 }
 
 /** A scan request body that targets loopback. */

@@ -14,7 +14,14 @@ import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { deliverDue } from '../../../server/webhooks/delivery.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan, type Tenant, type TestUser } from '../../helpers/factory.ts';
+import {
+  createTenant,
+  detection,
+  runScan,
+  type Tenant,
+  type TestUser,
+  stepWithRoom,
+} from '../../helpers/factory.ts';
 import { createPostgresDatabase, LOCAL_POSTGRES_URL, type TestDatabase } from '../../helpers/database.ts';
 
 /**
@@ -128,16 +135,6 @@ const login = (app: TestApp, user: { email: string; password: string }, mfaCode?
       ...(mfaCode ? { mfa_code: mfaCode } : {}),
     }),
   });
-
-/** The current TOTP step once at least `roomMs` of it is left (polls the clock with a deadline). */
-async function stepWithRoom(totp: TOTP, roomMs: number): Promise<number> {
-  const deadline = Date.now() + 35_000;
-  while (Date.now() < deadline) {
-    if (totp.remaining() >= roomMs) return totp.counter();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the TOTP step never had enough time left');
-}
 
 async function expectOk(res: Response, status = 200): Promise<Record<string, unknown>> {
   const text = await res.text();

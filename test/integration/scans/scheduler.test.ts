@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../helpers/poll.ts';
 import { openDatabase } from '../../../server/db/index.ts';
 import { setLimits, setPlan } from '../../../server/identity/organizations.ts';
 import { runDueSchedules, startScheduler } from '../../../server/scans/scheduler.ts';
@@ -167,10 +168,11 @@ describe(`scheduler (${testEngine})`, () => {
     const [id] = await dueSchedules(t, 1);
     const stop = startScheduler(app.services, 50);
     try {
-      const deadline = Date.now() + 10_000;
-      while ((await scansOf(id!)).length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitFor(
+        () => scansOf(id!),
+        (scans) => scans.length > 0,
+        { timeoutMs: 10_000, intervalMs: 20 },
+      );
     } finally {
       await stop();
     }
