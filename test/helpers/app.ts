@@ -1,9 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
 import { createApp } from '../../server/app.ts';
 import { createHttpServer } from '../../server/http/server.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
+import type { Database } from '../../server/db/index.ts';
+import type { AnyRoute } from '../../server/http/contract.ts';
 import { createLogger } from '../../server/logger.ts';
+import { allRoutes } from '../../server/routes/index.ts';
 import { startRuntime, type Services } from '../../server/services.ts';
 import { createTestDatabase } from './database.ts';
 
@@ -11,9 +15,31 @@ export interface TestApp {
   url: string;
   services: Services;
   config: Config;
-  /** fetch relative to the app's URL. */
+  database: Database;
+  /** Every route the app serves: the production list plus the test's `extraRoutes`. */
+  routes: AnyRoute[];
+  /** fetch relative to the app's URL (for requests the typed client cannot make: raw bytes, odd headers). */
   request(path: string, init?: RequestInit): Promise<Response>;
+  /** Every log line the app wrote, parsed (empty unless `captureLogs` was set). */
+  logs: Array<Record<string, unknown>>;
+  /** The raw log output, for asserting that a secret appears nowhere. */
+  rawLogs(): string;
   close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Environment on top of {@link TEST_ENV}. */
+  env?: Record<string, string>;
+  /** Extra routes served beside the production ones (tests only; the production list stays as it is). */
+  extraRoutes?: AnyRoute[];
+  /** Keep the log lines (at level info) instead of discarding them. */
+  captureLogs?: boolean;
+  /**
+   * `fresh` (default): a new database (PGlite in memory, or a new PostgreSQL
+   * database when DATABASE_URL is set), dropped on close. `configured`: the
+   * database `env` names (SCANWARD_DATA_DIR or DATABASE_URL), kept on close.
+   */
+  database?: 'fresh' | 'configured';
 }
 
 /** Environment every test app starts with: scans limited to loopback, quiet logs. */
@@ -26,33 +52,58 @@ export const TEST_ENV = {
 /**
  * Starts the real app on 127.0.0.1:0 over a fresh, migrated database (PGlite in
  * memory, or a new PostgreSQL database when DATABASE_URL is set). Every
- * response is checked against its declared schema.
+ * response is checked against its declared schema by the server, and again by
+ * the test client (test/helpers/api-client.ts).
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const fresh = options.database !== 'configured';
+  const testDb = fresh ? await createTestDatabase() : { url: undefined, drop: async () => undefined };
   const config = loadConfig({
     ...TEST_ENV,
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
-    ...env,
+    ...(testDb.url ? { DATABASE_URL: testDb.url } : {}),
+    ...(options.captureLogs ? { LOG_LEVEL: 'info' } : {}),
+    ...options.env,
   });
-  const logger = createLogger(config.logLevel);
-  const { services, database: db } = await startRuntime(config, logger, {
+  let raw = '';
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (options.captureLogs) raw += chunk.toString('utf8');
+      done();
+    },
+  });
+  const logger = createLogger(config.logLevel, sink);
+  const { services, database } = await startRuntime(config, logger, {
     validateResponses: true,
-    dataDir: 'memory://',
+    ...(fresh ? { dataDir: 'memory://' } : {}),
   });
-  const server: Server = createHttpServer(createApp(services).callback());
+  const routes = [...allRoutes, ...(options.extraRoutes ?? [])];
+  const app = createApp(services, options.extraRoutes ? { routes } : {});
+  const server: Server = createHttpServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let closed = false;
   return {
     url,
     services,
     config,
-    request: (path, init) => fetch(url + path, init),
+    database,
+    routes,
+    get logs() {
+      return raw
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+    rawLogs: () => raw,
+    request: (p, init) => fetch(url + p, init),
     close: async () => {
+      if (closed) return;
+      closed = true;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await db.close();
-      await database.drop();
+      // The database may already be closed by a test that takes it down on purpose.
+      await database.close().catch(() => undefined);
+      await testDb.drop();
     },
   };
 }

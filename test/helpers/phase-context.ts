@@ -7,7 +7,12 @@ import type { Services } from '../../server/services.ts';
 /** A phase context for running checks directly: loopback-only scope, a scan of `address`. */
 export function checkContext(
   address: string,
-  options: { target?: string; signal?: AbortSignal; scan?: Partial<ScanRecord> } = {},
+  options: {
+    target?: string;
+    signal?: AbortSignal;
+    scan?: Partial<ScanRecord>;
+    assertAllowed?: (address: string) => void;
+  } = {},
 ): PhaseContext {
   const target = options.target ?? address;
   return {
@@ -27,9 +32,11 @@ export function checkContext(
     services: {} as Services,
     log: pino({ enabled: false }),
     progress: { setTotal: () => undefined, advance: () => undefined, tool: () => undefined },
-    assertAllowed: (a) => {
-      if (!a.startsWith('127.') && a !== '::1') throw new Error(`${a} is outside the scan scope`);
-    },
+    assertAllowed:
+      options.assertAllowed ??
+      ((a) => {
+        if (!a.startsWith('127.') && a !== '::1') throw new Error(`${a} is outside the scan scope`);
+      }),
   };
 }
 

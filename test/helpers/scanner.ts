@@ -3,7 +3,7 @@ import type { Runner } from '../../server/scanner/runner.ts';
 import type { ScanState } from '../../server/scanner/types.ts';
 import type { TestApp } from './app.ts';
 import { waitFor } from './poll.ts';
-import type { Tenant } from './tenants.ts';
+import type { Tenant } from './factory.ts';
 
 export type FinishedScan = ScanRow & { state: ScanState };
 

@@ -13,10 +13,9 @@ import {
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { hasNode24, NODE24 } from '../../helpers/node24.ts';
-import { insertApiKey } from '../../helpers/scans.ts';
-import { createTenant } from '../../helpers/tenants.ts';
 
 /**
  * `scanward-ci` (the bundled dist/ci/index.js, the package's `bin`) under a
@@ -48,11 +47,7 @@ describe.skipIf(!hasNode24)(
     beforeAll(async () => {
       app = await startTestApp();
       const tenant = await createTenant(app, 'enterprise');
-      apiKey = await insertApiKey(app.services.db, tenant.orgId, tenant.admin.id, [
-        'read:scans',
-        'write:scans',
-        'read:findings',
-      ]);
+      apiKey = await tenant.apiKey(['read:scans', 'write:scans', 'read:findings']);
       host = randomLoopbackAddress();
       redis = await startListener({ host, serve: fakeRedis });
       runner = startRunner(app.services, { pollIntervalMs: 50 });

@@ -13,11 +13,10 @@ import {
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { hasNode24, NODE24 } from '../../helpers/node24.ts';
 import { multitool, validateSarif } from '../../helpers/sarif-multitool.ts';
-import { insertApiKey } from '../../helpers/scans.ts';
-import { createTenant } from '../../helpers/tenants.ts';
 
 /**
  * The bundled Action (dist/index.js) run as a GitHub runner runs it, under a
@@ -68,11 +67,7 @@ describe.skipIf(!hasNode24)(`the Action under Node 24 against the real service (
   beforeAll(async () => {
     app = await startTestApp();
     const tenant = await createTenant(app, 'enterprise');
-    apiKey = await insertApiKey(app.services.db, tenant.orgId, tenant.admin.id, [
-      'read:scans',
-      'write:scans',
-      'read:findings',
-    ]);
+    apiKey = await tenant.apiKey(['read:scans', 'write:scans', 'read:findings']);
     host = randomLoopbackAddress();
     redis = await startListener({ host, serve: fakeRedis });
     laterRedis = await startListener({ host, serve: fakeRedis });

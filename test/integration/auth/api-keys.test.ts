@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../../server/identity/organizations.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const RECORD_KEYS = ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'permissions', 'prefix'];

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertLoginAllowed, recordFailedLogin } from '../../../server/auth/login-throttle.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
   expect(res.status).toBe(status);
@@ -141,7 +141,7 @@ describe(`failed-login limit per client address (${testEngine})`, () => {
   beforeAll(async () => {
     // Behind a trusted proxy the client address comes from X-Forwarded-For, so
     // each run of the scenario can be a client of its own.
-    app = await startTestApp({ SCANWARD_TRUST_PROXY: 'true' });
+    app = await startTestApp({ env: { SCANWARD_TRUST_PROXY: 'true' } });
     tenant = await createTenant(app, 'professional');
   });
   afterAll(async () => {

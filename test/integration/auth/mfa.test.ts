@@ -2,8 +2,8 @@ import { URI, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSecret } from '../../../server/auth/keys.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant, type TestUser, stepWithRoom } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant, type TestUser } from '../../helpers/tenants.ts';
 
 async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
   expect(res.status).toBe(status);
@@ -13,20 +13,6 @@ async function expectError(res: Response, status: number, code: string): Promise
   expect(typeof body.detail).toBe('string');
   expect(Object.keys(body).every((k) => ['detail', 'error_code', 'field'].includes(k))).toBe(true);
   return body;
-}
-
-/**
- * The current TOTP step once at least `roomMs` of it is left, so the codes the
- * test computes for this step and its neighbours stay inside the server's
- * window while the test runs. Polls the clock with a deadline.
- */
-async function stepWithRoom(totp: TOTP, roomMs: number): Promise<number> {
-  const deadline = Date.now() + 35_000;
-  while (Date.now() < deadline) {
-    if (totp.remaining() >= roomMs) return totp.counter();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the TOTP step never had enough time left');
 }
 
 describe(`MFA with TOTP (${testEngine})`, () => {

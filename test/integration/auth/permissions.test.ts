@@ -3,8 +3,8 @@ import type { AnyRoute } from '../../../server/http/contract.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { Permission } from '../../../server/schemas/common.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant } from '../../helpers/tenants.ts';
 
 /**
  * The API key permission matrix, built from `allRoutes`: every route anyone adds

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt, generateKeyPair, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 async function expectError(res: Response, status: number, code: string): Promise<void> {
   expect(res.status).toBe(status);

@@ -10,6 +10,7 @@ import {
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan, type Tenant, type TestUser } from '../../helpers/factory.ts';
 import {
   hasChromium,
   launchChromium,
@@ -19,8 +20,6 @@ import {
   type WatchedPage,
 } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { detection, runScan } from '../../helpers/scans.ts';
-import { createTenant, type Tenant, type TestUser } from '../../helpers/tenants.ts';
 
 /**
  * The web console in Debian's Chromium against the real server: sign-in (with

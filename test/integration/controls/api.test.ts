@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
+import type { Permission } from '../../../server/schemas/common.ts';
 import { CONTROLS, controlsOfFramework } from '../../../server/controls/catalogue.ts';
 import { newId } from '../../../server/identity/ids.ts';
 import type { PageOf } from '../../../server/schemas/common.ts';
 import type { Control, ControlDetail, ControlEvidence } from '../../../server/schemas/controls.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { detection, insertApiKey, insertScan, runScan } from '../../helpers/scans.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 interface ErrorBody {
   detail: string;
@@ -404,8 +404,8 @@ describe(`compliance controls API (${testEngine})`, () => {
     beforeAll(async () => {
       tenant = await createTenant(app, 'professional');
     });
-    const keyWith = async (...permissions: Parameters<typeof insertApiKey>[3]) => ({
-      'x-api-key': await insertApiKey(db, tenant.orgId, tenant.admin.id, permissions),
+    const keyWith = async (...permissions: Permission[]) => ({
+      'x-api-key': await tenant.apiKey(permissions),
     });
 
     it('lets a read:grc key read controls but not attach evidence', async () => {

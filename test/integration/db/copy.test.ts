@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,21 +7,22 @@ import type { Knex } from 'knex';
 import { TOTP, URI } from 'otpauth';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../server/app.ts';
 import { runCli } from '../../../server/cli/program.ts';
-import { loadConfig } from '../../../server/config.ts';
 import { openDatabase } from '../../../server/db/index.ts';
 import { MIGRATION_TABLES } from '../../../server/db/migrate.ts';
-import { createHttpServer } from '../../../server/http/server.ts';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
-import { createLogger } from '../../../server/logger.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
-import { startRuntime, type Runtime } from '../../../server/services.ts';
 import { deliverDue } from '../../../server/webhooks/delivery.ts';
-import { TEST_ENV, type TestApp } from '../../helpers/app.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import {
+  createTenant,
+  detection,
+  runScan,
+  type Tenant,
+  type TestUser,
+  stepWithRoom,
+} from '../../helpers/factory.ts';
 import { createPostgresDatabase, LOCAL_POSTGRES_URL, type TestDatabase } from '../../helpers/database.ts';
-import { detection, runScan } from '../../helpers/scans.ts';
-import { createTenant, type Tenant, type TestUser } from '../../helpers/tenants.ts';
 
 /**
  * `scanward db copy`: a team that started on the embedded database moves to
@@ -41,38 +42,12 @@ const ADMIN = { email: 'admin@localhost', password: 'embedded-admin-password' };
 /** Generous for hooks and tests that start PGlite from files on a loaded two-core machine. */
 const SLOW = 120_000;
 
-interface Served extends TestApp {
-  runtime: Runtime;
-}
-
-/** The real app (without background work, so pending deliveries and schedules wait) on 127.0.0.1:0. */
-async function serve(env: Record<string, string>): Promise<Served> {
-  const config = loadConfig({
-    ...TEST_ENV,
-    SCANWARD_ADMIN_PASSWORD: ADMIN.password,
-    SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true',
-    ...env,
+/** The real app (without background work, so pending deliveries and schedules wait) over the database `env` names. */
+const serve = (env: Record<string, string>) =>
+  startTestApp({
+    database: 'configured',
+    env: { SCANWARD_ADMIN_PASSWORD: ADMIN.password, SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true', ...env },
   });
-  const runtime = await startRuntime(config, createLogger('silent'), { validateResponses: true });
-  const server: Server = createHttpServer(createApp(runtime.services).callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let closed = false;
-  return {
-    url,
-    runtime,
-    services: runtime.services,
-    config,
-    request: (p, init) => fetch(url + p, init),
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await runtime.database.close();
-    },
-  };
-}
 
 interface Received {
   url: string;
@@ -161,16 +136,6 @@ const login = (app: TestApp, user: { email: string; password: string }, mfaCode?
     }),
   });
 
-/** The current TOTP step once at least `roomMs` of it is left (polls the clock with a deadline). */
-async function stepWithRoom(totp: TOTP, roomMs: number): Promise<number> {
-  const deadline = Date.now() + 35_000;
-  while (Date.now() < deadline) {
-    if (totp.remaining() >= roomMs) return totp.counter();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the TOTP step never had enough time left');
-}
-
 async function expectOk(res: Response, status = 200): Promise<Record<string, unknown>> {
   const text = await res.text();
   expect(res.status, text).toBe(status);
@@ -181,8 +146,8 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
   let root: string;
   let dataDir: string;
   let target: TestDatabase & { url: string };
-  let embedded: Served;
-  let onPostgres: Served | undefined;
+  let embedded: TestApp;
+  let onPostgres: TestApp | undefined;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   /** What the seeding left behind, to prove on PostgreSQL. */

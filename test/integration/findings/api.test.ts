@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
-import { detection, insertApiKey, runScan } from '../../helpers/scans.ts';
+import { FINDING_DETAIL_FIELDS, FINDING_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
 import type { PageOf } from '../../../server/schemas/common.ts';
 import type {
   BulkUpdateResult,
@@ -18,43 +18,6 @@ interface ErrorBody {
   error_code: string;
   field?: string;
 }
-
-const LIST_FIELDS = [
-  'id',
-  'title',
-  'severity',
-  'status',
-  'cvss_score',
-  'epss_score',
-  'target',
-  'affected_component',
-  'tool',
-  'template_id',
-  'cve_ids',
-  'cwe_ids',
-  'scan_id',
-  'detected_at',
-  'frameworks',
-  'first_seen_at',
-  'last_seen_at',
-  'times_seen',
-  'last_scan_id',
-];
-
-const DETAIL_EXTRA = [
-  'cvss_vector',
-  'description',
-  'impact',
-  'remediation',
-  'evidence',
-  'comments',
-  'history',
-  'assignee',
-  'priority',
-  'due_date',
-  'notes',
-  'updated_at',
-];
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -126,7 +89,7 @@ describe(`findings API (${testEngine})`, () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ total: 3, page: 1, per_page: 20, pages: 1 });
       const critical = res.body.items[0]!;
-      expect(Object.keys(critical).sort()).toEqual([...LIST_FIELDS].sort());
+      expect(Object.keys(critical).sort()).toEqual([...FINDING_LIST_FIELDS].sort());
       expect(critical).toMatchObject({
         id: ids.critical,
         severity: 'critical',
@@ -172,7 +135,7 @@ describe(`findings API (${testEngine})`, () => {
     it('returns the detail view with remediation, evidence, framework controls, comments and history', async () => {
       const res = await call<FindingDetail>(`/api/v1/findings/${ids.critical}`);
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual([...LIST_FIELDS, ...DETAIL_EXTRA].sort());
+      expect(Object.keys(res.body).sort()).toEqual([...FINDING_DETAIL_FIELDS].sort());
       expect(res.body).toMatchObject({
         cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H',
         description: 'A test weakness.',
@@ -348,7 +311,7 @@ describe(`findings API (${testEngine})`, () => {
 
     it('names the creator of an API key as the author of its comments and status changes', async () => {
       const member = await tenant.addUser('member');
-      const key = await insertApiKey(db, tenant.orgId, member.id, ['read:findings', 'write:findings']);
+      const key = await tenant.apiKey(['read:findings', 'write:findings'], member);
       const auth = { 'x-api-key': key };
       const comment = await call<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
         method: 'POST',
@@ -435,9 +398,9 @@ describe(`findings API (${testEngine})`, () => {
 
   describe('API key permissions', () => {
     it('lets read:findings read and refuses it writes; lets write:findings write', async () => {
-      const readKey = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['read:findings']);
-      const writeKey = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['write:findings']);
-      const scansKey = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['read:scans']);
+      const readKey = await tenant.apiKey(['read:findings']);
+      const writeKey = await tenant.apiKey(['write:findings']);
+      const scansKey = await tenant.apiKey(['read:scans']);
       const reads = [
         '/api/v1/findings',
         `/api/v1/findings/${ids.critical}`,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FINDING_SPEC_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
 import type { Knex } from 'knex';
 import { csvRecords } from '../../../server/findings/export/csv.ts';
 import { findingDetail } from '../../../server/findings/export/json.ts';
@@ -6,9 +7,8 @@ import { csvNeedsOnlyListFields, exportFindings } from '../../../server/findings
 import type { FindingSort, SortOrder } from '../../../server/findings/filters.ts';
 import { listFindings } from '../../../server/findings/listing.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant } from '../../helpers/tenants.ts';
-import { detection, runScan } from '../../helpers/scans.ts';
 
 const DAY = 86_400_000;
 
@@ -92,24 +92,7 @@ describe(`findings export (${testEngine})`, () => {
       /^attachment; filename="scanward-findings-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const [header, ...records] = parseCsv(await res.text());
-    expect(header).toEqual([
-      'id',
-      'title',
-      'severity',
-      'status',
-      'cvss_score',
-      'epss_score',
-      'target',
-      'affected_component',
-      'tool',
-      'template_id',
-      'cve_ids',
-      'cwe_ids',
-      'scan_id',
-      'detected_at',
-      'frameworks',
-      'description',
-    ]);
+    expect(header).toEqual([...FINDING_SPEC_LIST_FIELDS, 'description']);
     expect(records).toHaveLength(10);
     const column = (name: string) => header!.indexOf(name);
     const critical = records.find((r) => r[column('severity')] === 'critical')!;

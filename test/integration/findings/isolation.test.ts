@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant } from '../../helpers/tenants.ts';
-import { detection, insertApiKey, runScan } from '../../helpers/scans.ts';
 import type { FindingStats } from '../../../server/schemas/findings.ts';
 
 /**
@@ -39,7 +38,7 @@ describe(`findings across organizations (${testEngine})`, () => {
     theirIds = summary.new_finding_ids;
     await runScan(db, us.orgId, [detection({ severity: 'low', target: 'ours.example.test' })]);
     ourToken = await us.login();
-    ourKey = await insertApiKey(db, us.orgId, us.admin.id, ['read:findings', 'write:findings']);
+    ourKey = await us.apiKey(['read:findings', 'write:findings']);
   });
   afterAll(async () => {
     await app?.close();

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { recordScanFindings } from '../../../server/findings/lifecycle.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, insertScan, insertWebhook, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant } from '../../helpers/tenants.ts';
-import { detection, insertScan, insertWebhook, runScan } from '../../helpers/scans.ts';
+import { FINDING_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
 
 interface FindingState {
   id: string;
@@ -299,29 +299,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
     );
     expect(events).toHaveLength(4);
     const payload = JSON.parse(deliveries[0]!.payload) as { type: string; timestamp: string; data: object };
-    expect(Object.keys(payload.data).sort()).toEqual(
-      [
-        'id',
-        'title',
-        'severity',
-        'status',
-        'cvss_score',
-        'epss_score',
-        'target',
-        'affected_component',
-        'tool',
-        'template_id',
-        'cve_ids',
-        'cwe_ids',
-        'scan_id',
-        'detected_at',
-        'frameworks',
-        'first_seen_at',
-        'last_seen_at',
-        'times_seen',
-        'last_scan_id',
-      ].sort(),
-    );
+    expect(Object.keys(payload.data).sort()).toEqual([...FINDING_LIST_FIELDS].sort());
   });
 
   it('queues nothing for an organization without a subscribed webhook', async () => {

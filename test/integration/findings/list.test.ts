@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { bumpFindingsVersion } from '../../../server/findings/versions.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant } from '../../helpers/tenants.ts';
-import { detection, runScan } from '../../helpers/scans.ts';
 
 interface Row {
   id: string;

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { startPlatformApp, type PlatformApp } from '../../helpers/platform.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 /**
  * Loads /docs and /redoc in headless Chromium and checks the rendered DOM: the
@@ -52,9 +52,9 @@ async function renderedDom(url: string): Promise<string> {
 }
 
 describe.skipIf(!existsSync(CHROMIUM))(`documentation pages in a browser (${testEngine})`, () => {
-  let app: PlatformApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startPlatformApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
+    app = await startTestApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
   });
   afterAll(async () => {
     await app?.close();

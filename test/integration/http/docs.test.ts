@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngine } from '../../helpers/database.ts';
-import { mintApiKey, mintBearerToken, startPlatformApp, type PlatformApp } from '../../helpers/platform.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, mintApiKey, mintBearerToken, type Tenant } from '../../helpers/factory.ts';
 
 const PAGES = ['/openapi.json', '/docs', '/redoc'];
 
@@ -21,10 +21,10 @@ const EXPECTED_TYPES: Record<string, RegExp> = {
 };
 
 describe(`documentation pages (${testEngine})`, () => {
-  let app: PlatformApp;
+  let app: TestApp;
   let tenant: Tenant;
   beforeAll(async () => {
-    app = await startPlatformApp();
+    app = await startTestApp();
     tenant = await createTenant(app, 'professional');
   });
   afterAll(async () => {
@@ -106,9 +106,9 @@ describe(`documentation pages (${testEngine})`, () => {
 });
 
 describe(`documentation pages with SCANWARD_DOCS_PUBLIC=true (${testEngine})`, () => {
-  let app: PlatformApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startPlatformApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
+    app = await startTestApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
   });
   afterAll(async () => {
     await app?.close();

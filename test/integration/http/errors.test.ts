@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../../server/http/contract.ts';
 import { PaginationQuery } from '../../../server/schemas/common.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { startPlatformApp, type PlatformApp } from '../../helpers/platform.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 /** Throwaway routes, served by this test's app only. */
 const echo = defineRoute({
@@ -140,9 +140,9 @@ async function expectError(res: Response, status: number, code: string): Promise
 }
 
 describe(`errors share one shape and the decided statuses (${testEngine})`, () => {
-  let app: PlatformApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startPlatformApp({
+    app = await startTestApp({
       env: { SCANWARD_BODY_LIMIT: String(BODY_LIMIT) },
       extraRoutes: [echo, listing, guarded, crash, badSql],
     });

@@ -5,9 +5,8 @@ import { z } from 'zod';
 import type { AnyRoute } from '../../../server/http/contract.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { detection, insertApiKey, runScan } from '../../helpers/scans.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 /**
  * Hostile requests, generated with fast-check, against every route the contract
@@ -315,7 +314,7 @@ describe(`hostile input on every route of the contract (${testEngine})`, () => {
     credentials = {
       ids: [...ownIds, 'ctrl_soc2_cc7_1', 'pb_redis_requirepass', 'quota', 'schedules'],
       bearer: () => caller.bearer(),
-      apiKey: await insertApiKey(app.services.db, caller.orgId, caller.admin.id, [
+      apiKey: await caller.apiKey([
         'read:scans',
         'write:scans',
         'read:findings',

@@ -9,9 +9,9 @@ import { startedStream } from '../../../server/http/stream.ts';
 import { newId } from '../../../server/identity/ids.ts';
 import { FindingDetail } from '../../../server/schemas/findings.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { eventually, startPlatformApp, type PlatformApp } from '../../helpers/platform.ts';
-import { detection, insertScan, runScan } from '../../helpers/scans.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
+import { eventually } from '../../helpers/poll.ts';
 
 /**
  * One regression test per defect of the hostile-input report (issue 9): NUL and
@@ -106,7 +106,7 @@ function parseRaw(answer: string) {
 }
 
 describe(`hostile input regressions (${testEngine})`, () => {
-  let app: PlatformApp;
+  let app: TestApp;
   let tenant: Tenant;
   let token: string;
   let findingId: string;
@@ -121,7 +121,7 @@ describe(`hostile input regressions (${testEngine})`, () => {
     });
 
   beforeAll(async () => {
-    app = await startPlatformApp({
+    app = await startTestApp({
       captureLogs: true,
       extraRoutes: [
         streamRoute('before-first-byte', false),

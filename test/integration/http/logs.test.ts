@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngine } from '../../helpers/database.ts';
-import { eventually, mintApiKey, startPlatformApp, type PlatformApp } from '../../helpers/platform.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, mintApiKey, type Tenant } from '../../helpers/factory.ts';
+import { eventually } from '../../helpers/poll.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe(`request logs and request ids (${testEngine})`, () => {
-  let app: PlatformApp;
+  let app: TestApp;
   let tenant: Tenant;
   beforeAll(async () => {
-    app = await startPlatformApp({ captureLogs: true });
+    app = await startTestApp({ captureLogs: true });
     tenant = await createTenant(app, 'professional');
   });
   afterAll(async () => {

@@ -4,8 +4,8 @@ import { renderOpenApi } from '../../../server/cli/openapi.ts';
 import { documentationPages } from '../../../server/routes/docs.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { mintBearerToken, startPlatformApp, type PlatformApp } from '../../helpers/platform.ts';
-import { createTenant } from '../../helpers/tenants.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, mintBearerToken } from '../../helpers/factory.ts';
 
 interface Operation {
   operationId: string;
@@ -26,11 +26,11 @@ function operationsOf(doc: Document): Array<{ method: string; path: string; op: 
 }
 
 describe(`/openapi.json (${testEngine})`, () => {
-  let app: PlatformApp;
+  let app: TestApp;
   let doc: Document;
   let text: string;
   beforeAll(async () => {
-    app = await startPlatformApp();
+    app = await startTestApp();
     const tenant = await createTenant(app, 'professional');
     const token = await mintBearerToken(app.services.db, app.services.keys.jwtSecret, {
       id: tenant.admin.id,

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnServer, type ServerProcess } from '../../helpers/platform.ts';
+import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts';
 
 /**
  * The server as operators run it (`tsx server/main.ts`) on an embedded

@@ -6,14 +6,9 @@ import { createLogger } from '../../../server/logger.ts';
 import { sweepExpiredCounters } from '../../../server/ratelimit/counters.ts';
 import { startCounterSweeper } from '../../../server/ratelimit/sweeper.ts';
 import { testEngine } from '../../helpers/database.ts';
-import {
-  eventually,
-  mintApiKey,
-  mintBearerToken,
-  startPlatformApp,
-  type PlatformApp,
-} from '../../helpers/platform.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, mintApiKey, mintBearerToken, type Tenant } from '../../helpers/factory.ts';
+import { eventually } from '../../helpers/poll.ts';
 
 const guarded = defineRoute({
   method: 'get',
@@ -44,9 +39,9 @@ function rateHeaders(res: Response): RateHeaders {
 }
 
 describe(`request rate limits per organization (${testEngine})`, () => {
-  let app: PlatformApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startPlatformApp({ extraRoutes: [guarded] });
+    app = await startTestApp({ extraRoutes: [guarded] });
   });
   afterAll(async () => {
     await app?.close();

@@ -6,7 +6,8 @@ import { createOrganization, setLimits } from '../../../server/identity/organiza
 import { createUser } from '../../../server/identity/users.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
-import { mintBearerToken, spawnServer, type ServerProcess } from '../../helpers/platform.ts';
+import { mintBearerToken } from '../../helpers/factory.ts';
+import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts';
 
 /**
  * Two real server processes behind one "load balancer" (the test) share one

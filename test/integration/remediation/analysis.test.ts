@@ -7,9 +7,8 @@ import type { AiAnalysisResponse, Playbook } from '../../../server/schemas/ai.ts
 import type { Plan } from '../../../server/schemas/common.ts';
 import type { Detection } from '../../../server/findings/lifecycle.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { detection, insertApiKey, runScan } from '../../helpers/scans.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 interface ErrorBody {
   detail: string;
@@ -150,10 +149,10 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
     });
 
     it('needs read:findings for API keys', async () => {
-      const read = { 'x-api-key': await insertApiKey(db, tenant.orgId, tenant.admin.id, ['read:findings']) };
+      const read = { 'x-api-key': await tenant.apiKey(['read:findings']) };
       expect((await analysis(redisId, read)).status).toBe(200);
       for (const permissions of [['read:grc', 'write:grc'], ['write:findings'], ['read:scans']] as const) {
-        const key = { 'x-api-key': await insertApiKey(db, tenant.orgId, tenant.admin.id, [...permissions]) };
+        const key = { 'x-api-key': await tenant.apiKey([...permissions]) };
         const res = await analysis(redisId, key);
         expect(res.status, permissions.join()).toBe(403);
         expect((res.body as unknown as ErrorBody).error_code).toBe('INSUFFICIENT_PERMISSION');

@@ -3,9 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AiAnalysisResponse } from '../../../server/schemas/ai.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { detection, runScan } from '../../helpers/scans.ts';
-import { createTenant } from '../../helpers/tenants.ts';
 
 const KEV_FILE = fileURLToPath(new URL('../../../../shared/data/cisa-kev-2025-08-25.json', import.meta.url));
 const haveKev = existsSync(KEV_FILE);
@@ -17,7 +16,7 @@ describe.skipIf(!haveKev)(`AI analysis with CISA KEV context (${testEngine})`, (
   const ids: Record<'kev' | 'plain', string> = { kev: '', plain: '' };
 
   beforeAll(async () => {
-    app = await startTestApp({ SCANWARD_KEV_FILE: KEV_FILE });
+    app = await startTestApp({ env: { SCANWARD_KEV_FILE: KEV_FILE } });
     const tenant = await createTenant(app, 'professional');
     auth = { authorization: `Bearer ${await tenant.bearer()}` };
     const medium = { severity: 'medium' as const, category: 'known-vulnerability' };

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPlaybook, PLAYBOOK_IDS } from '../../../server/remediation/playbooks/index.ts';
 import type { Playbook } from '../../../server/schemas/ai.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { insertApiKey } from '../../helpers/scans.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 describe(`playbooks API (${testEngine})`, () => {
   let app: TestApp;
@@ -46,10 +45,9 @@ describe(`playbooks API (${testEngine})`, () => {
 
   it('needs read:findings for API keys, and credentials', async () => {
     const id = PLAYBOOK_IDS[0]!;
-    const db = app.services.db;
-    const reader = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['read:findings']);
+    const reader = await tenant.apiKey(['read:findings']);
     expect((await get(id, { 'x-api-key': reader })).status).toBe(200);
-    const grc = await insertApiKey(db, tenant.orgId, tenant.admin.id, ['read:grc', 'read:scans']);
+    const grc = await tenant.apiKey(['read:grc', 'read:scans']);
     const refused = await get<{ error_code: string }>(id, { 'x-api-key': grc });
     expect(refused.status).toBe(403);
     expect(refused.body.error_code).toBe('INSUFFICIENT_PERMISSION');

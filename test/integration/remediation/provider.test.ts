@@ -10,9 +10,8 @@ import {
   type FakeProvider,
 } from '../../fixtures/chat-provider.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { detection, runScan } from '../../helpers/scans.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 describe(`AI analysis through a language-model provider (${testEngine})`, () => {
   let provider: FakeProvider;
@@ -24,9 +23,11 @@ describe(`AI analysis through a language-model provider (${testEngine})`, () => 
   beforeAll(async () => {
     provider = await fakeProvider();
     app = await startTestApp({
-      SCANWARD_AI_URL: provider.url,
-      SCANWARD_AI_MODEL: MODEL,
-      SCANWARD_AI_KEY: API_KEY,
+      env: {
+        SCANWARD_AI_URL: provider.url,
+        SCANWARD_AI_MODEL: MODEL,
+        SCANWARD_AI_KEY: API_KEY,
+      },
     });
     db = app.services.db;
     tenant = await createTenant(app, 'professional');

@@ -6,9 +6,8 @@ import { allRoutes } from '../../../server/routes/index.ts';
 import { Permission } from '../../../server/schemas/common.ts';
 import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { detection, insertApiKey, runScan } from '../../helpers/scans.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 /**
  * Every route whose path names an organization-owned id, called by another
@@ -208,13 +207,13 @@ describe(`organization isolation of every route with an id in its path (${testEn
   };
 
   beforeAll(async () => {
-    app = await startTestApp({ SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' });
+    app = await startTestApp({ env: { SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     db = app.services.db;
     a = await createTenant(app, 'enterprise');
     b = await createTenant(app, 'enterprise');
     aToken = await a.bearer();
     bToken = await b.bearer();
-    bKey = await insertApiKey(db, b.orgId, b.admin.id, [...Permission.options]);
+    bKey = await b.apiKey([...Permission.options]);
     aIds = await seed(a, aToken, 'org-a');
     bIds = await seed(b, bToken, 'org-b');
   });

@@ -7,9 +7,9 @@ import {
 } from '../../fixtures/credential-services.ts';
 import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { runScanToEnd } from '../../helpers/scanner.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 describe(`the credential policy through the scan runner (${testEngine})`, () => {
   let app: TestApp;
@@ -20,7 +20,7 @@ describe(`the credential policy through the scan runner (${testEngine})`, () => 
   const host = randomLoopbackAddress();
 
   beforeAll(async () => {
-    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
     mysql = await startMysqlFixture({ weak: true, host });
     ftp = await startFtpFixture({ weak: true, host });

@@ -1,12 +1,13 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isNmapAvailable } from '../../../server/scanner/net/nmap.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
+import { listenTracked, type TrackedServer } from '../../fixtures/web-server.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { runScanToEnd } from '../../helpers/scanner.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 const nmap = await isNmapAvailable();
 if (!nmap) console.warn('scan-nmap: skipped; nmap is not installed (apt-get install nmap)');
@@ -19,8 +20,7 @@ describe.skipIf(!nmap)(`nmap in the enumeration phase (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
   let runner: Runner;
-  let server: Server;
-  const sockets = new Set<Socket>();
+  let server: TrackedServer;
   const host = randomLoopbackAddress();
   let port: number;
 
@@ -28,20 +28,17 @@ describe.skipIf(!nmap)(`nmap in the enumeration phase (${testEngine})`, () => {
     app = await startTestApp();
     tenant = await createTenant(app, 'enterprise');
     // Greets like a POP3 server: a protocol our probes do not speak.
-    server = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
+    const pop3 = createServer((socket) => {
       socket.on('error', () => undefined);
       socket.write('+OK Dovecot ready.\r\n');
     });
-    await new Promise<void>((resolve) => server.listen(0, host, resolve));
-    port = (server.address() as { port: number }).port;
+    server = await listenTracked(pop3, host);
+    port = server.port;
     runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
   afterAll(async () => {
     await runner?.stop();
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await server?.close();
     await app?.close();
   });
 

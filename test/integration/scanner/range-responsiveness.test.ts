@@ -12,9 +12,9 @@ import { announceScanQueued } from '../../../server/scans/queue-signal.ts';
 import { insertScan as insertScanRow } from '../../../server/scans/repository.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { testEngine } from '../../helpers/database.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
+import { testEngine } from '../../helpers/database.ts';
 import {
   closeAll,
   randomLoopbackAddress,
@@ -196,7 +196,7 @@ describe(`scan speed and visibility (${testEngine})`, () => {
   });
 
   it('serves metrics without credentials when SCANWARD_METRICS_PUBLIC is true', async () => {
-    const open = await startTestApp({ SCANWARD_METRICS_PUBLIC: 'true' });
+    const open = await startTestApp({ env: { SCANWARD_METRICS_PUBLIC: 'true' } });
     try {
       const res = await open.request('/metrics');
       expect(res.status).toBe(200);

@@ -3,10 +3,10 @@ import { cancelScan, insertScan, type ScanRow } from '../../../server/scans/repo
 import { claimScan } from '../../../server/scanner/runner.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { PHASES } from '../../../server/scans/phases.ts';
-import { pollUntil } from '../../helpers/poll.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import { pollUntil } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 import {
   closeAll,
   randomLoopbackAddress,
@@ -25,7 +25,9 @@ describe(`scan runner (${testEngine})`, () => {
   beforeAll(async () => {
     // 127.254.0.0/16 is denied: the out-of-scope target below stays on loopback, so even a broken
     // scope check could not reach another machine.
-    app = await startTestApp({ SCANWARD_RUNNER_LEASE_SECONDS: '6', SCANWARD_SCAN_DENY: '127.254.0.0/16' });
+    app = await startTestApp({
+      env: { SCANWARD_RUNNER_LEASE_SECONDS: '6', SCANWARD_SCAN_DENY: '127.254.0.0/16' },
+    });
     tenant = await createTenant(app, 'enterprise');
     host = randomLoopbackAddress();
     listeners = [

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertScan, type ScanRow } from '../../../server/scans/repository.ts';
-import { waitFor } from '../../helpers/poll.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import { waitFor } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 import {
   closeAll,
   randomLoopbackAddress,
@@ -40,7 +40,7 @@ describe.skipIf(testEngine !== 'postgres')(`runner takeover across processes (${
   const runners: ChildProcess[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ SCANWARD_JWT_SECRET: 'x'.repeat(48) });
+    app = await startTestApp({ env: { SCANWARD_JWT_SECRET: 'x'.repeat(48) } });
     tenant = await createTenant(app, 'enterprise');
     const host = randomLoopbackAddress();
     // Each port greets after a pause, so identification keeps the scan busy for a few seconds.

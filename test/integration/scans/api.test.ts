@@ -1,33 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { phasesOf } from '../../../server/scans/phases.ts';
+import { apiClient, ISO_MS } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { testEngine } from '../../helpers/database.ts';
 import {
-  ISO_MS,
-  apiKeyClient,
-  client,
+  factory,
+  type BuiltTenant,
   loopbackScan,
-  scanTenant,
   seedObservedFinding,
   updateScan,
-  type ScanTenant,
-} from '../../helpers/scan-runs.ts';
+} from '../../helpers/factory.ts';
+import { testEngine } from '../../helpers/database.ts';
 
 type Body = Record<string, unknown>;
 
 describe(`scans API (${testEngine})`, () => {
   let app: TestApp;
-  let t: ScanTenant;
+  let t: BuiltTenant;
 
   beforeAll(async () => {
-    app = await startTestApp({ SCANWARD_SCAN_DENY: 'denied.localhost,127.0.0.99' });
-    t = await scanTenant(app, 'enterprise');
+    app = await startTestApp({ env: { SCANWARD_SCAN_DENY: 'denied.localhost,127.0.0.99' } });
+    t = await factory.tenant(app, { plan: 'enterprise' });
   });
   afterAll(async () => {
     await app?.close();
   });
 
-  const create = async (tenant: ScanTenant, extra: Body = {}) => {
+  const create = async (tenant: BuiltTenant, extra: Body = {}) => {
     const res = await tenant.api.post('/api/v1/scans', loopbackScan(extra));
     expect(res.status).toBe(201);
     return res.body as Body & { id: string };
@@ -303,11 +301,11 @@ describe(`scans API (${testEngine})`, () => {
   });
 
   describe('GET /api/v1/scans', () => {
-    let u: ScanTenant;
+    let u: BuiltTenant;
     const ids: Record<string, string> = {};
 
     beforeAll(async () => {
-      u = await scanTenant(app, 'enterprise');
+      u = await factory.tenant(app, { plan: 'enterprise' });
       const at = (iso: string) => new Date(iso);
       const plan: [string, Body, Date, Body][] = [
         ['a', { target: 'LOCALHOST' }, at('2026-01-10T12:00:00Z'), {}],
@@ -427,7 +425,7 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('pages through scans created at the same instant without repeating or missing one', async () => {
-      const v = await scanTenant(app, 'enterprise');
+      const v = await factory.tenant(app, { plan: 'enterprise' });
       const tie = new Date('2026-03-01T00:00:00Z');
       const created: string[] = [];
       for (let i = 0; i < 7; i++) {
@@ -449,7 +447,7 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('answers an empty envelope with pages 0 for an organization without scans', async () => {
-      const empty = await scanTenant(app, 'professional');
+      const empty = await factory.tenant(app, { plan: 'professional' });
       expect((await empty.api.get('/api/v1/scans')).body).toEqual({
         items: [],
         total: 0,
@@ -580,7 +578,7 @@ describe(`scans API (${testEngine})`, () => {
 
   describe('GET /api/v1/scans/quota', () => {
     it('reports unlimited as -1 and counts this UTC month’s scans', async () => {
-      const e = await scanTenant(app, 'enterprise');
+      const e = await factory.tenant(app, { plan: 'enterprise' });
       await create(e);
       const old = await create(e);
       await updateScan(app, old.id, { created_at: new Date(Date.UTC(2020, 0, 1)) });
@@ -597,7 +595,7 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('reports the plan’s limit and what remains of it', async () => {
-      const s = await scanTenant(app, 'startup');
+      const s = await factory.tenant(app, { plan: 'startup' });
       await create(s);
       expect((await s.api.get('/api/v1/scans/quota')).body).toMatchObject({
         plan: 'startup',
@@ -622,7 +620,7 @@ describe(`scans API (${testEngine})`, () => {
 
   describe('permissions', () => {
     it('needs credentials', async () => {
-      const anonymous = client(app);
+      const anonymous = apiClient(app);
       expect((await anonymous.get('/api/v1/scans')).body).toMatchObject({
         error_code: 'AUTHENTICATION_REQUIRED',
       });
@@ -630,9 +628,9 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('lets a read:scans key read but not create or cancel', async () => {
-      const p = await scanTenant(app, 'professional');
+      const p = await factory.tenant(app, { plan: 'professional' });
       const scan = await create(p);
-      const reader = await apiKeyClient(app, p, ['read:scans']);
+      const reader = await p.keyClient(['read:scans']);
       expect((await reader.get('/api/v1/scans')).status).toBe(200);
       expect((await reader.get(`/api/v1/scans/${scan.id}`)).status).toBe(200);
       expect((await reader.get(`/api/v1/scans/${scan.id}/findings`)).status).toBe(200);
@@ -645,19 +643,19 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('lets a write:scans key create and cancel but not read', async () => {
-      const p = await scanTenant(app, 'professional');
-      const writer = await apiKeyClient(app, p, ['write:scans']);
+      const p = await factory.tenant(app, { plan: 'professional' });
+      const writer = await p.keyClient(['write:scans']);
       const created = await writer.post('/api/v1/scans', loopbackScan());
       expect(created.status).toBe(201);
       expect((await writer.del(`/api/v1/scans/${created.body.id as string}`)).status).toBe(200);
       expect((await writer.get('/api/v1/scans')).status).toBe(403);
-      const findingsKey = await apiKeyClient(app, p, ['read:findings', 'write:findings', 'read:grc']);
+      const findingsKey = await p.keyClient(['read:findings', 'write:findings', 'read:grc']);
       expect((await findingsKey.get('/api/v1/scans/quota')).status).toBe(403);
     });
 
     it('lets a member create and cancel scans', async () => {
       const member = await t.addUser('member');
-      const api = client(app, { token: await t.login(member) });
+      const api = apiClient(app, { token: await t.login(member) });
       const created = await api.post('/api/v1/scans', loopbackScan());
       expect(created.status).toBe(201);
       expect((await api.del(`/api/v1/scans/${created.body.id as string}`)).status).toBe(200);
@@ -666,8 +664,8 @@ describe(`scans API (${testEngine})`, () => {
 
   describe('another organization', () => {
     it('never sees, cancels or learns of a scan that is not its own', async () => {
-      const owner = await scanTenant(app, 'professional');
-      const other = await scanTenant(app, 'enterprise');
+      const owner = await factory.tenant(app, { plan: 'professional' });
+      const other = await factory.tenant(app, { plan: 'enterprise' });
       const scan = await create(owner);
       await seedObservedFinding(app, owner.orgId, scan.id, { severity: 'high' });
       const missing = 'scan_000000000000000000000000';
@@ -690,8 +688,8 @@ describe(`scans API (${testEngine})`, () => {
 
   describe('Idempotency-Key', () => {
     it('answers a repeat with the same key and body exactly like the first, creating nothing', async () => {
-      const k = await scanTenant(app, 'professional');
-      const headers = { 'Idempotency-Key': 'create-1' };
+      const k = await factory.tenant(app, { plan: 'professional' });
+      const headers = { headers: { 'Idempotency-Key': 'create-1' } };
       const first = await k.api.post('/api/v1/scans', loopbackScan({ scan_type: 'quick' }), headers);
       expect(first.status).toBe(201);
       // Same body in another key order and with the default spelled out.
@@ -707,8 +705,8 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('refuses the same key with a different body, naming the header', async () => {
-      const k = await scanTenant(app, 'professional');
-      const headers = { 'Idempotency-Key': 'create-2' };
+      const k = await factory.tenant(app, { plan: 'professional' });
+      const headers = { headers: { 'Idempotency-Key': 'create-2' } };
       expect((await k.api.post('/api/v1/scans', loopbackScan(), headers)).status).toBe(201);
       const res = await k.api.post('/api/v1/scans', loopbackScan({ target: '127.0.0.2' }), headers);
       expect(res.status).toBe(422);
@@ -717,9 +715,9 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('scopes keys to the organization', async () => {
-      const a = await scanTenant(app, 'professional');
-      const b = await scanTenant(app, 'professional');
-      const headers = { 'Idempotency-Key': 'shared-key' };
+      const a = await factory.tenant(app, { plan: 'professional' });
+      const b = await factory.tenant(app, { plan: 'professional' });
+      const headers = { headers: { 'Idempotency-Key': 'shared-key' } };
       const fromA = await a.api.post('/api/v1/scans', loopbackScan(), headers);
       const fromB = await b.api.post('/api/v1/scans', loopbackScan(), headers);
       expect(fromB.status).toBe(201);
@@ -727,8 +725,8 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('forgets a key after 24 hours', async () => {
-      const k = await scanTenant(app, 'professional');
-      const headers = { 'Idempotency-Key': 'old-key' };
+      const k = await factory.tenant(app, { plan: 'professional' });
+      const headers = { headers: { 'Idempotency-Key': 'old-key' } };
       const first = await k.api.post('/api/v1/scans', loopbackScan(), headers);
       await app.services
         .db('idempotency_keys')
@@ -742,8 +740,8 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('creates one scan for simultaneous requests with one key', async () => {
-      const k = await scanTenant(app, 'professional', { concurrent: -1 });
-      const headers = { 'Idempotency-Key': 'burst' };
+      const k = await factory.tenant(app, { plan: 'professional', limits: { concurrent: -1 } });
+      const headers = { headers: { 'Idempotency-Key': 'burst' } };
       const answers = await Promise.all(
         Array.from({ length: 5 }, () => k.api.post('/api/v1/scans', loopbackScan(), headers)),
       );
@@ -753,13 +751,13 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it.each(['', 'has space', 'x'.repeat(256), 'tab\there'])('refuses the malformed key %j', async (key) => {
-      const res = await t.api.post('/api/v1/scans', loopbackScan(), { 'Idempotency-Key': key });
+      const res = await t.api.post('/api/v1/scans', loopbackScan(), { headers: { 'Idempotency-Key': key } });
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'Idempotency-Key' });
     });
   });
 });
 
-async function bearer(tenant: ScanTenant) {
+async function bearer(tenant: BuiltTenant) {
   return { authorization: `Bearer ${await tenant.login()}` };
 }

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { factory, type BuiltTenant, loopbackScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { loopbackScan, scanTenant, type ScanTenant } from '../../helpers/scan-runs.ts';
 
 describe(`the credential_checks scan option (${testEngine})`, () => {
   let app: TestApp;
-  let t: ScanTenant;
+  let t: BuiltTenant;
 
   beforeAll(async () => {
     app = await startTestApp();
-    t = await scanTenant(app, 'enterprise');
+    t = await factory.tenant(app, { plan: 'enterprise' });
   });
   afterAll(async () => {
     await app?.close();

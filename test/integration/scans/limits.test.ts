@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { factory, loopbackScan, updateScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { loopbackScan, scanTenant, updateScan } from '../../helpers/scan-runs.ts';
 
 describe(`scan quota and concurrency (${testEngine})`, () => {
   let app: TestApp;
@@ -14,7 +14,7 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   });
 
   it('refuses a second scan while the startup plan’s one concurrent scan is pending, with Retry-After', async () => {
-    const t = await scanTenant(app, 'startup');
+    const t = await factory.tenant(app, { plan: 'startup' });
     const first = await t.api.post('/api/v1/scans', loopbackScan());
     expect(first.status).toBe(201);
     const second = await t.api.post('/api/v1/scans', loopbackScan());
@@ -28,7 +28,7 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   });
 
   it('counts running scans too, and frees the slot when the scan finishes or is cancelled', async () => {
-    const t = await scanTenant(app, 'startup');
+    const t = await factory.tenant(app, { plan: 'startup' });
     const first = await t.api.post('/api/v1/scans', loopbackScan());
     await updateScan(app, first.body.id as string, { status: 'running', started_at: new Date() });
     expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(429);
@@ -40,14 +40,14 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   });
 
   it('applies per-organization overrides of the concurrency ceiling', async () => {
-    const t = await scanTenant(app, 'professional', { concurrent: 2 });
+    const t = await factory.tenant(app, { plan: 'professional', limits: { concurrent: 2 } });
     expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
     expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
     expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(429);
   });
 
   it('refuses scans once the month’s quota is used, cancelled scans included, and reports nothing remaining', async () => {
-    const t = await scanTenant(app, 'startup', { scansPerMonth: 2, concurrent: -1 });
+    const t = await factory.tenant(app, { plan: 'startup', limits: { scansPerMonth: 2, concurrent: -1 } });
     const first = await t.api.post('/api/v1/scans', loopbackScan());
     await t.api.del(`/api/v1/scans/${first.body.id as string}`);
     expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
@@ -62,7 +62,7 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   });
 
   it('does not count last month’s scans', async () => {
-    const t = await scanTenant(app, 'startup', { scansPerMonth: 1, concurrent: -1 });
+    const t = await factory.tenant(app, { plan: 'startup', limits: { scansPerMonth: 1, concurrent: -1 } });
     const old = await t.api.post('/api/v1/scans', loopbackScan());
     const now = new Date();
     const lastInstantOfLastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 1);
@@ -71,7 +71,7 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   });
 
   it('answers the quota refusal before the concurrency one', async () => {
-    const t = await scanTenant(app, 'startup', { scansPerMonth: 1 });
+    const t = await factory.tenant(app, { plan: 'startup', limits: { scansPerMonth: 1 } });
     expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
     expect((await t.api.post('/api/v1/scans', loopbackScan())).body).toMatchObject({
       error_code: 'SCAN_QUOTA_EXCEEDED',
@@ -79,8 +79,8 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   });
 
   it('does not spend quota on an idempotent replay', async () => {
-    const t = await scanTenant(app, 'startup', { scansPerMonth: 1, concurrent: -1 });
-    const headers = { 'Idempotency-Key': 'only-once' };
+    const t = await factory.tenant(app, { plan: 'startup', limits: { scansPerMonth: 1, concurrent: -1 } });
+    const headers = { headers: { 'Idempotency-Key': 'only-once' } };
     const first = await t.api.post('/api/v1/scans', loopbackScan(), headers);
     const replay = await t.api.post('/api/v1/scans', loopbackScan(), headers);
     expect(replay.status).toBe(201);
@@ -89,7 +89,7 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   });
 
   it('lets exactly the ceiling through when many creations arrive at once', async () => {
-    const t = await scanTenant(app, 'startup', { scansPerMonth: -1 });
+    const t = await factory.tenant(app, { plan: 'startup', limits: { scansPerMonth: -1 } });
     const answers = await Promise.all(
       Array.from({ length: 6 }, () => t.api.post('/api/v1/scans', loopbackScan())),
     );
@@ -99,7 +99,10 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   });
 
   it('never creates more scans than the monthly quota when many creations arrive at once', async () => {
-    const t = await scanTenant(app, 'professional', { scansPerMonth: 3, concurrent: -1 });
+    const t = await factory.tenant(app, {
+      plan: 'professional',
+      limits: { scansPerMonth: 3, concurrent: -1 },
+    });
     const answers = await Promise.all(
       Array.from({ length: 8 }, () => t.api.post('/api/v1/scans', loopbackScan())),
     );
@@ -109,7 +112,7 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   });
 
   it('places no limit on enterprise', async () => {
-    const t = await scanTenant(app, 'enterprise');
+    const t = await factory.tenant(app, { plan: 'enterprise' });
     const answers = await Promise.all(
       Array.from({ length: 4 }, () => t.api.post('/api/v1/scans', loopbackScan())),
     );

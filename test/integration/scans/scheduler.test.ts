@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../helpers/poll.ts';
 import { openDatabase } from '../../../server/db/index.ts';
 import { setLimits, setPlan } from '../../../server/identity/organizations.ts';
 import { runDueSchedules, startScheduler } from '../../../server/scans/scheduler.ts';
 import type { ScheduleRow } from '../../../server/scans/schedules.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { factory, type BuiltTenant, loopbackScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { loopbackScan, scanTenant, type ScanTenant } from '../../helpers/scan-runs.ts';
 
 const daily = (extra: Record<string, unknown> = {}) => ({
   target: '127.0.0.1',
@@ -31,7 +32,7 @@ describe(`scheduler (${testEngine})`, () => {
 
   /** Creates schedules through the API and makes them due `minutesAgo` minutes ago. */
   async function dueSchedules(
-    tenant: ScanTenant,
+    tenant: BuiltTenant,
     count: number,
     minutesAgo = 5,
     extra = {},
@@ -57,7 +58,7 @@ describe(`scheduler (${testEngine})`, () => {
     }[];
 
   it('turns a due schedule into one pending scan and moves its next run past now', async () => {
-    const t = await scanTenant(app, 'professional');
+    const t = await factory.tenant(app, { plan: 'professional' });
     const [id] = await dueSchedules(t, 1);
     const now = new Date();
     const outcomes = await runDueSchedules(app.services, now);
@@ -82,7 +83,7 @@ describe(`scheduler (${testEngine})`, () => {
   });
 
   it('fires a schedule that was due several times while no scheduler ran only once', async () => {
-    const t = await scanTenant(app, 'professional');
+    const t = await factory.tenant(app, { plan: 'professional' });
     const [id] = await dueSchedules(t, 1, 3 * 24 * 60);
     await runDueSchedules(app.services);
     await runDueSchedules(app.services);
@@ -90,7 +91,7 @@ describe(`scheduler (${testEngine})`, () => {
   });
 
   it('leaves schedules that are not due alone', async () => {
-    const t = await scanTenant(app, 'professional');
+    const t = await factory.tenant(app, { plan: 'professional' });
     const res = await t.api.post('/api/v1/scans/schedules', daily());
     const id = res.body.id as string;
     await runDueSchedules(app.services);
@@ -99,7 +100,7 @@ describe(`scheduler (${testEngine})`, () => {
   });
 
   it('creates scheduled scans even at the concurrency ceiling: they wait in pending', async () => {
-    const t = await scanTenant(app, 'professional', { concurrent: 1 });
+    const t = await factory.tenant(app, { plan: 'professional', limits: { concurrent: 1 } });
     expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
     const ids = await dueSchedules(t, 2);
     await runDueSchedules(app.services);
@@ -108,7 +109,10 @@ describe(`scheduler (${testEngine})`, () => {
   });
 
   it('records last_error and creates nothing when the monthly quota is used up, then moves on', async () => {
-    const t = await scanTenant(app, 'professional', { scansPerMonth: 1, concurrent: -1 });
+    const t = await factory.tenant(app, {
+      plan: 'professional',
+      limits: { scansPerMonth: 1, concurrent: -1 },
+    });
     const ids = await dueSchedules(t, 2);
     const now = new Date();
     await runDueSchedules(app.services, now);
@@ -126,7 +130,7 @@ describe(`scheduler (${testEngine})`, () => {
   });
 
   it('creates nothing for an organization whose plan no longer has schedules', async () => {
-    const t = await scanTenant(app, 'professional');
+    const t = await factory.tenant(app, { plan: 'professional' });
     const [id] = await dueSchedules(t, 1);
     await setPlan(db(), t.orgId, 'startup');
     await runDueSchedules(app.services);
@@ -135,7 +139,7 @@ describe(`scheduler (${testEngine})`, () => {
   });
 
   it('clears last_error once a run succeeds again', async () => {
-    const t = await scanTenant(app, 'professional', { scansPerMonth: 0 });
+    const t = await factory.tenant(app, { plan: 'professional', limits: { scansPerMonth: 0 } });
     const [id] = await dueSchedules(t, 1);
     await runDueSchedules(app.services);
     expect((await schedule(id!)).last_error).toMatch(/quota/);
@@ -149,7 +153,7 @@ describe(`scheduler (${testEngine})`, () => {
   });
 
   it('creates each due scan once when passes overlap in one process', async () => {
-    const t = await scanTenant(app, 'enterprise');
+    const t = await factory.tenant(app, { plan: 'enterprise' });
     const ids = await dueSchedules(t, 6);
     await Promise.all([
       runDueSchedules(app.services),
@@ -160,14 +164,15 @@ describe(`scheduler (${testEngine})`, () => {
   });
 
   it('runs on its own once started, and stops', async () => {
-    const t = await scanTenant(app, 'professional');
+    const t = await factory.tenant(app, { plan: 'professional' });
     const [id] = await dueSchedules(t, 1);
     const stop = startScheduler(app.services, 50);
     try {
-      const deadline = Date.now() + 10_000;
-      while ((await scansOf(id!)).length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitFor(
+        () => scansOf(id!),
+        (scans) => scans.length > 0,
+        { timeoutMs: 10_000, intervalMs: 20 },
+      );
     } finally {
       await stop();
     }
@@ -179,7 +184,10 @@ describe(`scheduler (${testEngine})`, () => {
     async () => {
       const second = await openDatabase({ databaseUrl: app.config.databaseUrl, poolMax: 4 });
       try {
-        const tenants = await Promise.all([scanTenant(app, 'enterprise'), scanTenant(app, 'professional')]);
+        const tenants = await Promise.all([
+          factory.tenant(app, { plan: 'enterprise' }),
+          factory.tenant(app, { plan: 'professional' }),
+        ]);
         await setLimits(db(), tenants[1].orgId, { scansPerMonth: 10, concurrent: 1 });
         const ids = [...(await dueSchedules(tenants[0], 15)), ...(await dueSchedules(tenants[1], 15))];
         const now = new Date();

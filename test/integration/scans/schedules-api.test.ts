@@ -1,9 +1,10 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../../server/identity/organizations.ts';
+import { apiClient, ISO_MS } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { ISO_MS, apiKeyClient, client, scanTenant, type ScanTenant } from '../../helpers/scan-runs.ts';
 
 type Body = Record<string, unknown>;
 
@@ -19,11 +20,11 @@ const weekly = (extra: Body = {}) => ({
 
 describe(`scan schedules API (${testEngine})`, () => {
   let app: TestApp;
-  let t: ScanTenant;
+  let t: BuiltTenant;
 
   beforeAll(async () => {
     app = await startTestApp();
-    t = await scanTenant(app, 'professional');
+    t = await factory.tenant(app, { plan: 'professional' });
   });
   afterAll(async () => {
     await app?.close();
@@ -130,7 +131,7 @@ describe(`scan schedules API (${testEngine})`, () => {
 
   describe('GET and DELETE', () => {
     it('lists the organization’s schedules oldest first in the full envelope, and pages', async () => {
-      const s = await scanTenant(app, 'enterprise');
+      const s = await factory.tenant(app, { plan: 'enterprise' });
       const ids: string[] = [];
       for (let hour = 0; hour < 3; hour++) {
         ids.push((await s.api.post('/api/v1/scans/schedules', weekly({ hour }))).body.id as string);
@@ -161,7 +162,7 @@ describe(`scan schedules API (${testEngine})`, () => {
 
   describe('plans and roles', () => {
     it('answers PLAN_UPGRADE_REQUIRED on the startup plan for every schedule endpoint', async () => {
-      const s = await scanTenant(app, 'startup');
+      const s = await factory.tenant(app, { plan: 'startup' });
       for (const res of [
         await s.api.post('/api/v1/scans/schedules', weekly()),
         await s.api.get('/api/v1/scans/schedules'),
@@ -174,7 +175,7 @@ describe(`scan schedules API (${testEngine})`, () => {
 
     it('lets members list schedules but only admins create or delete them', async () => {
       const created = await t.api.post('/api/v1/scans/schedules', weekly());
-      const member = client(app, { token: await t.login(await t.addUser('member')) });
+      const member = apiClient(app, { token: await t.login(await t.addUser('member')) });
       expect((await member.get('/api/v1/scans/schedules')).status).toBe(200);
       const post = await member.post('/api/v1/scans/schedules', weekly());
       expect(post.status).toBe(403);
@@ -184,8 +185,8 @@ describe(`scan schedules API (${testEngine})`, () => {
     });
 
     it('needs read:scans to list and write:scans to create through an API key', async () => {
-      const reader = await apiKeyClient(app, t, ['read:scans']);
-      const writer = await apiKeyClient(app, t, ['write:scans']);
+      const reader = await t.keyClient(['read:scans']);
+      const writer = await t.keyClient(['write:scans']);
       expect((await reader.get('/api/v1/scans/schedules')).status).toBe(200);
       expect((await reader.post('/api/v1/scans/schedules', weekly())).status).toBe(403);
       expect((await writer.post('/api/v1/scans/schedules', weekly())).status).toBe(201);
@@ -193,11 +194,11 @@ describe(`scan schedules API (${testEngine})`, () => {
     });
 
     it('refuses again once the organization moves to the startup plan', async () => {
-      const s = await scanTenant(app, 'professional');
+      const s = await factory.tenant(app, { plan: 'professional' });
       const created = await s.api.post('/api/v1/scans/schedules', weekly());
       expect(created.status).toBe(201);
       await setPlan(app.services.db, s.orgId, 'startup');
-      const fresh = { ...s, api: client(app, { token: await s.login() }) };
+      const fresh = { ...s, api: apiClient(app, { token: await s.login() }) };
       expect((await fresh.api.get('/api/v1/scans/schedules')).body).toMatchObject({
         error_code: 'PLAN_UPGRADE_REQUIRED',
       });
@@ -206,8 +207,8 @@ describe(`scan schedules API (${testEngine})`, () => {
 
   describe('another organization', () => {
     it('cannot see or delete a schedule that is not its own', async () => {
-      const owner = await scanTenant(app, 'professional');
-      const other = await scanTenant(app, 'enterprise');
+      const owner = await factory.tenant(app, { plan: 'professional' });
+      const other = await factory.tenant(app, { plan: 'enterprise' });
       const id = (await owner.api.post('/api/v1/scans/schedules', weekly())).body.id as string;
       const res = await other.api.del(`/api/v1/scans/schedules/${id}`);
       expect(res.status).toBe(404);

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue, RETRY_DELAYS_SECONDS } from '../../../server/webhooks/delivery.ts';
 import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../helpers/tenants.ts';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -59,7 +59,7 @@ describe(`webhooks (${testEngine})`, () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp({ SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' });
+    app = await startTestApp({ env: { SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     tenant = await createTenant(app, 'professional');
     token = await tenant.bearer();
     receiver = await startReceiver();

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '../../../server/db/lock.ts';
 import { DELIVERY_TIMEOUT_MS } from '../../../server/webhooks/delivery.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
-import { spawnServer, type ServerProcess } from '../../helpers/platform.ts';
 import { waitFor } from '../../helpers/poll.ts';
+import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts';
 
 /**
  * The outbox promise of docs/webhooks.md ("after a restart too") with real

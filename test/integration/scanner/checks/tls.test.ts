@@ -1,25 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
-
-function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { hasOpenssl } from '../../../fixtures/tls-certificates.ts';
+import { startWebServer, type TrackedServer } from '../../../fixtures/web-server.ts';
 
 const openssl = hasOpenssl();
 if (!openssl) console.warn('openssl is not installed: the TLS scan test is skipped');
@@ -28,9 +19,8 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
   let app: TestApp;
   let tenant: Tenant;
   let runner: Runner;
-  let server: Server;
+  let server: TrackedServer;
   let dir: string;
-  const sockets = new Set<Socket>();
   const host = randomLoopbackAddress();
   let port: number;
 
@@ -56,31 +46,25 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
       { cwd: dir, stdio: 'pipe', input: '' },
     );
     // nmap's second opinion is not what these tests are about, and costs ~20 s per HTTP fixture.
-    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
     // Self-signed, TLS 1.0 and 1.1 still enabled, no security headers.
-    server = createServer(
-      {
+    server = await startWebServer({
+      address: host,
+      tls: {
         key: readFileSync(join(dir, 'k.pem')),
         cert: readFileSync(join(dir, 'c.pem')),
         minVersion: 'TLSv1',
         ciphers: 'DEFAULT:@SECLEVEL=0',
       },
-      (_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>ok</html>'),
-    );
-    server.on('connection', (socket: Socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
+      fallback: (_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>ok</html>'),
     });
-    server.on('tlsClientError', () => undefined);
-    await new Promise<void>((resolve) => server.listen(0, host, resolve));
-    port = (server.address() as AddressInfo).port;
+    port = server.port;
     runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
   afterAll(async () => {
     await runner?.stop();
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await server?.close();
     await app?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -1,12 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+import { startWebServer, type Route, type TrackedServer } from '../../../fixtures/web-server.ts';
 
 interface FindingRow {
   template_id: string;
@@ -22,16 +21,15 @@ describe(`web checks through the scan runner (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
   let runner: Runner;
-  let server: Server;
-  const sockets = new Set<Socket>();
+  let server: TrackedServer;
   const host = randomLoopbackAddress();
   let port: number;
 
   beforeAll(async () => {
     // nmap's second opinion is not what these tests are about, and costs ~20 s per HTTP fixture.
-    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
-    server = createServer((req, res) => {
+    const handler: Route = (req, res) => {
       if (req.url === '/.git/config') {
         res.writeHead(200, { 'Content-Type': 'text/plain' }).end('[core]\n\trepositoryformatversion = 0\n');
       } else if (req.url === '/.env') {
@@ -43,19 +41,14 @@ describe(`web checks through the scan runner (${testEngine})`, () => {
       } else {
         res.writeHead(404).end();
       }
-    });
-    server.on('connection', (socket: Socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, host, resolve));
-    port = (server.address() as AddressInfo).port;
+    };
+    server = await startWebServer({ fallback: handler, address: host });
+    port = server.port;
     runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
   afterAll(async () => {
     await runner?.stop();
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await server?.close();
     await app?.close();
   });
 

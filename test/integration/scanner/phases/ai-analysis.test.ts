@@ -11,8 +11,8 @@ import {
 } from '../../../fixtures/listeners.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
 
 describe(`ai_analysis phase with a language-model provider (${testEngine})`, () => {
   let provider: FakeProvider;
@@ -24,9 +24,11 @@ describe(`ai_analysis phase with a language-model provider (${testEngine})`, () 
   beforeAll(async () => {
     provider = await fakeProvider();
     app = await startTestApp({
-      SCANWARD_AI_URL: provider.url,
-      SCANWARD_AI_MODEL: MODEL,
-      SCANWARD_AI_KEY: API_KEY,
+      env: {
+        SCANWARD_AI_URL: provider.url,
+        SCANWARD_AI_MODEL: MODEL,
+        SCANWARD_AI_KEY: API_KEY,
+      },
     });
     tenant = await createTenant(app, 'professional');
     const host = randomLoopbackAddress();

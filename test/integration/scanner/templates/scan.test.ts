@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +9,10 @@ import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import type { ScanState } from '../../../../server/scanner/types.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+import { startWebServer, type Route } from '../../../fixtures/web-server.ts';
 
 const CORPUS = fileURLToPath(
   new URL('../../../../../shared/data/nuclei-templates-9424c7c.tar.gz', import.meta.url),
@@ -80,21 +79,9 @@ type Fixture = 'vulnerable' | 'clean' | 'templates-only';
  * `vulnerable`: what both the built-in checks and the templates see; `templates-only`: the same
  * weaknesses in shapes only the templates recognise, so their findings are the templates' own.
  */
-function startFixture(
-  host: string,
-  initial: Fixture,
-): Promise<{
-  server: Server;
-  port: number;
-  sockets: Set<Socket>;
-  paths: string[];
-  become(kind: Fixture): void;
-}> {
-  const sockets = new Set<Socket>();
-  const paths: string[] = [];
+async function startFixture(host: string, initial: Fixture) {
   let kind = initial;
-  const server = createServer((req, res) => {
-    paths.push(req.url ?? '');
+  const handler: Route = (req, res) => {
     if (kind === 'templates-only') {
       const text = { 'Content-Type': 'text/plain' };
       if (req.url === '/.git/config') res.writeHead(200, text).end('[credentials]\n\thelper = store\n');
@@ -121,19 +108,15 @@ function startFixture(
     } else {
       res.writeHead(404).end();
     }
-  });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  const become = (next: Fixture): void => {
-    kind = next;
   };
-  return new Promise((resolve) =>
-    server.listen(0, host, () =>
-      resolve({ server, port: (server.address() as AddressInfo).port, sockets, paths, become }),
-    ),
-  );
+  const server = await startWebServer({ address: host, fallback: handler });
+  return Object.assign(server, {
+    host,
+    /** Serve another kind of site from now on. */
+    become: (next: Fixture): void => {
+      kind = next;
+    },
+  });
 }
 
 describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEngine})`, () => {
@@ -141,14 +124,7 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
   let tenant: Tenant;
   let runner: Runner;
   let work: string;
-  const fixtures: Array<{
-    server: Server;
-    port: number;
-    sockets: Set<Socket>;
-    paths: string[];
-    host: string;
-    become(kind: Fixture): void;
-  }> = [];
+  const fixtures: Array<Awaited<ReturnType<typeof startFixture>>> = [];
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'scanward-template-scan-'));
@@ -159,19 +135,18 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
       copyFileSync(join(work, file), join(templates, file.split('/').pop()!));
     writeFileSync(join(templates, 'debug-header.yaml'), BANNER_TEMPLATE);
     writeFileSync(join(templates, 'default-login.yaml'), LOGIN_TEMPLATE);
-    app = await startTestApp({ SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' });
+    app = await startTestApp({ env: { SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
     for (const kind of ['vulnerable', 'clean', 'templates-only'] as const) {
       const host = randomLoopbackAddress();
-      fixtures.push({ ...(await startFixture(host, kind)), host });
+      fixtures.push(await startFixture(host, kind));
     }
     runner = startRunner(app.services, { pollIntervalMs: 50 });
   }, 60_000);
   afterAll(async () => {
     await runner?.stop();
     for (const f of fixtures) {
-      for (const socket of f.sockets) socket.destroy();
-      await new Promise<void>((resolve) => f.server.close(() => resolve()));
+      await f.close();
     }
     await app?.close();
     if (work) rmSync(work, { recursive: true, force: true });
@@ -256,7 +231,7 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
 
   it('runs default-login templates only under credential_checks: defaults', async () => {
     const fixture = fixtures[1]!;
-    const logins = () => fixture.paths.filter((p) => p === '/console/login').length;
+    const logins = () => fixture.requests.filter((r) => r.path === '/console/login').length;
     const before = logins();
     await scan(fixture.host, fixture.port, 'none');
     expect(logins()).toBe(before);

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { FINDING_SPEC_LIST_FIELDS } from '../../../fixtures/finding-fields.ts';
 import { CSV_HEADERS, csvField, renderCsv } from '../../../../server/findings/export/csv.ts';
 import type { ExportFinding, ExportMetadata } from '../../../../server/findings/export/export-finding.ts';
 import { gate, makeFinding, readAll, streamOf } from '../../../fixtures/sample-findings.ts';
@@ -84,24 +85,7 @@ const awkward = makeFinding({
 describe('CSV export', () => {
   it('writes a header row with the list-view fields in the spec order plus description', async () => {
     const [header] = parseCsv(await csvText([]));
-    expect(header).toEqual([
-      'id',
-      'title',
-      'severity',
-      'status',
-      'cvss_score',
-      'epss_score',
-      'target',
-      'affected_component',
-      'tool',
-      'template_id',
-      'cve_ids',
-      'cwe_ids',
-      'scan_id',
-      'detected_at',
-      'frameworks',
-      'description',
-    ]);
+    expect(header).toEqual([...FINDING_SPEC_LIST_FIELDS, 'description']);
   });
 
   it('writes only the header for no findings, ending in CRLF', async () => {

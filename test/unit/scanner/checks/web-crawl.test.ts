@@ -1,11 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../../../server/scanner/check-registry.ts';
 import { directoryListingCheck, envFileExposedCheck } from '../../../../server/scanner/checks/web.ts';
@@ -21,88 +17,24 @@ import { correlate } from '../../../../server/scanner/phases/correlation.ts';
 import { runTemplates } from '../../../../server/scanner/templates/execute.ts';
 import { loadTemplates } from '../../../../server/scanner/templates/loader.ts';
 import type { LoadedTemplate } from '../../../../server/scanner/templates/schema.ts';
-import { emptyState, type PhaseContext } from '../../../../server/scanner/types.ts';
-import type { Services } from '../../../../server/services.ts';
-import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+import type { PhaseContext } from '../../../../server/scanner/types.ts';
+import { html, startWebServer, type Route } from '../../../fixtures/web-server.ts';
+import { checkContext } from '../../../helpers/phase-context.ts';
 
-type Route = (req: IncomingMessage, res: ServerResponse) => void;
-
-interface Fixture {
-  address: string;
-  port: number;
-  paths: string[];
-  methods: string[];
-  connections: number;
-  close(): Promise<void>;
-}
-
-async function serve(server: Server, fixture: Fixture, address: string): Promise<Fixture> {
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    fixture.connections += 1;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+/** A web fixture answering `routes`; `paths` and `methods` of what it was asked. */
+async function startFixture(routes: Record<string, Route>, tls?: { key: Buffer; cert: Buffer }) {
+  const server = await startWebServer({ routes, ...(tls ? { tls } : {}) });
+  return Object.defineProperties(server as typeof server & { paths: string[]; methods: string[] }, {
+    paths: { get: () => server.requests.map((r) => r.path) },
+    methods: { get: () => server.requests.map((r) => r.method) },
   });
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  fixture.port = (server.address() as AddressInfo).port;
-  fixture.close = async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return fixture;
 }
+type Fixture = Awaited<ReturnType<typeof startFixture>>;
 
-function handler(fixture: Fixture, routes: Record<string, Route>): Route {
-  return (req, res) => {
-    fixture.paths.push(req.url ?? '');
-    fixture.methods.push(req.method ?? '');
-    const route = routes[req.url ?? ''];
-    if (route) route(req, res);
-    else res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
-  };
-}
+const context = (address: string, scanType: 'quick' | 'full' = 'full') =>
+  checkContext(address, { scan: { scan_type: scanType } });
 
-async function startFixture(routes: Record<string, Route>): Promise<Fixture> {
-  const address = randomLoopbackAddress();
-  const fixture = { address, port: 0, paths: [], methods: [], connections: 0 } as unknown as Fixture;
-  return serve(createServer(handler(fixture, routes)), fixture, address);
-}
-
-const html =
-  (body: string, headers: Record<string, string | string[]> = {}): Route =>
-  (_req, res) =>
-    res.writeHead(200, { 'Content-Type': 'text/html', ...headers }).end(`<html><body>${body}</body></html>`);
-
-function context(address: string, scanType: 'quick' | 'full' = 'full'): PhaseContext {
-  return {
-    scan: {
-      id: 'scan_test',
-      org_id: 'org_test',
-      target: address,
-      scan_type: scanType,
-      frameworks: [],
-      ports: null,
-      attempts: 0,
-      created_by: null,
-    },
-    state: { ...emptyState(), hosts: [{ target: address, address, alive: true }] },
-    signal: new AbortController().signal,
-    services: {} as Services,
-    log: pino({ enabled: false }),
-    progress: { setTotal: () => undefined, advance: () => undefined, tool: () => undefined },
-    assertAllowed: (a) => {
-      if (!a.startsWith('127.')) throw new Error(`${a} is outside the scan scope`);
-    },
-  };
-}
-
-const service = (fixture: Fixture, name: 'http' | 'https' = 'http'): ServiceIdentification => ({
-  address: fixture.address,
-  port: fixture.port,
-  service: name,
-  evidence: { request: '', response: '' },
-  tool: 'scanward-probe',
-});
+const service = (fixture: Fixture, name: 'http' | 'https' = 'http') => fixture.service(name);
 
 const WEB_CHECKS = [directoryListingCheck, envFileExposedCheck, ...webHardeningChecks];
 
@@ -425,13 +357,11 @@ describe.skipIf(!hasOpenssl)('session cookies over HTTPS', () => {
   const fixtures: Fixture[] = [];
 
   async function httpsFixture(cookie: string): Promise<Fixture> {
-    const address = randomLoopbackAddress();
-    const fixture = { address, port: 0, paths: [], methods: [], connections: 0 } as unknown as Fixture;
-    const server = createHttpsServer(
+    const fixture = await startFixture(
+      { '/': html('home', { 'Set-Cookie': cookie }) },
       { key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) },
-      handler(fixture, { '/': html('home', { 'Set-Cookie': cookie }) }),
     );
-    fixtures.push(await serve(server as unknown as Server, fixture, address));
+    fixtures.push(fixture);
     return fixture;
   }
 

@@ -1,6 +1,3 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../../../server/scanner/check-registry.ts';
 import {
@@ -12,82 +9,9 @@ import {
   webChecks,
 } from '../../../../server/scanner/checks/web.ts';
 import type { ServiceIdentification } from '../../../../server/scanner/net/services.ts';
-import { emptyState, type PhaseContext } from '../../../../server/scanner/types.ts';
-import type { Services } from '../../../../server/services.ts';
-import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
-
-type Route = (req: IncomingMessage, res: ServerResponse) => void;
-
-interface WebFixture {
-  address: string;
-  port: number;
-  requests: { path: string; host: string | undefined }[];
-  connections: number;
-  close(): Promise<void>;
-}
-
-async function startWebFixture(routes: Record<string, Route>, fallback?: Route): Promise<WebFixture> {
-  const address = randomLoopbackAddress();
-  const sockets = new Set<Socket>();
-  const fixture = { address, port: 0, requests: [], connections: 0 } as unknown as WebFixture;
-  const server: Server = createServer((req, res) => {
-    fixture.requests.push({ path: req.url ?? '', host: req.headers.host });
-    const route = routes[req.url ?? ''] ?? fallback;
-    if (route) route(req, res);
-    else res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
-  });
-  server.on('connection', (socket: Socket) => {
-    fixture.connections += 1;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  fixture.port = (server.address() as AddressInfo).port;
-  fixture.close = async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return fixture;
-}
-
-function phaseContext(
-  address: string,
-  options: { target?: string; assertAllowed?: (address: string) => void; signal?: AbortSignal } = {},
-): PhaseContext {
-  const target = options.target ?? address;
-  return {
-    scan: {
-      id: 'scan_test',
-      org_id: 'org_test',
-      target,
-      scan_type: 'full',
-      frameworks: [],
-      ports: null,
-      attempts: 0,
-      created_by: null,
-    },
-    state: { ...emptyState(), hosts: [{ target, address, alive: true }] },
-    signal: options.signal ?? new AbortController().signal,
-    services: {} as Services,
-    log: pino({ enabled: false }),
-    progress: { setTotal: () => undefined, advance: () => undefined, tool: () => undefined },
-    assertAllowed:
-      options.assertAllowed ??
-      ((a) => {
-        if (!a.startsWith('127.')) throw new Error(`${a} is outside the scan scope`);
-      }),
-  };
-}
-
-function httpService(fixture: WebFixture): ServiceIdentification {
-  return {
-    address: fixture.address,
-    port: fixture.port,
-    service: 'http',
-    evidence: { request: '', response: '' },
-    tool: 'scanward-probe',
-  };
-}
+import type { PhaseContext } from '../../../../server/scanner/types.ts';
+import { startWebServer, type Route, type WebServer } from '../../../fixtures/web-server.ts';
+import { checkContext } from '../../../helpers/phase-context.ts';
 
 async function runAll(ctx: PhaseContext, service: ServiceIdentification) {
   return (await Promise.all(webChecks.map((check) => check.run(ctx, service)))).flat();
@@ -128,20 +52,22 @@ const SECRETS = [
 ];
 
 describe('web checks against a misconfigured server', () => {
-  let fixture: WebFixture;
+  let fixture: WebServer;
   beforeAll(async () => {
-    fixture = await startWebFixture({
-      '/': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(AUTOINDEX),
-      '/.git/config': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end(GIT_CONFIG),
-      '/.env': (_req, res) =>
-        res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(ENV_FILE),
+    fixture = await startWebServer({
+      routes: {
+        '/': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(AUTOINDEX),
+        '/.git/config': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end(GIT_CONFIG),
+        '/.env': (_req, res) =>
+          res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(ENV_FILE),
+      },
     });
   });
   afterAll(() => fixture?.close());
 
   it('reports missing headers, the listing, .git/config and .env, each with its evidence', async () => {
-    const ctx = phaseContext(fixture.address);
-    const detections = await runAll(ctx, httpService(fixture));
+    const ctx = checkContext(fixture.address);
+    const detections = await runAll(ctx, fixture.service());
     const base = `http://${fixture.address}:${fixture.port}`;
     expect(detections.map((d) => d.check_id).sort()).toEqual([
       'directory-listing',
@@ -198,7 +124,7 @@ describe('web checks against a misconfigured server', () => {
 
   it('fetches / once for the header and listing checks, and sends a bounded number of requests', async () => {
     const before = fixture.requests.length;
-    await runAll(phaseContext(fixture.address), httpService(fixture));
+    await runAll(checkContext(fixture.address), fixture.service());
     const paths = fixture.requests.slice(before).map((r) => r.path);
     // The listing check of a full scan looks at the crawled pages: robots.txt, sitemap.xml and the listing's links.
     expect(paths.sort()).toEqual([
@@ -214,9 +140,9 @@ describe('web checks against a misconfigured server', () => {
 
   it('names the scan target in Host and still connects to the literal address', async () => {
     const before = fixture.requests.length;
-    const ctx = phaseContext(fixture.address, { target: 'app.example.test' });
-    const [finding] = await gitConfigExposedCheck.run(ctx, httpService(fixture));
-    expect(fixture.requests.slice(before)).toEqual([
+    const ctx = checkContext(fixture.address, { target: 'app.example.test' });
+    const [finding] = await gitConfigExposedCheck.run(ctx, fixture.service());
+    expect(fixture.requests.slice(before).map(({ path, host }) => ({ path, host }))).toEqual([
       { path: '/.git/config', host: `app.example.test:${fixture.port}` },
     ]);
     expect(finding).toMatchObject({ target: 'app.example.test' });
@@ -226,22 +152,22 @@ describe('web checks against a misconfigured server', () => {
   it('asks the scope guard first and connects nowhere when it refuses', async () => {
     const before = fixture.connections;
     const asked: string[] = [];
-    const ctx = phaseContext(fixture.address, {
+    const ctx = checkContext(fixture.address, {
       assertAllowed: (address) => {
         asked.push(address);
         throw new Error('outside the scan scope');
       },
     });
     for (const check of webChecks) {
-      await expect(check.run(ctx, httpService(fixture))).rejects.toThrow(/outside the scan scope/);
+      await expect(check.run(ctx, fixture.service())).rejects.toThrow(/outside the scan scope/);
     }
     expect(asked.every((a) => a === fixture.address)).toBe(true);
     expect(fixture.connections).toBe(before);
   });
 
   it('refuses a service address that is not an IP literal (never resolves names)', async () => {
-    const ctx = phaseContext('localhost', { assertAllowed: () => undefined });
-    const service = { ...httpService(fixture), address: 'localhost' };
+    const ctx = checkContext('localhost', { assertAllowed: () => undefined });
+    const service = { ...fixture.service(), address: 'localhost' };
     await expect(gitConfigExposedCheck.run(ctx, service)).rejects.toThrow(/not an IP address/);
   });
 
@@ -253,7 +179,7 @@ describe('web checks against a misconfigured server', () => {
 });
 
 describe('web checks against a well-configured server', () => {
-  let fixture: WebFixture;
+  let fixture: WebServer;
   beforeAll(async () => {
     const headers = {
       'Content-Type': 'text/html',
@@ -264,24 +190,26 @@ describe('web checks against a well-configured server', () => {
     // A single-page app: every unknown path answers 200 with the same HTML page.
     const page: Route = (_req, res) =>
       res.writeHead(200, headers).end('<!doctype html><html><head><title>Shop</title></head></html>');
-    fixture = await startWebFixture(
-      { '/.git/config': (_req, res) => res.writeHead(403, headers).end('<h1>Forbidden</h1>') },
-      page,
-    );
+    fixture = await startWebServer({
+      routes: { '/.git/config': (_req, res) => res.writeHead(403, headers).end('<h1>Forbidden</h1>') },
+      fallback: page,
+    });
   });
   afterAll(() => fixture?.close());
 
   it('produces no findings (a catch-all HTML page is not an .env file)', async () => {
-    expect(await runAll(phaseContext(fixture.address), httpService(fixture))).toEqual([]);
+    expect(await runAll(checkContext(fixture.address), fixture.service())).toEqual([]);
   });
 
   it('does not judge the headers of a redirect', async () => {
-    const redirect = await startWebFixture({
-      '/': (_req, res) => res.writeHead(301, { Location: 'https://example.test/' }).end(),
+    const redirect = await startWebServer({
+      routes: {
+        '/': (_req, res) => res.writeHead(301, { Location: 'https://example.test/' }).end(),
+      },
     });
     try {
       expect(
-        await missingSecurityHeadersCheck.run(phaseContext(redirect.address), httpService(redirect)),
+        await missingSecurityHeadersCheck.run(checkContext(redirect.address), redirect.service()),
       ).toEqual([]);
     } finally {
       await redirect.close();
@@ -291,13 +219,14 @@ describe('web checks against a well-configured server', () => {
 
 describe('web checks: bounds and cancellation', () => {
   it('stops at once when the scan is cancelled, closing the connection', async () => {
-    const hanging = await startWebFixture({}, () => undefined); // never answers
+    const hanging = await startWebServer({ fallback: () => undefined }); // never answers
     try {
       const controller = new AbortController();
-      const ctx = phaseContext(hanging.address, { signal: controller.signal });
+      const ctx = checkContext(hanging.address, { signal: controller.signal });
       const started = performance.now();
-      const run = directoryListingCheck.run(ctx, httpService(hanging));
-      setTimeout(() => controller.abort(new Error('scan cancelled')), 100);
+      const run = directoryListingCheck.run(ctx, hanging.service());
+      await hanging.waitForRequests(1);
+      controller.abort(new Error('scan cancelled'));
       await expect(run).rejects.toThrow('scan cancelled');
       expect(performance.now() - started).toBeLessThan(2_000);
       expect(hanging.connections).toBe(1);
@@ -307,14 +236,16 @@ describe('web checks: bounds and cancellation', () => {
   });
 
   it('reads at most 64 KiB of a huge response', async () => {
-    const huge = await startWebFixture({
-      '/.env': (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'text/plain' });
-        res.end(`${'K=v\n'.repeat(200_000)}`);
+    const huge = await startWebServer({
+      routes: {
+        '/.env': (_req, res) => {
+          res.writeHead(200, { 'Content-Type': 'text/plain' });
+          res.end(`${'K=v\n'.repeat(200_000)}`);
+        },
       },
     });
     try {
-      const [finding] = await envFileExposedCheck.run(phaseContext(huge.address), httpService(huge));
+      const [finding] = await envFileExposedCheck.run(checkContext(huge.address), huge.service());
       expect(finding?.check_id).toBe('env-file-exposed');
       expect(finding!.evidence.response.length).toBeLessThan(5_000);
     } finally {

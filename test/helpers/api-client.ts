@@ -1,0 +1,190 @@
+import type { z } from 'zod';
+import type { AnyRoute, HttpMethod, RouteSpec } from '../../server/http/contract.ts';
+import { allRoutes } from '../../server/routes/index.ts';
+import { ErrorResponse } from '../../server/schemas/common.ts';
+
+/**
+ * The one HTTP client of the tests. It sends JSON (or a form, for routes
+ * declared with `bodyType: 'form'`) with one credential, and checks every
+ * answer against the route declarations (server/routes/index.ts `allRoutes`):
+ * a JSON body must match the schema the route declares for that status, an
+ * error must be the `{detail, error_code, field?}` envelope, and a success
+ * status the route does not declare fails the test. So /openapi.json stays a
+ * promise the tests keep, from the client's side as well as the server's.
+ */
+
+/** Who calls: a bearer token, an API key, raw headers, or nobody. */
+export type Credential = { token: string } | { apiKey: string } | { headers: Record<string, string> } | null;
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body (`{}` when empty; the text itself when not JSON). */
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  /** Extra request headers (they win over the credential's). */
+  headers?: Record<string, string>;
+}
+
+export interface ApiClient {
+  get<T = Record<string, unknown>>(path: string, options?: CallOptions): Promise<Answer<T>>;
+  post<T = Record<string, unknown>>(path: string, body?: unknown, options?: CallOptions): Promise<Answer<T>>;
+  put<T = Record<string, unknown>>(path: string, body?: unknown, options?: CallOptions): Promise<Answer<T>>;
+  patch<T = Record<string, unknown>>(path: string, body?: unknown, options?: CallOptions): Promise<Answer<T>>;
+  del<T = Record<string, unknown>>(path: string, options?: CallOptions): Promise<Answer<T>>;
+  send<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: CallOptions,
+  ): Promise<Answer<T>>;
+  /** Calls a declared route with inputs typed by its schemas; `{name}` in its path is filled from `params`. */
+  call<R extends AnyRoute>(route: R, input?: RouteInput<R>, options?: CallOptions): Promise<Answer>;
+  /** The same client with another credential. */
+  as(credential: Credential): ApiClient;
+}
+
+type In<T> = T extends z.ZodType ? z.input<T> : never;
+export type RouteInput<R> =
+  R extends RouteSpec<infer P, infer Q, infer B, infer H>
+    ? {
+        params?: In<P>;
+        query?: Partial<Record<keyof In<Q>, string | number | boolean>>;
+        body?: In<B>;
+        headers?: In<H>;
+      }
+    : never;
+
+/** Where the client sends requests: a test app, or a server process (`{ url }`) serving the production routes. */
+export interface ApiTarget {
+  url: string;
+  routes?: AnyRoute[];
+}
+
+function credentialHeaders(credential: Credential): Record<string, string> {
+  if (!credential) return {};
+  if ('token' in credential) return { authorization: `Bearer ${credential.token}` };
+  if ('apiKey' in credential) return { 'x-api-key': credential.apiKey };
+  return credential.headers;
+}
+
+const patterns = new WeakMap<AnyRoute, RegExp>();
+function patternOf(route: AnyRoute): RegExp {
+  let re = patterns.get(route);
+  if (!re) {
+    const source = route.path
+      .split(/\{\w+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]+');
+    re = new RegExp(`^${source}/?$`);
+    patterns.set(route, re);
+  }
+  return re;
+}
+
+/** The route that serves a request, as the router picks it: the first declared whose pattern matches. */
+export function routeFor(routes: AnyRoute[], method: string, path: string): AnyRoute | undefined {
+  const pathname = new URL(path, 'http://x').pathname;
+  const m = method.toLowerCase() as HttpMethod;
+  return routes.find((r) => r.method === m && patternOf(r).test(pathname));
+}
+
+/**
+ * Checks an answer against the route contract; throws (failing the test) with
+ * what broke. Answers that are not JSON, and JSON of paths no route declares
+ * (docs, metrics), are checked only when they are errors.
+ */
+export function checkAnswer(
+  route: AnyRoute | undefined,
+  request: string,
+  status: number,
+  contentType: string,
+  body: unknown,
+): void {
+  const json = /[/+]json\b/.test(contentType);
+  const declared = route?.responses[status];
+  if (route && status < 400 && !declared) {
+    throw new Error(`${request}: ${route.operationId} answered ${status}, which it does not declare`);
+  }
+  if (!json) return;
+  const schema = declared?.schema ?? (status >= 400 ? ErrorResponse : undefined);
+  if (!schema) return;
+  const check = schema.safeParse(body);
+  if (!check.success) {
+    throw new Error(
+      `${request} answered ${status} with a body that breaks ${route ? route.operationId : 'the error'} contract: ${check.error.message}\n${JSON.stringify(body).slice(0, 2000)}`,
+    );
+  }
+}
+
+function fillPath(path: string, params: Record<string, unknown> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (params[name] === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(String(params[name]));
+  });
+}
+
+/** A client of the app (or server process) sending `credential` with every request. */
+export function apiClient(target: ApiTarget, credential: Credential = null): ApiClient {
+  const routes = target.routes ?? allRoutes;
+  const send = async <T>(method: string, path: string, body?: unknown, options: CallOptions = {}) => {
+    const upper = method.toUpperCase();
+    const route = routeFor(routes, upper, path);
+    const form = route?.bodyType === 'form' && body !== undefined && typeof body === 'object';
+    const headers: Record<string, string> = {
+      ...credentialHeaders(credential),
+      ...(body === undefined
+        ? {}
+        : { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' }),
+      ...options.headers,
+    };
+    const encoded =
+      body === undefined
+        ? undefined
+        : form
+          ? new URLSearchParams(body as Record<string, string>).toString()
+          : JSON.stringify(body);
+    const res = await fetch(target.url + path, { method: upper, headers, body: encoded });
+    const text = await res.text();
+    const contentType = res.headers.get('content-type') ?? '';
+    let parsed: unknown = {};
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    checkAnswer(route, `${upper} ${path}`, res.status, contentType, parsed);
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  };
+  return {
+    get: (path, options) => send('GET', path, undefined, options),
+    post: (path, body, options) => send('POST', path, body, options),
+    put: (path, body, options) => send('PUT', path, body, options),
+    patch: (path, body, options) => send('PATCH', path, body, options),
+    del: (path, options) => send('DELETE', path, undefined, options),
+    send,
+    call: (route, input = {} as RouteInput<typeof route>, options = {}) => {
+      const { params, query, body, headers } = input as {
+        params?: Record<string, unknown>;
+        query?: Record<string, string | number | boolean>;
+        body?: unknown;
+        headers?: Record<string, string>;
+      };
+      const search = query
+        ? `?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
+        : '';
+      return send(route.method, fillPath(route.path, params) + search, body, {
+        headers: { ...headers, ...options.headers },
+      });
+    },
+    as: (other) => apiClient(target, other),
+  };
+}
+
+/** A timestamp as the API writes it: ISO 8601 UTC with milliseconds and a `Z`. */
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

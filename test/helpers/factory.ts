@@ -1,0 +1,366 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { TOTP } from 'otpauth';
+import { createApiKey } from '../../server/auth/api-keys.ts';
+import { createSession } from '../../server/auth/sessions.ts';
+import { issueToken } from '../../server/auth/tokens.ts';
+import {
+  recordScanFindings,
+  type Coverage,
+  type Detection,
+  type ScanFindingsSummary,
+  type ScanRef,
+} from '../../server/findings/lifecycle.ts';
+import { newId } from '../../server/identity/ids.ts';
+import { createOrganization, setLimits, type LimitOverrides } from '../../server/identity/organizations.ts';
+import { createUser } from '../../server/identity/users.ts';
+import type { FindingStatus } from '../../server/schemas/findings.ts';
+import type { Permission, Plan } from '../../server/schemas/common.ts';
+import type { ScanRow } from '../../server/scans/repository.ts';
+import { apiClient, type ApiClient } from './api-client.ts';
+import { waitFor } from './poll.ts';
+import type { TestApp } from './app.ts';
+
+/**
+ * Factories of the test kit: an organization with its admin, more users, API
+ * keys, bearer tokens, scans and findings, in one call, each tenant of its own
+ * so tests never share rows. Built on the server's domain functions; the few
+ * rows no domain function writes in the state a test needs (a scan completed at
+ * a chosen time, a finding observed by a scan without the pipeline) are written
+ * in the last section, the one place to follow a schema change.
+ */
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  role: 'admin' | 'member';
+}
+
+export interface Tenant {
+  orgId: string;
+  plan: Plan;
+  admin: TestUser;
+  /** Logs a user in over HTTP (POST /api/v1/auth/token) and returns the access token. */
+  login(user?: TestUser): Promise<string>;
+  /**
+   * A bearer token for a new session of the user, minted directly (no password
+   * check), for tests that are not about logging in.
+   */
+  bearer(user?: TestUser): Promise<string>;
+  /** An API key of the user (the admin by default) carrying exactly these permissions; answers the secret. */
+  apiKey(permissions: Permission[], user?: TestUser): Promise<string>;
+  /** A typed client calling as the user (the admin by default), with a bearer token minted directly. */
+  client(user?: TestUser): Promise<ApiClient>;
+  /** A typed client calling with an API key of the admin carrying these permissions. */
+  keyClient(permissions: Permission[]): Promise<ApiClient>;
+  /** Adds a user to the tenant's organization. */
+  addUser(role: 'admin' | 'member'): Promise<TestUser>;
+}
+
+/** A fresh organization with an admin of its own. */
+export async function createTenant(app: TestApp, plan: Plan = 'professional'): Promise<Tenant> {
+  const db = app.services.db;
+  const tag = randomBytes(5).toString('hex');
+  const org = await createOrganization(db, { name: `Org ${tag}`, plan });
+  const addUser = async (role: 'admin' | 'member'): Promise<TestUser> => {
+    const email = `${role}-${randomBytes(5).toString('hex')}@${tag}.example.test`;
+    const password = `pw-${randomBytes(12).toString('hex')}`;
+    const user = await createUser(db, { orgId: org.id, email, password, role });
+    return { id: user.id, email, password, role };
+  };
+  const admin = await addUser('admin');
+  const owner = { orgId: org.id };
+  const login = async (user: TestUser = admin) => {
+    const res = await apiClient(app).post<{ access_token: string }>('/api/v1/auth/token', {
+      username: user.email,
+      password: user.password,
+    });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+    return res.body.access_token;
+  };
+  const bearer = (user: TestUser = admin) =>
+    mintBearerToken(db, app.services.keys.jwtSecret, { id: user.id, ...owner });
+  const apiKey = (permissions: Permission[], user: TestUser = admin) =>
+    mintApiKey(db, { id: user.id, ...owner }, permissions);
+  return {
+    orgId: org.id,
+    plan,
+    admin,
+    login,
+    bearer,
+    apiKey,
+    addUser,
+    client: async (user) => apiClient(app, { token: await bearer(user) }),
+    keyClient: async (permissions) => apiClient(app, { apiKey: await apiKey(permissions) }),
+  };
+}
+
+export interface TenantOptions {
+  plan?: Plan;
+  /**
+   * Limits over the plan's. Request-rate limits are lifted unless given, so a
+   * suite can make many calls; `false` keeps every limit of the plan.
+   */
+  limits?: LimitOverrides | false;
+  /** Also mint an API key of the admin with these permissions (`key`, `keyApi`). */
+  apiKey?: Permission[];
+  /** Also insert a scan row (completed unless said otherwise). */
+  scan?: InsertScanOptions;
+  /** Also record these detections as the findings of a completed scan (`scan`, `summary`). */
+  findings?: Detection[];
+}
+
+export interface BuiltTenant extends Tenant {
+  /** The admin's client (bearer token minted directly). */
+  api: ApiClient;
+  /** With `apiKey`: the secret and a client sending it. */
+  key?: string;
+  keyApi?: ApiClient;
+  /** With `scan` or `findings`: the scan. */
+  scan?: ScanRef;
+  /** With `findings`: what recording them answered. */
+  summary?: ScanFindingsSummary;
+}
+
+export const factory = {
+  /**
+   * A tenant in one call: `await factory.tenant(app, { plan: 'starter', apiKey: ['read:scans'],
+   * findings: [detection({ severity: 'high' })] })`.
+   */
+  async tenant(app: TestApp, options: TenantOptions = {}): Promise<BuiltTenant> {
+    const tenant = await createTenant(app, options.plan);
+    if (options.limits !== false) {
+      await setLimits(app.services.db, tenant.orgId, { hourly: -1, daily: -1, ...options.limits });
+    }
+    const built: BuiltTenant = { ...tenant, api: await tenant.client() };
+    if (options.apiKey) {
+      built.key = await tenant.apiKey(options.apiKey);
+      built.keyApi = apiClient(app, { apiKey: built.key });
+    }
+    if (options.findings) {
+      const { scan, summary } = await runScan(app.services.db, tenant.orgId, options.findings, {
+        ...(options.scan?.target ? { target: options.scan.target } : {}),
+      });
+      built.scan = scan;
+      built.summary = summary;
+    } else if (options.scan) {
+      built.scan = await insertScan(app.services.db, tenant.orgId, options.scan);
+    }
+    return built;
+  },
+};
+
+/** Opens a session for a user (as a login would) and signs a bearer token for it. */
+export async function mintBearerToken(
+  db: Knex,
+  jwtSecret: Uint8Array,
+  user: { id: string; orgId: string },
+): Promise<string> {
+  const session = await createSession(
+    db,
+    { orgId: user.orgId, userId: user.id },
+    { ip: '127.0.0.1', userAgent: 'scanward-test' },
+  );
+  const token = await issueToken(jwtSecret, { sub: user.id, org: user.orgId, sid: session.id });
+  return token.access_token;
+}
+
+/** An API key of the user with the given permissions; returns the secret. */
+export async function mintApiKey(
+  db: Knex,
+  user: { id: string; orgId: string },
+  permissions: Permission[] = ['read:scans'],
+): Promise<string> {
+  const { key } = await createApiKey(
+    db,
+    { orgId: user.orgId, userId: user.id },
+    { name: `test ${permissions.join(' ')}`, permissions, expiresAt: null },
+  );
+  return key;
+}
+
+/**
+ * The current TOTP step once at least `roomMs` of it is left, so the codes a
+ * test computes for this step and its neighbours stay inside the server's
+ * window while the test runs. Polls the clock with a deadline.
+ */
+export async function stepWithRoom(totp: TOTP, roomMs: number): Promise<number> {
+  const step = await waitFor(
+    async () => ({ remaining: totp.remaining(), counter: totp.counter() }),
+    (s) => s.remaining >= roomMs,
+    { timeoutMs: 35_000, intervalMs: 100 },
+  );
+  return step.counter;
+}
+
+/** A scan request body that targets loopback. */
+export const loopbackScan = (extra: Record<string, unknown> = {}) => ({
+  target: '127.0.0.1',
+  authorized: true,
+  ...extra,
+});
+
+let counter = 0;
+
+/** A detection of a web check on 127.0.0.1; every call without a `check_id` is a different check. */
+export function detection(overrides: Partial<Detection> = {}): Detection {
+  counter += 1;
+  const target = overrides.target ?? '127.0.0.1';
+  return {
+    check_id: `test-check-${counter}`,
+    title: `Test weakness ${counter}`,
+    severity: 'medium',
+    cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:L/A:N',
+    epss_score: null,
+    target,
+    affected_component: `https://${target}:443/`,
+    port: 443,
+    tool: 'scanward-http',
+    category: 'misconfiguration',
+    cve_ids: [],
+    cwe_ids: ['CWE-16'],
+    description: 'A test weakness.',
+    impact: 'An attacker could do something.',
+    remediation: { summary: 'Fix it.', steps: ['Change the setting'], code_example: '', references: [] },
+    evidence: {
+      request: 'GET / HTTP/1.1',
+      response: `HTTP/1.1 200 OK (run ${randomBytes(3).toString('hex')})`,
+    },
+    frameworks: [{ name: 'soc2', controls: ['ctrl_soc2_cc7_1'] }],
+    ...overrides,
+  };
+}
+
+/** What a scan covered, derived from detections (target, check, port). */
+export function coverageOf(detections: Detection[]): Coverage[] {
+  return detections.map((d) => ({ target: d.target, check_id: d.check_id, port: d.port ?? null }));
+}
+
+/**
+ * Inserts a completed scan and records its detections through the findings
+ * lifecycle, covering exactly what it detected plus `extraCoverage`.
+ */
+export async function runScan(
+  db: Knex,
+  orgId: string,
+  detections: Detection[],
+  options: { extraCoverage?: Coverage[]; completed?: boolean; now?: Date; target?: string } = {},
+): Promise<{ scan: ScanRef; summary: ScanFindingsSummary }> {
+  const scan = await insertScan(db, orgId, { target: options.target ?? '127.0.0.1' });
+  const summary = await recordScanFindings(db, {
+    scan,
+    detections,
+    coverage: [...coverageOf(detections), ...(options.extraCoverage ?? [])],
+    completed: options.completed ?? true,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  return { scan, summary };
+}
+
+// Rows in states no domain function writes directly (what a runner or the pipeline would leave).
+
+export interface InsertScanOptions {
+  target?: string;
+  scanType?: 'quick' | 'full' | 'compliance';
+  status?: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+  createdAt?: Date;
+}
+
+/** A scan row of the organization (completed by default). */
+export async function insertScan(db: Knex, orgId: string, options: InsertScanOptions = {}): Promise<ScanRef> {
+  const status = options.status ?? 'completed';
+  const createdAt = options.createdAt ?? new Date();
+  const scan = {
+    id: newId('scan'),
+    org_id: orgId,
+    target: options.target ?? '127.0.0.1',
+    scan_type: options.scanType ?? 'quick',
+  };
+  await db('scans').insert({
+    ...scan,
+    status,
+    phase: status === 'completed' ? 'complete' : 'discovery',
+    progress: status === 'completed' ? 100 : 0,
+    estimated_duration: 600,
+    created_at: createdAt,
+    updated_at: createdAt,
+    ...(status === 'completed' ? { started_at: createdAt, completed_at: createdAt } : {}),
+  });
+  return scan;
+}
+
+/** Moves a scan the way a runner would (for suites that run no runner). */
+export async function updateScan(app: TestApp, scanId: string, changes: Partial<ScanRow>): Promise<void> {
+  const row: Record<string, unknown> = { ...changes, updated_at: new Date() };
+  if (row.changes) row.changes = JSON.stringify(row.changes);
+  await app.services.db('scans').where({ id: scanId }).update(row);
+}
+
+/** A webhook row subscribed to the events (its secret is never used). */
+export async function insertWebhook(db: Knex, orgId: string, events: string[]): Promise<string> {
+  const id = newId('wh');
+  await db('webhooks').insert({
+    id,
+    org_id: orgId,
+    url: `https://hooks.example.test/${id}`,
+    events,
+    secret: 'sealed-secret-not-used',
+  });
+  return id;
+}
+
+const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 } as const;
+export type Severity = keyof typeof RANK;
+
+/** A finding of the organization observed by `scanId` with the given severity, as the findings pipeline stores it. */
+export async function seedObservedFinding(
+  app: TestApp,
+  orgId: string,
+  scanId: string,
+  f: {
+    severity: Severity;
+    title?: string;
+    status?: FindingStatus;
+    observedSeverity?: Severity;
+    detectedAt?: Date;
+    findingId?: string;
+  },
+): Promise<string> {
+  const db = app.services.db;
+  const id = f.findingId ?? newId('finding');
+  if (!f.findingId) {
+    const port = 1000 + Math.floor(Math.random() * 60000);
+    await db('findings').insert({
+      id,
+      org_id: orgId,
+      fingerprint: randomBytes(16).toString('hex'),
+      scan_id: scanId,
+      last_scan_id: scanId,
+      title: f.title ?? `Finding ${id}`,
+      severity: f.severity,
+      severity_rank: RANK[f.severity],
+      status: f.status ?? 'open',
+      cvss_score: RANK[f.severity] * 2.1,
+      target: '127.0.0.1',
+      affected_component: `tcp://127.0.0.1:${port}`,
+      port,
+      tool: 'scanward',
+      template_id: `check-${f.severity}`,
+      cve_ids: ['CVE-2024-0001'],
+      description: `Description of ${id}`,
+      remediation: JSON.stringify({ summary: `Fix ${id}`, steps: ['a'], code_example: '', references: [] }),
+      evidence: JSON.stringify({ request: '', response: '', screenshot_url: null }),
+      detected_at: f.detectedAt ?? new Date(),
+      last_seen_at: new Date(),
+    });
+  }
+  await db('finding_observations').insert({
+    scan_id: scanId,
+    finding_id: id,
+    org_id: orgId,
+    severity: f.observedSeverity ?? f.severity,
+    change: f.findingId ? 'unchanged' : 'new',
+  });
+  return id;
+}
