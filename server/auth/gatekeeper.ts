@@ -11,7 +11,7 @@ import { countRequest } from '../ratelimit/request-rate.ts';
 import { assertCsrf, consoleCookie, renewConsoleCookie } from './console-session.ts';
 import { assertLoginAllowed, recordFailedLogin } from './login-throttle.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
-import type { Principal, PrincipalUser } from './principal.ts';
+import type { Principal, PrincipalUser } from '../http/principal.ts';
 import { invalidToken, verifyToken } from './tokens.ts';
 
 /** API keys look like `sw_<43 base64url characters>`. */

@@ -7,6 +7,8 @@ import { lockDataDir, type DataDirLock } from './lock.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
+export type Db = Knex | Knex.Transaction;
+
 export interface Database {
   db: Knex;
   engine: Engine;

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../http/principal.ts';
 import { effectiveLimits, type Limits } from '../identity/plans.ts';
 import { rateLimited } from '../http/errors.ts';
 import { incrementWindows, readWindows, type WindowCount } from './counters.ts';

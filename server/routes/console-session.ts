@@ -1,7 +1,7 @@
 import { bearerPrincipal, resolvePrincipal } from '../auth/gatekeeper.ts';
 import { clearConsoleCookie, consoleCookie, csrfToken, setConsoleCookie } from '../auth/console-session.ts';
 import { login } from '../auth/login.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../http/principal.ts';
 import { revokeSession } from '../auth/sessions.ts';
 import { defineRoute } from '../http/contract.ts';
 import { AppError } from '../http/errors.ts';
