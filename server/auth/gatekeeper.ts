@@ -7,7 +7,6 @@ import type { Principal } from '../http/principal.ts';
 import { unstorableText } from '../http/text.ts';
 import { planAllows } from '../identity/plans.ts';
 import { findPasswordCallerInAnyOrganization } from '../identity/users.repository.ts';
-import type { Permission } from '../schemas/common.ts';
 import type { Services } from '../services.ts';
 import { countRequest } from '../ratelimit/request-rate.ts';
 import { assertCsrf, consoleCookie, renewConsoleCookie } from './console-session.ts';

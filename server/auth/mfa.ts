@@ -85,6 +85,11 @@ export async function consumeLoginCode(
   return acceptMfaStep(db, user.org_id, user.id, user.mfa_secret, step);
 }
 
+/** Whether the user has MFA on; false for an unknown user. */
+export async function mfaEnabled(db: Db, owner: { orgId: string; userId: string }): Promise<boolean> {
+  return (await findUser(db, owner.orgId, owner.userId))?.mfa_enabled ?? false;
+}
+
 async function loadUser(db: Db, orgId: string, userId: string): Promise<UserRow> {
   const user = await findUser(db, orgId, userId);
   if (!user) throw new AppError(401, 'INVALID_TOKEN', 'could not validate credentials');

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { Plan } from '../schemas/common.ts';
 import { VERSION } from '../version.ts';
 import { withOperatorDatabase, type OpenOperatorDatabase } from './database.ts';
@@ -55,7 +55,7 @@ interface Printable {
 }
 
 /** The database work of a command whose input has been checked. */
-type Work = (db: Knex) => Promise<Printable>;
+type Work = (db: Db) => Promise<Printable>;
 
 const PASSWORD_HELP = `at least ${MIN_PASSWORD_LENGTH} characters; "-" reads it from standard input`;
 const LIMIT_HELP = 'a whole number, -1 for unlimited, or "default" for the plan\'s default';
