@@ -2,7 +2,6 @@ import { loadKeyMaterial } from './auth/keys.ts';
 import { openDatabase, type Database, type Engine } from './db/index.ts';
 import { migrateLatest } from './db/migrate.ts';
 import { VERSION } from './version.ts';
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { KeyMaterial } from './auth/keys.ts';
@@ -13,7 +12,8 @@ import type { KeyMaterial } from './auth/keys.ts';
  */
 export interface Services {
   config: Config;
-  db: Knex;
+  /** The root database handle (a pool on PostgreSQL, one connection on PGlite), never a transaction. */
+  db: Database['db'];
   engine: Engine;
   logger: Logger;
   keys: KeyMaterial;

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import type { AccessRule, Gatekeeper } from '../http/contract.ts';
 import { AppError, insufficientPermission, planUpgradeRequired } from '../http/errors.ts';
+import type { Principal } from '../http/principal.ts';
 import { unstorableText } from '../http/text.ts';
-import { planAllows, type OrganizationRow } from '../identity/plans.ts';
-import type { Permission } from '../schemas/common.ts';
+import { planAllows } from '../identity/plans.ts';
+import { findPasswordCallerInAnyOrganization } from '../identity/users.repository.ts';
 import type { Services } from '../services.ts';
 import { countRequest } from '../ratelimit/request-rate.ts';
 import { assertCsrf, consoleCookie, renewConsoleCookie } from './console-session.ts';
 import { assertLoginAllowed, recordFailedLogin } from './login-throttle.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
-import type { Principal, PrincipalUser } from './principal.ts';
+import { findApiKeyCallerByHash, touchApiKey } from './api-keys.repository.ts';
+import { findSessionCaller, touchSession } from './sessions.repository.ts';
 import { invalidToken, verifyToken } from './tokens.ts';
 
 /** API keys look like `sw_<43 base64url characters>`. */
@@ -21,66 +23,23 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-const ORG_COLUMNS = [
-  'o.id as org_id',
-  'o.name as org_name',
-  'o.plan as org_plan',
-  'o.hourly_request_limit',
-  'o.daily_request_limit',
-  'o.monthly_scan_limit',
-  'o.concurrent_scan_limit',
-  'o.monthly_ai_credits',
-  'o.created_at as org_created_at',
-  'o.updated_at as org_updated_at',
-];
-
-type JoinedRow = Record<string, unknown>;
-
-function orgOf(row: JoinedRow): OrganizationRow {
-  return {
-    id: row.org_id as string,
-    name: row.org_name as string,
-    plan: row.org_plan as OrganizationRow['plan'],
-    hourly_request_limit: row.hourly_request_limit as number | null,
-    daily_request_limit: row.daily_request_limit as number | null,
-    monthly_scan_limit: row.monthly_scan_limit as number | null,
-    concurrent_scan_limit: row.concurrent_scan_limit as number | null,
-    monthly_ai_credits: row.monthly_ai_credits as number | null,
-    created_at: row.org_created_at as Date,
-    updated_at: row.org_updated_at as Date,
-  };
-}
-
-function userOf(row: JoinedRow): PrincipalUser {
-  return { id: row.user_id as string, email: row.email as string, role: row.role as PrincipalUser['role'] };
-}
-
 /** last_used_at is written at most once a minute per session or key, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 /** The caller of a session's access token (bearer header or console cookie); throws 401 when it fails. */
 export async function bearerPrincipal(services: Services, token: string): Promise<Principal> {
   const claims = await verifyToken(services.keys.jwtSecret, token);
-  const row = (await services
-    .db('sessions as s')
-    .join('users as u', 'u.id', 's.user_id')
-    .join('organizations as o', 'o.id', 's.org_id')
-    .where({ 's.id': claims.sid, 's.user_id': claims.sub, 's.org_id': claims.org })
-    .whereNull('s.revoked_at')
-    .where('s.expires_at', '>', new Date())
-    .first(
-      's.id as session_id',
-      's.last_used_at',
-      'u.id as user_id',
-      'u.email',
-      'u.role',
-      ...ORG_COLUMNS,
-    )) as JoinedRow | undefined;
-  if (!row) throw invalidToken();
-  if (Date.now() - (row.last_used_at as Date).getTime() > TOUCH_INTERVAL_MS) {
-    await services.db('sessions').where({ id: row.session_id }).update({ last_used_at: new Date() });
+  const caller = await findSessionCaller(
+    services.db,
+    claims.org,
+    { sessionId: claims.sid, userId: claims.sub },
+    new Date(),
+  );
+  if (!caller) throw invalidToken();
+  if (Date.now() - caller.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+    await touchSession(services.db, caller.org.id, caller.sessionId, new Date());
   }
-  return { via: 'bearer', user: userOf(row), org: orgOf(row), sessionId: row.session_id as string };
+  return { via: 'bearer', user: caller.user, org: caller.org, sessionId: caller.sessionId };
 }
 
 /**
@@ -98,38 +57,23 @@ async function cookiePrincipal(services: Services, ctx: Context, token: string):
 
 const invalidApiKey = () => new AppError(401, 'INVALID_API_KEY', 'API key is invalid, revoked or expired');
 
-async function apiKeyPrincipal(db: Knex, key: string, via: 'api_key' | 'basic'): Promise<Principal> {
+async function apiKeyPrincipal(db: Db, key: string, via: 'api_key' | 'basic'): Promise<Principal> {
   if (!key.startsWith(API_KEY_PREFIX)) throw invalidApiKey();
-  const row = (await db('api_keys as k')
-    .join('users as u', 'u.id', 'k.user_id')
-    .join('organizations as o', 'o.id', 'k.org_id')
-    .where('k.key_hash', hashApiKey(key))
-    .whereNull('k.revoked_at')
-    .first(
-      'k.id as key_id',
-      'k.permissions',
-      'k.expires_at',
-      'k.last_used_at',
-      'u.id as user_id',
-      'u.email',
-      'u.role',
-      ...ORG_COLUMNS,
-    )) as JoinedRow | undefined;
-  if (!row) throw invalidApiKey();
-  const expiresAt = row.expires_at as Date | null;
-  if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalidApiKey();
-  const org = orgOf(row);
+  const caller = await findApiKeyCallerByHash(db, hashApiKey(key));
+  if (!caller) throw invalidApiKey();
+  if (caller.expiresAt && caller.expiresAt.getTime() <= Date.now()) throw invalidApiKey();
+  const org = caller.org;
   if (!planAllows(org.plan, 'api_keys')) throw planUpgradeRequired('API keys');
-  const lastUsed = row.last_used_at as Date | null;
+  const lastUsed = caller.lastUsedAt;
   if (!lastUsed || Date.now() - lastUsed.getTime() > TOUCH_INTERVAL_MS) {
-    await db('api_keys').where({ id: row.key_id }).update({ last_used_at: new Date() });
+    await touchApiKey(db, org.id, caller.keyId, new Date());
   }
   return {
     via,
-    user: userOf(row),
+    user: caller.user,
     org,
-    apiKeyId: row.key_id as string,
-    permissions: new Set(row.permissions as Permission[]),
+    apiKeyId: caller.keyId,
+    permissions: new Set(caller.permissions),
   };
 }
 
@@ -150,21 +94,16 @@ async function basicPrincipal(services: Services, ctx: Context, encoded: string)
   if (password.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(services.db, password, 'basic');
 
   await assertLoginAllowed(services.db, username, ctx.ip);
-  const row = (await services
-    .db('users as u')
-    .join('organizations as o', 'o.id', 'u.org_id')
-    .whereRaw('lower(u.email) = lower(?)', [username])
-    .first('u.id as user_id', 'u.email', 'u.role', 'u.password_hash', 'u.mfa_enabled', ...ORG_COLUMNS)) as
-    JoinedRow | undefined;
-  const ok = row
-    ? await verifyPassword(password, row.password_hash as string)
+  const caller = await findPasswordCallerInAnyOrganization(services.db, username);
+  const ok = caller
+    ? await verifyPassword(password, caller.passwordHash)
     : await verifyAgainstDecoy(password);
   // An account protected by MFA cannot be opened with its password alone.
-  if (!row || !ok || row.mfa_enabled) {
+  if (!caller || !ok || caller.mfaEnabled) {
     await recordFailedLogin(services.db, username, ctx.ip);
     throw invalidCredentials();
   }
-  return { via: 'basic', user: userOf(row), org: orgOf(row) };
+  return { via: 'basic', user: caller.user, org: caller.org };
 }
 
 /** An `Authorization` value: a scheme, one space, a token68 (RFC 9110 §11.4), and nothing more. */

@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { findSetting, insertSettingUnlessPresent } from './settings.repository.ts';
 
 export interface KeyMaterial {
   /** HS256 signing secret shared by every server process. */
@@ -15,13 +16,14 @@ export interface KeyMaterial {
  * database, so every process sharing the database agrees on it. The insert is
  * race-free: whichever process inserts first wins and the others read its value.
  */
-async function persistedSecret(db: Knex, key: string, generate: () => string): Promise<string> {
-  await db('settings').insert({ key, value: generate() }).onConflict('key').ignore();
-  const row = await db('settings').where({ key }).first('value');
-  return (row as { value: string }).value;
+async function persistedSecret(db: Db, key: string, generate: () => string): Promise<string> {
+  await insertSettingUnlessPresent(db, key, generate());
+  const value = await findSetting(db, key);
+  if (value === undefined) throw new Error(`the setting ${key} was not stored`);
+  return value;
 }
 
-export async function loadKeyMaterial(db: Knex, config: Config, logger: Logger): Promise<KeyMaterial> {
+export async function loadKeyMaterial(db: Db, config: Config, logger: Logger): Promise<KeyMaterial> {
   const jwt =
     config.jwtSecret ??
     (await persistedSecret(db, 'jwt_secret', () => randomBytes(48).toString('base64url')));

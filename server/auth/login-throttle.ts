@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { rateLimited } from '../http/errors.ts';
 import { incrementWindows, readWindows, type WindowCount, type WindowSpec } from '../ratelimit/counters.ts';
 
@@ -50,7 +50,7 @@ const block = (bucket: string): WindowSpec => ({
 });
 
 /** The sliding counts of each bucket: its current and previous blocks, read in two queries in all. */
-async function failures(db: Knex, buckets: string[], now: Date): Promise<SlidingCount[]> {
+async function failures(db: Db, buckets: string[], now: Date): Promise<SlidingCount[]> {
   const specs = buckets.map(block);
   const current = await readWindows(db, specs, now);
   const previous = await readWindows(db, specs, new Date(now.getTime() - WINDOW_SECONDS * 1000));
@@ -61,12 +61,7 @@ const emailBucket = (email: string) => `login:email:${email.trim().toLowerCase()
 const addressBucket = (ip: string) => `login:ip:${ip}`;
 
 /** Refuses the attempt with 429 while the e-mail or the address is over its limit. */
-export async function assertLoginAllowed(
-  db: Knex,
-  email: string,
-  ip: string,
-  now = new Date(),
-): Promise<void> {
+export async function assertLoginAllowed(db: Db, email: string, ip: string, now = new Date()): Promise<void> {
   const [byEmail, byIp] = (await failures(db, [emailBucket(email), addressBucket(ip)], now)) as [
     SlidingCount,
     SlidingCount,
@@ -83,11 +78,6 @@ export async function assertLoginAllowed(
   }
 }
 
-export async function recordFailedLogin(
-  db: Knex,
-  email: string,
-  ip: string,
-  now = new Date(),
-): Promise<void> {
+export async function recordFailedLogin(db: Db, email: string, ip: string, now = new Date()): Promise<void> {
   await incrementWindows(db, [block(emailBucket(email)), block(addressBucket(ip))], now);
 }

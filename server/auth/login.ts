@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import { findUserByEmail } from '../identity/users.ts';
 import type { KeyMaterial } from './keys.ts';
@@ -30,7 +30,7 @@ export interface LoginAttempt {
  * as failed logins (10 per e-mail, 50 per address in 15 minutes).
  */
 export async function login(
-  db: Knex,
+  db: Db,
   keys: KeyMaterial,
   attempt: LoginAttempt,
   now = new Date(),

@@ -1,8 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Knex } from 'knex';
 import { HOTP, Secret, TOTP } from 'otpauth';
+import type { Db } from '../db/index.ts';
 import { AppError, conflict } from '../http/errors.ts';
-import type { UserRow } from '../identity/users.ts';
+import {
+  acceptMfaStep,
+  clearMfa,
+  enableMfa,
+  findUser,
+  storePendingMfaSecret,
+  type UserRow,
+} from '../identity/users.repository.ts';
 import { openSecret, sealSecret } from './keys.ts';
 
 /**
@@ -60,18 +67,13 @@ export function newTotpSecret(accountEmail: string): { secret: string; otpauthUr
   return { secret: secret.base32, otpauthUri: totp.toString() };
 }
 
-/** Only a step later than the last accepted one: `mfa_last_step` is null before the first code. */
-function laterThanLastStep(query: Knex.QueryBuilder, step: number) {
-  return query.where((q) => q.whereNull('mfa_last_step').orWhere('mfa_last_step', '<', step));
-}
-
 /**
  * Checks a login's MFA code against the user's active secret and consumes it.
  * False for a wrong code, a code outside the window, or one already used (or
  * older than one already used).
  */
 export async function consumeLoginCode(
-  db: Knex,
+  db: Db,
   encryptionKey: Buffer,
   user: UserRow,
   code: string,
@@ -80,15 +82,16 @@ export async function consumeLoginCode(
   if (!user.mfa_enabled || !user.mfa_secret) return false;
   const step = matchingStep(openSecret(encryptionKey, user.mfa_secret), code, now);
   if (step === undefined) return false;
-  const updated = await laterThanLastStep(
-    db('users').where({ id: user.id, mfa_enabled: true, mfa_secret: user.mfa_secret }),
-    step,
-  ).update({ mfa_last_step: step });
-  return updated > 0;
+  return acceptMfaStep(db, user.org_id, user.id, user.mfa_secret, step);
 }
 
-async function loadUser(db: Knex, orgId: string, userId: string): Promise<UserRow> {
-  const user = (await db('users').where({ id: userId, org_id: orgId }).first()) as UserRow | undefined;
+/** Whether the user has MFA on; false for an unknown user. */
+export async function mfaEnabled(db: Db, owner: { orgId: string; userId: string }): Promise<boolean> {
+  return (await findUser(db, owner.orgId, owner.userId))?.mfa_enabled ?? false;
+}
+
+async function loadUser(db: Db, orgId: string, userId: string): Promise<UserRow> {
+  const user = await findUser(db, orgId, userId);
   if (!user) throw new AppError(401, 'INVALID_TOKEN', 'could not validate credentials');
   return user;
 }
@@ -99,16 +102,14 @@ async function loadUser(db: Knex, orgId: string, userId: string): Promise<UserRo
  * off first, so a stolen token alone cannot move MFA to the thief's device.
  */
 export async function beginMfaSetup(
-  db: Knex,
+  db: Db,
   encryptionKey: Buffer,
   owner: { orgId: string; userId: string },
 ): Promise<{ secret: string; otpauthUri: string }> {
   const user = await loadUser(db, owner.orgId, owner.userId);
   if (user.mfa_enabled) throw conflict('MFA is already enabled; disable it before setting it up again');
   const fresh = newTotpSecret(user.email);
-  await db('users')
-    .where({ id: user.id, mfa_enabled: false })
-    .update({ mfa_pending_secret: sealSecret(encryptionKey, fresh.secret), updated_at: new Date() });
+  await storePendingMfaSecret(db, user.org_id, user.id, sealSecret(encryptionKey, fresh.secret), new Date());
   return fresh;
 }
 
@@ -117,7 +118,7 @@ export async function beginMfaSetup(
  * used code; throws CONFLICT when there is nothing to verify.
  */
 export async function verifyMfaSetup(
-  db: Knex,
+  db: Db,
   encryptionKey: Buffer,
   owner: { orgId: string; userId: string },
   code: string,
@@ -130,22 +131,12 @@ export async function verifyMfaSetup(
   }
   const step = matchingStep(openSecret(encryptionKey, user.mfa_pending_secret), code, now);
   if (step === undefined) return false;
-  const updated = await laterThanLastStep(
-    db('users').where({ id: user.id, mfa_enabled: false, mfa_pending_secret: user.mfa_pending_secret }),
-    step,
-  ).update({
-    mfa_enabled: true,
-    mfa_secret: user.mfa_pending_secret,
-    mfa_pending_secret: null,
-    mfa_last_step: step,
-    updated_at: now,
-  });
-  return updated > 0;
+  return enableMfa(db, user.org_id, user.id, user.mfa_pending_secret, step, now);
 }
 
 /** Turns MFA off with a current code. Returns false for a wrong or used code; CONFLICT when MFA is off. */
 export async function disableMfa(
-  db: Knex,
+  db: Db,
   encryptionKey: Buffer,
   owner: { orgId: string; userId: string },
   code: string,
@@ -155,15 +146,5 @@ export async function disableMfa(
   if (!user.mfa_enabled || !user.mfa_secret) throw conflict('MFA is not enabled');
   const step = matchingStep(openSecret(encryptionKey, user.mfa_secret), code, now);
   if (step === undefined) return false;
-  const updated = await laterThanLastStep(
-    db('users').where({ id: user.id, mfa_enabled: true, mfa_secret: user.mfa_secret }),
-    step,
-  ).update({
-    mfa_enabled: false,
-    mfa_secret: null,
-    mfa_pending_secret: null,
-    mfa_last_step: null,
-    updated_at: now,
-  });
-  return updated > 0;
+  return clearMfa(db, user.org_id, user.id, user.mfa_secret, step, now);
 }

@@ -1,7 +1,14 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
 import { pageOf, type PageOf } from '../schemas/common.ts';
 import type { SessionRecord } from '../schemas/auth.ts';
+import {
+  countActiveSessions,
+  insertSession,
+  listActiveSessions,
+  revokeActiveSessions,
+  type SessionRow,
+} from './sessions.repository.ts';
 
 /**
  * A session is what a login creates and every token of it refers to (`sid`).
@@ -15,18 +22,6 @@ const SESSION_LIFETIME_MS = SESSION_LIFETIME_DAYS * 24 * 3600 * 1000;
 /** Long user agents are cut; the column is for recognition, not forensics. */
 const USER_AGENT_MAX = 512;
 
-interface SessionRow {
-  id: string;
-  org_id: string;
-  user_id: string;
-  ip_address: string | null;
-  user_agent: string | null;
-  created_at: Date;
-  last_used_at: Date;
-  expires_at: Date;
-  revoked_at: Date | null;
-}
-
 /** Whose sessions: every query is scoped by organization and user. */
 export interface SessionOwner {
   orgId: string;
@@ -34,31 +29,21 @@ export interface SessionOwner {
 }
 
 export async function createSession(
-  db: Knex,
+  db: Db,
   owner: SessionOwner,
   client: { ip: string | undefined; userAgent: string | undefined },
   now = new Date(),
 ): Promise<SessionRow> {
-  const [row] = (await db('sessions')
-    .insert({
-      id: newId('sess'),
-      org_id: owner.orgId,
-      user_id: owner.userId,
-      ip_address: client.ip || null,
-      user_agent: client.userAgent ? client.userAgent.slice(0, USER_AGENT_MAX) : null,
-      created_at: now,
-      last_used_at: now,
-      expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
-    })
-    .returning('*')) as SessionRow[];
-  return row!;
-}
-
-function activeSessions(db: Knex, owner: SessionOwner, now: Date) {
-  return db('sessions')
-    .where({ org_id: owner.orgId, user_id: owner.userId })
-    .whereNull('revoked_at')
-    .where('expires_at', '>', now);
+  return insertSession(db, {
+    id: newId('sess'),
+    org_id: owner.orgId,
+    user_id: owner.userId,
+    ip_address: client.ip || null,
+    user_agent: client.userAgent ? client.userAgent.slice(0, USER_AGENT_MAX) : null,
+    created_at: now,
+    last_used_at: now,
+    expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
+  });
 }
 
 function present(row: SessionRow, currentSessionId: string | undefined): SessionRecord {
@@ -75,23 +60,18 @@ function present(row: SessionRow, currentSessionId: string | undefined): Session
 
 /** The user's active sessions, newest first (ties broken by id). */
 export async function listSessions(
-  db: Knex,
+  db: Db,
   owner: SessionOwner,
   currentSessionId: string | undefined,
   page: number,
   perPage: number,
   now = new Date(),
 ): Promise<PageOf<SessionRecord>> {
-  const [{ total }] = (await activeSessions(db, owner, now).select(db.raw('count(*)::int as total'))) as [
-    { total: number },
-  ];
-  const rows = (await activeSessions(db, owner, now)
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(perPage)
-    .offset((page - 1) * perPage)) as SessionRow[];
+  const total = await countActiveSessions(db, owner.orgId, owner.userId, now);
+  const rows = await listActiveSessions(db, owner.orgId, owner.userId, now, {
+    limit: perPage,
+    offset: (page - 1) * perPage,
+  });
   return pageOf(
     rows.map((r) => present(r, currentSessionId)),
     total,
@@ -102,16 +82,15 @@ export async function listSessions(
 
 /** Revokes one active session of the user; false when it is missing, foreign or already revoked. */
 export async function revokeSession(
-  db: Knex,
+  db: Db,
   owner: SessionOwner,
   sessionId: string,
   now = new Date(),
 ): Promise<boolean> {
-  const count = await activeSessions(db, owner, now).where({ id: sessionId }).update({ revoked_at: now });
-  return count > 0;
+  return (await revokeActiveSessions(db, owner.orgId, owner.userId, now, sessionId)) > 0;
 }
 
 /** Revokes every active session of the user, the caller's own included; returns how many. */
-export async function revokeAllSessions(db: Knex, owner: SessionOwner, now = new Date()): Promise<number> {
-  return activeSessions(db, owner, now).update({ revoked_at: now });
+export async function revokeAllSessions(db: Db, owner: SessionOwner, now = new Date()): Promise<number> {
+  return revokeActiveSessions(db, owner.orgId, owner.userId, now);
 }

@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
 import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase, type Database } from '../db/index.ts';
+import { openDatabase, type Database, type Db } from '../db/index.ts';
 import { DataDirLockedError } from '../db/lock.ts';
 import { migrateLatest } from '../db/migrate.ts';
 import { CliError, EXIT } from './errors.ts';
@@ -47,7 +46,7 @@ export type OpenOperatorDatabase = (env: NodeJS.ProcessEnv) => Promise<OperatorD
 /** Runs `work` against the operator database and always closes it (releasing the PGlite lock). */
 export async function withOperatorDatabase<T>(
   env: NodeJS.ProcessEnv,
-  work: (db: Knex, opened: OperatorDatabase) => Promise<T>,
+  work: (db: Db, opened: OperatorDatabase) => Promise<T>,
   open: OpenOperatorDatabase = openOperatorDatabase,
 ): Promise<T> {
   const opened = await open(env);

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import {
   createOrganization,
   listOrganizations,
@@ -101,14 +101,14 @@ export function parseLimit(flag: string, value: string): number | null {
 }
 
 export async function createOrganizationCommand(
-  db: Knex,
+  db: Db,
   input: { name: string; plan: Plan },
 ): Promise<OrganizationView> {
   return presentOrganization(await createOrganization(db, input));
 }
 
 export async function setPlanCommand(
-  db: Knex,
+  db: Db,
   input: { orgId: string; plan: Plan },
 ): Promise<OrganizationView> {
   const org = await setPlan(db, input.orgId, input.plan);
@@ -147,7 +147,7 @@ export function parseLimitFlags(flags: LimitFlags): LimitOverrides {
 }
 
 export async function setLimitsCommand(
-  db: Knex,
+  db: Db,
   input: { orgId: string; limits: LimitOverrides },
 ): Promise<OrganizationView> {
   const org = await setLimits(db, input.orgId, input.limits);
@@ -155,6 +155,6 @@ export async function setLimitsCommand(
   return presentOrganization(org);
 }
 
-export async function listOrganizationsCommand(db: Knex): Promise<OrganizationView[]> {
+export async function listOrganizationsCommand(db: Db): Promise<OrganizationView[]> {
   return (await listOrganizations(db)).map(presentOrganization);
 }

@@ -1,8 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { Plan } from '../schemas/common.ts';
 import { VERSION } from '../version.ts';
-import { withOperatorDatabase, type OpenOperatorDatabase } from './database.ts';
+import type { CliContext } from './context.ts';
+import { withOperatorDatabase } from './database.ts';
 import { CliError, EXIT } from './errors.ts';
 import { registerTemplatesCommand } from './templates-command.ts';
 import {
@@ -22,7 +23,7 @@ import {
   setPlanCommand,
   type LimitFlags,
 } from './org-commands.ts';
-import { emit, formatOrganization, formatOrganizations, formatUsers, type Output } from './output.ts';
+import { emit, formatOrganization, formatOrganizations, formatUsers } from './output.ts';
 import {
   createUserCommand,
   listUsersCommand,
@@ -33,16 +34,6 @@ import {
   resetPasswordCommand,
   revokeSessionsCommand,
 } from './user-commands.ts';
-
-/** Everything the command line touches outside itself, so tests can run it in-process. */
-export interface CliContext extends Output {
-  /** The environment the database configuration is read from (as the server reads it). */
-  env: NodeJS.ProcessEnv;
-  /** All of standard input, for `--password -`. */
-  readStdin(): Promise<string>;
-  /** How to open the database; defaults to the server's database from `env`. */
-  openDatabase?: OpenOperatorDatabase;
-}
 
 interface JsonFlag {
   json?: boolean;
@@ -55,7 +46,7 @@ interface Printable {
 }
 
 /** The database work of a command whose input has been checked. */
-type Work = (db: Knex) => Promise<Printable>;
+type Work = (db: Db) => Promise<Printable>;
 
 const PASSWORD_HELP = `at least ${MIN_PASSWORD_LENGTH} characters; "-" reads it from standard input`;
 const LIMIT_HELP = 'a whole number, -1 for unlimited, or "default" for the plan\'s default';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { installTemplates } from '../scanner/templates/install.ts';
 import { CliError } from './errors.ts';
-import type { CliContext } from './program.ts';
+import type { CliContext } from './context.ts';
 
 /** `scanward templates update [--from FILE]`: install the nuclei-templates corpus into the data directory. */
 export function registerTemplatesCommand(program: Command, context: CliContext): void {

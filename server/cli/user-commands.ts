@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { findOrganization } from '../identity/organizations.ts';
 import {
   createUser,
@@ -62,7 +62,7 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 export async function createUserCommand(
-  db: Knex,
+  db: Db,
   input: { orgId: string; email: string; password: string; role: Role },
 ): Promise<UserView> {
   const { email, password, role } = input;
@@ -97,7 +97,7 @@ export interface PasswordResetView {
 }
 
 export async function resetPasswordCommand(
-  db: Knex,
+  db: Db,
   input: { email: string; password: string },
 ): Promise<PasswordResetView> {
   const user = await findUserByEmail(db, input.email);
@@ -107,13 +107,11 @@ export async function resetPasswordCommand(
   return { id: user.id, email: user.email, password_reset: true, sessions_revoked: true };
 }
 
-export async function listUsersCommand(db: Knex, input: { orgId?: string }): Promise<UserView[]> {
+export async function listUsersCommand(db: Db, input: { orgId?: string }): Promise<UserView[]> {
   if (input.orgId !== undefined && !(await findOrganization(db, input.orgId))) {
     throw new CliError(`organization ${input.orgId} not found`);
   }
-  const rows = (await listUsers(db, input.orgId)) as Array<
-    Omit<UserView, 'created_at'> & { created_at: Date }
-  >;
+  const rows = await listUsers(db, input.orgId);
   return rows.map((row) => ({
     id: row.id,
     email: row.email,
@@ -132,10 +130,7 @@ export interface SessionsRevokedView {
   revoked_sessions: number;
 }
 
-export async function revokeSessionsCommand(
-  db: Knex,
-  input: { email: string },
-): Promise<SessionsRevokedView> {
+export async function revokeSessionsCommand(db: Db, input: { email: string }): Promise<SessionsRevokedView> {
   const user = await findUserByEmail(db, input.email);
   const revoked = user ? await revokeUserSessions(db, user.email) : undefined;
   if (!user || revoked === undefined) throw new CliError(`no user with the e-mail ${input.email.trim()}`);

@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { LIST_COLUMNS, type ListRow } from '../findings/rows.ts';
+import type { Db } from '../db/index.ts';
 import { findingListItem } from '../findings/views.ts';
 import { notFound } from '../http/errors.ts';
 import { pageOf, type PageOf } from '../schemas/common.ts';
@@ -13,6 +12,7 @@ import {
 } from '../schemas/controls.ts';
 import type { FindingListItem } from '../schemas/findings.ts';
 import { CONTROLS, getControl, type ControlDefinition, type FrameworkSlug } from './catalogue.ts';
+import { findingsOfControl } from '../findings/findings.repository.ts';
 import { attachEvidence, listEvidence } from './evidence.ts';
 import { controlStates, stateOf, UNRESOLVED_FINDING_STATUSES, type ControlState } from './status.ts';
 
@@ -41,7 +41,7 @@ export interface ControlFilter {
 }
 
 /** One page of the catalogue in catalogue order (framework, then reference), filtered. */
-export async function listControls(db: Knex, orgId: string, filter: ControlFilter): Promise<PageOf<Control>> {
+export async function listControls(db: Db, orgId: string, filter: ControlFilter): Promise<PageOf<Control>> {
   const states = await controlStates(db, orgId);
   const matching = CONTROLS.filter((c) => !filter.framework || c.framework === filter.framework)
     .map((c) => controlView(c, stateOf(states, c.id)))
@@ -57,23 +57,19 @@ function knownControl(controlId: string): ControlDefinition {
 }
 
 /** The organization's open and in_progress findings mapped to the control, most severe first. */
-async function unresolvedFindings(db: Knex, orgId: string, controlId: string): Promise<FindingListItem[]> {
-  const rows = (await db('findings')
-    .where({ org_id: orgId })
-    .whereIn('status', [...UNRESOLVED_FINDING_STATUSES])
-    .whereRaw('frameworks @> ?::jsonb', [JSON.stringify([{ controls: [controlId] }])])
-    .orderBy([
-      { column: 'severity_rank', order: 'desc' },
-      { column: 'detected_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(CONTROL_DETAIL_LIMIT)
-    .select(LIST_COLUMNS)) as ListRow[];
+async function unresolvedFindings(db: Db, orgId: string, controlId: string): Promise<FindingListItem[]> {
+  const rows = await findingsOfControl(
+    db,
+    orgId,
+    controlId,
+    UNRESOLVED_FINDING_STATUSES,
+    CONTROL_DETAIL_LIMIT,
+  );
   return rows.map(findingListItem);
 }
 
 /** The control with its open findings and evidence; an unknown id is NOT_FOUND. */
-export async function getControlDetail(db: Knex, orgId: string, controlId: string): Promise<ControlDetail> {
+export async function getControlDetail(db: Db, orgId: string, controlId: string): Promise<ControlDetail> {
   const control = knownControl(controlId);
   const state = stateOf(await controlStates(db, orgId, control.id), control.id);
   const findings = await unresolvedFindings(db, orgId, control.id);
@@ -83,7 +79,7 @@ export async function getControlDetail(db: Knex, orgId: string, controlId: strin
 
 /** Attaches user evidence to a catalogue control; an unknown id is NOT_FOUND. */
 export async function addControlEvidence(
-  db: Knex,
+  db: Db,
   orgId: string,
   controlId: string,
   author: string,

@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
 import type { ControlEvidence, CreateEvidenceBody } from '../schemas/controls.ts';
+import { insertEvidence, listControlEvidence, type EvidenceRow } from './control-evidence.repository.ts';
 
 /**
  * Evidence records of a control (table `control_evidence`): one `scan` record per
@@ -8,19 +9,8 @@ import type { ControlEvidence, CreateEvidenceBody } from '../schemas/controls.ts
  * `user` records attached through the API. Every query is scoped by organization.
  */
 
-export interface EvidenceRow {
-  id: string;
-  org_id: string;
-  control_id: string;
-  kind: 'scan' | 'user';
-  scan_id: string | null;
-  title: string;
-  description: string | null;
-  url: string | null;
-  /** The e-mail of the user who attached it (user evidence). */
-  created_by: string | null;
-  created_at: Date;
-}
+/** Kept here for the modules that name it from this file; the row lives with its repository. */
+export type { EvidenceRow };
 
 export function evidenceView(row: EvidenceRow): ControlEvidence {
   return {
@@ -38,42 +28,32 @@ export function evidenceView(row: EvidenceRow): ControlEvidence {
 
 /** The control's evidence of the organization, newest first. */
 export async function listEvidence(
-  db: Knex,
+  db: Db,
   orgId: string,
   controlId: string,
   limit: number,
 ): Promise<ControlEvidence[]> {
-  const rows = (await db('control_evidence')
-    .where({ org_id: orgId, control_id: controlId })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(limit)) as EvidenceRow[];
-  return rows.map(evidenceView);
+  return (await listControlEvidence(db, orgId, controlId, limit)).map(evidenceView);
 }
 
 /** Attaches user evidence to a control (the caller checked the control exists). */
 export async function attachEvidence(
-  db: Knex,
+  db: Db,
   orgId: string,
   controlId: string,
   author: string,
   input: CreateEvidenceBody,
 ): Promise<ControlEvidence> {
-  const [row] = (await db('control_evidence')
-    .insert({
-      id: newId('evid'),
-      org_id: orgId,
-      control_id: controlId,
-      kind: 'user',
-      scan_id: null,
-      title: input.title,
-      description: input.description ?? null,
-      url: input.url ?? null,
-      created_by: author,
-      created_at: new Date(),
-    })
-    .returning('*')) as EvidenceRow[];
-  return evidenceView(row!);
+  const row = await insertEvidence(db, orgId, {
+    id: newId('evid'),
+    control_id: controlId,
+    kind: 'user',
+    scan_id: null,
+    title: input.title,
+    description: input.description ?? null,
+    url: input.url ?? null,
+    created_by: author,
+    created_at: new Date(),
+  });
+  return evidenceView(row);
 }

@@ -1,5 +1,7 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import type { ControlStatus } from '../schemas/controls.ts';
+import { evidenceTallies } from './control-evidence.repository.ts';
+import { findingsPerControl } from '../findings/findings.repository.ts';
 
 /**
  * A control's status in one organization (decisions.md, "Controls (GRC)"):
@@ -34,17 +36,6 @@ export function controlStatus(facts: ControlFacts): ControlStatus {
 
 const NOT_ASSESSED: ControlState = { status: 'not_assessed', evidenceCount: 0, openFindings: 0 };
 
-interface EvidenceTally {
-  control_id: string;
-  evidence_count: number;
-  scan_evidence: number;
-}
-
-interface FailingTally {
-  control_id: string;
-  open_findings: number;
-}
-
 /**
  * The state of every control the organization has evidence or open findings for,
  * in two queries (evidence per control, open findings per mapped control). A
@@ -52,37 +43,13 @@ interface FailingTally {
  * {@link stateOf}. `controlId` narrows both queries to one control.
  */
 export async function controlStates(
-  db: Knex,
+  db: Db,
   orgId: string,
   controlId?: string,
 ): Promise<Map<string, ControlState>> {
   // In sequence: PGlite has one connection.
-  const tallies = (await db('control_evidence')
-    .where({ org_id: orgId })
-    .modify((q) => {
-      if (controlId) void q.andWhere({ control_id: controlId });
-    })
-    .groupBy('control_id')
-    .select(
-      'control_id',
-      db.raw('count(*)::int as evidence_count'),
-      db.raw("count(*) filter (where kind = 'scan')::int as scan_evidence"),
-    )) as EvidenceTally[];
-
-  // Unnest each unresolved finding's mapping ([{name, controls: [...]}]) into control ids.
-  const failing = (await db
-    .from(
-      db.raw(
-        "findings f cross join lateral jsonb_array_elements(f.frameworks) fw cross join lateral jsonb_array_elements_text(fw->'controls') c(control_id)",
-      ),
-    )
-    .where('f.org_id', orgId)
-    .whereIn('f.status', UNRESOLVED_FINDING_STATUSES)
-    .modify((q) => {
-      if (controlId) void q.andWhere('c.control_id', controlId);
-    })
-    .groupBy('c.control_id')
-    .select('c.control_id', db.raw('count(distinct f.id)::int as open_findings'))) as FailingTally[];
+  const tallies = await evidenceTallies(db, orgId, controlId);
+  const failing = await findingsPerControl(db, orgId, UNRESOLVED_FINDING_STATUSES, controlId);
 
   const open = new Map(failing.map((r) => [r.control_id, r.open_findings]));
   const states = new Map<string, ControlState>();

@@ -6,7 +6,7 @@ import type { ScanChanges } from '../scans/scans.repository.ts';
 import { tryCvssScore } from '../scoring/cvss.ts';
 import { isSeverity, severityRank, type Severity } from '../scoring/severity.ts';
 import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
-import { hasActiveSubscription } from '../webhooks/webhooks.repository.ts';
+import { anyWebhookSubscribed } from '../webhooks/webhooks.repository.ts';
 import { insertHistoryRows } from './finding-history.repository.ts';
 import {
   insertObservations,
@@ -501,7 +501,7 @@ async function queueVulnerabilityEvents(
 ): Promise<void> {
   if (findingIds.length === 0) return;
   // Most organizations have no such webhook: one query instead of one per finding.
-  if (!(await hasActiveSubscription(trx, orgId, VULNERABILITY_EVENTS))) return;
+  if (!(await anyWebhookSubscribed(trx, orgId, VULNERABILITY_EVENTS))) return;
   for (const batch of chunks(findingIds)) {
     for (const row of await findingListRows(trx, orgId, batch)) {
       const data = { ...findingListItem(row), scan_id: scanId };

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { idParamNouns, type Permission } from '../schemas/common.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from './principal.ts';
 import type { Services } from '../services.ts';
 import { AppError, notFound } from './errors.ts';
 import { readBody } from './middleware/body.ts';

@@ -1,7 +1,9 @@
-import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { advisoryTransactionLock } from '../db/session.ts';
 import { generatePassword } from '../auth/passwords.ts';
 import { createOrganization } from './organizations.ts';
+import { anyUserExists } from './users.repository.ts';
 import { createUser } from './users.ts';
 
 export interface Bootstrapped {
@@ -19,11 +21,10 @@ const BOOTSTRAP_LOCK = 7_301_842_115;
  * Serialised with an advisory lock so several processes starting together on
  * one PostgreSQL create exactly one.
  */
-export async function bootstrapIfEmpty(db: Knex, config: Config): Promise<Bootstrapped | undefined> {
+export async function bootstrapIfEmpty(db: Db, config: Config): Promise<Bootstrapped | undefined> {
   return db.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(?)', [BOOTSTRAP_LOCK]);
-    const existing = await trx('users').first('id');
-    if (existing) return undefined;
+    await advisoryTransactionLock(trx, BOOTSTRAP_LOCK);
+    if (await anyUserExists(trx)) return undefined;
     const password = config.admin.password ?? generatePassword();
     const org = await createOrganization(trx, { name: 'Default organization', plan: config.admin.plan });
     const user = await createUser(trx, { orgId: org.id, email: config.admin.email, password, role: 'admin' });

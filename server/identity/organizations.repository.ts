@@ -1,13 +1,113 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/index.ts';
-import type { OrganizationRow } from './plans.ts';
+import type { Plan } from '../schemas/common.ts';
 
-// --- added by scan-lifecycle
+/** The `organizations` table: each tenant, its plan and its overrides of the plan's limits. */
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  /** Overrides of the plan's limits: null = the plan's default, -1 = unlimited. */
+  hourly_request_limit: number | null;
+  daily_request_limit: number | null;
+  monthly_scan_limit: number | null;
+  concurrent_scan_limit: number | null;
+  monthly_ai_credits: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The columns an insert must give; the others have defaults (no overrides, now). */
+export type NewOrganizationRow = Pick<OrganizationRow, 'id' | 'name' | 'plan'> &
+  Partial<Omit<OrganizationRow, 'id' | 'name' | 'plan'>>;
+
+export type OrganizationChanges = Partial<OrganizationRow>;
+
+declare module 'knex/types/tables.js' {
+  interface Tables {
+    organizations: Knex.CompositeTableType<OrganizationRow, NewOrganizationRow, OrganizationChanges>;
+  }
+}
+
+export async function insertOrganization(db: Db, row: NewOrganizationRow): Promise<OrganizationRow> {
+  const [created] = await db('organizations').insert(row).returning('*');
+  return created!;
+}
+
+export async function findOrganization(db: Db, orgId: string): Promise<OrganizationRow | undefined> {
+  return db('organizations').where({ id: orgId }).first();
+}
 
 /**
- * Locks the organization row until the transaction ends and returns it fresh
- * (limits included). Scan creation and the runner's claim take this lock before
- * counting the organization's scans, so two processes cannot both slip under a limit.
+ * Locks the organization's row until the transaction ends and returns it fresh
+ * (limits included): what scan creation and the runner serialise on.
  */
-export async function lockOrganizationRow(db: Db, orgId: string): Promise<OrganizationRow | undefined> {
-  return db<OrganizationRow>('organizations').where({ id: orgId }).forUpdate().first();
+export async function findOrganizationForUpdate(
+  trx: Db,
+  orgId: string,
+): Promise<OrganizationRow | undefined> {
+  return trx('organizations').where({ id: orgId }).forUpdate().first();
+}
+
+/** Every organization, oldest first (operator command line). */
+export async function listOrganizations(db: Db): Promise<OrganizationRow[]> {
+  return db('organizations').orderBy([{ column: 'created_at' }, { column: 'id' }]);
+}
+
+/** Changes the organization's columns; undefined when there is no such organization. */
+export async function updateOrganization(
+  db: Db,
+  orgId: string,
+  changes: OrganizationChanges,
+): Promise<OrganizationRow | undefined> {
+  const [row] = await db('organizations').where({ id: orgId }).update(changes).returning('*');
+  return row;
+}
+
+/**
+ * The organization's columns as a join selects them (`o` the organizations alias),
+ * renamed where they would collide with the joined table's own; read back with
+ * {@link organizationOf}.
+ */
+export const JOINED_ORGANIZATION_COLUMNS = [
+  'o.id as org_id',
+  'o.name as org_name',
+  'o.plan as org_plan',
+  'o.hourly_request_limit',
+  'o.daily_request_limit',
+  'o.monthly_scan_limit',
+  'o.concurrent_scan_limit',
+  'o.monthly_ai_credits',
+  'o.created_at as org_created_at',
+  'o.updated_at as org_updated_at',
+] as const;
+
+/** A joined row's organization columns, as {@link JOINED_ORGANIZATION_COLUMNS} names them. */
+export interface JoinedOrganization {
+  org_id: string;
+  org_name: string;
+  org_plan: Plan;
+  hourly_request_limit: number | null;
+  daily_request_limit: number | null;
+  monthly_scan_limit: number | null;
+  concurrent_scan_limit: number | null;
+  monthly_ai_credits: number | null;
+  org_created_at: Date;
+  org_updated_at: Date;
+}
+
+export function organizationOf(row: JoinedOrganization): OrganizationRow {
+  return {
+    id: row.org_id,
+    name: row.org_name,
+    plan: row.org_plan,
+    hourly_request_limit: row.hourly_request_limit,
+    daily_request_limit: row.daily_request_limit,
+    monthly_scan_limit: row.monthly_scan_limit,
+    concurrent_scan_limit: row.concurrent_scan_limit,
+    monthly_ai_credits: row.monthly_ai_credits,
+    created_at: row.org_created_at,
+    updated_at: row.org_updated_at,
+  };
 }

@@ -1,36 +1,32 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import type { Plan } from '../schemas/common.ts';
 import { newId } from './ids.ts';
-import type { OrganizationRow } from './plans.ts';
+import {
+  findOrganization as findOrganizationRow,
+  insertOrganization,
+  listOrganizations as listOrganizationRows,
+  updateOrganization,
+  type OrganizationRow,
+} from './organizations.repository.ts';
 
 export async function createOrganization(
-  db: Knex,
+  db: Db,
   input: { name: string; plan: Plan },
 ): Promise<OrganizationRow> {
-  const [row] = (await db('organizations')
-    .insert({ id: newId('org'), name: input.name, plan: input.plan })
-    .returning('*')) as OrganizationRow[];
-  return row!;
+  return insertOrganization(db, { id: newId('org'), name: input.name, plan: input.plan });
 }
 
-export async function findOrganization(db: Knex, id: string): Promise<OrganizationRow | undefined> {
-  return (await db('organizations').where({ id }).first()) as OrganizationRow | undefined;
+export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
+  return findOrganizationRow(db, id);
 }
 
 /** Every organization, oldest first (operator command line). */
-export async function listOrganizations(db: Knex): Promise<OrganizationRow[]> {
-  return (await db('organizations').orderBy([
-    { column: 'created_at' },
-    { column: 'id' },
-  ])) as OrganizationRow[];
+export async function listOrganizations(db: Db): Promise<OrganizationRow[]> {
+  return listOrganizationRows(db);
 }
 
-export async function setPlan(db: Knex, id: string, plan: Plan): Promise<OrganizationRow | undefined> {
-  const [row] = (await db('organizations')
-    .where({ id })
-    .update({ plan, updated_at: new Date() })
-    .returning('*')) as OrganizationRow[];
-  return row;
+export async function setPlan(db: Db, id: string, plan: Plan): Promise<OrganizationRow | undefined> {
+  return updateOrganization(db, id, { plan, updated_at: new Date() });
 }
 
 /** A number overrides the plan's default (-1 = unlimited); null returns to the default; undefined leaves it. */
@@ -44,7 +40,7 @@ export interface LimitOverrides {
 
 /** Per-organization limits over the plan's defaults; -1 = unlimited. */
 export async function setLimits(
-  db: Knex,
+  db: Db,
   id: string,
   limits: LimitOverrides,
 ): Promise<OrganizationRow | undefined> {
@@ -56,9 +52,5 @@ export async function setLimits(
     monthly_ai_credits: limits.aiCredits,
   };
   const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-  const [row] = (await db('organizations')
-    .where({ id })
-    .update({ ...defined, updated_at: new Date() })
-    .returning('*')) as OrganizationRow[];
-  return row;
+  return updateOrganization(db, id, { ...defined, updated_at: new Date() });
 }

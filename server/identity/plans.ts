@@ -1,4 +1,8 @@
 import type { Plan } from '../schemas/common.ts';
+import type { OrganizationRow } from './organizations.repository.ts';
+
+/** Kept here for the modules that name it from this file; the row lives with its repository. */
+export type { OrganizationRow };
 
 /** -1 means unlimited throughout. */
 export interface Limits {
@@ -42,19 +46,6 @@ const FEATURE_PLANS: Record<'schedules' | 'api_keys', readonly Plan[]> = {
 
 export function planAllows(plan: Plan, feature: keyof typeof FEATURE_PLANS): boolean {
   return FEATURE_PLANS[feature].includes(plan);
-}
-
-export interface OrganizationRow {
-  id: string;
-  name: string;
-  plan: Plan;
-  hourly_request_limit: number | null;
-  daily_request_limit: number | null;
-  monthly_scan_limit: number | null;
-  concurrent_scan_limit: number | null;
-  monthly_ai_credits: number | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** The limits in force for an organization: its overrides over its plan's defaults. */

@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
+import { addToCounters, deleteExpiredCounters, findCounters } from './rate-counters.repository.ts';
 
 export interface WindowCount {
   bucket: string;
@@ -26,7 +27,7 @@ function windowOf(now: Date, seconds: number): { start: Date; end: Date } {
  * the database count one limit.
  */
 export async function incrementWindows(
-  db: Knex,
+  db: Db,
   windows: WindowSpec[],
   now = new Date(),
   by = 1,
@@ -37,15 +38,7 @@ export async function incrementWindows(
     const expires = new Date(end.getTime() + (w.retainSeconds ?? 0) * 1000);
     return { bucket: w.bucket, window_start: start, count: by, expires_at: expires };
   });
-  const result = (await db('rate_counters')
-    .insert(rows)
-    .onConflict(['bucket', 'window_start'])
-    .merge({ count: db.raw('rate_counters.count + excluded.count') })
-    .returning(['bucket', 'window_start', 'count'])) as {
-    bucket: string;
-    window_start: Date;
-    count: number;
-  }[];
+  const result = await addToCounters(db, rows);
   return windows.map((w) => {
     const { start, end } = windowOf(now, w.seconds);
     const row = result.find((r) => r.bucket === w.bucket);
@@ -54,14 +47,12 @@ export async function incrementWindows(
 }
 
 /** Reads counters without changing them (0 for a window nobody counted yet). */
-export async function readWindows(db: Knex, windows: WindowSpec[], now = new Date()): Promise<WindowCount[]> {
+export async function readWindows(db: Db, windows: WindowSpec[], now = new Date()): Promise<WindowCount[]> {
   const specs = windows.map((w) => ({ ...w, ...windowOf(now, w.seconds) }));
-  const rows = (await db('rate_counters')
-    .whereIn(
-      ['bucket', 'window_start'],
-      specs.map((s) => [s.bucket, s.start]),
-    )
-    .select('bucket', 'count')) as { bucket: string; count: number }[];
+  const rows = await findCounters(
+    db,
+    specs.map((s) => ({ bucket: s.bucket, window_start: s.start })),
+  );
   return specs.map((s) => ({
     bucket: s.bucket,
     windowStart: s.start,
@@ -71,6 +62,6 @@ export async function readWindows(db: Knex, windows: WindowSpec[], now = new Dat
 }
 
 /** Drops counters whose window has passed. */
-export async function sweepExpiredCounters(db: Knex, now = new Date()): Promise<number> {
-  return db('rate_counters').where('expires_at', '<', now).delete();
+export async function sweepExpiredCounters(db: Db, now = new Date()): Promise<number> {
+  return deleteExpiredCounters(db, now);
 }

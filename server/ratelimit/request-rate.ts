@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import type { Knex } from 'knex';
-import type { Principal } from '../auth/principal.ts';
+import type { Db } from '../db/index.ts';
+import type { Principal } from '../http/principal.ts';
 import { effectiveLimits, type Limits } from '../identity/plans.ts';
 import { rateLimited } from '../http/errors.ts';
 import { incrementWindows, readWindows, type WindowCount } from './counters.ts';
@@ -94,7 +94,7 @@ function statesOf(windows: ReturnType<typeof activeWindows>, counts: WindowCount
  * every server process sharing the database enforces one limit exactly.
  */
 export async function countRequest(
-  db: Knex,
+  db: Db,
   ctx: Context,
   principal: Principal,
   now = new Date(),
@@ -127,7 +127,7 @@ export async function countRequest(
  * documentation), so every authenticated response carries them.
  */
 export async function describeRequestRate(
-  db: Knex,
+  db: Db,
   ctx: Context,
   principal: Principal,
   now = new Date(),

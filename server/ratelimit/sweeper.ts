@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { Db } from '../db/index.ts';
 import { sweepExpiredCounters } from './counters.ts';
 
 export interface CounterSweeper {
@@ -12,7 +12,7 @@ export interface CounterSweeper {
  * table holds only the current windows. Any number of processes may sweep at
  * once: the delete is idempotent. A failed sweep is logged and retried next time.
  */
-export function startCounterSweeper(db: Knex, logger: Logger, intervalMs = 5 * 60_000): CounterSweeper {
+export function startCounterSweeper(db: Db, logger: Logger, intervalMs = 5 * 60_000): CounterSweeper {
   let running: Promise<void> | undefined;
   let stopped = false;
   const sweep = () => {

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import type { AiAnalysis } from '../schemas/ai.ts';
+import { findAnalysis, insertAnalysisUnlessPresent } from './ai-analyses.repository.ts';
 
 /**
  * The analysis of each finding, kept once computed (table `ai_analyses`, keyed by
@@ -13,19 +14,12 @@ export interface CachedAnalysis {
   source: string;
 }
 
-interface AnalysisRow {
-  source: string;
-  analysis: AiAnalysis;
-}
-
 export async function cachedAnalysis(
-  db: Knex,
+  db: Db,
   orgId: string,
   findingId: string,
 ): Promise<CachedAnalysis | undefined> {
-  const row = (await db('ai_analyses')
-    .where({ org_id: orgId, finding_id: findingId })
-    .first('source', 'analysis')) as AnalysisRow | undefined;
+  const row = await findAnalysis(db, orgId, findingId);
   return row ? { ai_analysis: row.analysis, source: row.source } : undefined;
 }
 
@@ -34,21 +28,15 @@ export async function cachedAnalysis(
  * first); answers whether this call's analysis is the stored one.
  */
 export async function storeAnalysis(
-  db: Knex,
+  db: Db,
   orgId: string,
   findingId: string,
   analysis: CachedAnalysis,
 ): Promise<boolean> {
-  const rows = (await db('ai_analyses')
-    .insert({
-      org_id: orgId,
-      finding_id: findingId,
-      source: analysis.source,
-      analysis: JSON.stringify(analysis.ai_analysis),
-      created_at: new Date(),
-    })
-    .onConflict(['org_id', 'finding_id'])
-    .ignore()
-    .returning('finding_id')) as unknown[];
-  return rows.length > 0;
+  return insertAnalysisUnlessPresent(db, orgId, {
+    finding_id: findingId,
+    source: analysis.source,
+    analysis: JSON.stringify(analysis.ai_analysis),
+    created_at: new Date(),
+  });
 }

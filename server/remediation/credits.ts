@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
+import { addCreditsWithinAllowance, findCreditsUsed, subtractCredits } from './ai-credit-usage.repository.ts';
 
 /**
  * Monthly AI credits per organization (table `ai_credit_usage`, one row per
@@ -32,39 +33,24 @@ export interface Charge {
  * AI_QUOTA_EXCEEDED when that would go over `allowance` (-1 = unlimited).
  */
 export async function chargeAiCredits(
-  db: Knex,
+  db: Db,
   orgId: string,
   allowance: number,
   amount: number = ANALYSIS_COST,
   now: Date = new Date(),
 ): Promise<Charge> {
   const month = creditMonth(now);
-  const unlimited = allowance < 0;
-  if (!unlimited && amount > allowance) throw aiQuotaExceeded();
-  const rows = (await db('ai_credit_usage')
-    .insert({ org_id: orgId, month, credits: amount })
-    .onConflict(['org_id', 'month'])
-    .merge({ credits: db.raw('ai_credit_usage.credits + excluded.credits') })
-    .modify((q) => {
-      // The update happens only while the new total stays within the allowance.
-      if (!unlimited) void q.where(db.raw('ai_credit_usage.credits + excluded.credits'), '<=', allowance);
-    })
-    .returning('credits')) as { credits: number }[];
-  if (rows.length === 0) throw aiQuotaExceeded();
+  if (allowance >= 0 && amount > allowance) throw aiQuotaExceeded();
+  if (!(await addCreditsWithinAllowance(db, orgId, month, amount, allowance))) throw aiQuotaExceeded();
   return { month, amount };
 }
 
 /** Gives back a charge whose analysis was not delivered as a fresh one. */
-export async function refundAiCredits(db: Knex, orgId: string, charge: Charge): Promise<void> {
-  await db('ai_credit_usage')
-    .where({ org_id: orgId, month: charge.month })
-    .update({ credits: db.raw('greatest(credits - ?, 0)', [charge.amount]) });
+export async function refundAiCredits(db: Db, orgId: string, charge: Charge): Promise<void> {
+  await subtractCredits(db, orgId, charge.month, charge.amount);
 }
 
 /** Credits the organization has spent in the current UTC month. */
-export async function aiCreditsUsed(db: Knex, orgId: string, now: Date = new Date()): Promise<number> {
-  const row = (await db('ai_credit_usage')
-    .where({ org_id: orgId, month: creditMonth(now) })
-    .first('credits')) as { credits: number } | undefined;
-  return row?.credits ?? 0;
+export async function aiCreditsUsed(db: Db, orgId: string, now: Date = new Date()): Promise<number> {
+  return findCreditsUsed(db, orgId, creditMonth(now));
 }

@@ -5,6 +5,7 @@ import type { Services } from '../services.ts';
 import { cachedAnalysis, storeAnalysis } from './analysis-cache.ts';
 import { ANALYSIS_COST, chargeAiCredits, refundAiCredits } from './credits.ts';
 import type { FindingFacts } from './finding-facts.ts';
+import { findFindingFacts } from '../findings/findings.repository.ts';
 import { kevEntriesFor } from './kev-context.ts';
 import { analyzeWithFallback, providerFromConfig, type AnalysisProvider } from './providers.ts';
 
@@ -22,28 +23,10 @@ import { analyzeWithFallback, providerFromConfig, type AnalysisProvider } from '
  *   charged; the other is refunded and answers with the stored analysis.
  */
 
-const FACT_COLUMNS = [
-  'title',
-  'severity',
-  'template_id',
-  'category',
-  'cve_ids',
-  'cwe_ids',
-  'cvss_score',
-  'cvss_vector',
-  'epss_score',
-  'target',
-  'affected_component',
-  'tool',
-  'description',
-  'evidence',
-] as const;
-
 async function findingFacts(services: Services, orgId: string, findingId: string): Promise<FindingFacts> {
-  const row = (await services.db('findings').where({ org_id: orgId, id: findingId }).first(FACT_COLUMNS)) as
-    FindingFacts | undefined;
-  if (!row) throw notFound('finding');
-  return row;
+  const facts = await findFindingFacts(services.db, orgId, findingId);
+  if (!facts) throw notFound('finding');
+  return facts;
 }
 
 type WireAnalysis = AiAnalysisResponse['ai_analysis'];

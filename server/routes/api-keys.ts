@@ -1,5 +1,5 @@
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../http/principal.ts';
 import { defineRoute } from '../http/contract.ts';
 import { notFound, planUpgradeRequired } from '../http/errors.ts';
 import { planAllows } from '../identity/plans.ts';

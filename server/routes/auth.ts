@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../http/principal.ts';
 import { login } from '../auth/login.ts';
 import { assertLoginAllowed, recordFailedLogin } from '../auth/login-throttle.ts';
 import { beginMfaSetup, disableMfa, invalidMfaCode, verifyMfaSetup } from '../auth/mfa.ts';

@@ -1,7 +1,8 @@
 import { bearerPrincipal, resolvePrincipal } from '../auth/gatekeeper.ts';
 import { clearConsoleCookie, consoleCookie, csrfToken, setConsoleCookie } from '../auth/console-session.ts';
 import { login } from '../auth/login.ts';
-import type { Principal } from '../auth/principal.ts';
+import { mfaEnabled } from '../auth/mfa.ts';
+import type { Principal } from '../http/principal.ts';
 import { revokeSession } from '../auth/sessions.ts';
 import { defineRoute } from '../http/contract.ts';
 import { AppError } from '../http/errors.ts';
@@ -20,14 +21,11 @@ const TAGS = ['Authentication'];
 
 async function describe(services: Services, principal: Principal): Promise<ConsoleSession> {
   if (!principal.sessionId) throw invalidToken();
-  const user = (await services
-    .db('users')
-    .where({ id: principal.user.id, org_id: principal.org.id })
-    .first('mfa_enabled')) as { mfa_enabled: boolean } | undefined;
+  const mfa = await mfaEnabled(services.db, { orgId: principal.org.id, userId: principal.user.id });
   return {
     session_id: principal.sessionId,
     csrf_token: csrfToken(services, principal.sessionId),
-    user: { ...principal.user, mfa_enabled: user?.mfa_enabled ?? false },
+    user: { ...principal.user, mfa_enabled: mfa },
     organization: { id: principal.org.id, name: principal.org.name, plan: principal.org.plan },
   };
 }

@@ -1,24 +1,9 @@
-import type { Knex } from 'knex';
+import { databaseAnswers } from '../db/session.ts';
 import { defineRoute } from '../http/contract.ts';
 import { HealthRecord } from '../schemas/health.ts';
 
 /** A database that takes longer than this to answer `select 1` counts as down. */
 const DB_CHECK_TIMEOUT_MS = 2000;
-
-async function databaseAnswers(db: Knex): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), DB_CHECK_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([db.raw('select 1'), timeout]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export const getHealth = defineRoute({
   method: 'get',
@@ -33,7 +18,7 @@ export const getHealth = defineRoute({
     503: { description: 'The database does not answer', schema: HealthRecord },
   },
   handler: async ({ services }) => {
-    const healthy = await databaseAnswers(services.db);
+    const healthy = await databaseAnswers(services.db, DB_CHECK_TIMEOUT_MS);
     return {
       status: healthy ? 200 : 503,
       body: {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { registry, scanMetrics } from '../metrics/registry.ts';
+import { countScansByStatusOfAllOrganizations } from '../scans/scans.repository.ts';
 import type { Services } from '../services.ts';
 import { requireCredentialsUnless } from './docs.ts';
 
@@ -18,10 +19,7 @@ metricsRouter.get(
   requireCredentialsUnless((config) => config.metricsPublic),
   async (ctx) => {
     const services = ctx.state.services as Services;
-    const rows = (await services
-      .db('scans')
-      .groupBy('status')
-      .select('status', services.db.raw('count(*)::int as n'))) as { status: string; n: number }[];
+    const rows = await countScansByStatusOfAllOrganizations(services.db);
     for (const status of STATUSES) {
       scanMetrics.byStatus.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
     }

@@ -234,9 +234,7 @@ async function completeScan(
       scan.org_id,
       assessed.map((controlId) => ({
         id: newId('evid'),
-        org_id: scan.org_id,
         control_id: controlId,
-        kind: 'scan' as const,
         scan_id: scan.id,
         title: `${scan.scan_type} scan of ${scan.target}`,
         description: `Assessed by scan ${scan.id}, completed ${now.toISOString()}.`,

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.ts';
 import { AppError, conflict, notFound } from '../http/errors.ts';
 import { newId } from '../identity/ids.ts';
-import { lockOrganizationRow } from '../identity/organizations.repository.ts';
+import { findOrganizationForUpdate } from '../identity/organizations.repository.ts';
 import { effectiveLimits } from '../identity/plans.ts';
 import {
   credentialChecksFor,
@@ -166,7 +166,7 @@ export async function claimNextScan(
         await failScan(trx, candidate.id, candidate.org_id, error, now);
         return { failed: candidate.id };
       }
-      const org = await lockOrganizationRow(trx, candidate.org_id);
+      const org = await findOrganizationForUpdate(trx, candidate.org_id);
       const limit = org ? effectiveLimits(org).concurrentScans : -1;
       if (limit >= 0 && (await countLiveRunningScans(trx, candidate.org_id, now)) >= limit) {
         passedOver.push(candidate.id);

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.ts';
 import { AppError, notFound, rateLimited } from '../http/errors.ts';
 import { effectiveLimits, type OrganizationRow } from '../identity/plans.ts';
-import { lockOrganizationRow } from '../identity/organizations.repository.ts';
+import { findOrganizationForUpdate } from '../identity/organizations.repository.ts';
 import { activeScans, countScansCreatedSince } from './scans.repository.ts';
 
 /**
@@ -46,7 +46,7 @@ export async function quotaReport(db: Db, org: OrganizationRow, now = new Date()
  * the count-then-insert below atomic across processes.
  */
 export async function lockOrganization(trx: Db, orgId: string): Promise<OrganizationRow> {
-  const org = await lockOrganizationRow(trx, orgId);
+  const org = await findOrganizationForUpdate(trx, orgId);
   if (!org) throw notFound('organization');
   return org;
 }

@@ -320,3 +320,14 @@ export async function lockStalledScans(
     .skipLocked()
     .select('id', 'org_id');
 }
+
+// --- metrics: scans counted by status across the whole instance (what an operator scrapes)
+
+export interface ScanStatusCount {
+  status: string;
+  n: number;
+}
+
+export async function countScansByStatusOfAllOrganizations(db: Db): Promise<ScanStatusCount[]> {
+  return db('scans').groupBy('status').select<ScanStatusCount[]>('status', db.raw('count(*)::int as n'));
+}

@@ -2,12 +2,18 @@ import http from 'node:http';
 import { webhookMetrics } from '../metrics/registry.ts';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { openSecret } from '../auth/keys.ts';
+import type { Db } from '../db/index.ts';
 import type { Services } from '../services.ts';
 import { checkWebhookUrl } from './url-policy.ts';
+import {
+  claimDueDeliveriesOfAnyOrganization,
+  recordDeliveryAttempt,
+  type ClaimedDelivery,
+} from './webhook-deliveries.repository.ts';
+import { clearWebhookFailure, findWebhookFailingSince, recordWebhookFailure } from './webhooks.repository.ts';
 
 /**
  * The delivery worker: sends queued deliveries (the outbox) following the
@@ -22,58 +28,11 @@ const CLAIM_SECONDS = DELIVERY_TIMEOUT_MS / 1000 + 5;
 const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-interface ClaimedDelivery {
-  id: string;
-  org_id: string;
-  webhook_id: string;
-  payload: string;
-  attempts: number;
-  url: string;
-  secret: string;
-}
-
 interface AttemptResult {
   ok: boolean;
   statusCode?: number;
   ms: number;
   error?: string;
-}
-
-/** Claims due deliveries atomically (several workers never send one delivery at the same time). */
-async function claimDue(db: Knex, limit: number, now: Date): Promise<ClaimedDelivery[]> {
-  return db.transaction(async (trx) => {
-    const due = (await trx('webhook_deliveries as d')
-      .join('webhooks as w', 'w.id', 'd.webhook_id')
-      .where('d.status', 'pending')
-      .where('w.active', true)
-      .where('d.next_attempt_at', '<=', now)
-      .where((q) => q.whereNull('d.locked_until').orWhere('d.locked_until', '<=', now))
-      .orderBy([{ column: 'd.next_attempt_at' }, { column: 'd.id' }])
-      .limit(limit)
-      .forUpdate('d')
-      .skipLocked()
-      .select(
-        'd.id',
-        'd.org_id',
-        'd.webhook_id',
-        'd.payload',
-        'd.attempts',
-        'w.url',
-        'w.secret',
-      )) as ClaimedDelivery[];
-    if (due.length === 0) return [];
-    await trx('webhook_deliveries')
-      .whereIn(
-        'id',
-        due.map((d) => d.id),
-      )
-      .update({
-        locked_until: new Date(now.getTime() + CLAIM_SECONDS * 1000),
-        attempts: trx.raw('attempts + 1'),
-        updated_at: now,
-      });
-    return due.map((d) => ({ ...d, attempts: d.attempts + 1 }));
-  });
 }
 
 /** POSTs the payload to the receiver, connecting only to the addresses the URL policy checked. */
@@ -142,7 +101,7 @@ async function attempt(
 }
 
 async function recordResult(
-  db: Knex,
+  db: Db,
   delivery: ClaimedDelivery,
   result: AttemptResult,
   now: Date,
@@ -158,23 +117,26 @@ async function recordResult(
   webhookMetrics.deliveries.inc({
     outcome: result.ok ? 'succeeded' : delay === undefined ? 'failed' : 'retrying',
   });
+  const orgId = delivery.org_id;
   await db.transaction(async (trx) => {
     if (result.ok) {
-      await trx('webhook_deliveries')
-        .where({ id: delivery.id })
-        .update({ ...base, status: 'succeeded', next_attempt_at: null });
-      await trx('webhooks').where({ id: delivery.webhook_id }).update({ failing_since: null });
+      await recordDeliveryAttempt(trx, orgId, delivery.id, {
+        ...base,
+        status: 'succeeded',
+        next_attempt_at: null,
+      });
+      await clearWebhookFailure(trx, orgId, delivery.webhook_id);
       return;
     }
-    await trx('webhook_deliveries')
-      .where({ id: delivery.id })
-      .update(
-        delay === undefined
-          ? { ...base, status: 'failed', next_attempt_at: null }
-          : { ...base, next_attempt_at: new Date(now.getTime() + delay * 1000) },
-      );
-    const hook = (await trx('webhooks').where({ id: delivery.webhook_id }).first('failing_since')) as
-      { failing_since: Date | null } | undefined;
+    await recordDeliveryAttempt(
+      trx,
+      orgId,
+      delivery.id,
+      delay === undefined
+        ? { ...base, status: 'failed', next_attempt_at: null }
+        : { ...base, next_attempt_at: new Date(now.getTime() + delay * 1000) },
+    );
+    const hook = await findWebhookFailingSince(trx, orgId, delivery.webhook_id);
     if (!hook) return;
     const failingSince = hook.failing_since ?? now;
     let disabledReason: string | undefined;
@@ -182,13 +144,7 @@ async function recordResult(
     else if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
       disabledReason = 'deliveries kept failing for 5 days';
     }
-    await trx('webhooks')
-      .where({ id: delivery.webhook_id })
-      .update({
-        failing_since: failingSince,
-        ...(disabledReason ? { active: false, disabled_reason: disabledReason } : {}),
-        updated_at: now,
-      });
+    await recordWebhookFailure(trx, orgId, delivery.webhook_id, { failingSince, disabledReason }, now);
   });
 }
 
@@ -198,7 +154,12 @@ export async function deliverDue(
   options: { limit?: number; now?: Date } = {},
 ): Promise<number> {
   const now = options.now ?? new Date();
-  const claimed = await claimDue(services.db, options.limit ?? 20, now);
+  const claimed = await claimDueDeliveriesOfAnyOrganization(
+    services.db,
+    options.limit ?? 20,
+    now,
+    CLAIM_SECONDS,
+  );
   await Promise.all(
     claimed.map(async (delivery) => {
       const signer = new Webhook(openSecret(services.keys.encryptionKey, delivery.secret));

@@ -1,5 +1,7 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
+import { insertDeliveries } from './webhook-deliveries.repository.ts';
+import { subscribedWebhookIds } from './webhooks.repository.ts';
 
 export const WEBHOOK_EVENTS = [
   'scan.started',
@@ -18,30 +20,27 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
  * Returns the ids of the queued deliveries.
  */
 export async function enqueueWebhookEvent(
-  trx: Knex | Knex.Transaction,
+  trx: Db,
   orgId: string,
   event: WebhookEvent,
   data: Record<string, unknown>,
   now = new Date(),
 ): Promise<string[]> {
-  const hooks = (await trx('webhooks')
-    .where({ org_id: orgId, active: true })
-    .whereRaw('? = any(events)', [event])
-    .select('id')) as { id: string }[];
-  if (hooks.length === 0) return [];
+  const hookIds = await subscribedWebhookIds(trx, orgId, event);
+  if (hookIds.length === 0) return [];
   const payload = JSON.stringify({ type: event, timestamp: now.toISOString(), data });
-  const rows = hooks.map((h) => ({
+  const rows = hookIds.map((webhookId) => ({
     id: newId('whd'),
     org_id: orgId,
-    webhook_id: h.id,
+    webhook_id: webhookId,
     event,
     payload,
-    status: 'pending',
+    status: 'pending' as const,
     attempts: 0,
     next_attempt_at: now,
     created_at: now,
     updated_at: now,
   }));
-  await trx('webhook_deliveries').insert(rows);
+  await insertDeliveries(trx, rows);
   return rows.map((r) => r.id);
 }

@@ -1,37 +1,28 @@
-import type { Knex } from 'knex';
 import { sealSecret } from '../auth/keys.ts';
+import type { Db } from '../db/index.ts';
 import { conflict, notFound, validationError } from '../http/errors.ts';
 import { newId } from '../identity/ids.ts';
 import { pageOf, type PageOf } from '../schemas/common.ts';
 import type { Services } from '../services.ts';
 import { generateWebhookSecret, isValidWebhookSecret } from './secrets.ts';
 import { checkWebhookUrl } from './url-policy.ts';
+import {
+  countDeliveries,
+  listDeliveries as listDeliveryRows,
+  requeueDelivery,
+  type DeliveryRow,
+} from './webhook-deliveries.repository.ts';
+import {
+  countWebhooks,
+  deleteWebhook as deleteWebhookRow,
+  findWebhook,
+  insertWebhookUnlessUrlTaken,
+  listWebhooks as listWebhookRows,
+  reactivateWebhook,
+  type WebhookRow,
+} from './webhooks.repository.ts';
 
 /** Webhook registrations and their delivery log; every query is scoped to one organization. */
-
-interface WebhookRow {
-  id: string;
-  org_id: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  disabled_reason: string | null;
-  created_at: Date;
-}
-
-interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  event: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_status_code: number | null;
-  last_response_ms: number | null;
-  last_error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 export function presentWebhook(row: WebhookRow) {
   return {
@@ -71,74 +62,48 @@ export async function createWebhook(
   }
   const { url } = await checkWebhookUrl(input.url, services.config.webhookAllowPrivate);
   const secret = input.secret ?? generateWebhookSecret();
-  const rows = (await services
-    .db('webhooks')
-    .insert({
-      id: newId('wh'),
-      org_id: orgId,
-      created_by: userId,
-      url: url.toString(),
-      events: input.events,
-      secret: sealSecret(services.keys.encryptionKey, secret),
-    })
-    .onConflict(['org_id', 'url'])
-    .ignore()
-    .returning('*')) as WebhookRow[];
-  if (rows.length === 0) throw conflict('a webhook with this URL is already registered');
-  return { ...presentWebhook(rows[0]!), secret };
+  const row = await insertWebhookUnlessUrlTaken(services.db, orgId, {
+    id: newId('wh'),
+    created_by: userId,
+    url: url.toString(),
+    events: input.events,
+    secret: sealSecret(services.keys.encryptionKey, secret),
+  });
+  if (!row) throw conflict('a webhook with this URL is already registered');
+  return { ...presentWebhook(row), secret };
 }
 
-async function findWebhookRow(db: Knex, orgId: string, id: string): Promise<WebhookRow> {
-  const row = (await db('webhooks').where({ org_id: orgId, id }).first()) as WebhookRow | undefined;
+async function findWebhookRow(db: Db, orgId: string, id: string): Promise<WebhookRow> {
+  const row = await findWebhook(db, orgId, id);
   if (!row) throw notFound('webhook');
   return row;
 }
 
-export async function getWebhook(db: Knex, orgId: string, id: string) {
+export async function getWebhook(db: Db, orgId: string, id: string) {
   return presentWebhook(await findWebhookRow(db, orgId, id));
 }
 
-export async function listWebhooks(db: Knex, orgId: string, page: number, perPage: number) {
-  const [{ total }] = (await db('webhooks')
-    .where({ org_id: orgId })
-    .select(db.raw('count(*)::int as total'))) as [{ total: number }];
-  const rows = (await db('webhooks')
-    .where({ org_id: orgId })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(perPage)
-    .offset((page - 1) * perPage)) as WebhookRow[];
+export async function listWebhooks(db: Db, orgId: string, page: number, perPage: number) {
+  const total = await countWebhooks(db, orgId);
+  const rows = await listWebhookRows(db, orgId, { limit: perPage, offset: (page - 1) * perPage });
   return pageOf(rows.map(presentWebhook), total, page, perPage);
 }
 
-export async function deleteWebhook(db: Knex, orgId: string, id: string) {
-  const deleted = await db('webhooks').where({ org_id: orgId, id }).delete();
-  if (deleted === 0) throw notFound('webhook');
+export async function deleteWebhook(db: Db, orgId: string, id: string) {
+  if (!(await deleteWebhookRow(db, orgId, id))) throw notFound('webhook');
   return { id, deleted: true as const };
 }
 
 export async function listDeliveries(
-  db: Knex,
+  db: Db,
   orgId: string,
   webhookId: string,
   page: number,
   perPage: number,
 ): Promise<PageOf<ReturnType<typeof presentDelivery>>> {
   await findWebhookRow(db, orgId, webhookId);
-  const scope = { org_id: orgId, webhook_id: webhookId };
-  const [{ total }] = (await db('webhook_deliveries')
-    .where(scope)
-    .select(db.raw('count(*)::int as total'))) as [{ total: number }];
-  const rows = (await db('webhook_deliveries')
-    .where(scope)
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(perPage)
-    .offset((page - 1) * perPage)) as DeliveryRow[];
+  const total = await countDeliveries(db, orgId, webhookId);
+  const rows = await listDeliveryRows(db, orgId, webhookId, { limit: perPage, offset: (page - 1) * perPage });
   return pageOf(rows.map(presentDelivery), total, page, perPage);
 }
 
@@ -147,18 +112,13 @@ export async function listDeliveries(
  * de-duplicate on) and its attempt count; a disabled webhook is re-enabled,
  * since asking for a redelivery says the receiver is back.
  */
-export async function redeliver(db: Knex, orgId: string, webhookId: string, deliveryId: string) {
+export async function redeliver(db: Db, orgId: string, webhookId: string, deliveryId: string) {
   return db.transaction(async (trx) => {
     await findWebhookRow(trx, orgId, webhookId);
     const now = new Date();
-    const [row] = (await trx('webhook_deliveries')
-      .where({ org_id: orgId, webhook_id: webhookId, id: deliveryId })
-      .update({ status: 'pending', next_attempt_at: now, locked_until: null, updated_at: now })
-      .returning('*')) as DeliveryRow[];
+    const row = await requeueDelivery(trx, orgId, webhookId, deliveryId, now);
     if (!row) throw notFound('delivery');
-    await trx('webhooks')
-      .where({ org_id: orgId, id: webhookId, active: false })
-      .update({ active: true, disabled_reason: null, failing_since: null, updated_at: now });
+    await reactivateWebhook(trx, orgId, webhookId, now);
     return presentDelivery(row);
   });
 }

@@ -91,10 +91,7 @@ describe(`API keys (${testEngine})`, () => {
     expect(created.expires_at).toBe(expiresAt);
     expect(created.last_used_at).toBeNull();
 
-    const row = (await app.services.db('api_keys').where({ id: created.id }).first()) as Record<
-      string,
-      unknown
-    >;
+    const row = (await app.services.db('api_keys').where({ id: created.id }).first())!;
     expect(row.key_hash).toBe(createHash('sha256').update(created.key).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(created.key);
 

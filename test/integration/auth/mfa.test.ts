@@ -73,7 +73,7 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     expect(totp.issuer).toBe('Scanward');
     expect(totp.label).toBe(user.email);
 
-    const row = (await app.services.db('users').where({ id: user.id }).first()) as Record<string, unknown>;
+    const row = (await app.services.db('users').where({ id: user.id }).first())!;
     expect(row.mfa_enabled).toBe(false);
     expect(String(row.mfa_pending_secret)).not.toContain(secret);
     expect(openSecret(app.services.keys.encryptionKey, String(row.mfa_pending_secret))).toBe(secret);
@@ -148,7 +148,7 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     expect(await off.json()).toEqual({ mfa_enabled: false });
 
     expect((await tokenRequest(user)).status).toBe(200);
-    const row = (await app.services.db('users').where({ id: user.id }).first()) as Record<string, unknown>;
+    const row = (await app.services.db('users').where({ id: user.id }).first())!;
     expect(row).toMatchObject({ mfa_enabled: false, mfa_secret: null, mfa_pending_secret: null });
     await expectError(await call(token, 'DELETE', '/api/v1/auth/mfa', { code: current }), 409, 'CONFLICT');
   });

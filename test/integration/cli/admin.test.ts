@@ -217,8 +217,8 @@ describe(`operator command line (${testEngine})`, () => {
         const [row] = await db('sessions')
           .where({ user_id: userId })
           .whereNull('revoked_at')
-          .select(db.raw('count(*)::int as n'));
-        return (row as { n: number }).n;
+          .select<{ n: number }[]>(db.raw('count(*)::int as n'));
+        return row!.n;
       });
 
     const passwordHash = (userId: string) =>

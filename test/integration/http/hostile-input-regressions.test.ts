@@ -68,7 +68,7 @@ const failingInsert = defineRoute({
       name: SECRET_NAME,
       prefix: 'sw_abcdefg',
       key_hash: SECRET_HASH,
-      permissions: ['read:scans'],
+      permissions: ['read:scans' as const],
     };
     await services.db('api_keys').insert(row);
     await services.db('api_keys').insert(row); // a unique violation quoting the key

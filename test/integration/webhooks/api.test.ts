@@ -96,7 +96,10 @@ describe(`webhooks (${testEngine})`, () => {
     expect(list.items.map((w) => w.id)).toContain(hook.id);
     expect(list.items.every((w) => w.secret === undefined)).toBe(true);
 
-    const stored = (await app.services.db('webhooks').where({ id: hook.id }).first()) as { secret: string };
+    const stored = (await app.services
+      .db('webhooks')
+      .where({ id: hook.id as string })
+      .first())!;
     expect(stored.secret).not.toContain(hook.secret as string);
   });
 

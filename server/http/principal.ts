@@ -1,0 +1,43 @@
+import type { Permission, Plan } from '../schemas/common.ts';
+
+/**
+ * The authenticated caller of a request, as the route contract and the middleware
+ * see it. auth/ finds who is calling and produces it; http/ only carries it, so it
+ * lives here rather than in auth/.
+ */
+
+export interface PrincipalUser {
+  id: string;
+  email: string;
+  role: 'admin' | 'member';
+}
+
+/** The caller's organization as stored: its plan and its overrides of the plan's limits (null = default). */
+export interface PrincipalOrganization {
+  id: string;
+  name: string;
+  plan: Plan;
+  hourly_request_limit: number | null;
+  daily_request_limit: number | null;
+  monthly_scan_limit: number | null;
+  concurrent_scan_limit: number | null;
+  monthly_ai_credits: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * Who is calling. An API key acts as the user who created it, limited to the
+ * key's permissions; a bearer token (or HTTP Basic on the docs) carries the
+ * user's full rights.
+ */
+export interface Principal {
+  via: 'bearer' | 'cookie' | 'api_key' | 'basic';
+  user: PrincipalUser;
+  org: PrincipalOrganization;
+  /** The session of a bearer token or console cookie. */
+  sessionId?: string;
+  apiKeyId?: string;
+  /** The API key's permissions; undefined for bearer and basic callers (all rights of the user). */
+  permissions?: ReadonlySet<Permission>;
+}

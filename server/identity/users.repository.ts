@@ -1,0 +1,230 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
+import {
+  JOINED_ORGANIZATION_COLUMNS,
+  organizationOf,
+  type JoinedOrganization,
+  type OrganizationRow,
+} from './organizations.repository.ts';
+
+/**
+ * The `users` table. Every query is scoped by organization, except the look-ups by
+ * e-mail a login makes before it knows the organization (e-mails are unique across
+ * organizations), named `…InAnyOrganization`, and the operator's listing of all users.
+ */
+
+export interface UserRow {
+  id: string;
+  org_id: string;
+  email: string;
+  password_hash: string;
+  role: 'admin' | 'member';
+  mfa_enabled: boolean;
+  /** Encrypted at rest (auth/keys.ts sealSecret). */
+  mfa_secret: string | null;
+  /** Encrypted; set by MFA setup, moved to mfa_secret by its verification. */
+  mfa_pending_secret: string | null;
+  /** The last accepted TOTP time step, so a code works once (bigint). */
+  mfa_last_step: number | string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The columns an insert must give; the others have defaults (MFA off, now). */
+export type NewUserRow = Pick<UserRow, 'id' | 'org_id' | 'email' | 'password_hash' | 'role'> &
+  Partial<Omit<UserRow, 'id' | 'org_id' | 'email' | 'password_hash' | 'role'>>;
+
+declare module 'knex/types/tables.js' {
+  interface Tables {
+    users: Knex.CompositeTableType<UserRow, NewUserRow, Partial<UserRow>>;
+  }
+}
+
+/** A user as a caller of the API: who, and with which role. */
+export type CallerUser = Pick<UserRow, 'id' | 'email' | 'role'>;
+
+export async function insertUser(db: Db, row: NewUserRow): Promise<UserRow> {
+  const [created] = await db('users').insert(row).returning('*');
+  return created!;
+}
+
+export async function findUser(db: Db, orgId: string, userId: string): Promise<UserRow | undefined> {
+  return db('users').where({ id: userId, org_id: orgId }).first();
+}
+
+/** The user an e-mail names, whatever its organization; compared without regard to case. */
+export async function findUserByEmailInAnyOrganization(db: Db, email: string): Promise<UserRow | undefined> {
+  return db('users').whereRaw('lower(email) = lower(?)', [email]).first();
+}
+
+/** Whether the database has any user at all (first start). */
+export async function anyUserExists(db: Db): Promise<boolean> {
+  return (await db('users').first('id')) !== undefined;
+}
+
+export async function updateUserPassword(
+  db: Db,
+  orgId: string,
+  userId: string,
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
+  await db('users')
+    .where({ id: userId, org_id: orgId })
+    .update({ password_hash: passwordHash, updated_at: now });
+}
+
+/*
+ * MFA changes are conditional updates: each names the state it expects (the secret it
+ * checked a code against, whether MFA is on) and accepts only a time step later than the
+ * last accepted one, so two concurrent requests cannot both use one code. Each answers
+ * whether the row changed.
+ */
+
+/** Only a step later than the last accepted one: `mfa_last_step` is null before the first code. */
+function laterThanLastStep(query: Knex.QueryBuilder, step: number) {
+  return query.where((q) => q.whereNull('mfa_last_step').orWhere('mfa_last_step', '<', step));
+}
+
+/** Consumes a login code's step of the user's active secret. */
+export async function acceptMfaStep(
+  db: Db,
+  orgId: string,
+  userId: string,
+  secret: string,
+  step: number,
+): Promise<boolean> {
+  const updated = await laterThanLastStep(
+    db('users').where({ id: userId, org_id: orgId, mfa_enabled: true, mfa_secret: secret }),
+    step,
+  ).update({ mfa_last_step: step });
+  return updated > 0;
+}
+
+/** Stores a new pending secret while MFA is off. */
+export async function storePendingMfaSecret(
+  db: Db,
+  orgId: string,
+  userId: string,
+  sealedSecret: string,
+  now: Date,
+): Promise<void> {
+  await db('users')
+    .where({ id: userId, org_id: orgId, mfa_enabled: false })
+    .update({ mfa_pending_secret: sealedSecret, updated_at: now });
+}
+
+/** Turns MFA on with the pending secret a code of `step` was checked against. */
+export async function enableMfa(
+  db: Db,
+  orgId: string,
+  userId: string,
+  pendingSecret: string,
+  step: number,
+  now: Date,
+): Promise<boolean> {
+  const updated = await laterThanLastStep(
+    db('users').where({ id: userId, org_id: orgId, mfa_enabled: false, mfa_pending_secret: pendingSecret }),
+    step,
+  ).update({
+    mfa_enabled: true,
+    mfa_secret: pendingSecret,
+    mfa_pending_secret: null,
+    mfa_last_step: step,
+    updated_at: now,
+  });
+  return updated > 0;
+}
+
+/** Turns MFA off with a code of `step` of the active secret. */
+export async function clearMfa(
+  db: Db,
+  orgId: string,
+  userId: string,
+  secret: string,
+  step: number,
+  now: Date,
+): Promise<boolean> {
+  const updated = await laterThanLastStep(
+    db('users').where({ id: userId, org_id: orgId, mfa_enabled: true, mfa_secret: secret }),
+    step,
+  ).update({
+    mfa_enabled: false,
+    mfa_secret: null,
+    mfa_pending_secret: null,
+    mfa_last_step: null,
+    updated_at: now,
+  });
+  return updated > 0;
+}
+
+/** A user with the name of its organization (operator listing). */
+export interface UserListRow {
+  id: string;
+  email: string;
+  role: 'admin' | 'member';
+  org_id: string;
+  org_name: string;
+  mfa_enabled: boolean;
+  created_at: Date;
+}
+
+/** Users of one organization, or of every organization when `orgId` is undefined; oldest first. */
+export async function listUsersWithOrganization(db: Db, orgId: string | undefined): Promise<UserListRow[]> {
+  const query = db('users as u')
+    .join('organizations as o', 'o.id', 'u.org_id')
+    .select<UserListRow[]>(
+      'u.id',
+      'u.email',
+      'u.role',
+      'u.org_id',
+      'o.name as org_name',
+      'u.mfa_enabled',
+      'u.created_at',
+    )
+    .orderBy([{ column: 'u.created_at' }, { column: 'u.id' }]);
+  if (orgId) void query.where('u.org_id', orgId);
+  return query;
+}
+
+/** What a password login as a caller needs: the user, its password check and its organization. */
+export interface PasswordCaller {
+  user: CallerUser;
+  passwordHash: string;
+  mfaEnabled: boolean;
+  org: OrganizationRow;
+}
+
+/** The user an e-mail names, whatever its organization, with its organization (HTTP Basic). */
+export async function findPasswordCallerInAnyOrganization(
+  db: Db,
+  email: string,
+): Promise<PasswordCaller | undefined> {
+  const row = await db('users as u')
+    .join('organizations as o', 'o.id', 'u.org_id')
+    .whereRaw('lower(u.email) = lower(?)', [email])
+    .first<
+      | (JoinedOrganization & {
+          user_id: string;
+          email: string;
+          role: UserRow['role'];
+          password_hash: string;
+          mfa_enabled: boolean;
+        })
+      | undefined
+    >(
+      'u.id as user_id',
+      'u.email',
+      'u.role',
+      'u.password_hash',
+      'u.mfa_enabled',
+      ...JOINED_ORGANIZATION_COLUMNS,
+    );
+  if (!row) return undefined;
+  return {
+    user: { id: row.user_id, email: row.email, role: row.role },
+    passwordHash: row.password_hash,
+    mfaEnabled: row.mfa_enabled,
+    org: organizationOf(row),
+  };
+}
