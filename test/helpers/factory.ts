@@ -152,6 +152,9 @@ export const factory = {
 };
 
 /** Opens a session for a user (as a login would) and signs a bearer token for it. */
+/** The user agent of the sessions tests mint, so a test can tell them from a browser's. */
+export const TEST_USER_AGENT = 'scanward-test';
+
 export async function mintBearerToken(
   db: Knex,
   jwtSecret: Uint8Array,
@@ -160,7 +163,7 @@ export async function mintBearerToken(
   const session = await createSession(
     db,
     { orgId: user.orgId, userId: user.id },
-    { ip: '127.0.0.1', userAgent: 'scanward-test' },
+    { ip: '127.0.0.1', userAgent: TEST_USER_AGENT },
   );
   const token = await issueToken(jwtSecret, { sub: user.id, org: user.orgId, sid: session.id });
   return token.access_token;

@@ -10,7 +10,14 @@ import {
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan, type Tenant, type TestUser } from '../../helpers/factory.ts';
+import {
+  createTenant,
+  detection,
+  runScan,
+  TEST_USER_AGENT,
+  type Tenant,
+  type TestUser,
+} from '../../helpers/factory.ts';
 import {
   hasChromium,
   launchChromium,
@@ -269,11 +276,11 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       await page.getByRole('cell', { name: 'console-ci', exact: true }).waitFor();
       expect(await page.content()).not.toContain(secret);
 
-      // The session ends (revoked elsewhere): the next page asks to sign in and then comes back.
+      // The browser's session ends (revoked elsewhere): the next page asks to sign in and then comes back.
       await app.services
         .db('sessions')
         .where({ user_id: tenant.admin.id })
-        .whereNotNull('user_agent')
+        .whereNot({ user_agent: TEST_USER_AGENT })
         .update({
           revoked_at: new Date(),
         });
