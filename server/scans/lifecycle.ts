@@ -105,8 +105,8 @@ export const scanNotCancellable = (status: ScanStatus) =>
   new AppError(409, 'SCAN_NOT_CANCELLABLE', `the scan is ${status} and can no longer be cancelled`);
 
 /**
- * Cancels a pending or running scan, keeping its phase, progress and
- * everything it found. A runner working on it sees the status change and stops.
+ * Cancels a pending or running scan, keeping its phase and progress (its
+ * findings are only recorded when a scan completes, so it records none). A runner working on it sees the status change and stops.
  * Throws 404 for an unknown or foreign scan and 409 SCAN_NOT_CANCELLABLE for a
  * finished one.
  */
