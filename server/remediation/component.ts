@@ -40,6 +40,8 @@ const SERVICE_NAMES: Readonly<Record<string, string>> = {
   ftp: 'FTP server',
   smtp: 'SMTP server',
   smtps: 'SMTP server',
+  imap: 'IMAP server',
+  pop3: 'POP3 server',
   http: 'web server',
   https: 'web server',
   tls: 'TLS service',

@@ -9,7 +9,7 @@
  */
 import type { Socket } from 'node:net';
 import { checkServerIdentity } from 'node:tls';
-import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import type { ServiceIdentification } from '../net/services.ts';
 import {
   buildClientHello,
   parseServerAnswer,
@@ -22,28 +22,32 @@ import type { PhaseContext } from '../types.ts';
 import type { Check } from '../check.ts';
 import { connectService, serverName, ServiceConnectError } from '../net/service-connect.ts';
 import { certificateHandshake } from '../net/tls-handshake.ts';
+import { startTlsOf } from '../net/starttls.ts';
 import {
   appliesToTls,
   chainIncomplete,
   describeCertificate,
   detection,
   distinguishedName,
-  endpoint,
   handshakeRequest,
   presentedChain,
+  tlsComponent,
 } from './tls.ts';
 
 const NETWORK = 'CVSS:3.1/AV:N/AC:H/PR:N';
 /** Longest wait for the server's answer to one ClientHello. */
 const HELLO_TIMEOUT_MS = 5_000;
 
-/** Sends `hello` and reads the server's first record (or whatever came before it closed). */
+/** Sends `hello` (after STARTTLS where the service needs it) and reads the server's first record (or whatever came before it closed). */
 async function helloExchange(
   ctx: PhaseContext,
   service: ServiceIdentification,
   hello: Buffer,
 ): Promise<Buffer> {
-  const socket: Socket = await connectService(ctx, service, { timeoutMs: HELLO_TIMEOUT_MS });
+  const socket: Socket = await connectService(ctx, service, {
+    timeoutMs: HELLO_TIMEOUT_MS,
+    starttls: startTlsOf(service),
+  });
   try {
     return await new Promise<Buffer>((resolve, reject) => {
       let data = Buffer.alloc(0);
@@ -92,15 +96,14 @@ export const tlsWeakCipherSuitesCheck: Check = {
     for (const family of WEAK_SUITE_FAMILIES) {
       const suites = Object.keys(family.suites).map(Number);
       requests.push(
-        `TLS ClientHello to ${endpoint(service)} (${name ? `SNI ${name}` : 'no SNI'}), TLS 1.2, offering only the ` +
-          `${suites.length} ${family.name} suites`,
+        handshakeRequest(ctx, service, `TLS 1.2, offering only the ${suites.length} ${family.name} suites`),
       );
       let answer;
       try {
         answer = parseServerAnswer(await helloExchange(ctx, service, buildClientHello(suites, name)));
       } catch (error) {
-        // A refused TCP connection means the port was not tested: let the runner record no coverage.
-        if (!(error instanceof ServiceConnectError) || error.stage === 'tcp') throw error;
+        // A refused connection or upgrade means the port was not tested: let the runner record no coverage.
+        if (!(error instanceof ServiceConnectError) || error.stage !== 'tls') throw error;
         answers.push(`${family.name}: refused (${error.code})`);
         continue;
       }
@@ -127,7 +130,7 @@ export const tlsWeakCipherSuitesCheck: Check = {
         cvss_vector: high ? `${NETWORK}/UI:N/S:U/C:H/I:H/A:N` : `${NETWORK}/UI:N/S:U/C:H/I:N/A:N`,
         cwe_ids: ['CWE-327', 'CWE-326'],
         description:
-          `${componentUrl(service)} chose a weak cipher suite when a client offered nothing better: ` +
+          `${tlsComponent(service)} chose a weak cipher suite when a client offered nothing better: ` +
           accepted.map((a) => `${a.suite} (${a.family.name}: ${a.family.meaning})`).join('; ') +
           '.',
         impact:
@@ -170,7 +173,7 @@ export const tlsWeakKeyCheck: Check = {
         cvss_vector: `${NETWORK}/UI:N/S:U/C:H/I:${broken ? 'H' : 'L'}/A:N`,
         cwe_ids: ['CWE-326'],
         description:
-          `${componentUrl(service)} presents a certificate for ${distinguishedName(cert.subject)} whose RSA key ` +
+          `${tlsComponent(service)} presents a certificate for ${distinguishedName(cert.subject)} whose RSA key ` +
           `has ${cert.bits} bits; NIST SP 800-131A and the CA/Browser Forum require at least 2048.`,
         impact:
           'A key this short is within reach of a well-funded attacker (512-bit keys of anyone): with the private ' +
@@ -203,7 +206,7 @@ export const tlsNotYetValidCheck: Check = {
         cvss_vector: `${NETWORK}/UI:R/S:U/C:L/I:L/A:L`,
         cwe_ids: ['CWE-298'],
         description:
-          `${componentUrl(service)} presents a certificate for ${distinguishedName(cert.subject)} that is valid ` +
+          `${tlsComponent(service)} presents a certificate for ${distinguishedName(cert.subject)} that is valid ` +
           `only from ${cert.valid_from}.`,
         impact:
           'Clients refuse the connection until that date, or users are taught to click through certificate ' +
@@ -239,7 +242,7 @@ export const tlsHostnameMismatchCheck: Check = {
         cvss_vector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
         cwe_ids: ['CWE-297'],
         description:
-          `${componentUrl(service)}, asked for ${name} (SNI), presents a certificate for ` +
+          `${tlsComponent(service)}, asked for ${name} (SNI), presents a certificate for ` +
           `${cert.subjectaltname ?? distinguishedName(cert.subject)}: ${mismatch.message}`,
         impact:
           'Browsers and correct clients refuse the connection; clients told to ignore the mismatch accept any ' +
@@ -271,7 +274,7 @@ export const tlsIncompleteChainCheck: Check = {
         cvss_vector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
         cwe_ids: ['CWE-295'],
         description:
-          `${componentUrl(service)} sends ${chain.length === 1 ? 'only its own certificate' : `${chain.length} certificates`} ` +
+          `${tlsComponent(service)} sends ${chain.length === 1 ? 'only its own certificate' : `${chain.length} certificates`} ` +
           `and not the certificate of its issuer ${distinguishedName(last.issuer)}, which is not a trusted root ` +
           `(${result.authorizationError}). Either the server leaves out an intermediate CA certificate, or the ` +
           'issuer is a CA no client trusts.',

@@ -12,6 +12,7 @@ import type { DetailedPeerCertificate } from 'node:tls';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { hostTarget, serverName, ServiceConnectError } from '../net/service-connect.ts';
 import { urlHost } from '../net/target-address.ts';
+import { startTlsOf, UPGRADE_COMMAND, UPGRADE_EXCHANGE } from '../net/starttls.ts';
 import { certificateHandshake, handshake, PERMISSIVE_CIPHERS, type Handshake } from '../net/tls-handshake.ts';
 import type { Detection, PhaseContext } from '../types.ts';
 import type { Check } from '../check.ts';
@@ -26,9 +27,18 @@ export function endpoint(service: ServiceIdentification): string {
   return `${urlHost(service.address)}:${service.port}`;
 }
 
+/** What a handshake was sent to: the endpoint, and the in-band upgrade before it when there was one. */
 export function handshakeRequest(ctx: PhaseContext, service: ServiceIdentification, what: string): string {
   const name = serverName(ctx, service);
-  return `TLS ClientHello to ${endpoint(service)} (${name ? `SNI ${name}` : 'no SNI'}), ${what}`;
+  const upgrade = startTlsOf(service);
+  const after = upgrade ? ` after STARTTLS (${UPGRADE_EXCHANGE[upgrade]})` : '';
+  return `TLS ClientHello to ${endpoint(service)}${after} (${name ? `SNI ${name}` : 'no SNI'}), ${what}`;
+}
+
+/** The service as descriptions name it: `smtp://host:25 (TLS after STARTTLS)` for an in-band upgrade. */
+export function tlsComponent(service: ServiceIdentification): string {
+  const upgrade = startTlsOf(service);
+  return upgrade ? `${componentUrl(service)} (TLS after ${UPGRADE_COMMAND[upgrade]})` : componentUrl(service);
 }
 
 export function distinguishedName(name: object | undefined): string {
@@ -112,8 +122,9 @@ const UPSTREAM: Record<string, string[]> = {
 // ---------------------------------------------------------------------------------------
 // The checks
 
+/** HTTPS, any service identified inside TLS, and services that offer an in-band upgrade (STARTTLS and its peers). */
 export const appliesToTls = (service: ServiceIdentification): boolean =>
-  service.service === 'https' || service.tls === true;
+  service.service === 'https' || service.tls === true || startTlsOf(service) !== undefined;
 
 const LEGACY_VERSIONS = ['TLSv1', 'TLSv1.1'] as const;
 
@@ -146,8 +157,8 @@ export const tlsLegacyProtocolCheck: Check = {
           answers.push(`${version}: refused (server chose ${result.protocol ?? 'nothing'})`);
         }
       } catch (error) {
-        // A refused TCP connection means the port was not tested: let the runner record no coverage.
-        if (!(error instanceof ServiceConnectError) || error.stage === 'tcp') throw error;
+        // A refused connection or upgrade means the port was not tested: let the runner record no coverage.
+        if (!(error instanceof ServiceConnectError) || error.stage !== 'tls') throw error;
         answers.push(`${version}: refused (${error.code})`);
       }
     }
@@ -161,7 +172,7 @@ export const tlsLegacyProtocolCheck: Check = {
         cvss_vector: `${NETWORK}/UI:N/S:U/C:H/I:N/A:N`,
         cwe_ids: ['CWE-326', 'CWE-757'],
         description:
-          `${componentUrl(service)} completed a TLS handshake offering only ${list}, ` +
+          `${tlsComponent(service)} completed a TLS handshake offering only ${list}, ` +
           'protocol versions deprecated by RFC 8996.',
         impact:
           'Clients can be held to, or downgraded onto, protocol versions without modern cipher suites; ' +
@@ -195,7 +206,7 @@ export const tlsCertificateExpiredCheck: Check = {
         cvss_vector: `${NETWORK}/UI:N/S:U/C:H/I:H/A:N`,
         cwe_ids: ['CWE-298'],
         description:
-          `${componentUrl(service)} presents a certificate for ` +
+          `${tlsComponent(service)} presents a certificate for ` +
           `${distinguishedName(result.certificate.subject)} that expired on ${result.certificate.valid_to}.`,
         impact:
           'Clients refuse the connection, or users and programs are taught to ignore certificate errors, ' +
@@ -242,7 +253,7 @@ export const tlsCertificateSelfSignedCheck: Check = {
     // A chain the server left incomplete is the chain check's finding, not this one.
     const untrusted = !selfSigned && UNTRUSTED_ISSUER.has(code) && !chainIncomplete(result);
     if (!selfSigned && !untrusted) return [];
-    const component = componentUrl(service);
+    const component = tlsComponent(service);
     return [
       detection(ctx, service, {
         check_id: 'tls-certificate-self-signed',

@@ -18,6 +18,8 @@ const NMAP_NAMES: Record<string, ServiceName> = {
   ftp: 'ftp',
   smtp: 'smtp',
   submission: 'smtp',
+  imap: 'imap',
+  pop3: 'pop3',
   redis: 'redis',
   postgresql: 'postgresql',
   mysql: 'mysql',

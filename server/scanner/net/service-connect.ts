@@ -1,23 +1,28 @@
 /**
  * One connection to a scanned service, for every check and template that talks to it
  * directly: the scan's scope guard approves the literal address first (names are never
- * resolved), TLS is negotiated on top when asked (SNI only for a DNS-name target), and the
+ * resolved), the service is asked to upgrade in-band first when asked (`STARTTLS` and its
+ * peers, `starttls.ts`), TLS is negotiated on top when asked (SNI only for a DNS-name target), and the
  * scan's signal tears the socket down at any time. `sharedExchange` memoises one exchange
  * per service within a scan, so checks that read the same answer share it.
  */
 import { isIP, Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import type { ServiceIdentification } from './services.ts';
+import { negotiateStartTls, StartTlsError, type StartTlsProtocol } from './starttls.ts';
 import { approveTarget, urlHost } from './target-address.ts';
 import { targetOf, type PhaseContext, type ScanState } from '../types.ts';
 
 /** Most time for connecting plus the TLS handshake. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
-/** A connection could not be made (`tcp`) or TLS could not be negotiated on it (`tls`). */
+/**
+ * A connection could not be made (`tcp`), the service did not agree to the in-band upgrade
+ * (`starttls`), or TLS could not be negotiated on it (`tls`).
+ */
 export class ServiceConnectError extends Error {
   constructor(
-    readonly stage: 'tcp' | 'tls',
+    readonly stage: 'tcp' | 'starttls' | 'tls',
     readonly code: string,
     message: string,
   ) {
@@ -40,6 +45,12 @@ export function serverName(ctx: PhaseContext, service: ServiceIdentification): s
 export interface ConnectOptions {
   /** Negotiate TLS with these options on top of `rejectUnauthorized: false` (and SNI when the target is a name). */
   tls?: ConnectionOptions;
+  /**
+   * Ask the service to switch to TLS in-band first (SMTP `STARTTLS`, …). With `tls`, the
+   * handshake follows; without, the socket is handed back ready for the caller's own TLS
+   * bytes (a raw ClientHello).
+   */
+  starttls?: StartTlsProtocol;
   timeoutMs?: number;
 }
 
@@ -57,6 +68,7 @@ export async function connectService(
   const { signal } = ctx;
   return new Promise<Socket | TLSSocket>((resolve, reject) => {
     const plain = new Socket();
+    let stage: 'tcp' | 'starttls' | 'tls' = 'tcp';
     let secure: TLSSocket | undefined;
     const destroy = (): void => {
       secure?.destroy();
@@ -67,9 +79,10 @@ export async function connectService(
       () =>
         fail(
           new ServiceConnectError(
-            secure ? 'tls' : 'tcp',
+            stage,
             'ETIMEDOUT',
-            `${secure ? 'TLS handshake' : 'connect'} to ${urlHost(service.address)}:${service.port} timed out`,
+            `${{ tcp: 'connect', starttls: 'in-band TLS upgrade', tls: 'TLS handshake' }[stage]} to ` +
+              `${urlHost(service.address)}:${service.port} timed out`,
           ),
         ),
       options.timeoutMs ?? CONNECT_TIMEOUT_MS,
@@ -89,10 +102,22 @@ export async function connectService(
     }
     signal.addEventListener('abort', onAbort, { once: true });
     plain.once('error', (error: NodeJS.ErrnoException) =>
-      fail(new ServiceConnectError(secure ? 'tls' : 'tcp', error.code ?? 'ECONNECT', error.message)),
+      fail(new ServiceConnectError(stage, error.code ?? 'ECONNECT', error.message)),
     );
     plain.once('connect', () => {
+      if (!options.starttls) return startTls();
+      stage = 'starttls';
+      negotiateStartTls(plain, options.starttls).then(startTls, (error: unknown) =>
+        fail(
+          error instanceof StartTlsError
+            ? new ServiceConnectError('starttls', error.code, error.message)
+            : error,
+        ),
+      );
+    });
+    function startTls(): void {
       if (!options.tls) return succeed(plain);
+      stage = 'tls';
       const name = serverName(ctx, service);
       secure = tlsConnect({
         ...options.tls,
@@ -104,7 +129,7 @@ export async function connectService(
         fail(new ServiceConnectError('tls', error.code ?? 'ETLS', error.message)),
       );
       secure.once('secureConnect', () => succeed(secure as TLSSocket));
-    });
+    }
     plain.connect({
       host: service.address,
       port: service.port,

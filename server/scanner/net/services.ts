@@ -11,6 +11,8 @@ export const SERVICE_NAMES = [
   'ssh',
   'ftp',
   'smtp',
+  'imap',
+  'pop3',
   'redis',
   'postgresql',
   'mysql',

@@ -2,12 +2,14 @@
  * Node's own TLS handshake with a service, as the TLS checks read it: protocol, cipher, the
  * certificate chain presented and OpenSSL's verdict on it. The certificate handshake is made
  * once per service and scan and shared by every certificate check. (Raw ClientHellos for
- * suites OpenSSL no longer implements are `tls-hello.ts`.)
+ * suites OpenSSL no longer implements are `tls-hello.ts`.) A service that upgrades in-band
+ * (SMTP `STARTTLS`, …, `starttls.ts`) is asked to first, on every connection.
  */
 import type { ConnectionOptions, DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { ServiceIdentification } from './services.ts';
 import type { PhaseContext, ScanState } from '../types.ts';
 import { connectService, sharedExchange } from './service-connect.ts';
+import { startTlsOf } from './starttls.ts';
 
 /** OpenSSL 3 refuses TLS 1.0/1.1 and weak keys at its default security level; level 0 lets us see them. */
 export const PERMISSIVE_CIPHERS = 'DEFAULT:@SECLEVEL=0';
@@ -21,13 +23,13 @@ export interface Handshake {
   authorizationError: string | undefined;
 }
 
-/** One handshake with these TLS options on a connection of its own, closed afterwards. */
+/** One handshake with these TLS options on a connection of its own (after STARTTLS where the service needs it), closed afterwards. */
 export async function handshake(
   ctx: PhaseContext,
   service: ServiceIdentification,
   tls: ConnectionOptions,
 ): Promise<Handshake> {
-  const socket = (await connectService(ctx, service, { tls })) as TLSSocket;
+  const socket = (await connectService(ctx, service, { tls, starttls: startTlsOf(service) })) as TLSSocket;
   try {
     const certificate = socket.getPeerCertificate(true);
     const error = socket.authorizationError as Error | string | null | undefined;

@@ -2,7 +2,7 @@
  * The probe catalogue and the order probes are tried in on a port.
  *
  * 1. Server-speaks-first protocols are recognised from a passive wait for a greeting
- *    (SSH, FTP, SMTP, MySQL/MariaDB, NATS). That wait comes first on ports where such a
+ *    (SSH, FTP, SMTP, MySQL/MariaDB, NATS, IMAP, POP3). That wait comes first on ports where such a
  *    protocol is expected and on ports we know nothing about.
  * 2. On ports whose usual protocol is client-speaks-first (6379, 5432, 443, ...), that
  *    protocol's probe runs first, then the greeting wait.
@@ -16,17 +16,19 @@ import { amqp } from './amqp.ts';
 import { epmd, erlangDistribution } from './erlang.ts';
 import { ftpOrSmtp } from './ftp-smtp.ts';
 import { http } from './http.ts';
+import { imap } from './imap.ts';
 import { memcached } from './memcached.ts';
 import { mongodb } from './mongodb.ts';
 import { mqtt } from './mqtt.ts';
 import { looksLikeMysqlPacket, mysql, mysqlPacketComplete } from './mysql.ts';
 import { nats } from './nats.ts';
+import { pop3 } from './pop3.ts';
 import { postgresql } from './postgresql.ts';
 import type { BannerProtocol, ClientFirstProbe } from './probe.ts';
 import { redis } from './redis.ts';
 import { ssh } from './ssh.ts';
 
-export const BANNER_PROTOCOLS: readonly BannerProtocol[] = [ssh, ftpOrSmtp, mysql, nats];
+export const BANNER_PROTOCOLS: readonly BannerProtocol[] = [ssh, ftpOrSmtp, mysql, nats, imap, pop3];
 
 /** Generic order; `tls` marks where the TLS layer is tried on a port with no TLS hint. */
 export const GENERIC_ORDER: readonly (ClientFirstProbe | 'tls')[] = [
@@ -57,9 +59,11 @@ const HTTPS_PORTS = [443, 4443, 8443, 9443];
 const HINTS = new Map<number, PortHint>([
   ...HTTP_PORTS.map((port): [number, PortHint] => [port, { probes: [http] }]),
   ...HTTPS_PORTS.map((port): [number, PortHint] => [port, { tls: true, probes: [http] }]),
-  ...[21, 22, 25, 587, 2525, 2222, 3306, 4222].map((port): [number, PortHint] => [port, { greeting: true }]),
-  [465, { tls: true, greeting: true }],
-  [990, { tls: true, greeting: true }],
+  ...[21, 22, 25, 110, 143, 587, 2525, 2222, 3306, 4222].map((port): [number, PortHint] => [
+    port,
+    { greeting: true },
+  ]),
+  ...[465, 990, 993, 995].map((port): [number, PortHint] => [port, { tls: true, greeting: true }]),
   [5432, { probes: [postgresql] }],
   [5672, { probes: [amqp] }],
   [5671, { tls: true, probes: [amqp] }],

@@ -1,8 +1,9 @@
 /**
  * FTP and SMTP both greet with `220`, so the greeting alone does not always tell them
  * apart. SMTP is confirmed (and its extensions listed) with `EHLO`, which an FTP server
- * rejects as an unknown command; either way the session ends with `QUIT`. No login, no
- * mail transaction.
+ * rejects as an unknown command; an FTP server is then asked for its features (`FEAT`,
+ * RFC 2389), whose `AUTH TLS` says it can be upgraded to TLS (RFC 4217). Either way the
+ * session ends with `QUIT`. No login, no mail transaction.
  */
 import type { ProbeSession } from '../probe-session.ts';
 import type { ServiceDetails, ServiceName } from '../services.ts';
@@ -43,11 +44,18 @@ export const ftpOrSmtp: BannerProtocol = {
   },
   async followUp(session, finding, context) {
     const extensions = await ehlo(session, context);
+    const features =
+      extensions === undefined && finding.service === 'ftp' ? await feat(session, context) : undefined;
     session.write('QUIT\r\n');
     await session.read(completeReply, Math.min(500, context.replyWaitMs));
     // An SMTP greeting stays SMTP even if EHLO is refused (a HELO-only server).
     const service: ServiceName = extensions !== undefined || finding.service === 'smtp' ? 'smtp' : 'ftp';
-    const details = extensions === undefined ? finding.details : { ...finding.details, ...extensions };
+    const details =
+      extensions !== undefined
+        ? { ...finding.details, ...extensions }
+        : features !== undefined
+          ? { ...finding.details, ...features }
+          : finding.details;
     return withProduct(compact({ ...finding, service, details }), finding.banner ?? '');
   },
 };
@@ -99,4 +107,20 @@ async function ehlo(session: ProbeSession, context: ProbeContext): Promise<Servi
     starttls: extensions.some((extension) => /^STARTTLS\b/i.test(extension)),
     auth_mechanisms: extensions.find((extension) => /^AUTH\b/i.test(extension))?.slice(5),
   });
+}
+
+/** Sends FEAT; returns the FTP features when the answer is `211`, `undefined` otherwise. */
+async function feat(session: ProbeSession, context: ProbeContext): Promise<ServiceDetails | undefined> {
+  session.write('FEAT\r\n');
+  const reply = (await session.read(completeReply, context.replyWaitMs)).toString('latin1');
+  if (!/^211[ -]/.test(reply)) return undefined;
+  // Feature lines start with a space (RFC 2389); the first and last lines are the 211 reply.
+  const features = reply
+    .split(/\r?\n/)
+    .filter((line) => /^ \S/.test(line))
+    .map((line) => line.trim());
+  return {
+    ftp_features: features.join(', '),
+    starttls: features.some((feature) => /^AUTH\b.*\bTLS\b/i.test(feature)),
+  };
 }

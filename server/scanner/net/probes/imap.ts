@@ -1,0 +1,67 @@
+/**
+ * IMAP (RFC 9051, RFC 3501): the server greets with `* OK` (or `* PREAUTH`, `* BYE`). The
+ * capabilities come from the greeting's `[CAPABILITY …]` code or one `CAPABILITY` command,
+ * then `LOGOUT`. `STARTTLS` among them means the service can be upgraded in-band;
+ * `LOGINDISABLED` that it refuses a plain-text `LOGIN`. No login is attempted.
+ */
+import { compact, type BannerProtocol, type ProbeFinding } from './probe.ts';
+
+const GREETING = /^\* (OK|PREAUTH|BYE)\b/i;
+
+const PRODUCTS: { pattern: RegExp; product: string }[] = [
+  { pattern: /\bDovecot\b/i, product: 'Dovecot' },
+  { pattern: /\bCyrus IMAP(?:4)?(?: v?(\d[\w.]*))?/i, product: 'Cyrus IMAP' },
+  { pattern: /\bCourier-IMAP\b/i, product: 'Courier-IMAP' },
+  { pattern: /\bMicrosoft Exchange\b/i, product: 'Microsoft Exchange' },
+];
+
+export const imap: BannerProtocol = {
+  name: 'imap',
+  recognize(banner) {
+    const line = banner.toString('latin1').split(/\r?\n/, 1)[0] ?? '';
+    if (!GREETING.test(line)) return null;
+    const greeting = line.slice(0, 512);
+    const product = PRODUCTS.map(({ pattern, product }) => ({ match: pattern.exec(greeting), product })).find(
+      ({ match }) => match,
+    );
+    return compact<ProbeFinding>({
+      service: 'imap',
+      banner: greeting,
+      product: product?.product,
+      version: product?.match?.[1],
+      details: capabilityDetails(capabilityCode(greeting)),
+    });
+  },
+  async followUp(session, finding, context) {
+    let capabilities = capabilityCode(finding.banner ?? '');
+    if (capabilities === undefined) {
+      session.write('C1 CAPABILITY\r\n');
+      const reply = (await session.read(tagged('C1'), context.replyWaitMs)).toString('latin1');
+      const line = reply.split(/\r?\n/).find((l) => /^\* CAPABILITY /i.test(l));
+      capabilities = line?.slice('* CAPABILITY '.length).trim();
+    }
+    session.write('C2 LOGOUT\r\n');
+    await session.read(tagged('C2'), Math.min(500, context.replyWaitMs));
+    return compact({ ...finding, details: { ...finding.details, ...capabilityDetails(capabilities) } });
+  },
+};
+
+/** `* OK [CAPABILITY IMAP4rev1 STARTTLS] ready` → `IMAP4rev1 STARTTLS`. */
+function capabilityCode(greeting: string): string | undefined {
+  return /\[CAPABILITY ([^\]]*)\]/i.exec(greeting)?.[1]?.trim();
+}
+
+function capabilityDetails(capabilities: string | undefined) {
+  if (capabilities === undefined) return undefined;
+  const list = capabilities.split(/\s+/).filter(Boolean);
+  const has = (name: string): boolean => list.some((c) => c.toUpperCase() === name);
+  return {
+    imap_capabilities: list.join(' '),
+    starttls: has('STARTTLS'),
+    login_disabled: has('LOGINDISABLED'),
+  };
+}
+
+function tagged(tag: string): (data: Buffer) => boolean {
+  return (data) => new RegExp(`(^|\\n)${tag} `).test(data.toString('latin1'));
+}
