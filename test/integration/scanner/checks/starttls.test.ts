@@ -3,7 +3,7 @@ import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
 import { startTestApp, type TestApp } from '../../../helpers/app.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/tenants.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { startStartTlsFixture, type StartTlsFixture } from '../../../fixtures/starttls-services.ts';
 import {
@@ -34,7 +34,7 @@ describe.skipIf(!openssl)(`TLS checks over STARTTLS through the scan runner (${t
     });
     // The same mail server on another port, offering no STARTTLS at all.
     plain = await startStartTlsFixture({ protocol: 'smtp', host });
-    app = await startTestApp({ SCANWARD_NMAP: 'off' });
+    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
     runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
