@@ -10,7 +10,8 @@
  * Templates that try credentials (nuclei's `default-login` tag, the `default-logins/` folders)
  * run only under `credential_checks: defaults`, like the built-in login checks.
  */
-import { templatesIn, type TemplateSet } from '../templates/loader.ts';
+import { templateCacheDir, templatesIn } from '../templates/corpus.ts';
+import type { TemplateSet } from '../templates/loader.ts';
 import { runTemplates } from '../templates/execute.ts';
 import { installedTemplates } from '../templates/install.ts';
 import { credentialChecksFor } from '../../schemas/scans.ts';
@@ -34,7 +35,7 @@ export const templatesCheck: Check = {
     // SCANWARD_TEMPLATES_DIR, else the corpus `scanward templates update` installed.
     const directory = ctx.services.config.templatesDir ?? installedTemplates(ctx.services.config.dataDir);
     if (!directory) return [];
-    const set = await templatesIn(directory);
+    const set = await templatesIn(directory, { cacheDir: templateCacheDir(ctx.services.config.dataDir) });
     if (!logged.has(set)) {
       logged.add(set);
       ctx.log.info({ templates: set.stats }, 'nuclei-format templates loaded');

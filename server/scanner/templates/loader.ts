@@ -10,12 +10,16 @@ import PQueue from 'p-queue';
 import { parse as parseYaml } from 'yaml';
 import { dslVariables, parseDsl } from './dsl.ts';
 import { compileGoRegex } from './regex.ts';
+import { compileNetworkTemplate } from './network.ts';
+import { compileSslTemplate } from './ssl.ts';
 import {
   httpRequestSchema,
   templateSchema,
   type CompiledMatcher,
   type CompiledRequest,
   type LoadedTemplate,
+  type NetworkTemplate,
+  type SslTemplate,
   type RequestItem,
   type RawMatcher,
   type RawRequest,
@@ -31,10 +35,25 @@ export interface TemplateStats {
   /** Skipped templates by reason, e.g. `{ payloads: 120, 'protocol:network': 277 }`. */
   skippedByReason: Record<string, number>;
   loadMs: number;
+  /** Files whose compiled form came from the content-hash cache (load-worker.mjs); 0 without one. */
+  cached: number;
+}
+
+/** A template of any protocol the engine runs. */
+export type AnyTemplate = LoadedTemplate | NetworkTemplate | SslTemplate;
+
+/** The protocol of a compiled template (HTTP templates carry none). */
+export function protocolOf(template: AnyTemplate): 'http' | 'network' | 'ssl' {
+  return 'protocol' in template ? template.protocol : 'http';
 }
 
 export interface TemplateSet {
+  /** HTTP templates. */
   templates: LoadedTemplate[];
+  /** `tcp:`/`network:` templates (network.ts). */
+  network: NetworkTemplate[];
+  /** `ssl:` templates (ssl.ts). */
+  ssl: SslTemplate[];
   stats: TemplateStats;
   /** Per skipped file (relative path): why. */
   skippedFiles: Map<string, string>;
@@ -81,7 +100,7 @@ const PROTOCOLS = [
 const SEVERITIES = new Set<Severity>(['critical', 'high', 'medium', 'low', 'info']);
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
-const list = (v: string | string[] | null | undefined): string[] =>
+export const list = (v: string | string[] | null | undefined): string[] =>
   v == null
     ? []
     : (Array.isArray(v) ? v : [v])
@@ -155,7 +174,38 @@ export function compileTemplate(text: string, file = '<inline>'): LoadedTemplate
   return { id: template.id, file, info: compileInfo(template.info), variables, requests };
 }
 
-function compileInfo(info: {
+/**
+ * Compiles one template of any protocol the engine runs: `tcp:`/`network:` (network.ts),
+ * `ssl:` (ssl.ts), else HTTP (`compileTemplate`).
+ */
+export function compileAnyTemplate(text: string, file = '<inline>'): AnyTemplate {
+  if (!/^(http|requests):/m.test(text)) {
+    if (/^(tcp|network):/m.test(text) || /^ssl:/m.test(text)) {
+      if (/\{\{interactsh-url\}\}|interactsh_(protocol|request|response)/.test(text))
+        throw new UnsupportedTemplate('out-of-band');
+      if (/^flow:/m.test(text)) throw new UnsupportedTemplate('flow');
+      let doc: unknown;
+      try {
+        doc = parseTemplateYaml(text);
+      } catch {
+        throw new UnsupportedTemplate('yaml-error');
+      }
+      if (typeof doc !== 'object' || doc === null) throw new UnsupportedTemplate('invalid');
+      const raw = doc as Record<string, unknown>;
+      const protocols = PROTOCOLS.filter((p) => p in raw);
+      if (protocols.length !== 1 || 'http' in raw || 'requests' in raw)
+        throw new UnsupportedTemplate('multi-protocol');
+      const parsed = templateSchema.safeParse(raw);
+      if (!parsed.success) throw new UnsupportedTemplate('invalid');
+      return protocols[0] === 'ssl'
+        ? compileSslTemplate(parsed.data, raw.ssl, file)
+        : compileNetworkTemplate(parsed.data, raw[protocols[0] as string], file);
+    }
+  }
+  return compileTemplate(text, file);
+}
+
+export function compileInfo(info: {
   name: string;
   severity?: string | undefined;
   description?: string | undefined;
@@ -316,7 +366,7 @@ function expandPayloads(req: RawRequest): { name: string; values: string[] } | u
 }
 
 /** A matcher part as the engine names it; throws for parts of other requests or out-of-band data. */
-function normalisePart(part: string | undefined): string {
+export function normalisePart(part: string | undefined): string {
   const p = (part ?? 'body').trim().toLowerCase();
   if (p.startsWith('interactsh')) throw new UnsupportedTemplate('out-of-band');
   if (/_\d+$/.test(p)) throw new UnsupportedTemplate('multi-step');
@@ -329,7 +379,18 @@ function normalisePart(part: string | undefined): string {
   throw new UnsupportedTemplate(`unsupported-part:${p}`);
 }
 
-function compileMatcher(m: RawMatcher, extractorNames: Set<string>, dslKnown: Set<string>): CompiledMatcher {
+export function compileMatcher(
+  m: RawMatcher,
+  extractorNames: Set<string>,
+  dslKnown: Set<string>,
+  protocol: {
+    /** How the protocol names a matcher's part (default: HTTP's). */
+    partOf?: (part: string | undefined) => string;
+    /** When set, the only variables a DSL expression may read (besides the template's own). */
+    variables?: ReadonlySet<string>;
+  } = {},
+): CompiledMatcher {
+  const partOf = protocol.partOf ?? normalisePart;
   const type = m.type.trim().toLowerCase();
   if (!['word', 'status', 'regex', 'dsl', 'size', 'binary'].includes(type)) {
     throw new UnsupportedTemplate(`matcher:${type}`);
@@ -338,7 +399,7 @@ function compileMatcher(m: RawMatcher, extractorNames: Set<string>, dslKnown: Se
   const caseInsensitive = m['case-insensitive'] === true;
   const matcher: CompiledMatcher = {
     type: type as CompiledMatcher['type'],
-    part: type === 'dsl' || type === 'status' ? 'all' : normalisePart(m.part),
+    part: type === 'dsl' || type === 'status' ? 'all' : partOf(m.part),
     condition: m.condition ?? 'or',
     negative: m.negative === true,
     caseInsensitive,
@@ -384,6 +445,10 @@ function compileMatcher(m: RawMatcher, extractorNames: Set<string>, dslKnown: Se
       for (const name of dslVariables(node)) {
         if (name.startsWith('interactsh')) throw new UnsupportedTemplate('out-of-band');
         if (/_\d+$/.test(name) || extractorNames.has(name)) throw new UnsupportedTemplate('multi-step');
+        if (protocol.variables) {
+          if (protocol.variables.has(name) || dslKnown.has(name)) continue;
+          throw new UnsupportedTemplate('unsupported-dsl');
+        }
         if (RESPONSE_VARIABLES.has(name) || dslKnown.has(name)) continue;
         if (['duration', 'host', 'matched', 'ip', 'request', 'template_path'].includes(name)) {
           throw new UnsupportedTemplate('unsupported-dsl');
@@ -415,67 +480,66 @@ async function yamlFiles(root: string): Promise<string[]> {
 /** Templates compiled between two yields to the event loop (a few milliseconds of work). */
 const YIELD_EVERY = 25;
 
-/** Reads, parses and compiles every template under `directory` (no cache; see `templatesIn`). */
+/**
+ * Reads, parses and compiles every template under `directory`, on the calling thread and without
+ * a cache: for tests and tools. Scans load through corpus.ts (a worker thread and a cache).
+ */
 export async function loadTemplates(directory: string): Promise<TemplateSet> {
   const started = performance.now();
   const files = await yamlFiles(directory);
-  const templates: LoadedTemplate[] = [];
-  const skippedFiles = new Map<string, string>();
-  const skippedByReason: Record<string, number> = {};
+  const set: TemplateSet = {
+    templates: [],
+    network: [],
+    ssl: [],
+    skippedFiles: new Map(),
+    stats: {
+      directory,
+      files: files.length,
+      loaded: 0,
+      skipped: 0,
+      skippedByReason: {},
+      loadMs: 0,
+      cached: 0,
+    },
+  };
   const seen = new Set<string>();
   const queue = new PQueue({ concurrency: 64 });
   const texts = await Promise.all(
     files.map((file) => queue.add(() => readFile(file, 'utf8').catch(() => null)) as Promise<string | null>),
   );
   for (const [i, path] of files.entries()) {
-    // Compiling is CPU work: yield to the event loop every few files, so a process that also
-    // serves the API (SCANWARD_ROLE=all) keeps answering while a large tree loads.
+    // Compiling is CPU work: yield to the event loop every few files, so a caller on a busy
+    // loop keeps answering.
     if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise<void>((resolve) => setImmediate(resolve));
     const file = relative(directory, path);
     const text = texts[i];
     let reason: string | undefined;
+    let template: AnyTemplate | undefined;
     if (text == null) reason = 'unreadable';
     else {
       try {
-        const template = compileTemplate(text, file);
-        if (seen.has(template.id)) reason = 'duplicate-id';
-        else {
-          seen.add(template.id);
-          templates.push(template);
-        }
+        template = compileAnyTemplate(text, file);
       } catch (err) {
         reason = err instanceof UnsupportedTemplate ? err.reason : 'invalid';
       }
     }
+    if (template) {
+      if (seen.has(template.id)) reason = 'duplicate-id';
+      else {
+        seen.add(template.id);
+        const protocol = protocolOf(template);
+        if (protocol === 'network') set.network.push(template as NetworkTemplate);
+        else if (protocol === 'ssl') set.ssl.push(template as SslTemplate);
+        else set.templates.push(template as LoadedTemplate);
+      }
+    }
     if (reason) {
-      skippedFiles.set(file, reason);
-      skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1;
+      set.skippedFiles.set(file, reason);
+      set.stats.skippedByReason[reason] = (set.stats.skippedByReason[reason] ?? 0) + 1;
     }
   }
-  return {
-    templates,
-    skippedFiles,
-    stats: {
-      directory,
-      files: files.length,
-      loaded: templates.length,
-      skipped: skippedFiles.size,
-      skippedByReason,
-      loadMs: Math.round(performance.now() - started),
-    },
-  };
-}
-
-const cache = new Map<string, Promise<TemplateSet>>();
-
-/** The templates of a directory, loaded once per process. */
-export function templatesIn(directory: string): Promise<TemplateSet> {
-  let pending = cache.get(directory);
-  if (!pending) {
-    pending = loadTemplates(directory);
-    cache.set(directory, pending);
-    // A failed load (directory missing) is retried by the next scan instead of being remembered.
-    pending.catch(() => cache.delete(directory));
-  }
-  return pending;
+  set.stats.loaded = set.templates.length + set.network.length + set.ssl.length;
+  set.stats.skipped = set.skippedFiles.size;
+  set.stats.loadMs = Math.round(performance.now() - started);
+  return set;
 }
