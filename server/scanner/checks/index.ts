@@ -8,6 +8,7 @@ import { erlangDistributionCheck } from './erlang.ts';
 import { exposedServiceChecks } from './exposed-services.ts';
 import { softwareVersionChecks } from './software-versions.ts';
 import { templatesCheck } from './templates.ts';
+import { networkTemplatesCheck, sslTemplatesCheck } from './template-protocols.ts';
 import { smtpOpenRelayCheck } from './smtp-relay.ts';
 import { sshChecks } from './ssh.ts';
 import { tlsBreadthChecks } from './tls-breadth.ts';
@@ -29,6 +30,8 @@ export const CHECKS: readonly Check[] = [
   ...tlsChecks,
   ...tlsBreadthChecks,
   templatesCheck,
+  networkTemplatesCheck,
+  sslTemplatesCheck,
   ...softwareVersionChecks,
 ];
 

@@ -1,7 +1,9 @@
 /**
- * Nuclei-format templates as one check. `SCANWARD_TEMPLATES_DIR` names a directory tree of
- * templates, loaded once per process (templates/loader.ts); this check runs every loaded
- * template against each HTTP(S) service (templates/execute.ts) and returns their detections.
+ * Nuclei-format templates as one check. The scan's templates (SCANWARD_TEMPLATES_DIR, else the
+ * installed corpus, else the curated default set: templates/sources.ts) are loaded once per
+ * process off the event loop (templates/corpus.ts); this check runs every HTTP template against
+ * each HTTP(S) service (templates/execute.ts) and returns their detections. Network and ssl
+ * templates are the checks of template-protocols.ts.
  *
  * Coverage is per template, not per check: besides the `nuclei-templates` entry the runner
  * records, the check pushes one coverage entry per template that ran to completion, under
@@ -10,18 +12,11 @@
  * Templates that try credentials (nuclei's `default-login` tag, the `default-logins/` folders)
  * run only under `credential_checks: defaults`, like the built-in login checks.
  */
-import { templateCacheDir, templatesIn } from '../templates/corpus.ts';
-import type { TemplateSet } from '../templates/loader.ts';
 import { runTemplates } from '../templates/execute.ts';
-import { installedTemplates } from '../templates/install.ts';
-import { credentialChecksFor } from '../../schemas/scans.ts';
-import type { LoadedTemplate } from '../templates/schema.ts';
-import type { ScanState } from '../types.ts';
 import type { Check } from './check.ts';
+import { mayLogIn, scanTemplateSet, triesCredentials } from './template-protocols.ts';
 
-/** Template sets whose load statistics were logged, and scans that noted them. */
-const logged = new WeakSet<TemplateSet>();
-const noted = new WeakSet<ScanState>();
+export { triesCredentials } from './template-protocols.ts';
 
 export const templatesCheck: Check = {
   id: 'nuclei-templates',
@@ -32,23 +27,9 @@ export const templatesCheck: Check = {
   cweIds: [],
   appliesTo: (service) => service.service === 'http' || service.service === 'https',
   run: async (ctx, service) => {
-    // SCANWARD_TEMPLATES_DIR, else the corpus `scanward templates update` installed.
-    const directory = ctx.services.config.templatesDir ?? installedTemplates(ctx.services.config.dataDir);
-    if (!directory) return [];
-    const set = await templatesIn(directory, { cacheDir: templateCacheDir(ctx.services.config.dataDir) });
-    if (!logged.has(set)) {
-      logged.add(set);
-      ctx.log.info({ templates: set.stats }, 'nuclei-format templates loaded');
-    }
-    if (!noted.has(ctx.state)) {
-      noted.add(ctx.state);
-      const { loaded, skipped, files } = set.stats;
-      ctx.state.notes.push(
-        `templates: ${loaded} of ${files} loaded from ${directory} (${skipped} skipped as unsupported)`,
-      );
-    }
-    const mayLogIn = credentialChecksFor(ctx.scan.scan_type, ctx.scan.credential_checks) === 'defaults';
-    const templates = mayLogIn ? set.templates : set.templates.filter((t) => !triesCredentials(t));
+    const set = await scanTemplateSet(ctx);
+    if (!set) return [];
+    const templates = mayLogIn(ctx) ? set.templates : set.templates.filter((t) => !triesCredentials(t));
     if (templates.length === 0) return [];
     const run = await runTemplates(ctx, service, templates);
     ctx.state.coverage.push(...run.coverage);
@@ -63,8 +44,3 @@ export const templatesCheck: Check = {
     return run.detections;
   },
 };
-
-/** A template that logs in with default or guessed credentials. */
-export function triesCredentials(template: LoadedTemplate): boolean {
-  return template.info.tags.includes('default-login') || /(^|[\\/])default-logins?[\\/]/.test(template.file);
-}

@@ -96,7 +96,8 @@ export function canonicalCheckId(templateId: string): string {
   return knowledgeForCheck(templateId)?.id ?? templateId;
 }
 
-function categoryOf(template: LoadedTemplate): string {
+/** The finding category of a template: its knowledge entry's, else read from its tags. */
+export function categoryOf(template: Pick<LoadedTemplate, 'id' | 'info'>): string {
   const entry = knowledgeForCheck(template.id);
   if (entry) return entry.category;
   const tags = new Set(template.info.tags.map((t) => t.toLowerCase()));
