@@ -12,9 +12,11 @@
  * Templates that try credentials (nuclei's `default-login` tag, the `default-logins/` folders)
  * run only under `credential_checks: defaults`, like the built-in login checks.
  */
+import { crawlBases, runsOnCrawledPages } from '../templates/crawl-bases.ts';
 import { runTemplates } from '../templates/execute.ts';
 import type { Check } from './check.ts';
 import { mayLogIn, scanTemplateSet, triesCredentials } from './template-protocols.ts';
+import { crawl } from './web-crawl.ts';
 
 export { triesCredentials } from './template-protocols.ts';
 
@@ -33,6 +35,19 @@ export const templatesCheck: Check = {
     if (templates.length === 0) return [];
     const run = await runTemplates(ctx, service, templates);
     ctx.state.coverage.push(...run.coverage);
+    // Then under the directories of the crawled pages (bounded: templates/crawl-bases.ts).
+    const pages = await crawl(ctx, service).catch(() => []);
+    const bases = crawlBases(pages.map((p) => ({ path: p.path, status: p.exchange.response?.status })));
+    const repeated = templates.filter(runsOnCrawledPages);
+    for (const basePath of repeated.length > 0 ? bases : []) {
+      const more = await runTemplates(ctx, service, repeated, { basePath }).catch((err: unknown) => {
+        if (ctx.signal.aborted) throw err;
+        return undefined;
+      });
+      if (!more) continue;
+      run.detections.push(...more.detections);
+      run.requests += more.requests;
+    }
     ctx.log.debug(
       {
         service: `${service.address}:${service.port}`,
