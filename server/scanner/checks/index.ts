@@ -14,6 +14,7 @@ import { sshChecks } from './ssh.ts';
 import { tlsBreadthChecks } from './tls-breadth.ts';
 import { tlsChecks } from './tls.ts';
 import { webChecks } from './web.ts';
+import { missingHstsCheck } from './web-hsts.ts';
 import { webHardeningChecks } from './web-hardening.ts';
 
 export type { Check } from './check.ts';
@@ -26,6 +27,7 @@ export const CHECKS: readonly Check[] = [
   ...sshChecks,
   smtpOpenRelayCheck,
   ...webChecks,
+  missingHstsCheck,
   ...webHardeningChecks,
   ...tlsChecks,
   ...tlsBreadthChecks,
