@@ -8,8 +8,9 @@
  * - `nuclei-ssl-templates` (web_analysis): the ssl templates against every service identified
  *   inside TLS.
  *
- * Every connection is `connectService`'s, through the scan's scope guard. Templates that log in
- * run only under `credential_checks: defaults`, as for HTTP.
+ * Every connection is `connectService`'s, through the scan's scope guard. Network templates that
+ * log in (`default-login` tag or folder) never run: logins to network services are the built-in
+ * checks' alone, one attempt each from the credential policy's fixed list (docs/checks.md).
  */
 import { credentialChecksFor } from '../../schemas/scans.ts';
 import { templateCacheDir, templatesIn } from '../templates/corpus.ts';
@@ -67,10 +68,8 @@ export const networkTemplatesCheck: Check = {
   run: async (ctx, service) => {
     const set = await scanTemplateSet(ctx);
     if (!set) return [];
-    const logIn = mayLogIn(ctx);
-    const templates = set.network.filter(
-      (t) => networkTemplateApplies(t, service) && (logIn || !triesCredentials(t)),
-    );
+    // Network logins are the built-in checks' alone (one attempt from the policy's fixed list).
+    const templates = set.network.filter((t) => networkTemplateApplies(t, service) && !triesCredentials(t));
     if (templates.length === 0) return [];
     const run = await runNetworkTemplates(ctx, service, templates);
     ctx.state.coverage.push(...run.coverage);

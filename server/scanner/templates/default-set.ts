@@ -43,8 +43,9 @@ const RANK = { info: 0, low: 1, medium: 2, high: 3, critical: 4 } as const;
 
 /**
  * The rules, in order. `kev-cve`: a CVE template (`http/cves/`, `network/cves/`) whose CVE is in
- * the CISA KEV catalogue. `default-login`: the default-login folders, whatever the severity (they
- * run only under `credential_checks: defaults`). `exposure` (config, backup, log and file
+ * the CISA KEV catalogue. `default-login`: `http/default-logins/`, whatever the severity (they
+ * run only under `credential_checks: defaults`; network logins are the built-in checks' alone,
+ * under the fixed list of the credential policy). `exposure` (config, backup, log and file
  * exposures) and `misconfiguration` (the top of http/misconfiguration) at `medium` or above, to
  * keep the set compact; `network` (exposures, misconfig) and `ssl` at `low` or above (`info`
  * templates are fingerprints, not weaknesses).
@@ -59,7 +60,7 @@ export function selectionReason(
   if (/^(http|network)\/cves\//.test(path)) {
     return template.info.cveIds.some((id) => kev.has(id)) ? 'kev-cve' : undefined;
   }
-  if (/^(http|network)\/default-logins?\//.test(path)) return 'default-login';
+  if (/^http\/default-logins\//.test(path)) return 'default-login';
   const rank = RANK[template.info.severity];
   if (rank < RANK.low) return undefined;
   if (/^http\/exposures\/(configs|backups|logs|files)\//.test(path))
