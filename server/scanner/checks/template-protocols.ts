@@ -18,9 +18,12 @@ import { networkTemplateApplies, runNetworkTemplates } from '../templates/execut
 import { runSslTemplates } from '../templates/execute-ssl.ts';
 import type { TemplateSet } from '../templates/loader.ts';
 import { templateSource } from '../templates/sources.ts';
-import type { PhaseContext, ScanState } from '../types.ts';
+import { canonicalCheckId } from '../templates/execute.ts';
+import type { Coverage, Detection, PhaseContext, ScanState } from '../types.ts';
 import type { Check } from './check.ts';
 import { isTlsService } from './http-exchange.ts';
+// A cycle (index.ts registers the checks of this file), read only when a check runs.
+import { CHECKS } from './index.ts';
 
 /** Template sets whose load statistics were logged, and scans that noted them. */
 const logged = new WeakSet<TemplateSet>();
@@ -47,6 +50,37 @@ export async function scanTemplateSet(ctx: PhaseContext): Promise<TemplateSet | 
   return set;
 }
 
+let builtIns: Map<string, string> | undefined;
+
+/**
+ * The built-in check that stands for a template: the check listing the template's id among its
+ * `upstreamIds` (`exposed-redis` → `redis-unauthenticated`), also by the template's canonical
+ * knowledge id (`redis-no-auth`), so a template and a built-in check that see the same weakness
+ * make one finding (correlation merges by check id and component), and coverage resolves both.
+ */
+function builtInFor(id: string): string | undefined {
+  if (!builtIns) {
+    builtIns = new Map();
+    for (const check of CHECKS) {
+      for (const upstream of check.upstreamIds) {
+        if (!builtIns.has(upstream)) builtIns.set(upstream, check.id);
+        const canonical = canonicalCheckId(upstream);
+        if (!builtIns.has(canonical)) builtIns.set(canonical, check.id);
+      }
+    }
+  }
+  return builtIns.get(id);
+}
+
+/** Template detections and coverage under the id of the built-in check that stands for them. */
+export function asBuiltIn<T extends { detections: Detection[]; coverage: Coverage[] }>(run: T): T {
+  for (const d of run.detections) {
+    d.check_id = builtInFor(d.upstream_ids?.[0] ?? '') ?? builtInFor(d.check_id) ?? d.check_id;
+  }
+  for (const c of run.coverage) c.check_id = builtInFor(c.check_id) ?? c.check_id;
+  return run;
+}
+
 /** Whether the scan may run templates that log in. */
 export function mayLogIn(ctx: PhaseContext): boolean {
   return credentialChecksFor(ctx.scan.scan_type, ctx.scan.credential_checks) === 'defaults';
@@ -71,7 +105,7 @@ export const networkTemplatesCheck: Check = {
     // Network logins are the built-in checks' alone (one attempt from the policy's fixed list).
     const templates = set.network.filter((t) => networkTemplateApplies(t, service) && !triesCredentials(t));
     if (templates.length === 0) return [];
-    const run = await runNetworkTemplates(ctx, service, templates);
+    const run = asBuiltIn(await runNetworkTemplates(ctx, service, templates));
     ctx.state.coverage.push(...run.coverage);
     return run.detections;
   },
@@ -88,7 +122,7 @@ export const sslTemplatesCheck: Check = {
   run: async (ctx, service) => {
     const set = await scanTemplateSet(ctx);
     if (!set || set.ssl.length === 0) return [];
-    const run = await runSslTemplates(ctx, service, set.ssl);
+    const run = asBuiltIn(await runSslTemplates(ctx, service, set.ssl));
     ctx.state.coverage.push(...run.coverage);
     return run.detections;
   },

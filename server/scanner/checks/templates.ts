@@ -15,7 +15,7 @@
 import { crawlBases, runsOnCrawledPages } from '../templates/crawl-bases.ts';
 import { runTemplates } from '../templates/execute.ts';
 import type { Check } from './check.ts';
-import { mayLogIn, scanTemplateSet, triesCredentials } from './template-protocols.ts';
+import { asBuiltIn, mayLogIn, scanTemplateSet, triesCredentials } from './template-protocols.ts';
 import { crawl } from './web-crawl.ts';
 
 export { triesCredentials } from './template-protocols.ts';
@@ -33,7 +33,7 @@ export const templatesCheck: Check = {
     if (!set) return [];
     const templates = mayLogIn(ctx) ? set.templates : set.templates.filter((t) => !triesCredentials(t));
     if (templates.length === 0) return [];
-    const run = await runTemplates(ctx, service, templates);
+    const run = asBuiltIn(await runTemplates(ctx, service, templates));
     ctx.state.coverage.push(...run.coverage);
     // Then under the directories of the crawled pages (bounded: templates/crawl-bases.ts).
     const pages = await crawl(ctx, service).catch(() => []);
@@ -45,7 +45,7 @@ export const templatesCheck: Check = {
         return undefined;
       });
       if (!more) continue;
-      run.detections.push(...more.detections);
+      run.detections.push(...asBuiltIn(more).detections);
       run.requests += more.requests;
     }
     ctx.log.debug(
