@@ -107,7 +107,7 @@ export async function runSslTemplates(
 ): Promise<ProtocolRun> {
   const target = hostTarget(ctx, service);
   const where = {
-    host: urlHost(target),
+    host: target,
     ip: service.address,
     port: service.port,
     sni: serverName(ctx, service),
