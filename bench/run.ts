@@ -21,6 +21,7 @@ const BENCHMARKS: Record<string, string[]> = {
   // The three end-to-end rows against nmap; BENCH_DATABASE_URL runs them on PostgreSQL.
   'scan-vs-nmap': ['bench/scan-e2e.ts', '3', 'host', 'range24', 'range22'],
   findings: ['bench/findings.ts'],
+  'templates-load': ['bench/templates-load.ts', '3'],
 };
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -1,6 +1,6 @@
 /**
  * The check registry: every check the engine runs, built-in (checks/) and the
- * nuclei-format templates (templates/check.ts), composed here, one level above both, so
+ * nuclei-format templates (templates/checks.ts), composed here, one level above both, so
  * that checks/ and templates/ never import each other (docs/architecture.md).
  */
 import { controlsForFinding } from '../controls/mapping.ts';
@@ -12,28 +12,56 @@ import { defaultCredentialChecks } from './checks/default-credentials.ts';
 import { erlangDistributionCheck } from './checks/erlang.ts';
 import { exposedServiceChecks } from './checks/exposed-services.ts';
 import { softwareVersionChecks } from './checks/software-versions.ts';
-import { templatesCheck } from './templates/check.ts';
+import { canonicalCheckId } from './templates/execute.ts';
+import { templateChecks } from './templates/checks.ts';
 import { smtpOpenRelayCheck } from './checks/smtp-relay.ts';
 import { sshChecks } from './checks/ssh.ts';
 import { tlsBreadthChecks } from './checks/tls-breadth.ts';
 import { tlsChecks } from './checks/tls.ts';
 import { webChecks } from './checks/web.ts';
+import { missingHstsCheck } from './checks/web-hsts.ts';
 import { webHardeningChecks } from './checks/web-hardening.ts';
 
 export type { Check } from './check.ts';
 
-/** Every check the engine knows. Adding a check means adding it here; nothing else changes. */
-export const CHECKS: readonly Check[] = [
+/** The built-in checks (checks/), in the order a scan runs them. */
+const BUILT_IN: readonly Check[] = [
   ...exposedServiceChecks,
   ...defaultCredentialChecks,
   erlangDistributionCheck,
   ...sshChecks,
   smtpOpenRelayCheck,
   ...webChecks,
+  missingHstsCheck,
   ...webHardeningChecks,
   ...tlsChecks,
   ...tlsBreadthChecks,
-  templatesCheck,
+];
+
+/**
+ * The built-in check standing for a template: the check listing the template's id among its
+ * `upstreamIds` (`exposed-redis` → `redis-unauthenticated`), also by the template's canonical
+ * knowledge id (`redis-no-auth`), so a template and a built-in check that see the same
+ * weakness make one finding (correlation merges by check id and component), and coverage
+ * resolves both.
+ */
+const builtInByTemplateId = new Map<string, string>();
+for (const check of BUILT_IN) {
+  for (const upstream of check.upstreamIds) {
+    if (!builtInByTemplateId.has(upstream)) builtInByTemplateId.set(upstream, check.id);
+    const canonical = canonicalCheckId(upstream);
+    if (!builtInByTemplateId.has(canonical)) builtInByTemplateId.set(canonical, check.id);
+  }
+}
+
+/** The built-in check id that stands for a template id, if any. */
+export const builtInForTemplate = (templateId: string): string | undefined =>
+  builtInByTemplateId.get(templateId);
+
+/** Every check the engine knows. Adding a check means adding it here; nothing else changes. */
+export const CHECKS: readonly Check[] = [
+  ...BUILT_IN,
+  ...templateChecks(builtInForTemplate),
   ...softwareVersionChecks,
 ];
 

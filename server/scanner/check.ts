@@ -5,7 +5,7 @@ import type { Detection, PhaseContext } from './types.ts';
  * A check is a small unit that declares what it needs (a kind of service, a
  * phase, whether it is fast enough for quick scans) and turns one service into
  * zero or more detections. The runner never changes when checks are added.
- * Built-in checks (checks/) and the templates' check (templates/check.ts) implement it;
+ * Built-in checks (checks/) and the templates' checks (templates/checks.ts) implement it;
  * check-registry.ts lists them all.
  */
 export interface Check {

@@ -9,7 +9,6 @@ export const missingSecurityHeaders: KnowledgeEntry = {
   aliases: [
     'missing-security-headers',
     'security-headers',
-    'missing-hsts',
     'missing-csp',
     'missing-x-frame-options',
     'missing-x-content-type-options',
@@ -183,7 +182,44 @@ autoindex off;
   },
 };
 
+export const missingHsts: KnowledgeEntry = {
+  id: 'https-missing-hsts',
+  aliases: ['missing-hsts', 'hsts-missing', 'missing-strict-transport-security', 'http-missing-hsts'],
+  category: 'web-headers',
+  cwe_ids: ['CWE-319'],
+  defaultPort: 443,
+  recognise: (f, c) =>
+    (c.scheme === 'https' || f.category === 'web-headers') && mentions(f, /strict-transport|\bhsts\b/i),
+  impact:
+    'is served over HTTPS without HTTP Strict Transport Security, so browsers may still make the first request to it over plain HTTP, where it can be intercepted and kept off HTTPS.',
+  scenarios: [
+    'An attacker on a café or hotel network answers the first plain-HTTP request to {host} (a typed name, an old http:// link) and keeps the victim on an attacker-controlled HTTP connection (SSL stripping), reading credentials and session cookies.',
+  ],
+  playbookId: 'pb_web_security_headers',
+  playbookSchemes: ['https'],
+  remediation: {
+    summary: 'Send `Strict-Transport-Security` with a long `max-age` on every HTTPS response of {host}.',
+    steps: [
+      'Check the header with `curl -sI https://{host}/ | grep -i strict-transport` (the finding evidence shows the response).',
+      'Add `Strict-Transport-Security: max-age=31536000; includeSubDomains` at the web server or proxy, on every HTTPS response (use `always` in nginx so errors and redirects carry it too).',
+      'Start with a short `max-age` (a day) if unsure that every subdomain serves HTTPS, then raise it; add `preload` only once they all do.',
+      'Redirect plain HTTP to HTTPS, so users reach the response that carries the header.',
+    ],
+    code_example: `# nginx: HTTPS server block
+add_header Strict-Transport-Security "max-age=31536000; includeSubDomains" always;
+
+# Apache (a2enmod headers), HTTPS virtual host
+Header always set Strict-Transport-Security "max-age=31536000; includeSubDomains"`,
+    references: [
+      'https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Strict-Transport-Security',
+      'https://cheatsheetseries.owasp.org/cheatsheets/HTTP_Strict_Transport_Security_Cheat_Sheet.html',
+      cwePage(319),
+    ],
+  },
+};
+
 export const WEB_ENTRIES: readonly KnowledgeEntry[] = [
+  missingHsts,
   missingSecurityHeaders,
   gitConfigExposed,
   envFileExposed,

@@ -11,7 +11,7 @@ import type { Detection, PhaseContext } from '../types.ts';
 import type { Check } from '../check.ts';
 import { isTlsService } from '../net/http-exchange.ts';
 import { hostTarget } from '../net/service-connect.ts';
-import { crawl } from './web-crawl.ts';
+import { crawl } from '../net/web-crawl.ts';
 import { getRoot, httpGet, type HttpExchange } from '../net/http-get.ts';
 
 const TOOL = 'scanward-web';

@@ -11,9 +11,8 @@ import type { HttpResponse } from '../net/probes/http.ts';
 import { renderBytes } from '../net/probe-session.ts';
 import type { Detection, PhaseContext } from '../types.ts';
 import type { Check } from '../check.ts';
-import { isTlsService } from '../net/http-exchange.ts';
 import { hostTarget } from '../net/service-connect.ts';
-import { crawl } from './web-crawl.ts';
+import { crawl } from '../net/web-crawl.ts';
 import { getRoot, httpGet } from '../net/http-get.ts';
 
 export {
@@ -64,12 +63,13 @@ function looksLikeHtml(response: HttpResponse): boolean {
 // ---------------------------------------------------------------------------------------
 // Security headers
 
-/** The headers judged missing on a response; HSTS only over TLS (browsers ignore it on plain HTTP). */
-export function missingSecurityHeaders(response: HttpResponse, tls: boolean): string[] {
+/**
+ * The protective headers judged missing on a response. HSTS is not among them: its absence on
+ * HTTPS is a finding of its own (`https-missing-hsts`, web-hsts.ts).
+ */
+export function missingSecurityHeaders(response: HttpResponse): string[] {
   const header = (name: string): string => response.headers.get(name)?.trim() ?? '';
   const missing: string[] = [];
-  const hsts = header('strict-transport-security');
-  if (tls && (!hsts || /max-age\s*=\s*"?0"?\s*(;|$)/i.test(hsts))) missing.push('Strict-Transport-Security');
   const csp = header('content-security-policy');
   if (!csp) missing.push('Content-Security-Policy');
   if (!/nosniff/i.test(header('x-content-type-options'))) missing.push('X-Content-Type-Options');
@@ -95,10 +95,8 @@ export const missingSecurityHeadersCheck: Check = {
     const response = exchange.response;
     // A redirect is judged where it leads (usually the HTTPS service, checked on its own).
     if (!response || (response.status >= 300 && response.status < 400)) return [];
-    const tls = isTlsService(service);
-    const missing = missingSecurityHeaders(response, tls);
+    const missing = missingSecurityHeaders(response);
     if (missing.length === 0) return [];
-    const noHsts = missing.includes('Strict-Transport-Security');
     return [
       detection(
         ctx,
@@ -107,11 +105,8 @@ export const missingSecurityHeadersCheck: Check = {
         {
           check_id: 'http-missing-security-headers',
           title: `HTTP security headers missing: ${missing.map((m) => m.split(' ')[0]).join(', ')}`,
-          // Without HSTS an HTTPS site can be stripped to plain HTTP on a first visit: medium.
-          severity: noHsts ? 'medium' : 'low',
-          cvss_vector: noHsts
-            ? `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:L/I:L/A:N`
-            : `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N`,
+          severity: 'low',
+          cvss_vector: `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N`,
           category: 'web-headers',
           cwe_ids: SECURITY_HEADERS_CWES,
           description:
@@ -119,8 +114,7 @@ export const missingSecurityHeadersCheck: Check = {
             `${missing.join(', ')}.`,
           impact:
             'Browsers fall back to permissive defaults: pages can be framed by other sites (clickjacking), ' +
-            'content types sniffed, injected scripts meet no Content-Security-Policy' +
-            (noHsts ? ', and a first visit over plain HTTP can be intercepted and kept off HTTPS.' : '.'),
+            'content types sniffed, injected scripts meet no Content-Security-Policy.',
           evidence: { request: exchange.request, response: exchange.head },
         },
         SECURITY_HEADERS_UPSTREAM,

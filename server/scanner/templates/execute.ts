@@ -28,29 +28,42 @@ const MAX_CONSECUTIVE_FAILURES = 5;
 const EVIDENCE_BODY_CHARS = 2048;
 
 export interface TemplateTarget {
+  /** `{{BaseURL}}`: the service, plus the page path templates run under (none: the service root). */
   baseUrl: string;
+  /** `{{RootURL}}`: `scheme://target:port`; every request must stay on it. */
+  rootUrl: string;
   /** Host header: the target, with the port unless it is the scheme's default. */
   hostHeader: string;
   variables: Map<string, string>;
 }
 
-/** `{{BaseURL}}` and friends for a service: the scan target (name or address) and the port. */
-export function templateTarget(target: string, service: ServiceIdentification): TemplateTarget {
+/**
+ * `{{BaseURL}}` and friends for a service: the scan target (name or address) and the port, and
+ * for a crawled page (`basePath`, e.g. `/app`) `{{BaseURL}}` with that path, as nuclei sets it
+ * for an input URL with a path (`{{RootURL}}` stays the service root).
+ */
+export function templateTarget(
+  target: string,
+  service: ServiceIdentification,
+  basePath = '',
+): TemplateTarget {
   const scheme = isTlsService(service) ? 'https' : 'http';
   const host = urlHost(target);
-  const baseUrl = `${scheme}://${host}:${service.port}`;
+  const rootUrl = `${scheme}://${host}:${service.port}`;
+  const path = basePath.replace(/\/+$/, '');
   const defaultPort = scheme === 'https' ? 443 : 80;
   return {
-    baseUrl,
+    baseUrl: `${rootUrl}${path}`,
+    rootUrl,
     hostHeader: service.port === defaultPort ? host : `${host}:${service.port}`,
     variables: new Map([
-      ['BaseURL', baseUrl],
-      ['RootURL', baseUrl],
+      ['BaseURL', `${rootUrl}${path}`],
+      ['RootURL', rootUrl],
       ['Hostname', `${host}:${service.port}`],
       ['Host', host],
       ['Port', String(service.port)],
       ['Scheme', scheme],
-      ['Path', ''],
+      ['Path', path],
     ]),
   };
 }
@@ -96,7 +109,8 @@ export function canonicalCheckId(templateId: string): string {
   return knowledgeForCheck(templateId)?.id ?? templateId;
 }
 
-function categoryOf(template: LoadedTemplate): string {
+/** The finding category of a template: its knowledge entry's, else read from its tags. */
+export function categoryOf(template: Pick<LoadedTemplate, 'id' | 'info'>): string {
   const entry = knowledgeForCheck(template.id);
   if (entry) return entry.category;
   const tags = new Set(template.info.tags.map((t) => t.toLowerCase()));
@@ -122,9 +136,10 @@ export async function runTemplates(
   ctx: PhaseContext,
   service: ServiceIdentification,
   templates: readonly LoadedTemplate[],
+  options: { basePath?: string } = {},
 ): Promise<TemplateRun> {
   const target = hostTarget(ctx, service);
-  const where = templateTarget(target, service);
+  const where = templateTarget(target, service, options.basePath);
   const run: TemplateRun = { detections: [], coverage: [], requests: 0, failures: 0 };
   let answered = 0;
   let consecutiveFailures = 0;
@@ -160,11 +175,11 @@ export async function runTemplates(
     let complete = true;
     for (const request of template.requests) {
       for (const item of request.items) {
-        let path = requestTarget(substitute(item.path, where.variables), where.baseUrl);
+        let path = requestTarget(substitute(item.path, where.variables), where.rootUrl);
         if (!path) continue;
         let exchange = await send(item, path);
         for (let hop = 0; request.redirects && exchange?.response && hop < request.maxRedirects; hop++) {
-          const next = sameOriginRedirect(exchange.response, where.baseUrl, path);
+          const next = sameOriginRedirect(exchange.response, where.rootUrl, path);
           if (!next) break;
           path = next;
           exchange = await send({ method: 'GET', headers: item.headers, body: undefined }, path);

@@ -3,10 +3,7 @@
  * checked against the supported subset (schema.ts) and compiled (regexes, DSL expressions);
  * what cannot be run faithfully is skipped and counted by reason, never half-run.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
 import { load as loadYaml, CORE_SCHEMA } from 'js-yaml';
-import PQueue from 'p-queue';
 import { parse as parseYaml } from 'yaml';
 import { dslVariables, parseDsl } from './dsl.ts';
 import { compileGoRegex } from './regex.ts';
@@ -22,23 +19,6 @@ import {
   type Severity,
   type TemplateInfo,
 } from './schema.ts';
-
-export interface TemplateStats {
-  directory: string;
-  files: number;
-  loaded: number;
-  skipped: number;
-  /** Skipped templates by reason, e.g. `{ payloads: 120, 'protocol:network': 277 }`. */
-  skippedByReason: Record<string, number>;
-  loadMs: number;
-}
-
-export interface TemplateSet {
-  templates: LoadedTemplate[];
-  stats: TemplateStats;
-  /** Per skipped file (relative path): why. */
-  skippedFiles: Map<string, string>;
-}
 
 /** A template the engine cannot run as written; `reason` is a short stable key. */
 export class UnsupportedTemplate extends Error {
@@ -66,7 +46,7 @@ const RESPONSE_VARIABLES = new Set([
   'all',
 ]);
 
-const PROTOCOLS = [
+export const PROTOCOLS = [
   'dns',
   'file',
   'network',
@@ -81,7 +61,7 @@ const PROTOCOLS = [
 const SEVERITIES = new Set<Severity>(['critical', 'high', 'medium', 'low', 'info']);
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
-const list = (v: string | string[] | null | undefined): string[] =>
+export const list = (v: string | string[] | null | undefined): string[] =>
   v == null
     ? []
     : (Array.isArray(v) ? v : [v])
@@ -155,7 +135,7 @@ export function compileTemplate(text: string, file = '<inline>'): LoadedTemplate
   return { id: template.id, file, info: compileInfo(template.info), variables, requests };
 }
 
-function compileInfo(info: {
+export function compileInfo(info: {
   name: string;
   severity?: string | undefined;
   description?: string | undefined;
@@ -316,7 +296,7 @@ function expandPayloads(req: RawRequest): { name: string; values: string[] } | u
 }
 
 /** A matcher part as the engine names it; throws for parts of other requests or out-of-band data. */
-function normalisePart(part: string | undefined): string {
+export function normalisePart(part: string | undefined): string {
   const p = (part ?? 'body').trim().toLowerCase();
   if (p.startsWith('interactsh')) throw new UnsupportedTemplate('out-of-band');
   if (/_\d+$/.test(p)) throw new UnsupportedTemplate('multi-step');
@@ -329,7 +309,18 @@ function normalisePart(part: string | undefined): string {
   throw new UnsupportedTemplate(`unsupported-part:${p}`);
 }
 
-function compileMatcher(m: RawMatcher, extractorNames: Set<string>, dslKnown: Set<string>): CompiledMatcher {
+export function compileMatcher(
+  m: RawMatcher,
+  extractorNames: Set<string>,
+  dslKnown: Set<string>,
+  protocol: {
+    /** How the protocol names a matcher's part (default: HTTP's). */
+    partOf?: (part: string | undefined) => string;
+    /** When set, the only variables a DSL expression may read (besides the template's own). */
+    variables?: ReadonlySet<string>;
+  } = {},
+): CompiledMatcher {
+  const partOf = protocol.partOf ?? normalisePart;
   const type = m.type.trim().toLowerCase();
   if (!['word', 'status', 'regex', 'dsl', 'size', 'binary'].includes(type)) {
     throw new UnsupportedTemplate(`matcher:${type}`);
@@ -338,7 +329,7 @@ function compileMatcher(m: RawMatcher, extractorNames: Set<string>, dslKnown: Se
   const caseInsensitive = m['case-insensitive'] === true;
   const matcher: CompiledMatcher = {
     type: type as CompiledMatcher['type'],
-    part: type === 'dsl' || type === 'status' ? 'all' : normalisePart(m.part),
+    part: type === 'dsl' || type === 'status' ? 'all' : partOf(m.part),
     condition: m.condition ?? 'or',
     negative: m.negative === true,
     caseInsensitive,
@@ -384,6 +375,10 @@ function compileMatcher(m: RawMatcher, extractorNames: Set<string>, dslKnown: Se
       for (const name of dslVariables(node)) {
         if (name.startsWith('interactsh')) throw new UnsupportedTemplate('out-of-band');
         if (/_\d+$/.test(name) || extractorNames.has(name)) throw new UnsupportedTemplate('multi-step');
+        if (protocol.variables) {
+          if (protocol.variables.has(name) || dslKnown.has(name)) continue;
+          throw new UnsupportedTemplate('unsupported-dsl');
+        }
         if (RESPONSE_VARIABLES.has(name) || dslKnown.has(name)) continue;
         if (['duration', 'host', 'matched', 'ip', 'request', 'template_path'].includes(name)) {
           throw new UnsupportedTemplate('unsupported-dsl');
@@ -393,89 +388,4 @@ function compileMatcher(m: RawMatcher, extractorNames: Set<string>, dslKnown: Se
     }
   }
   return matcher;
-}
-
-// ---------------------------------------------------------------------------------------
-// Directory loading
-
-async function yamlFiles(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name))
-    .map((e) => join(e.parentPath, e.name))
-    .filter(
-      (path) =>
-        !relative(root, path)
-          .split(sep)
-          .some((part) => part.startsWith('.')),
-    )
-    .sort();
-}
-
-/** Templates compiled between two yields to the event loop (a few milliseconds of work). */
-const YIELD_EVERY = 25;
-
-/** Reads, parses and compiles every template under `directory` (no cache; see `templatesIn`). */
-export async function loadTemplates(directory: string): Promise<TemplateSet> {
-  const started = performance.now();
-  const files = await yamlFiles(directory);
-  const templates: LoadedTemplate[] = [];
-  const skippedFiles = new Map<string, string>();
-  const skippedByReason: Record<string, number> = {};
-  const seen = new Set<string>();
-  const queue = new PQueue({ concurrency: 64 });
-  const texts = await Promise.all(
-    files.map((file) => queue.add(() => readFile(file, 'utf8').catch(() => null)) as Promise<string | null>),
-  );
-  for (const [i, path] of files.entries()) {
-    // Compiling is CPU work: yield to the event loop every few files, so a process that also
-    // serves the API (SCANWARD_ROLE=all) keeps answering while a large tree loads.
-    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise<void>((resolve) => setImmediate(resolve));
-    const file = relative(directory, path);
-    const text = texts[i];
-    let reason: string | undefined;
-    if (text == null) reason = 'unreadable';
-    else {
-      try {
-        const template = compileTemplate(text, file);
-        if (seen.has(template.id)) reason = 'duplicate-id';
-        else {
-          seen.add(template.id);
-          templates.push(template);
-        }
-      } catch (err) {
-        reason = err instanceof UnsupportedTemplate ? err.reason : 'invalid';
-      }
-    }
-    if (reason) {
-      skippedFiles.set(file, reason);
-      skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1;
-    }
-  }
-  return {
-    templates,
-    skippedFiles,
-    stats: {
-      directory,
-      files: files.length,
-      loaded: templates.length,
-      skipped: skippedFiles.size,
-      skippedByReason,
-      loadMs: Math.round(performance.now() - started),
-    },
-  };
-}
-
-const cache = new Map<string, Promise<TemplateSet>>();
-
-/** The templates of a directory, loaded once per process. */
-export function templatesIn(directory: string): Promise<TemplateSet> {
-  let pending = cache.get(directory);
-  if (!pending) {
-    pending = loadTemplates(directory);
-    cache.set(directory, pending);
-    // A failed load (directory missing) is retried by the next scan instead of being remembered.
-    pending.catch(() => cache.delete(directory));
-  }
-  return pending;
 }

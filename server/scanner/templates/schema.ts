@@ -172,3 +172,57 @@ export interface LoadedTemplate {
   variables: ReadonlyMap<string, string>;
   requests: CompiledRequest[];
 }
+
+/** One `inputs:` entry of a `tcp:`/`network:` block: bytes to write, then optionally a read. */
+export interface NetworkInput {
+  /** The bytes to send, placeholders (`{{Hostname}}`, …) still in; hex already decoded (latin1). */
+  data: string;
+  /** Bytes to read after writing this input (0: none). */
+  read: number;
+  /** The read's name, readable by matchers as a part (`part: banner`). */
+  name: string | undefined;
+}
+
+export interface CompiledNetworkRequest {
+  /** Connect in TLS (`tls://{{Hostname}}`) or plain; both when the template lists both. */
+  tls: boolean[];
+  inputs: NetworkInput[];
+  /** Bytes of the final read, after the inputs (nuclei's `read-size`, default 1024). */
+  readSize: number;
+  matchersCondition: 'and' | 'or';
+  matchers: CompiledMatcher[];
+}
+
+/** A `tcp:`/`network:` template (nuclei's network protocol), run against TCP services. */
+export interface NetworkTemplate {
+  protocol: 'network';
+  id: string;
+  file: string;
+  info: TemplateInfo;
+  /** Ports the template names (`port: 6379,6380`); empty when it names none. */
+  ports: number[];
+  variables: ReadonlyMap<string, string>;
+  requests: CompiledNetworkRequest[];
+}
+
+export interface CompiledSslRequest {
+  /** `min_version`/`max_version` as Node names them (`TLSv1.1`); undefined: the defaults. */
+  minVersion: string | undefined;
+  maxVersion: string | undefined;
+  /** `ssl30`: Node cannot speak SSLv3, so this handshake is never made (no response). */
+  sslv3: boolean;
+  matchersCondition: 'and' | 'or';
+  matchers: CompiledMatcher[];
+  /** Fields (`tls_version`, `not_after`) of an extractor-only block: it matches when one is non-empty. */
+  extractorFields: string[];
+}
+
+/** An `ssl:` template (nuclei's ssl protocol), run against TLS services. */
+export interface SslTemplate {
+  protocol: 'ssl';
+  id: string;
+  file: string;
+  info: TemplateInfo;
+  variables: ReadonlyMap<string, string>;
+  requests: CompiledSslRequest[];
+}

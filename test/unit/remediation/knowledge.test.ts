@@ -76,8 +76,13 @@ const RECOGNISED: Array<[string, Partial<FindingFacts>, string]> = [
     'elasticsearch-no-auth',
   ],
   [
-    'missing headers',
+    'missing HSTS',
     { title: 'Missing Strict-Transport-Security header', affected_component: 'https://h:443/' },
+    'https-missing-hsts',
+  ],
+  [
+    'missing headers',
+    { title: 'Missing Content-Security-Policy header', affected_component: 'https://h:443/' },
     'http-missing-security-headers',
   ],
   [

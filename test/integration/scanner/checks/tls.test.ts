@@ -86,7 +86,8 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
     }[];
     const component = `https://${host}:${port}`;
     expect(findings.map((f) => [f.template_id, f.severity, f.affected_component, f.tool])).toEqual([
-      ['http-missing-security-headers', 'medium', component, 'scanward-web'],
+      ['http-missing-security-headers', 'low', component, 'scanward-web'],
+      ['https-missing-hsts', 'medium', component, 'scanward-web'],
       ['tls-certificate-self-signed', 'medium', component, 'scanward-tls'],
       ['tls-legacy-protocol', 'medium', component, 'scanward-tls'],
     ]);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTemplates, type TemplateSet } from '../../../../server/scanner/templates/loader.ts';
+import { loadTemplates, type TemplateSet } from '../../../../server/scanner/templates/template-set.ts';
 
 const CORPUS = fileURLToPath(
   new URL('../../../../../shared/data/nuclei-templates-9424c7c.tar.gz', import.meta.url),

@@ -287,3 +287,38 @@ describe('regexes run off the event loop, with a time limit', () => {
     expect(await sandboxedRegexTest([/a/, /b/], 'a', true)).toBe(false);
   });
 });
+
+describe('templates on crawled pages', () => {
+  it('runs under the directories of the pages that answered, at most MAX_CRAWL_BASES of them', async () => {
+    const { crawlBases, MAX_CRAWL_BASES } =
+      await import('../../../../server/scanner/templates/crawl-bases.ts');
+    const pages = [
+      { path: '/', status: 200 },
+      { path: '/robots.txt', status: 200 },
+      { path: '/shop/index.html', status: 200 },
+      { path: '/shop/cart?id=1', status: 200 },
+      { path: '/gone/page', status: 404 },
+      { path: '/a/', status: 200 },
+      { path: '/b/x', status: 200 },
+      { path: '/c/x', status: 200 },
+    ];
+    expect(crawlBases(pages)).toEqual(['/shop/', '/a/', '/b/']);
+    expect(crawlBases(pages)).toHaveLength(MAX_CRAWL_BASES);
+  });
+
+  it('sets {{BaseURL}} to the page directory and keeps {{RootURL}} at the service root', () => {
+    const service = {
+      address: '127.0.0.1',
+      port: 8080,
+      service: 'http' as const,
+      evidence: { request: '', response: '' },
+      tool: 'scanward-probe' as const,
+    };
+    const where = templateTarget('app.example.test', service, '/shop/');
+    expect(where.variables.get('BaseURL')).toBe('http://app.example.test:8080/shop');
+    expect(where.variables.get('RootURL')).toBe('http://app.example.test:8080');
+    expect(requestTarget(`${where.variables.get('BaseURL')}/.git/config`, where.rootUrl)).toBe(
+      '/shop/.git/config',
+    );
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The nuclei-format templates as checks, one per protocol:
+ *
+ * - `nuclei-templates` (web_analysis): every HTTP template against each HTTP(S) service
+ *   (execute.ts), then again under the directories of the crawled pages (crawl-bases.ts);
+ * - `nuclei-network-templates` (vulnerability_scanning): the network templates meant for a
+ *   service (its port is one the template names, or a tag names its protocol), over plain TCP
+ *   or TLS as the service speaks;
+ * - `nuclei-ssl-templates` (web_analysis): the ssl templates against every service identified
+ *   inside TLS.
+ *
+ * The scan's templates (SCANWARD_TEMPLATES_DIR, else the installed corpus, else the curated
+ * default set: sources.ts) are loaded once per process off the event loop (corpus.ts). Every
+ * connection is `connectService`'s, through the scan's scope guard.
+ *
+ * Coverage is per template, not per check: besides the check's own entry the runner records,
+ * each check pushes one coverage entry per template that ran to completion, under the
+ * template's canonical id, so a finding a template raised is resolved only when that template
+ * ran against the service again and did not match.
+ *
+ * HTTP templates that try credentials (nuclei's `default-login` tag, the `default-logins/`
+ * folders) run only under `credential_checks: defaults`, like the built-in login checks.
+ * Network templates that log in never run: logins to network services are the built-in checks'
+ * alone, one attempt each from the credential policy's fixed list (docs/checks.md).
+ *
+ * A template and a built-in check that see the same weakness make one finding: the registry
+ * (check-registry.ts, one level up, which knows the built-in checks) hands these checks the
+ * lookup from a template id to the built-in check that lists it among its `upstreamIds`.
+ */
+import { credentialChecksFor } from '../../schemas/scans.ts';
+import type { Check } from '../check.ts';
+import { isTlsService } from '../net/http-exchange.ts';
+import { crawl } from '../net/web-crawl.ts';
+import type { Coverage, Detection, PhaseContext, ScanState } from '../types.ts';
+import { templateCacheDir, templatesIn } from './corpus.ts';
+import { crawlBases, runsOnCrawledPages } from './crawl-bases.ts';
+import { networkTemplateApplies, runNetworkTemplates } from './execute-network.ts';
+import { runSslTemplates } from './execute-ssl.ts';
+import { runTemplates } from './execute.ts';
+import type { TemplateSet } from './template-set.ts';
+import { templateSource } from './sources.ts';
+
+/** The built-in check id that stands for a template id (upstream or canonical), if any. */
+export type BuiltInLookup = (templateId: string) => string | undefined;
+
+/** Template sets whose load statistics were logged, and scans that noted them. */
+const logged = new WeakSet<TemplateSet>();
+const noted = new WeakSet<ScanState>();
+
+/** The scan's templates (loaded once per process, off the event loop), or undefined when there are none. */
+async function scanTemplateSet(ctx: PhaseContext): Promise<TemplateSet | undefined> {
+  const { config } = ctx.services;
+  const source = templateSource(config);
+  if (!source) return undefined;
+  const set = await templatesIn(source.directory, { cacheDir: templateCacheDir(config.dataDir) });
+  if (!logged.has(set)) {
+    logged.add(set);
+    ctx.log.info({ templates: set.stats, origin: source.origin }, 'nuclei-format templates loaded');
+  }
+  if (!noted.has(ctx.state)) {
+    noted.add(ctx.state);
+    const { loaded, skipped, files } = set.stats;
+    const from = source.origin === 'default' ? 'the default set' : source.directory;
+    ctx.state.notes.push(
+      `templates: ${loaded} of ${files} loaded from ${from} (${skipped} skipped as unsupported)`,
+    );
+  }
+  return set;
+}
+
+/** Whether the scan may run templates that log in. */
+export function mayLogIn(ctx: PhaseContext): boolean {
+  return credentialChecksFor(ctx.scan.scan_type, ctx.scan.credential_checks) === 'defaults';
+}
+
+/** A template that logs in with default or guessed credentials. */
+export function triesCredentials(template: { info: { tags: string[] }; file: string }): boolean {
+  return template.info.tags.includes('default-login') || /(^|[\\/])default-logins?[\\/]/.test(template.file);
+}
+
+/** Template detections and coverage under the id of the built-in check that stands for them. */
+export function asBuiltIn<T extends { detections: Detection[]; coverage: Coverage[] }>(
+  run: T,
+  builtInFor: BuiltInLookup,
+): T {
+  for (const d of run.detections) {
+    d.check_id = builtInFor(d.upstream_ids?.[0] ?? '') ?? builtInFor(d.check_id) ?? d.check_id;
+  }
+  for (const c of run.coverage) c.check_id = builtInFor(c.check_id) ?? c.check_id;
+  return run;
+}
+
+const httpTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
+  id: 'nuclei-templates',
+  upstreamIds: [],
+  phase: 'web_analysis',
+  quick: false,
+  category: 'misconfiguration',
+  cweIds: [],
+  appliesTo: (service) => service.service === 'http' || service.service === 'https',
+  run: async (ctx, service) => {
+    const set = await scanTemplateSet(ctx);
+    if (!set) return [];
+    const templates = mayLogIn(ctx) ? set.templates : set.templates.filter((t) => !triesCredentials(t));
+    if (templates.length === 0) return [];
+    const run = asBuiltIn(await runTemplates(ctx, service, templates), builtInFor);
+    ctx.state.coverage.push(...run.coverage);
+    // Then under the directories of the crawled pages (bounded: templates/crawl-bases.ts).
+    const pages = await crawl(ctx, service).catch(() => []);
+    const bases = crawlBases(pages.map((p) => ({ path: p.path, status: p.exchange.response?.status })));
+    const repeated = templates.filter(runsOnCrawledPages);
+    for (const basePath of repeated.length > 0 ? bases : []) {
+      const more = await runTemplates(ctx, service, repeated, { basePath }).catch((err: unknown) => {
+        if (ctx.signal.aborted) throw err;
+        return undefined;
+      });
+      if (!more) continue;
+      run.detections.push(...asBuiltIn(more, builtInFor).detections);
+      run.requests += more.requests;
+    }
+    ctx.log.debug(
+      {
+        service: `${service.address}:${service.port}`,
+        templates: templates.length,
+        requests: run.requests,
+      },
+      'templates ran',
+    );
+    return run.detections;
+  },
+});
+
+const networkTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
+  id: 'nuclei-network-templates',
+  upstreamIds: [],
+  phase: 'vulnerability_scanning',
+  quick: false,
+  category: 'misconfiguration',
+  cweIds: [],
+  appliesTo: () => true,
+  run: async (ctx, service) => {
+    const set = await scanTemplateSet(ctx);
+    if (!set) return [];
+    // Network logins are the built-in checks' alone (one attempt from the policy's fixed list).
+    const templates = set.network.filter((t) => networkTemplateApplies(t, service) && !triesCredentials(t));
+    if (templates.length === 0) return [];
+    const run = asBuiltIn(await runNetworkTemplates(ctx, service, templates), builtInFor);
+    ctx.state.coverage.push(...run.coverage);
+    return run.detections;
+  },
+});
+
+const sslTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
+  id: 'nuclei-ssl-templates',
+  upstreamIds: [],
+  phase: 'web_analysis',
+  quick: false,
+  category: 'tls',
+  cweIds: [],
+  appliesTo: isTlsService,
+  run: async (ctx, service) => {
+    const set = await scanTemplateSet(ctx);
+    if (!set || set.ssl.length === 0) return [];
+    const run = asBuiltIn(await runSslTemplates(ctx, service, set.ssl), builtInFor);
+    ctx.state.coverage.push(...run.coverage);
+    return run.detections;
+  },
+});
+
+/** The three template checks, folding their findings into the built-in checks' through `builtInFor`. */
+export function templateChecks(builtInFor: BuiltInLookup): Check[] {
+  return [httpTemplatesCheck(builtInFor), networkTemplatesCheck(builtInFor), sslTemplatesCheck(builtInFor)];
+}

@@ -1,0 +1,147 @@
+/**
+ * Template trees as scans use them: loaded once per process and directory in a worker thread
+ * (load-worker.mjs), so a process that also serves the API (`SCANWARD_ROLE=all`) keeps answering
+ * while a corpus of ten thousand files is read and compiled. The worker answers an unchanged tree
+ * from the compiled-template cache in the data directory (`<data dir>/templates/cache/`, keyed by
+ * the hash of each file's text and by the engine version), which is what makes a reload fast;
+ * templates arrive in chunks of V8-serialized bytes, each chunk deserialized in a few milliseconds.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { deserialize } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { protocolOf, type AnyTemplate, type TemplateSet, type TemplateStats } from './template-set.ts';
+import type { LoadedTemplate, NetworkTemplate, SslTemplate } from './schema.ts';
+
+type WorkerMessage =
+  | { kind: 'templates'; templates: { file: string; bytes: Uint8Array }[] }
+  | { kind: 'done'; stats: TemplateStats; skippedFiles: [string, string][] }
+  | { kind: 'error'; message: string };
+
+/** Bump to drop every cache when the cached shape changes in a way the sources below do not show. */
+const FORMAT = 1;
+/** The sources whose change changes what a template compiles to. */
+const COMPILER_SOURCES = [
+  'loader.ts',
+  'schema.ts',
+  'dsl.ts',
+  'regex.ts',
+  'network.ts',
+  'ssl.ts',
+  'compile.ts',
+];
+
+let engine: string | undefined;
+
+/** The engine version the cache is kept under: the compiler's source and V8's serialization format. */
+export function engineVersion(): string {
+  if (engine) return engine;
+  const hash = createHash('sha1').update(`format ${FORMAT} v8 ${process.versions.v8}\n`);
+  for (const name of COMPILER_SOURCES) {
+    try {
+      hash.update(readFileSync(new URL(`./${name}`, import.meta.url)));
+    } catch {
+      hash.update(`(no ${name})`);
+    }
+  }
+  return (engine = hash.digest('hex').slice(0, 16));
+}
+
+/** Where the compiled forms of templates are kept: `<data dir>/templates/cache/`. */
+export function templateCacheDir(dataDir: string): string {
+  return join(dataDir, 'templates', 'cache');
+}
+
+/** tsx's ESM API (`register`), as a URL a worker can import from anywhere. */
+function tsxApiUrl(): string {
+  // The package's `import` condition; resolved from this file, whatever the process's cwd.
+  const required = createRequire(import.meta.url).resolve('tsx/esm/api');
+  return pathToFileURL(required.replace(/index\.cjs$/, 'index.mjs')).href;
+}
+
+function startWorker(directory: string, cacheDir: string | undefined): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return new Worker(new URL('./load-worker.mjs', import.meta.url), {
+    workerData: {
+      directory,
+      cacheFile: cacheDir ? join(cacheDir, `compiled-${engineVersion()}.v8`) : undefined,
+      compilerUrl: new URL(`./compile.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
+      // Workers do not inherit tsx's loader hooks on Node 20: the worker registers them itself.
+      tsxUrl: fromSource ? tsxApiUrl() : undefined,
+    },
+  });
+}
+
+/** Loads and compiles a tree off the calling thread; `cacheDir` keeps compiled forms across restarts. */
+export function loadTemplatesInWorker(
+  directory: string,
+  options: { cacheDir?: string | undefined } = {},
+): Promise<TemplateSet> {
+  const set: TemplateSet = {
+    templates: [],
+    network: [],
+    ssl: [],
+    skippedFiles: new Map(),
+    stats: { directory, files: 0, loaded: 0, skipped: 0, skippedByReason: {}, loadMs: 0, cached: 0 },
+  };
+  return new Promise<TemplateSet>((resolve, reject) => {
+    const worker = startWorker(directory, options.cacheDir);
+    let settled = false;
+    const settle = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      if (error) reject(error);
+      else resolve(set);
+    };
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.kind === 'templates') {
+        for (const { file, bytes } of message.templates) {
+          const template = deserialize(bytes) as AnyTemplate;
+          template.file = file;
+          restoreBuffers(template);
+          const protocol = protocolOf(template);
+          if (protocol === 'network') set.network.push(template as NetworkTemplate);
+          else if (protocol === 'ssl') set.ssl.push(template as SslTemplate);
+          else set.templates.push(template as LoadedTemplate);
+        }
+      } else if (message.kind === 'done') {
+        set.stats = message.stats;
+        set.skippedFiles = new Map(message.skippedFiles);
+        settle();
+      } else settle(new Error(`templates in ${directory} could not be loaded: ${message.message}`));
+    });
+    worker.once('error', (err) => settle(err));
+    worker.once('exit', (code) => settle(new Error(`the template loader stopped (exit ${code})`)));
+  });
+}
+
+/** Binary matchers compare Buffers; make sure deserialized byte arrays are Buffers again. */
+function restoreBuffers(template: AnyTemplate): void {
+  for (const request of template.requests) {
+    for (const matcher of request.matchers) {
+      if (matcher.binaries.length === 0) continue;
+      matcher.binaries = matcher.binaries.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    }
+  }
+}
+
+const loaded = new Map<string, Promise<TemplateSet>>();
+
+/** The templates of a directory, loaded once per process (in a worker thread). */
+export function templatesIn(
+  directory: string,
+  options: { cacheDir?: string | undefined } = {},
+): Promise<TemplateSet> {
+  let pending = loaded.get(directory);
+  if (!pending) {
+    pending = loadTemplatesInWorker(directory, options);
+    loaded.set(directory, pending);
+    // A failed load (directory missing) is retried by the next scan instead of being remembered.
+    pending.catch(() => loaded.delete(directory));
+  }
+  return pending;
+}

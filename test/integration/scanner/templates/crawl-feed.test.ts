@@ -1,0 +1,119 @@
+/**
+ * The bounded crawl feeds the templates: an upstream template addressed to `{{BaseURL}}` runs
+ * again under the directory of a page the crawl found one link deep, as nuclei would given that
+ * page, and finds there what the service root does not have; the hardened twin (same links, no
+ * exposure) stays clean.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
+import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { runScanToEnd } from '../../../helpers/scanner.ts';
+import { createTenant, type Tenant } from '../../../helpers/factory.ts';
+import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+
+const CORPUS = fileURLToPath(
+  new URL('../../../../../shared/data/nuclei-templates-9424c7c.tar.gz', import.meta.url),
+);
+const haveCorpus = existsSync(CORPUS);
+if (!haveCorpus) console.warn(`skipping the crawl-fed template test: ${CORPUS} is absent`);
+
+describe.skipIf(!haveCorpus)('templates on the crawled pages', () => {
+  let app: TestApp;
+  let tenant: Tenant;
+  let runner: Runner;
+  let work: string;
+  const fixtures: Array<{
+    server: Server;
+    host: string;
+    port: number;
+    sockets: Set<Socket>;
+    paths: string[];
+  }> = [];
+
+  async function startFixture(weak: boolean) {
+    const host = randomLoopbackAddress();
+    const sockets = new Set<Socket>();
+    const paths: string[] = [];
+    const server = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      if (req.url === '/') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end('<html><body><a href="/shop/index.html">Shop</a></body></html>');
+      }
+      if (req.url === '/shop/index.html') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end('<html><body>Shop</body></html>');
+      }
+      if (weak && req.url === '/shop/.git/config') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end('[core]\n\trepositoryformatversion = 0\n\tbare = false\n');
+      }
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    });
+    server.on('connection', (s: Socket) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    const fixture = { server, host, port: (server.address() as AddressInfo).port, sockets, paths };
+    fixtures.push(fixture);
+    return fixture;
+  }
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'scanward-crawl-feed-'));
+    execFileSync('tar', ['-xzf', CORPUS, '-C', work, 'http/exposures/configs/git-config.yaml']);
+    app = await startTestApp({
+      env: {
+        SCANWARD_TEMPLATES_DIR: join(work, 'http'),
+        SCANWARD_NMAP: 'off',
+        SCANWARD_DATA_DIR: join(work, 'data'),
+      },
+    });
+    tenant = await createTenant(app, 'enterprise');
+    runner = startRunner(app.services, { pollIntervalMs: 50 });
+  }, 60_000);
+  afterAll(async () => {
+    await runner?.stop();
+    for (const f of fixtures) {
+      for (const socket of f.sockets) socket.destroy();
+      await new Promise<void>((resolve) => f.server.close(() => resolve()));
+    }
+    await app?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  async function templateFindings(host: string, port: number) {
+    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    expect(final.error).toBeNull();
+    return (await app.services
+      .db('findings')
+      .where({ org_id: tenant.orgId, tool: 'nuclei-template' })
+      .whereLike('affected_component', `http://${host}:${port}%`)
+      .orderBy('affected_component')) as Array<{ template_id: string; affected_component: string }>;
+  }
+
+  it('runs a {{BaseURL}} template under the directory of a crawled page', async () => {
+    const weak = await startFixture(true);
+    const findings = await templateFindings(weak.host, weak.port);
+    expect(findings.map((f) => [f.template_id, f.affected_component])).toEqual([
+      ['git-config-exposed', `http://${weak.host}:${weak.port}/shop/.git/config`],
+    ]);
+    expect(weak.paths).toEqual(expect.arrayContaining(['/.git/config', '/shop/.git/config']));
+  }, 120_000);
+
+  it('finds nothing on the hardened twin, and asks for no path off the crawled directories', async () => {
+    const clean = await startFixture(false);
+    expect(await templateFindings(clean.host, clean.port)).toEqual([]);
+    const gitRequests = clean.paths.filter((p) => p.endsWith('/.git/config')).sort();
+    expect(gitRequests).toEqual(['/.git/config', '/.git/config', '/shop/.git/config']);
+  }, 120_000);
+});
