@@ -37,6 +37,7 @@ export function networkTemplateApplies(template: NetworkTemplate, service: Servi
 }
 
 function read(socket: Socket, max: number, signal: AbortSignal): Promise<Buffer> {
+  if (max <= 0) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -55,11 +56,16 @@ function read(socket: Socket, max: number, signal: AbortSignal): Promise<Buffer>
       const kept = chunk.subarray(0, max - size);
       chunks.push(kept);
       size += kept.length;
-      // Bytes past this read's size stay unread by it (as a socket read of N bytes would).
-      if (kept.length < chunk.length) socket.unshift(chunk.subarray(kept.length));
       clearTimeout(idle);
-      if (size >= max) finish();
-      else idle = setTimeout(finish, READ_IDLE_MS);
+      if (size < max) {
+        idle = setTimeout(finish, READ_IDLE_MS);
+        return;
+      }
+      // Stop listening (and pause) before handing back the bytes past this read's size: a
+      // socket read of N bytes leaves them for the next read, and `unshift` on a flowing
+      // socket with this listener still attached would emit them straight back to it.
+      finish();
+      if (kept.length < chunk.length) socket.unshift(chunk.subarray(kept.length));
     };
     const timer = setTimeout(finish, READ_TIMEOUT_MS);
     signal.addEventListener('abort', finish, { once: true });

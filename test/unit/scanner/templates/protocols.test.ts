@@ -169,3 +169,44 @@ describe.skipIf(!haveCorpus || !hasOpenssl())('ssl templates', () => {
     expect(hardened.coverage).toHaveLength(1);
   });
 });
+
+describe('network template reads', () => {
+  const listeners: FixtureListener[] = [];
+  afterAll(() => closeAll(listeners));
+
+  it('take their size from a banner sent in one large chunk and leave the rest for the next read', async () => {
+    const t = compileAnyTemplate(
+      [
+        'id: large-banner',
+        'info:',
+        '  name: A banner larger than the reads',
+        '  author: scanward',
+        '  severity: info',
+        'tcp:',
+        '  - inputs:',
+        '      - data: "HELLO\\r\\n"',
+        '        read: 16',
+        '        name: first',
+        '    host:',
+        '      - "{{Hostname}}"',
+        '    read-size: 32',
+        '    matchers:',
+        '      - type: word',
+        '        part: first',
+        '        words:',
+        '          - "BANNER"',
+      ].join('\n'),
+      'large-banner.yaml',
+    ) as NetworkTemplate;
+    // One write far larger than both reads: it reaches the socket as a few large chunks.
+    const banner = await startListener({ serve: (socket) => socket.end('BANNER' + 'x'.repeat(256 * 1024)) });
+    listeners.push(banner);
+    const run = await runNetworkTemplates(
+      checkContext(banner.host),
+      serviceAt(banner.host, banner.port, 'unknown'),
+      [t],
+    );
+    expect(run.detections).toHaveLength(1);
+    expect(run.detections[0]!.evidence.response.length).toBeLessThan(1024);
+  });
+});
