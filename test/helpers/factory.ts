@@ -16,7 +16,7 @@ import { createOrganization, setLimits, type LimitOverrides } from '../../server
 import { createUser } from '../../server/identity/users.ts';
 import type { FindingStatus } from '../../server/schemas/findings.ts';
 import type { Permission, Plan } from '../../server/schemas/common.ts';
-import type { ScanRow } from '../../server/scans/repository.ts';
+import type { ScanRow } from '../../server/scans/scans.repository.ts';
 import { apiClient, type ApiClient } from './api-client.ts';
 import { waitFor } from './poll.ts';
 import type { TestApp } from './app.ts';

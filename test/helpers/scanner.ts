@@ -1,4 +1,5 @@
-import { insertScan, type ScanRow } from '../../server/scans/repository.ts';
+import { queueScan } from '../../server/scans/lifecycle.ts';
+import type { ScanRow } from '../../server/scans/scans.repository.ts';
 import type { Runner } from '../../server/scanner/runner.ts';
 import type { ScanState } from '../../server/scanner/types.ts';
 import type { TestApp } from './app.ts';
@@ -22,7 +23,7 @@ export async function runScanToEnd(
     credentialChecks?: 'defaults' | 'none';
   },
 ): Promise<FinishedScan> {
-  const created = await insertScan(app.services.db, {
+  const created = await queueScan(app.services.db, {
     orgId: tenant.orgId,
     createdBy: tenant.admin.id,
     target: scan.target,

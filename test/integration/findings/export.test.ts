@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { csvRecords } from '../../../server/findings/export/csv.ts';
 import { findingDetail } from '../../../server/findings/export/json.ts';
 import { csvNeedsOnlyListFields, exportFindings } from '../../../server/findings/export-source.ts';
-import type { FindingSort, SortOrder } from '../../../server/findings/filters.ts';
+import type { FindingSort, SortOrder } from '../../../server/findings/findings.repository.ts';
 import { listFindings } from '../../../server/findings/listing.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, runScan } from '../../helpers/factory.ts';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelScan, insertScan, type ScanRow } from '../../../server/scans/repository.ts';
+import { cancelScan, queueScan } from '../../../server/scans/lifecycle.ts';
+import type { ScanRow } from '../../../server/scans/scans.repository.ts';
 import { claimScan } from '../../../server/scanner/runner.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { PHASES } from '../../../server/scans/phases.ts';
@@ -47,7 +48,7 @@ describe(`scan runner (${testEngine})`, () => {
   it('runs a full scan through every phase in order and records what it found', async () => {
     const [ssh, redis] = listeners as [FixtureListener, FixtureListener];
     const closedPort = 1 + ((redis.port + 7) % 65000);
-    const scan = await insertScan(app.services.db, {
+    const scan = await queueScan(app.services.db, {
       orgId: tenant.orgId,
       createdBy: tenant.admin.id,
       target: host,
@@ -118,7 +119,7 @@ describe(`scan runner (${testEngine})`, () => {
   });
 
   it('fails a scan whose target the scope policy refuses when the scan starts, connecting nowhere', async () => {
-    const scan = await insertScan(app.services.db, {
+    const scan = await queueScan(app.services.db, {
       orgId: tenant.orgId,
       createdBy: tenant.admin.id,
       target: '127.254.0.1',
@@ -143,7 +144,7 @@ describe(`scan runner (${testEngine})`, () => {
       Array.from({ length: 6 }, () => startListener({ host: silentHost, serve: () => undefined })),
     );
     try {
-      const scan = await insertScan(app.services.db, {
+      const scan = await queueScan(app.services.db, {
         orgId: tenant.orgId,
         createdBy: tenant.admin.id,
         target: silentHost,
@@ -170,7 +171,7 @@ describe(`scan runner (${testEngine})`, () => {
 
       // Run another scan to completion: the cancelled one must not have left work behind.
       const [ssh] = listeners as [FixtureListener];
-      const next = await insertScan(app.services.db, {
+      const next = await queueScan(app.services.db, {
         orgId: tenant.orgId,
         createdBy: tenant.admin.id,
         target: host,
@@ -200,7 +201,7 @@ describe(`scan runner (${testEngine})`, () => {
     const other = await createTenant(app, 'enterprise');
     const ids = new Set<string>();
     for (let i = 0; i < 8; i++) {
-      const scan = await insertScan(app.services.db, {
+      const scan = await queueScan(app.services.db, {
         orgId: other.orgId,
         createdBy: other.admin.id,
         target: '127.0.0.1',

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertScan, type ScanRow } from '../../../server/scans/repository.ts';
+import { queueScan } from '../../../server/scans/lifecycle.ts';
+import type { ScanRow } from '../../../server/scans/scans.repository.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
@@ -66,7 +67,7 @@ describe.skipIf(testEngine !== 'postgres')(`runner takeover across processes (${
     const databaseUrl = app.config.databaseUrl!;
     const [first, second] = [spawnRunner(databaseUrl), spawnRunner(databaseUrl)];
     runners.push(first!, second!);
-    const scan = await insertScan(app.services.db, {
+    const scan = await queueScan(app.services.db, {
       orgId: tenant.orgId,
       createdBy: tenant.admin.id,
       target: listeners[0]!.host,
