@@ -25,7 +25,7 @@ import {
   type ScanRow,
 } from '../../server/scans/scans.repository.ts';
 import { insertWebhookUnlessUrlTaken } from '../../server/webhooks/webhooks.repository.ts';
-import { apiClient, type ApiClient } from './api-client.ts';
+import { apiClient, type Answer, type ApiClient, type ApiTarget } from './api-client.ts';
 import { waitFor } from './poll.ts';
 import type { TestApp } from './app.ts';
 
@@ -80,10 +80,7 @@ export async function createTenant(app: TestApp, plan: Plan = 'professional'): P
   const admin = await addUser('admin');
   const owner = { orgId: org.id };
   const login = async (user: TestUser = admin) => {
-    const res = await apiClient(app).post<{ access_token: string }>('/api/v1/auth/token', {
-      username: user.email,
-      password: user.password,
-    });
+    const res = await logIn(app, user);
     if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
     return res.body.access_token;
   };
@@ -159,10 +156,26 @@ export const factory = {
   },
 };
 
-/** Opens a session for a user (as a login would) and signs a bearer token for it. */
+/**
+ * POST /api/v1/auth/token (the form login) for the user, with an MFA code when
+ * given and any extra fields; answers whatever the server answered.
+ */
+export function logIn(
+  target: ApiTarget,
+  user: { email: string; password: string },
+  fields: { mfa_code?: string; password?: string } = {},
+): Promise<Answer<{ access_token: string; token_type: string }>> {
+  return apiClient(target).post('/api/v1/auth/token', {
+    username: user.email,
+    password: user.password,
+    ...fields,
+  });
+}
+
 /** The user agent of the sessions tests mint, so a test can tell them from a browser's. */
 export const TEST_USER_AGENT = 'scanward-test';
 
+/** Opens a session for a user (as a login would) and signs a bearer token for it. */
 export async function mintBearerToken(
   db: Db,
   jwtSecret: Uint8Array,

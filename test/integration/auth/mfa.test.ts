@@ -4,20 +4,13 @@ import { openSecret } from '../../../server/auth/keys.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant, type TestUser, stepWithRoom } from '../../helpers/factory.ts';
+import { createTenant, logIn, type Tenant, type TestUser, stepWithRoom } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 describe(`MFA with TOTP (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
 
-  /** A login (the form POST /api/v1/auth/token) of the user with these extra fields. */
-  const tokenRequest = (user: TestUser, fields: Record<string, string> = {}) =>
-    apiClient(app).post<{ token_type: string }>('/api/v1/auth/token', {
-      username: user.email,
-      password: user.password,
-      ...fields,
-    });
   /** A member logged in over HTTP, and their client. */
   const loggedIn = async () => {
     const user = await tenant.addUser('member');
@@ -66,7 +59,7 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     expect(String(row.mfa_pending_secret)).not.toContain(secret);
     expect(openSecret(app.services.keys.encryptionKey, String(row.mfa_pending_secret))).toBe(secret);
     // Not on yet: the password alone still logs in.
-    expect((await tokenRequest(user)).status).toBe(200);
+    expect((await logIn(app, user)).status).toBe(200);
   });
 
   it('runs the whole cycle: verify, MFA_REQUIRED, wrong code, right code, reuse refused, disable', async () => {
@@ -79,7 +72,7 @@ describe(`MFA with TOTP (${testEngine})`, () => {
       401,
       'INVALID_MFA_CODE',
     );
-    expect((await tokenRequest(user)).status).toBe(200);
+    expect((await logIn(app, user)).status).toBe(200);
 
     // The previous, current and next steps are each accepted once, in increasing order.
     const step = await stepWithRoom(totp, 5_000);
@@ -87,36 +80,24 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     expect(verify.status).toBe(200);
     expect(verify.body).toEqual({ mfa_enabled: true });
 
-    const noCode = await expectError(await tokenRequest(user), 401, 'MFA_REQUIRED');
+    const noCode = await expectError(await logIn(app, user), 401, 'MFA_REQUIRED');
     expect(noCode.detail).toBe('MFA code required');
-    await expectError(await tokenRequest(user, { mfa_code: '' }), 401, 'MFA_REQUIRED');
-    await expectError(await tokenRequest(user, { mfa_code: wrongCode(totp) }), 401, 'INVALID_MFA_CODE');
+    await expectError(await logIn(app, user, { mfa_code: '' }), 401, 'MFA_REQUIRED');
+    await expectError(await logIn(app, user, { mfa_code: wrongCode(totp) }), 401, 'INVALID_MFA_CODE');
     // Three steps away is outside the one-step drift window, however the clock moved meanwhile.
-    await expectError(
-      await tokenRequest(user, { mfa_code: codeAt(totp, step + 3) }),
-      401,
-      'INVALID_MFA_CODE',
-    );
-    await expectError(
-      await tokenRequest(user, { mfa_code: codeAt(totp, step - 3) }),
-      401,
-      'INVALID_MFA_CODE',
-    );
+    await expectError(await logIn(app, user, { mfa_code: codeAt(totp, step + 3) }), 401, 'INVALID_MFA_CODE');
+    await expectError(await logIn(app, user, { mfa_code: codeAt(totp, step - 3) }), 401, 'INVALID_MFA_CODE');
     // The code used to verify cannot log in.
-    await expectError(
-      await tokenRequest(user, { mfa_code: codeAt(totp, step - 1) }),
-      401,
-      'INVALID_MFA_CODE',
-    );
+    await expectError(await logIn(app, user, { mfa_code: codeAt(totp, step - 1) }), 401, 'INVALID_MFA_CODE');
 
     const current = codeAt(totp, step);
-    const ok = await tokenRequest(user, { mfa_code: current });
+    const ok = await logIn(app, user, { mfa_code: current });
     expect(ok.status).toBe(200);
     expect(ok.body.token_type).toBe('bearer');
-    await expectError(await tokenRequest(user, { mfa_code: current }), 401, 'INVALID_MFA_CODE');
+    await expectError(await logIn(app, user, { mfa_code: current }), 401, 'INVALID_MFA_CODE');
 
     // A wrong password never reveals that MFA is on.
-    await expectError(await tokenRequest(user, { password: 'nope' }), 401, 'INVALID_CREDENTIALS');
+    await expectError(await logIn(app, user, { password: 'nope' }), 401, 'INVALID_CREDENTIALS');
 
     // Setting up again while on is refused; disabling needs a fresh code.
     await expectError(await api.post('/api/v1/auth/mfa/setup'), 409, 'CONFLICT');
@@ -129,7 +110,7 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ mfa_enabled: false });
 
-    expect((await tokenRequest(user)).status).toBe(200);
+    expect((await logIn(app, user)).status).toBe(200);
     const row = await mfaRow(user);
     expect(row).toMatchObject({ mfa_enabled: false, mfa_secret: null, mfa_pending_secret: null });
     await expectError(await api.send('DELETE', '/api/v1/auth/mfa', { code: current }), 409, 'CONFLICT');
@@ -150,9 +131,9 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     expect((await api.post('/api/v1/auth/mfa/verify', { code: codeAt(totp, step - 1) })).status).toBe(200);
     const code = codeAt(totp, step);
     const answers = await Promise.all([
-      tokenRequest(user, { mfa_code: code }),
-      tokenRequest(user, { mfa_code: code }),
-      tokenRequest(user, { mfa_code: code }),
+      logIn(app, user, { mfa_code: code }),
+      logIn(app, user, { mfa_code: code }),
+      logIn(app, user, { mfa_code: code }),
     ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 401, 401]);
   });

@@ -14,9 +14,11 @@ import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { deliverDue } from '../../../server/webhooks/delivery.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { apiClient, expectError, type Answer } from '../../helpers/api-client.ts';
 import {
   createTenant,
   detection,
+  logIn,
   runScan,
   type Tenant,
   type TestUser,
@@ -115,31 +117,10 @@ async function snapshot(db: Knex): Promise<Map<string, string[]>> {
   });
 }
 
-const call = (app: TestApp, token: string, method: string, p: string, body?: unknown) =>
-  app.request(p, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-
-const login = (app: TestApp, user: { email: string; password: string }, mfaCode?: string) =>
-  app.request('/api/v1/auth/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      username: user.email,
-      password: user.password,
-      ...(mfaCode ? { mfa_code: mfaCode } : {}),
-    }),
-  });
-
-async function expectOk(res: Response, status = 200): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+/** Checks an answer's status (showing its body when it differs) and answers its body. */
+function expectOk(res: Answer, status = 200): Record<string, unknown> {
+  expect(res.status, res.text).toBe(status);
+  return res.body;
 }
 
 describe('scanward db copy: the embedded database into PostgreSQL', () => {
@@ -179,7 +160,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     expect(await bootstrapIfEmpty(db, embedded.config)).toBeDefined();
 
     // Organization 1, the bootstrap one (enterprise): its admin signs in over HTTP.
-    const adminLogin = await expectOk(await login(embedded, ADMIN));
+    const adminLogin = expectOk(await logIn(embedded, ADMIN));
     seeded.adminToken = String(adminLogin.access_token);
     const [bootstrapOrg] = (await db('organizations').select('id')) as Array<{ id: string }>;
     // Two more organizations, one on each of the other plans; a failed login leaves a throttle counter.
@@ -187,7 +168,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       await createTenant(embedded, 'professional'),
       await createTenant(embedded, 'startup'),
     ];
-    expect((await login(embedded, { email: ADMIN.email, password: 'not the password' })).status).toBe(401);
+    expect((await logIn(embedded, { email: ADMIN.email, password: 'not the password' })).status).toBe(401);
 
     const orgs = [
       { orgId: bootstrapOrg!.id, token: seeded.adminToken, paid: true },
@@ -199,35 +180,35 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     seeded.mfaUser = await tenants[0]!.addUser('member');
     await tenants[1]!.addUser('member');
     const mfaToken = await tenants[0]!.login(seeded.mfaUser);
-    const setup = await expectOk(await call(embedded, mfaToken, 'POST', '/api/v1/auth/mfa/setup'));
+    const setup = expectOk(await apiClient(embedded, { token: mfaToken }).post('/api/v1/auth/mfa/setup'));
     seeded.totp = URI.parse(String(setup.otpauth_uri)) as TOTP;
     const step = await stepWithRoom(seeded.totp, 3_000);
-    await expectOk(
-      await call(embedded, mfaToken, 'POST', '/api/v1/auth/mfa/verify', {
+    expectOk(
+      await apiClient(embedded, { token: mfaToken }).post('/api/v1/auth/mfa/verify', {
         code: seeded.totp.generate({ timestamp: (step - 1) * 30_000 }),
       }),
     );
 
     for (const [i, org] of orgs.entries()) {
       if (org.paid) {
-        const key = await expectOk(
-          await call(embedded, org.token, 'POST', '/api/v1/api-keys', {
+        const key = expectOk(
+          await apiClient(embedded, { token: org.token }).post('/api/v1/api-keys', {
             name: `ci ${i}`,
             permissions: ['read:scans', 'read:findings'],
           }),
           201,
         );
         if (i === 0) seeded.apiKey = String(key.key);
-        const hook = await expectOk(
-          await call(embedded, org.token, 'POST', '/api/v1/webhooks', {
+        const hook = expectOk(
+          await apiClient(embedded, { token: org.token }).post('/api/v1/webhooks', {
             url: `${receiver.url}/${i}`,
             events: ['vulnerability.found', 'vulnerability.critical'],
           }),
           201,
         );
         if (i === 0) seeded.webhookSecret = String(hook.secret);
-        const schedule = await expectOk(
-          await call(embedded, org.token, 'POST', '/api/v1/scans/schedules', {
+        const schedule = expectOk(
+          await apiClient(embedded, { token: org.token }).post('/api/v1/scans/schedules', {
             target: '127.0.0.1',
             scan_type: 'quick',
             frequency: i === 0 ? 'daily' : 'weekly',
@@ -247,24 +228,26 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         detection({ severity: 'low' }),
       ]);
       expect(summary).toBeDefined();
-      const findings = (await expectOk(await call(embedded, org.token, 'GET', '/api/v1/findings'))) as {
+      const findings = expectOk(await apiClient(embedded, { token: org.token }).get('/api/v1/findings')) as {
         items: Array<{ id: string; severity: string }>;
       };
       const critical = findings.items.find((f) => f.severity === 'critical')!;
-      await expectOk(
-        await call(embedded, org.token, 'POST', `/api/v1/findings/${critical.id}/comments`, {
+      expectOk(
+        await apiClient(embedded, { token: org.token }).post(`/api/v1/findings/${critical.id}/comments`, {
           text: `looking into it (org ${i})`,
         }),
         201,
       );
-      await expectOk(
-        await call(embedded, org.token, 'PATCH', `/api/v1/findings/${critical.id}`, {
+      expectOk(
+        await apiClient(embedded, { token: org.token }).patch(`/api/v1/findings/${critical.id}`, {
           status: 'in_progress',
         }),
       );
-      await expectOk(await call(embedded, org.token, 'GET', `/api/v1/findings/${critical.id}/ai-analysis`));
-      await expectOk(
-        await call(embedded, org.token, 'POST', '/api/v1/controls/ctrl_soc2_cc7_1/evidence', {
+      expectOk(
+        await apiClient(embedded, { token: org.token }).get(`/api/v1/findings/${critical.id}/ai-analysis`),
+      );
+      expectOk(
+        await apiClient(embedded, { token: org.token }).post('/api/v1/controls/ctrl_soc2_cc7_1/evidence', {
           title: 'Penetration test report',
           description: `Annual test, org ${i}`,
           url: 'https://wiki.example.com/pentest',
@@ -272,16 +255,12 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         201,
       );
       // A queued scan created with an idempotency key (no runner here, so it stays pending).
-      await expectOk(
-        await embedded.request('/api/v1/scans', {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${org.token}`,
-            'content-type': 'application/json',
-            'idempotency-key': `seed-${i}`,
-          },
-          body: JSON.stringify({ target: '127.0.0.1', scan_type: 'quick', authorized: true }),
-        }),
+      expectOk(
+        await apiClient(embedded, { token: org.token }).post(
+          '/api/v1/scans',
+          { target: '127.0.0.1', scan_type: 'quick', authorized: true },
+          { headers: { 'idempotency-key': `seed-${i}` } },
+        ),
         201,
       );
     }
@@ -303,9 +282,9 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     ).map((r) => r.id);
     expect(seeded.pendingDeliveries.length).toBeGreaterThan(0);
 
-    const schedules = (await expectOk(
-      await call(embedded, seeded.adminToken, 'GET', '/api/v1/scans/schedules'),
-    )) as { items: Array<Record<string, unknown>> };
+    const schedules = expectOk(
+      await apiClient(embedded, { token: seeded.adminToken }).get('/api/v1/scans/schedules'),
+    ) as { items: Array<Record<string, unknown>> };
     seeded.schedules = schedules.items;
     seeded.before = await snapshot(db);
   }, SLOW);
@@ -401,20 +380,18 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       expect(await bootstrapIfEmpty(app.services.db, app.config)).toBeUndefined();
 
       // The same admin signs in with the same password, and a token issued by the embedded server still works.
-      const adminToken = String((await expectOk(await login(app, ADMIN))).access_token);
-      await expectOk(await call(app, adminToken, 'GET', '/api/v1/auth/sessions'));
-      await expectOk(await call(app, seeded.adminToken, 'GET', '/api/v1/auth/sessions'));
+      const adminToken = String(expectOk(await logIn(app, ADMIN)).access_token);
+      expectOk(await apiClient(app, { token: adminToken }).get('/api/v1/auth/sessions'));
+      expectOk(await apiClient(app, { token: seeded.adminToken }).get('/api/v1/auth/sessions'));
 
       // The API key created on the embedded database.
-      const byKey = await app.request('/api/v1/findings', { headers: { 'x-api-key': seeded.apiKey } });
-      expect(((await expectOk(byKey)) as { total: number }).total).toBe(4);
+      const byKey = await apiClient(app, { apiKey: seeded.apiKey }).get('/api/v1/findings');
+      expect((expectOk(byKey) as { total: number }).total).toBe(4);
 
       // MFA: a code from the same authenticator is accepted, no code is not.
       const mfaUser = seeded.mfaUser!;
-      expect(((await (await login(app, mfaUser)).json()) as { error_code: string }).error_code).toBe(
-        'MFA_REQUIRED',
-      );
-      await expectOk(await login(app, mfaUser, seeded.totp!.generate()));
+      await expectError(await logIn(app, mfaUser), 401, 'MFA_REQUIRED');
+      expectOk(await logIn(app, mfaUser, { mfa_code: seeded.totp!.generate() }));
 
       // Deliveries queued on the embedded database are sent with the same secret.
       const before = receiver.received.length;
@@ -430,7 +407,9 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       }
 
       // Schedules keep their next run, and the scheduler runs them then.
-      const schedules = (await expectOk(await call(app, adminToken, 'GET', '/api/v1/scans/schedules'))) as {
+      const schedules = expectOk(
+        await apiClient(app, { token: adminToken }).get('/api/v1/scans/schedules'),
+      ) as {
         items: Array<Record<string, unknown>>;
       };
       expect(schedules.items).toEqual(seeded.schedules);
@@ -444,11 +423,11 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       const { max } = (await app.services.db('finding_comments').max({ max: 'seq' }).first()) as {
         max: number;
       };
-      const own = (await expectOk(await call(app, adminToken, 'GET', '/api/v1/findings'))) as {
+      const own = expectOk(await apiClient(app, { token: adminToken }).get('/api/v1/findings')) as {
         items: Array<{ id: string }>;
       };
-      await expectOk(
-        await call(app, adminToken, 'POST', `/api/v1/findings/${own.items[0]!.id}/comments`, {
+      expectOk(
+        await apiClient(app, { token: adminToken }).post(`/api/v1/findings/${own.items[0]!.id}/comments`, {
           text: 'after the move',
         }),
         201,
