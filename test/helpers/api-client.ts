@@ -210,3 +210,11 @@ export async function expectError(
   if (field !== undefined) expect(error.field).toBe(field);
   return error;
 }
+
+/** The body of a successful answer (of exactly `status` when given); fails the test, showing the answer, otherwise. */
+export function okBody<T>(answer: Answer<T>, status?: number): T {
+  const request = `answered ${answer.status}: ${answer.text.slice(0, 500)}`;
+  if (status === undefined) expect(answer.status, request).toBeLessThan(300);
+  else expect(answer.status, request).toBe(status);
+  return answer.body;
+}

@@ -14,7 +14,7 @@ import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { deliverDue } from '../../../server/webhooks/delivery.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient, expectError, type Answer } from '../../helpers/api-client.ts';
+import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
 import {
   createTenant,
   detection,
@@ -117,12 +117,6 @@ async function snapshot(db: Knex): Promise<Map<string, string[]>> {
   });
 }
 
-/** Checks an answer's status (showing its body when it differs) and answers its body. */
-function expectOk(res: Answer, status = 200): Record<string, unknown> {
-  expect(res.status, res.text).toBe(status);
-  return res.body;
-}
-
 describe('scanward db copy: the embedded database into PostgreSQL', () => {
   let root: string;
   let dataDir: string;
@@ -160,7 +154,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     expect(await bootstrapIfEmpty(db, embedded.config)).toBeDefined();
 
     // Organization 1, the bootstrap one (enterprise): its admin signs in over HTTP.
-    const adminLogin = expectOk(await logIn(embedded, ADMIN));
+    const adminLogin = okBody(await logIn(embedded, ADMIN), 200);
     seeded.adminToken = String(adminLogin.access_token);
     const [bootstrapOrg] = (await db('organizations').select('id')) as Array<{ id: string }>;
     // Two more organizations, one on each of the other plans; a failed login leaves a throttle counter.
@@ -180,18 +174,19 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     seeded.mfaUser = await tenants[0]!.addUser('member');
     await tenants[1]!.addUser('member');
     const mfaToken = await tenants[0]!.login(seeded.mfaUser);
-    const setup = expectOk(await apiClient(embedded, { token: mfaToken }).post('/api/v1/auth/mfa/setup'));
+    const setup = okBody(await apiClient(embedded, { token: mfaToken }).post('/api/v1/auth/mfa/setup'), 200);
     seeded.totp = URI.parse(String(setup.otpauth_uri)) as TOTP;
     const step = await stepWithRoom(seeded.totp, 3_000);
-    expectOk(
+    okBody(
       await apiClient(embedded, { token: mfaToken }).post('/api/v1/auth/mfa/verify', {
         code: seeded.totp.generate({ timestamp: (step - 1) * 30_000 }),
       }),
+      200,
     );
 
     for (const [i, org] of orgs.entries()) {
       if (org.paid) {
-        const key = expectOk(
+        const key = okBody(
           await apiClient(embedded, { token: org.token }).post('/api/v1/api-keys', {
             name: `ci ${i}`,
             permissions: ['read:scans', 'read:findings'],
@@ -199,7 +194,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
           201,
         );
         if (i === 0) seeded.apiKey = String(key.key);
-        const hook = expectOk(
+        const hook = okBody(
           await apiClient(embedded, { token: org.token }).post('/api/v1/webhooks', {
             url: `${receiver.url}/${i}`,
             events: ['vulnerability.found', 'vulnerability.critical'],
@@ -207,7 +202,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
           201,
         );
         if (i === 0) seeded.webhookSecret = String(hook.secret);
-        const schedule = expectOk(
+        const schedule = okBody(
           await apiClient(embedded, { token: org.token }).post('/api/v1/scans/schedules', {
             target: '127.0.0.1',
             scan_type: 'quick',
@@ -228,25 +223,30 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         detection({ severity: 'low' }),
       ]);
       expect(summary).toBeDefined();
-      const findings = expectOk(await apiClient(embedded, { token: org.token }).get('/api/v1/findings')) as {
+      const findings = okBody(
+        await apiClient(embedded, { token: org.token }).get('/api/v1/findings'),
+        200,
+      ) as {
         items: Array<{ id: string; severity: string }>;
       };
       const critical = findings.items.find((f) => f.severity === 'critical')!;
-      expectOk(
+      okBody(
         await apiClient(embedded, { token: org.token }).post(`/api/v1/findings/${critical.id}/comments`, {
           text: `looking into it (org ${i})`,
         }),
         201,
       );
-      expectOk(
+      okBody(
         await apiClient(embedded, { token: org.token }).patch(`/api/v1/findings/${critical.id}`, {
           status: 'in_progress',
         }),
+        200,
       );
-      expectOk(
+      okBody(
         await apiClient(embedded, { token: org.token }).get(`/api/v1/findings/${critical.id}/ai-analysis`),
+        200,
       );
-      expectOk(
+      okBody(
         await apiClient(embedded, { token: org.token }).post('/api/v1/controls/ctrl_soc2_cc7_1/evidence', {
           title: 'Penetration test report',
           description: `Annual test, org ${i}`,
@@ -255,7 +255,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         201,
       );
       // A queued scan created with an idempotency key (no runner here, so it stays pending).
-      expectOk(
+      okBody(
         await apiClient(embedded, { token: org.token }).post(
           '/api/v1/scans',
           { target: '127.0.0.1', scan_type: 'quick', authorized: true },
@@ -282,8 +282,9 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     ).map((r) => r.id);
     expect(seeded.pendingDeliveries.length).toBeGreaterThan(0);
 
-    const schedules = expectOk(
+    const schedules = okBody(
       await apiClient(embedded, { token: seeded.adminToken }).get('/api/v1/scans/schedules'),
+      200,
     ) as { items: Array<Record<string, unknown>> };
     seeded.schedules = schedules.items;
     seeded.before = await snapshot(db);
@@ -380,18 +381,18 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       expect(await bootstrapIfEmpty(app.services.db, app.config)).toBeUndefined();
 
       // The same admin signs in with the same password, and a token issued by the embedded server still works.
-      const adminToken = String(expectOk(await logIn(app, ADMIN)).access_token);
-      expectOk(await apiClient(app, { token: adminToken }).get('/api/v1/auth/sessions'));
-      expectOk(await apiClient(app, { token: seeded.adminToken }).get('/api/v1/auth/sessions'));
+      const adminToken = String(okBody(await logIn(app, ADMIN), 200).access_token);
+      okBody(await apiClient(app, { token: adminToken }).get('/api/v1/auth/sessions'), 200);
+      okBody(await apiClient(app, { token: seeded.adminToken }).get('/api/v1/auth/sessions'), 200);
 
       // The API key created on the embedded database.
       const byKey = await apiClient(app, { apiKey: seeded.apiKey }).get('/api/v1/findings');
-      expect((expectOk(byKey) as { total: number }).total).toBe(4);
+      expect((okBody(byKey, 200) as { total: number }).total).toBe(4);
 
       // MFA: a code from the same authenticator is accepted, no code is not.
       const mfaUser = seeded.mfaUser!;
       await expectError(await logIn(app, mfaUser), 401, 'MFA_REQUIRED');
-      expectOk(await logIn(app, mfaUser, { mfa_code: seeded.totp!.generate() }));
+      okBody(await logIn(app, mfaUser, { mfa_code: seeded.totp!.generate() }), 200);
 
       // Deliveries queued on the embedded database are sent with the same secret.
       const before = receiver.received.length;
@@ -407,8 +408,9 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       }
 
       // Schedules keep their next run, and the scheduler runs them then.
-      const schedules = expectOk(
+      const schedules = okBody(
         await apiClient(app, { token: adminToken }).get('/api/v1/scans/schedules'),
+        200,
       ) as {
         items: Array<Record<string, unknown>>;
       };
@@ -423,10 +425,10 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       const { max } = (await app.services.db('finding_comments').max({ max: 'seq' }).first()) as {
         max: number;
       };
-      const own = expectOk(await apiClient(app, { token: adminToken }).get('/api/v1/findings')) as {
+      const own = okBody(await apiClient(app, { token: adminToken }).get('/api/v1/findings'), 200) as {
         items: Array<{ id: string }>;
       };
-      expectOk(
+      okBody(
         await apiClient(app, { token: adminToken }).post(`/api/v1/findings/${own.items[0]!.id}/comments`, {
           text: 'after the move',
         }),

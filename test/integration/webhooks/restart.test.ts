@@ -7,7 +7,9 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '../../../server/db/lock.ts';
 import { DELIVERY_TIMEOUT_MS } from '../../../server/webhooks/delivery.ts';
+import { apiClient, type ApiClient } from '../../helpers/api-client.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
+import { logIn } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
 import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts';
 
@@ -132,30 +134,15 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
     );
   };
 
-  const login = async (server: ServerProcess) => {
-    const res = await fetch(`${server.url}/api/v1/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: ADMIN.email, password: ADMIN.password }),
-    });
+  /** The bootstrap admin's client on a server process, logged in over HTTP. */
+  const adminOf = async (server: ServerProcess) => {
+    const res = await logIn(server, ADMIN);
     expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
+    return apiClient(server, { token: res.body.access_token });
   };
 
-  const call = async <T>(server: ServerProcess, token: string, method: string, p: string, body?: unknown) => {
-    const res = await fetch(server.url + p, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
-
-  const startScan = async (server: ServerProcess, token: string) => {
-    const res = await call<{ id: string }>(server, token, 'POST', '/api/v1/scans', {
+  const startScan = async (api: ApiClient) => {
+    const res = await api.post<{ id: string }>('/api/v1/scans', {
       target: '127.0.0.1',
       scan_type: 'quick',
       ports: '1',
@@ -173,18 +160,12 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
   it('delivers an event whose attempt was in flight when the process was killed, once, after restart', async () => {
     // 1. First process: a webhook for scan.started, and a scan a runner picks up.
     const first = await start();
-    const firstToken = await login(first);
+    const firstApi = await adminOf(first);
     const registration = { url: receiver.url, events: ['scan.started'] };
-    const created = await call<{ id: string; secret: string }>(
-      first,
-      firstToken,
-      'POST',
-      '/api/v1/webhooks',
-      registration,
-    );
+    const created = await firstApi.post<{ id: string; secret: string }>('/api/v1/webhooks', registration);
     expect(created.status).toBe(201);
     const hook = created.body;
-    const firstScan = await startScan(first, firstToken);
+    const firstScan = await startScan(firstApi);
 
     // 2. The receiver holds the attempt open; kill the process while it is in flight.
     const [inFlight] = await waitFor(
@@ -206,16 +187,15 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
     receiver.answer();
     await dataDirFree();
     const second = await start();
-    const token = await login(second);
+    const api = await adminOf(second);
 
     // The claim of the killed attempt protects it until its lease ends, then it is due again.
     const deliveries = (id: string) =>
-      call<{ items: { id: string; status: string; status_code: number | null; attempts: number }[] }>(
-        second,
-        token,
-        'GET',
-        `/api/v1/webhooks/${hook.id}/deliveries`,
-      ).then((res) => res.body.items.find((d) => d.id === id));
+      api
+        .get<{ items: { id: string; status: string; status_code: number | null; attempts: number }[] }>(
+          `/api/v1/webhooks/${hook.id}/deliveries`,
+        )
+        .then((res) => res.body.items.find((d) => d.id === id));
     const delivered = await waitFor(
       () => deliveries(deliveryId),
       (d) => d?.status === 'succeeded',
@@ -234,7 +214,7 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
 
     // 4. Once succeeded it is not sent again: a later event is delivered by the same worker,
     //    and by then the recovered delivery still has exactly its two attempts.
-    const laterScan = await startScan(second, token);
+    const laterScan = await startScan(api);
     const later = await waitFor(
       async () =>
         receiver.received.find((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id === laterScan),
