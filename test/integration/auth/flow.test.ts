@@ -1,5 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant, type TestUser } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -25,17 +26,6 @@ interface Page<T> {
 }
 
 /** Every error answer has the one shape `{detail, error_code, field?}`. */
-async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.error_code).toBe(code);
-  expect(typeof body.detail).toBe('string');
-  expect(Object.keys(body).every((k) => ['detail', 'error_code', 'field'].includes(k))).toBe(true);
-  if ('field' in body) expect(typeof body.field).toBe('string');
-  return body;
-}
-
 describe(`authentication flow over HTTP (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../../server/http/contract.ts';
 import { PaginationQuery } from '../../../server/schemas/common.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { expectError } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 /** Throwaway routes, served by this test's app only. */
@@ -127,16 +128,6 @@ function sendRaw(url: string, bytes: string): Promise<string> {
     socket.on('error', reject);
     socket.write(bytes);
   });
-}
-
-async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.error_code).toBe(code);
-  expect(typeof body.detail).toBe('string');
-  for (const key of Object.keys(body)) expect(['detail', 'error_code', 'field']).toContain(key);
-  return body;
 }
 
 describe(`errors share one shape and the decided statuses (${testEngine})`, () => {

@@ -9,6 +9,7 @@ import { startedStream } from '../../../server/http/stream.ts';
 import { newId } from '../../../server/identity/ids.ts';
 import { FindingDetail } from '../../../server/schemas/findings.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { expectError } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { eventually } from '../../helpers/poll.ts';
@@ -75,16 +76,6 @@ const failingInsert = defineRoute({
     return { body: {} };
   },
 });
-
-async function expectError(res: Response, status: number, code: string, field?: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body).toMatchObject({ error_code: code, detail: expect.any(String) });
-  if (field !== undefined) expect(body.field).toBe(field);
-  for (const key of Object.keys(body)) expect(['detail', 'error_code', 'field']).toContain(key);
-  return body;
-}
 
 /** Writes raw bytes and reads everything until the server closes the connection. */
 function sendRaw(url: string, bytes: string): Promise<string> {
