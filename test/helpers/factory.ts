@@ -19,6 +19,7 @@ import type { Db } from '../../server/db/index.ts';
 import { insertObservations } from '../../server/findings/finding-observations.repository.ts';
 import { insertFindingsIfNew } from '../../server/findings/findings.repository.ts';
 import {
+  findScan,
   insertScanRow,
   updateScanOfOrganization,
   type ScanChanges,
@@ -313,6 +314,13 @@ export async function insertScan(db: Db, orgId: string, options: InsertScanOptio
     ...(status === 'completed' ? { started_at: createdAt, completed_at: createdAt } : {}),
   });
   return scan;
+}
+
+/** The scan's row as stored: what the API, a runner or a test left. */
+export async function scanRow(app: TestApp, orgId: string, scanId: string): Promise<ScanRow> {
+  const row = await findScan(app.services.db, orgId, scanId);
+  if (!row) throw new Error(`scan ${scanId} of ${orgId} not found`);
+  return row;
 }
 
 /** Moves a scan of the organization the way a runner would (for suites that run no runner). */

@@ -4,7 +4,7 @@ import type { Runner } from '../../server/scanner/runner.ts';
 import type { ScanState } from '../../server/scanner/types.ts';
 import type { TestApp } from './app.ts';
 import { waitFor } from './poll.ts';
-import type { Tenant } from './factory.ts';
+import { scanRow, type Tenant } from './factory.ts';
 
 export type FinishedScan = ScanRow & { state: ScanState };
 
@@ -35,7 +35,7 @@ export async function runScanToEnd(
   });
   runner.nudge();
   return waitFor(
-    async () => (await app.services.db('scans').where({ id: created.id }).first()) as FinishedScan,
+    async () => (await scanRow(app, tenant.orgId, created.id)) as FinishedScan,
     (s) => s.status === 'completed' || s.status === 'failed' || s.status === 'cancelled',
   );
 }

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelScan, queueScan } from '../../../server/scans/lifecycle.ts';
-import type { ScanRow } from '../../../server/scans/scans.repository.ts';
 import { claimScan } from '../../../server/scanner/runner.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { PHASES } from '../../../server/scans/phases.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import { createTenant, scanRow, type Tenant } from '../../helpers/factory.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
 import {
@@ -43,7 +42,7 @@ describe(`scan runner (${testEngine})`, () => {
     await app?.close();
   });
 
-  const scanRow = async (id: string) => (await app.services.db('scans').where({ id }).first()) as ScanRow;
+  const scanOf = (id: string) => scanRow(app, tenant.orgId, id);
 
   it('runs a full scan through every phase in order and records what it found', async () => {
     const [ssh, redis] = listeners as [FixtureListener, FixtureListener];
@@ -59,7 +58,7 @@ describe(`scan runner (${testEngine})`, () => {
     });
     runner.nudge();
     const seen = await pollUntil(
-      () => scanRow(scan.id),
+      () => scanOf(scan.id),
       (s) => s.status === 'completed' || s.status === 'failed',
     );
     const final = seen[seen.length - 1]!;
@@ -130,7 +129,7 @@ describe(`scan runner (${testEngine})`, () => {
     });
     runner.nudge();
     const seen = await pollUntil(
-      () => scanRow(scan.id),
+      () => scanOf(scan.id),
       (s) => s.status === 'failed' || s.status === 'completed',
     );
     expect(seen[seen.length - 1]).toMatchObject({ status: 'failed' });
@@ -155,7 +154,7 @@ describe(`scan runner (${testEngine})`, () => {
       });
       runner.nudge();
       await pollUntil(
-        () => scanRow(scan.id),
+        () => scanOf(scan.id),
         (s) => s.status === 'running' && s.current_tool === 'scanward-probe',
       );
       const cancelled = await cancelScan(
@@ -182,12 +181,12 @@ describe(`scan runner (${testEngine})`, () => {
       });
       runner.nudge();
       await pollUntil(
-        () => scanRow(next.id),
+        () => scanOf(next.id),
         (s) => s.status === 'completed',
       );
       await Promise.all(silent.map((l) => l.flush()));
       expect(silent.map((l) => l.connections)).toEqual(counts);
-      const final = await scanRow(scan.id);
+      const final = await scanOf(scan.id);
       expect(final).toMatchObject({ status: 'cancelled', message: 'Scan cancelled by the test' });
       expect(final.progress).toBeLessThan(100);
     } finally {
