@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -10,6 +9,7 @@ import { newId } from '../../../server/identity/ids.ts';
 import { FindingDetail } from '../../../server/schemas/findings.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { expectError } from '../../helpers/api-client.ts';
+import { sendRaw } from '../../helpers/raw-http.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { eventually } from '../../helpers/poll.ts';
@@ -76,20 +76,6 @@ const failingInsert = defineRoute({
     return { body: {} };
   },
 });
-
-/** Writes raw bytes and reads everything until the server closes the connection. */
-function sendRaw(url: string, bytes: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) });
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
-}
 
 function parseRaw(answer: string) {
   const [head, body] = answer.split('\r\n\r\n') as [string, string];
