@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
@@ -24,6 +22,7 @@ import {
   type TestUser,
   stepWithRoom,
 } from '../../helpers/factory.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { createPostgresDatabase, LOCAL_POSTGRES_URL, type TestDatabase } from '../../helpers/database.ts';
 
 /**
@@ -50,34 +49,6 @@ const serve = (env: Record<string, string>) =>
     database: 'configured',
     env: { SCANWARD_ADMIN_PASSWORD: ADMIN.password, SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true', ...env },
   });
-
-interface Received {
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-async function startReceiver() {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      received.push({ url: req.url ?? '', headers: req.headers, body });
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 async function cli(argv: string[], env: Record<string, string>) {
   let stdout = '';
@@ -123,7 +94,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
   let target: TestDatabase & { url: string };
   let embedded: TestApp;
   let onPostgres: TestApp | undefined;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
 
   /** What the seeding left behind, to prove on PostgreSQL. */
   const seeded = {
@@ -148,7 +119,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         { cause: err },
       );
     }
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     embedded = await serve({ SCANWARD_DATA_DIR: dataDir });
     const db = embedded.services.db;
     expect(await bootstrapIfEmpty(db, embedded.config)).toBeDefined();

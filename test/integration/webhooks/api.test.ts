@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue, RETRY_DELAYS_SECONDS } from '../../../server/webhooks/delivery.ts';
@@ -8,35 +6,13 @@ import { apiClient, expectError, type ApiClient } from '../../helpers/api-client
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A local receiver that records requests and answers with the next scripted status (200 when none). */
-async function startReceiver() {
-  const received: Received[] = [];
-  const statuses: number[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { url, received, statuses, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 describe(`webhooks (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
   let api: ApiClient;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
 
   const register = (body: Record<string, unknown>) => api.post('/api/v1/webhooks', body);
 
@@ -56,7 +32,7 @@ describe(`webhooks (${testEngine})`, () => {
     app = await startTestApp({ env: { SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     tenant = await createTenant(app, 'professional');
     api = await tenant.client();
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver({ status: 200 });
   });
   afterAll(async () => {
     await receiver?.close();

@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -8,6 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '../../../server/db/lock.ts';
 import { DELIVERY_TIMEOUT_MS } from '../../../server/webhooks/delivery.ts';
 import { apiClient, type ApiClient } from '../../helpers/api-client.ts';
+import {
+  startWebhookReceiver,
+  type ReceivedRequest,
+  type WebhookReceiver,
+} from '../../fixtures/webhook-receiver.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
 import { logIn } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
@@ -27,59 +30,15 @@ import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts
 /** The bootstrap admin (SCANWARD_ADMIN_EMAIL left at its default: zod's e-mail check refuses `admin@localhost`). */
 const ADMIN = { email: 'admin@localhost', password: 'restart-test-password' };
 
-interface Received {
-  at: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/**
- * A loopback receiver that records every request. While `holding`, it never
- * answers (the sender's attempt stays in flight); afterwards it answers 204.
- */
-async function startReceiver() {
-  const received: Received[] = [];
-  const held = new Set<ServerResponse>();
-  const state = { holding: true };
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      received.push({ at: Date.now(), headers: req.headers, body });
-      if (state.holding) {
-        held.add(res);
-        res.on('close', () => held.delete(res));
-        return;
-      }
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    /** From now on every request is answered 204. */
-    answer: () => {
-      state.holding = false;
-    },
-    close: async () => {
-      for (const res of held) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 describe(`webhook delivery across a killed server process (${testEngine})`, () => {
   let root: string | undefined;
   let database: TestDatabase | undefined;
   let env: Record<string, string>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   const started: ServerProcess[] = [];
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver({ holding: true });
     env = {
       SCANWARD_ADMIN_PASSWORD: ADMIN.password,
       SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -205,7 +164,7 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
 
     const attempts = attemptsOf(deliveryId);
     expect(attempts).toHaveLength(2);
-    const [killed, retried] = attempts as [Received, Received];
+    const [killed, retried] = attempts as [ReceivedRequest, ReceivedRequest];
     expect(retried.body).toBe(killed.body);
     const payload = new Webhook(hook.secret).verify(retried.body, retried.headers as Record<string, string>);
     expect(payload).toEqual(killedPayload);
