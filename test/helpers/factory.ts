@@ -26,7 +26,7 @@ import {
   type ScanRow,
 } from '../../server/scans/scans.repository.ts';
 import { insertWebhookUnlessUrlTaken } from '../../server/webhooks/webhooks.repository.ts';
-import { apiClient, type Answer, type ApiClient, type ApiTarget } from './api-client.ts';
+import { apiClient, type Answer, type ApiClient, type ApiTarget, type CallOptions } from './api-client.ts';
 import { waitFor } from './poll.ts';
 import type { TestApp } from './app.ts';
 
@@ -164,13 +164,14 @@ export const factory = {
 export function logIn(
   target: ApiTarget,
   user: { email: string; password: string },
-  fields: { mfa_code?: string; password?: string } = {},
-): Promise<Answer<{ access_token: string; token_type: string }>> {
-  return apiClient(target).post('/api/v1/auth/token', {
-    username: user.email,
-    password: user.password,
-    ...fields,
-  });
+  fields: Record<string, string> = {},
+  options: CallOptions = {},
+): Promise<Answer<{ access_token: string; token_type: string; expires_in: number }>> {
+  return apiClient(target).post(
+    '/api/v1/auth/token',
+    { username: user.email, password: user.password, ...fields },
+    options,
+  );
 }
 
 /** The user agent of the sessions tests mint, so a test can tell them from a browser's. */
