@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue, RETRY_DELAYS_SECONDS } from '../../../server/webhooks/delivery.ts';
 import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
+import { findDelivery } from '../../../server/webhooks/webhook-deliveries.repository.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/factory.ts';
@@ -136,14 +137,9 @@ describe(`webhooks (${testEngine})`, () => {
     receiver.statuses.push(500);
     const t0 = new Date();
     await deliverDue(app.services, { now: t0 });
-    const failed = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-      status: string;
-      attempts: number;
-      next_attempt_at: Date;
-      last_status_code: number;
-    };
+    const failed = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
     expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500 });
-    expect(failed.next_attempt_at.getTime()).toBeGreaterThanOrEqual(
+    expect(failed.next_attempt_at!.getTime()).toBeGreaterThanOrEqual(
       t0.getTime() + RETRY_DELAYS_SECONDS[0]! * 1000,
     );
 
@@ -152,13 +148,11 @@ describe(`webhooks (${testEngine})`, () => {
     await deliverDue(app.services, { now: new Date(t0.getTime() + 1000) });
     expect(receiver.received.length).toBe(before);
 
-    await deliverDue(app.services, { now: new Date(failed.next_attempt_at.getTime() + 1) });
+    await deliverDue(app.services, { now: new Date(failed.next_attempt_at!.getTime() + 1) });
     const attempts = receiver.received.filter((r) => r.headers['webhook-id'] === deliveryId);
     expect(attempts).toHaveLength(2);
     for (const a of attempts) new Webhook(created.secret).verify(a.body, a.headers as Record<string, string>);
-    const done = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-      status: string;
-    };
+    const done = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
     expect(done.status).toBe('succeeded');
   });
 
@@ -174,15 +168,10 @@ describe(`webhooks (${testEngine})`, () => {
     for (let i = 0; i <= RETRY_DELAYS_SECONDS.length; i++) {
       receiver.statuses.push(503);
       await deliverDue(app.services, { now });
-      const row = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-        next_attempt_at: Date | null;
-      };
+      const row = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
       now = new Date((row.next_attempt_at ?? now).getTime() + 1);
     }
-    const row = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-      status: string;
-      attempts: number;
-    };
+    const row = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
     expect(row).toMatchObject({ status: 'failed', attempts: RETRY_DELAYS_SECONDS.length + 1 });
   });
 
@@ -200,9 +189,7 @@ describe(`webhooks (${testEngine})`, () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: deliveryId, status: 'pending' });
     await deliverDue(app.services);
-    const after = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-      status: string;
-    };
+    const after = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
     expect(after.status).toBe('succeeded');
   });
 
