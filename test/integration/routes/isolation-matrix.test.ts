@@ -8,7 +8,7 @@ import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
 import { apiClient, okBody, type ApiClient, type Credential } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
-import { testEngine } from '../../helpers/database.ts';
+import { organizationRows, testEngine } from '../../helpers/database.ts';
 
 /**
  * Every route whose path names an organization-owned id, called by another
@@ -136,24 +136,13 @@ describe(`organization isolation of every route with an id in its path (${testEn
     };
   };
 
-  /** Every row of the organization, in every table with an `org_id`, plus its own rows elsewhere. */
-  const snapshot = async (orgId: string) => {
-    const tables = (
-      (await db('information_schema.columns')
-        .where({ column_name: 'org_id' })
-        .whereRaw('table_schema = current_schema()')
-        .select('table_name')) as { table_name: string }[]
-    )
-      .map((t) => t.table_name)
-      .sort();
-    const key = (row: unknown) => JSON.stringify(row);
-    const sorted = (rows: unknown[]) => [...rows].sort((x, y) => key(x).localeCompare(key(y)));
-    const out: Record<string, unknown[]> = {};
-    for (const table of tables) out[table] = sorted(await db(table).where({ org_id: orgId }));
-    out.organizations = sorted(await db('organizations').where({ id: orgId }));
-    out.rate_counters = sorted(await db('rate_counters').whereLike('bucket', `org:${orgId}:%`));
-    return out;
-  };
+  /** Every row of the organization, its rate counters included. */
+  const snapshot = async (orgId: string): Promise<Record<string, string[]>> => ({
+    ...(await organizationRows(db, orgId, ['rate_counters'])),
+    rate_counters: (await db('rate_counters').whereLike('bucket', `org:${orgId}:%`))
+      .map((r) => JSON.stringify(r))
+      .sort(),
+  });
 
   /** The routes of the matrix: every route with an owned parameter in its path. */
   const matrixRoutes = () => allRoutes.filter((route) => paramsOf(route).some(isOwned));
