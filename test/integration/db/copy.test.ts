@@ -5,13 +5,13 @@ import type { Knex } from 'knex';
 import { TOTP, URI } from 'otpauth';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../server/cli/program.ts';
 import { openDatabase } from '../../../server/db/index.ts';
 import { MIGRATION_TABLES } from '../../../server/db/migrate.ts';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { deliverDue } from '../../../server/webhooks/delivery.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { runCliCaptured } from '../../helpers/cli.ts';
 import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
 import {
   createTenant,
@@ -49,18 +49,6 @@ const serve = (env: Record<string, string>) =>
     database: 'configured',
     env: { SCANWARD_ADMIN_PASSWORD: ADMIN.password, SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true', ...env },
   });
-
-async function cli(argv: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    env,
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    readStdin: async () => '',
-  });
-  return { code, stdout, stderr };
-}
 
 /**
  * Every table of the schema, straight from the catalog (not from the code under
@@ -279,7 +267,9 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
   it(
     'refuses to copy while a server holds the embedded database, touching neither side',
     async () => {
-      const refused = await cli(['db', 'copy', '--to', target.url], { SCANWARD_DATA_DIR: dataDir });
+      const refused = await runCliCaptured(['db', 'copy', '--to', target.url], {
+        SCANWARD_DATA_DIR: dataDir,
+      });
       expect(refused.code).toBe(3);
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toContain(
@@ -304,7 +294,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     'copies every table row for row, in dependency order, with a line per table and the counts of both sides',
     async () => {
       // Small batches, so the bigger tables take several round trips.
-      const copy = await cli(['db', 'copy', '--to', target.url, '--batch-size', '2', '--json'], {
+      const copy = await runCliCaptured(['db', 'copy', '--to', target.url, '--batch-size', '2', '--json'], {
         SCANWARD_DATA_DIR: dataDir,
       });
       expect(copy.code, copy.stderr).toBe(0);
@@ -420,13 +410,15 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     'refuses a second copy into the same target, and --force replaces what it holds after a warning; the embedded data never changes',
     async () => {
       await onPostgres?.close();
-      const again = await cli(['db', 'copy', '--to', target.url], { SCANWARD_DATA_DIR: dataDir });
+      const again = await runCliCaptured(['db', 'copy', '--to', target.url], { SCANWARD_DATA_DIR: dataDir });
       expect(again.code).toBe(1);
       expect(again.stdout).toBe('');
       expect(again.stderr).toMatch(/already holds Scanward data \(.*users: \d+ rows.*\); nothing was copied/);
       expect(again.stderr).toContain('--force');
 
-      const forced = await cli(['db', 'copy', '--to', target.url, '--force'], { SCANWARD_DATA_DIR: dataDir });
+      const forced = await runCliCaptured(['db', 'copy', '--to', target.url, '--force'], {
+        SCANWARD_DATA_DIR: dataDir,
+      });
       expect(forced.code, forced.stderr).toBe(0);
       expect(forced.stderr).toMatch(/warning: --force: deleting everything .* holds \(.*\) and replacing it/);
       expect(forced.stdout).toMatch(/^TABLE +EMBEDDED +POSTGRESQL$/m);
