@@ -33,9 +33,15 @@ import { createSession } from '../server/auth/sessions.ts';
 import { issueToken } from '../server/auth/tokens.ts';
 import { loadConfig } from '../server/config.ts';
 import { setFindingsCaching } from '../server/findings/caches.ts';
-import { applyFilter, applyOrder, selectColumns } from '../server/findings/filters.ts';
+import {
+  applyFilter,
+  applyOrder,
+  selectColumns,
+  statsGroupsQuery,
+  type StatsGroup,
+} from '../server/findings/findings.repository.ts';
 import { LIST_COLUMNS } from '../server/findings/rows.ts';
-import { foldStatsGroups, statsGroupsQuery, type StatsGroup } from '../server/findings/stats.ts';
+import { foldStatsGroups } from '../server/findings/stats.ts';
 import { createOrganization, setLimits } from '../server/identity/organizations.ts';
 import { createUser } from '../server/identity/users.ts';
 import { createLogger } from '../server/logger.ts';

@@ -1,12 +1,7 @@
 import type { Db } from '../db/index.ts';
-import {
-  createOrganization,
-  listOrganizations,
-  setLimits,
-  setPlan,
-  type LimitOverrides,
-} from '../identity/organizations.ts';
-import { effectiveLimits, type OrganizationRow } from '../identity/plans.ts';
+import { createOrganization, setLimits, setPlan, type LimitOverrides } from '../identity/organizations.ts';
+import { listOrganizations, type OrganizationRow } from '../identity/organizations.repository.ts';
+import { effectiveLimits } from '../identity/plans.ts';
 import { Plan } from '../schemas/common.ts';
 import { CliError, usageError } from './errors.ts';
 

@@ -1,10 +1,10 @@
 import type { Db } from '../db/index.ts';
-import { findOrganization } from '../identity/organizations.ts';
+import { findOrganization } from '../identity/organizations.repository.ts';
+import { listUsersWithOrganization } from '../identity/users.repository.ts';
 import {
   createUser,
   EmailTakenError,
   findUserByEmail,
-  listUsers,
   resetPassword,
   revokeUserSessions,
 } from '../identity/users.ts';
@@ -111,7 +111,7 @@ export async function listUsersCommand(db: Db, input: { orgId?: string }): Promi
   if (input.orgId !== undefined && !(await findOrganization(db, input.orgId))) {
     throw new CliError(`organization ${input.orgId} not found`);
   }
-  const rows = await listUsers(db, input.orgId);
+  const rows = await listUsersWithOrganization(db, input.orgId);
   return rows.map((row) => ({
     id: row.id,
     email: row.email,

@@ -9,9 +9,6 @@ import { insertEvidence, listControlEvidence, type EvidenceRow } from './control
  * `user` records attached through the API. Every query is scoped by organization.
  */
 
-/** Kept here for the modules that name it from this file; the row lives with its repository. */
-export type { EvidenceRow };
-
 export function evidenceView(row: EvidenceRow): ControlEvidence {
   return {
     id: row.id,

@@ -1,8 +1,11 @@
 import type { Db } from '../db/index.ts';
 
 /**
- * Typed queries over `finding_versions`: one counter per organization, bumped
- * by every transaction that changes the organization's findings (see versions.ts).
+ * The organization's findings version (table `finding_versions`): a counter bumped
+ * by every transaction that changes the organization's findings (recording a scan,
+ * PATCH, bulk update). Because the bump commits with the change, a reader that
+ * reads the version first and the data second never pairs an old result with a
+ * new version, so caches keyed by the version stay exact across server processes.
  */
 
 export interface FindingVersionRow {

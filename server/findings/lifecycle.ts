@@ -29,7 +29,7 @@ import {
   type Sighting,
 } from './findings.repository.ts';
 import { statusChange } from './history.ts';
-import { bumpFindingsVersion } from './versions.ts';
+import { bumpFindingsVersion } from './finding-versions.repository.ts';
 import {
   SYSTEM_ACTOR,
   type EvidenceValue,

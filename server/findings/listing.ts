@@ -14,7 +14,7 @@ import {
 } from './findings.repository.ts';
 import { findingDetail, findingListItem } from './views.ts';
 import { totalsCache } from './caches.ts';
-import { findingsVersion } from './versions.ts';
+import { findingsVersion } from './finding-versions.repository.ts';
 
 export interface ListFindingsOptions extends FindingFilter {
   page: number;

@@ -8,10 +8,7 @@ import {
   type StatsGroup,
 } from './findings.repository.ts';
 import { statsCache } from './caches.ts';
-import { findingsVersion } from './versions.ts';
-
-// The statistics query and its row type live in the repository; re-exported for the benchmark.
-export { statsGroupsQuery, type StatsFilter, type StatsGroup } from './findings.repository.ts';
+import { findingsVersion } from './finding-versions.repository.ts';
 
 const DAY_SECONDS = 86_400;
 /** Severity by severity_rank (0 = info … 4 = critical). */
@@ -57,8 +54,9 @@ export async function computeFindingStats(
 
 /**
  * The statistics, served from a cache while the organization's findings are
- * unchanged (versions.ts) and for at most a minute, so a dashboard polled by many
- * people costs one aggregation per change rather than one per request.
+ * unchanged (finding-versions.repository.ts) and for at most a minute, so a
+ * dashboard polled by many people costs one aggregation per change rather
+ * than one per request.
  */
 export async function findingStats(db: Db, orgId: string, filter: StatsFilter): Promise<FindingStats> {
   const version = await findingsVersion(db, orgId);

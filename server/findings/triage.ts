@@ -20,7 +20,7 @@ import {
   updateFindingTriage,
 } from './findings.repository.ts';
 import type { CommentRow, FindingRow } from './rows.ts';
-import { bumpFindingsVersion } from './versions.ts';
+import { bumpFindingsVersion } from './finding-versions.repository.ts';
 
 /**
  * What people do to findings: change status and triage fields, comment, and

@@ -2,9 +2,9 @@
  * A small in-process cache for results that are expensive to compute and change
  * only when an organization's findings change (totals of a filter, statistics).
  * An entry is used only for the findings version it was computed at (see
- * versions.ts) and for at most `ttlMs`, which bounds the drift of anything that
- * depends on the clock (the "last 7 days" trends) and of writes made outside the
- * findings code. Concurrent misses for one key share one computation.
+ * finding-versions.repository.ts) and for at most `ttlMs`, which bounds the
+ * drift of anything that depends on the clock (the "last 7 days" trends) and
+ * of writes made outside the findings code. Concurrent misses for one key share one computation.
  */
 export class VersionedCache<T> {
   private readonly entries = new Map<string, { version: number; expires: number; value: Promise<T> }>();

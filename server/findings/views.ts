@@ -11,10 +11,6 @@ import type { Comment, FindingDetail, FindingListItem, HistoryEntry } from '../s
 
 const iso = (d: Date) => d.toISOString();
 
-// The row shapes the list and the export read (timestamps possibly ISO text from the
-// database, see findings.repository.ts `selectColumns`) live with their queries.
-export type { ExportSourceRow, ListSourceRow } from './findings.repository.ts';
-
 const isoOf = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
 
 export function findingListItem(row: ListSourceRow): FindingListItem {

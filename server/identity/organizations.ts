@@ -1,28 +1,13 @@
 import type { Db } from '../db/index.ts';
 import type { Plan } from '../schemas/common.ts';
 import { newId } from './ids.ts';
-import {
-  findOrganization as findOrganizationRow,
-  insertOrganization,
-  listOrganizations as listOrganizationRows,
-  updateOrganization,
-  type OrganizationRow,
-} from './organizations.repository.ts';
+import { insertOrganization, updateOrganization, type OrganizationRow } from './organizations.repository.ts';
 
 export async function createOrganization(
   db: Db,
   input: { name: string; plan: Plan },
 ): Promise<OrganizationRow> {
   return insertOrganization(db, { id: newId('org'), name: input.name, plan: input.plan });
-}
-
-export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
-  return findOrganizationRow(db, id);
-}
-
-/** Every organization, oldest first (operator command line). */
-export async function listOrganizations(db: Db): Promise<OrganizationRow[]> {
-  return listOrganizationRows(db);
 }
 
 export async function setPlan(db: Db, id: string, plan: Plan): Promise<OrganizationRow | undefined> {

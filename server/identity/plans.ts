@@ -1,9 +1,6 @@
 import type { Plan } from '../schemas/common.ts';
 import type { OrganizationRow } from './organizations.repository.ts';
 
-/** Kept here for the modules that name it from this file; the row lives with its repository. */
-export type { OrganizationRow };
-
 /** -1 means unlimited throughout. */
 export interface Limits {
   hourlyRequests: number;

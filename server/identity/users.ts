@@ -5,14 +5,9 @@ import { newId } from './ids.ts';
 import {
   findUserByEmailInAnyOrganization,
   insertUser,
-  listUsersWithOrganization,
   updateUserPassword,
-  type UserListRow,
   type UserRow,
 } from './users.repository.ts';
-
-/** Kept here for the modules that name it from this file; the row lives with its repository. */
-export type { UserRow };
 
 export class EmailTakenError extends Error {
   constructor(email: string) {
@@ -57,9 +52,4 @@ export async function revokeUserSessions(db: Db, email: string): Promise<number 
   const user = await findUserByEmail(db, email);
   if (!user) return undefined;
   return revokeUnrevokedSessions(db, user.org_id, user.id, new Date());
-}
-
-/** Users of one organization, or of all (operator command line), oldest first. */
-export async function listUsers(db: Db, orgId?: string): Promise<UserListRow[]> {
-  return listUsersWithOrganization(db, orgId);
 }

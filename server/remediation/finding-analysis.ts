@@ -1,5 +1,6 @@
 import { notFound } from '../http/errors.ts';
-import { effectiveLimits, type OrganizationRow } from '../identity/plans.ts';
+import { effectiveLimits } from '../identity/plans.ts';
+import type { OrganizationRow } from '../identity/organizations.repository.ts';
 import type { AiAnalysisResponse } from '../schemas/ai.ts';
 import type { Services } from '../services.ts';
 import { cachedAnalysis, storeAnalysis } from './analysis-cache.ts';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.ts';
 import { AppError, notFound, rateLimited } from '../http/errors.ts';
-import { effectiveLimits, type OrganizationRow } from '../identity/plans.ts';
-import { findOrganizationForUpdate } from '../identity/organizations.repository.ts';
+import { effectiveLimits } from '../identity/plans.ts';
+import { findOrganizationForUpdate, type OrganizationRow } from '../identity/organizations.repository.ts';
 import { activeScans, countScansCreatedSince } from './scans.repository.ts';
 
 /**

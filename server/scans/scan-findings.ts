@@ -6,7 +6,7 @@ import {
   type ScanFindingRow,
 } from '../findings/finding-observations.repository.ts';
 import type { ScanFinding } from '../schemas/scans.ts';
-import { getScan } from './repository.ts';
+import { getScan } from './lifecycle.ts';
 
 /**
  * GET /api/v1/scans/{scan_id}/findings: the findings one scan observed, read
@@ -16,8 +16,6 @@ import { getScan } from './repository.ts';
  * string in this view (interface-spec.md, "Finding"). `change` is what this
  * scan's sighting was (new, reopened or unchanged), as recorded then.
  */
-
-export type { ScanFindingFilters } from '../findings/finding-observations.repository.ts';
 
 export async function listScanFindings(
   db: Db,

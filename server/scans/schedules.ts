@@ -1,8 +1,9 @@
 import type { Db } from '../db/index.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../http/principal.ts';
 import { notFound, planUpgradeRequired, validationError } from '../http/errors.ts';
 import { newId } from '../identity/ids.ts';
-import { planAllows, type OrganizationRow } from '../identity/plans.ts';
+import type { OrganizationRow } from '../identity/organizations.repository.ts';
+import { planAllows } from '../identity/plans.ts';
 import { credentialChecksFor } from '../schemas/scans.ts';
 import type { CreateScheduleRequest, Schedule } from '../schemas/schedules.ts';
 import type { Services } from '../services.ts';
@@ -21,9 +22,6 @@ import { scopePolicyFor } from './scope.ts';
  * Recurring scans (decisions.md, "Schedules"): professional and enterprise
  * plans only. Every query takes the organization id.
  */
-
-// The row type lives with the table's queries; re-exported for the scheduler and tests.
-export type { ScheduleRow } from './scan-schedules.repository.ts';
 
 /** Throws 403 PLAN_UPGRADE_REQUIRED when the organization's plan has no schedules. */
 export function assertSchedulesOnPlan(org: OrganizationRow): void {

@@ -46,6 +46,10 @@ export async function insertDeliveries(db: Db, rows: NewDeliveryRow[]): Promise<
   await db('webhook_deliveries').insert(rows);
 }
 
+export async function findDelivery(db: Db, orgId: string, id: string): Promise<DeliveryRow | undefined> {
+  return db('webhook_deliveries').where({ org_id: orgId, id }).first();
+}
+
 export async function countDeliveries(db: Db, orgId: string, webhookId: string): Promise<number> {
   const [row] = await db('webhook_deliveries')
     .where({ org_id: orgId, webhook_id: webhookId })

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { z } from 'zod';
 import type { AnyRoute, HttpMethod, RouteSpec } from '../../server/http/contract.ts';
 import { allRoutes } from '../../server/routes/index.ts';
@@ -188,3 +189,32 @@ export function apiClient(target: ApiTarget, credential: Credential = null): Api
 
 /** A timestamp as the API writes it: ISO 8601 UTC with milliseconds and a `Z`. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * Asserts an error answer: its status, a JSON `{detail, error_code, field?}`
+ * envelope with nothing beside it, the code, and the field when given. Takes an
+ * answer of the client or a raw `Response` (for the requests the client cannot
+ * make: raw bytes, odd headers). Answers the body.
+ */
+export async function expectError(
+  answer: Answer<unknown> | Response,
+  status: number,
+  code: string,
+  field?: string,
+): Promise<ErrorResponse> {
+  expect(answer.status).toBe(status);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+  const body: unknown = answer instanceof Response ? await answer.json() : answer.body;
+  const error = ErrorResponse.strict().parse(body);
+  expect(error.error_code).toBe(code);
+  if (field !== undefined) expect(error.field).toBe(field);
+  return error;
+}
+
+/** The body of a successful answer (of exactly `status` when given); fails the test, showing the answer, otherwise. */
+export function okBody<T>(answer: Answer<T>, status?: number): T {
+  const request = `answered ${answer.status}: ${answer.text.slice(0, 500)}`;
+  if (status === undefined) expect(answer.status, request).toBeLessThan(300);
+  else expect(answer.status, request).toBe(status);
+  return answer.body;
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
+import type { Db } from '../../server/db/index.ts';
 
 /**
  * The integration suite runs on PGlite by default and on PostgreSQL when
@@ -44,4 +45,30 @@ export async function createPostgresDatabase(
       await conn.destroy();
     },
   };
+}
+
+/**
+ * Every row of the organization: each table with an `org_id` column (but those in
+ * `except`), and its `organizations` row, as sorted JSON lines per table. Two
+ * snapshots are equal when a test changed nothing of the organization's.
+ */
+export async function organizationRows(
+  db: Db,
+  orgId: string,
+  except: readonly string[] = [],
+): Promise<Record<string, string[]>> {
+  const tables = (
+    await db('information_schema.columns')
+      .where({ column_name: 'org_id' })
+      .whereRaw('table_schema = current_schema()')
+      .select<{ table_name: string }[]>('table_name')
+  )
+    .map((t) => t.table_name)
+    .filter((t) => !except.includes(t))
+    .sort();
+  const lines = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
+  const out: Record<string, string[]> = {};
+  for (const table of tables) out[table] = lines(await db(table).where({ org_id: orgId }));
+  out.organizations = lines(await db('organizations').where({ id: orgId }));
+  return out;
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { TOTP } from 'otpauth';
 import { createApiKey } from '../../server/auth/api-keys.ts';
 import { createSession } from '../../server/auth/sessions.ts';
@@ -16,8 +15,18 @@ import { createOrganization, setLimits, type LimitOverrides } from '../../server
 import { createUser } from '../../server/identity/users.ts';
 import type { FindingStatus } from '../../server/schemas/findings.ts';
 import type { Permission, Plan } from '../../server/schemas/common.ts';
-import type { ScanRow } from '../../server/scans/repository.ts';
-import { apiClient, type ApiClient } from './api-client.ts';
+import type { Db } from '../../server/db/index.ts';
+import { insertObservations } from '../../server/findings/finding-observations.repository.ts';
+import { insertFindingsIfNew } from '../../server/findings/findings.repository.ts';
+import {
+  findScan,
+  insertScanRow,
+  updateScanOfOrganization,
+  type ScanChanges,
+  type ScanRow,
+} from '../../server/scans/scans.repository.ts';
+import { insertWebhookUnlessUrlTaken } from '../../server/webhooks/webhooks.repository.ts';
+import { apiClient, type Answer, type ApiClient, type ApiTarget, type CallOptions } from './api-client.ts';
 import { waitFor } from './poll.ts';
 import type { TestApp } from './app.ts';
 
@@ -27,7 +36,7 @@ import type { TestApp } from './app.ts';
  * so tests never share rows. Built on the server's domain functions; the few
  * rows no domain function writes in the state a test needs (a scan completed at
  * a chosen time, a finding observed by a scan without the pipeline) are written
- * in the last section, the one place to follow a schema change.
+ * in the last section, through the tables' repositories.
  */
 
 export interface TestUser {
@@ -72,10 +81,7 @@ export async function createTenant(app: TestApp, plan: Plan = 'professional'): P
   const admin = await addUser('admin');
   const owner = { orgId: org.id };
   const login = async (user: TestUser = admin) => {
-    const res = await apiClient(app).post<{ access_token: string }>('/api/v1/auth/token', {
-      username: user.email,
-      password: user.password,
-    });
+    const res = await logIn(app, user);
     if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
     return res.body.access_token;
   };
@@ -151,12 +157,29 @@ export const factory = {
   },
 };
 
-/** Opens a session for a user (as a login would) and signs a bearer token for it. */
+/**
+ * POST /api/v1/auth/token (the form login) for the user, with an MFA code when
+ * given and any extra fields; answers whatever the server answered.
+ */
+export function logIn(
+  target: ApiTarget,
+  user: { email: string; password: string },
+  fields: Record<string, string> = {},
+  options: CallOptions = {},
+): Promise<Answer<{ access_token: string; token_type: string; expires_in: number }>> {
+  return apiClient(target).post(
+    '/api/v1/auth/token',
+    { username: user.email, password: user.password, ...fields },
+    options,
+  );
+}
+
 /** The user agent of the sessions tests mint, so a test can tell them from a browser's. */
 export const TEST_USER_AGENT = 'scanward-test';
 
+/** Opens a session for a user (as a login would) and signs a bearer token for it. */
 export async function mintBearerToken(
-  db: Knex,
+  db: Db,
   jwtSecret: Uint8Array,
   user: { id: string; orgId: string },
 ): Promise<string> {
@@ -171,7 +194,7 @@ export async function mintBearerToken(
 
 /** An API key of the user with the given permissions; returns the secret. */
 export async function mintApiKey(
-  db: Knex,
+  db: Db,
   user: { id: string; orgId: string },
   permissions: Permission[] = ['read:scans'],
 ): Promise<string> {
@@ -245,7 +268,7 @@ export function coverageOf(detections: Detection[]): Coverage[] {
  * lifecycle, covering exactly what it detected plus `extraCoverage`.
  */
 export async function runScan(
-  db: Knex,
+  db: Db,
   orgId: string,
   detections: Detection[],
   options: { extraCoverage?: Coverage[]; completed?: boolean; now?: Date; target?: string } = {},
@@ -261,7 +284,8 @@ export async function runScan(
   return { scan, summary };
 }
 
-// Rows in states no domain function writes directly (what a runner or the pipeline would leave).
+// Rows in states no domain function writes directly (what a runner or the pipeline
+// would leave), written through the tables' repositories.
 
 export interface InsertScanOptions {
   target?: string;
@@ -271,7 +295,7 @@ export interface InsertScanOptions {
 }
 
 /** A scan row of the organization (completed by default). */
-export async function insertScan(db: Knex, orgId: string, options: InsertScanOptions = {}): Promise<ScanRef> {
+export async function insertScan(db: Db, orgId: string, options: InsertScanOptions = {}): Promise<ScanRef> {
   const status = options.status ?? 'completed';
   const createdAt = options.createdAt ?? new Date();
   const scan = {
@@ -280,7 +304,7 @@ export async function insertScan(db: Knex, orgId: string, options: InsertScanOpt
     target: options.target ?? '127.0.0.1',
     scan_type: options.scanType ?? 'quick',
   };
-  await db('scans').insert({
+  await insertScanRow(db, {
     ...scan,
     status,
     phase: status === 'completed' ? 'complete' : 'discovery',
@@ -293,19 +317,33 @@ export async function insertScan(db: Knex, orgId: string, options: InsertScanOpt
   return scan;
 }
 
-/** Moves a scan the way a runner would (for suites that run no runner). */
-export async function updateScan(app: TestApp, scanId: string, changes: Partial<ScanRow>): Promise<void> {
-  const row: Record<string, unknown> = { ...changes, updated_at: new Date() };
-  if (row.changes) row.changes = JSON.stringify(row.changes);
-  await app.services.db('scans').where({ id: scanId }).update(row);
+/** The scan's row as stored: what the API, a runner or a test left. */
+export async function scanRow(app: TestApp, orgId: string, scanId: string): Promise<ScanRow> {
+  const row = await findScan(app.services.db, orgId, scanId);
+  if (!row) throw new Error(`scan ${scanId} of ${orgId} not found`);
+  return row;
+}
+
+/** Moves a scan of the organization the way a runner would (for suites that run no runner). */
+export async function updateScan(
+  app: TestApp,
+  orgId: string,
+  scanId: string,
+  changes: Partial<Omit<ScanRow, 'changes' | 'state' | 'phase_timings'>> & { changes?: ScanChanges },
+): Promise<void> {
+  const { changes: counts, ...columns } = changes;
+  await updateScanOfOrganization(app.services.db, orgId, scanId, {
+    ...columns,
+    ...(counts ? { changes: JSON.stringify(counts) } : {}),
+    updated_at: new Date(),
+  });
 }
 
 /** A webhook row subscribed to the events (its secret is never used). */
-export async function insertWebhook(db: Knex, orgId: string, events: string[]): Promise<string> {
+export async function insertWebhook(db: Db, orgId: string, events: string[]): Promise<string> {
   const id = newId('wh');
-  await db('webhooks').insert({
+  await insertWebhookUnlessUrlTaken(db, orgId, {
     id,
-    org_id: orgId,
     url: `https://hooks.example.test/${id}`,
     events,
     secret: 'sealed-secret-not-used',
@@ -334,36 +372,44 @@ export async function seedObservedFinding(
   const id = f.findingId ?? newId('finding');
   if (!f.findingId) {
     const port = 1000 + Math.floor(Math.random() * 60000);
-    await db('findings').insert({
-      id,
-      org_id: orgId,
-      fingerprint: randomBytes(16).toString('hex'),
-      scan_id: scanId,
-      last_scan_id: scanId,
-      title: f.title ?? `Finding ${id}`,
-      severity: f.severity,
-      severity_rank: RANK[f.severity],
-      status: f.status ?? 'open',
-      cvss_score: RANK[f.severity] * 2.1,
-      target: '127.0.0.1',
-      affected_component: `tcp://127.0.0.1:${port}`,
-      port,
-      tool: 'scanward',
-      template_id: `check-${f.severity}`,
-      cve_ids: ['CVE-2024-0001'],
-      description: `Description of ${id}`,
-      remediation: JSON.stringify({ summary: `Fix ${id}`, steps: ['a'], code_example: '', references: [] }),
-      evidence: JSON.stringify({ request: '', response: '', screenshot_url: null }),
-      detected_at: f.detectedAt ?? new Date(),
-      last_seen_at: new Date(),
-    });
+    await insertFindingsIfNew(db, orgId, [
+      {
+        id,
+        org_id: orgId,
+        fingerprint: randomBytes(16).toString('hex'),
+        scan_id: scanId,
+        last_scan_id: scanId,
+        title: f.title ?? `Finding ${id}`,
+        severity: f.severity,
+        severity_rank: RANK[f.severity],
+        status: f.status ?? 'open',
+        cvss_score: RANK[f.severity] * 2.1,
+        target: '127.0.0.1',
+        affected_component: `tcp://127.0.0.1:${port}`,
+        port,
+        tool: 'scanward',
+        template_id: `check-${f.severity}`,
+        cve_ids: ['CVE-2024-0001'],
+        description: `Description of ${id}`,
+        remediation: JSON.stringify({ summary: `Fix ${id}`, steps: ['a'], code_example: '', references: [] }),
+        evidence: JSON.stringify({ request: '', response: '', screenshot_url: null }),
+        detected_at: f.detectedAt ?? new Date(),
+        last_seen_at: new Date(),
+      },
+    ]);
   }
-  await db('finding_observations').insert({
-    scan_id: scanId,
-    finding_id: id,
-    org_id: orgId,
-    severity: f.observedSeverity ?? f.severity,
-    change: f.findingId ? 'unchanged' : 'new',
-  });
+  await insertObservations(
+    db,
+    orgId,
+    scanId,
+    [
+      {
+        finding_id: id,
+        severity: f.observedSeverity ?? f.severity,
+        change: f.findingId ? 'unchanged' : 'new',
+      },
+    ],
+    new Date(),
+  );
   return id;
 }

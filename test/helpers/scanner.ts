@@ -1,9 +1,10 @@
-import { insertScan, type ScanRow } from '../../server/scans/repository.ts';
+import { queueScan } from '../../server/scans/lifecycle.ts';
+import type { ScanRow } from '../../server/scans/scans.repository.ts';
 import type { Runner } from '../../server/scanner/runner.ts';
 import type { ScanState } from '../../server/scanner/types.ts';
 import type { TestApp } from './app.ts';
 import { waitFor } from './poll.ts';
-import type { Tenant } from './factory.ts';
+import { scanRow, type Tenant } from './factory.ts';
 
 export type FinishedScan = ScanRow & { state: ScanState };
 
@@ -22,7 +23,7 @@ export async function runScanToEnd(
     credentialChecks?: 'defaults' | 'none';
   },
 ): Promise<FinishedScan> {
-  const created = await insertScan(app.services.db, {
+  const created = await queueScan(app.services.db, {
     orgId: tenant.orgId,
     createdBy: tenant.admin.id,
     target: scan.target,
@@ -34,7 +35,7 @@ export async function runScanToEnd(
   });
   runner.nudge();
   return waitFor(
-    async () => (await app.services.db('scans').where({ id: created.id }).first()) as FinishedScan,
+    async () => (await scanRow(app, tenant.orgId, created.id)) as FinishedScan,
     (s) => s.status === 'completed' || s.status === 'failed' || s.status === 'cancelled',
   );
 }

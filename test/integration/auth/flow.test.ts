@@ -1,7 +1,8 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, expectError, okBody, type Answer } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant, type TestUser } from '../../helpers/factory.ts';
+import { createTenant, logIn, type Tenant, type TestUser } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -25,37 +26,16 @@ interface Page<T> {
 }
 
 /** Every error answer has the one shape `{detail, error_code, field?}`. */
-async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.error_code).toBe(code);
-  expect(typeof body.detail).toBe('string');
-  expect(Object.keys(body).every((k) => ['detail', 'error_code', 'field'].includes(k))).toBe(true);
-  if ('field' in body) expect(typeof body.field).toBe('string');
-  return body;
-}
-
 describe(`authentication flow over HTTP (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
 
+  /** A login from a browser that says `userAgent` (the sessions list shows it). */
   const login = (user: TestUser, userAgent = 'flow-test/1.0') =>
-    app.request('/api/v1/auth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent },
-      body: new URLSearchParams({ username: user.email, password: user.password }),
-    });
-  const tokenOf = async (res: Response) => {
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
-  };
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  const sessions = async (token: string, query = '') => {
-    const res = await app.request(`/api/v1/auth/sessions${query}`, { headers: bearer(token) });
-    expect(res.status).toBe(200);
-    return (await res.json()) as Page<SessionRecord>;
-  };
+    logIn(app, user, {}, { headers: { 'user-agent': userAgent } });
+  const tokenOf = (res: Answer<{ access_token: string }>) => okBody(res, 200).access_token;
+  const sessions = async (token: string, query = '') =>
+    okBody(await apiClient(app, { token }).get<Page<SessionRecord>>(`/api/v1/auth/sessions${query}`), 200);
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -68,11 +48,11 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
   it('logs in with the form fields and answers a bearer JWT of one hour bound to a new session', async () => {
     const res = await login(tenant.admin);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as Record<string, unknown>;
+    const body = res.body;
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
     expect(body.token_type).toBe('bearer');
     expect(body.expires_in).toBe(3600);
-    const token = body.access_token as string;
+    const token = body.access_token;
     expect(decodeProtectedHeader(token).alg).toBe('HS256');
     const claims = decodeJwt(token);
     expect(claims.sub).toBe(tenant.admin.id);
@@ -83,29 +63,17 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
   });
 
   it('ignores the case of the e-mail and extra OAuth2 form fields', async () => {
-    const res = await app.request('/api/v1/auth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        username: tenant.admin.email.toUpperCase(),
-        password: tenant.admin.password,
-      }),
-    });
+    const res = await logIn(
+      app,
+      { email: tenant.admin.email.toUpperCase(), password: tenant.admin.password },
+      { grant_type: 'password' },
+    );
     expect(res.status).toBe(200);
   });
 
   it('answers a wrong password and an unknown e-mail identically', async () => {
-    const wrong = await app.request('/api/v1/auth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: tenant.admin.email, password: 'not-the-password' }),
-    });
-    const unknown = await app.request('/api/v1/auth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'nobody@nowhere.example.test', password: 'not-the-password' }),
-    });
+    const wrong = await logIn(app, { email: tenant.admin.email, password: 'not-the-password' });
+    const unknown = await logIn(app, { email: 'nobody@nowhere.example.test', password: 'not-the-password' });
     const a = await expectError(wrong, 401, 'INVALID_CREDENTIALS');
     const b = await expectError(unknown, 401, 'INVALID_CREDENTIALS');
     expect(a).toEqual({ detail: 'incorrect email or password', error_code: 'INVALID_CREDENTIALS' });
@@ -130,8 +98,8 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
 
   it('lists sessions with the caller flagged current, its address, user agent and a 30-day lifetime', async () => {
     const user = await tenant.addUser('member');
-    const first = await tokenOf(await login(user, 'browser-one'));
-    const second = await tokenOf(await login(user, 'browser-two'));
+    const first = tokenOf(await login(user, 'browser-one'));
+    const second = tokenOf(await login(user, 'browser-two'));
 
     const seenByFirst = await sessions(first);
     expect(seenByFirst).toMatchObject({ total: 2, page: 1, per_page: 20, pages: 1 });
@@ -155,7 +123,7 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
     const paged = await sessions(first, '?per_page=1&page=2');
     expect(paged).toMatchObject({ total: 2, page: 2, per_page: 1, pages: 2 });
     expect(paged.items.map((s) => s.user_agent)).toEqual(['browser-one']);
-    const bad = await app.request('/api/v1/auth/sessions?per_page=101', { headers: bearer(first) });
+    const bad = await apiClient(app, { token: first }).get('/api/v1/auth/sessions?per_page=101');
     expect((await expectError(bad, 422, 'VALIDATION_ERROR')).field).toBe('per_page');
   });
 
@@ -163,38 +131,30 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
     const user = await tenant.addUser('member');
     const colleague = await tenant.addUser('admin');
     const stranger = await createTenant(app, 'enterprise');
-    const mine = await tokenOf(await login(user));
-    const theirs = await tokenOf(await login(colleague));
-    const foreign = await tokenOf(await login(stranger.admin));
+    const mine = tokenOf(await login(user));
+    const theirs = tokenOf(await login(colleague));
+    const foreign = tokenOf(await login(stranger.admin));
 
     expect((await sessions(mine)).items.map((s) => s.id)).toEqual([decodeJwt(mine).sid]);
     for (const victim of [theirs, foreign]) {
-      const res = await app.request(`/api/v1/auth/sessions/${String(decodeJwt(victim).sid)}`, {
-        method: 'DELETE',
-        headers: bearer(mine),
-      });
+      const res = await apiClient(app, { token: mine }).del(
+        `/api/v1/auth/sessions/${String(decodeJwt(victim).sid)}`,
+      );
       await expectError(res, 404, 'NOT_FOUND');
-      expect((await app.request('/api/v1/auth/sessions', { headers: bearer(victim) })).status).toBe(200);
+      expect((await apiClient(app, { token: victim }).get('/api/v1/auth/sessions')).status).toBe(200);
     }
-    const missing = await app.request('/api/v1/auth/sessions/sess_doesnotexist', {
-      method: 'DELETE',
-      headers: bearer(mine),
-    });
+    const missing = await apiClient(app, { token: mine }).del('/api/v1/auth/sessions/sess_doesnotexist');
     await expectError(missing, 404, 'NOT_FOUND');
   });
 
   it('refreshes a token into a new one of the same session; revoking the session kills both at once', async () => {
     const user = await tenant.addUser('member');
-    const token = await tokenOf(await login(user, 'laptop'));
-    const other = await tokenOf(await login(user, 'phone'));
+    const token = tokenOf(await login(user, 'laptop'));
+    const other = tokenOf(await login(user, 'phone'));
 
-    const refreshRes = await app.request('/api/v1/auth/refresh', { method: 'POST', headers: bearer(token) });
+    const refreshRes = await apiClient(app, { token }).post('/api/v1/auth/refresh');
     expect(refreshRes.status).toBe(200);
-    const refreshed = (await refreshRes.json()) as {
-      access_token: string;
-      token_type: string;
-      expires_in: number;
-    };
+    const refreshed = refreshRes.body as { access_token: string; token_type: string; expires_in: number };
     expect(refreshed.token_type).toBe('bearer');
     expect(refreshed.expires_in).toBe(3600);
     expect(refreshed.access_token).not.toBe(token);
@@ -203,29 +163,23 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
     expect((await sessions(refreshed.access_token)).total).toBe(2);
 
     const sid = String(decodeJwt(token).sid);
-    const revoke = await app.request(`/api/v1/auth/sessions/${sid}`, {
-      method: 'DELETE',
-      headers: bearer(other),
-    });
+    const revoke = await apiClient(app, { token: other }).del(`/api/v1/auth/sessions/${sid}`);
     expect(revoke.status).toBe(200);
-    expect(await revoke.json()).toEqual({ id: sid, revoked: true });
+    expect(revoke.body).toEqual({ id: sid, revoked: true });
 
     for (const dead of [token, refreshed.access_token]) {
       await expectError(
-        await app.request('/api/v1/auth/sessions', { headers: bearer(dead) }),
+        await apiClient(app, { token: dead }).get('/api/v1/auth/sessions'),
         401,
         'INVALID_TOKEN',
       );
       await expectError(
-        await app.request('/api/v1/auth/refresh', { method: 'POST', headers: bearer(dead) }),
+        await apiClient(app, { token: dead }).post('/api/v1/auth/refresh'),
         401,
         'INVALID_TOKEN',
       );
     }
-    const again = await app.request(`/api/v1/auth/sessions/${sid}`, {
-      method: 'DELETE',
-      headers: bearer(other),
-    });
+    const again = await apiClient(app, { token: other }).del(`/api/v1/auth/sessions/${sid}`);
     await expectError(again, 404, 'NOT_FOUND');
     const left = await sessions(other);
     expect(left.items.map((s) => s.user_agent)).toEqual(['phone']);
@@ -235,36 +189,32 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
     const user = await tenant.addUser('member');
     const colleague = await tenant.addUser('member');
     const tokens = [
-      await tokenOf(await login(user, 'a')),
-      await tokenOf(await login(user, 'b')),
-      await tokenOf(await login(user, 'c')),
+      tokenOf(await login(user, 'a')),
+      tokenOf(await login(user, 'b')),
+      tokenOf(await login(user, 'c')),
     ];
-    const colleagueToken = await tokenOf(await login(colleague));
+    const colleagueToken = tokenOf(await login(colleague));
 
-    const res = await app.request('/api/v1/auth/logout-all', { method: 'POST', headers: bearer(tokens[1]!) });
+    const res = await apiClient(app, { token: tokens[1]! }).post('/api/v1/auth/logout-all');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ revoked: 3 });
+    expect(res.body).toEqual({ revoked: 3 });
     for (const t of tokens) {
       await expectError(
-        await app.request('/api/v1/auth/sessions', { headers: bearer(t) }),
+        await apiClient(app, { token: t }).get('/api/v1/auth/sessions'),
         401,
         'INVALID_TOKEN',
       );
     }
     expect((await sessions(colleagueToken)).total).toBe(1);
     // The password still works: logging out is not locking out.
-    expect((await sessions(await tokenOf(await login(user)))).total).toBe(1);
+    expect((await sessions(tokenOf(await login(user)))).total).toBe(1);
   });
 
   it('asks for credentials on the session endpoints', async () => {
-    await expectError(await app.request('/api/v1/auth/sessions'), 401, 'AUTHENTICATION_REQUIRED');
+    await expectError(await apiClient(app).get('/api/v1/auth/sessions'), 401, 'AUTHENTICATION_REQUIRED');
+    await expectError(await apiClient(app).post('/api/v1/auth/refresh'), 401, 'AUTHENTICATION_REQUIRED');
     await expectError(
-      await app.request('/api/v1/auth/refresh', { method: 'POST' }),
-      401,
-      'AUTHENTICATION_REQUIRED',
-    );
-    await expectError(
-      await app.request('/api/v1/auth/logout-all', { method: 'POST', headers: { authorization: 'Bearer' } }),
+      await apiClient(app, { headers: { authorization: 'Bearer' } }).post('/api/v1/auth/logout-all'),
       401,
       'INVALID_TOKEN',
     );
@@ -273,28 +223,28 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
   it('opens the API documentation with HTTP Basic e-mail and password, and challenges without', async () => {
     const basic = (user: string, password: string) =>
       `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-    const ok = await app.request('/docs', {
+    const ok = await apiClient(app, {
       headers: { authorization: basic(tenant.admin.email, tenant.admin.password) },
-    });
+    }).get('/docs');
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toMatch(/^text\/html/);
-    const wrong = await app.request('/docs', {
+    const wrong = await apiClient(app, {
       headers: { authorization: basic(tenant.admin.email, 'wrong-password') },
-    });
+    }).get('/docs');
     await expectError(wrong, 401, 'INVALID_CREDENTIALS');
     expect(wrong.headers.get('www-authenticate')).toBe('Basic realm="Scanward"');
-    const none = await app.request('/docs');
+    const none = await apiClient(app).get('/docs');
     await expectError(none, 401, 'AUTHENTICATION_REQUIRED');
     expect(none.headers.get('www-authenticate')).toBe('Basic realm="Scanward"');
   });
 
   it('documents every authentication and API key route in /openapi.json with its errors', async () => {
-    const token = await tokenOf(await login(tenant.admin));
-    const res = await app.request('/openapi.json', { headers: bearer(token) });
-    expect(res.status).toBe(200);
-    const doc = (await res.json()) as {
+    const token = tokenOf(await login(tenant.admin));
+    const res = await apiClient(app, { token }).get<{
       paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
-    };
+    }>('/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body;
     const documented = (path: string, method: string) => doc.paths[path]?.[method]?.responses ?? {};
     expect(documented('/api/v1/auth/token', 'post')['401']?.description).toMatch(/MFA_REQUIRED/);
     expect(documented('/api/v1/auth/token', 'post')['429']).toBeDefined();

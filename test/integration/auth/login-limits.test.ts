@@ -1,19 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertLoginAllowed, recordFailedLogin } from '../../../server/auth/login-throttle.ts';
+import { expectError } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-
-async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.error_code).toBe(code);
-  expect(typeof body.detail).toBe('string');
-  expect(Object.keys(body).every((k) => ['detail', 'error_code', 'field'].includes(k))).toBe(true);
-  return body;
-}
 
 /** Failed logins are limited over a sliding 15-minute window, kept in 15-minute blocks (decisions.md, "Rate limits"). */
 const WINDOW_SECONDS = 15 * 60;

@@ -1,46 +1,28 @@
 import { URI, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSecret } from '../../../server/auth/keys.ts';
+import { findUser } from '../../../server/identity/users.repository.ts';
+import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant, type TestUser, stepWithRoom } from '../../helpers/factory.ts';
+import { createTenant, logIn, type Tenant, type TestUser, stepWithRoom } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-
-async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.error_code).toBe(code);
-  expect(typeof body.detail).toBe('string');
-  expect(Object.keys(body).every((k) => ['detail', 'error_code', 'field'].includes(k))).toBe(true);
-  return body;
-}
 
 describe(`MFA with TOTP (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
 
-  const tokenRequest = (user: TestUser, fields: Record<string, string> = {}) =>
-    app.request('/api/v1/auth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: user.email, password: user.password, ...fields }),
-    });
-  const call = (token: string, method: string, path: string, body?: unknown) =>
-    app.request(path, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  const setup = async (token: string) => {
-    const res = await call(token, 'POST', '/api/v1/auth/mfa/setup');
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { secret: string; otpauth_uri: string };
-    const totp = URI.parse(body.otpauth_uri) as TOTP;
-    return { ...body, totp };
+  /** A member logged in over HTTP, and their client. */
+  const loggedIn = async () => {
+    const user = await tenant.addUser('member');
+    return { user, api: apiClient(app, { token: await tenant.login(user) }) };
   };
+  const setup = async (api: ApiClient) => {
+    const res = await api.post<{ secret: string; otpauth_uri: string }>('/api/v1/auth/mfa/setup');
+    expect(res.status).toBe(200);
+    const totp = URI.parse(res.body.otpauth_uri) as TOTP;
+    return { ...res.body, totp };
+  };
+  const mfaRow = async (user: TestUser) => (await findUser(app.services.db, tenant.orgId, user.id))!;
   /** A 6-digit string that is not the code of any step near now. */
   const wrongCode = (totp: TOTP) => {
     const near = new Set<string>();
@@ -61,9 +43,8 @@ describe(`MFA with TOTP (${testEngine})`, () => {
   });
 
   it('sets up with an RFC 6238 secret (SHA-1, 6 digits, 30 s) stored encrypted, and is not on until verified', async () => {
-    const user = await tenant.addUser('member');
-    const token = await tenant.login(user);
-    const { secret, otpauth_uri, totp } = await setup(token);
+    const { user, api } = await loggedIn();
+    const { secret, otpauth_uri, totp } = await setup(api);
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(otpauth_uri).toMatch(/^otpauth:\/\/totp\//);
     expect(totp.secret.base32).toBe(secret);
@@ -73,137 +54,103 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     expect(totp.issuer).toBe('Scanward');
     expect(totp.label).toBe(user.email);
 
-    const row = (await app.services.db('users').where({ id: user.id }).first())!;
+    const row = await mfaRow(user);
     expect(row.mfa_enabled).toBe(false);
     expect(String(row.mfa_pending_secret)).not.toContain(secret);
     expect(openSecret(app.services.keys.encryptionKey, String(row.mfa_pending_secret))).toBe(secret);
     // Not on yet: the password alone still logs in.
-    expect((await tokenRequest(user)).status).toBe(200);
+    expect((await logIn(app, user)).status).toBe(200);
   });
 
   it('runs the whole cycle: verify, MFA_REQUIRED, wrong code, right code, reuse refused, disable', async () => {
-    const user = await tenant.addUser('member');
-    const token = await tenant.login(user);
-    const { totp } = await setup(token);
+    const { user, api } = await loggedIn();
+    const { totp } = await setup(api);
 
     // A wrong code does not turn MFA on.
     await expectError(
-      await call(token, 'POST', '/api/v1/auth/mfa/verify', { code: wrongCode(totp) }),
+      await api.post('/api/v1/auth/mfa/verify', { code: wrongCode(totp) }),
       401,
       'INVALID_MFA_CODE',
     );
-    expect((await tokenRequest(user)).status).toBe(200);
+    expect((await logIn(app, user)).status).toBe(200);
 
     // The previous, current and next steps are each accepted once, in increasing order.
     const step = await stepWithRoom(totp, 5_000);
-    const verify = await call(token, 'POST', '/api/v1/auth/mfa/verify', { code: codeAt(totp, step - 1) });
+    const verify = await api.post('/api/v1/auth/mfa/verify', { code: codeAt(totp, step - 1) });
     expect(verify.status).toBe(200);
-    expect(await verify.json()).toEqual({ mfa_enabled: true });
+    expect(verify.body).toEqual({ mfa_enabled: true });
 
-    const noCode = await expectError(await tokenRequest(user), 401, 'MFA_REQUIRED');
+    const noCode = await expectError(await logIn(app, user), 401, 'MFA_REQUIRED');
     expect(noCode.detail).toBe('MFA code required');
-    await expectError(await tokenRequest(user, { mfa_code: '' }), 401, 'MFA_REQUIRED');
-    await expectError(await tokenRequest(user, { mfa_code: wrongCode(totp) }), 401, 'INVALID_MFA_CODE');
+    await expectError(await logIn(app, user, { mfa_code: '' }), 401, 'MFA_REQUIRED');
+    await expectError(await logIn(app, user, { mfa_code: wrongCode(totp) }), 401, 'INVALID_MFA_CODE');
     // Three steps away is outside the one-step drift window, however the clock moved meanwhile.
-    await expectError(
-      await tokenRequest(user, { mfa_code: codeAt(totp, step + 3) }),
-      401,
-      'INVALID_MFA_CODE',
-    );
-    await expectError(
-      await tokenRequest(user, { mfa_code: codeAt(totp, step - 3) }),
-      401,
-      'INVALID_MFA_CODE',
-    );
+    await expectError(await logIn(app, user, { mfa_code: codeAt(totp, step + 3) }), 401, 'INVALID_MFA_CODE');
+    await expectError(await logIn(app, user, { mfa_code: codeAt(totp, step - 3) }), 401, 'INVALID_MFA_CODE');
     // The code used to verify cannot log in.
-    await expectError(
-      await tokenRequest(user, { mfa_code: codeAt(totp, step - 1) }),
-      401,
-      'INVALID_MFA_CODE',
-    );
+    await expectError(await logIn(app, user, { mfa_code: codeAt(totp, step - 1) }), 401, 'INVALID_MFA_CODE');
 
     const current = codeAt(totp, step);
-    const ok = await tokenRequest(user, { mfa_code: current });
+    const ok = await logIn(app, user, { mfa_code: current });
     expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { token_type: string }).token_type).toBe('bearer');
-    await expectError(await tokenRequest(user, { mfa_code: current }), 401, 'INVALID_MFA_CODE');
+    expect(ok.body.token_type).toBe('bearer');
+    await expectError(await logIn(app, user, { mfa_code: current }), 401, 'INVALID_MFA_CODE');
 
     // A wrong password never reveals that MFA is on.
-    const noCodeWrongPassword = await app.request('/api/v1/auth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: user.email, password: 'nope' }),
-    });
-    await expectError(noCodeWrongPassword, 401, 'INVALID_CREDENTIALS');
+    await expectError(await logIn(app, user, { password: 'nope' }), 401, 'INVALID_CREDENTIALS');
 
     // Setting up again while on is refused; disabling needs a fresh code.
-    await expectError(await call(token, 'POST', '/api/v1/auth/mfa/setup'), 409, 'CONFLICT');
+    await expectError(await api.post('/api/v1/auth/mfa/setup'), 409, 'CONFLICT');
     await expectError(
-      await call(token, 'DELETE', '/api/v1/auth/mfa', { code: current }),
+      await api.send('DELETE', '/api/v1/auth/mfa', { code: current }),
       401,
       'INVALID_MFA_CODE',
     );
-    const off = await call(token, 'DELETE', '/api/v1/auth/mfa', { code: codeAt(totp, step + 1) });
+    const off = await api.send('DELETE', '/api/v1/auth/mfa', { code: codeAt(totp, step + 1) });
     expect(off.status).toBe(200);
-    expect(await off.json()).toEqual({ mfa_enabled: false });
+    expect(off.body).toEqual({ mfa_enabled: false });
 
-    expect((await tokenRequest(user)).status).toBe(200);
-    const row = (await app.services.db('users').where({ id: user.id }).first())!;
+    expect((await logIn(app, user)).status).toBe(200);
+    const row = await mfaRow(user);
     expect(row).toMatchObject({ mfa_enabled: false, mfa_secret: null, mfa_pending_secret: null });
-    await expectError(await call(token, 'DELETE', '/api/v1/auth/mfa', { code: current }), 409, 'CONFLICT');
+    await expectError(await api.send('DELETE', '/api/v1/auth/mfa', { code: current }), 409, 'CONFLICT');
   });
 
   it('refuses verify without a setup, and validates the code field', async () => {
-    const user = await tenant.addUser('member');
-    const token = await tenant.login(user);
-    await expectError(
-      await call(token, 'POST', '/api/v1/auth/mfa/verify', { code: '123456' }),
-      409,
-      'CONFLICT',
-    );
+    const { api } = await loggedIn();
+    await expectError(await api.post('/api/v1/auth/mfa/verify', { code: '123456' }), 409, 'CONFLICT');
     for (const body of [{}, { code: '12345' }, { code: 123456 }, { code: '12345a' }]) {
-      const res = await call(token, 'POST', '/api/v1/auth/mfa/verify', body);
-      expect((await expectError(res, 422, 'VALIDATION_ERROR')).field).toBe('code');
+      await expectError(await api.post('/api/v1/auth/mfa/verify', body), 422, 'VALIDATION_ERROR', 'code');
     }
   });
 
   it('accepts exactly one of several concurrent logins with the same code', async () => {
-    const user = await tenant.addUser('member');
-    const token = await tenant.login(user);
-    const { totp } = await setup(token);
+    const { user, api } = await loggedIn();
+    const { totp } = await setup(api);
     const step = await stepWithRoom(totp, 5_000);
-    expect(
-      (await call(token, 'POST', '/api/v1/auth/mfa/verify', { code: codeAt(totp, step - 1) })).status,
-    ).toBe(200);
+    expect((await api.post('/api/v1/auth/mfa/verify', { code: codeAt(totp, step - 1) })).status).toBe(200);
     const code = codeAt(totp, step);
     const answers = await Promise.all([
-      tokenRequest(user, { mfa_code: code }),
-      tokenRequest(user, { mfa_code: code }),
-      tokenRequest(user, { mfa_code: code }),
+      logIn(app, user, { mfa_code: code }),
+      logIn(app, user, { mfa_code: code }),
+      logIn(app, user, { mfa_code: code }),
     ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 401, 401]);
   });
 
   it("keeps MFA per user: a colleague cannot turn off someone else's MFA, and setup needs credentials", async () => {
-    const user = await tenant.addUser('member');
-    const token = await tenant.login(user);
-    const { totp } = await setup(token);
+    const { api } = await loggedIn();
+    const { totp } = await setup(api);
     const step = await stepWithRoom(totp, 5_000);
-    expect((await call(token, 'POST', '/api/v1/auth/mfa/verify', { code: codeAt(totp, step) })).status).toBe(
-      200,
-    );
+    expect((await api.post('/api/v1/auth/mfa/verify', { code: codeAt(totp, step) })).status).toBe(200);
     // Another user of the organization has MFA off: the first user's state is not theirs.
     const colleague = await tenant.addUser('admin');
-    const colleagueToken = await tenant.login(colleague);
+    const colleagueApi = apiClient(app, { token: await tenant.login(colleague) });
     await expectError(
-      await call(colleagueToken, 'DELETE', '/api/v1/auth/mfa', { code: codeAt(totp, step + 1) }),
+      await colleagueApi.send('DELETE', '/api/v1/auth/mfa', { code: codeAt(totp, step + 1) }),
       409,
       'CONFLICT',
     );
-    await expectError(
-      await app.request('/api/v1/auth/mfa/setup', { method: 'POST' }),
-      401,
-      'AUTHENTICATION_REQUIRED',
-    );
+    await expectError(await apiClient(app).post('/api/v1/auth/mfa/setup'), 401, 'AUTHENTICATION_REQUIRED');
   });
 });

@@ -1,18 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt, generateKeyPair, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, expectError } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-
-async function expectError(res: Response, status: number, code: string): Promise<void> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.error_code).toBe(code);
-  expect(typeof body.detail).toBe('string');
-  expect(Object.keys(body).every((k) => ['detail', 'error_code', 'field'].includes(k))).toBe(true);
-}
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -23,8 +15,8 @@ describe(`bearer token attacks (${testEngine})`, () => {
   let token: string;
   let claims: JWTPayload;
 
-  const call = (bearerToken: string) =>
-    app.request('/api/v1/auth/sessions', { headers: { authorization: `Bearer ${bearerToken}` } });
+  /** Lists the sessions with the token: every attack below is judged by this one call. */
+  const call = (bearerToken: string) => apiClient(app, { token: bearerToken }).get('/api/v1/auth/sessions');
 
   /** Claims of a real session, re-signed as the test chooses. */
   const validClaims = () => ({ org: claims.org, sid: claims.sid });
@@ -138,11 +130,11 @@ describe(`bearer token attacks (${testEngine})`, () => {
     const iat = now() - 7200;
     const expired = await signHs('HS256', app.services.keys.jwtSecret, iat, iat + 3600);
     await expectError(await call(expired), 401, 'TOKEN_EXPIRED');
-    const refresh = await app.request('/api/v1/auth/refresh', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${expired}` },
-    });
-    await expectError(refresh, 401, 'TOKEN_EXPIRED');
+    await expectError(
+      await apiClient(app, { token: expired }).post('/api/v1/auth/refresh'),
+      401,
+      'TOKEN_EXPIRED',
+    );
   });
 
   it('answers INVALID_TOKEN, not TOKEN_EXPIRED, for an expired token with a wrong signature', async () => {
@@ -159,11 +151,9 @@ describe(`bearer token attacks (${testEngine})`, () => {
     const victimToken = await tenant.login(victim);
     expect((await call(victimToken)).status).toBe(200);
     const sid = String(decodeJwt(victimToken).sid);
-    const revoke = await app.request(`/api/v1/auth/sessions/${sid}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${victimToken}` },
-    });
-    expect(revoke.status).toBe(200);
+    expect((await apiClient(app, { token: victimToken }).del(`/api/v1/auth/sessions/${sid}`)).status).toBe(
+      200,
+    );
     await expectError(await call(victimToken), 401, 'INVALID_TOKEN');
   });
 
@@ -192,7 +182,7 @@ describe(`bearer token attacks (${testEngine})`, () => {
     for (const value of garbage) await expectError(await call(value), 401, 'INVALID_TOKEN');
     for (const header of ['Bearer', 'Token abc', 'Digest abc', `Basic ${token}`]) {
       await expectError(
-        await app.request('/api/v1/auth/sessions', { headers: { authorization: header } }),
+        await apiClient(app, { headers: { authorization: header } }).get('/api/v1/auth/sessions'),
         401,
         'INVALID_TOKEN',
       );

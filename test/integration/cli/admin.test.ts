@@ -5,12 +5,12 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrations } from '../../../migrations/index.ts';
 import { verifyPassword } from '../../../server/auth/passwords.ts';
-import type { OpenOperatorDatabase } from '../../../server/cli/database.ts';
-import { runCli } from '../../../server/cli/program.ts';
 import { openDatabase, type Database } from '../../../server/db/index.ts';
 import { migrateLatest } from '../../../server/db/migrate.ts';
 import { newId } from '../../../server/identity/ids.ts';
 import { PLAN_LIMITS } from '../../../server/identity/plans.ts';
+import type { OpenOperatorDatabase } from '../../../server/cli/database.ts';
+import { runCliCaptured } from '../../helpers/cli.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
 
 /**
@@ -21,12 +21,6 @@ import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers
  * binary does; the rest share one open database to stay fast.
  * cli-process.test.ts covers the real binary beside a real server.
  */
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 interface OrgJson {
   id: string;
@@ -56,22 +50,6 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** A command line split on spaces (no value in these tests contains one unless passed separately). */
 const args = (line: string) => line.split(' ');
 
-async function run(
-  argv: string[],
-  options: { env: NodeJS.ProcessEnv; stdin?: string; openDatabase?: OpenOperatorDatabase },
-): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    env: options.env,
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    readStdin: async () => options.stdin ?? '',
-    openDatabase: options.openDatabase,
-  });
-  return { code, stdout, stderr };
-}
-
 describe(`operator command line (${testEngine})`, () => {
   let env: Record<string, string>;
   let dataDir: string | undefined;
@@ -95,14 +73,14 @@ describe(`operator command line (${testEngine})`, () => {
     it(
       'migrate brings a fresh database to the current schema, then reports it up to date',
       async () => {
-        const first = await run(['migrate', '--json'], { env });
+        const first = await runCliCaptured(['migrate', '--json'], env);
         expect(first.stderr).toBe('');
         const result = JSON.parse(first.stdout) as { applied: string[]; engine: string; location: string };
         expect(result.applied).toEqual(migrations.map(([name]) => name));
         expect(result.engine).toBe(testEngine);
         expect(result.location).not.toContain('@');
 
-        const second = await run(['migrate'], { env });
+        const second = await runCliCaptured(['migrate'], env);
         expect(second.code).toBe(0);
         expect(second.stdout).toBe(`${result.location}: the schema is up to date\n`);
       },
@@ -112,14 +90,15 @@ describe(`operator command line (${testEngine})`, () => {
     it(
       'closes the database after each command, so the next command finds it free',
       async () => {
-        const created = await run([...args('admin org create --plan startup --name'), 'Plain Output Ltd'], {
+        const created = await runCliCaptured(
+          [...args('admin org create --plan startup --name'), 'Plain Output Ltd'],
           env,
-        });
+        );
         expect(created.stderr).toBe('');
         expect(created.code).toBe(0);
         expect(created.stdout).toMatch(/^org_[0-9a-z]{24}\n$/);
 
-        const listed = await run(args('admin org list --json'), { env });
+        const listed = await runCliCaptured(args('admin org list --json'), env);
         expect(listed.code).toBe(0);
         const orgs = (JSON.parse(listed.stdout) as { items: OrgJson[] }).items;
         expect(orgs.find((o) => o.id === created.stdout.trim())?.name).toBe('Plain Output Ltd');
@@ -131,15 +110,16 @@ describe(`operator command line (${testEngine})`, () => {
       'checks input before opening the database, so a typo is reported even when it is unreachable',
       async () => {
         const unreachable = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing' };
-        const short = await run(args('admin user create --org org_x --email a@b.example --password short'), {
-          env: unreachable,
-        });
+        const short = await runCliCaptured(
+          args('admin user create --org org_x --email a@b.example --password short'),
+          unreachable,
+        );
         expect(short.code).toBe(2);
         expect(short.stderr).toBe('scanward: error: the password must be at least 12 characters\n');
 
         // knex reports the failed connection with console.log (the binary sends that to stderr).
         const knexLog = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-        const down = await run(args('admin user list'), { env: unreachable }).finally(() =>
+        const down = await runCliCaptured(args('admin user list'), unreachable).finally(() =>
           knexLog.mockRestore(),
         );
         expect(down.code).toBe(1);
@@ -151,8 +131,8 @@ describe(`operator command line (${testEngine})`, () => {
     it(
       'an invalid configuration is a usage error naming the variable',
       async () => {
-        const bad = await run(args('admin user list'), {
-          env: { DATABASE_URL: 'mysql://127.0.0.1/scanward' },
+        const bad = await runCliCaptured(args('admin user list'), {
+          DATABASE_URL: 'mysql://127.0.0.1/scanward',
         });
         expect(bad.code).toBe(2);
         expect(bad.stderr).toContain(
@@ -179,7 +159,8 @@ describe(`operator command line (${testEngine})`, () => {
       await shared?.close();
     });
 
-    const cli = (argv: string[], stdin?: string) => run(argv, { env, stdin, openDatabase: openShared });
+    const cli = (argv: string[], stdin?: string) =>
+      runCliCaptured(argv, env, { stdin, openDatabase: openShared });
 
     /** Runs a command with --json, expecting success, one JSON document and a quiet stderr. */
     async function json<T>(argv: string[], stdin?: string): Promise<T> {

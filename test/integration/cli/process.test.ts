@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../server/cli/program.ts';
 import { openDatabase } from '../../../server/db/index.ts';
 import { migrateLatest } from '../../../server/db/migrate.ts';
+import { runCliCaptured } from '../../helpers/cli.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
 
 /**
@@ -101,18 +101,6 @@ function startServer(env: Record<string, string>): Promise<RunningServer> {
     });
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${stderr}`)));
   });
-}
-
-async function inProcess(argv: string[], env: Record<string, string>): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    env,
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    readStdin: async () => '',
-  });
-  return { code, stdout, stderr };
 }
 
 describe(`scanward binary (${testEngine})`, () => {
@@ -213,7 +201,7 @@ describe(`scanward binary (${testEngine})`, () => {
         );
         expect(locked.stderr).toContain('Stop the server first, or use PostgreSQL (set DATABASE_URL)');
 
-        const lockedInProcess = await inProcess(['migrate'], env);
+        const lockedInProcess = await runCliCaptured(['migrate'], env);
         expect(lockedInProcess.code).toBe(3);
 
         // The server is unharmed by the refused attempts.
@@ -221,7 +209,7 @@ describe(`scanward binary (${testEngine})`, () => {
         expect(await server.stop()).toBe(0);
         stopped = true;
 
-        const after = await inProcess(['admin', 'user', 'list', '--org', orgId, '--json'], env);
+        const after = await runCliCaptured(['admin', 'user', 'list', '--org', orgId, '--json'], env);
         expect(after.code).toBe(0);
         expect(
           (JSON.parse(after.stdout) as { items: Array<{ email: string }> }).items.map((u) => u.email),
@@ -239,7 +227,7 @@ describe(`scanward binary (${testEngine})`, () => {
       const server = await startServer(env);
       try {
         const email = 'live@binary.example';
-        const created = await inProcess(
+        const created = await runCliCaptured(
           ['admin', 'user', 'create', '--org', orgId, '--email', email, '--password', 'live password 1'],
           env,
         );

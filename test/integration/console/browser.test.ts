@@ -9,6 +9,7 @@ import {
   startListener,
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
+import { okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   createTenant,
@@ -62,7 +63,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   let runner: Runner;
   let browser: Browser;
   let fixture: FixtureListener;
-  let token: string;
+  let api: ApiClient;
   let scanId: string;
   /** The scan the browser started, once it has (the screenshots show its phases). */
   let liveScanId: string | undefined;
@@ -76,7 +77,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTenant(app, 'enterprise');
-    token = await tenant.bearer();
+    api = await tenant.client();
     runner = startRunner(app.services, { pollIntervalMs: 100 });
     fixture = await startListener({ host: randomLoopbackAddress(), serve: fakeRedis });
     const { scan } = await runScan(app.services.db, tenant.orgId, [
@@ -103,12 +104,6 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   const open = async (viewport?: { width: number; height: number }) => {
     watched = await openPage(browser, app.url, viewport);
     return watched.page;
-  };
-
-  const api = async <B>(path: string): Promise<B> => {
-    const res = await app.request(path, { headers: { authorization: `Bearer ${token}` } });
-    expect(res.status, path).toBe(200);
-    return (await res.json()) as B;
   };
 
   const signIn = async (page: Page, user: TestUser = tenant.admin) => {
@@ -178,7 +173,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
     await page.getByTestId('scan-status').getByText('Completed').waitFor({ timeout: 60_000 });
     expect(await page.evaluate('window.stayed')).toBe(true);
     const id = page.url().split('/').pop()!;
-    const scan = await api<{ status: string }>(`/api/v1/scans/${id}`);
+    const scan = okBody(await api.get<{ status: string }>(`/api/v1/scans/${id}`), 200);
     expect(scan.status).toBe('completed');
     liveScanId = id;
   }, 90_000);
@@ -222,8 +217,11 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       await page.getByLabel('Note (optional)').fill('Only reachable from the build network');
       await page.getByRole('button', { name: 'Save status' }).click();
       await page.getByText('Status is now False positive.').waitFor();
-      const finding = await api<{ status: string; notes: string | null; history: Array<{ to: string }> }>(
-        `/api/v1/findings/${id}`,
+      const finding = okBody(
+        await api.get<{ status: string; notes: string | null; history: Array<{ to: string }> }>(
+          `/api/v1/findings/${id}`,
+        ),
+        200,
       );
       expect(finding.status).toBe('false_positive');
       expect(finding.notes).toBe('Only reachable from the build network');
@@ -237,7 +235,10 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       await page.getByLabel('New status').selectOption('accepted');
       await page.getByRole('button', { name: 'Change status of selected' }).click();
       await page.getByText('3 findings set to Accepted.').waitFor();
-      const high = await api<{ items: Array<{ status: string }> }>('/api/v1/findings?severity=high');
+      const high = okBody(
+        await api.get<{ items: Array<{ status: string }> }>('/api/v1/findings?severity=high'),
+        200,
+      );
       expect(high.items.map((f) => f.status)).toEqual(['accepted', 'accepted', 'accepted']);
     },
     T,
@@ -295,8 +296,9 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   );
 
   it('has no serious accessibility violation on any page, at 1280 and at 390 px wide', async () => {
-    const critical = await api<{ items: Array<{ id: string; title: string }> }>(
-      '/api/v1/findings?severity=critical',
+    const critical = okBody(
+      await api.get<{ items: Array<{ id: string; title: string }> }>('/api/v1/findings?severity=critical'),
+      200,
     );
     const finding = critical.items.find((f) => f.title === titles.critical)!;
     const pages = [

@@ -2,20 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import type { Permission } from '../../../server/schemas/common.ts';
 import { CONTROLS, controlsOfFramework } from '../../../server/controls/catalogue.ts';
+import { insertScanEvidence } from '../../../server/controls/control-evidence.repository.ts';
 import { newId } from '../../../server/identity/ids.ts';
 import type { PageOf } from '../../../server/schemas/common.ts';
 import type { Control, ControlDetail, ControlEvidence } from '../../../server/schemas/controls.ts';
+import { apiClient, ISO_MS, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
-interface ErrorBody {
-  detail: string;
-  error_code: string;
-  field?: string;
-}
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CC7_1 = 'ctrl_soc2_cc7_1';
 const CC6_7 = 'ctrl_soc2_cc6_7';
 const PCI_4_2_1 = 'ctrl_pcidss_4_2_1';
@@ -32,29 +27,15 @@ describe(`compliance controls API (${testEngine})`, () => {
     await app?.close();
   });
 
-  const call = async <T = ErrorBody>(
-    path: string,
-    auth: Record<string, string>,
-    init: { method?: string; json?: unknown } = {},
-  ) => {
-    const res = await app.request(path, {
-      method: init.method ?? 'GET',
-      headers: { ...auth, ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
-  };
-
   /** What the scan runner writes when a completed scan assessed the controls. */
   const recordScanEvidence = async (orgId: string, controlIds: string[]) => {
     const scan = await insertScan(db, orgId);
-    await db('control_evidence').insert(
+    await insertScanEvidence(
+      db,
+      orgId,
       controlIds.map((controlId) => ({
         id: newId('evid'),
-        org_id: orgId,
         control_id: controlId,
-        kind: 'scan',
         scan_id: scan.id,
         title: `quick scan of ${scan.target}`,
         description: `Assessed by scan ${scan.id}.`,
@@ -63,22 +44,20 @@ describe(`compliance controls API (${testEngine})`, () => {
     return scan.id;
   };
 
-  const bearerOf = async (tenant: Tenant) => ({ authorization: `Bearer ${await tenant.bearer()}` });
-
-  const allControls = async (auth: Record<string, string>) => {
-    const res = await call<PageOf<Control>>('/api/v1/controls?per_page=100', auth);
+  const allControls = async (auth: ApiClient) => {
+    const res = await auth.get<PageOf<Control>>('/api/v1/controls?per_page=100');
     expect(res.status).toBe(200);
     return new Map(res.body.items.map((c) => [c.id, c]));
   };
 
   describe('listing', () => {
-    let auth: Record<string, string>;
+    let auth: ApiClient;
     beforeAll(async () => {
-      auth = await bearerOf(await createTenant(app, 'professional'));
+      auth = await (await createTenant(app, 'professional')).client();
     });
 
     it('lists the whole catalogue in catalogue order with the full pagination envelope', async () => {
-      const res = await call<PageOf<Control>>('/api/v1/controls', auth);
+      const res = await auth.get<PageOf<Control>>('/api/v1/controls');
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ total: CONTROLS.length, page: 1, per_page: 20 });
       expect(res.body.pages).toBe(Math.ceil(CONTROLS.length / 20));
@@ -106,18 +85,18 @@ describe(`compliance controls API (${testEngine})`, () => {
     it('pages through the catalogue without repeats or gaps, and past the end returns no items', async () => {
       const seen: string[] = [];
       for (let page = 1; page <= Math.ceil(CONTROLS.length / 7); page++) {
-        const res = await call<PageOf<Control>>(`/api/v1/controls?per_page=7&page=${page}`, auth);
+        const res = await auth.get<PageOf<Control>>(`/api/v1/controls?per_page=7&page=${page}`);
         expect(res.body.pages).toBe(Math.ceil(CONTROLS.length / 7));
         seen.push(...res.body.items.map((c) => c.id));
       }
       expect(seen).toEqual(CONTROLS.map((c) => c.id));
-      const past = await call<PageOf<Control>>('/api/v1/controls?per_page=7&page=99', auth);
+      const past = await auth.get<PageOf<Control>>('/api/v1/controls?per_page=7&page=99');
       expect(past.body).toMatchObject({ items: [], total: CONTROLS.length, page: 99 });
     });
 
     it('filters by framework', async () => {
       for (const framework of ['soc2', 'pci-dss', 'iso27001'] as const) {
-        const res = await call<PageOf<Control>>(`/api/v1/controls?framework=${framework}&per_page=100`, auth);
+        const res = await auth.get<PageOf<Control>>(`/api/v1/controls?framework=${framework}&per_page=100`);
         expect(res.body.total).toBe(controlsOfFramework(framework).length);
         expect(res.body.items.map((c) => c.id)).toEqual(controlsOfFramework(framework).map((c) => c.id));
         expect(res.body.items.every((c) => c.frameworks.join() === framework)).toBe(true);
@@ -131,14 +110,14 @@ describe(`compliance controls API (${testEngine})`, () => {
         ['per_page=101', 'per_page'],
         ['page=0', 'page'],
       ] as const) {
-        const res = await call(`/api/v1/controls?${query}`, auth);
+        const res = await auth.get(`/api/v1/controls?${query}`);
         expect(res.status, query).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
       }
     });
 
     it('answers 404 NOT_FOUND for an unknown control', async () => {
-      const res = await call('/api/v1/controls/ctrl_soc2_cc99_9', auth);
+      const res = await auth.get('/api/v1/controls/ctrl_soc2_cc99_9');
       expect(res.status).toBe(404);
       expect(res.body.error_code).toBe('NOT_FOUND');
     });
@@ -146,15 +125,15 @@ describe(`compliance controls API (${testEngine})`, () => {
 
   describe('status', () => {
     let tenant: Tenant;
-    let auth: Record<string, string>;
+    let auth: ApiClient;
     beforeAll(async () => {
       tenant = await createTenant(app, 'professional');
-      auth = await bearerOf(tenant);
+      auth = await tenant.client();
     });
 
     const statusOf = async (id: string) => (await allControls(auth)).get(id)!;
     const setStatus = async (findingId: string, status: string) => {
-      const res = await call(`/api/v1/findings/${findingId}`, auth, { method: 'PATCH', json: { status } });
+      const res = await auth.patch(`/api/v1/findings/${findingId}`, { status });
       expect(res.status).toBe(200);
     };
 
@@ -197,35 +176,34 @@ describe(`compliance controls API (${testEngine})`, () => {
     });
 
     it('filters by status with the same rule', async () => {
-      const failing = await call<PageOf<Control>>('/api/v1/controls?status=failing&per_page=100', auth);
-      const passing = await call<PageOf<Control>>('/api/v1/controls?status=passing&per_page=100', auth);
-      const notAssessed = await call<PageOf<Control>>(
+      const failing = await auth.get<PageOf<Control>>('/api/v1/controls?status=failing&per_page=100');
+      const passing = await auth.get<PageOf<Control>>('/api/v1/controls?status=passing&per_page=100');
+      const notAssessed = await auth.get<PageOf<Control>>(
         '/api/v1/controls?status=not_assessed&per_page=100',
-        auth,
       );
       expect(failing.body.items.map((c) => c.id)).toEqual([CC6_7]);
       expect(passing.body.items.map((c) => c.id)).toEqual([CC7_1, PCI_4_2_1]);
       expect(notAssessed.body.total).toBe(CONTROLS.length - 3);
       expect(notAssessed.body.items.every((c) => c.status === 'not_assessed')).toBe(true);
 
-      const both = await call<PageOf<Control>>('/api/v1/controls?status=passing&framework=pci-dss', auth);
+      const both = await auth.get<PageOf<Control>>('/api/v1/controls?status=passing&framework=pci-dss');
       expect(both.body.items.map((c) => c.id)).toEqual([PCI_4_2_1]);
       expect(both.body.total).toBe(1);
     });
 
     it('counts every scan that assessed a control and every user evidence, without changing the status', async () => {
       await recordScanEvidence(tenant.orgId, [PCI_4_2_1]);
-      const res = await call<ControlEvidence>(`/api/v1/controls/${PCI_4_2_1}/evidence`, auth, {
-        method: 'POST',
-        json: { title: 'TLS configuration review', description: 'Evidence for the test.' },
+      const res = await auth.post<ControlEvidence>(`/api/v1/controls/${PCI_4_2_1}/evidence`, {
+        title: 'TLS configuration review',
+        description: 'Evidence for the test.',
       });
       expect(res.status).toBe(201);
       expect(await statusOf(PCI_4_2_1)).toMatchObject({ status: 'passing', evidence_count: 3 });
 
       const ctrl = 'ctrl_pcidss_11_4_1';
-      await call(`/api/v1/controls/${ctrl}/evidence`, auth, {
-        method: 'POST',
-        json: { title: 'Pentest report', description: 'Evidence for the test.' },
+      await auth.post(`/api/v1/controls/${ctrl}/evidence`, {
+        title: 'Pentest report',
+        description: 'Evidence for the test.',
       });
       expect(await statusOf(ctrl)).toMatchObject({ status: 'not_assessed', evidence_count: 1 });
     });
@@ -233,11 +211,11 @@ describe(`compliance controls API (${testEngine})`, () => {
 
   describe('detail and evidence', () => {
     let tenant: Tenant;
-    let auth: Record<string, string>;
+    let auth: ApiClient;
     let scanId: string;
     beforeAll(async () => {
       tenant = await createTenant(app, 'professional');
-      auth = await bearerOf(tenant);
+      auth = await tenant.client();
       scanId = await recordScanEvidence(tenant.orgId, [CC7_1]);
       await runScan(db, tenant.orgId, [
         detection({
@@ -263,7 +241,7 @@ describe(`compliance controls API (${testEngine})`, () => {
     });
 
     it('returns the control with its open findings (most severe first) and its evidence', async () => {
-      const res = await call<ControlDetail>(`/api/v1/controls/${CC7_1}`, auth);
+      const res = await auth.get<ControlDetail>(`/api/v1/controls/${CC7_1}`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         id: CC7_1,
@@ -286,17 +264,14 @@ describe(`compliance controls API (${testEngine})`, () => {
         url: null,
       });
       expect(res.body.evidence[0]).not.toHaveProperty('created_by');
-      expect(res.body.evidence[0]!.created_at).toMatch(ISO);
+      expect(res.body.evidence[0]!.created_at).toMatch(ISO_MS);
     });
 
     it('attaches user evidence: 201 with the record, listed first in the detail and counted', async () => {
-      const res = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
-        method: 'POST',
-        json: {
-          title: '  Quarterly vulnerability management review  ',
-          description: 'Signed off by the CISO.',
-          url: 'https://wiki.example.test/vm-review',
-        },
+      const res = await auth.post<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, {
+        title: '  Quarterly vulnerability management review  ',
+        description: 'Signed off by the CISO.',
+        url: 'https://wiki.example.test/vm-review',
       });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
@@ -309,11 +284,11 @@ describe(`compliance controls API (${testEngine})`, () => {
         created_by: tenant.admin.email,
       });
       expect(res.body.id).toMatch(/^evid_[0-9a-z]{24}$/);
-      expect(res.body.created_at).toMatch(ISO);
+      expect(res.body.created_at).toMatch(ISO_MS);
 
-      const minimal = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
-        method: 'POST',
-        json: { title: 'Patch policy', description: 'Evidence for the test.' },
+      const minimal = await auth.post<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, {
+        title: 'Patch policy',
+        description: 'Evidence for the test.',
       });
       expect(minimal.status).toBe(201);
       expect(minimal.body).toMatchObject({
@@ -322,7 +297,7 @@ describe(`compliance controls API (${testEngine})`, () => {
         url: null,
       });
 
-      const detail = await call<ControlDetail>(`/api/v1/controls/${CC7_1}`, auth);
+      const detail = await auth.get<ControlDetail>(`/api/v1/controls/${CC7_1}`);
       expect(detail.body.evidence_count).toBe(3);
       expect(detail.body.evidence.map((e) => e.id)).toEqual([
         minimal.body.id,
@@ -345,21 +320,18 @@ describe(`compliance controls API (${testEngine})`, () => {
         [{ title: 'ok', description: 'd', url: 'javascript:alert(1)' }, 'url'],
         [{ title: 'ok', description: 'd', url: 'not a url' }, 'url'],
       ] as const) {
-        const res = await call(url, auth, { method: 'POST', json });
+        const res = await auth.post(url, json);
         expect(res.status, JSON.stringify(json)).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
       }
-      const ok = await call(url, auth, {
-        method: 'POST',
-        json: { title: 'x'.repeat(200), description: 'y'.repeat(5000) },
-      });
+      const ok = await auth.post(url, { title: 'x'.repeat(200), description: 'y'.repeat(5000) });
       expect(ok.status).toBe(201);
     });
 
     it('answers 404 NOT_FOUND when attaching evidence to an unknown control and stores nothing', async () => {
-      const res = await call('/api/v1/controls/ctrl_nope/evidence', auth, {
-        method: 'POST',
-        json: { title: 'x', description: 'Evidence for the test.' },
+      const res = await auth.post('/api/v1/controls/ctrl_nope/evidence', {
+        title: 'x',
+        description: 'Evidence for the test.',
       });
       expect(res.status).toBe(404);
       expect(res.body.error_code).toBe('NOT_FOUND');
@@ -371,13 +343,13 @@ describe(`compliance controls API (${testEngine})`, () => {
     it("never counts another organization's evidence or findings", async () => {
       const them = await createTenant(app, 'professional');
       const us = await createTenant(app, 'professional');
-      const theirAuth = await bearerOf(them);
-      const ourAuth = await bearerOf(us);
+      const theirAuth = await them.client();
+      const ourAuth = await us.client();
 
       await recordScanEvidence(them.orgId, [CC7_1]);
-      await call(`/api/v1/controls/${CC7_1}/evidence`, theirAuth, {
-        method: 'POST',
-        json: { title: 'Theirs', description: 'Evidence for the test.' },
+      await theirAuth.post(`/api/v1/controls/${CC7_1}/evidence`, {
+        title: 'Theirs',
+        description: 'Evidence for the test.',
       });
       await runScan(db, them.orgId, [detection({ frameworks: [{ name: 'soc2', controls: [CC6_7] }] })]);
 
@@ -392,9 +364,9 @@ describe(`compliance controls API (${testEngine})`, () => {
         true,
       );
 
-      const detail = await call<ControlDetail>(`/api/v1/controls/${CC6_7}`, ourAuth);
+      const detail = await ourAuth.get<ControlDetail>(`/api/v1/controls/${CC6_7}`);
       expect(detail.body).toMatchObject({ findings: [], findings_total: 0, evidence: [], evidence_count: 0 });
-      const detailOfTheirs = await call<ControlDetail>(`/api/v1/controls/${CC7_1}`, ourAuth);
+      const detailOfTheirs = await ourAuth.get<ControlDetail>(`/api/v1/controls/${CC7_1}`);
       expect(detailOfTheirs.body.evidence).toEqual([]);
     });
   });
@@ -404,17 +376,15 @@ describe(`compliance controls API (${testEngine})`, () => {
     beforeAll(async () => {
       tenant = await createTenant(app, 'professional');
     });
-    const keyWith = async (...permissions: Permission[]) => ({
-      'x-api-key': await tenant.apiKey(permissions),
-    });
+    const keyWith = (...permissions: Permission[]) => tenant.keyClient(permissions);
 
     it('lets a read:grc key read controls but not attach evidence', async () => {
       const auth = await keyWith('read:grc');
-      expect((await call('/api/v1/controls', auth)).status).toBe(200);
-      expect((await call(`/api/v1/controls/${CC7_1}`, auth)).status).toBe(200);
-      const res = await call(`/api/v1/controls/${CC7_1}/evidence`, auth, {
-        method: 'POST',
-        json: { title: 'x', description: 'Evidence for the test.' },
+      expect((await auth.get('/api/v1/controls')).status).toBe(200);
+      expect((await auth.get(`/api/v1/controls/${CC7_1}`)).status).toBe(200);
+      const res = await auth.post(`/api/v1/controls/${CC7_1}/evidence`, {
+        title: 'x',
+        description: 'Evidence for the test.',
       });
       expect(res.status).toBe(403);
       expect(res.body.error_code).toBe('INSUFFICIENT_PERMISSION');
@@ -422,39 +392,39 @@ describe(`compliance controls API (${testEngine})`, () => {
 
     it('lets a write:grc key attach evidence, authored by the key’s creator, but not read', async () => {
       const auth = await keyWith('write:grc');
-      const res = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
-        method: 'POST',
-        json: { title: 'From CI', description: 'Evidence for the test.' },
+      const res = await auth.post<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, {
+        title: 'From CI',
+        description: 'Evidence for the test.',
       });
       expect(res.status).toBe(201);
       expect(res.body.created_by).toBe(tenant.admin.email);
-      const read = await call('/api/v1/controls', auth);
+      const read = await auth.get('/api/v1/controls');
       expect(read.status).toBe(403);
       expect(read.body.error_code).toBe('INSUFFICIENT_PERMISSION');
     });
 
     it('refuses keys with only findings or scans permissions, and callers without credentials', async () => {
       const auth = await keyWith('read:findings', 'write:findings', 'read:scans', 'write:scans');
-      expect((await call('/api/v1/controls', auth)).status).toBe(403);
+      expect((await auth.get('/api/v1/controls')).status).toBe(403);
       expect(
         (
-          await call(`/api/v1/controls/${CC7_1}/evidence`, auth, {
-            method: 'POST',
-            json: { title: 'x', description: 'Evidence for the test.' },
+          await auth.post(`/api/v1/controls/${CC7_1}/evidence`, {
+            title: 'x',
+            description: 'Evidence for the test.',
           })
         ).status,
       ).toBe(403);
-      const anonymous = await call('/api/v1/controls', {});
+      const anonymous = await apiClient(app).get('/api/v1/controls');
       expect(anonymous.status).toBe(401);
       expect(anonymous.body.error_code).toBe('AUTHENTICATION_REQUIRED');
     });
 
     it('lets a member with a bearer token attach evidence', async () => {
       const member = await tenant.addUser('member');
-      const auth = { authorization: `Bearer ${await tenant.bearer(member)}` };
-      const res = await call<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, auth, {
-        method: 'POST',
-        json: { title: 'Member evidence', description: 'Evidence for the test.' },
+      const auth = await tenant.client(member);
+      const res = await auth.post<ControlEvidence>(`/api/v1/controls/${CC7_1}/evidence`, {
+        title: 'Member evidence',
+        description: 'Evidence for the test.',
       });
       expect(res.status).toBe(201);
       expect(res.body.created_by).toBe(member.email);

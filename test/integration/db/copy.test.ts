@@ -1,27 +1,28 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { TOTP, URI } from 'otpauth';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../server/cli/program.ts';
 import { openDatabase } from '../../../server/db/index.ts';
 import { MIGRATION_TABLES } from '../../../server/db/migrate.ts';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { deliverDue } from '../../../server/webhooks/delivery.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { runCliCaptured } from '../../helpers/cli.ts';
+import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
 import {
   createTenant,
   detection,
+  logIn,
   runScan,
   type Tenant,
   type TestUser,
   stepWithRoom,
 } from '../../helpers/factory.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { createPostgresDatabase, LOCAL_POSTGRES_URL, type TestDatabase } from '../../helpers/database.ts';
 
 /**
@@ -49,46 +50,6 @@ const serve = (env: Record<string, string>) =>
     env: { SCANWARD_ADMIN_PASSWORD: ADMIN.password, SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true', ...env },
   });
 
-interface Received {
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-async function startReceiver() {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      received.push({ url: req.url ?? '', headers: req.headers, body });
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-async function cli(argv: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    env,
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    readStdin: async () => '',
-  });
-  return { code, stdout, stderr };
-}
-
 /**
  * Every table of the schema, straight from the catalog (not from the code under
  * test), with every row as JSON, sorted: two databases with equal snapshots hold
@@ -115,40 +76,13 @@ async function snapshot(db: Knex): Promise<Map<string, string[]>> {
   });
 }
 
-const call = (app: TestApp, token: string, method: string, p: string, body?: unknown) =>
-  app.request(p, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-
-const login = (app: TestApp, user: { email: string; password: string }, mfaCode?: string) =>
-  app.request('/api/v1/auth/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      username: user.email,
-      password: user.password,
-      ...(mfaCode ? { mfa_code: mfaCode } : {}),
-    }),
-  });
-
-async function expectOk(res: Response, status = 200): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-}
-
 describe('scanward db copy: the embedded database into PostgreSQL', () => {
   let root: string;
   let dataDir: string;
   let target: TestDatabase & { url: string };
   let embedded: TestApp;
   let onPostgres: TestApp | undefined;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
 
   /** What the seeding left behind, to prove on PostgreSQL. */
   const seeded = {
@@ -173,13 +107,13 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         { cause: err },
       );
     }
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     embedded = await serve({ SCANWARD_DATA_DIR: dataDir });
     const db = embedded.services.db;
     expect(await bootstrapIfEmpty(db, embedded.config)).toBeDefined();
 
     // Organization 1, the bootstrap one (enterprise): its admin signs in over HTTP.
-    const adminLogin = await expectOk(await login(embedded, ADMIN));
+    const adminLogin = okBody(await logIn(embedded, ADMIN), 200);
     seeded.adminToken = String(adminLogin.access_token);
     const [bootstrapOrg] = (await db('organizations').select('id')) as Array<{ id: string }>;
     // Two more organizations, one on each of the other plans; a failed login leaves a throttle counter.
@@ -187,7 +121,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       await createTenant(embedded, 'professional'),
       await createTenant(embedded, 'startup'),
     ];
-    expect((await login(embedded, { email: ADMIN.email, password: 'not the password' })).status).toBe(401);
+    expect((await logIn(embedded, { email: ADMIN.email, password: 'not the password' })).status).toBe(401);
 
     const orgs = [
       { orgId: bootstrapOrg!.id, token: seeded.adminToken, paid: true },
@@ -199,35 +133,36 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     seeded.mfaUser = await tenants[0]!.addUser('member');
     await tenants[1]!.addUser('member');
     const mfaToken = await tenants[0]!.login(seeded.mfaUser);
-    const setup = await expectOk(await call(embedded, mfaToken, 'POST', '/api/v1/auth/mfa/setup'));
+    const setup = okBody(await apiClient(embedded, { token: mfaToken }).post('/api/v1/auth/mfa/setup'), 200);
     seeded.totp = URI.parse(String(setup.otpauth_uri)) as TOTP;
     const step = await stepWithRoom(seeded.totp, 3_000);
-    await expectOk(
-      await call(embedded, mfaToken, 'POST', '/api/v1/auth/mfa/verify', {
+    okBody(
+      await apiClient(embedded, { token: mfaToken }).post('/api/v1/auth/mfa/verify', {
         code: seeded.totp.generate({ timestamp: (step - 1) * 30_000 }),
       }),
+      200,
     );
 
     for (const [i, org] of orgs.entries()) {
       if (org.paid) {
-        const key = await expectOk(
-          await call(embedded, org.token, 'POST', '/api/v1/api-keys', {
+        const key = okBody(
+          await apiClient(embedded, { token: org.token }).post('/api/v1/api-keys', {
             name: `ci ${i}`,
             permissions: ['read:scans', 'read:findings'],
           }),
           201,
         );
         if (i === 0) seeded.apiKey = String(key.key);
-        const hook = await expectOk(
-          await call(embedded, org.token, 'POST', '/api/v1/webhooks', {
+        const hook = okBody(
+          await apiClient(embedded, { token: org.token }).post('/api/v1/webhooks', {
             url: `${receiver.url}/${i}`,
             events: ['vulnerability.found', 'vulnerability.critical'],
           }),
           201,
         );
         if (i === 0) seeded.webhookSecret = String(hook.secret);
-        const schedule = await expectOk(
-          await call(embedded, org.token, 'POST', '/api/v1/scans/schedules', {
+        const schedule = okBody(
+          await apiClient(embedded, { token: org.token }).post('/api/v1/scans/schedules', {
             target: '127.0.0.1',
             scan_type: 'quick',
             frequency: i === 0 ? 'daily' : 'weekly',
@@ -247,24 +182,31 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         detection({ severity: 'low' }),
       ]);
       expect(summary).toBeDefined();
-      const findings = (await expectOk(await call(embedded, org.token, 'GET', '/api/v1/findings'))) as {
+      const findings = okBody(
+        await apiClient(embedded, { token: org.token }).get('/api/v1/findings'),
+        200,
+      ) as {
         items: Array<{ id: string; severity: string }>;
       };
       const critical = findings.items.find((f) => f.severity === 'critical')!;
-      await expectOk(
-        await call(embedded, org.token, 'POST', `/api/v1/findings/${critical.id}/comments`, {
+      okBody(
+        await apiClient(embedded, { token: org.token }).post(`/api/v1/findings/${critical.id}/comments`, {
           text: `looking into it (org ${i})`,
         }),
         201,
       );
-      await expectOk(
-        await call(embedded, org.token, 'PATCH', `/api/v1/findings/${critical.id}`, {
+      okBody(
+        await apiClient(embedded, { token: org.token }).patch(`/api/v1/findings/${critical.id}`, {
           status: 'in_progress',
         }),
+        200,
       );
-      await expectOk(await call(embedded, org.token, 'GET', `/api/v1/findings/${critical.id}/ai-analysis`));
-      await expectOk(
-        await call(embedded, org.token, 'POST', '/api/v1/controls/ctrl_soc2_cc7_1/evidence', {
+      okBody(
+        await apiClient(embedded, { token: org.token }).get(`/api/v1/findings/${critical.id}/ai-analysis`),
+        200,
+      );
+      okBody(
+        await apiClient(embedded, { token: org.token }).post('/api/v1/controls/ctrl_soc2_cc7_1/evidence', {
           title: 'Penetration test report',
           description: `Annual test, org ${i}`,
           url: 'https://wiki.example.com/pentest',
@@ -272,16 +214,12 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         201,
       );
       // A queued scan created with an idempotency key (no runner here, so it stays pending).
-      await expectOk(
-        await embedded.request('/api/v1/scans', {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${org.token}`,
-            'content-type': 'application/json',
-            'idempotency-key': `seed-${i}`,
-          },
-          body: JSON.stringify({ target: '127.0.0.1', scan_type: 'quick', authorized: true }),
-        }),
+      okBody(
+        await apiClient(embedded, { token: org.token }).post(
+          '/api/v1/scans',
+          { target: '127.0.0.1', scan_type: 'quick', authorized: true },
+          { headers: { 'idempotency-key': `seed-${i}` } },
+        ),
         201,
       );
     }
@@ -303,9 +241,10 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     ).map((r) => r.id);
     expect(seeded.pendingDeliveries.length).toBeGreaterThan(0);
 
-    const schedules = (await expectOk(
-      await call(embedded, seeded.adminToken, 'GET', '/api/v1/scans/schedules'),
-    )) as { items: Array<Record<string, unknown>> };
+    const schedules = okBody(
+      await apiClient(embedded, { token: seeded.adminToken }).get('/api/v1/scans/schedules'),
+      200,
+    ) as { items: Array<Record<string, unknown>> };
     seeded.schedules = schedules.items;
     seeded.before = await snapshot(db);
   }, SLOW);
@@ -328,7 +267,9 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
   it(
     'refuses to copy while a server holds the embedded database, touching neither side',
     async () => {
-      const refused = await cli(['db', 'copy', '--to', target.url], { SCANWARD_DATA_DIR: dataDir });
+      const refused = await runCliCaptured(['db', 'copy', '--to', target.url], {
+        SCANWARD_DATA_DIR: dataDir,
+      });
       expect(refused.code).toBe(3);
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toContain(
@@ -353,7 +294,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     'copies every table row for row, in dependency order, with a line per table and the counts of both sides',
     async () => {
       // Small batches, so the bigger tables take several round trips.
-      const copy = await cli(['db', 'copy', '--to', target.url, '--batch-size', '2', '--json'], {
+      const copy = await runCliCaptured(['db', 'copy', '--to', target.url, '--batch-size', '2', '--json'], {
         SCANWARD_DATA_DIR: dataDir,
       });
       expect(copy.code, copy.stderr).toBe(0);
@@ -401,20 +342,18 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       expect(await bootstrapIfEmpty(app.services.db, app.config)).toBeUndefined();
 
       // The same admin signs in with the same password, and a token issued by the embedded server still works.
-      const adminToken = String((await expectOk(await login(app, ADMIN))).access_token);
-      await expectOk(await call(app, adminToken, 'GET', '/api/v1/auth/sessions'));
-      await expectOk(await call(app, seeded.adminToken, 'GET', '/api/v1/auth/sessions'));
+      const adminToken = String(okBody(await logIn(app, ADMIN), 200).access_token);
+      okBody(await apiClient(app, { token: adminToken }).get('/api/v1/auth/sessions'), 200);
+      okBody(await apiClient(app, { token: seeded.adminToken }).get('/api/v1/auth/sessions'), 200);
 
       // The API key created on the embedded database.
-      const byKey = await app.request('/api/v1/findings', { headers: { 'x-api-key': seeded.apiKey } });
-      expect(((await expectOk(byKey)) as { total: number }).total).toBe(4);
+      const byKey = await apiClient(app, { apiKey: seeded.apiKey }).get('/api/v1/findings');
+      expect((okBody(byKey, 200) as { total: number }).total).toBe(4);
 
       // MFA: a code from the same authenticator is accepted, no code is not.
       const mfaUser = seeded.mfaUser!;
-      expect(((await (await login(app, mfaUser)).json()) as { error_code: string }).error_code).toBe(
-        'MFA_REQUIRED',
-      );
-      await expectOk(await login(app, mfaUser, seeded.totp!.generate()));
+      await expectError(await logIn(app, mfaUser), 401, 'MFA_REQUIRED');
+      okBody(await logIn(app, mfaUser, { mfa_code: seeded.totp!.generate() }), 200);
 
       // Deliveries queued on the embedded database are sent with the same secret.
       const before = receiver.received.length;
@@ -430,7 +369,10 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       }
 
       // Schedules keep their next run, and the scheduler runs them then.
-      const schedules = (await expectOk(await call(app, adminToken, 'GET', '/api/v1/scans/schedules'))) as {
+      const schedules = okBody(
+        await apiClient(app, { token: adminToken }).get('/api/v1/scans/schedules'),
+        200,
+      ) as {
         items: Array<Record<string, unknown>>;
       };
       expect(schedules.items).toEqual(seeded.schedules);
@@ -444,11 +386,11 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       const { max } = (await app.services.db('finding_comments').max({ max: 'seq' }).first()) as {
         max: number;
       };
-      const own = (await expectOk(await call(app, adminToken, 'GET', '/api/v1/findings'))) as {
+      const own = okBody(await apiClient(app, { token: adminToken }).get('/api/v1/findings'), 200) as {
         items: Array<{ id: string }>;
       };
-      await expectOk(
-        await call(app, adminToken, 'POST', `/api/v1/findings/${own.items[0]!.id}/comments`, {
+      okBody(
+        await apiClient(app, { token: adminToken }).post(`/api/v1/findings/${own.items[0]!.id}/comments`, {
           text: 'after the move',
         }),
         201,
@@ -468,13 +410,15 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     'refuses a second copy into the same target, and --force replaces what it holds after a warning; the embedded data never changes',
     async () => {
       await onPostgres?.close();
-      const again = await cli(['db', 'copy', '--to', target.url], { SCANWARD_DATA_DIR: dataDir });
+      const again = await runCliCaptured(['db', 'copy', '--to', target.url], { SCANWARD_DATA_DIR: dataDir });
       expect(again.code).toBe(1);
       expect(again.stdout).toBe('');
       expect(again.stderr).toMatch(/already holds Scanward data \(.*users: \d+ rows.*\); nothing was copied/);
       expect(again.stderr).toContain('--force');
 
-      const forced = await cli(['db', 'copy', '--to', target.url, '--force'], { SCANWARD_DATA_DIR: dataDir });
+      const forced = await runCliCaptured(['db', 'copy', '--to', target.url, '--force'], {
+        SCANWARD_DATA_DIR: dataDir,
+      });
       expect(forced.code, forced.stderr).toBe(0);
       expect(forced.stderr).toMatch(/warning: --force: deleting everything .* holds \(.*\) and replacing it/);
       expect(forced.stdout).toMatch(/^TABLE +EMBEDDED +POSTGRESQL$/m);

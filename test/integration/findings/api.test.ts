@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
+import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -13,12 +14,6 @@ import type {
   FindingStats,
 } from '../../../server/schemas/findings.ts';
 
-interface ErrorBody {
-  detail: string;
-  error_code: string;
-  field?: string;
-}
-
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe(`findings API (${testEngine})`, () => {
@@ -26,35 +21,16 @@ describe(`findings API (${testEngine})`, () => {
   let db: Knex;
   let tenant: Tenant;
   let token: string;
+  let api: ApiClient;
   let scanId: string;
   let ids: { critical: string; high: string; info: string };
-
-  const call = async <T = ErrorBody>(
-    path: string,
-    init: RequestInit & { json?: unknown; auth?: Record<string, string> } = {},
-  ) => {
-    const { json, auth, ...rest } = init;
-    const res = await app.request(path, {
-      ...rest,
-      headers: {
-        ...(auth ?? { authorization: `Bearer ${token}` }),
-        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
-    });
-    const text = await res.text();
-    return {
-      status: res.status,
-      headers: res.headers,
-      body: (text ? JSON.parse(text) : {}) as T,
-    };
-  };
 
   beforeAll(async () => {
     app = await startTestApp();
     db = app.services.db;
     tenant = await createTenant(app, 'professional');
-    token = await tenant.login();
+    token = await tenant.bearer();
+    api = apiClient(app, { token });
     const { scan, summary } = await runScan(db, tenant.orgId, [
       detection({
         check_id: 'log4shell',
@@ -85,7 +61,7 @@ describe(`findings API (${testEngine})`, () => {
 
   describe('GET /api/v1/findings', () => {
     it('lists exactly the list-view fields in the full pagination envelope', async () => {
-      const res = await call<PageOf<FindingListItem>>('/api/v1/findings');
+      const res = await api.get<PageOf<FindingListItem>>('/api/v1/findings');
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ total: 3, page: 1, per_page: 20, pages: 1 });
       const critical = res.body.items[0]!;
@@ -118,14 +94,14 @@ describe(`findings API (${testEngine})`, () => {
         ['per_page=101', 'per_page'],
         ['page=0', 'page'],
       ]) {
-        const res = await call(`/api/v1/findings?${query}`);
+        const res = await api.get(`/api/v1/findings?${query}`);
         expect(res.status, query).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
       }
     });
 
     it('asks for credentials', async () => {
-      const res = await call('/api/v1/findings', { auth: {} });
+      const res = await apiClient(app).get('/api/v1/findings');
       expect(res.status).toBe(401);
       expect(res.body.error_code).toBe('AUTHENTICATION_REQUIRED');
     });
@@ -133,7 +109,7 @@ describe(`findings API (${testEngine})`, () => {
 
   describe('GET /api/v1/findings/{finding_id}', () => {
     it('returns the detail view with remediation, evidence, framework controls, comments and history', async () => {
-      const res = await call<FindingDetail>(`/api/v1/findings/${ids.critical}`);
+      const res = await api.get<FindingDetail>(`/api/v1/findings/${ids.critical}`);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual([...FINDING_DETAIL_FIELDS].sort());
       expect(res.body).toMatchObject({
@@ -156,7 +132,7 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('answers 404 NOT_FOUND for an unknown id', async () => {
-      const res = await call('/api/v1/findings/finding_doesnotexist');
+      const res = await api.get('/api/v1/findings/finding_doesnotexist');
       expect(res.status).toBe(404);
       expect(res.body.error_code).toBe('NOT_FOUND');
     });
@@ -164,16 +140,13 @@ describe(`findings API (${testEngine})`, () => {
 
   describe('literal paths under /findings', () => {
     it('are not taken for finding ids', async () => {
-      expect((await call<FindingStats>('/api/v1/findings/stats')).body).toHaveProperty('by_severity');
-      const exported = await app.request('/api/v1/findings/export?format=json', {
-        headers: { authorization: `Bearer ${token}` },
-      });
+      expect((await api.get<FindingStats>('/api/v1/findings/stats')).body).toHaveProperty('by_severity');
+      const exported = await api.get('/api/v1/findings/export?format=json');
       expect(exported.status).toBe(200);
       expect(exported.headers.get('content-type')).toMatch(/application\/json/);
-      await exported.arrayBuffer();
-      const bulk = await call<BulkUpdateResult>('/api/v1/findings/bulk', {
-        method: 'POST',
-        json: { finding_ids: ['finding_nope'], update: { status: 'accepted' } },
+      const bulk = await api.post<BulkUpdateResult>('/api/v1/findings/bulk', {
+        finding_ids: ['finding_nope'],
+        update: { status: 'accepted' },
       });
       expect(bulk.body).toEqual({
         updated: 0,
@@ -184,16 +157,13 @@ describe(`findings API (${testEngine})`, () => {
 
   describe('PATCH /api/v1/findings/{finding_id}', () => {
     it('changes status and triage fields, and records the change with the caller e-mail', async () => {
-      const before = await call<FindingDetail>(`/api/v1/findings/${ids.high}`);
-      const res = await call<FindingDetail>(`/api/v1/findings/${ids.high}`, {
-        method: 'PATCH',
-        json: {
-          status: 'in_progress',
-          assignee: 'alice@example.test',
-          priority: 'p2',
-          due_date: '2026-03-01T12:00:00Z',
-          notes: 'Rotating certificates this sprint',
-        },
+      const before = await api.get<FindingDetail>(`/api/v1/findings/${ids.high}`);
+      const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.high}`, {
+        status: 'in_progress',
+        assignee: 'alice@example.test',
+        priority: 'p2',
+        due_date: '2026-03-01T12:00:00Z',
+        notes: 'Rotating certificates this sprint',
       });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -207,7 +177,7 @@ describe(`findings API (${testEngine})`, () => {
       });
       expect(res.body.updated_at >= before.body.updated_at).toBe(true);
 
-      const detail = await call<FindingDetail>(`/api/v1/findings/${ids.high}`);
+      const detail = await api.get<FindingDetail>(`/api/v1/findings/${ids.high}`);
       expect(detail.body).toMatchObject({
         status: 'in_progress',
         assignee: 'alice@example.test',
@@ -223,14 +193,11 @@ describe(`findings API (${testEngine})`, () => {
 
     it('lets any status follow any status, and writes no history when the status stays', async () => {
       for (const status of ['resolved', 'open', 'accepted', 'false_positive', 'in_progress', 'in_progress']) {
-        const res = await call<FindingDetail>(`/api/v1/findings/${ids.info}`, {
-          method: 'PATCH',
-          json: { status },
-        });
+        const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.info}`, { status });
         expect(res.status).toBe(200);
         expect(res.body.status).toBe(status);
       }
-      const { body } = await call<FindingDetail>(`/api/v1/findings/${ids.info}`);
+      const { body } = await api.get<FindingDetail>(`/api/v1/findings/${ids.info}`);
       expect(body.history.map((h: { from: string | null; to: string }) => [h.from, h.to])).toEqual([
         [null, 'open'],
         ['open', 'resolved'],
@@ -242,14 +209,8 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('clears fields set to null and leaves fields it is not sent', async () => {
-      await call(`/api/v1/findings/${ids.info}`, {
-        method: 'PATCH',
-        json: { assignee: 'bob@example.test', notes: 'x' },
-      });
-      const res = await call<FindingDetail>(`/api/v1/findings/${ids.info}`, {
-        method: 'PATCH',
-        json: { assignee: null },
-      });
+      await api.patch(`/api/v1/findings/${ids.info}`, { assignee: 'bob@example.test', notes: 'x' });
+      const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.info}`, { assignee: null });
       expect(res.body).toMatchObject({ assignee: null, notes: 'x' });
     });
 
@@ -260,11 +221,11 @@ describe(`findings API (${testEngine})`, () => {
         [{ assignee: 'not an e-mail' }, 'assignee'],
         [{ due_date: 'tomorrow' }, 'due_date'],
       ] as const) {
-        const res = await call(`/api/v1/findings/${ids.info}`, { method: 'PATCH', json });
+        const res = await api.patch(`/api/v1/findings/${ids.info}`, json);
         expect(res.status, JSON.stringify(json)).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
       }
-      const empty = await call(`/api/v1/findings/${ids.info}`, { method: 'PATCH', json: {} });
+      const empty = await api.patch(`/api/v1/findings/${ids.info}`, {});
       expect(empty.status).toBe(422);
       expect(empty.body.error_code).toBe('VALIDATION_ERROR');
     });
@@ -275,12 +236,8 @@ describe(`findings API (${testEngine})`, () => {
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: '{"status":',
       });
-      expect(bad.status).toBe(400);
-      expect(((await bad.json()) as { error_code: string }).error_code).toBe('BAD_REQUEST');
-      const missing = await call('/api/v1/findings/finding_missing', {
-        method: 'PATCH',
-        json: { status: 'open' },
-      });
+      await expectError(bad, 400, 'BAD_REQUEST');
+      const missing = await api.patch('/api/v1/findings/finding_missing', { status: 'open' });
       expect(missing.status).toBe(404);
       expect(missing.body.error_code).toBe('NOT_FOUND');
     });
@@ -288,9 +245,8 @@ describe(`findings API (${testEngine})`, () => {
 
   describe('POST /api/v1/findings/{finding_id}/comments', () => {
     it('answers 201 with the comment, authored by the caller, and lists it on the finding', async () => {
-      const res = await call<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
-        method: 'POST',
-        json: { text: 'Patched in staging, rolling out.' },
+      const res = await api.post<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
+        text: 'Patched in staging, rolling out.',
       });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
@@ -300,7 +256,7 @@ describe(`findings API (${testEngine})`, () => {
         text: 'Patched in staging, rolling out.',
         created_at: expect.stringMatching(ISO),
       });
-      const detail = await call<FindingDetail>(`/api/v1/findings/${ids.critical}`);
+      const detail = await api.get<FindingDetail>(`/api/v1/findings/${ids.critical}`);
       expect(detail.body.comments.at(-1)).toEqual({
         id: res.body.id,
         user: tenant.admin.email,
@@ -312,46 +268,37 @@ describe(`findings API (${testEngine})`, () => {
     it('names the creator of an API key as the author of its comments and status changes', async () => {
       const member = await tenant.addUser('member');
       const key = await tenant.apiKey(['read:findings', 'write:findings'], member);
-      const auth = { 'x-api-key': key };
-      const comment = await call<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
-        method: 'POST',
-        auth,
-        json: { text: 'via key' },
+      const auth = apiClient(app, { apiKey: key });
+      const comment = await auth.post<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
+        text: 'via key',
       });
       expect(comment.status).toBe(201);
       expect(comment.body.user).toBe(member.email);
-      await call(`/api/v1/findings/${ids.critical}`, { method: 'PATCH', auth, json: { status: 'accepted' } });
-      const detail = await call<FindingDetail>(`/api/v1/findings/${ids.critical}`, { auth });
+      await auth.patch(`/api/v1/findings/${ids.critical}`, { status: 'accepted' });
+      const detail = await auth.get<FindingDetail>(`/api/v1/findings/${ids.critical}`);
       expect(detail.body.history.at(-1)).toMatchObject({ to: 'accepted', user: member.email });
     });
 
     it('answers 422 for empty, blank or too long text, and 404 for an unknown finding', async () => {
       for (const json of [{}, { text: '' }, { text: '   ' }, { text: 'x'.repeat(10_001) }]) {
-        const res = await call(`/api/v1/findings/${ids.critical}/comments`, { method: 'POST', json });
+        const res = await api.post(`/api/v1/findings/${ids.critical}/comments`, json);
         expect(res.status).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'text' });
       }
-      const longest = await call(`/api/v1/findings/${ids.critical}/comments`, {
-        method: 'POST',
-        json: { text: 'y'.repeat(10_000) },
+      const longest = await api.post(`/api/v1/findings/${ids.critical}/comments`, {
+        text: 'y'.repeat(10_000),
       });
       expect(longest.status).toBe(201);
-      const missing = await call('/api/v1/findings/finding_missing/comments', {
-        method: 'POST',
-        json: { text: 'hi' },
-      });
+      const missing = await api.post('/api/v1/findings/finding_missing/comments', { text: 'hi' });
       expect(missing.status).toBe(404);
     });
   });
 
   describe('POST /api/v1/findings/bulk', () => {
     it('updates the listed findings in one go, with history, and reports unknown ids', async () => {
-      const res = await call<BulkUpdateResult>('/api/v1/findings/bulk', {
-        method: 'POST',
-        json: {
-          finding_ids: [ids.high, ids.info, ids.info, 'finding_unknown'],
-          update: { status: 'resolved', notes: 'Fixed in release 4.2' },
-        },
+      const res = await api.post<BulkUpdateResult>('/api/v1/findings/bulk', {
+        finding_ids: [ids.high, ids.info, ids.info, 'finding_unknown'],
+        update: { status: 'resolved', notes: 'Fixed in release 4.2' },
       });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -359,7 +306,7 @@ describe(`findings API (${testEngine})`, () => {
         failed: [{ id: 'finding_unknown', error_code: 'NOT_FOUND', detail: 'finding not found' }],
       });
       for (const id of [ids.high, ids.info]) {
-        const { body } = await call<FindingDetail>(`/api/v1/findings/${id}`);
+        const { body } = await api.get<FindingDetail>(`/api/v1/findings/${id}`);
         expect(body).toMatchObject({ status: 'resolved', notes: 'Fixed in release 4.2' });
         expect(body.history.at(-1)).toMatchObject({ to: 'resolved', user: tenant.admin.email });
       }
@@ -376,19 +323,16 @@ describe(`findings API (${testEngine})`, () => {
         [{ finding_ids: [ids.high] }, 'update'],
       ] as const;
       for (const [json, field] of cases) {
-        const res = await call('/api/v1/findings/bulk', { method: 'POST', json });
+        const res = await api.post('/api/v1/findings/bulk', json);
         expect(res.status).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
       }
     });
 
     it('accepts exactly 1000 ids', async () => {
-      const res = await call<BulkUpdateResult>('/api/v1/findings/bulk', {
-        method: 'POST',
-        json: {
-          finding_ids: [ids.high, ...Array.from({ length: 999 }, (_, i) => `finding_x${i}`)],
-          update: { status: 'open' },
-        },
+      const res = await api.post<BulkUpdateResult>('/api/v1/findings/bulk', {
+        finding_ids: [ids.high, ...Array.from({ length: 999 }, (_, i) => `finding_x${i}`)],
+        update: { status: 'open' },
       });
       expect(res.status).toBe(200);
       expect(res.body.updated).toBe(1);
@@ -408,11 +352,9 @@ describe(`findings API (${testEngine})`, () => {
         '/api/v1/findings/export?format=csv',
       ];
       for (const path of reads) {
-        const ok = await app.request(path, { headers: { 'x-api-key': readKey } });
-        expect(ok.status, path).toBe(200);
-        await ok.arrayBuffer();
+        expect((await apiClient(app, { apiKey: readKey }).get(path)).status, path).toBe(200);
         for (const key of [writeKey, scansKey]) {
-          const refused = await call(path, { auth: { 'x-api-key': key } });
+          const refused = await apiClient(app, { apiKey: key }).get(path);
           expect(refused.status, path).toBe(403);
           expect(refused.body.error_code).toBe('INSUFFICIENT_PERMISSION');
         }
@@ -423,10 +365,10 @@ describe(`findings API (${testEngine})`, () => {
         ['POST', '/api/v1/findings/bulk', { finding_ids: [ids.critical], update: { status: 'open' } }],
       ];
       for (const [method, path, json] of writes) {
-        const refused = await call(path, { method, json, auth: { 'x-api-key': readKey } });
+        const refused = await apiClient(app, { apiKey: readKey }).send(method, path, json);
         expect(refused.status, path).toBe(403);
         expect(refused.body.error_code).toBe('INSUFFICIENT_PERMISSION');
-        const ok = await call(path, { method, json, auth: { 'x-api-key': writeKey } });
+        const ok = await apiClient(app, { apiKey: writeKey }).send(method, path, json);
         expect(ok.status, path).toBeLessThan(300);
       }
     });

@@ -4,8 +4,9 @@ import type { Knex } from 'knex';
 import { csvRecords } from '../../../server/findings/export/csv.ts';
 import { findingDetail } from '../../../server/findings/export/json.ts';
 import { csvNeedsOnlyListFields, exportFindings } from '../../../server/findings/export-source.ts';
-import type { FindingSort, SortOrder } from '../../../server/findings/filters.ts';
+import type { FindingSort, SortOrder } from '../../../server/findings/findings.repository.ts';
 import { listFindings } from '../../../server/findings/listing.ts';
+import { apiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -81,8 +82,9 @@ describe(`findings export (${testEngine})`, () => {
     await app?.close();
   });
 
-  const download = (query: string) =>
-    app.request(`/api/v1/findings/export?${query}`, { headers: { authorization: `Bearer ${token}` } });
+  /** GET /api/v1/findings/export as a raw response: an export is a file (the PDF is bytes, which the typed client does not read). */
+  const download = (query: string, bearer = token) =>
+    app.request(`/api/v1/findings/export?${query}`, { headers: { authorization: `Bearer ${bearer}` } });
 
   it('exports CSV as an attachment, list-view columns plus description, safe against formula injection', async () => {
     const res = await download('format=csv');
@@ -172,29 +174,29 @@ describe(`findings export (${testEngine})`, () => {
 
   it('exports in JSON exactly the detail view, comments, history and triage fields included', async () => {
     const other = await createTenant(app, 'professional');
-    const auth = { authorization: `Bearer ${await other.bearer()}`, 'content-type': 'application/json' };
+    const otherToken = await other.bearer();
+    const api = apiClient(app, { token: otherToken });
     await runScan(db, other.orgId, [
       detection({ severity: 'high' }),
       detection({ severity: 'medium' }),
       detection({ severity: 'low' }),
     ]);
     const [triaged, commented] = (await listFindings(db, other.orgId, { page: 1, perPage: 10 })).items;
-    const call = async (path: string, method: string, json: unknown) => {
-      const res = await app.request(path, { method, headers: auth, body: JSON.stringify(json) });
-      expect(res.status).toBeLessThan(300);
-    };
     const findingPath = (id: string) => `/api/v1/findings/${id}`;
-    await call(`${findingPath(triaged!.id)}/comments`, 'POST', { text: 'Seen on staging too.' });
-    await call(findingPath(triaged!.id), 'PATCH', {
-      status: 'in_progress',
-      assignee: other.admin.email,
-      priority: 'p2',
-      due_date: '2026-03-01T00:00:00.000Z',
-      notes: 'Patch on Friday.',
-    });
-    await call(`${findingPath(triaged!.id)}/comments`, 'POST', { text: 'Patched, re-scan pending.' });
-    await call(findingPath(triaged!.id), 'PATCH', { status: 'resolved' });
-    await call(`${findingPath(commented!.id)}/comments`, 'POST', { text: 'Owner asked.' });
+    const writes = [
+      await api.post(`${findingPath(triaged!.id)}/comments`, { text: 'Seen on staging too.' }),
+      await api.patch(findingPath(triaged!.id), {
+        status: 'in_progress',
+        assignee: other.admin.email,
+        priority: 'p2',
+        due_date: '2026-03-01T00:00:00.000Z',
+        notes: 'Patch on Friday.',
+      }),
+      await api.post(`${findingPath(triaged!.id)}/comments`, { text: 'Patched, re-scan pending.' }),
+      await api.patch(findingPath(triaged!.id), { status: 'resolved' }),
+      await api.post(`${findingPath(commented!.id)}/comments`, { text: 'Owner asked.' }),
+    ];
+    for (const write of writes) expect(write.status).toBeLessThan(300);
 
     const threadQueries: string[] = [];
     const onQuery = (q: { sql: string }) => {
@@ -203,7 +205,7 @@ describe(`findings export (${testEngine})`, () => {
     db.on('query', onQuery);
     try {
       const exported = async (format: string) => {
-        const res = await app.request(`/api/v1/findings/export?format=${format}`, { headers: auth });
+        const res = await download(`format=${format}`, otherToken);
         expect(res.status).toBe(200);
         return res;
       };
@@ -215,8 +217,7 @@ describe(`findings export (${testEngine})`, () => {
       expect(threadQueries).toHaveLength(2); // one batch: one query for comments, one for history
       expect(items).toHaveLength(3);
       for (const item of items) {
-        const res = await app.request(findingPath(item.id as string), { headers: auth });
-        const detail = (await res.json()) as Record<string, unknown>;
+        const detail = (await api.get(findingPath(item.id as string))).body;
         expect(item).toEqual(detail);
         expect(Object.keys(item)).toEqual(Object.keys(detail));
       }

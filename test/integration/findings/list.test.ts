@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { bumpFindingsVersion } from '../../../server/findings/versions.ts';
+import { bumpFindingsVersion } from '../../../server/findings/finding-versions.repository.ts';
+import { apiClient, okBody } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -91,27 +92,25 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
     await app?.close();
   });
 
-  const get = async (query: string) => {
-    const res = await app.request(`/api/v1/findings?${query}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(res.status, query).toBe(200);
-    return (await res.json()) as {
-      items: Item[];
-      total: number;
-      page: number;
-      per_page: number;
-      pages: number;
-    };
-  };
+  const listPage = async (query: string) =>
+    okBody(
+      await apiClient(app, { token }).get<{
+        items: Item[];
+        total: number;
+        page: number;
+        per_page: number;
+        pages: number;
+      }>(`/api/v1/findings?${query}`),
+      200,
+    );
 
   /** Walks every page and returns the ids in the order served. */
   const walk = async (query: string, perPage: number) => {
     const ids: string[] = [];
-    const first = await get(`${query}&per_page=${perPage}&page=1`);
+    const first = await listPage(`${query}&per_page=${perPage}&page=1`);
     ids.push(...first.items.map((i) => i.id));
     for (let page = 2; page <= first.pages; page++) {
-      ids.push(...(await get(`${query}&per_page=${perPage}&page=${page}`)).items.map((i) => i.id));
+      ids.push(...(await listPage(`${query}&per_page=${perPage}&page=${page}`)).items.map((i) => i.id));
     }
     return { ids, total: first.total, pages: first.pages };
   };
@@ -139,7 +138,7 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
   it('orders by severity, then most recent detection, by default', async () => {
     const { ids } = await walk('', 100);
     expect(ids).toEqual(expected('severity', 'desc'));
-    const { items } = await get('per_page=100');
+    const { items } = await listPage('per_page=100');
     expect(items.map((i) => i.severity).slice(0, 2)).toEqual(['critical', 'high']);
   });
 
@@ -160,40 +159,40 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
   });
 
   it('returns empty items past the last page, with the total', async () => {
-    const res = await get('per_page=10&page=3');
+    const res = await listPage('per_page=10&page=3');
     expect(res).toEqual({ items: [], total: 16, page: 3, per_page: 10, pages: 2 });
   });
 
   it('filters by severity, status, tool and CVE (ignoring the CVE id case)', async () => {
-    expect((await get('severity=high')).total).toBe(9);
-    expect((await get('severity=high')).items.every((i) => i.severity === 'high')).toBe(true);
-    expect((await get('tool=nuclei')).total).toBe(2);
-    const cve = await get('cve=cve-2021-44228');
+    expect((await listPage('severity=high')).total).toBe(9);
+    expect((await listPage('severity=high')).items.every((i) => i.severity === 'high')).toBe(true);
+    expect((await listPage('tool=nuclei')).total).toBe(2);
+    const cve = await listPage('cve=cve-2021-44228');
     expect(cve.total).toBe(2);
     expect(cve.items.every((i) => i.cve_ids.includes('CVE-2021-44228'))).toBe(true);
-    expect((await get('cve=CVE-2021-45046')).total).toBe(1);
-    expect((await get('cve=CVE-1999-0001')).total).toBe(0);
+    expect((await listPage('cve=CVE-2021-45046')).total).toBe(1);
+    expect((await listPage('cve=CVE-1999-0001')).total).toBe(0);
 
     const [one] = rows;
     await db('findings').where({ id: one!.id }).update({ status: 'accepted' });
     await bumpFindingsVersion(db, orgId);
-    expect((await get('status=accepted')).items.map((i) => i.id)).toEqual([one!.id]);
-    expect((await get('status=open')).total).toBe(15);
+    expect((await listPage('status=accepted')).items.map((i) => i.id)).toEqual([one!.id]);
+    expect((await listPage('status=open')).total).toBe(15);
     await db('findings').where({ id: one!.id }).update({ status: 'open' });
     await bumpFindingsVersion(db, orgId);
   });
 
   it('matches the target exactly, ignoring case', async () => {
-    const res = await get('target=APP.EXAMPLE.TEST');
+    const res = await listPage('target=APP.EXAMPLE.TEST');
     expect(res.items.map((i) => i.target)).toEqual(['App.Example.test']);
   });
 
   it('filters by scan through its observations: a scan lists what it saw, including findings another scan owns', async () => {
-    const last = await get(`scan_id=${lastScan}&per_page=100`);
+    const last = await listPage(`scan_id=${lastScan}&per_page=100`);
     expect(last.total).toBe(4);
     expect(last.items.map((i) => i.severity).sort()).toEqual(['critical', 'high', 'high', 'high']);
-    expect((await get(`scan_id=${firstScan}`)).total).toBe(7);
-    expect((await get('scan_id=scan_unknown')).total).toBe(0);
+    expect((await listPage(`scan_id=${firstScan}`)).total).toBe(7);
+    expect((await listPage('scan_id=scan_unknown')).total).toBe(0);
   });
 
   it('combines filters with sorting and pagination', async () => {

@@ -1,10 +1,11 @@
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute } from '../../../server/http/contract.ts';
 import { PaginationQuery } from '../../../server/schemas/common.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { expectError } from '../../helpers/api-client.ts';
+import { sendRaw } from '../../helpers/raw-http.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 /** Throwaway routes, served by this test's app only. */
@@ -113,30 +114,6 @@ function sendChunked(url: string, path: string, chunks: string[]): Promise<RawRe
     };
     writeNext(0);
   });
-}
-
-/** Writes raw bytes to the server and reads everything it answers until it closes. */
-function sendRaw(url: string, bytes: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) });
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
-}
-
-async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.error_code).toBe(code);
-  expect(typeof body.detail).toBe('string');
-  for (const key of Object.keys(body)) expect(['detail', 'error_code', 'field']).toContain(key);
-  return body;
 }
 
 describe(`errors share one shape and the decided statuses (${testEngine})`, () => {

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -6,7 +5,7 @@ import type { AnyRoute } from '../../../server/http/contract.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
-import { testEngine } from '../../helpers/database.ts';
+import { organizationRows, testEngine } from '../../helpers/database.ts';
 
 /**
  * Hostile requests, generated with fast-check, against every route the contract
@@ -269,29 +268,6 @@ async function expectSafeAnswer(app: TestApp, method: string, request: Hostile):
 
 // ---- the test ---------------------------------------------------------------------------------
 
-/** Every row of the organization, in every table with an `org_id`. */
-async function snapshot(db: Knex, orgId: string): Promise<Record<string, string[]>> {
-  const tables = (
-    (await db('information_schema.columns')
-      .where({ column_name: 'org_id' })
-      .whereRaw('table_schema = current_schema()')
-      .select('table_name')) as { table_name: string }[]
-  )
-    .map((t) => t.table_name)
-    .filter((t) => t !== 'rate_counters')
-    .sort();
-  const out: Record<string, string[]> = {};
-  for (const table of tables) {
-    out[table] = ((await db(table).where({ org_id: orgId })) as unknown[])
-      .map((r) => JSON.stringify(r))
-      .sort();
-  }
-  out.organizations = ((await db('organizations').where({ id: orgId })) as unknown[]).map((r) =>
-    JSON.stringify(r),
-  );
-  return out;
-}
-
 describe(`hostile input on every route of the contract (${testEngine})`, () => {
   let app: TestApp;
   let owner: Tenant;
@@ -323,7 +299,7 @@ describe(`hostile input on every route of the contract (${testEngine})`, () => {
         'write:grc',
       ]),
     };
-    before = await snapshot(app.services.db, owner.orgId);
+    before = await organizationRows(app.services.db, owner.orgId, ['rate_counters']);
   });
   afterAll(async () => {
     await app?.close();
@@ -352,6 +328,6 @@ describe(`hostile input on every route of the contract (${testEngine})`, () => {
     const health = await app.request('/api/health');
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'healthy' });
-    expect(await snapshot(app.services.db, owner.orgId)).toEqual(before);
+    expect(await organizationRows(app.services.db, owner.orgId, ['rate_counters'])).toEqual(before);
   });
 });

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,6 +8,8 @@ import { startedStream } from '../../../server/http/stream.ts';
 import { newId } from '../../../server/identity/ids.ts';
 import { FindingDetail } from '../../../server/schemas/findings.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
+import { sendRaw } from '../../helpers/raw-http.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { eventually } from '../../helpers/poll.ts';
@@ -76,30 +77,6 @@ const failingInsert = defineRoute({
   },
 });
 
-async function expectError(res: Response, status: number, code: string, field?: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body).toMatchObject({ error_code: code, detail: expect.any(String) });
-  if (field !== undefined) expect(body.field).toBe(field);
-  for (const key of Object.keys(body)) expect(['detail', 'error_code', 'field']).toContain(key);
-  return body;
-}
-
-/** Writes raw bytes and reads everything until the server closes the connection. */
-function sendRaw(url: string, bytes: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) });
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
-}
-
 function parseRaw(answer: string) {
   const [head, body] = answer.split('\r\n\r\n') as [string, string];
   return { head, body: JSON.parse(body) as Record<string, unknown> };
@@ -111,14 +88,8 @@ describe(`hostile input regressions (${testEngine})`, () => {
   let token: string;
   let findingId: string;
 
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    app.request(path, { headers: { authorization: `Bearer ${token}`, ...headers } });
-  const send = (method: string, path: string, body: unknown) =>
-    app.request(path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  /** The tenant's admin: hostile values in well-formed requests go through the typed client. */
+  let api: ApiClient;
 
   beforeAll(async () => {
     app = await startTestApp({
@@ -131,6 +102,7 @@ describe(`hostile input regressions (${testEngine})`, () => {
     });
     tenant = await createTenant(app, 'professional');
     token = await tenant.bearer();
+    api = apiClient(app, { token });
     const { summary } = await runScan(app.services.db, tenant.orgId, [detection({ severity: 'high' })]);
     findingId = summary.new_finding_ids[0]!;
   });
@@ -140,42 +112,50 @@ describe(`hostile input regressions (${testEngine})`, () => {
 
   describe('NUL and other text PostgreSQL cannot store', () => {
     it('answers a NUL in an id exactly like an unknown id', async () => {
-      const unknown = await get('/api/v1/scans/scan_doesnotexist0000000000');
+      const unknown = await api.get('/api/v1/scans/scan_doesnotexist0000000000');
       const unknownBody = await expectError(unknown, 404, 'NOT_FOUND');
       for (const path of [
         '/api/v1/scans/%00',
         '/api/v1/scans/scan_%00x',
         `/api/v1/findings/${findingId}%00`,
       ]) {
-        const body = await expectError(await get(path), 404, 'NOT_FOUND');
+        const body = await expectError(await api.get(path), 404, 'NOT_FOUND');
         if (path.startsWith('/api/v1/scans')) expect(body).toEqual(unknownBody);
       }
-      await expectError(await get('/api/v1/findings/%ED%A0%80'), 404, 'NOT_FOUND');
+      await expectError(await api.get('/api/v1/findings/%ED%A0%80'), 404, 'NOT_FOUND');
     });
 
     it('answers a NUL in a query parameter with 422 naming it', async () => {
-      await expectError(await get('/api/v1/findings?target=%00'), 422, 'VALIDATION_ERROR', 'target');
-      await expectError(await get('/api/v1/scans?target=a%00b'), 422, 'VALIDATION_ERROR', 'target');
+      await expectError(await api.get('/api/v1/findings?target=%00'), 422, 'VALIDATION_ERROR', 'target');
+      await expectError(await api.get('/api/v1/scans?target=a%00b'), 422, 'VALIDATION_ERROR', 'target');
     });
 
     it('answers a NUL or a lone surrogate in a body field with 422 naming it', async () => {
       const path = `/api/v1/findings/${findingId}`;
       await expectError(
-        await send('POST', `${path}/comments`, { text: 'a\u0000b' }),
+        await api.send('POST', `${path}/comments`, { text: 'a\u0000b' }),
         422,
         'VALIDATION_ERROR',
         'text',
       );
       await expectError(
-        await send('POST', `${path}/comments`, { text: 'a\ud800b' }),
+        await api.send('POST', `${path}/comments`, { text: 'a\ud800b' }),
         422,
         'VALIDATION_ERROR',
         'text',
       );
-      await expectError(await send('PATCH', path, { notes: 'x\u0000' }), 422, 'VALIDATION_ERROR', 'notes');
-      const key = await send('POST', '/api/v1/api-keys', { name: 'ci\u0000', permissions: ['read:scans'] });
+      await expectError(
+        await api.send('PATCH', path, { notes: 'x\u0000' }),
+        422,
+        'VALIDATION_ERROR',
+        'notes',
+      );
+      const key = await api.send('POST', '/api/v1/api-keys', {
+        name: 'ci\u0000',
+        permissions: ['read:scans'],
+      });
       await expectError(key, 422, 'VALIDATION_ERROR', 'name');
-      const comments = (await (await get(path)).json()) as { comments: unknown[]; notes: string | null };
+      const comments = (await api.get<{ comments: unknown[]; notes: string | null }>(path)).body;
       expect(comments.comments).toEqual([]);
       expect(comments.notes).toBeNull();
     });
@@ -202,7 +182,12 @@ describe(`hostile input regressions (${testEngine})`, () => {
   describe('export', () => {
     it('answers a NUL in an export filter with a normal 422 before the first byte', async () => {
       for (const name of ['scan_id', 'target', 'tool', 'cve']) {
-        await expectError(await get(`/api/v1/findings/export?${name}=%00`), 422, 'VALIDATION_ERROR', name);
+        await expectError(
+          await api.get(`/api/v1/findings/export?${name}=%00`),
+          422,
+          'VALIDATION_ERROR',
+          name,
+        );
       }
     });
 
@@ -226,9 +211,9 @@ describe(`hostile input regressions (${testEngine})`, () => {
     });
 
     it('exports JSON as an array of finding details, as the contract says', async () => {
-      const res = await get('/api/v1/findings/export?format=json');
+      const res = await api.get('/api/v1/findings/export?format=json');
       expect(res.status).toBe(200);
-      const parsed = z.array(FindingDetail).safeParse(await res.json());
+      const parsed = z.array(FindingDetail).safeParse(res.body);
       expect(parsed.success, parsed.error?.message).toBe(true);
       expect(parsed.data).toHaveLength(1);
     });
@@ -288,7 +273,7 @@ describe(`hostile input regressions (${testEngine})`, () => {
       'refuses page=%j as a number',
       async (value) => {
         await expectError(
-          await get(`/api/v1/scans?page=${encodeURIComponent(value)}`),
+          await api.get(`/api/v1/scans?page=${encodeURIComponent(value)}`),
           422,
           'VALIDATION_ERROR',
           'page',
@@ -297,17 +282,17 @@ describe(`hostile input regressions (${testEngine})`, () => {
     );
 
     it('refuses per_page=1e1 and accepts plain digits', async () => {
-      await expectError(await get('/api/v1/findings?per_page=1e1'), 422, 'VALIDATION_ERROR', 'per_page');
-      const ok = (await (await get('/api/v1/findings?per_page=10&page=1')).json()) as { per_page: number };
+      await expectError(await api.get('/api/v1/findings?per_page=1e1'), 422, 'VALIDATION_ERROR', 'per_page');
+      const ok = (await api.get<{ per_page: number }>('/api/v1/findings?per_page=10&page=1')).body;
       expect(ok.per_page).toBe(10);
     });
 
     it('refuses a repeated query parameter instead of taking the last value', async () => {
-      const res = await get('/api/v1/scans?page=1&page=2');
+      const res = await api.get('/api/v1/scans?page=1&page=2');
       const body = await expectError(res, 422, 'VALIDATION_ERROR', 'page');
       expect(body.detail).toContain('once');
       await expectError(
-        await get('/api/v1/findings?severity=high&severity=low'),
+        await api.get('/api/v1/findings?severity=high&severity=low'),
         422,
         'VALIDATION_ERROR',
         'severity',
@@ -335,9 +320,9 @@ describe(`hostile input regressions (${testEngine})`, () => {
 
   it('lists cancelled scans by status', async () => {
     const cancelled = await insertScan(app.services.db, tenant.orgId, { status: 'cancelled' });
-    const res = await get('/api/v1/scans?status=cancelled');
+    const res = await api.get('/api/v1/scans?status=cancelled');
     expect(res.status).toBe(200);
-    const page = (await res.json()) as { items: { id: string; status: string }[] };
+    const page = res.body as { items: { id: string; status: string }[] };
     expect(page.items.map((s) => s.id)).toEqual([cancelled.id]);
     expect(page.items[0]!.status).toBe('cancelled');
   });

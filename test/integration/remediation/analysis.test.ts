@@ -6,14 +6,10 @@ import { creditMonth } from '../../../server/remediation/credits.ts';
 import type { AiAnalysisResponse, Playbook } from '../../../server/schemas/ai.ts';
 import type { Plan } from '../../../server/schemas/common.ts';
 import type { Detection } from '../../../server/findings/lifecycle.ts';
+import { expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-
-interface ErrorBody {
-  detail: string;
-  error_code: string;
-}
 
 const redisDetection = (overrides: Partial<Detection> = {}) =>
   detection({
@@ -42,13 +38,8 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
     await app?.close();
   });
 
-  const call = async <T = ErrorBody>(path: string, auth: Record<string, string>) => {
-    const res = await app.request(path, { headers: auth });
-    return { status: res.status, body: (await res.json()) as T };
-  };
-
-  const analysis = (findingId: string, auth: Record<string, string>) =>
-    call<AiAnalysisResponse>(`/api/v1/findings/${findingId}/ai-analysis`, auth);
+  const analysis = (findingId: string, auth: ApiClient) =>
+    auth.get<AiAnalysisResponse>(`/api/v1/findings/${findingId}/ai-analysis`);
 
   /** A tenant with findings of the given detections; returns their ids in order. */
   const tenantWith = async (plan: Plan, detections: Detection[]) => {
@@ -63,7 +54,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       };
       ids.push(row.id);
     }
-    return { tenant, ids, auth: { authorization: `Bearer ${await tenant.bearer()}` } };
+    return { tenant, ids, auth: await tenant.client() };
   };
 
   const creditsUsed = async (orgId: string) => {
@@ -75,7 +66,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
 
   describe('answers and caching', () => {
     let tenant: Tenant;
-    let auth: Record<string, string>;
+    let auth: ApiClient;
     let redisId: string;
     let webId: string;
     beforeAll(async () => {
@@ -110,7 +101,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       expect(a).toMatchObject({ automation_available: true, ansible_playbook_id: 'pb_redis_requirepass' });
       expect(await creditsUsed(tenant.orgId)).toBe(1);
 
-      const playbook = await call<Playbook>(`/api/v1/playbooks/${a.ansible_playbook_id}`, auth);
+      const playbook = await auth.get<Playbook>(`/api/v1/playbooks/${a.ansible_playbook_id}`);
       expect(playbook.status).toBe(200);
       expect(playbook.body.id).toBe('pb_redis_requirepass');
     });
@@ -139,23 +130,20 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
     it("answers 404 for a missing finding and for another organization's, charging nothing", async () => {
       const other = await tenantWith('professional', [redisDetection()]);
       const foreign = await analysis(redisId, other.auth);
-      expect(foreign.status).toBe(404);
-      expect((foreign.body as unknown as ErrorBody).error_code).toBe('NOT_FOUND');
+      await expectError(foreign, 404, 'NOT_FOUND');
       const missing = await analysis('finding_doesnotexist000000000000', auth);
-      expect(missing.status).toBe(404);
-      expect((missing.body as unknown as ErrorBody).error_code).toBe('NOT_FOUND');
+      await expectError(missing, 404, 'NOT_FOUND');
       expect(await creditsUsed(other.tenant.orgId)).toBe(0);
       expect(await creditsUsed(tenant.orgId)).toBe(2);
     });
 
     it('needs read:findings for API keys', async () => {
-      const read = { 'x-api-key': await tenant.apiKey(['read:findings']) };
+      const read = await tenant.keyClient(['read:findings']);
       expect((await analysis(redisId, read)).status).toBe(200);
       for (const permissions of [['read:grc', 'write:grc'], ['write:findings'], ['read:scans']] as const) {
-        const key = { 'x-api-key': await tenant.apiKey([...permissions]) };
+        const key = await tenant.keyClient([...permissions]);
         const res = await analysis(redisId, key);
-        expect(res.status, permissions.join()).toBe(403);
-        expect((res.body as unknown as ErrorBody).error_code).toBe('INSUFFICIENT_PERMISSION');
+        await expectError(res, 403, 'INSUFFICIENT_PERMISSION');
       }
     });
   });
@@ -172,8 +160,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       expect((await analysis(ids[1]!, auth)).body.ai_credits_used).toBe(1);
 
       const refused = await analysis(ids[2]!, auth);
-      expect(refused.status).toBe(403);
-      expect((refused.body as unknown as ErrorBody).error_code).toBe('AI_QUOTA_EXCEEDED');
+      await expectError(refused, 403, 'AI_QUOTA_EXCEEDED');
       expect(await creditsUsed(tenant.orgId)).toBe(2);
       expect(await db('ai_analyses').where({ finding_id: ids[2] })).toHaveLength(0);
 
@@ -190,8 +177,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       const { tenant, ids, auth } = await tenantWith('enterprise', [detection()]);
       await setLimits(db, tenant.orgId, { aiCredits: 0 });
       const res = await analysis(ids[0]!, auth);
-      expect(res.status).toBe(403);
-      expect((res.body as unknown as ErrorBody).error_code).toBe('AI_QUOTA_EXCEEDED');
+      await expectError(res, 403, 'AI_QUOTA_EXCEEDED');
       expect(await creditsUsed(tenant.orgId)).toBe(0);
     });
 
@@ -208,8 +194,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       });
       expect((await analysis(ids[0]!, auth)).body.ai_credits_used).toBe(1);
       const refused = await analysis(ids[1]!, auth);
-      expect(refused.status).toBe(403);
-      expect((refused.body as unknown as ErrorBody).error_code).toBe('AI_QUOTA_EXCEEDED');
+      await expectError(refused, 403, 'AI_QUOTA_EXCEEDED');
       expect(await creditsUsed(tenant.orgId)).toBe(allowance);
     });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPlaybook, PLAYBOOK_IDS } from '../../../server/remediation/playbooks/index.ts';
 import type { Playbook } from '../../../server/schemas/ai.ts';
+import { apiClient, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -8,26 +9,23 @@ import { testEngine } from '../../helpers/database.ts';
 describe(`playbooks API (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
-  let auth: Record<string, string>;
+  let api: ApiClient;
 
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTenant(app, 'professional');
-    auth = { authorization: `Bearer ${await tenant.bearer()}` };
+    api = await tenant.client();
   });
   afterAll(async () => {
     await app?.close();
   });
 
-  const get = async <T>(id: string, headers: Record<string, string> = auth) => {
-    const res = await app.request(`/api/v1/playbooks/${id}`, { headers });
-    return { status: res.status, body: (await res.json()) as T };
-  };
+  const playbook = <T>(id: string, caller: ApiClient = api) => caller.get<T>(`/api/v1/playbooks/${id}`);
 
   it('returns every playbook with its YAML content', async () => {
     expect(PLAYBOOK_IDS.length).toBeGreaterThan(0);
     for (const id of PLAYBOOK_IDS) {
-      const res = await get<Playbook>(id);
+      const res = await playbook<Playbook>(id);
       expect(res.status, id).toBe(200);
       expect(Object.keys(res.body)).toEqual(['id', 'title', 'description', 'content']);
       expect(res.body).toEqual(getPlaybook(id));
@@ -37,7 +35,7 @@ describe(`playbooks API (${testEngine})`, () => {
 
   it('answers 404 NOT_FOUND for an unknown playbook', async () => {
     for (const id of ['pb_does_not_exist', 'constructor', '__proto__']) {
-      const res = await get<{ error_code: string }>(id);
+      const res = await playbook<{ error_code: string }>(id);
       expect(res.status, id).toBe(404);
       expect(res.body.error_code).toBe('NOT_FOUND');
     }
@@ -46,12 +44,12 @@ describe(`playbooks API (${testEngine})`, () => {
   it('needs read:findings for API keys, and credentials', async () => {
     const id = PLAYBOOK_IDS[0]!;
     const reader = await tenant.apiKey(['read:findings']);
-    expect((await get(id, { 'x-api-key': reader })).status).toBe(200);
+    expect((await playbook(id, apiClient(app, { apiKey: reader }))).status).toBe(200);
     const grc = await tenant.apiKey(['read:grc', 'read:scans']);
-    const refused = await get<{ error_code: string }>(id, { 'x-api-key': grc });
+    const refused = await playbook<{ error_code: string }>(id, apiClient(app, { apiKey: grc }));
     expect(refused.status).toBe(403);
     expect(refused.body.error_code).toBe('INSUFFICIENT_PERMISSION');
-    const anonymous = await get<{ error_code: string }>(id, {});
+    const anonymous = await playbook<{ error_code: string }>(id, apiClient(app));
     expect(anonymous.status).toBe(401);
   });
 });

@@ -5,9 +5,10 @@ import { successStatus, type AnyRoute } from '../../../server/http/contract.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { Permission } from '../../../server/schemas/common.ts';
 import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
+import { apiClient, okBody, type ApiClient, type Credential } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
-import { testEngine } from '../../helpers/database.ts';
+import { organizationRows, testEngine } from '../../helpers/database.ts';
 
 /**
  * Every route whose path names an organization-owned id, called by another
@@ -61,11 +62,6 @@ function fillPath(path: string, ids: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]!));
 }
 
-interface Call {
-  status: number;
-  body: unknown;
-}
-
 describe(`organization isolation of every route with an id in its path (${testEngine})`, () => {
   let app: TestApp;
   let db: Knex;
@@ -77,47 +73,16 @@ describe(`organization isolation of every route with an id in its path (${testEn
   let aIds: Record<OwnedParam, string>;
   let bIds: Record<OwnedParam, string>;
 
-  const call = async (
-    credentials: Record<string, string>,
-    route: AnyRoute,
-    ids: Record<string, string>,
-  ): Promise<Call> => {
-    const body = BODIES[routeName(route)];
-    const res = await app.request(fillPath(route.path, ids), {
-      method: route.method.toUpperCase(),
-      headers: { ...credentials, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: compared as text
-    }
-    return { status: res.status, body: parsed };
-  };
-
-  const api = async <T>(token: string, method: string, path: string, json?: unknown) => {
-    const res = await app.request(path, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    });
-    const body = (await res.json()) as T;
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body)}`);
-    return body;
-  };
+  /** A matrix request: the route with these ids, its body if it takes one, as the caller. */
+  const call = (caller: Credential, route: AnyRoute, ids: Record<string, string>) =>
+    apiClient(app, caller).send(route.method, fillPath(route.path, ids), BODIES[routeName(route)]);
 
   /**
    * One of each owned resource for the tenant, created the way a user would
    * (over HTTP where the API can create it), plus some triage history, an AI
    * analysis and a delivery so those tables have rows to protect.
    */
-  const seed = async (tenant: Tenant, token: string, tag: string): Promise<Record<OwnedParam, string>> => {
+  const seed = async (tenant: Tenant, api: ApiClient, tag: string): Promise<Record<OwnedParam, string>> => {
     const { scan, summary } = await runScan(
       db,
       tenant.orgId,
@@ -128,30 +93,34 @@ describe(`organization isolation of every route with an id in its path (${testEn
       { target: `${tag}.example.test` },
     );
     const findingId = summary.new_finding_ids[0]!;
-    await api(token, 'PATCH', `/api/v1/findings/${findingId}`, { status: 'in_progress', notes: tag });
-    await api(token, 'POST', `/api/v1/findings/${findingId}/comments`, { text: `comment of ${tag}` });
-    await api(token, 'GET', `/api/v1/findings/${findingId}/ai-analysis`);
+    okBody(await api.patch(`/api/v1/findings/${findingId}`, { status: 'in_progress', notes: tag }));
+    okBody(await api.post(`/api/v1/findings/${findingId}/comments`, { text: `comment of ${tag}` }));
+    okBody(await api.get(`/api/v1/findings/${findingId}/ai-analysis`));
 
-    const schedule = await api<{ id: string }>(token, 'POST', '/api/v1/scans/schedules', {
-      target: '127.0.0.1',
-      frequency: 'daily',
-      authorized: true,
-    });
-    const webhook = await api<{ id: string }>(token, 'POST', '/api/v1/webhooks', {
-      url: `http://127.0.0.1:9/hook/${tag}`,
-      events: ['scan.completed'],
-    });
+    const schedule = okBody(
+      await api.post<{ id: string }>('/api/v1/scans/schedules', {
+        target: '127.0.0.1',
+        frequency: 'daily',
+        authorized: true,
+      }),
+    );
+    const webhook = okBody(
+      await api.post<{ id: string }>('/api/v1/webhooks', {
+        url: `http://127.0.0.1:9/hook/${tag}`,
+        events: ['scan.completed'],
+      }),
+    );
     const [deliveryId] = await enqueueWebhookEvent(db, tenant.orgId, 'scan.completed', { id: scan.id });
-    const key = await api<{ id: string }>(token, 'POST', '/api/v1/api-keys', {
-      name: `key of ${tag}`,
-      permissions: ['read:scans'],
-    });
-    // A second session of the admin: revoking it (the positive control) leaves `token` working.
+    const key = okBody(
+      await api.post<{ id: string }>('/api/v1/api-keys', {
+        name: `key of ${tag}`,
+        permissions: ['read:scans'],
+      }),
+    );
+    // A second session of the admin: revoking it (the positive control) leaves the client's session working.
     await tenant.bearer();
-    const sessions = await api<{ items: { id: string; current: boolean }[] }>(
-      token,
-      'GET',
-      '/api/v1/auth/sessions',
+    const sessions = okBody(
+      await api.get<{ items: { id: string; current: boolean }[] }>('/api/v1/auth/sessions'),
     );
     const other = sessions.items.find((s) => !s.current);
     if (!other) throw new Error('the admin has no second session');
@@ -167,24 +136,13 @@ describe(`organization isolation of every route with an id in its path (${testEn
     };
   };
 
-  /** Every row of the organization, in every table with an `org_id`, plus its own rows elsewhere. */
-  const snapshot = async (orgId: string) => {
-    const tables = (
-      (await db('information_schema.columns')
-        .where({ column_name: 'org_id' })
-        .whereRaw('table_schema = current_schema()')
-        .select('table_name')) as { table_name: string }[]
-    )
-      .map((t) => t.table_name)
-      .sort();
-    const key = (row: unknown) => JSON.stringify(row);
-    const sorted = (rows: unknown[]) => [...rows].sort((x, y) => key(x).localeCompare(key(y)));
-    const out: Record<string, unknown[]> = {};
-    for (const table of tables) out[table] = sorted(await db(table).where({ org_id: orgId }));
-    out.organizations = sorted(await db('organizations').where({ id: orgId }));
-    out.rate_counters = sorted(await db('rate_counters').whereLike('bucket', `org:${orgId}:%`));
-    return out;
-  };
+  /** Every row of the organization, its rate counters included. */
+  const snapshot = async (orgId: string): Promise<Record<string, string[]>> => ({
+    ...(await organizationRows(db, orgId, ['rate_counters'])),
+    rate_counters: (await db('rate_counters').whereLike('bucket', `org:${orgId}:%`))
+      .map((r) => JSON.stringify(r))
+      .sort(),
+  });
 
   /** The routes of the matrix: every route with an owned parameter in its path. */
   const matrixRoutes = () => allRoutes.filter((route) => paramsOf(route).some(isOwned));
@@ -214,8 +172,8 @@ describe(`organization isolation of every route with an id in its path (${testEn
     aToken = await a.bearer();
     bToken = await b.bearer();
     bKey = await b.apiKey([...Permission.options]);
-    aIds = await seed(a, aToken, 'org-a');
-    bIds = await seed(b, bToken, 'org-b');
+    aIds = await seed(a, apiClient(app, { token: aToken }), 'org-a');
+    bIds = await seed(b, apiClient(app, { token: bToken }), 'org-b');
   });
   afterAll(async () => {
     await app?.close();
@@ -272,8 +230,8 @@ describe(`organization isolation of every route with an id in its path (${testEn
     const failures: string[] = [];
     let calls = 0;
     for (const route of matrixRoutes()) {
-      const callers: [string, Record<string, string>][] = [['bearer', { authorization: `Bearer ${bToken}` }]];
-      if (!route.access.bearerOnly) callers.push(['api key', { 'x-api-key': bKey }]);
+      const callers: [string, Credential][] = [['bearer', { token: bToken }]];
+      if (!route.access.bearerOnly) callers.push(['api key', { apiKey: bKey }]);
       for (const [caller, credentials] of callers) {
         for (const { label, foreignIds, missingIds } of variants(route)) {
           const where = `${routeName(route)} as B (${caller}) with A's ${label}`;
@@ -309,7 +267,7 @@ describe(`organization isolation of every route with an id in its path (${testEn
       (x, y) => Number(x.method === 'delete') - Number(y.method === 'delete'),
     );
     for (const route of ordered) {
-      const own = await call({ authorization: `Bearer ${aToken}` }, route, aIds);
+      const own = await call({ token: aToken }, route, aIds);
       const expected = OWN_ID_ANSWERS[routeName(route)] ?? successStatus(route);
       expect(own.status, `${routeName(route)} as A: ${JSON.stringify(own.body)}`).toBe(expected);
     }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.ts';
 import { phasesOf } from '../../../server/scans/phases.ts';
 import { announceScanQueued } from '../../../server/scans/queue-signal.ts';
-import { insertScan as insertScanRow } from '../../../server/scans/repository.ts';
+import { queueScan } from '../../../server/scans/lifecycle.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/factory.ts';
@@ -85,7 +85,7 @@ describe(`scan speed and visibility (${testEngine})`, () => {
       // Another process: its own connection pool, so the in-process signal cannot reach this runner.
       const other = await openDatabase({ databaseUrl: app.config.databaseUrl });
       try {
-        const scan = await insertScanRow(other.db, {
+        const scan = await queueScan(other.db, {
           orgId: tenant.orgId,
           createdBy: tenant.admin.id,
           target: '127.0.0.1',

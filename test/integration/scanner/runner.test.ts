@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelScan, insertScan, type ScanRow } from '../../../server/scans/repository.ts';
+import { cancelScan, queueScan } from '../../../server/scans/lifecycle.ts';
 import { claimScan } from '../../../server/scanner/runner.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { PHASES } from '../../../server/scans/phases.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import { createTenant, scanRow, type Tenant } from '../../helpers/factory.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
 import {
@@ -42,12 +42,12 @@ describe(`scan runner (${testEngine})`, () => {
     await app?.close();
   });
 
-  const scanRow = async (id: string) => (await app.services.db('scans').where({ id }).first()) as ScanRow;
+  const scanOf = (id: string) => scanRow(app, tenant.orgId, id);
 
   it('runs a full scan through every phase in order and records what it found', async () => {
     const [ssh, redis] = listeners as [FixtureListener, FixtureListener];
     const closedPort = 1 + ((redis.port + 7) % 65000);
-    const scan = await insertScan(app.services.db, {
+    const scan = await queueScan(app.services.db, {
       orgId: tenant.orgId,
       createdBy: tenant.admin.id,
       target: host,
@@ -58,7 +58,7 @@ describe(`scan runner (${testEngine})`, () => {
     });
     runner.nudge();
     const seen = await pollUntil(
-      () => scanRow(scan.id),
+      () => scanOf(scan.id),
       (s) => s.status === 'completed' || s.status === 'failed',
     );
     const final = seen[seen.length - 1]!;
@@ -118,7 +118,7 @@ describe(`scan runner (${testEngine})`, () => {
   });
 
   it('fails a scan whose target the scope policy refuses when the scan starts, connecting nowhere', async () => {
-    const scan = await insertScan(app.services.db, {
+    const scan = await queueScan(app.services.db, {
       orgId: tenant.orgId,
       createdBy: tenant.admin.id,
       target: '127.254.0.1',
@@ -129,7 +129,7 @@ describe(`scan runner (${testEngine})`, () => {
     });
     runner.nudge();
     const seen = await pollUntil(
-      () => scanRow(scan.id),
+      () => scanOf(scan.id),
       (s) => s.status === 'failed' || s.status === 'completed',
     );
     expect(seen[seen.length - 1]).toMatchObject({ status: 'failed' });
@@ -143,7 +143,7 @@ describe(`scan runner (${testEngine})`, () => {
       Array.from({ length: 6 }, () => startListener({ host: silentHost, serve: () => undefined })),
     );
     try {
-      const scan = await insertScan(app.services.db, {
+      const scan = await queueScan(app.services.db, {
         orgId: tenant.orgId,
         createdBy: tenant.admin.id,
         target: silentHost,
@@ -154,7 +154,7 @@ describe(`scan runner (${testEngine})`, () => {
       });
       runner.nudge();
       await pollUntil(
-        () => scanRow(scan.id),
+        () => scanOf(scan.id),
         (s) => s.status === 'running' && s.current_tool === 'scanward-probe',
       );
       const cancelled = await cancelScan(
@@ -170,7 +170,7 @@ describe(`scan runner (${testEngine})`, () => {
 
       // Run another scan to completion: the cancelled one must not have left work behind.
       const [ssh] = listeners as [FixtureListener];
-      const next = await insertScan(app.services.db, {
+      const next = await queueScan(app.services.db, {
         orgId: tenant.orgId,
         createdBy: tenant.admin.id,
         target: host,
@@ -181,12 +181,12 @@ describe(`scan runner (${testEngine})`, () => {
       });
       runner.nudge();
       await pollUntil(
-        () => scanRow(next.id),
+        () => scanOf(next.id),
         (s) => s.status === 'completed',
       );
       await Promise.all(silent.map((l) => l.flush()));
       expect(silent.map((l) => l.connections)).toEqual(counts);
-      const final = await scanRow(scan.id);
+      const final = await scanOf(scan.id);
       expect(final).toMatchObject({ status: 'cancelled', message: 'Scan cancelled by the test' });
       expect(final.progress).toBeLessThan(100);
     } finally {
@@ -200,7 +200,7 @@ describe(`scan runner (${testEngine})`, () => {
     const other = await createTenant(app, 'enterprise');
     const ids = new Set<string>();
     for (let i = 0; i < 8; i++) {
-      const scan = await insertScan(app.services.db, {
+      const scan = await queueScan(app.services.db, {
         orgId: other.orgId,
         createdBy: other.admin.id,
         target: '127.0.0.1',

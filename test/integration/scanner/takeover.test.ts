@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertScan, type ScanRow } from '../../../server/scans/repository.ts';
+import { queueScan } from '../../../server/scans/lifecycle.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import { createTenant, scanRow, type Tenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
 import {
@@ -66,7 +66,7 @@ describe.skipIf(testEngine !== 'postgres')(`runner takeover across processes (${
     const databaseUrl = app.config.databaseUrl!;
     const [first, second] = [spawnRunner(databaseUrl), spawnRunner(databaseUrl)];
     runners.push(first!, second!);
-    const scan = await insertScan(app.services.db, {
+    const scan = await queueScan(app.services.db, {
       orgId: tenant.orgId,
       createdBy: tenant.admin.id,
       target: listeners[0]!.host,
@@ -75,7 +75,7 @@ describe.skipIf(testEngine !== 'postgres')(`runner takeover across processes (${
       ports: listeners.map((l) => l.port).join(','),
       createdAt: new Date(),
     });
-    const row = (id: string) => app.services.db('scans').where({ id }).first() as Promise<ScanRow>;
+    const row = (id: string) => scanRow(app, tenant.orgId, id);
 
     const running = await waitFor(
       () => row(scan.id),

@@ -157,7 +157,7 @@ describe(`scans API (${testEngine})`, () => {
     it('shows the current tool and start time of a running scan, and splits its phases', async () => {
       const scan = await create(t);
       const startedAt = new Date(Date.now() - 60_000);
-      await updateScan(app, scan.id, {
+      await updateScan(app, t.orgId, scan.id, {
         status: 'running',
         phase: 'vulnerability_scanning',
         progress: 35,
@@ -186,7 +186,7 @@ describe(`scans API (${testEngine})`, () => {
         await seedObservedFinding(app, t.orgId, scan.id, { severity });
       }
       const completedAt = new Date();
-      await updateScan(app, scan.id, {
+      await updateScan(app, t.orgId, scan.id, {
         status: 'completed',
         phase: 'complete',
         progress: 100,
@@ -217,7 +217,7 @@ describe(`scans API (${testEngine})`, () => {
 
     it('shows why a failed scan failed, keeping its last phase and progress', async () => {
       const scan = await create(t);
-      await updateScan(app, scan.id, {
+      await updateScan(app, t.orgId, scan.id, {
         status: 'failed',
         phase: 'enumeration',
         progress: 12,
@@ -265,7 +265,7 @@ describe(`scans API (${testEngine})`, () => {
     it('cancels a running scan, keeping its phase, progress and findings', async () => {
       const scan = await create(t);
       await seedObservedFinding(app, t.orgId, scan.id, { severity: 'high' });
-      await updateScan(app, scan.id, {
+      await updateScan(app, t.orgId, scan.id, {
         status: 'running',
         phase: 'web_analysis',
         progress: 50,
@@ -287,7 +287,10 @@ describe(`scans API (${testEngine})`, () => {
       'refuses to cancel a %s scan and changes nothing',
       async (status) => {
         const scan = await create(t);
-        await updateScan(app, scan.id, { status, phase: status === 'completed' ? 'complete' : 'discovery' });
+        await updateScan(app, t.orgId, scan.id, {
+          status,
+          phase: status === 'completed' ? 'complete' : 'discovery',
+        });
         const res = await t.api.del(`/api/v1/scans/${scan.id}`);
         expect(res.status).toBe(409);
         expect(res.body).toMatchObject({ error_code: 'SCAN_NOT_CANCELLABLE' });
@@ -332,7 +335,7 @@ describe(`scans API (${testEngine})`, () => {
       for (const [name, body, createdAt, state] of plan) {
         const scan = await create(u, body);
         ids[name] = scan.id;
-        await updateScan(app, scan.id, { created_at: createdAt, ...state });
+        await updateScan(app, u.orgId, scan.id, { created_at: createdAt, ...state });
       }
     });
 
@@ -431,7 +434,7 @@ describe(`scans API (${testEngine})`, () => {
       for (let i = 0; i < 7; i++) {
         const scan = await create(v);
         created.push(scan.id);
-        await updateScan(app, scan.id, { created_at: tie });
+        await updateScan(app, v.orgId, scan.id, { created_at: tie });
       }
       const seen: string[] = [];
       for (let page = 1; page <= 3; page++) {
@@ -581,7 +584,7 @@ describe(`scans API (${testEngine})`, () => {
       const e = await factory.tenant(app, { plan: 'enterprise' });
       await create(e);
       const old = await create(e);
-      await updateScan(app, old.id, { created_at: new Date(Date.UTC(2020, 0, 1)) });
+      await updateScan(app, e.orgId, old.id, { created_at: new Date(Date.UTC(2020, 0, 1)) });
       const now = new Date();
       const res = await e.api.get('/api/v1/scans/quota');
       expect(res.status).toBe(200);

@@ -30,9 +30,13 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
   it('counts running scans too, and frees the slot when the scan finishes or is cancelled', async () => {
     const t = await factory.tenant(app, { plan: 'startup' });
     const first = await t.api.post('/api/v1/scans', loopbackScan());
-    await updateScan(app, first.body.id as string, { status: 'running', started_at: new Date() });
+    await updateScan(app, t.orgId, first.body.id as string, { status: 'running', started_at: new Date() });
     expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(429);
-    await updateScan(app, first.body.id as string, { status: 'completed', phase: 'complete', progress: 100 });
+    await updateScan(app, t.orgId, first.body.id as string, {
+      status: 'completed',
+      phase: 'complete',
+      progress: 100,
+    });
     const second = await t.api.post('/api/v1/scans', loopbackScan());
     expect(second.status).toBe(201);
     expect((await t.api.del(`/api/v1/scans/${second.body.id as string}`)).status).toBe(200);
@@ -66,7 +70,7 @@ describe(`scan quota and concurrency (${testEngine})`, () => {
     const old = await t.api.post('/api/v1/scans', loopbackScan());
     const now = new Date();
     const lastInstantOfLastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 1);
-    await updateScan(app, old.body.id as string, { created_at: lastInstantOfLastMonth });
+    await updateScan(app, t.orgId, old.body.id as string, { created_at: lastInstantOfLastMonth });
     expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
   });
 

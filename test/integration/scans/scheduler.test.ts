@@ -3,7 +3,7 @@ import { waitFor } from '../../helpers/poll.ts';
 import { openDatabase } from '../../../server/db/index.ts';
 import { setLimits, setPlan } from '../../../server/identity/organizations.ts';
 import { runDueSchedules, startScheduler } from '../../../server/scans/scheduler.ts';
-import type { ScheduleRow } from '../../../server/scans/schedules.ts';
+import type { ScheduleRow } from '../../../server/scans/scan-schedules.repository.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { factory, type BuiltTenant, loopbackScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';

@@ -1,68 +1,39 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue, RETRY_DELAYS_SECONDS } from '../../../server/webhooks/delivery.ts';
 import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
+import { findDelivery } from '../../../server/webhooks/webhook-deliveries.repository.ts';
+import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A local receiver that records requests and answers with the next scripted status (200 when none). */
-async function startReceiver() {
-  const received: Received[] = [];
-  const statuses: number[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { url, received, statuses, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 describe(`webhooks (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
-  let token: string;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let api: ApiClient;
+  let receiver: WebhookReceiver;
 
-  const api = (path: string, init: RequestInit = {}, bearer = token) =>
-    app.request(path, {
-      ...init,
-      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', ...init.headers },
-    });
-  const register = async (body: Record<string, unknown>) =>
-    api('/api/v1/webhooks', { method: 'POST', body: JSON.stringify(body) });
+  const register = (body: Record<string, unknown>) => api.post('/api/v1/webhooks', body);
 
   /** A tenant of its own with one webhook, so deliveries of other tests never mix in. */
   const isolatedHook = async (path: string, events: string[]) => {
     const own = await createTenant(app, 'professional');
     const ownToken = await own.bearer();
-    const res = await api(
-      '/api/v1/webhooks',
-      { method: 'POST', body: JSON.stringify({ url: receiver.url + path, events }) },
-      ownToken,
-    );
-    const hook = (await res.json()) as { id: string; secret: string };
+    const res = await apiClient(app, { token: ownToken }).post('/api/v1/webhooks', {
+      url: receiver.url + path,
+      events,
+    });
+    const hook = res.body as { id: string; secret: string };
     return { ...hook, orgId: own.orgId, token: ownToken };
   };
 
   beforeAll(async () => {
     app = await startTestApp({ env: { SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     tenant = await createTenant(app, 'professional');
-    token = await tenant.bearer();
-    receiver = await startReceiver();
+    api = await tenant.client();
+    receiver = await startWebhookReceiver({ status: 200 });
   });
   afterAll(async () => {
     await receiver?.close();
@@ -75,7 +46,7 @@ describe(`webhooks (${testEngine})`, () => {
       events: ['scan.completed', 'vulnerability.found'],
     });
     expect(res.status).toBe(201);
-    const hook = (await res.json()) as Record<string, unknown>;
+    const hook = res.body;
     expect(hook).toMatchObject({
       url: `${receiver.url}?a=1`,
       events: ['scan.completed', 'vulnerability.found'],
@@ -84,15 +55,10 @@ describe(`webhooks (${testEngine})`, () => {
     expect(hook.id).toMatch(/^wh_/);
     expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
 
-    const got = (await (await api(`/api/v1/webhooks/${hook.id as string}`)).json()) as Record<
-      string,
-      unknown
-    >;
+    const got = (await api.get(`/api/v1/webhooks/${hook.id as string}`)).body;
     expect(got.secret).toBeUndefined();
-    const list = (await (await api('/api/v1/webhooks')).json()) as {
-      items: Record<string, unknown>[];
-      total: number;
-    };
+    const list = (await api.get<{ items: Record<string, unknown>[]; total: number }>('/api/v1/webhooks'))
+      .body;
     expect(list.items.map((w) => w.id)).toContain(hook.id);
     expect(list.items.every((w) => w.secret === undefined)).toBe(true);
 
@@ -106,7 +72,7 @@ describe(`webhooks (${testEngine})`, () => {
   it('refuses unknown events, bad secrets, non-http URLs and a duplicate URL', async () => {
     const badEvent = await register({ url: receiver.url + '/x', events: ['scan.started', 'scan.deleted'] });
     expect(badEvent.status).toBe(422);
-    expect(await badEvent.json()).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'events' });
+    expect(badEvent.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'events' });
 
     const badSecret = await register({
       url: receiver.url + '/y',
@@ -114,24 +80,24 @@ describe(`webhooks (${testEngine})`, () => {
       secret: 'whsec_c2hvcnQ=',
     });
     expect(badSecret.status).toBe(422);
-    expect(await badSecret.json()).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'secret' });
+    expect(badSecret.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'secret' });
 
     const ftp = await register({ url: 'ftp://127.0.0.1/hook', events: ['scan.failed'] });
     expect(ftp.status).toBe(422);
-    expect(await ftp.json()).toMatchObject({ field: 'url' });
+    expect(ftp.body).toMatchObject({ field: 'url' });
 
     const first = await register({ url: receiver.url + '/dup', events: ['scan.failed'] });
     expect(first.status).toBe(201);
     const again = await register({ url: receiver.url + '/dup', events: ['scan.started'] });
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error_code: 'CONFLICT' });
+    expect(again.body).toMatchObject({ error_code: 'CONFLICT' });
   });
 
   it('accepts a supplied secret of the Standard Webhooks form', async () => {
     const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
     const res = await register({ url: receiver.url + '/own', events: ['scan.started'], secret });
     expect(res.status).toBe(201);
-    expect(((await res.json()) as { secret: string }).secret).toBe(secret);
+    expect(res.body.secret).toBe(secret);
   });
 
   it('delivers a signed event that the standardwebhooks package verifies', async () => {
@@ -150,11 +116,11 @@ describe(`webhooks (${testEngine})`, () => {
     expect(payload.type).toBe('scan.started');
     expect(payload.data.id).toBe('scan_x');
 
-    const log = (await (
-      await api(`/api/v1/webhooks/${created.id}/deliveries`, {}, created.token)
-    ).json()) as {
-      items: Record<string, unknown>[];
-    };
+    const log = (
+      await apiClient(app, { token: created.token }).get<{ items: Record<string, unknown>[] }>(
+        `/api/v1/webhooks/${created.id}/deliveries`,
+      )
+    ).body;
     expect(log.items[0]).toMatchObject({
       id: deliveryId,
       status: 'succeeded',
@@ -171,14 +137,9 @@ describe(`webhooks (${testEngine})`, () => {
     receiver.statuses.push(500);
     const t0 = new Date();
     await deliverDue(app.services, { now: t0 });
-    const failed = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-      status: string;
-      attempts: number;
-      next_attempt_at: Date;
-      last_status_code: number;
-    };
+    const failed = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
     expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500 });
-    expect(failed.next_attempt_at.getTime()).toBeGreaterThanOrEqual(
+    expect(failed.next_attempt_at!.getTime()).toBeGreaterThanOrEqual(
       t0.getTime() + RETRY_DELAYS_SECONDS[0]! * 1000,
     );
 
@@ -187,13 +148,11 @@ describe(`webhooks (${testEngine})`, () => {
     await deliverDue(app.services, { now: new Date(t0.getTime() + 1000) });
     expect(receiver.received.length).toBe(before);
 
-    await deliverDue(app.services, { now: new Date(failed.next_attempt_at.getTime() + 1) });
+    await deliverDue(app.services, { now: new Date(failed.next_attempt_at!.getTime() + 1) });
     const attempts = receiver.received.filter((r) => r.headers['webhook-id'] === deliveryId);
     expect(attempts).toHaveLength(2);
     for (const a of attempts) new Webhook(created.secret).verify(a.body, a.headers as Record<string, string>);
-    const done = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-      status: string;
-    };
+    const done = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
     expect(done.status).toBe('succeeded');
   });
 
@@ -209,15 +168,10 @@ describe(`webhooks (${testEngine})`, () => {
     for (let i = 0; i <= RETRY_DELAYS_SECONDS.length; i++) {
       receiver.statuses.push(503);
       await deliverDue(app.services, { now });
-      const row = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-        next_attempt_at: Date | null;
-      };
+      const row = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
       now = new Date((row.next_attempt_at ?? now).getTime() + 1);
     }
-    const row = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-      status: string;
-      attempts: number;
-    };
+    const row = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
     expect(row).toMatchObject({ status: 'failed', attempts: RETRY_DELAYS_SECONDS.length + 1 });
   });
 
@@ -226,23 +180,16 @@ describe(`webhooks (${testEngine})`, () => {
     const [deliveryId] = await enqueueWebhookEvent(app.services.db, created.orgId, 'scan.completed', {});
     receiver.statuses.push(410);
     await deliverDue(app.services);
-    const hook = (await (await api(`/api/v1/webhooks/${created.id}`, {}, created.token)).json()) as Record<
-      string,
-      unknown
-    >;
+    const hook = (await apiClient(app, { token: created.token }).get(`/api/v1/webhooks/${created.id}`)).body;
     expect(hook).toMatchObject({ active: false, disabled_reason: 'the receiver answered 410 Gone' });
 
-    const res = await api(
+    const res = await apiClient(app, { token: created.token }).post(
       `/api/v1/webhooks/${created.id}/deliveries/${deliveryId!}/redeliver`,
-      { method: 'POST' },
-      created.token,
     );
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ id: deliveryId, status: 'pending' });
+    expect(res.body).toMatchObject({ id: deliveryId, status: 'pending' });
     await deliverDue(app.services);
-    const after = (await app.services.db('webhook_deliveries').where({ id: deliveryId }).first()) as {
-      status: string;
-    };
+    const after = (await findDelivery(app.services.db, created.orgId, deliveryId!))!;
     expect(after.status).toBe('succeeded');
   });
 
@@ -250,13 +197,10 @@ describe(`webhooks (${testEngine})`, () => {
     const strict = await startTestApp();
     try {
       const t = await createTenant(strict);
-      const res = await strict.request('/api/v1/webhooks', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${await t.bearer()}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: receiver.url, events: ['scan.started'] }),
-      });
-      expect(res.status).toBe(422);
-      expect(await res.json()).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'url' });
+      const res = await (
+        await t.client()
+      ).post('/api/v1/webhooks', { url: receiver.url, events: ['scan.started'] });
+      await expectError(res, 422, 'VALIDATION_ERROR', 'url');
     } finally {
       await strict.close();
     }
@@ -264,15 +208,13 @@ describe(`webhooks (${testEngine})`, () => {
 
   it('lets only admins with a bearer token manage webhooks', async () => {
     const member = await tenant.addUser('member');
-    const res = await api('/api/v1/webhooks', {}, await tenant.bearer(member));
+    const res = await apiClient(app, { token: await tenant.bearer(member) }).get('/api/v1/webhooks');
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ error_code: 'INSUFFICIENT_PERMISSION' });
+    expect(res.body).toMatchObject({ error_code: 'INSUFFICIENT_PERMISSION' });
   });
 
   it("answers 404 for another organization's webhooks and deliveries, changing nothing", async () => {
-    const created = (await (
-      await register({ url: receiver.url + '/mine', events: ['scan.started'] })
-    ).json()) as {
+    const created = (await register({ url: receiver.url + '/mine', events: ['scan.started'] })).body as {
       id: string;
     };
     const [deliveryId] = await enqueueWebhookEvent(app.services.db, tenant.orgId, 'scan.started', {});
@@ -285,14 +227,14 @@ describe(`webhooks (${testEngine})`, () => {
       ['DELETE', `/api/v1/webhooks/${created.id}`],
     ];
     for (const [method, path] of attempts) {
-      const res = await api(path, { method }, otherToken);
+      const res = await apiClient(app, { token: otherToken }).send(method, path);
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(await res.json()).toMatchObject({ error_code: 'NOT_FOUND' });
+      expect(res.body).toMatchObject({ error_code: 'NOT_FOUND' });
     }
     expect(await app.services.db('webhooks').where({ id: created.id }).first()).toBeDefined();
 
-    const del = await api(`/api/v1/webhooks/${created.id}`, { method: 'DELETE' });
-    expect(await del.json()).toEqual({ id: created.id, deleted: true });
-    expect((await api(`/api/v1/webhooks/${created.id}`)).status).toBe(404);
+    const del = await api.del(`/api/v1/webhooks/${created.id}`);
+    expect(del.body).toEqual({ id: created.id, deleted: true });
+    expect((await api.get(`/api/v1/webhooks/${created.id}`)).status).toBe(404);
   });
 });

@@ -1,13 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '../../../server/db/lock.ts';
 import { DELIVERY_TIMEOUT_MS } from '../../../server/webhooks/delivery.ts';
+import { apiClient, type ApiClient } from '../../helpers/api-client.ts';
+import {
+  startWebhookReceiver,
+  type ReceivedRequest,
+  type WebhookReceiver,
+} from '../../fixtures/webhook-receiver.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
+import { logIn } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
 import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts';
 
@@ -25,59 +30,15 @@ import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts
 /** The bootstrap admin (SCANWARD_ADMIN_EMAIL left at its default: zod's e-mail check refuses `admin@localhost`). */
 const ADMIN = { email: 'admin@localhost', password: 'restart-test-password' };
 
-interface Received {
-  at: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/**
- * A loopback receiver that records every request. While `holding`, it never
- * answers (the sender's attempt stays in flight); afterwards it answers 204.
- */
-async function startReceiver() {
-  const received: Received[] = [];
-  const held = new Set<ServerResponse>();
-  const state = { holding: true };
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      received.push({ at: Date.now(), headers: req.headers, body });
-      if (state.holding) {
-        held.add(res);
-        res.on('close', () => held.delete(res));
-        return;
-      }
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    /** From now on every request is answered 204. */
-    answer: () => {
-      state.holding = false;
-    },
-    close: async () => {
-      for (const res of held) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 describe(`webhook delivery across a killed server process (${testEngine})`, () => {
   let root: string | undefined;
   let database: TestDatabase | undefined;
   let env: Record<string, string>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   const started: ServerProcess[] = [];
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver({ holding: true });
     env = {
       SCANWARD_ADMIN_PASSWORD: ADMIN.password,
       SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -132,30 +93,15 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
     );
   };
 
-  const login = async (server: ServerProcess) => {
-    const res = await fetch(`${server.url}/api/v1/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: ADMIN.email, password: ADMIN.password }),
-    });
+  /** The bootstrap admin's client on a server process, logged in over HTTP. */
+  const adminOf = async (server: ServerProcess) => {
+    const res = await logIn(server, ADMIN);
     expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
+    return apiClient(server, { token: res.body.access_token });
   };
 
-  const call = async <T>(server: ServerProcess, token: string, method: string, p: string, body?: unknown) => {
-    const res = await fetch(server.url + p, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
-
-  const startScan = async (server: ServerProcess, token: string) => {
-    const res = await call<{ id: string }>(server, token, 'POST', '/api/v1/scans', {
+  const startScan = async (api: ApiClient) => {
+    const res = await api.post<{ id: string }>('/api/v1/scans', {
       target: '127.0.0.1',
       scan_type: 'quick',
       ports: '1',
@@ -173,18 +119,12 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
   it('delivers an event whose attempt was in flight when the process was killed, once, after restart', async () => {
     // 1. First process: a webhook for scan.started, and a scan a runner picks up.
     const first = await start();
-    const firstToken = await login(first);
+    const firstApi = await adminOf(first);
     const registration = { url: receiver.url, events: ['scan.started'] };
-    const created = await call<{ id: string; secret: string }>(
-      first,
-      firstToken,
-      'POST',
-      '/api/v1/webhooks',
-      registration,
-    );
+    const created = await firstApi.post<{ id: string; secret: string }>('/api/v1/webhooks', registration);
     expect(created.status).toBe(201);
     const hook = created.body;
-    const firstScan = await startScan(first, firstToken);
+    const firstScan = await startScan(firstApi);
 
     // 2. The receiver holds the attempt open; kill the process while it is in flight.
     const [inFlight] = await waitFor(
@@ -206,16 +146,15 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
     receiver.answer();
     await dataDirFree();
     const second = await start();
-    const token = await login(second);
+    const api = await adminOf(second);
 
     // The claim of the killed attempt protects it until its lease ends, then it is due again.
     const deliveries = (id: string) =>
-      call<{ items: { id: string; status: string; status_code: number | null; attempts: number }[] }>(
-        second,
-        token,
-        'GET',
-        `/api/v1/webhooks/${hook.id}/deliveries`,
-      ).then((res) => res.body.items.find((d) => d.id === id));
+      api
+        .get<{ items: { id: string; status: string; status_code: number | null; attempts: number }[] }>(
+          `/api/v1/webhooks/${hook.id}/deliveries`,
+        )
+        .then((res) => res.body.items.find((d) => d.id === id));
     const delivered = await waitFor(
       () => deliveries(deliveryId),
       (d) => d?.status === 'succeeded',
@@ -225,7 +164,7 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
 
     const attempts = attemptsOf(deliveryId);
     expect(attempts).toHaveLength(2);
-    const [killed, retried] = attempts as [Received, Received];
+    const [killed, retried] = attempts as [ReceivedRequest, ReceivedRequest];
     expect(retried.body).toBe(killed.body);
     const payload = new Webhook(hook.secret).verify(retried.body, retried.headers as Record<string, string>);
     expect(payload).toEqual(killedPayload);
@@ -234,7 +173,7 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
 
     // 4. Once succeeded it is not sent again: a later event is delivered by the same worker,
     //    and by then the recovered delivery still has exactly its two attempts.
-    const laterScan = await startScan(second, token);
+    const laterScan = await startScan(api);
     const later = await waitFor(
       async () =>
         receiver.received.find((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id === laterScan),

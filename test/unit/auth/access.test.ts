@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { API_KEY_RECOGNITION_LENGTH, generateApiKey } from '../../../server/auth/api-keys.ts';
 import { enforceAccess, hashApiKey } from '../../../server/auth/gatekeeper.ts';
-import type { Principal } from '../../../server/auth/principal.ts';
+import type { Principal } from '../../../server/http/principal.ts';
 import { AppError } from '../../../server/http/errors.ts';
-import type { OrganizationRow } from '../../../server/identity/plans.ts';
+import type { OrganizationRow } from '../../../server/identity/organizations.repository.ts';
 import type { Permission } from '../../../server/schemas/common.ts';
 
 const org: OrganizationRow = {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../server/cli/program.ts';
+import { runCliCaptured } from '../../helpers/cli.ts';
 import {
   dependencyOrder,
   schemaDifferences,
@@ -21,18 +21,6 @@ const t = (name: string, references: string[] = [], columns = [{ name: 'id', typ
   columns,
   references,
 });
-
-async function cli(argv: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    env,
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    readStdin: async () => '',
-  });
-  return { code, stdout, stderr };
-}
 
 describe('db copy: table order', () => {
   it('puts every table after the tables it references, alphabetically among equals', () => {
@@ -99,13 +87,13 @@ describe('db copy: refusals before any database is opened', () => {
 
   it('exits 2 when --to is missing or not a PostgreSQL connection string', async () => {
     const env = { SCANWARD_DATA_DIR: root };
-    expect((await cli(['db', 'copy'], env)).code).toBe(2);
+    expect((await runCliCaptured(['db', 'copy'], env)).code).toBe(2);
     for (const to of ['mysql://db/x', 'not a url', 'postgres://']) {
-      const run = await cli(['db', 'copy', '--to', to], env);
+      const run = await runCliCaptured(['db', 'copy', '--to', to], env);
       expect(run.code, to).toBe(2);
       expect(run.stderr).toContain('--to must be a PostgreSQL connection string');
     }
-    const batch = await cli(['db', 'copy', '--to', 'postgres://h/db', '--batch-size', '0'], env);
+    const batch = await runCliCaptured(['db', 'copy', '--to', 'postgres://h/db', '--batch-size', '0'], env);
     expect(batch.code).toBe(2);
     expect(batch.stderr).toContain('--batch-size must be a whole number from 1 to 50000');
   });
@@ -113,7 +101,7 @@ describe('db copy: refusals before any database is opened', () => {
   it('exits 1 when SCANWARD_DATA_DIR holds no embedded database, and creates none there', async () => {
     const missing = path.join(root, 'nothing-here');
     // DATABASE_URL is not the source: it is ignored, so it cannot be copied into itself.
-    const run = await cli(['db', 'copy', '--to', 'postgres://postgres@127.0.0.1:1/x'], {
+    const run = await runCliCaptured(['db', 'copy', '--to', 'postgres://postgres@127.0.0.1:1/x'], {
       SCANWARD_DATA_DIR: missing,
       DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x',
     });

@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
@@ -9,7 +5,7 @@ import { startTestApp, type TestApp } from '../../../helpers/app.ts';
 import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
-import { hasOpenssl } from '../../../fixtures/tls-certificates.ts';
+import { generateSelfSigned, hasOpenssl } from '../../../fixtures/tls-certificates.ts';
 import { startWebServer, type TrackedServer } from '../../../fixtures/web-server.ts';
 
 const openssl = hasOpenssl();
@@ -20,31 +16,11 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
   let tenant: Tenant;
   let runner: Runner;
   let server: TrackedServer;
-  let dir: string;
   const host = randomLoopbackAddress();
   let port: number;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'scanward-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        'k.pem',
-        '-out',
-        'c.pem',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=scan-fixture.test',
-      ],
-      { cwd: dir, stdio: 'pipe', input: '' },
-    );
+    const certificate = generateSelfSigned('scan-fixture.test');
     // nmap's second opinion is not what these tests are about, and costs ~20 s per HTTP fixture.
     app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
     tenant = await createTenant(app, 'enterprise');
@@ -52,8 +28,7 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
     server = await startWebServer({
       address: host,
       tls: {
-        key: readFileSync(join(dir, 'k.pem')),
-        cert: readFileSync(join(dir, 'c.pem')),
+        ...certificate,
         minVersion: 'TLSv1',
         ciphers: 'DEFAULT:@SECLEVEL=0',
       },
@@ -66,7 +41,6 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
     await runner?.stop();
     await server?.close();
     await app?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('a full scan of a loopback HTTPS server records the TLS and header findings', async () => {

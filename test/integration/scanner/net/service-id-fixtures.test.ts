@@ -2,14 +2,10 @@
  * Service identification against small fake services on loopback, each speaking just
  * enough of its protocol (written from the protocol specifications).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { identifyService, type IdentifyServiceOptions } from '../../../../server/scanner/net/service-id.ts';
 import { decodeDocument } from '../../../../server/scanner/net/probes/bson.ts';
@@ -20,6 +16,7 @@ import {
   type FixtureListener,
   type ListenerOptions,
 } from '../../../fixtures/listeners.ts';
+import { generateSelfSigned, hasOpenssl } from '../../../fixtures/tls-certificates.ts';
 
 const HOST = '127.0.0.1';
 const FAST = { greetingWaitMs: 300, replyWaitMs: 1000, timeoutMs: 8000 };
@@ -110,40 +107,11 @@ describe('identifyService on fake services', () => {
   });
 
   it('identifies HTTPS: TLS first, then HTTP inside it', async (context) => {
-    let directory: string | undefined;
-    try {
-      directory = mkdtempSync(join(tmpdir(), 'scanward-tls-'));
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=fixture.test',
-          '-keyout',
-          join(directory, 'key.pem'),
-          '-out',
-          join(directory, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
-    } catch {
-      if (directory) rmSync(directory, { recursive: true, force: true });
-      context.skip('openssl is not available to make a test certificate');
-    }
-    const server = createHttpsServer(
-      { key: readFileSync(join(directory!, 'key.pem')), cert: readFileSync(join(directory!, 'cert.pem')) },
-      (_request, response) => {
-        response.setHeader('Server', 'nginx/1.25.3');
-        response.end('hello');
-      },
-    );
-    rmSync(directory!, { recursive: true, force: true });
+    if (!hasOpenssl()) context.skip('openssl is not available to make a test certificate');
+    const server = createHttpsServer(generateSelfSigned('fixture.test'), (_request, response) => {
+      response.setHeader('Server', 'nginx/1.25.3');
+      response.end('hello');
+    });
     const port = await listenHttp(server);
     const result = await identify(port);
     expect(result).toMatchObject({

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanRow } from '../../../../server/scans/repository.ts';
+import type { ScanRow } from '../../../../server/scans/scans.repository.ts';
 import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import type { ScanState } from '../../../../server/scanner/types.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';

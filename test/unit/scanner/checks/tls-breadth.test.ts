@@ -1,5 +1,3 @@
-import type { AddressInfo, Socket } from 'node:net';
-import { createServer as createTlsServer, type Server, type TlsOptions } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../../../server/scanner/check-registry.ts';
 import {
@@ -18,34 +16,8 @@ import {
   hasOpenssl,
   type TestCertificates,
 } from '../../../fixtures/tls-certificates.ts';
+import { startTlsServer } from '../../../fixtures/tls-server.ts';
 import { checkContext, serviceAt } from '../../../helpers/phase-context.ts';
-
-interface TlsFixture {
-  address: string;
-  port: number;
-  connections: number;
-  close(): Promise<void>;
-}
-
-async function startTls(options: TlsOptions): Promise<TlsFixture> {
-  const server: Server = createTlsServer(options, (socket) => socket.end());
-  const address = randomLoopbackAddress();
-  const sockets = new Set<Socket>();
-  const fixture = { address, port: 0, connections: 0 } as TlsFixture;
-  server.on('connection', (socket: Socket) => {
-    fixture.connections += 1;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('tlsClientError', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  fixture.port = (server.address() as AddressInfo).port;
-  fixture.close = async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return fixture;
-}
 
 /** The cipher suites a ClientHello offers. */
 function offeredSuites(hello: Buffer): number[] {
@@ -116,13 +88,13 @@ describe.skipIf(!openssl)('TLS breadth checks', () => {
 
   it('reports a real TLS server that accepts a NULL cipher suite, and nothing on a hardened twin', async () => {
     const weak = await start(
-      startTls({
+      startTlsServer({
         ...certs.strongKey,
         maxVersion: 'TLSv1.2',
         ciphers: 'NULL-SHA256:ECDHE-RSA-AES128-GCM-SHA256:@SECLEVEL=0',
       }),
     );
-    const hardened = await start(startTls({ ...certs.strongKey }));
+    const hardened = await start(startTlsServer({ ...certs.strongKey }));
     const [finding, ...rest] = await tlsWeakCipherSuitesCheck.run(checkContext(weak.address), https(weak));
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({
@@ -163,8 +135,8 @@ describe.skipIf(!openssl)('TLS breadth checks', () => {
   });
 
   it('reports a 1024-bit RSA key, and nothing for a 2048-bit one', async () => {
-    const weak = await start(startTls({ ...certs.weakKey, ciphers: 'DEFAULT:@SECLEVEL=0' }));
-    const strong = await start(startTls({ ...certs.strongKey }));
+    const weak = await start(startTlsServer({ ...certs.weakKey, ciphers: 'DEFAULT:@SECLEVEL=0' }));
+    const strong = await start(startTlsServer({ ...certs.strongKey }));
     const [finding] = await tlsWeakKeyCheck.run(checkContext(weak.address), https(weak));
     expect(finding).toMatchObject({
       check_id: 'tls-certificate-weak-key',
@@ -177,8 +149,8 @@ describe.skipIf(!openssl)('TLS breadth checks', () => {
   });
 
   it('reports a certificate that is not valid yet, and nothing for a current one', async () => {
-    const future = await start(startTls({ ...certs.notYetValid }));
-    const current = await start(startTls({ ...certs.strongKey }));
+    const future = await start(startTlsServer({ ...certs.notYetValid }));
+    const current = await start(startTlsServer({ ...certs.strongKey }));
     const [finding] = await tlsNotYetValidCheck.run(checkContext(future.address), https(future));
     expect(finding).toMatchObject({ check_id: 'tls-certificate-not-yet-valid', severity: 'medium' });
     expect(finding!.description).toContain('valid only from Jan  1 00:00:00 2099 GMT');
@@ -187,7 +159,7 @@ describe.skipIf(!openssl)('TLS breadth checks', () => {
 
   it('reports a certificate for another name when the scan target is a DNS name, never for an address target', async () => {
     const server = await start(
-      startTls({ key: certs.leaf.key, cert: certs.leaf.cert + certs.intermediate.cert }),
+      startTlsServer({ key: certs.leaf.key, cert: certs.leaf.cert + certs.intermediate.cert }),
     );
     const [finding] = await tlsHostnameMismatchCheck.run(
       checkContext(server.address, { target: 'other.example.test' }),
@@ -211,9 +183,9 @@ describe.skipIf(!openssl)('TLS breadth checks', () => {
   });
 
   it('reports a server that sends its leaf without the intermediate, and not one that sends the chain', async () => {
-    const incomplete = await start(startTls({ ...certs.leaf }));
+    const incomplete = await start(startTlsServer({ ...certs.leaf }));
     const complete = await start(
-      startTls({ key: certs.leaf.key, cert: certs.leaf.cert + certs.intermediate.cert }),
+      startTlsServer({ key: certs.leaf.key, cert: certs.leaf.cert + certs.intermediate.cert }),
     );
     const ctx = checkContext(incomplete.address);
     const [finding] = await tlsIncompleteChainCheck.run(ctx, https(incomplete));
