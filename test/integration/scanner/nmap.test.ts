@@ -27,12 +27,12 @@ describe.skipIf(!nmap)(`nmap in the enumeration phase (${testEngine})`, () => {
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTenant(app, 'enterprise');
-    // Greets like a POP3 server: a protocol our probes do not speak.
-    const pop3 = createServer((socket) => {
+    // Greets like a VNC server (RFB): a protocol our probes do not speak.
+    const vnc = createServer((socket) => {
       socket.on('error', () => undefined);
-      socket.write('+OK Dovecot ready.\r\n');
+      socket.write('RFB 003.008\n');
     });
-    server = await listenTracked(pop3, host);
+    server = await listenTracked(vnc, host);
     port = server.port;
     runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
@@ -46,7 +46,7 @@ describe.skipIf(!nmap)(`nmap in the enumeration phase (${testEngine})`, () => {
     const done = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
     expect(done.status).toBe('completed');
     expect(done.state.services).toEqual([expect.objectContaining({ port, service: 'unknown' })]);
-    // nmap names it pop3, which is none of our services: it ran, and added nothing.
+    // nmap names it vnc, which is none of our services: it ran, and added nothing.
     expect(done.state.toolsUsed).toMatchObject({ nmap: 0 });
     expect(done.state.notes).toContainEqual('nmap: asked about 1 host(s), added to 0 service(s)');
   });
