@@ -11,4 +11,24 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // SQL lives in repositories (docs/architecture.md): elsewhere a database handle is only
+    // passed on, or opens a transaction; dependency-cruiser keeps knex imports out likewise.
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*.repository.ts', 'server/db/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='Identifier'][callee.name=/^(db|trx|tx)$/]",
+          message: 'Query a table through its repository (<domain>/<table>.repository.ts).',
+        },
+        {
+          selector:
+            'CallExpression[callee.object.name=/^(db|trx|tx)$/][callee.property.name=/^(raw|from|select|insert|update|table)$/]',
+          message: 'SQL belongs in a repository (<domain>/<table>.repository.ts).',
+        },
+      ],
+    },
+  },
 );

@@ -176,20 +176,24 @@ export async function claimNextScan(
       const queueWaitMs = takeover
         ? undefined
         : Math.max(0, now.getTime() - new Date(candidate.created_at).getTime());
-      const row = await updateClaimedScan(trx, candidate.id, {
-        status: 'running',
-        runner_id: runnerId,
-        lease_expires_at: leaseUntil(now, leaseSeconds),
-        attempts: candidate.attempts + 1,
-        started_at: trx.raw('coalesce(started_at, ?)', [now]),
-        last_progress_at: now,
-        updated_at: now,
-        ...(takeover
-          ? {}
-          : {
-              phase_timings: JSON.stringify({ queue_wait: queueWaitMs, phases: {} } satisfies PhaseTimings),
-            }),
-      });
+      const row = await updateClaimedScan(
+        trx,
+        candidate.id,
+        {
+          status: 'running',
+          runner_id: runnerId,
+          lease_expires_at: leaseUntil(now, leaseSeconds),
+          attempts: candidate.attempts + 1,
+          last_progress_at: now,
+          updated_at: now,
+          ...(takeover
+            ? {}
+            : {
+                phase_timings: JSON.stringify({ queue_wait: queueWaitMs, phases: {} } satisfies PhaseTimings),
+              }),
+        },
+        now,
+      );
       if (!takeover) {
         await enqueueWebhookEvent(trx, candidate.org_id, 'scan.started', presentScanEvent(row), now);
       }

@@ -252,9 +252,14 @@ export async function countLiveRunningScans(db: Db, orgId: string, now: Date): P
 export async function updateClaimedScan(
   trx: Knex.Transaction,
   scanId: string,
-  changes: ScanUpdate,
+  changes: Omit<ScanUpdate, 'started_at'>,
+  startedAt: Date,
 ): Promise<ScanRow> {
-  const [row] = await trx('scans').where({ id: scanId }).update(changes).returning('*');
+  const [row] = await trx('scans')
+    .where({ id: scanId })
+    // A scan taken over keeps the time its first runner started it.
+    .update({ ...changes, started_at: trx.raw('coalesce(started_at, ?)', [startedAt]) })
+    .returning('*');
   return row!;
 }
 
