@@ -42,6 +42,18 @@ export default {
       { path: '^server/scanner/(checks|templates)/' },
     ),
     rule(
+      'phases-reach-checks-through-the-registry',
+      'the engine runs checks through check-registry.ts, never a check or template module itself',
+      { path: '^server/scanner/(phases/|pipeline\\.ts|runner\\.ts)' },
+      { path: '^server/scanner/(checks|templates)/' },
+    ),
+    rule(
+      'ratelimit-knows-no-auth',
+      'rate limits count what http/ tells them (the Principal), not how callers authenticate',
+      { path: '^server/ratelimit/' },
+      { path: '^server/auth/' },
+    ),
+    rule(
       'only-repositories-and-db-use-knex',
       'SQL lives in *.repository.ts, server/db/ and migrations/; others take `Db` from server/db',
       { pathNot: ['\\.repository\\.ts$', '^server/db/', '^migrations/'] },

@@ -57,6 +57,18 @@ const TREE: Record<string, string> = {
     "import { run } from './templates/execute.ts';",
     'export const CHECKS = [tlsCheck, run];',
   ].join('\n'),
+  'server/scanner/phases/checks.ts': [
+    "import { CHECKS } from '../check-registry.ts';",
+    "import { tlsCheck } from '../checks/tls.ts';",
+    'export const c = [CHECKS, tlsCheck];',
+  ].join('\n'),
+  'server/ratelimit/counters.ts': [
+    "import type { Principal } from '../http/principal.ts';",
+    "import type { ApiKey } from '../auth/keys.ts';",
+    'export type P = Principal | ApiKey;',
+  ].join('\n'),
+  'server/http/principal.ts': 'export interface Principal { id: string }',
+  'server/auth/keys.ts': 'export interface ApiKey { id: string }',
   'server/cli/program.ts':
     "import { register } from './command.ts';\nexport interface Ctx { a: 1 }\nexport const p = register;",
   'server/cli/command.ts': "import type { Ctx } from './program.ts';\nexport const register = (c: Ctx) => c;",
@@ -116,6 +128,18 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
     ]);
     expect(violations('net-is-below-checks-and-templates')).toEqual([
       'server/scanner/net/probe.ts → server/scanner/checks/tls.ts',
+    ]);
+  });
+
+  it('lets the engine reach checks and templates only through the registry', () => {
+    expect(violations('phases-reach-checks-through-the-registry')).toEqual([
+      'server/scanner/phases/checks.ts → server/scanner/checks/tls.ts',
+    ]);
+  });
+
+  it('keeps auth/ out of the rate limits', () => {
+    expect(violations('ratelimit-knows-no-auth')).toEqual([
+      'server/ratelimit/counters.ts → server/auth/keys.ts',
     ]);
   });
 
