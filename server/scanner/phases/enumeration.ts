@@ -212,6 +212,24 @@ const NMAP_TIMEOUT_MS = 60_000;
 const NMAP_PROCESSES = 4;
 
 /**
+ * Services nmap's version detection cannot improve on and only waits out: the Erlang
+ * distribution port answers none of its probes, so `nmap -sV -T4` on it runs into the 60 s
+ * timeout (measured on this project's CI machine, RabbitMQ's 25672), while our probes name it
+ * from epmd and its own handshake.
+ */
+const NMAP_ADDS_NOTHING: ReadonlySet<string> = new Set(['erlang-dist']);
+
+/** The ports, per host, worth nmap's second opinion: those our probes could not name or date. */
+export function secondOpinionPorts(services: readonly ServiceIdentification[]): Map<string, number[]> {
+  const byHost = new Map<string, number[]>();
+  for (const s of services) {
+    if (s.service !== 'unknown' && (s.version || NMAP_ADDS_NOTHING.has(s.service))) continue;
+    byHost.set(s.address, [...(byHost.get(s.address) ?? []), s.port]);
+  }
+  return byHost;
+}
+
+/**
  * nmap's service scan of the ports our probes could not name or date, for
  * full and compliance scans when nmap is installed (and SCANWARD_NMAP is not
  * `off`). Never fails the scan: a host nmap could not scan simply gets no
@@ -223,11 +241,7 @@ async function secondOpinion(
 ): Promise<Map<string, NmapServiceResult[]>> {
   const results = new Map<string, NmapServiceResult[]>();
   if (ctx.scan.scan_type === 'quick' || ctx.services.config.nmap === 'off') return results;
-  const byHost = new Map<string, number[]>();
-  for (const s of services) {
-    if (s.service !== 'unknown' && s.version) continue;
-    byHost.set(s.address, [...(byHost.get(s.address) ?? []), s.port]);
-  }
+  const byHost = secondOpinionPorts(services);
   if (byHost.size === 0 || !(await isNmapAvailable())) return results;
   ctx.progress.tool('nmap');
   // A range scan may have many hosts: a few nmap processes at a time.

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { secondOpinionPorts } from '../../../../server/scanner/phases/enumeration.ts';
+import { serviceAt } from '../../../helpers/phase-context.ts';
+
+describe("nmap's second opinion", () => {
+  it('is asked about the ports our probes could not name or date, per host', () => {
+    const ports = secondOpinionPorts([
+      serviceAt('127.0.0.1', 6379, 'redis', { version: '7.2.4' }),
+      serviceAt('127.0.0.1', 8080, 'http'),
+      serviceAt('127.0.0.1', 2024, 'unknown'),
+      serviceAt('127.0.0.2', 9000, 'unknown'),
+    ]);
+    expect(Object.fromEntries(ports)).toEqual({ '127.0.0.1': [8080, 2024], '127.0.0.2': [9000] });
+  });
+
+  it('is not asked about the Erlang distribution port, whose probes it only waits out', () => {
+    expect(secondOpinionPorts([serviceAt('127.0.0.1', 25672, 'erlang-dist')]).size).toBe(0);
+  });
+});
