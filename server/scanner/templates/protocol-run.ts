@@ -5,7 +5,7 @@
 import { renderBytes } from '../net/probe-session.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import type { DslValue } from './dsl.ts';
-import { canonicalCheckId, categoryOf, redactEvidence, TEMPLATE_TOOL } from './execute.ts';
+import { redactEvidence, templateDetection } from './execute.ts';
 import { ResponseView } from './matchers.ts';
 import type { TemplateInfo } from './schema.ts';
 import type { Detection } from '../types.ts';
@@ -52,29 +52,11 @@ export function protocolDetection(
   proof: { request: string; response: string },
   what: string,
 ): Detection {
-  const info = template.info;
-  const component = componentUrl(service);
-  return {
-    check_id: canonicalCheckId(template.id),
-    upstream_ids: [template.id],
-    title: info.name,
-    severity: info.severity,
-    cvss_vector: info.cvssVector,
-    target,
-    affected_component: component,
-    port: service.port,
-    tool: TEMPLATE_TOOL,
-    category: categoryOf(template),
-    cve_ids: info.cveIds,
-    cwe_ids: info.cweIds,
-    description: `${info.description}\n\nMatched by nuclei template ${template.id} (${what}) on ${component}.`,
-    impact: info.impact || `Reported by nuclei template ${template.id} (${info.severity}).`,
-    evidence: {
-      request: redactEvidence(proof.request),
-      response: redactEvidence(proof.response),
-      screenshot_url: null,
-    },
-  };
+  return templateDetection(template, service, target, {
+    component: componentUrl(service),
+    how: what,
+    evidence: { request: redactEvidence(proof.request), response: redactEvidence(proof.response) },
+  });
 }
 
 export const renderEvidence = (bytes: Buffer, max = 2048): string => renderBytes(bytes, max);
