@@ -6,14 +6,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+import { listenTracked, type TrackedServer } from '../../../fixtures/web-server.ts';
 
 const CORPUS = fileURLToPath(
   new URL('../../../../../shared/data/nuclei-templates-9424c7c.tar.gz', import.meta.url),
@@ -24,17 +24,10 @@ if (!haveCorpus) console.warn(`skipping the crawl-fed template test: ${CORPUS} i
 describe.skipIf(!haveCorpus)('templates on the crawled pages', () => {
   let scanner: ScanApp;
   let work: string;
-  const fixtures: Array<{
-    server: Server;
-    host: string;
-    port: number;
-    sockets: Set<Socket>;
-    paths: string[];
-  }> = [];
+  const fixtures: TrackedServer[] = [];
 
   async function startFixture(weak: boolean) {
     const host = randomLoopbackAddress();
-    const sockets = new Set<Socket>();
     const paths: string[] = [];
     const server = createServer((req, res) => {
       paths.push(req.url ?? '');
@@ -53,14 +46,9 @@ describe.skipIf(!haveCorpus)('templates on the crawled pages', () => {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
     });
-    server.on('connection', (s: Socket) => {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => server.listen(0, host, resolve));
-    const fixture = { server, host, port: (server.address() as AddressInfo).port, sockets, paths };
-    fixtures.push(fixture);
-    return fixture;
+    const tracked = await listenTracked(server, host);
+    fixtures.push(tracked);
+    return { host, port: tracked.port, paths };
   }
 
   beforeAll(async () => {
@@ -76,10 +64,7 @@ describe.skipIf(!haveCorpus)('templates on the crawled pages', () => {
   }, 60_000);
   afterAll(async () => {
     await scanner?.close();
-    for (const f of fixtures) {
-      for (const socket of f.sockets) socket.destroy();
-      await new Promise<void>((resolve) => f.server.close(() => resolve()));
-    }
+    for (const f of fixtures) await f.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 

@@ -4,8 +4,7 @@
  * set finds its weakness on a fixture, and nothing of the set fires on a clean twin.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { DEFAULT_TEMPLATES_DIR } from '../../../../server/scanner/templates/sour
 import type { ScanState } from '../../../../server/scanner/types.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+import { listenTracked, type TrackedServer } from '../../../fixtures/web-server.ts';
 
 const AWS_CREDENTIALS =
   '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = hunter2\n';
@@ -20,11 +20,10 @@ const AWS_CREDENTIALS =
 describe('templates on a fresh install', () => {
   let scanner: ScanApp;
   let dataDir: string;
-  const fixtures: Array<{ server: Server; host: string; port: number; sockets: Set<Socket> }> = [];
+  const fixtures: TrackedServer[] = [];
 
   async function startFixture(weak: boolean) {
     const host = randomLoopbackAddress();
-    const sockets = new Set<Socket>();
     const server = createServer((req, res) => {
       if (req.url === '/') {
         res.writeHead(200, {
@@ -41,13 +40,9 @@ describe('templates on a fresh install', () => {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
     });
-    server.on('connection', (s: Socket) => {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => server.listen(0, host, resolve));
-    fixtures.push({ server, host, port: (server.address() as AddressInfo).port, sockets });
-    return fixtures.at(-1)!;
+    const tracked = await listenTracked(server, host);
+    fixtures.push(tracked);
+    return { host, port: tracked.port };
   }
 
   beforeAll(async () => {
@@ -56,10 +51,7 @@ describe('templates on a fresh install', () => {
   }, 60_000);
   afterAll(async () => {
     await scanner?.close();
-    for (const f of fixtures) {
-      for (const socket of f.sockets) socket.destroy();
-      await new Promise<void>((resolve) => f.server.close(() => resolve()));
-    }
+    for (const f of fixtures) await f.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
