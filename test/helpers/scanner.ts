@@ -1,21 +1,48 @@
 import { queueScan } from '../../server/scans/lifecycle.ts';
 import type { ScanRow } from '../../server/scans/scans.repository.ts';
-import type { Runner } from '../../server/scanner/runner.ts';
+import { startRunner, type Runner } from '../../server/scanner/runner.ts';
 import type { ScanState } from '../../server/scanner/types.ts';
-import type { TestApp } from './app.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { waitFor } from './poll.ts';
-import { scanRow, type Tenant } from './factory.ts';
+import { createTenant, scanRow, type Tenant } from './factory.ts';
 
 export type FinishedScan = ScanRow & { state: ScanState };
+
+/** The scan-runner tests' world: the real app, an enterprise tenant and a runner over the app. */
+export interface ScanApp {
+  app: TestApp;
+  tenant: Tenant;
+  runner: Runner;
+  /** Stops the runner, then closes the app. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real app (`options` as {@link startTestApp}), an enterprise tenant in it and a
+ * runner polling every 50 ms: the set-up of every test that scans through the runner.
+ */
+export async function startScanApp(options: TestAppOptions = {}): Promise<ScanApp> {
+  const app = await startTestApp(options);
+  try {
+    const tenant = await createTenant(app, 'enterprise');
+    const runner = startRunner(app.services, { pollIntervalMs: 50 });
+    const close = async (): Promise<void> => {
+      await runner.stop();
+      await app.close();
+    };
+    return { app, tenant, runner, close };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
 
 /**
  * Queues a scan of `target` for the tenant (as the API would, minus the HTTP),
  * wakes the runner and waits until the scan has finished, answering its row.
  */
 export async function runScanToEnd(
-  app: TestApp,
-  runner: Runner,
-  tenant: Tenant,
+  { app, runner, tenant }: Pick<ScanApp, 'app' | 'runner' | 'tenant'>,
   scan: {
     target: string;
     ports: string;

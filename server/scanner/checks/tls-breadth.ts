@@ -26,7 +26,7 @@ import { startTlsOf } from '../net/starttls.ts';
 import {
   appliesToTls,
   chainIncomplete,
-  describeCertificate,
+  certificateEvidence,
   detection,
   distinguishedName,
   handshakeRequest,
@@ -141,16 +141,6 @@ export const tlsWeakCipherSuitesCheck: Check = {
     ];
   },
 };
-
-const certificateEvidence = (
-  ctx: PhaseContext,
-  service: ServiceIdentification,
-  result: Awaited<ReturnType<typeof certificateHandshake>>,
-) => ({
-  request: handshakeRequest(ctx, service, 'certificate not verified, then inspected'),
-  response: describeCertificate(result),
-  screenshot_url: null,
-});
 
 export const tlsWeakKeyCheck: Check = {
   id: 'tls-certificate-weak-key',

@@ -68,6 +68,15 @@ export function describeCertificate(result: Handshake): string {
   return lines.join('\n');
 }
 
+/** The evidence of a check that reads the certificate handshake (net/tls-handshake.ts). */
+export function certificateEvidence(ctx: PhaseContext, service: ServiceIdentification, result: Handshake) {
+  return {
+    request: handshakeRequest(ctx, service, 'certificate not verified, then inspected'),
+    response: describeCertificate(result),
+    screenshot_url: null,
+  };
+}
+
 /** The certificate chain, leaf first (a self-issued root ends the walk); when verification failed, what the server sent. */
 export function presentedChain(leaf: DetailedPeerCertificate | undefined): DetailedPeerCertificate[] {
   const chain: DetailedPeerCertificate[] = [];
@@ -211,11 +220,7 @@ export const tlsCertificateExpiredCheck: Check = {
         impact:
           'Clients refuse the connection, or users and programs are taught to ignore certificate errors, ' +
           'which removes their protection against interception.',
-        evidence: {
-          request: handshakeRequest(ctx, service, 'certificate not verified, then inspected'),
-          response: describeCertificate(result),
-          screenshot_url: null,
-        },
+        evidence: certificateEvidence(ctx, service, result),
       }),
     ];
   },
@@ -269,11 +274,7 @@ export const tlsCertificateSelfSignedCheck: Check = {
         impact:
           'Clients cannot tell the real server from an impostor: they either fail, or are configured to skip ' +
           'verification and then accept an attacker’s certificate as well.',
-        evidence: {
-          request: handshakeRequest(ctx, service, 'certificate not verified, then inspected'),
-          response: describeCertificate(result),
-          screenshot_url: null,
-        },
+        evidence: certificateEvidence(ctx, service, result),
       }),
     ];
   },

@@ -10,23 +10,26 @@
  * bytes, when the peer closes, READ_IDLE_MS after the last bytes, or READ_TIMEOUT_MS after it
  * began. The default part (`data`) is the final read, `raw` everything read on the connection.
  */
-import PQueue from 'p-queue';
 import type { Socket } from 'node:net';
 import type { ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
-import { connectService, hostTarget, ServiceConnectError } from '../net/service-connect.ts';
-import type { Coverage, Detection, PhaseContext } from '../types.ts';
-import { canonicalCheckId, substitute } from './execute.ts';
+import { connectService, hostTarget } from '../net/service-connect.ts';
+import type { PhaseContext } from '../types.ts';
+import { substitute } from './execute.ts';
 import { requestMatches } from './matchers.ts';
-import { protocolDetection, RawView, renderEvidence } from './protocol-run.ts';
+import {
+  protocolDetection,
+  RawView,
+  renderEvidence,
+  runProtocolTemplates,
+  type ProtocolRun,
+} from './protocol-run.ts';
 import type { CompiledNetworkRequest, NetworkTemplate } from './schema.ts';
 
 /** Most time one read waits. */
 export const READ_TIMEOUT_MS = 5_000;
 /** Silence after which a read that has bytes is complete. */
 export const READ_IDLE_MS = 500;
-/** Network templates running at once against one service. */
-const CONCURRENCY = 4;
 
 /** Whether a network template is for this service: by port, or by a tag naming its protocol. */
 export function networkTemplateApplies(template: NetworkTemplate, service: ServiceIdentification): boolean {
@@ -116,13 +119,6 @@ async function exchange(
   }
 }
 
-export interface ProtocolRun {
-  detections: Detection[];
-  coverage: Coverage[];
-  /** Connections made (answered or not). */
-  connections: number;
-}
-
 /** Runs the network templates meant for this service; throws when none could connect at all. */
 export async function runNetworkTemplates(
   ctx: PhaseContext,
@@ -138,49 +134,32 @@ export async function runNetworkTemplates(
   ]);
   const run: ProtocolRun = { detections: [], coverage: [], connections: 0 };
   let answered = 0;
-  let lastError: unknown;
-
-  const runOne = async (template: NetworkTemplate): Promise<void> => {
-    const vars = new Map([...template.variables, ...variables]);
-    let complete = true;
-    for (const request of template.requests) {
-      if (!request.tls.includes(service.tls === true)) continue;
+  return runProtocolTemplates(
+    ctx,
+    run,
+    { target, service },
+    templates,
+    (template) => template.requests,
+    async (template, request) => {
+      if (!request.tls.includes(service.tls === true)) return undefined;
       run.connections++;
-      let result: Exchange;
-      try {
-        result = await exchange(ctx, service, request, vars);
-        answered++;
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        if (!(err instanceof ServiceConnectError)) throw err;
-        lastError = err;
-        complete = false;
-        continue;
-      }
+      const vars = new Map([...template.variables, ...variables]);
+      const result = await exchange(ctx, service, request, vars);
+      answered++;
       const named = new Map<string, string>(result.named);
       const view = new RawView(result.final, result.raw.toString('latin1'), named, template.variables);
-      if (await requestMatches(request, view)) {
-        run.detections.push(
-          protocolDetection(
-            template,
-            service,
-            target,
-            {
-              request: renderEvidence(Buffer.from(result.sent, 'latin1')),
-              response: renderEvidence(result.raw),
-            },
-            'tcp',
-          ),
-        );
-        break;
-      }
-    }
-    if (complete) run.coverage.push({ target, check_id: canonicalCheckId(template.id), port: service.port });
-  };
-
-  const queue = new PQueue({ concurrency: CONCURRENCY });
-  await Promise.all(templates.map((t) => queue.add(() => runOne(t), { signal: ctx.signal })));
-  if (ctx.signal.aborted) throw ctx.signal.reason;
-  if (answered === 0 && run.connections > 0) throw lastError;
-  return run;
+      if (!(await requestMatches(request, view))) return undefined;
+      return protocolDetection(
+        template,
+        service,
+        target,
+        {
+          request: renderEvidence(Buffer.from(result.sent, 'latin1')),
+          response: renderEvidence(result.raw),
+        },
+        'tcp',
+      );
+    },
+    () => answered,
+  );
 }

@@ -13,20 +13,16 @@
  * `not_before`/`not_after` (RFC 3339), distinguished names as `CN=…,OU=…,O=…,L=…,ST=…,C=…`.
  */
 import { checkServerIdentity, type PeerCertificate, type TLSSocket } from 'node:tls';
-import PQueue from 'p-queue';
 import type { ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
 import { connectService, hostTarget, serverName, ServiceConnectError } from '../net/service-connect.ts';
 import type { PhaseContext } from '../types.ts';
 import type { DslValue } from './dsl.ts';
-import { canonicalCheckId } from './execute.ts';
-import type { ProtocolRun } from './execute-network.ts';
 import { requestMatches } from './matchers.ts';
-import { protocolDetection, RawView } from './protocol-run.ts';
+import { protocolDetection, RawView, runProtocolTemplates, type ProtocolRun } from './protocol-run.ts';
 import type { CompiledSslRequest, SslTemplate } from './schema.ts';
 import type { SslField } from './ssl.ts';
 
-const CONCURRENCY = 4;
 const VERSION_NAMES: Record<string, string> = {
   TLSv1: 'tls10',
   'TLSv1.1': 'tls11',
@@ -115,7 +111,6 @@ export async function runSslTemplates(
   const run: ProtocolRun = { detections: [], coverage: [], connections: 0 };
   const handshakes = new Map<string, Promise<Fields | undefined>>();
   let answered = 0;
-  let lastError: unknown;
 
   /** The fields of a handshake with these versions; undefined when the server refused it. */
   const handshake = (request: CompiledSslRequest): Promise<Fields | undefined> => {
@@ -148,21 +143,16 @@ export async function runSslTemplates(
     return pending;
   };
 
-  const runOne = async (template: SslTemplate): Promise<void> => {
-    let complete = true;
-    for (const request of template.requests) {
-      if (request.sslv3) continue;
-      let fields: Fields | undefined;
-      try {
-        fields = await handshake(request);
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        if (!(err instanceof ServiceConnectError)) throw err;
-        lastError = err;
-        complete = false;
-        continue;
-      }
-      if (!fields) continue;
+  return runProtocolTemplates(
+    ctx,
+    run,
+    { target, service },
+    templates,
+    (template) => template.requests,
+    async (template, request) => {
+      if (request.sslv3) return undefined;
+      const fields = await handshake(request);
+      if (!fields) return undefined;
       const json = JSON.stringify(fields);
       const named = new Map<string, DslValue>(Object.entries(fields));
       const matched =
@@ -175,32 +165,22 @@ export async function runSslTemplates(
               const v = fields[f as SslField];
               return v !== '' && v !== false && v !== undefined;
             });
-      if (matched) {
-        const versions =
-          request.minVersion || request.maxVersion
-            ? `${request.minVersion ?? '…'}–${request.maxVersion ?? '…'}`
-            : 'default versions';
-        run.detections.push(
-          protocolDetection(
-            template,
-            service,
-            target,
-            {
-              request: `TLS ClientHello to ${urlHost(service.address)}:${service.port} (${where.sni ? `SNI ${where.sni}` : 'no SNI'}), ${versions}`,
-              response: JSON.stringify(fields, null, 2),
-            },
-            'ssl',
-          ),
-        );
-        break;
-      }
-    }
-    if (complete) run.coverage.push({ target, check_id: canonicalCheckId(template.id), port: service.port });
-  };
-
-  const queue = new PQueue({ concurrency: CONCURRENCY });
-  await Promise.all(templates.map((t) => queue.add(() => runOne(t), { signal: ctx.signal })));
-  if (ctx.signal.aborted) throw ctx.signal.reason;
-  if (answered === 0 && run.connections > 0) throw lastError;
-  return run;
+      if (!matched) return undefined;
+      const versions =
+        request.minVersion || request.maxVersion
+          ? `${request.minVersion ?? '…'}–${request.maxVersion ?? '…'}`
+          : 'default versions';
+      return protocolDetection(
+        template,
+        service,
+        target,
+        {
+          request: `TLS ClientHello to ${urlHost(service.address)}:${service.port} (${where.sni ? `SNI ${where.sni}` : 'no SNI'}), ${versions}`,
+          response: JSON.stringify(fields, null, 2),
+        },
+        'ssl',
+      );
+    },
+    () => answered,
+  );
 }

@@ -18,7 +18,7 @@ import { hostTarget, ServiceConnectError } from '../net/service-connect.ts';
 import type { Coverage, Detection, PhaseContext } from '../types.ts';
 import { isTlsService, sendTemplateRequest, type TemplateResponse } from './http-client.ts';
 import { requestMatches, ResponseView } from './matchers.ts';
-import type { LoadedTemplate, RequestItem } from './schema.ts';
+import type { LoadedTemplate, RequestItem, TemplateInfo } from './schema.ts';
 
 export const TEMPLATE_TOOL = 'nuclei-template';
 /** Templates running at once against one service. */
@@ -192,7 +192,10 @@ export async function runTemplates(
         const view = new ResponseView(exchange.response, template.variables);
         if (await requestMatches(request, view)) {
           run.detections.push(
-            detectionFor(template, service, target, path, evidence(exchange.request, exchange.response)),
+            templateDetection(template, service, target, {
+              component: `${componentUrl(service)}${path}`,
+              evidence: evidence(exchange.request, exchange.response),
+            }),
           );
           return pushCoverage();
         }
@@ -225,15 +228,19 @@ function sameOriginRedirect(response: TemplateResponse, baseUrl: string, path: s
   }
 }
 
-function detectionFor(
-  template: LoadedTemplate,
+/**
+ * The detection a template's match on `component` becomes, with `evidence` as given (already
+ * redacted). `how` (what matched, for the non-HTTP templates) goes into the description.
+ */
+export function templateDetection(
+  template: { id: string; info: TemplateInfo },
   service: ServiceIdentification,
   target: string,
-  path: string,
-  proof: { request: string; response: string },
+  match: { component: string; how?: string; evidence: { request: string; response: string } },
 ): Detection {
   const info = template.info;
-  const component = `${componentUrl(service)}${path}`;
+  const { component } = match;
+  const matched = match.how === undefined ? template.id : `${template.id} (${match.how})`;
   return {
     check_id: canonicalCheckId(template.id),
     upstream_ids: [template.id],
@@ -247,8 +254,8 @@ function detectionFor(
     category: categoryOf(template),
     cve_ids: info.cveIds,
     cwe_ids: info.cweIds,
-    description: `${info.description}\n\nMatched by nuclei template ${template.id} on ${component}.`,
+    description: `${info.description}\n\nMatched by nuclei template ${matched} on ${component}.`,
     impact: info.impact || `Reported by nuclei template ${template.id} (${info.severity}).`,
-    evidence: { ...proof, screenshot_url: null },
+    evidence: { ...match.evidence, screenshot_url: null },
   };
 }

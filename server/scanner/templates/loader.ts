@@ -90,6 +90,18 @@ export function parseTemplateYaml(text: string): unknown {
   return loadYaml(text, { schema: CORE_SCHEMA });
 }
 
+/** A template's YAML as a mapping; throws UnsupportedTemplate (`yaml-error`, `invalid`) otherwise. */
+export function parseTemplateDocument(text: string): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = parseTemplateYaml(text);
+  } catch {
+    throw new UnsupportedTemplate('yaml-error');
+  }
+  if (typeof doc !== 'object' || doc === null) throw new UnsupportedTemplate('invalid');
+  return doc as Record<string, unknown>;
+}
+
 /** Parses and compiles one template's text; throws UnsupportedTemplate with the reason it is skipped. */
 export function compileTemplate(text: string, file = '<inline>'): LoadedTemplate {
   if (/\{\{interactsh-url\}\}|interactsh_(protocol|request|response)/.test(text)) {
@@ -103,14 +115,7 @@ export function compileTemplate(text: string, file = '<inline>'): LoadedTemplate
     if (protocol) throw new UnsupportedTemplate(`protocol:${protocol[1]}`);
   }
   if (/^\s+(-\s+)?fuzzing:/m.test(text)) throw new UnsupportedTemplate('fuzzing');
-  let doc: unknown;
-  try {
-    doc = parseTemplateYaml(text);
-  } catch {
-    throw new UnsupportedTemplate('yaml-error');
-  }
-  if (typeof doc !== 'object' || doc === null) throw new UnsupportedTemplate('invalid');
-  const raw = doc as Record<string, unknown>;
+  const raw = parseTemplateDocument(text);
   if ('flow' in raw) throw new UnsupportedTemplate('flow');
   if ('self-contained' in raw && raw['self-contained']) throw new UnsupportedTemplate('self-contained');
   if ('signature' in raw) throw new UnsupportedTemplate('signature');

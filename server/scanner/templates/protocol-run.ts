@@ -1,14 +1,74 @@
 /**
  * What network (execute-network.ts) and ssl (execute-ssl.ts) templates share when they run:
- * a view of a non-HTTP answer for the HTTP engine's matchers, and the detection a match becomes.
+ * the run over a service's templates, a view of a non-HTTP answer for the HTTP engine's
+ * matchers, and the detection a match becomes.
  */
+import PQueue from 'p-queue';
 import { renderBytes } from '../net/probe-session.ts';
+import { ServiceConnectError } from '../net/service-connect.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import type { DslValue } from './dsl.ts';
-import { canonicalCheckId, categoryOf, redactEvidence, TEMPLATE_TOOL } from './execute.ts';
+import { canonicalCheckId, redactEvidence, templateDetection } from './execute.ts';
 import { ResponseView } from './matchers.ts';
 import type { TemplateInfo } from './schema.ts';
-import type { Detection } from '../types.ts';
+import type { Coverage, Detection, PhaseContext } from '../types.ts';
+
+/** Templates running at once against one service. */
+const CONCURRENCY = 4;
+
+export interface ProtocolRun {
+  detections: Detection[];
+  coverage: Coverage[];
+  /** Connections made (answered or not). */
+  connections: number;
+}
+
+/**
+ * Runs `templates` against one service, CONCURRENCY at a time. For each template, `attempt`
+ * tries its requests in turn and answers the detection one found (undefined: none, or a
+ * request it skips); the first detection ends the template. A request that could not reach
+ * the service (ServiceConnectError) leaves the template out of the coverage. Throws the last
+ * such error when connections were made (`run.connections`) and none answered (`answered()`).
+ */
+export async function runProtocolTemplates<T extends { id: string }, R>(
+  ctx: PhaseContext,
+  run: ProtocolRun,
+  scope: { target: string; service: ServiceIdentification },
+  templates: readonly T[],
+  requestsOf: (template: T) => readonly R[],
+  attempt: (template: T, request: R) => Promise<Detection | undefined>,
+  answered: () => number,
+): Promise<ProtocolRun> {
+  const { target, service } = scope;
+  let lastError: unknown;
+
+  const runOne = async (template: T): Promise<void> => {
+    let complete = true;
+    for (const request of requestsOf(template)) {
+      let detection: Detection | undefined;
+      try {
+        detection = await attempt(template, request);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        if (!(err instanceof ServiceConnectError)) throw err;
+        lastError = err;
+        complete = false;
+        continue;
+      }
+      if (detection) {
+        run.detections.push(detection);
+        break;
+      }
+    }
+    if (complete) run.coverage.push({ target, check_id: canonicalCheckId(template.id), port: service.port });
+  };
+
+  const queue = new PQueue({ concurrency: CONCURRENCY });
+  await Promise.all(templates.map((t) => queue.add(() => runOne(t), { signal: ctx.signal })));
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+  if (answered() === 0 && run.connections > 0) throw lastError;
+  return run;
+}
 
 /**
  * An answer as matchers read it: `body` (the default part), `all` (everything), and named
@@ -52,29 +112,11 @@ export function protocolDetection(
   proof: { request: string; response: string },
   what: string,
 ): Detection {
-  const info = template.info;
-  const component = componentUrl(service);
-  return {
-    check_id: canonicalCheckId(template.id),
-    upstream_ids: [template.id],
-    title: info.name,
-    severity: info.severity,
-    cvss_vector: info.cvssVector,
-    target,
-    affected_component: component,
-    port: service.port,
-    tool: TEMPLATE_TOOL,
-    category: categoryOf(template),
-    cve_ids: info.cveIds,
-    cwe_ids: info.cweIds,
-    description: `${info.description}\n\nMatched by nuclei template ${template.id} (${what}) on ${component}.`,
-    impact: info.impact || `Reported by nuclei template ${template.id} (${info.severity}).`,
-    evidence: {
-      request: redactEvidence(proof.request),
-      response: redactEvidence(proof.response),
-      screenshot_url: null,
-    },
-  };
+  return templateDetection(template, service, target, {
+    component: componentUrl(service),
+    how: what,
+    evidence: { request: redactEvidence(proof.request), response: redactEvidence(proof.response) },
+  });
 }
 
 export const renderEvidence = (bytes: Buffer, max = 2048): string => renderBytes(bytes, max);

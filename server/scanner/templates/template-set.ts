@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import PQueue from 'p-queue';
-import { compileTemplate, parseTemplateYaml, PROTOCOLS, UnsupportedTemplate } from './loader.ts';
+import { compileTemplate, parseTemplateDocument, PROTOCOLS, UnsupportedTemplate } from './loader.ts';
 import { compileNetworkTemplate } from './network.ts';
 import { compileSslTemplate } from './ssl.ts';
 import { templateSchema, type LoadedTemplate, type NetworkTemplate, type SslTemplate } from './schema.ts';
@@ -54,14 +54,7 @@ export function compileAnyTemplate(text: string, file = '<inline>'): AnyTemplate
       if (/\{\{interactsh-url\}\}|interactsh_(protocol|request|response)/.test(text))
         throw new UnsupportedTemplate('out-of-band');
       if (/^flow:/m.test(text)) throw new UnsupportedTemplate('flow');
-      let doc: unknown;
-      try {
-        doc = parseTemplateYaml(text);
-      } catch {
-        throw new UnsupportedTemplate('yaml-error');
-      }
-      if (typeof doc !== 'object' || doc === null) throw new UnsupportedTemplate('invalid');
-      const raw = doc as Record<string, unknown>;
+      const raw = parseTemplateDocument(text);
       const protocols = PROTOCOLS.filter((p) => p in raw);
       if (protocols.length !== 1 || 'http' in raw || 'requests' in raw)
         throw new UnsupportedTemplate('multi-protocol');

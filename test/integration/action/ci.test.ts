@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseTestResults } from 'test-results-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import {
   closeAll,
   fakeRedis,
@@ -12,10 +11,9 @@ import {
   startListener,
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { hasNode24, NODE24 } from '../../helpers/node24.ts';
+import { startScanApp, type ScanApp } from '../../helpers/scanner.ts';
 
 /**
  * `scanward-ci` (the bundled dist/ci/index.js, the package's `bin`) under a
@@ -37,26 +35,22 @@ describe.skipIf(!hasNode24)(
   `scanward-ci under Node 24 against the real service (${testEngine})`,
   { timeout: 90_000 },
   () => {
-    let app: TestApp;
-    let runner: Runner;
+    let scanner: ScanApp;
     let apiKey: string;
     let host: string;
     let redis: FixtureListener;
     let dir: string;
 
     beforeAll(async () => {
-      app = await startTestApp();
-      const tenant = await createTenant(app, 'enterprise');
-      apiKey = await tenant.apiKey(['read:scans', 'write:scans', 'read:findings']);
+      scanner = await startScanApp();
+      apiKey = await scanner.tenant.apiKey(['read:scans', 'write:scans', 'read:findings']);
       host = randomLoopbackAddress();
       redis = await startListener({ host, serve: fakeRedis });
-      runner = startRunner(app.services, { pollIntervalMs: 50 });
       dir = await mkdtemp(join(tmpdir(), 'scanward-ci-'));
     });
     afterAll(async () => {
-      await runner?.stop();
+      await scanner?.close();
       if (redis) await closeAll([redis]);
-      await app?.close();
       if (dir) await rm(dir, { recursive: true, force: true });
     });
 
@@ -66,7 +60,7 @@ describe.skipIf(!hasNode24)(
         cwd: dir,
         env: {
           PATH: process.env.PATH ?? '',
-          SCANWARD_API_URL: app.url,
+          SCANWARD_API_URL: scanner.app.url,
           SCANWARD_API_KEY: apiKey,
           SCANWARD_POLL_INTERVAL_SECONDS: '0.1',
           ...env,
@@ -153,7 +147,7 @@ describe.skipIf(!hasNode24)(
       expect(run.code, run.stderr).toBe(3);
       expect(run.stderr).toContain('did not finish within --timeout-minutes');
       const id = /scan (scan_\w+)/.exec(run.stderr)![1]!;
-      const scan = (await app.services.db('scans').where({ id }).first()) as { status: string };
+      const scan = (await scanner.app.services.db('scans').where({ id }).first()) as { status: string };
       expect(scan.status).toBe('cancelled');
     });
 
@@ -181,7 +175,7 @@ describe.skipIf(!hasNode24)(
       expect(run.code, run.stderr).toBe(0);
       const id = run.stdout.trim();
       expect(id).toMatch(/^scan_\w+$/);
-      expect(await app.services.db('scans').where({ id }).first()).toBeDefined();
+      expect(await scanner.app.services.db('scans').where({ id }).first()).toBeDefined();
     });
 
     it('creates the scan with the --credential-checks asked for', async () => {
@@ -192,7 +186,7 @@ describe.skipIf(!hasNode24)(
         },
       );
       expect(run.code, run.stderr).toBe(0);
-      const scan = await app.services.db('scans').where({ id: run.stdout.trim() }).first();
+      const scan = await scanner.app.services.db('scans').where({ id: run.stdout.trim() }).first();
       expect(scan?.credential_checks).toBe('none');
     });
   },

@@ -3,7 +3,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { startGitHubFake, type GitHubFake } from '../../fixtures/github-fake/server.ts';
 import {
   closeAll,
@@ -12,11 +11,10 @@ import {
   startListener,
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { hasNode24, NODE24 } from '../../helpers/node24.ts';
 import { multitool, validateSarif } from '../../helpers/sarif-multitool.ts';
+import { startScanApp, type ScanApp } from '../../helpers/scanner.ts';
 
 /**
  * The bundled Action (dist/index.js) run as a GitHub runner runs it, under a
@@ -54,8 +52,7 @@ function readOutputs(text: string): Record<string, string> {
 }
 
 describe.skipIf(!hasNode24)(`the Action under Node 24 against the real service (${testEngine})`, () => {
-  let app: TestApp;
-  let runner: Runner;
+  let scanner: ScanApp;
   let github: GitHubFake;
   let workspace: string;
   let apiKey: string;
@@ -65,13 +62,11 @@ describe.skipIf(!hasNode24)(`the Action under Node 24 against the real service (
   let eventPath: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    const tenant = await createTenant(app, 'enterprise');
-    apiKey = await tenant.apiKey(['read:scans', 'write:scans', 'read:findings']);
+    scanner = await startScanApp();
+    apiKey = await scanner.tenant.apiKey(['read:scans', 'write:scans', 'read:findings']);
     host = randomLoopbackAddress();
     redis = await startListener({ host, serve: fakeRedis });
     laterRedis = await startListener({ host, serve: fakeRedis });
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
     github = await startGitHubFake({
       token: GITHUB_TOKEN,
       processing: ['complete'],
@@ -98,10 +93,9 @@ describe.skipIf(!hasNode24)(`the Action under Node 24 against the real service (
     );
   });
   afterAll(async () => {
-    await runner?.stop();
+    await scanner?.close();
     await closeAll([redis, laterRedis].filter(Boolean));
     await github?.close();
-    await app?.close();
     if (workspace) await rm(workspace, { recursive: true, force: true });
   });
 
@@ -128,7 +122,7 @@ describe.skipIf(!hasNode24)(`the Action under Node 24 against the real service (
       GITHUB_ACTION: 'scanward',
       GITHUB_API_URL: github.url,
       GITHUB_SERVER_URL: 'https://github.example',
-      'INPUT_API-URL': app.url,
+      'INPUT_API-URL': scanner.app.url,
       'INPUT_API-KEY': apiKey,
       INPUT_TARGET: host,
       'INPUT_SCAN-TYPE': 'quick',
@@ -169,7 +163,7 @@ describe.skipIf(!hasNode24)(`the Action under Node 24 against the real service (
     expect(scanId).toMatch(/^scan_/);
     expect(first.outputs).toMatchObject({ status: 'completed', 'critical-count': '1', result: 'failed' });
     expect(Number(first.outputs['new-findings'])).toBeGreaterThanOrEqual(1);
-    const scan = (await app.services.db('scans').where({ id: scanId }).first()) as { target: string };
+    const scan = (await scanner.app.services.db('scans').where({ id: scanId }).first()) as { target: string };
     expect(scan.target).toBe(host);
 
     // One annotation for the critical, with a title, and the step failure.

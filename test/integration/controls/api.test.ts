@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '../../../server/schemas/common.ts';
 import { CONTROLS, controlsOfFramework } from '../../../server/controls/catalogue.ts';
 import { insertScanEvidence } from '../../../server/controls/control-evidence.repository.ts';
@@ -7,7 +6,7 @@ import { newId } from '../../../server/identity/ids.ts';
 import type { PageOf } from '../../../server/schemas/common.ts';
 import type { Control, ControlDetail, ControlEvidence } from '../../../server/schemas/controls.ts';
 import { apiClient, ISO_MS, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
@@ -16,22 +15,13 @@ const CC6_7 = 'ctrl_soc2_cc6_7';
 const PCI_4_2_1 = 'ctrl_pcidss_4_2_1';
 
 describe(`compliance controls API (${testEngine})`, () => {
-  let app: TestApp;
-  let db: Knex;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    db = app.services.db;
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const suite = useTestApp();
 
   /** What the scan runner writes when a completed scan assessed the controls. */
   const recordScanEvidence = async (orgId: string, controlIds: string[]) => {
-    const scan = await insertScan(db, orgId);
+    const scan = await insertScan(suite.db, orgId);
     await insertScanEvidence(
-      db,
+      suite.db,
       orgId,
       controlIds.map((controlId) => ({
         id: newId('evid'),
@@ -53,7 +43,7 @@ describe(`compliance controls API (${testEngine})`, () => {
   describe('listing', () => {
     let auth: ApiClient;
     beforeAll(async () => {
-      auth = await (await createTenant(app, 'professional')).client();
+      auth = await (await createTenant(suite.app, 'professional')).client();
     });
 
     it('lists the whole catalogue in catalogue order with the full pagination envelope', async () => {
@@ -127,7 +117,7 @@ describe(`compliance controls API (${testEngine})`, () => {
     let tenant: Tenant;
     let auth: ApiClient;
     beforeAll(async () => {
-      tenant = await createTenant(app, 'professional');
+      tenant = await createTenant(suite.app, 'professional');
       auth = await tenant.client();
     });
 
@@ -144,10 +134,11 @@ describe(`compliance controls API (${testEngine})`, () => {
       expect(await statusOf(CC7_1)).toMatchObject({ status: 'passing', evidence_count: 1 });
       expect(await statusOf(PCI_4_2_1)).toMatchObject({ status: 'passing', evidence_count: 1 });
 
-      await runScan(db, tenant.orgId, [
+      await runScan(suite.db, tenant.orgId, [
         detection({ check_id: 'status-check', frameworks: [{ name: 'soc2', controls: [CC7_1] }] }),
       ]);
-      const finding = (await db('findings')
+      const finding = (await suite
+        .db('findings')
         .where({ org_id: tenant.orgId, template_id: 'status-check' })
         .first('id')) as { id: string };
       expect(await statusOf(CC7_1)).toMatchObject({ status: 'failing', evidence_count: 1 });
@@ -169,7 +160,7 @@ describe(`compliance controls API (${testEngine})`, () => {
 
     it('fails a control that no scan assessed when an open finding maps to it', async () => {
       expect((await statusOf(CC6_7)).status).toBe('not_assessed');
-      await runScan(db, tenant.orgId, [
+      await runScan(suite.db, tenant.orgId, [
         detection({ check_id: 'tls-check', frameworks: [{ name: 'soc2', controls: [CC6_7] }] }),
       ]);
       expect(await statusOf(CC6_7)).toMatchObject({ status: 'failing', evidence_count: 0 });
@@ -214,10 +205,10 @@ describe(`compliance controls API (${testEngine})`, () => {
     let auth: ApiClient;
     let scanId: string;
     beforeAll(async () => {
-      tenant = await createTenant(app, 'professional');
+      tenant = await createTenant(suite.app, 'professional');
       auth = await tenant.client();
       scanId = await recordScanEvidence(tenant.orgId, [CC7_1]);
-      await runScan(db, tenant.orgId, [
+      await runScan(suite.db, tenant.orgId, [
         detection({
           check_id: 'detail-high',
           severity: 'high',
@@ -235,7 +226,8 @@ describe(`compliance controls API (${testEngine})`, () => {
         }),
         detection({ check_id: 'detail-other', frameworks: [{ name: 'soc2', controls: [CC6_7] }] }),
       ]);
-      await db('findings')
+      await suite
+        .db('findings')
         .where({ org_id: tenant.orgId, template_id: 'detail-resolved' })
         .update({ status: 'resolved' });
     });
@@ -335,14 +327,14 @@ describe(`compliance controls API (${testEngine})`, () => {
       });
       expect(res.status).toBe(404);
       expect(res.body.error_code).toBe('NOT_FOUND');
-      expect(await db('control_evidence').where({ control_id: 'ctrl_nope' })).toHaveLength(0);
+      expect(await suite.db('control_evidence').where({ control_id: 'ctrl_nope' })).toHaveLength(0);
     });
   });
 
   describe('organization isolation', () => {
     it("never counts another organization's evidence or findings", async () => {
-      const them = await createTenant(app, 'professional');
-      const us = await createTenant(app, 'professional');
+      const them = await createTenant(suite.app, 'professional');
+      const us = await createTenant(suite.app, 'professional');
       const theirAuth = await them.client();
       const ourAuth = await us.client();
 
@@ -351,7 +343,7 @@ describe(`compliance controls API (${testEngine})`, () => {
         title: 'Theirs',
         description: 'Evidence for the test.',
       });
-      await runScan(db, them.orgId, [detection({ frameworks: [{ name: 'soc2', controls: [CC6_7] }] })]);
+      await runScan(suite.db, them.orgId, [detection({ frameworks: [{ name: 'soc2', controls: [CC6_7] }] })]);
 
       const theirs = await allControls(theirAuth);
       expect(theirs.get(CC7_1)).toMatchObject({ status: 'passing', evidence_count: 2 });
@@ -374,7 +366,7 @@ describe(`compliance controls API (${testEngine})`, () => {
   describe('permissions', () => {
     let tenant: Tenant;
     beforeAll(async () => {
-      tenant = await createTenant(app, 'professional');
+      tenant = await createTenant(suite.app, 'professional');
     });
     const keyWith = (...permissions: Permission[]) => tenant.keyClient(permissions);
 
@@ -414,7 +406,7 @@ describe(`compliance controls API (${testEngine})`, () => {
           })
         ).status,
       ).toBe(403);
-      const anonymous = await apiClient(app).get('/api/v1/controls');
+      const anonymous = await apiClient(suite.app).get('/api/v1/controls');
       expect(anonymous.status).toBe(401);
       expect(anonymous.body.error_code).toBe('AUTHENTICATION_REQUIRED');
     });

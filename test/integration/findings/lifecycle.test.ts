@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
+import { describe, expect, it } from 'vitest';
 import { recordScanFindings } from '../../../server/findings/lifecycle.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { createTenant, detection, insertScan, insertWebhook, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { FINDING_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
@@ -17,29 +16,21 @@ interface FindingState {
 }
 
 describe(`finding lifecycle (${testEngine})`, () => {
-  let app: TestApp;
-  let db: Knex;
-  beforeAll(async () => {
-    app = await startTestApp();
-    db = app.services.db;
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const suite = useTestApp();
 
   const findingsOf = (orgId: string) =>
-    db('findings').where({ org_id: orgId }).orderBy('template_id') as Promise<FindingState[]>;
+    suite.db('findings').where({ org_id: orgId }).orderBy('template_id') as Promise<FindingState[]>;
   const historyOf = (findingId: string) =>
-    db('finding_history').where({ finding_id: findingId }).orderBy('seq') as Promise<
+    suite.db('finding_history').where({ finding_id: findingId }).orderBy('seq') as Promise<
       { from_status: string | null; to_status: string; actor: string }[]
     >;
   const scanRow = async (scanId: string): Promise<Record<string, unknown>> => ({
-    ...(await db('scans').where({ id: scanId }).first()),
+    ...(await suite.db('scans').where({ id: scanId }).first()),
   });
 
   it('creates an open finding owned by the scan, with a history entry by system', async () => {
-    const { orgId } = await createTenant(app);
-    const { scan, summary } = await runScan(db, orgId, [detection({ severity: 'high' })]);
+    const { orgId } = await createTenant(suite.app);
+    const { scan, summary } = await runScan(suite.db, orgId, [detection({ severity: 'high' })]);
     const [finding] = await findingsOf(orgId);
     expect(finding).toMatchObject({ status: 'open', scan_id: scan.id, last_scan_id: scan.id, times_seen: 1 });
     expect(summary.new_finding_ids).toEqual([finding!.id]);
@@ -49,16 +40,16 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('updates the existing finding when the same detections are recorded again, never copying it', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const detections = [
       detection({ severity: 'critical' }),
       detection({ severity: 'high' }),
       detection({ severity: 'info' }),
     ];
-    const first = await runScan(db, orgId, detections);
+    const first = await runScan(suite.db, orgId, detections);
     // Same checks, same places, different run-to-run output.
     const again = detections.map((d) => ({ ...d, evidence: { request: 'GET /', response: 'other body' } }));
-    const second = await runScan(db, orgId, again);
+    const second = await runScan(suite.db, orgId, again);
 
     const findings = await findingsOf(orgId);
     expect(findings).toHaveLength(3);
@@ -81,8 +72,8 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('writes the per-severity counts and changes to the scan row, not counting informational findings', async () => {
-    const { orgId } = await createTenant(app);
-    const { scan } = await runScan(db, orgId, [
+    const { orgId } = await createTenant(suite.app);
+    const { scan } = await runScan(suite.db, orgId, [
       detection({ severity: 'critical' }),
       detection({ severity: 'medium' }),
       detection({ severity: 'medium' }),
@@ -102,30 +93,30 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('counts one finding once when a scan reports the same fingerprint twice, keeping the more severe', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const d = detection({ severity: 'low' });
-    const { summary } = await runScan(db, orgId, [d, { ...d, severity: 'high' }]);
+    const { summary } = await runScan(suite.db, orgId, [d, { ...d, severity: 'high' }]);
     expect(summary.changes.new).toBe(1);
     expect(summary.counts).toMatchObject({ high: 1, low: 0 });
   });
 
   it('treats a detection under an upstream template id as the canonical check', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const canonical = detection({ check_id: 'redis-no-auth', upstream_ids: ['network/redis-unauth'] });
-    await runScan(db, orgId, [canonical]);
+    await runScan(suite.db, orgId, [canonical]);
     const upstream = { ...canonical, check_id: 'network/redis-unauth', upstream_ids: [], tool: 'nuclei' };
-    const { summary } = await runScan(db, orgId, [canonical, upstream]);
+    const { summary } = await runScan(suite.db, orgId, [canonical, upstream]);
     const findings = await findingsOf(orgId);
     expect(findings).toHaveLength(1);
     expect(summary.changes).toMatchObject({ new: 0, unchanged: 1 });
   });
 
   it('resolves, by system, a finding that a completed scan covering its target, check and port no longer detects', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const kept = detection();
     const gone = detection({ severity: 'high' });
-    await runScan(db, orgId, [kept, gone]);
-    const { scan, summary } = await runScan(db, orgId, [kept], {
+    await runScan(suite.db, orgId, [kept, gone]);
+    const { scan, summary } = await runScan(suite.db, orgId, [kept], {
       extraCoverage: [{ target: gone.target, check_id: gone.check_id, port: gone.port ?? null }],
     });
 
@@ -143,15 +134,17 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('does not resolve a finding the scan did not cover, covered on another port, or while the scan is incomplete', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const a = detection();
     const b = detection();
     const c = detection();
-    await runScan(db, orgId, [a, b, c]);
+    await runScan(suite.db, orgId, [a, b, c]);
     // a: not covered at all; b: covered on another port; c: covered, but the scan is not complete.
-    await runScan(db, orgId, [], { extraCoverage: [{ target: b.target, check_id: b.check_id, port: 8443 }] });
-    const scan = await insertScan(db, orgId, { status: 'running' });
-    await recordScanFindings(db, {
+    await runScan(suite.db, orgId, [], {
+      extraCoverage: [{ target: b.target, check_id: b.check_id, port: 8443 }],
+    });
+    const scan = await insertScan(suite.db, orgId, { status: 'running' });
+    await recordScanFindings(suite.db, {
       scan,
       detections: [],
       coverage: [{ target: c.target, check_id: c.check_id, port: c.port ?? null }],
@@ -162,28 +155,30 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('treats coverage without a port as covering every port, and matches targets ignoring case', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const d = detection({ target: 'app.example.test', affected_component: 'https://app.example.test:8443/' });
-    await runScan(db, orgId, [{ ...d, port: 8443 }]);
-    await runScan(db, orgId, [], { extraCoverage: [{ target: 'APP.example.test', check_id: d.check_id }] });
+    await runScan(suite.db, orgId, [{ ...d, port: 8443 }]);
+    await runScan(suite.db, orgId, [], {
+      extraCoverage: [{ target: 'APP.example.test', check_id: d.check_id }],
+    });
     expect((await findingsOf(orgId)).map((f) => f.status)).toEqual(['resolved']);
   });
 
   it('treats coverage by port ranges as covering exactly the ports inside them', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const on = (port: number) =>
       detection({ port, affected_component: `tcp://127.0.0.1:${port}`, check_id: 'open-service' });
-    await runScan(db, orgId, [on(22), on(80), on(443), on(8080)]);
+    await runScan(suite.db, orgId, [on(22), on(80), on(443), on(8080)]);
     const ranges: [number, number][] = [
       [1, 79],
       [81, 443],
     ];
-    await runScan(db, orgId, [], {
+    await runScan(suite.db, orgId, [], {
       extraCoverage: [{ target: '127.0.0.1', check_id: 'open-service', port_ranges: ranges }],
     });
     const byPort = Object.fromEntries(
       (
-        (await db('findings').where({ org_id: orgId }).select('port', 'status')) as {
+        (await suite.db('findings').where({ org_id: orgId }).select('port', 'status')) as {
           port: number;
           status: string;
         }[]
@@ -193,13 +188,13 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('reopens a resolved finding that is detected again, with a history entry by system', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const d = detection({ severity: 'critical' });
-    await runScan(db, orgId, [d]);
-    await runScan(db, orgId, [], {
+    await runScan(suite.db, orgId, [d]);
+    await runScan(suite.db, orgId, [], {
       extraCoverage: [{ target: d.target, check_id: d.check_id, port: d.port ?? null }],
     });
-    const { summary } = await runScan(db, orgId, [d]);
+    const { summary } = await runScan(suite.db, orgId, [d]);
 
     const [finding] = await findingsOf(orgId);
     expect(finding).toMatchObject({ status: 'open', times_seen: 2, resolved_at: null });
@@ -213,22 +208,22 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('never changes false_positive or accepted findings, detected again or not', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const fp = detection();
     const acc = detection();
-    await runScan(db, orgId, [fp, acc]);
+    await runScan(suite.db, orgId, [fp, acc]);
     const [fpRow, accRow] = await findingsOf(orgId);
-    await db('findings').where({ id: fpRow!.id }).update({ status: 'false_positive' });
-    await db('findings').where({ id: accRow!.id }).update({ status: 'accepted' });
+    await suite.db('findings').where({ id: fpRow!.id }).update({ status: 'false_positive' });
+    await suite.db('findings').where({ id: accRow!.id }).update({ status: 'accepted' });
 
-    await runScan(db, orgId, [fp]); // covers acc? no: only what it detected
-    await runScan(db, orgId, [], {
+    await runScan(suite.db, orgId, [fp]); // covers acc? no: only what it detected
+    await runScan(suite.db, orgId, [], {
       extraCoverage: [
         { target: fp.target, check_id: fp.check_id, port: 443 },
         { target: acc.target, check_id: acc.check_id, port: 443 },
       ],
     });
-    await runScan(db, orgId, [fp, acc]);
+    await runScan(suite.db, orgId, [fp, acc]);
 
     const rows = await findingsOf(orgId);
     expect(rows.map((r) => r.status)).toEqual(['false_positive', 'accepted']);
@@ -237,16 +232,17 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it("keeps an old scan's observations, counts and changes when later scans run", async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const a = detection({ severity: 'high' });
     const b = detection({ severity: 'low' });
-    const first = await runScan(db, orgId, [a, b]);
+    const first = await runScan(suite.db, orgId, [a, b]);
     const before = await scanRow(first.scan.id);
-    const observationsBefore = await db('finding_observations')
+    const observationsBefore = await suite
+      .db('finding_observations')
       .where({ scan_id: first.scan.id })
       .orderBy('finding_id');
 
-    await runScan(db, orgId, [{ ...a, severity: 'critical' }], {
+    await runScan(suite.db, orgId, [{ ...a, severity: 'critical' }], {
       extraCoverage: [{ target: b.target, check_id: b.check_id, port: 443 }],
     });
 
@@ -254,35 +250,36 @@ describe(`finding lifecycle (${testEngine})`, () => {
     for (const column of ['vulnerabilities_found', 'critical_count', 'high_count', 'low_count', 'changes']) {
       expect(after[column]).toEqual(before[column]);
     }
-    expect(await db('finding_observations').where({ scan_id: first.scan.id }).orderBy('finding_id')).toEqual(
-      observationsBefore,
-    );
+    expect(
+      await suite.db('finding_observations').where({ scan_id: first.scan.id }).orderBy('finding_id'),
+    ).toEqual(observationsBefore);
     expect(observationsBefore.map((o: { severity: string }) => o.severity).sort()).toEqual(['high', 'low']);
   });
 
   it('does not count a finding twice when the same scan is recorded again', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const d = detection();
-    const scan = await insertScan(db, orgId);
+    const scan = await insertScan(suite.db, orgId);
     const input = { scan, detections: [d], coverage: [], completed: false };
-    await recordScanFindings(db, input);
-    const summary = await recordScanFindings(db, { ...input, completed: true });
+    await recordScanFindings(suite.db, input);
+    const summary = await recordScanFindings(suite.db, { ...input, completed: true });
     expect(summary.changes).toEqual({ new: 1, reopened: 0, resolved: 0, unchanged: 0 });
     expect((await findingsOf(orgId))[0]!.times_seen).toBe(1);
   });
 
   it('queues vulnerability.found for new and reopened findings only, and vulnerability.critical for critical ones', async () => {
-    const { orgId } = await createTenant(app);
-    const webhookId = await insertWebhook(db, orgId, ['vulnerability.found', 'vulnerability.critical']);
+    const { orgId } = await createTenant(suite.app);
+    const webhookId = await insertWebhook(suite.db, orgId, ['vulnerability.found', 'vulnerability.critical']);
     const critical = detection({ severity: 'critical' });
     const medium = detection({ severity: 'medium' });
-    const first = await runScan(db, orgId, [critical, medium]);
-    await runScan(db, orgId, [critical], {
+    const first = await runScan(suite.db, orgId, [critical, medium]);
+    await runScan(suite.db, orgId, [critical], {
       extraCoverage: [{ target: medium.target, check_id: medium.check_id, port: 443 }],
     }); // critical unchanged, medium resolved: no events
-    const third = await runScan(db, orgId, [critical, medium]); // medium reopened
+    const third = await runScan(suite.db, orgId, [critical, medium]); // medium reopened
 
-    const deliveries = (await db('webhook_deliveries')
+    const deliveries = (await suite
+      .db('webhook_deliveries')
       .where({ org_id: orgId, webhook_id: webhookId })
       .orderBy('created_at')) as { event: string; payload: string }[];
     const events = deliveries.map((d) => {
@@ -303,20 +300,20 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('queues nothing for an organization without a subscribed webhook', async () => {
-    const { orgId } = await createTenant(app);
-    await insertWebhook(db, orgId, ['scan.completed']);
-    await runScan(db, orgId, [detection({ severity: 'critical' })]);
-    expect(await db('webhook_deliveries').where({ org_id: orgId })).toEqual([]);
+    const { orgId } = await createTenant(suite.app);
+    await insertWebhook(suite.db, orgId, ['scan.completed']);
+    await runScan(suite.db, orgId, [detection({ severity: 'critical' })]);
+    expect(await suite.db('webhook_deliveries').where({ org_id: orgId })).toEqual([]);
   });
 
   it('computes the CVSS score from the vector and stores 0.0 without a valid one', async () => {
-    const { orgId } = await createTenant(app);
-    await runScan(db, orgId, [
+    const { orgId } = await createTenant(suite.app);
+    await runScan(suite.db, orgId, [
       detection({ check_id: 'a-scored', cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }),
       detection({ check_id: 'b-none', cvss_vector: null, severity: 'info' }),
       detection({ check_id: 'c-bad', cvss_vector: 'CVSS:3.1/AV:N' }),
     ]);
-    const rows = (await db('findings').where({ org_id: orgId }).orderBy('template_id')) as {
+    const rows = (await suite.db('findings').where({ org_id: orgId }).orderBy('template_id')) as {
       cvss_score: number;
       cvss_vector: string | null;
     }[];
@@ -328,35 +325,35 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('records hundreds of detections in one call', async () => {
-    const { orgId } = await createTenant(app);
+    const { orgId } = await createTenant(suite.app);
     const many = Array.from({ length: 700 }, (_, i) =>
       detection({
         severity: i % 7 === 0 ? 'critical' : 'low',
         target: `10.0.${Math.floor(i / 200)}.${i % 200}`,
       }),
     );
-    const { summary } = await runScan(db, orgId, many);
+    const { summary } = await runScan(suite.db, orgId, many);
     expect(summary.changes.new).toBe(700);
     expect(summary.counts.critical).toBe(100);
-    const again = await runScan(db, orgId, many);
+    const again = await runScan(suite.db, orgId, many);
     expect(again.summary.changes.unchanged).toBe(700);
-    expect(await db('findings').where({ org_id: orgId }).count<{ n: number }[]>({ n: '*' })).toEqual([
+    expect(await suite.db('findings').where({ org_id: orgId }).count<{ n: number }[]>({ n: '*' })).toEqual([
       { n: 700 },
     ]);
   });
 
   it("writes in the caller's transaction, so a rollback by the caller leaves no trace", async () => {
-    const { orgId } = await createTenant(app);
-    const scan = await insertScan(db, orgId);
+    const { orgId } = await createTenant(suite.app);
+    const scan = await insertScan(suite.db, orgId);
     await expect(
-      db.transaction(async (trx) => {
+      suite.db.transaction(async (trx) => {
         await recordScanFindings(trx, { scan, detections: [detection()], coverage: [], completed: true });
         expect(await trx('findings').where({ org_id: orgId })).toHaveLength(1);
         throw new Error('the scan engine failed after recording');
       }),
     ).rejects.toThrow('the scan engine failed');
-    expect(await db('findings').where({ org_id: orgId })).toEqual([]);
-    expect(await db('finding_observations').where({ scan_id: scan.id })).toEqual([]);
+    expect(await suite.db('findings').where({ org_id: orgId })).toEqual([]);
+    expect(await suite.db('finding_observations').where({ scan_id: scan.id })).toEqual([]);
     expect((await scanRow(scan.id)).vulnerabilities_found).toBe(0);
   });
 });

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setLimits } from '../../../server/identity/organizations.ts';
 import { PLAN_LIMITS } from '../../../server/identity/plans.ts';
 import { creditMonth } from '../../../server/remediation/credits.ts';
@@ -7,7 +6,7 @@ import type { AiAnalysisResponse, Playbook } from '../../../server/schemas/ai.ts
 import type { Plan } from '../../../server/schemas/common.ts';
 import type { Detection } from '../../../server/findings/lifecycle.ts';
 import { expectError, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
@@ -27,27 +26,19 @@ const redisDetection = (overrides: Partial<Detection> = {}) =>
   });
 
 describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
-  let app: TestApp;
-  let db: Knex;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    db = app.services.db;
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const suite = useTestApp();
 
   const analysis = (findingId: string, auth: ApiClient) =>
     auth.get<AiAnalysisResponse>(`/api/v1/findings/${findingId}/ai-analysis`);
 
   /** A tenant with findings of the given detections; returns their ids in order. */
   const tenantWith = async (plan: Plan, detections: Detection[]) => {
-    const tenant = await createTenant(app, plan);
-    await runScan(db, tenant.orgId, detections);
+    const tenant = await createTenant(suite.app, plan);
+    await runScan(suite.db, tenant.orgId, detections);
     const ids: string[] = [];
     for (const d of detections) {
-      const row = (await db('findings')
+      const row = (await suite
+        .db('findings')
         .where({ org_id: tenant.orgId, template_id: d.check_id })
         .first('id')) as {
         id: string;
@@ -58,7 +49,8 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
   };
 
   const creditsUsed = async (orgId: string) => {
-    const row = (await db('ai_credit_usage')
+    const row = (await suite
+      .db('ai_credit_usage')
       .where({ org_id: orgId, month: creditMonth() })
       .first('credits')) as { credits: number } | undefined;
     return row?.credits ?? 0;
@@ -113,7 +105,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       expect(JSON.stringify(again.body)).toBe(JSON.stringify({ ...first.body, ai_credits_used: 0 }));
       expect(first.body.ai_credits_used).toBe(0);
       expect(await creditsUsed(tenant.orgId)).toBe(1);
-      const cached = await db('ai_analyses').where({ org_id: tenant.orgId, finding_id: redisId });
+      const cached = await suite.db('ai_analyses').where({ org_id: tenant.orgId, finding_id: redisId });
       expect(cached).toHaveLength(1);
       expect(cached[0]).toMatchObject({ source: 'builtin' });
     });
@@ -155,27 +147,27 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
         detection({ check_id: 'quota-b' }),
         detection({ check_id: 'quota-c' }),
       ]);
-      await setLimits(db, tenant.orgId, { aiCredits: 2 });
+      await setLimits(suite.db, tenant.orgId, { aiCredits: 2 });
       expect((await analysis(ids[0]!, auth)).body.ai_credits_used).toBe(1);
       expect((await analysis(ids[1]!, auth)).body.ai_credits_used).toBe(1);
 
       const refused = await analysis(ids[2]!, auth);
       await expectError(refused, 403, 'AI_QUOTA_EXCEEDED');
       expect(await creditsUsed(tenant.orgId)).toBe(2);
-      expect(await db('ai_analyses').where({ finding_id: ids[2] })).toHaveLength(0);
+      expect(await suite.db('ai_analyses').where({ finding_id: ids[2] })).toHaveLength(0);
 
       const cached = await analysis(ids[0]!, auth);
       expect(cached.status).toBe(200);
       expect(cached.body.ai_credits_used).toBe(0);
 
-      await setLimits(db, tenant.orgId, { aiCredits: 3 });
+      await setLimits(suite.db, tenant.orgId, { aiCredits: 3 });
       expect((await analysis(ids[2]!, auth)).body.ai_credits_used).toBe(1);
       expect(await creditsUsed(tenant.orgId)).toBe(3);
     });
 
     it('refuses every fresh analysis with an allowance of 0', async () => {
       const { tenant, ids, auth } = await tenantWith('enterprise', [detection()]);
-      await setLimits(db, tenant.orgId, { aiCredits: 0 });
+      await setLimits(suite.db, tenant.orgId, { aiCredits: 0 });
       const res = await analysis(ids[0]!, auth);
       await expectError(res, 403, 'AI_QUOTA_EXCEEDED');
       expect(await creditsUsed(tenant.orgId)).toBe(0);
@@ -187,7 +179,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
     ] as const)('applies the %s plan default allowance (%i credits)', async (plan, allowance) => {
       expect(allowance).toBe(plan === 'startup' ? 50 : 500);
       const { tenant, ids, auth } = await tenantWith(plan, [detection(), detection()]);
-      await db('ai_credit_usage').insert({
+      await suite.db('ai_credit_usage').insert({
         org_id: tenant.orgId,
         month: creditMonth(),
         credits: allowance - 1,
@@ -200,7 +192,9 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
 
     it('never limits an unlimited allowance, and still counts usage', async () => {
       const { tenant, ids, auth } = await tenantWith('enterprise', [detection()]);
-      await db('ai_credit_usage').insert({ org_id: tenant.orgId, month: creditMonth(), credits: 1_000_000 });
+      await suite
+        .db('ai_credit_usage')
+        .insert({ org_id: tenant.orgId, month: creditMonth(), credits: 1_000_000 });
       expect((await analysis(ids[0]!, auth)).body.ai_credits_used).toBe(1);
       expect(await creditsUsed(tenant.orgId)).toBe(1_000_001);
     });
@@ -209,7 +203,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       const { tenant, ids, auth } = await tenantWith('startup', [detection()]);
       const now = new Date();
       const lastMonth = creditMonth(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15)));
-      await db('ai_credit_usage').insert({ org_id: tenant.orgId, month: lastMonth, credits: 50 });
+      await suite.db('ai_credit_usage').insert({ org_id: tenant.orgId, month: lastMonth, credits: 50 });
       expect((await analysis(ids[0]!, auth)).body.ai_credits_used).toBe(1);
       expect(await creditsUsed(tenant.orgId)).toBe(1);
     });
@@ -217,7 +211,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
     it('never spends more than the allowance under concurrent requests', async () => {
       const detections = Array.from({ length: 8 }, () => detection());
       const { tenant, ids, auth } = await tenantWith('professional', detections);
-      await setLimits(db, tenant.orgId, { aiCredits: 3 });
+      await setLimits(suite.db, tenant.orgId, { aiCredits: 3 });
       const results = await Promise.all(ids.map((id) => analysis(id, auth)));
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 200, 200, 403, 403, 403, 403, 403]);

@@ -1,46 +1,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import {
   startFtpFixture,
   startMysqlFixture,
   type CredentialFixture,
 } from '../../fixtures/credential-services.ts';
 import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { runScanToEnd } from '../../helpers/scanner.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../helpers/scanner.ts';
 
 describe(`the credential policy through the scan runner (${testEngine})`, () => {
-  let app: TestApp;
-  let tenant: Tenant;
-  let runner: Runner;
+  let scanner: ScanApp;
   let mysql: CredentialFixture;
   let ftp: CredentialFixture;
   const host = randomLoopbackAddress();
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
-    tenant = await createTenant(app, 'enterprise');
+    scanner = await startScanApp({ env: { SCANWARD_NMAP: 'off' } });
     mysql = await startMysqlFixture({ weak: true, host });
     ftp = await startFtpFixture({ weak: true, host });
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
   afterAll(async () => {
-    await runner?.stop();
+    await scanner?.close();
     await Promise.all([mysql?.close(), ftp?.close()]);
-    await app?.close();
   });
 
   const credentialFindings = async (scanId: string) =>
-    (await app.services
+    (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId, last_scan_id: scanId, category: 'default-credentials' })
+      .where({ org_id: scanner.tenant.orgId, last_scan_id: scanId, category: 'default-credentials' })
       .orderBy('template_id')
       .select('template_id', 'severity', 'affected_component')) as Record<string, unknown>[];
 
   it('a full scan with credential_checks: none identifies the services but sends no login', async () => {
-    const scan = await runScanToEnd(app, runner, tenant, {
+    const scan = await runScanToEnd(scanner, {
       target: host,
       ports: `${mysql.port},${ftp.port}`,
       credentialChecks: 'none',
@@ -54,7 +46,7 @@ describe(`the credential policy through the scan runner (${testEngine})`, () => 
   }, 60_000);
 
   it('a full scan by default tries each default credential once and records the findings', async () => {
-    const scan = await runScanToEnd(app, runner, tenant, {
+    const scan = await runScanToEnd(scanner, {
       target: host,
       ports: `${mysql.port},${ftp.port}`,
     });

@@ -1,13 +1,10 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isNmapAvailable } from '../../../server/scanner/net/nmap.ts';
-import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
 import { listenTracked, type TrackedServer } from '../../fixtures/web-server.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { runScanToEnd } from '../../helpers/scanner.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../helpers/scanner.ts';
 
 const nmap = await isNmapAvailable();
 if (!nmap) console.warn('scan-nmap: skipped; nmap is not installed (apt-get install nmap)');
@@ -17,16 +14,13 @@ if (!nmap) console.warn('scan-nmap: skipped; nmap is not installed (apt-get inst
  * could not name or date, in full scans, never in quick ones.
  */
 describe.skipIf(!nmap)(`nmap in the enumeration phase (${testEngine})`, () => {
-  let app: TestApp;
-  let tenant: Tenant;
-  let runner: Runner;
+  let scanner: ScanApp;
   let server: TrackedServer;
   const host = randomLoopbackAddress();
   let port: number;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'enterprise');
+    scanner = await startScanApp();
     // Greets like a VNC server (RFB): a protocol our probes do not speak.
     const vnc = createServer((socket) => {
       socket.on('error', () => undefined);
@@ -34,16 +28,14 @@ describe.skipIf(!nmap)(`nmap in the enumeration phase (${testEngine})`, () => {
     });
     server = await listenTracked(vnc, host);
     port = server.port;
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
   afterAll(async () => {
-    await runner?.stop();
+    await scanner?.close();
     await server?.close();
-    await app?.close();
   });
 
   it('asks nmap about a service our probes could not name, in a full scan', async () => {
-    const done = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    const done = await runScanToEnd(scanner, { target: host, ports: String(port) });
     expect(done.status).toBe('completed');
     expect(done.state.services).toEqual([expect.objectContaining({ port, service: 'unknown' })]);
     // nmap names it vnc, which is none of our services: it ran, and added nothing.
@@ -52,7 +44,7 @@ describe.skipIf(!nmap)(`nmap in the enumeration phase (${testEngine})`, () => {
   });
 
   it('leaves nmap out of quick scans', async () => {
-    const done = await runScanToEnd(app, runner, tenant, {
+    const done = await runScanToEnd(scanner, {
       target: host,
       ports: String(port),
       scanType: 'quick',

@@ -4,11 +4,17 @@
  * then `LOGOUT`. `STARTTLS` among them means the service can be upgraded in-band;
  * `LOGINDISABLED` that it refuses a plain-text `LOGIN`. No login is attempted.
  */
-import { compact, type BannerProtocol, type ProbeFinding } from './probe.ts';
+import {
+  compact,
+  readGreeting,
+  type BannerProtocol,
+  type GreetingProduct,
+  type ProbeFinding,
+} from './probe.ts';
 
 const GREETING = /^\* (OK|PREAUTH|BYE)\b/i;
 
-const PRODUCTS: { pattern: RegExp; product: string }[] = [
+const PRODUCTS: GreetingProduct[] = [
   { pattern: /\bDovecot\b/i, product: 'Dovecot' },
   { pattern: /\bCyrus IMAP(?:4)?(?: v?(\d[\w.]*))?/i, product: 'Cyrus IMAP' },
   { pattern: /\bCourier-IMAP\b/i, product: 'Courier-IMAP' },
@@ -18,18 +24,14 @@ const PRODUCTS: { pattern: RegExp; product: string }[] = [
 export const imap: BannerProtocol = {
   name: 'imap',
   recognize(banner) {
-    const line = banner.toString('latin1').split(/\r?\n/, 1)[0] ?? '';
-    if (!GREETING.test(line)) return null;
-    const greeting = line.slice(0, 512);
-    const product = PRODUCTS.map(({ pattern, product }) => ({ match: pattern.exec(greeting), product })).find(
-      ({ match }) => match,
-    );
+    const read = readGreeting(banner, GREETING, PRODUCTS);
+    if (!read) return null;
     return compact<ProbeFinding>({
       service: 'imap',
-      banner: greeting,
-      product: product?.product,
-      version: product?.match?.[1],
-      details: capabilityDetails(capabilityCode(greeting)),
+      banner: read.greeting,
+      product: read.product,
+      version: read.version,
+      details: capabilityDetails(capabilityCode(read.greeting)),
     });
   },
   async followUp(session, finding, context) {

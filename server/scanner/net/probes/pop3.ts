@@ -4,11 +4,17 @@
  * can be upgraded in-band (RFC 2595); `USER` and `SASL` say how it takes a login. No login
  * is attempted.
  */
-import { compact, type BannerProtocol, type ProbeFinding } from './probe.ts';
+import {
+  compact,
+  readGreeting,
+  type BannerProtocol,
+  type GreetingProduct,
+  type ProbeFinding,
+} from './probe.ts';
 
 const GREETING = /^\+OK\b/;
 
-const PRODUCTS: { pattern: RegExp; product: string }[] = [
+const PRODUCTS: GreetingProduct[] = [
   { pattern: /\bDovecot\b/i, product: 'Dovecot' },
   { pattern: /\bCyrus POP3(?: v?(\d[\w.]*))?/i, product: 'Cyrus POP3' },
   { pattern: /\bCourier-POP3\b|\bCourier\b/i, product: 'Courier-POP3' },
@@ -18,17 +24,13 @@ const PRODUCTS: { pattern: RegExp; product: string }[] = [
 export const pop3: BannerProtocol = {
   name: 'pop3',
   recognize(banner) {
-    const line = banner.toString('latin1').split(/\r?\n/, 1)[0] ?? '';
-    if (!GREETING.test(line)) return null;
-    const greeting = line.slice(0, 512);
-    const product = PRODUCTS.map(({ pattern, product }) => ({ match: pattern.exec(greeting), product })).find(
-      ({ match }) => match,
-    );
+    const read = readGreeting(banner, GREETING, PRODUCTS);
+    if (!read) return null;
     return compact<ProbeFinding>({
       service: 'pop3',
-      banner: greeting,
-      product: product?.product,
-      version: product?.match?.[1],
+      banner: read.greeting,
+      product: read.product,
+      version: read.version,
     });
   },
   async followUp(session, finding, context) {

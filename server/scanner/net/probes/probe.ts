@@ -57,6 +57,31 @@ export function firstLine(data: Buffer | string, maxChars = 512): string {
   return line.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '').slice(0, maxChars);
 }
 
+/** A product a greeting may name; the pattern's first group, when it has one, is the version. */
+export interface GreetingProduct {
+  pattern: RegExp;
+  product: string;
+}
+
+/**
+ * The first line of `banner` (cut to 512 characters) when `greeting` recognises it, with the
+ * first of `products` it names: the reading the mail-access probes (IMAP, POP3) share.
+ */
+export function readGreeting(
+  banner: Buffer,
+  greeting: RegExp,
+  products: readonly GreetingProduct[],
+): { greeting: string; product?: string; version?: string } | null {
+  const line = banner.toString('latin1').split(/\r?\n/, 1)[0] ?? '';
+  if (!greeting.test(line)) return null;
+  const text = line.slice(0, 512);
+  for (const { pattern, product } of products) {
+    const match = pattern.exec(text);
+    if (match) return { greeting: text, product, version: match[1] };
+  }
+  return { greeting: text };
+}
+
 export function endsWithLine(data: Buffer): boolean {
   return data.includes(0x0a);
 }

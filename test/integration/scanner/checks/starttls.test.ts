@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
-import { runScanToEnd } from '../../../helpers/scanner.ts';
-import { startTestApp, type TestApp } from '../../../helpers/app.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../../helpers/factory.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { startStartTlsFixture, type StartTlsFixture } from '../../../fixtures/starttls-services.ts';
 import {
@@ -16,9 +13,7 @@ const openssl = hasOpenssl();
 if (!openssl) console.warn('openssl is not installed: the STARTTLS scan test is skipped');
 
 describe.skipIf(!openssl)(`TLS checks over STARTTLS through the scan runner (${testEngine})`, () => {
-  let app: TestApp;
-  let tenant: Tenant;
-  let runner: Runner;
+  let scanner: ScanApp;
   let certs: TestCertificates;
   let weak: StartTlsFixture;
   let plain: StartTlsFixture;
@@ -34,29 +29,26 @@ describe.skipIf(!openssl)(`TLS checks over STARTTLS through the scan runner (${t
     });
     // The same mail server on another port, offering no STARTTLS at all.
     plain = await startStartTlsFixture({ protocol: 'smtp', host });
-    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
-    tenant = await createTenant(app, 'enterprise');
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
+    scanner = await startScanApp({ env: { SCANWARD_NMAP: 'off' } });
   });
   afterAll(async () => {
-    await runner?.stop();
+    await scanner?.close();
     await weak?.close();
     await plain?.close();
-    await app?.close();
     certs?.cleanup();
   });
 
   it('a full scan reports the TLS behind STARTTLS on smtp:// and asks nothing of a server that does not offer it', async () => {
-    const final = await runScanToEnd(app, runner, tenant, {
+    const final = await runScanToEnd(scanner, {
       target: host,
       ports: `${weak.port},${plain.port}`,
     });
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
 
-    const findings = (await app.services
+    const findings = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId, tool: 'scanward-tls' })
+      .where({ org_id: scanner.tenant.orgId, tool: 'scanward-tls' })
       .orderBy('template_id')) as { template_id: string; affected_component: string; evidence: unknown }[];
     const component = `smtp://${host}:${weak.port}`;
     expect(findings.map((f) => [f.template_id, f.affected_component])).toEqual([

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
-import { runScanToEnd } from '../../../helpers/scanner.ts';
-import { startTestApp, type TestApp } from '../../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../../helpers/factory.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { generateSelfSigned, hasOpenssl } from '../../../fixtures/tls-certificates.ts';
@@ -12,9 +9,7 @@ const openssl = hasOpenssl();
 if (!openssl) console.warn('openssl is not installed: the TLS scan test is skipped');
 
 describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, () => {
-  let app: TestApp;
-  let tenant: Tenant;
-  let runner: Runner;
+  let scanner: ScanApp;
   let server: TrackedServer;
   const host = randomLoopbackAddress();
   let port: number;
@@ -22,8 +17,7 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
   beforeAll(async () => {
     const certificate = generateSelfSigned('scan-fixture.test');
     // nmap's second opinion is not what these tests are about, and costs ~20 s per HTTP fixture.
-    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
-    tenant = await createTenant(app, 'enterprise');
+    scanner = await startScanApp({ env: { SCANWARD_NMAP: 'off' } });
     // Self-signed, TLS 1.0 and 1.1 still enabled, no security headers.
     server = await startWebServer({
       address: host,
@@ -35,22 +29,20 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
       fallback: (_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>ok</html>'),
     });
     port = server.port;
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
   afterAll(async () => {
-    await runner?.stop();
+    await scanner?.close();
     await server?.close();
-    await app?.close();
   });
 
   it('a full scan of a loopback HTTPS server records the TLS and header findings', async () => {
-    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    const final = await runScanToEnd(scanner, { target: host, ports: String(port) });
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
 
-    const findings = (await app.services
+    const findings = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId })
+      .where({ org_id: scanner.tenant.orgId })
       .whereIn('tool', ['scanward-tls', 'scanward-web'])
       .orderBy('template_id')) as {
       template_id: string;

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
-import { runScanToEnd } from '../../../helpers/scanner.ts';
-import { startTestApp, type TestApp } from '../../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../../helpers/factory.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { startWebServer, type Route, type TrackedServer } from '../../../fixtures/web-server.ts';
@@ -17,16 +14,13 @@ interface FindingRow {
 }
 
 describe(`detection depth through the scan runner (${testEngine})`, () => {
-  let app: TestApp;
-  let tenant: Tenant;
-  let runner: Runner;
+  let scanner: ScanApp;
   let server: TrackedServer;
   const host = randomLoopbackAddress();
   let port: number;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
-    tenant = await createTenant(app, 'enterprise');
+    scanner = await startScanApp({ env: { SCANWARD_NMAP: 'off' } });
     const headers = {
       Server: 'Apache/2.4.49 (Unix)',
       'X-Powered-By': 'PHP/7.4.3',
@@ -43,19 +37,19 @@ describe(`detection depth through the scan runner (${testEngine})`, () => {
     };
     server = await startWebServer({ fallback: handler, address: host });
     port = server.port;
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
   afterAll(async () => {
-    await runner?.stop();
+    await scanner?.close();
     await server?.close();
-    await app?.close();
   });
 
   it('a full scan reports the old Apache and PHP, the KEV CVE of the version, and the weaknesses one link deep', async () => {
-    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    const final = await runScanToEnd(scanner, { target: host, ports: String(port) });
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
-    const findings = (await app.services.db('findings').where({ org_id: tenant.orgId })) as FindingRow[];
+    const findings = (await scanner.app.services
+      .db('findings')
+      .where({ org_id: scanner.tenant.orgId })) as FindingRow[];
     const byId = new Map(findings.map((f) => [f.template_id, f]));
     const base = `http://${host}:${port}`;
     expect(byId.get('software-outdated:apache-http-server')).toMatchObject({ severity: 'medium' });

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
-import { runScanToEnd } from '../../../helpers/scanner.ts';
-import { startTestApp, type TestApp } from '../../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../../helpers/factory.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { startWebServer, type Route, type TrackedServer } from '../../../fixtures/web-server.ts';
@@ -18,17 +15,14 @@ interface FindingRow {
 }
 
 describe(`web checks through the scan runner (${testEngine})`, () => {
-  let app: TestApp;
-  let tenant: Tenant;
-  let runner: Runner;
+  let scanner: ScanApp;
   let server: TrackedServer;
   const host = randomLoopbackAddress();
   let port: number;
 
   beforeAll(async () => {
     // nmap's second opinion is not what these tests are about, and costs ~20 s per HTTP fixture.
-    app = await startTestApp({ env: { SCANWARD_NMAP: 'off' } });
-    tenant = await createTenant(app, 'enterprise');
+    scanner = await startScanApp({ env: { SCANWARD_NMAP: 'off' } });
     const handler: Route = (req, res) => {
       if (req.url === '/.git/config') {
         res.writeHead(200, { 'Content-Type': 'text/plain' }).end('[core]\n\trepositoryformatversion = 0\n');
@@ -44,22 +38,20 @@ describe(`web checks through the scan runner (${testEngine})`, () => {
     };
     server = await startWebServer({ fallback: handler, address: host });
     port = server.port;
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
   afterAll(async () => {
-    await runner?.stop();
+    await scanner?.close();
     await server?.close();
-    await app?.close();
   });
 
   it('a full scan of a loopback web server records the web findings', async () => {
-    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    const final = await runScanToEnd(scanner, { target: host, ports: String(port) });
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
 
-    const findings = (await app.services
+    const findings = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId, tool: 'scanward-web' })
+      .where({ org_id: scanner.tenant.orgId, tool: 'scanward-web' })
       .orderBy('template_id')) as FindingRow[];
     const base = `http://${host}:${port}`;
     expect(findings.map((f) => [f.template_id, f.severity, f.affected_component])).toEqual([

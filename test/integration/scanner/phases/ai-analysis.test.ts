@@ -46,10 +46,13 @@ describe(`ai_analysis phase with a language-model provider (${testEngine})`, () 
   });
 
   it('analyses the new critical finding ahead, charged once, and leaves informational ones alone', async () => {
-    const done = await runScanToEnd(app, runner, tenant, {
-      target: listeners[0]!.host,
-      ports: listeners.map((l) => l.port).join(','),
-    });
+    const done = await runScanToEnd(
+      { app, runner, tenant },
+      {
+        target: listeners[0]!.host,
+        ports: listeners.map((l) => l.port).join(','),
+      },
+    );
     expect(done.status).toBe('completed');
     // The analyses follow the completion (they are cached per finding, recorded with it).
     await runner.idle();

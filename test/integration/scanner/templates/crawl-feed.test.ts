@@ -6,17 +6,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
-import { startTestApp, type TestApp } from '../../../helpers/app.ts';
-import { runScanToEnd } from '../../../helpers/scanner.ts';
-import { createTenant, type Tenant } from '../../../helpers/factory.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+import { listenTracked, type TrackedServer } from '../../../fixtures/web-server.ts';
 
 const CORPUS = fileURLToPath(
   new URL('../../../../../shared/data/nuclei-templates-9424c7c.tar.gz', import.meta.url),
@@ -25,21 +22,12 @@ const haveCorpus = existsSync(CORPUS);
 if (!haveCorpus) console.warn(`skipping the crawl-fed template test: ${CORPUS} is absent`);
 
 describe.skipIf(!haveCorpus)('templates on the crawled pages', () => {
-  let app: TestApp;
-  let tenant: Tenant;
-  let runner: Runner;
+  let scanner: ScanApp;
   let work: string;
-  const fixtures: Array<{
-    server: Server;
-    host: string;
-    port: number;
-    sockets: Set<Socket>;
-    paths: string[];
-  }> = [];
+  const fixtures: TrackedServer[] = [];
 
   async function startFixture(weak: boolean) {
     const host = randomLoopbackAddress();
-    const sockets = new Set<Socket>();
     const paths: string[] = [];
     const server = createServer((req, res) => {
       paths.push(req.url ?? '');
@@ -58,45 +46,34 @@ describe.skipIf(!haveCorpus)('templates on the crawled pages', () => {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
     });
-    server.on('connection', (s: Socket) => {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => server.listen(0, host, resolve));
-    const fixture = { server, host, port: (server.address() as AddressInfo).port, sockets, paths };
-    fixtures.push(fixture);
-    return fixture;
+    const tracked = await listenTracked(server, host);
+    fixtures.push(tracked);
+    return { host, port: tracked.port, paths };
   }
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'scanward-crawl-feed-'));
     execFileSync('tar', ['-xzf', CORPUS, '-C', work, 'http/exposures/configs/git-config.yaml']);
-    app = await startTestApp({
+    scanner = await startScanApp({
       env: {
         SCANWARD_TEMPLATES_DIR: join(work, 'http'),
         SCANWARD_NMAP: 'off',
         SCANWARD_DATA_DIR: join(work, 'data'),
       },
     });
-    tenant = await createTenant(app, 'enterprise');
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
   }, 60_000);
   afterAll(async () => {
-    await runner?.stop();
-    for (const f of fixtures) {
-      for (const socket of f.sockets) socket.destroy();
-      await new Promise<void>((resolve) => f.server.close(() => resolve()));
-    }
-    await app?.close();
+    await scanner?.close();
+    for (const f of fixtures) await f.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
   async function templateFindings(host: string, port: number) {
-    const final = await runScanToEnd(app, runner, tenant, { target: host, ports: String(port) });
+    const final = await runScanToEnd(scanner, { target: host, ports: String(port) });
     expect(final.error).toBeNull();
-    return (await app.services
+    return (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId, tool: 'nuclei-template' })
+      .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
       .whereLike('affected_component', `http://${host}:${port}%`)
       .orderBy('affected_component')) as Array<{ template_id: string; affected_component: string }>;
   }

@@ -4,32 +4,26 @@
  * set finds its weakness on a fixture, and nothing of the set fires on a clean twin.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import { DEFAULT_TEMPLATES_DIR } from '../../../../server/scanner/templates/sources.ts';
 import type { ScanState } from '../../../../server/scanner/types.ts';
-import { startTestApp, type TestApp } from '../../../helpers/app.ts';
-import { runScanToEnd } from '../../../helpers/scanner.ts';
-import { createTenant, type Tenant } from '../../../helpers/factory.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
+import { listenTracked, type TrackedServer } from '../../../fixtures/web-server.ts';
 
 const AWS_CREDENTIALS =
   '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = hunter2\n';
 
 describe('templates on a fresh install', () => {
-  let app: TestApp;
-  let tenant: Tenant;
-  let runner: Runner;
+  let scanner: ScanApp;
   let dataDir: string;
-  const fixtures: Array<{ server: Server; host: string; port: number; sockets: Set<Socket> }> = [];
+  const fixtures: TrackedServer[] = [];
 
   async function startFixture(weak: boolean) {
     const host = randomLoopbackAddress();
-    const sockets = new Set<Socket>();
     const server = createServer((req, res) => {
       if (req.url === '/') {
         res.writeHead(200, {
@@ -46,44 +40,34 @@ describe('templates on a fresh install', () => {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
     });
-    server.on('connection', (s: Socket) => {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => server.listen(0, host, resolve));
-    fixtures.push({ server, host, port: (server.address() as AddressInfo).port, sockets });
-    return fixtures.at(-1)!;
+    const tracked = await listenTracked(server, host);
+    fixtures.push(tracked);
+    return { host, port: tracked.port };
   }
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'scanward-fresh-'));
-    app = await startTestApp({ env: { SCANWARD_NMAP: 'off', SCANWARD_DATA_DIR: dataDir } });
-    tenant = await createTenant(app, 'enterprise');
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
+    scanner = await startScanApp({ env: { SCANWARD_NMAP: 'off', SCANWARD_DATA_DIR: dataDir } });
   }, 60_000);
   afterAll(async () => {
-    await runner?.stop();
-    for (const f of fixtures) {
-      for (const socket of f.sockets) socket.destroy();
-      await new Promise<void>((resolve) => f.server.close(() => resolve()));
-    }
-    await app?.close();
+    await scanner?.close();
+    for (const f of fixtures) await f.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('runs the default set without set-up, and a set template finds its weakness', async () => {
-    expect(app.config.templatesDir).toBeUndefined();
+    expect(scanner.app.config.templatesDir).toBeUndefined();
     expect(existsSync(join(DEFAULT_TEMPLATES_DIR, 'http/exposures/configs/aws-credentials.yaml'))).toBe(true);
     const weak = await startFixture(true);
-    const final = await runScanToEnd(app, runner, tenant, { target: weak.host, ports: String(weak.port) });
+    const final = await runScanToEnd(scanner, { target: weak.host, ports: String(weak.port) });
     expect(final.error).toBeNull();
     const state = (typeof final.state === 'string' ? JSON.parse(final.state) : final.state) as ScanState;
     expect(state.notes).toEqual(
       expect.arrayContaining([expect.stringMatching(/^templates: \d+ of \d+ loaded from the default set/)]),
     );
-    const findings = (await app.services
+    const findings = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId })
+      .where({ org_id: scanner.tenant.orgId })
       .whereLike('affected_component', `http://${weak.host}:${weak.port}%`)) as Array<{
       template_id: string;
       tool: string;
@@ -98,11 +82,11 @@ describe('templates on a fresh install', () => {
 
   it('nothing of the default set fires on a clean twin', async () => {
     const clean = await startFixture(false);
-    const final = await runScanToEnd(app, runner, tenant, { target: clean.host, ports: String(clean.port) });
+    const final = await runScanToEnd(scanner, { target: clean.host, ports: String(clean.port) });
     expect(final.error).toBeNull();
-    const findings = (await app.services
+    const findings = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId })
+      .where({ org_id: scanner.tenant.orgId })
       .whereLike('affected_component', `http://${clean.host}:${clean.port}%`)) as Array<{
       template_id: string;
       tool: string;

@@ -5,11 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanRow } from '../../../../server/scans/scans.repository.ts';
-import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
 import type { ScanState } from '../../../../server/scanner/types.ts';
-import { runScanToEnd } from '../../../helpers/scanner.ts';
-import { startTestApp, type TestApp } from '../../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../../helpers/factory.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { startWebServer, type Route } from '../../../fixtures/web-server.ts';
@@ -120,9 +117,7 @@ async function startFixture(host: string, initial: Fixture) {
 }
 
 describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEngine})`, () => {
-  let app: TestApp;
-  let tenant: Tenant;
-  let runner: Runner;
+  let scanner: ScanApp;
   let work: string;
   const fixtures: Array<Awaited<ReturnType<typeof startFixture>>> = [];
 
@@ -135,20 +130,17 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
       copyFileSync(join(work, file), join(templates, file.split('/').pop()!));
     writeFileSync(join(templates, 'debug-header.yaml'), BANNER_TEMPLATE);
     writeFileSync(join(templates, 'default-login.yaml'), LOGIN_TEMPLATE);
-    app = await startTestApp({ env: { SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' } });
-    tenant = await createTenant(app, 'enterprise');
+    scanner = await startScanApp({ env: { SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' } });
     for (const kind of ['vulnerable', 'clean', 'templates-only'] as const) {
       const host = randomLoopbackAddress();
       fixtures.push(await startFixture(host, kind));
     }
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
   }, 60_000);
   afterAll(async () => {
-    await runner?.stop();
+    await scanner?.close();
     for (const f of fixtures) {
       await f.close();
     }
-    await app?.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -157,7 +149,7 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     port: number,
     credentialChecks?: 'defaults' | 'none',
   ): Promise<ScanRow & { state: ScanState | string }> {
-    const final = await runScanToEnd(app, runner, tenant, {
+    const final = await runScanToEnd(scanner, {
       target: host,
       ports: String(port),
       credentialChecks,
@@ -171,9 +163,9 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     const { host, port } = fixtures[0]!;
     const final = await scan(host, port);
     const base = `http://${host}:${port}`;
-    const findings = (await app.services
+    const findings = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId })
+      .where({ org_id: scanner.tenant.orgId })
       .whereLike('affected_component', `${base}%`)
       .whereNot({ template_id: 'open-service' })
       .orderBy('template_id')) as FindingRow[];
@@ -220,9 +212,9 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
   it('a clean web server yields no template findings', async () => {
     const { host, port } = fixtures[1]!;
     await scan(host, port);
-    const findings = (await app.services
+    const findings = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId })
+      .where({ org_id: scanner.tenant.orgId })
       .whereLike('affected_component', `http://${host}:${port}%`)) as FindingRow[];
     expect(findings.filter((f) => f.tool === 'nuclei-template')).toEqual([]);
     expect(findings.map((f) => f.template_id)).not.toContain('git-config-exposed');
@@ -243,9 +235,9 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     const { host, port } = fixtures[2]!;
     await scan(host, port);
     const base = `http://${host}:${port}`;
-    const findings = (await app.services
+    const findings = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId, tool: 'nuclei-template' })
+      .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
       .whereLike('affected_component', `${base}%`)
       .orderBy('template_id')) as FindingRow[];
     expect(findings.map((f) => [f.template_id, f.severity, f.affected_component])).toEqual([
@@ -263,9 +255,9 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     const base = `http://${fixture.host}:${fixture.port}`;
     fixture.become('clean');
     await scan(fixture.host, fixture.port);
-    const findings = (await app.services
+    const findings = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId, tool: 'nuclei-template' })
+      .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
       .whereLike('affected_component', `${base}%`)
       .orderBy('template_id')) as Array<FindingRow & { status: string }>;
     expect(findings.map((f) => [f.template_id, f.status])).toEqual([
@@ -278,9 +270,9 @@ describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEn
     const first = fixtures[0]!;
     first.become('clean');
     await scan(first.host, first.port);
-    const own = (await app.services
+    const own = (await scanner.app.services
       .db('findings')
-      .where({ org_id: tenant.orgId, template_id: 'scanward-test-debug-header' })
+      .where({ org_id: scanner.tenant.orgId, template_id: 'scanward-test-debug-header' })
       .first()) as FindingRow & { status: string };
     expect(own.status).toBe('resolved');
   }, 120_000);

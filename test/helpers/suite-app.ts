@@ -1,0 +1,36 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { Services } from '../../server/services.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
+
+/** The app of one describe block; read it inside tests and hooks, once it has started. */
+export interface SuiteApp {
+  readonly app: TestApp;
+  /** The app's database (`app.services.db`). */
+  readonly db: Services['db'];
+}
+
+/**
+ * Starts the real app ({@link startTestApp}) before the tests of the calling describe block
+ * and closes it after them.
+ */
+export function useTestApp(options: TestAppOptions = {}): SuiteApp {
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const app = (): TestApp => {
+    if (!started) throw new Error('the suite app has not started: use it inside a test or a hook');
+    return started;
+  };
+  return {
+    get app() {
+      return app();
+    },
+    get db() {
+      return app().services.db;
+    },
+  };
+}
