@@ -181,9 +181,12 @@ export async function executeScan(
       );
       log.info({ detections: state.detections.length, phase_timings: timings }, 'scan completed');
       // AI guidance is cached per finding, so it is worked out once the findings exist.
+      // The scan is complete whatever happens here: a failure is a warning, never a failed scan.
       if (phases.includes('ai_analysis')) {
-        const note = await analyseFindingsAhead(services, scan, controller.signal, log);
-        if (note) log.info(note);
+        await analyseFindingsAhead(services, scan, controller.signal, log).then(
+          (note) => note && log.info(note),
+          (err: unknown) => log.warn({ err }, 'AI analysis ahead failed'),
+        );
       }
     }
   } catch (err) {
