@@ -121,10 +121,6 @@ export interface FindingCoverage {
   port_ranges?: ReadonlyArray<readonly [number, number]>;
 }
 
-/** Compatibility names (test helpers import them from here); the engine's own are in server/scanner/types.ts. */
-export type Detection = FindingDetection;
-export type Coverage = FindingCoverage;
-
 export interface ScanRef {
   id: string;
   org_id: string;
@@ -141,11 +137,8 @@ export interface RecordScanFindingsInput {
   now?: Date;
 }
 
-export type ScanCounts = ScanTally;
-export type { ScanChanges };
-
 export interface ScanFindingsSummary {
-  counts: ScanCounts;
+  counts: ScanTally;
   changes: ScanChanges;
   new_finding_ids: string[];
   reopened_finding_ids: string[];
@@ -470,14 +463,14 @@ async function countScan(
   resolvedNow: number,
   completed: boolean,
   now: Date,
-): Promise<{ counts: ScanCounts; changes: ScanChanges }> {
+): Promise<{ counts: ScanTally; changes: ScanChanges }> {
   const bySeverity: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
   const byChange: Record<ObservationChange, number> = { new: 0, reopened: 0, unchanged: 0 };
   for (const r of await observationTally(trx, scan.org_id, scan.id)) {
     bySeverity[r.severity] += r.n;
     byChange[r.change] += r.n;
   }
-  const counts: ScanCounts = {
+  const counts: ScanTally = {
     ...bySeverity,
     vulnerabilities_found: bySeverity.critical + bySeverity.high + bySeverity.medium + bySeverity.low,
   };

@@ -5,8 +5,8 @@ import { createSession } from '../../server/auth/sessions.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import {
   recordScanFindings,
-  type Coverage,
-  type Detection,
+  type FindingCoverage,
+  type FindingDetection,
   type ScanFindingsSummary,
   type ScanRef,
 } from '../../server/findings/lifecycle.ts';
@@ -114,7 +114,7 @@ export interface TenantOptions {
   /** Also insert a scan row (completed unless said otherwise). */
   scan?: InsertScanOptions;
   /** Also record these detections as the findings of a completed scan (`scan`, `summary`). */
-  findings?: Detection[];
+  findings?: FindingDetection[];
 }
 
 export interface BuiltTenant extends Tenant {
@@ -230,7 +230,7 @@ export const loopbackScan = (extra: Record<string, unknown> = {}) => ({
 let counter = 0;
 
 /** A detection of a web check on 127.0.0.1; every call without a `check_id` is a different check. */
-export function detection(overrides: Partial<Detection> = {}): Detection {
+export function detection(overrides: Partial<FindingDetection> = {}): FindingDetection {
   counter += 1;
   const target = overrides.target ?? '127.0.0.1';
   return {
@@ -259,7 +259,7 @@ export function detection(overrides: Partial<Detection> = {}): Detection {
 }
 
 /** What a scan covered, derived from detections (target, check, port). */
-export function coverageOf(detections: Detection[]): Coverage[] {
+export function coverageOf(detections: FindingDetection[]): FindingCoverage[] {
   return detections.map((d) => ({ target: d.target, check_id: d.check_id, port: d.port ?? null }));
 }
 
@@ -270,8 +270,8 @@ export function coverageOf(detections: Detection[]): Coverage[] {
 export async function runScan(
   db: Db,
   orgId: string,
-  detections: Detection[],
-  options: { extraCoverage?: Coverage[]; completed?: boolean; now?: Date; target?: string } = {},
+  detections: FindingDetection[],
+  options: { extraCoverage?: FindingCoverage[]; completed?: boolean; now?: Date; target?: string } = {},
 ): Promise<{ scan: ScanRef; summary: ScanFindingsSummary }> {
   const scan = await insertScan(db, orgId, { target: options.target ?? '127.0.0.1' });
   const summary = await recordScanFindings(db, {

@@ -4,13 +4,13 @@ import { PLAN_LIMITS } from '../../../server/identity/plans.ts';
 import { creditMonth } from '../../../server/remediation/credits.ts';
 import type { AiAnalysisResponse, Playbook } from '../../../server/schemas/ai.ts';
 import type { Plan } from '../../../server/schemas/common.ts';
-import type { Detection } from '../../../server/findings/lifecycle.ts';
+import type { FindingDetection } from '../../../server/findings/lifecycle.ts';
 import { expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
-const redisDetection = (overrides: Partial<Detection> = {}) =>
+const redisDetection = (overrides: Partial<FindingDetection> = {}) =>
   detection({
     check_id: 'redis-no-auth',
     title: 'Redis accepts commands without authentication',
@@ -32,7 +32,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
     auth.get<AiAnalysisResponse>(`/api/v1/findings/${findingId}/ai-analysis`);
 
   /** A tenant with findings of the given detections; returns their ids in order. */
-  const tenantWith = async (plan: Plan, detections: Detection[]) => {
+  const tenantWith = async (plan: Plan, detections: FindingDetection[]) => {
     const tenant = await createTenant(suite.app, plan);
     await runScan(suite.db, tenant.orgId, detections);
     const ids: string[] = [];
