@@ -4,7 +4,7 @@ import type { Db } from '../db/index.ts';
 import type { Services } from '../services.ts';
 import { executeScan } from './pipeline.ts';
 import type { ScanRecord } from './types.ts';
-import { claimNextScan, failStalledScans, MAX_ATTEMPTS } from '../scans/lifecycle.ts';
+import { claimNextScan, failStalledScans } from '../scans/lifecycle.ts';
 import { listenForQueuedScans } from '../scans/queue-signal.ts';
 import { scanMetrics } from '../metrics/registry.ts';
 
@@ -17,8 +17,6 @@ import { scanMetrics } from '../metrics/registry.ts';
  * failed with a reason, so no scan stays `running` forever. Every change to the
  * scan row goes through the scan lifecycle (server/scans/lifecycle.ts).
  */
-
-export { MAX_ATTEMPTS };
 
 export interface RunnerOptions {
   runnerId?: string;
@@ -77,9 +75,6 @@ export async function claimScan(
   };
 }
 
-/** Fails running scans that made no progress for the watchdog time. Returns their ids. */
-export const failStuckScans = failStalledScans;
-
 /** Starts a runner loop in this process. */
 export function startRunner(services: Services, options: RunnerOptions = {}): Runner {
   const id = options.runnerId ?? `runner-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -119,7 +114,7 @@ export function startRunner(services: Services, options: RunnerOptions = {}): Ru
 
   const poll = async () => {
     try {
-      await failStuckScans(services.db, services.config.scanWatchdogSeconds);
+      await failStalledScans(services.db, services.config.scanWatchdogSeconds);
       while (!stopped && inHand.size < maxScans) {
         const claimed = await claimScan(services.db, id, leaseSeconds);
         if (!claimed) break;

@@ -15,15 +15,6 @@ import { hostTarget } from '../net/service-connect.ts';
 import { crawl } from '../net/web-crawl.ts';
 import { getRoot, httpGet } from '../net/http-get.ts';
 
-export {
-  getRoot,
-  httpGet,
-  MAX_RESPONSE_BYTES,
-  REQUEST_TIMEOUT_MS,
-  type HttpExchange,
-  type HttpRequestOptions,
-} from '../net/http-get.ts';
-
 const TOOL = 'scanward-web';
 const NETWORK = 'CVSS:3.1/AV:N';
 

@@ -39,8 +39,6 @@ export interface RequestLimits {
   userAgent: string;
 }
 
-export { isTlsService } from './http-exchange.ts';
-
 /** The request as sent on the wire. */
 export function renderRequest(req: OutgoingRequest, userAgent: string): string {
   const lines = [`${req.method} ${req.target} HTTP/1.1`, `Host: ${req.host}`];

@@ -16,7 +16,8 @@ import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
 import { hostTarget, ServiceConnectError } from '../net/service-connect.ts';
 import type { Coverage, Detection, PhaseContext } from '../types.ts';
-import { isTlsService, sendTemplateRequest, type TemplateResponse } from './http-client.ts';
+import { isTlsService } from '../net/http-exchange.ts';
+import { sendTemplateRequest, type TemplateResponse } from './http-client.ts';
 import { requestMatches, ResponseView } from './matchers.ts';
 import type { LoadedTemplate, RequestItem, TemplateInfo } from './schema.ts';
 

@@ -16,8 +16,6 @@ export const TEMPLATE_REQUEST_TIMEOUT_MS = 10_000;
 /** A response as the template matchers read it. */
 export type TemplateResponse = IncomingResponse;
 
-export { isTlsService, parseResponse, type OutgoingRequest } from '../net/http-client.ts';
-
 /** Sends one request; rejects when the service cannot be reached or the scan aborts. */
 export function sendTemplateRequest(
   ctx: PhaseContext,

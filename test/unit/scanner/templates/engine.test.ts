@@ -3,7 +3,7 @@ import { dslMatches, evaluateDsl, mmh3, parseDsl } from '../../../../server/scan
 import { compileGoRegex } from '../../../../server/scanner/templates/regex.ts';
 import { REGEX_TIMEOUT_MS, sandboxedRegexTest } from '../../../../server/scanner/templates/regex-sandbox.ts';
 import { compileTemplate, UnsupportedTemplate } from '../../../../server/scanner/templates/loader.ts';
-import { parseResponse } from '../../../../server/scanner/templates/http-client.ts';
+import { parseResponse } from '../../../../server/scanner/net/http-client.ts';
 import { requestMatches, ResponseView } from '../../../../server/scanner/templates/matchers.ts';
 import {
   canonicalCheckId,
