@@ -31,11 +31,12 @@ export interface Runtime {
 export async function startRuntime(
   config: Config,
   logger: Logger,
-  options: { validateResponses?: boolean; dataDir?: string } = {},
+  options: { validateResponses?: boolean; dataDir?: string; snapshot?: Blob | undefined } = {},
 ): Promise<Runtime> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDir ?? config.dataDir,
+    snapshot: options.snapshot,
   });
   try {
     const applied = await migrateLatest(database.db);

@@ -10,6 +10,7 @@ import { createLogger } from '../../server/logger.ts';
 import { allRoutes } from '../../server/routes/index.ts';
 import { startRuntime, type Services } from '../../server/services.ts';
 import { createTestDatabase } from './database.ts';
+import { migratedPgliteSnapshot } from './pglite-snapshot.ts';
 
 export interface TestApp {
   url: string;
@@ -75,6 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { services, database } = await startRuntime(config, logger, {
     validateResponses: true,
     ...(fresh ? { dataDir: 'memory://' } : {}),
+    ...(fresh && !testDb.url ? { snapshot: await migratedPgliteSnapshot() } : {}),
   });
   const routes = [...allRoutes, ...(options.extraRoutes ?? [])];
   const app = createApp(services, options.extraRoutes ? { routes } : {});
