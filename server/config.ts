@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
@@ -92,6 +93,7 @@ const envSchema = z.object({
   SCANWARD_SCAN_WATCHDOG_SECONDS: wholeNumber(10, 7 * 24 * 3600).default(1800),
   SCANWARD_RUNNER_LEASE_SECONDS: wholeNumber(2, 3600).default(60),
   SCANWARD_RUNNER_SCANS: wholeNumber(1, 64).default(2),
+  SCANWARD_SCAN_THREADS: wholeNumber(0, 64).optional(),
   SCANWARD_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   SCANWARD_DOCS_PUBLIC: booleanFlag.default(false),
   SCANWARD_METRICS_PUBLIC: booleanFlag.default(false),
@@ -127,6 +129,8 @@ export interface Config {
   runnerLeaseSeconds: number;
   /** Scans one runner process works on at once. */
   runnerScans: number;
+  /** Worker threads a port sweep is split over (0: on the runner's own thread). */
+  scanThreads: number;
   webhookAllowPrivate: boolean;
   /** `auto`: full and compliance scans ask nmap for a second opinion when it is installed. */
   nmap: 'auto' | 'off';
@@ -201,6 +205,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanWatchdogSeconds: e.SCANWARD_SCAN_WATCHDOG_SECONDS,
     runnerLeaseSeconds: e.SCANWARD_RUNNER_LEASE_SECONDS,
     runnerScans: e.SCANWARD_RUNNER_SCANS,
+    // One sweep thread per core by default (a loopback or LAN sweep is CPU work); 0 sweeps on the runner's own thread.
+    scanThreads: e.SCANWARD_SCAN_THREADS ?? Math.min(availableParallelism(), 8),
     webhookAllowPrivate: e.SCANWARD_WEBHOOK_ALLOW_PRIVATE,
     docsPublic: e.SCANWARD_DOCS_PUBLIC,
     metricsPublic: e.SCANWARD_METRICS_PUBLIC,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../server/config.ts';
 
@@ -59,6 +60,7 @@ describe('configuration from the environment', () => {
       scanWatchdogSeconds: 1800,
       runnerLeaseSeconds: 60,
       runnerScans: 2,
+      scanThreads: Math.min(availableParallelism(), 8),
       nmap: 'auto',
       webhookAllowPrivate: false,
       docsPublic: false,
@@ -89,6 +91,7 @@ describe('configuration from the environment', () => {
       SCANWARD_SCAN_WATCHDOG_SECONDS: '600',
       SCANWARD_RUNNER_LEASE_SECONDS: '30',
       SCANWARD_RUNNER_SCANS: '8',
+      SCANWARD_SCAN_THREADS: '0',
       SCANWARD_NMAP: 'off',
       SCANWARD_KEV_FILE: '/srv/kev/known_exploited_vulnerabilities.json',
       SCANWARD_TEMPLATES_DIR: '/srv/nuclei-templates',
@@ -120,6 +123,7 @@ describe('configuration from the environment', () => {
       scanWatchdogSeconds: 600,
       runnerLeaseSeconds: 30,
       runnerScans: 8,
+      scanThreads: 0,
       nmap: 'off',
       kevFile: '/srv/kev/known_exploited_vulnerabilities.json',
       templatesDir: '/srv/nuclei-templates',
@@ -156,6 +160,7 @@ describe('configuration from the environment', () => {
       SCANWARD_MAX_CIDR_V4: '40',
       SCANWARD_SCAN_WATCHDOG_SECONDS: '1e3',
       SCANWARD_RUNNER_SCANS: '0',
+      SCANWARD_SCAN_THREADS: 'many',
       SCANWARD_NMAP: 'sometimes',
       SCANWARD_DOCS_PUBLIC: 'maybe',
       SCANWARD_BODY_LIMIT: '-5',
@@ -177,6 +182,7 @@ describe('configuration from the environment', () => {
         'SCANWARD_MAX_CIDR_V4',
         'SCANWARD_SCAN_WATCHDOG_SECONDS',
         'SCANWARD_RUNNER_SCANS',
+        'SCANWARD_SCAN_THREADS',
         'SCANWARD_NMAP',
         'SCANWARD_DOCS_PUBLIC',
         'SCANWARD_BODY_LIMIT',

@@ -89,7 +89,6 @@ export const enumeration: Phase = {
     ctx.state.openPorts = [];
     const byAddress = new Map(hosts.map((h) => [h.address, h]));
 
-    // Services are identified as soon as their host's sweep ends, while later hosts are swept.
     const identify = new PQueue({ concurrency: IDENTIFY_CONCURRENCY });
     const services: ServiceIdentification[] = [];
     const identifyPort = (address: string, port: number, rttMs: number | undefined) => {
@@ -116,35 +115,43 @@ export const enumeration: Phase = {
 
     let reported = 0;
     let opened = 0;
-    const summary = await sweepTcpHosts({
+    const sweep = sweepTcpHosts({
       addresses: (function* () {
         for (const host of hosts) yield host.address;
       })(),
       ports,
       assertAllowed: ctx.assertAllowed,
       signal: ctx.signal,
+      lanes: Math.max(1, ctx.services.config.scanThreads),
+      threads: ctx.services.config.scanThreads > 0,
       ...(knock ? { liveness: { ports: LIVENESS_PORTS, timeoutMs: LIVENESS_TIMEOUT_MS } } : {}),
       onProgress: ({ done }) => {
         ctx.progress.advance(done - reported);
         reported = done;
       },
-      onHostDone: (result) => {
-        const host = byAddress.get(result.address)!;
-        host.alive = result.alive;
-        if (result.refused !== undefined) {
-          ctx.log.warn({ err: result.refused, address: result.address }, 'port scan refused');
-          return;
-        }
-        if (result.openPorts.length === 0) return;
-        opened += result.openPorts.length;
+      // Each service is identified as soon as its port is found open, while the sweep goes on.
+      onOpenPort: ({ address, port, smoothedRttMs }) => {
+        opened++;
         ctx.progress.setTotal(hosts.length * ports.length + opened);
-        for (const port of result.openPorts) {
-          ctx.state.openPorts.push({ address: result.address, port });
-          identifyPort(result.address, port, result.smoothedRttMs);
-        }
+        ctx.state.openPorts.push({ address, port });
+        identifyPort(address, port, smoothedRttMs);
+      },
+      onHostDone: (result) => {
+        byAddress.get(result.address)!.alive = result.alive;
+        if (result.refused !== undefined)
+          ctx.log.warn({ err: result.refused, address: result.address }, 'port scan refused');
       },
     });
+    let summary;
+    try {
+      summary = await sweep;
+    } catch (err) {
+      identify.clear();
+      throw err;
+    }
     ctx.log.info({ ...summary }, 'port sweep finished');
+    // Found in the order the lanes answered; kept in the services' order (address, then port).
+    ctx.state.openPorts.sort((a, b) => a.address.localeCompare(b.address) || a.port - b.port);
     if (knock) {
       ctx.state.hosts = hosts.filter((h) => h.alive);
       ctx.state.notes.push(`${ctx.state.hosts.length} of ${hosts.length} addresses answered`);

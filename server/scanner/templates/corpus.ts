@@ -8,13 +8,12 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { protocolOf, type AnyTemplate, type TemplateSet, type TemplateStats } from './template-set.ts';
 import type { LoadedTemplate, NetworkTemplate, SslTemplate } from './schema.ts';
+import { runsFromSource, tsxApiUrl } from '../../worker-source.ts';
 
 type WorkerMessage =
   | { kind: 'templates'; templates: { file: string; bytes: Uint8Array }[] }
@@ -55,15 +54,8 @@ export function templateCacheDir(dataDir: string): string {
   return join(dataDir, 'templates', 'cache');
 }
 
-/** tsx's ESM API (`register`), as a URL a worker can import from anywhere. */
-function tsxApiUrl(): string {
-  // The package's `import` condition; resolved from this file, whatever the process's cwd.
-  const required = createRequire(import.meta.url).resolve('tsx/esm/api');
-  return pathToFileURL(required.replace(/index\.cjs$/, 'index.mjs')).href;
-}
-
 function startWorker(directory: string, cacheDir: string | undefined): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
+  const fromSource = runsFromSource(import.meta.url);
   return new Worker(new URL('./load-worker.mjs', import.meta.url), {
     workerData: {
       directory,

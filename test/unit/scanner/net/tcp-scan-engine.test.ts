@@ -3,62 +3,9 @@
  * (no sockets): each port's behaviour is decided by the test.
  */
 import { describe, expect, it } from 'vitest';
-import type {
-  ConnectAttempt,
-  ConnectListener,
-  ConnectOutcome,
-  Connector,
-} from '../../../../server/scanner/net/connectors.ts';
-import { scanTcpPorts, ScanResourceError } from '../../../../server/scanner/net/tcp-scan.ts';
-
-type Behaviour = ConnectOutcome | 'silent' | ((tries: number) => ConnectOutcome | 'silent');
-
-class ScriptedConnector implements Connector {
-  readonly name = 'scripted';
-  readonly started: number[] = [];
-  readonly cancelled: number[] = [];
-  inFlight = 0;
-  maxInFlight = 0;
-  private readonly tries = new Map<number, number>();
-
-  constructor(
-    private readonly behaviour: (port: number) => Behaviour,
-    private readonly delayMs = 0,
-  ) {}
-
-  start(_address: string, _family: 4 | 6, port: number, listener: ConnectListener): ConnectAttempt {
-    const tries = (this.tries.get(port) ?? 0) + 1;
-    this.tries.set(port, tries);
-    this.started.push(port);
-    this.inFlight++;
-    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-    const planned = this.behaviour(port);
-    const outcome = typeof planned === 'function' ? planned(tries) : planned;
-    let live = true;
-    const timer =
-      outcome === 'silent'
-        ? undefined
-        : setTimeout(() => {
-            if (!live) return;
-            live = false;
-            this.inFlight--;
-            listener.onConnectResult(outcome, outcome === 'resource' ? 'EMFILE' : undefined);
-          }, this.delayMs);
-    return {
-      cancel: () => {
-        if (!live) return;
-        live = false;
-        clearTimeout(timer);
-        this.inFlight--;
-        this.cancelled.push(port);
-      },
-    };
-  }
-
-  triesOf(port: number): number {
-    return this.tries.get(port) ?? 0;
-  }
-}
+import { ScanResourceError } from '../../../../server/scanner/net/sweep-lane.ts';
+import { scanTcpPorts } from '../../../../server/scanner/net/tcp-scan.ts';
+import { ScriptedConnector } from '../../../helpers/scripted-connector.ts';
 
 const range = (first: number, last: number): number[] =>
   Array.from({ length: last - first + 1 }, (_, i) => first + i);
@@ -66,7 +13,7 @@ const allow = (): void => {};
 
 describe('scanTcpPorts scheduling', () => {
   it('reports open, closed and filtered ports from the engine outcomes', async () => {
-    const engine = new ScriptedConnector((port) =>
+    const engine = new ScriptedConnector((_address, port) =>
       port % 10 === 0 ? 'open' : port === 7 ? 'unreachable' : port === 13 ? 'silent' : 'closed',
     );
     const result = await scanTcpPorts({
@@ -84,8 +31,8 @@ describe('scanTcpPorts scheduling', () => {
   });
 
   it('retries a port whose attempt timed out, once by default, cancelling the stale attempt', async () => {
-    const engine = new ScriptedConnector((port) =>
-      port === 5 ? (tries) => (tries === 1 ? 'silent' : 'open') : 'closed',
+    const engine = new ScriptedConnector((_address, port, tries) =>
+      port === 5 ? (tries === 1 ? 'silent' : 'open') : 'closed',
     );
     const result = await scanTcpPorts({
       address: '192.0.2.1',
@@ -97,12 +44,12 @@ describe('scanTcpPorts scheduling', () => {
     });
     expect(result.openPorts).toEqual([5]);
     expect(engine.triesOf(5)).toBe(2);
-    expect(engine.cancelled).toEqual([5]);
+    expect(engine.cancelledPorts()).toEqual([5]);
     expect(result.stats.timeouts).toBe(1);
   });
 
   it('gives up on a port that never answers after the configured retries', async () => {
-    const engine = new ScriptedConnector((port) => (port === 3 ? 'silent' : 'closed'));
+    const engine = new ScriptedConnector((_address, port) => (port === 3 ? 'silent' : 'closed'));
     const result = await scanTcpPorts({
       address: '192.0.2.1',
       ports: range(1, 5),
@@ -117,7 +64,7 @@ describe('scanTcpPorts scheduling', () => {
   });
 
   it('never has more attempts in flight than the concurrency ceiling', async () => {
-    const engine = new ScriptedConnector(() => 'closed', 1);
+    const engine = new ScriptedConnector(() => 'closed', { delayMs: 1 });
     await scanTcpPorts({
       address: '192.0.2.1',
       ports: range(1, 300),
@@ -126,7 +73,7 @@ describe('scanTcpPorts scheduling', () => {
       concurrency: 7,
     });
     expect(engine.maxInFlight).toBe(7);
-    expect(new Set(engine.started).size).toBe(300);
+    expect(new Set(engine.startedPorts()).size).toBe(300);
   });
 
   it('puts a port back when the machine is out of sockets and scans it later', async () => {
@@ -157,7 +104,7 @@ describe('scanTcpPorts scheduling', () => {
   });
 
   it('reports progress up to the total', async () => {
-    const engine = new ScriptedConnector((port) => (port === 2 ? 'open' : 'closed'));
+    const engine = new ScriptedConnector((_address, port) => (port === 2 ? 'open' : 'closed'));
     const seen: { scanned: number; total: number; openPorts: readonly number[] }[] = [];
     await scanTcpPorts({
       address: '192.0.2.1',

@@ -3,62 +3,8 @@
  * sockets): each host's and port's behaviour is decided by the test.
  */
 import { describe, expect, it } from 'vitest';
-import type {
-  ConnectAttempt,
-  ConnectListener,
-  ConnectOutcome,
-  Connector,
-} from '../../../../server/scanner/net/connectors.ts';
 import { sweepTcpHosts, type HostSweepResult } from '../../../../server/scanner/net/tcp-scan.ts';
-
-type Behaviour = ConnectOutcome | 'silent';
-
-class ScriptedConnector implements Connector {
-  readonly name = 'scripted';
-  readonly started: string[] = [];
-  inFlight = 0;
-  maxInFlight = 0;
-  /** Hosts with an attempt in flight, at most at once. */
-  maxHostsInFlight = 0;
-  private readonly hostsInFlight = new Map<string, number>();
-
-  constructor(
-    private readonly behaviour: (address: string, port: number) => Behaviour,
-    private readonly delayMs = 1,
-  ) {}
-
-  start(address: string, _family: 4 | 6, port: number, listener: ConnectListener): ConnectAttempt {
-    this.started.push(`${address}:${port}`);
-    this.inFlight++;
-    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-    this.hostsInFlight.set(address, (this.hostsInFlight.get(address) ?? 0) + 1);
-    this.maxHostsInFlight = Math.max(this.maxHostsInFlight, this.hostsInFlight.size);
-    const outcome = this.behaviour(address, port);
-    let live = true;
-    const end = () => {
-      live = false;
-      this.inFlight--;
-      const left = this.hostsInFlight.get(address)! - 1;
-      if (left === 0) this.hostsInFlight.delete(address);
-      else this.hostsInFlight.set(address, left);
-    };
-    const timer =
-      outcome === 'silent'
-        ? undefined
-        : setTimeout(() => {
-            if (!live) return;
-            end();
-            listener.onConnectResult(outcome, undefined);
-          }, this.delayMs);
-    return {
-      cancel: () => {
-        if (!live) return;
-        clearTimeout(timer);
-        end();
-      },
-    };
-  }
-}
+import { ScriptedConnector } from '../../../helpers/scripted-connector.ts';
 
 const range = (first: number, last: number): number[] =>
   Array.from({ length: last - first + 1 }, (_, i) => first + i);
@@ -92,6 +38,22 @@ describe('sweepTcpHosts', () => {
     expect(results.filter((r) => r.openPorts.length === 0)).toHaveLength(19);
   });
 
+  it('keeps the knocks of new hosts inside the window too', async () => {
+    const engine = new ScriptedConnector(() => 'closed');
+    await sweepTcpHosts({
+      addresses: addresses(6),
+      ports: range(1, 20),
+      assertAllowed: allow,
+      engine,
+      concurrency: 4,
+      initialConcurrency: 4,
+      liveness: { ports: [80, 443, 22, 445, 3389, 8080, 25, 53], timeoutMs: 50 },
+    });
+    expect(engine.maxInFlight).toBeLessThanOrEqual(4);
+    // Every host was knocked on eight times (none of them a port of the sweep) and swept.
+    expect(engine.started).toHaveLength(6 * 8 + 6 * 20);
+  });
+
   it('sweeps only the hosts that answered a knock, and knocks while earlier hosts are swept', async () => {
     const up = new Set(['192.0.2.2', '192.0.2.7']);
     const engine = new ScriptedConnector((address) => (up.has(address) ? 'closed' : 'silent'));
@@ -109,10 +71,7 @@ describe('sweepTcpHosts', () => {
     expect(results.filter((r) => r.alive).map((r) => r.address)).toEqual(['192.0.2.2', '192.0.2.7']);
     // Down hosts got their two knocks and nothing else.
     for (const address of addresses(10).filter((a) => !up.has(a))) {
-      expect(engine.started.filter((s) => s.startsWith(`${address}:`)).sort()).toEqual([
-        `${address}:443`,
-        `${address}:80`,
-      ]);
+      expect(engine.startedPorts(address).sort((a, b) => a - b)).toEqual([80, 443]);
     }
     // Knocks of later hosts started before the first live host's sweep ended.
     const lastOfFirst = engine.started.lastIndexOf('192.0.2.2:1199');
@@ -135,7 +94,7 @@ describe('sweepTcpHosts', () => {
       engine,
       onHostDone: (r) => results.push(r),
     });
-    expect(engine.started.some((s) => s.startsWith('192.0.2.2:'))).toBe(false);
+    expect(engine.startedPorts('192.0.2.2')).toEqual([]);
     expect(results.find((r) => r.address === '192.0.2.2')).toMatchObject({ alive: false });
     expect(results.find((r) => r.address === '192.0.2.2')!.refused).toBeInstanceOf(Error);
     expect(results.filter((r) => r.closedCount === 3)).toHaveLength(2);
