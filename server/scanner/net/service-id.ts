@@ -44,6 +44,31 @@ interface StepOutcome {
   insideTls?: boolean;
   /** The port refused the connection or never completed it: no later step can do better. */
   unreachable?: string;
+  /** The finding is the server's greeting, read on a probe's connection rather than the greeting's. */
+  greeted?: boolean;
+}
+
+/** Resolves after `turns` turns of the event loop: I/O that has already arrived is read first. */
+function afterLoopTurns(turns: number): Promise<void> {
+  return new Promise((resolve) => {
+    const turn = (left: number): void => {
+      if (left === 0) resolve();
+      else setImmediate(() => turn(left - 1));
+    };
+    turn(turns);
+  });
+}
+
+/** A greeting's outcome; `decided`: a greeting came that nothing here recognises, so the service is unknown. */
+type GreetingOutcome = StepOutcome & { decided?: boolean };
+
+/**
+ * A greeting no protocol here recognises is a server-speaks-first protocol we do not know,
+ * which the client-first probes would not identify either.
+ */
+function decideByGreeting(outcome: StepOutcome): GreetingOutcome {
+  const spoke = outcome.session !== undefined && outcome.session.received.length > 0;
+  return !outcome.finding && !outcome.unreachable && spoke ? { ...outcome, decided: true } : outcome;
 }
 
 export async function identifyService(options: IdentifyServiceOptions): Promise<ServiceIdentification> {
@@ -95,7 +120,8 @@ class Identification {
   /**
    * One layer (plain TCP, or inside TLS): first, one after the other, the greeting wait and
    * the probes the port suggests (the TLS layer first on TLS ports); then the generic probes,
-   * concurrently, each on its own connection, the first to recognise the service winning.
+   * concurrently, each on its own connection, the first to recognise the service winning. On
+   * a port without a hint the greeting wait runs alongside the generic probes.
    */
   private async identifyLayer(
     insideTls: boolean,
@@ -108,6 +134,9 @@ class Identification {
     const generic = GENERIC_ORDER.filter((step) =>
       step === 'tls' ? !insideTls && !hint.tls : !hinted.includes(step),
     );
+
+    if (hinted.length === 0 && hint.greeting && !hint.tls)
+      return this.greetingThenRace(generic, insideTls, signal);
 
     for (const step of sequence) {
       if (this.expired()) return undefined;
@@ -122,25 +151,74 @@ class Identification {
     return this.expired() ? undefined : this.race(generic, insideTls, signal);
   }
 
+  /**
+   * A port nothing is known about. A server that speaks first greets at once, so when no
+   * greeting has begun within a fifth of the greeting wait after the connection opened (and
+   * two more turns of the event loop, so that bytes already waiting are read first), the
+   * generic probes start alongside the rest of the wait instead of after it: an HTTP API on an
+   * unusual port is named in a round trip, not after the whole wait. A service that greets in
+   * time gets no generic probe (some, such as MySQL, count a stray client packet as a failed
+   * login). Once the probes run, the greeting still decides when it comes: its own step has the
+   * follow-up exchange (a neutral `220` is SMTP or FTP only after EHLO), so a greeting read on a
+   * probe's connection does not.
+   */
+  private async greetingThenRace(
+    generic: Step[],
+    insideTls: boolean,
+    outer: AbortSignal | undefined,
+  ): Promise<StepOutcome | undefined> {
+    const batch = new AbortController();
+    const signal = outer ? AbortSignal.any([outer, batch.signal]) : batch.signal;
+    let timer: NodeJS.Timeout | undefined;
+    let session: ProbeSession | undefined;
+    let graceOver!: () => void;
+    const grace = new Promise<'waiting'>((resolve) => (graceOver = () => resolve('waiting')));
+    const greeting = this.probe('greeting', insideTls, signal, (opened) => {
+      session = opened;
+      const wait = Math.ceil(this.greetingWaitMs / 5);
+      timer = setTimeout(() => void afterLoopTurns(2).then(graceOver), wait);
+    }).then(decideByGreeting);
+    try {
+      let early = await Promise.race([greeting, grace]);
+      // A greeting has begun: it decides, and no generic probe is sent.
+      if (early === 'waiting' && session && session.received.length > 0) early = await greeting;
+      if (early !== 'waiting') {
+        if (early.finding || early.unreachable || early.decided) return early.decided ? undefined : early;
+        return this.expired() ? undefined : await this.race(generic, insideTls, outer);
+      }
+      return await this.race(generic, insideTls, outer, greeting);
+    } finally {
+      clearTimeout(timer);
+      batch.abort();
+    }
+  }
+
+  /**
+   * The steps at once, each on its own connection; the first to recognise the service wins.
+   * With `greeting` (the greeting's step, already running) a greeting decides, and a probe
+   * that only read a greeting does not.
+   */
   private async race(
     steps: Step[],
     insideTls: boolean,
     outer: AbortSignal | undefined,
+    greeting?: Promise<GreetingOutcome>,
   ): Promise<StepOutcome | undefined> {
-    if (steps.length === 0) return undefined;
+    if (steps.length === 0 && !greeting) return undefined;
     const batch = new AbortController();
     const signal = outer ? AbortSignal.any([outer, batch.signal]) : batch.signal;
     try {
       return await new Promise<StepOutcome | undefined>((resolve, reject) => {
-        let pending = steps.length;
+        let pending = steps.length + (greeting ? 1 : 0);
         let unreachable: StepOutcome | undefined;
-        for (const step of steps) {
-          this.runStep(step, insideTls, signal).then((outcome) => {
-            if (outcome.finding) resolve(outcome);
-            else if (outcome.unreachable) unreachable ??= outcome;
-            if (--pending === 0) resolve(unreachable);
-          }, reject);
-        }
+        const settle = (outcome: GreetingOutcome) => {
+          if (outcome.decided) resolve(undefined);
+          else if (outcome.finding && !(greeting && outcome.greeted)) resolve(outcome);
+          else if (outcome.unreachable) unreachable ??= outcome;
+          if (--pending === 0) resolve(unreachable);
+        };
+        greeting?.then(settle, reject);
+        for (const step of steps) this.runStep(step, insideTls, signal).then(settle, reject);
       });
     } finally {
       batch.abort();
@@ -165,9 +243,11 @@ class Identification {
     step: 'greeting' | ClientFirstProbe,
     tls: boolean,
     signal: AbortSignal | undefined,
+    onOpen?: (session: ProbeSession) => void,
   ): Promise<StepOutcome> {
     const session = await this.open(tls, signal);
     if (!(session instanceof ProbeSession)) return session;
+    onOpen?.(session);
     if (step === 'greeting' && !tls) this.greetingSession = session;
     const context: ProbeContext = {
       address: this.options.address,
@@ -180,7 +260,9 @@ class Identification {
         step === 'greeting' ? await this.greeting(session, context) : await step.run(session, context);
       // A server-speaks-first service on a port where another protocol was expected greets
       // before the probe's question is even read.
-      return { finding: finding ?? recognizeGreeting(session.received) ?? undefined, session };
+      if (finding) return { finding, session };
+      const greeted = recognizeGreeting(session.received);
+      return greeted ? { finding: greeted, session, greeted: true } : { session };
     } catch {
       // Whatever the peer sent that made the probe fail (a closed connection, bytes that
       // do not parse), it did not speak this protocol. Only our own abort ends the search.

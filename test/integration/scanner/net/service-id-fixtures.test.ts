@@ -168,6 +168,15 @@ describe('identifyService on fake services', () => {
     expect(result.evidence.request).toContain('EHLO scanward.invalid');
   });
 
+  it('asks an HTTP server on a port without a hint at once, without first waiting out the greeting', async () => {
+    const port = await listenHttp(createHttpServer((_request, response) => response.end('hello')));
+    const started = performance.now();
+    const result = await identify(port, { greetingWaitMs: 10_000, replyWaitMs: 10_000, timeoutMs: 30_000 });
+    expect(result.service).toBe('http');
+    // Well inside the greeting wait: the HTTP probe did not queue behind it.
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it('identifies Redis that requires a password, without a version', async () => {
     const listener = await listen({
       serve: (socket) => socket.on('data', () => socket.write('-NOAUTH Authentication required.\r\n')),
