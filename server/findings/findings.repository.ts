@@ -493,10 +493,14 @@ export async function applySightings(
   );
 }
 
-/** A (target, check, port) combination a scan covered; `port_ranges` instead of `port` for a port sweep. */
+/**
+ * A check and port a scan covered on some targets; `port_ranges` instead of `port` for a port
+ * sweep. Targets that share the check and ports share one combination: a range's sweep is one
+ * combination for all its hosts, not one per host with the same port ranges each.
+ */
 export interface CoveredCombination {
   /** Lower case. */
-  target: string;
+  targets: readonly string[];
   check_id: string;
   port: number | null;
   port_ranges: ReadonlyArray<readonly [number, number]> | null;
@@ -513,14 +517,14 @@ export async function lockCoveredUnobserved(
   combinations: readonly CoveredCombination[],
 ): Promise<Pick<FindingRow, 'id' | 'status'>[]> {
   if (combinations.length === 0) return [];
-  const targets = [...new Set(combinations.map((c) => c.target))];
+  const targets = [...new Set(combinations.flatMap((c) => c.targets))];
   return trx('findings as f')
     .where('f.org_id', orgId)
     .whereIn('f.status', ['open', 'in_progress'])
     .whereRaw(`lower(f.target) in (${targets.map(() => '?').join(', ')})`, targets)
     .whereRaw(
-      `exists (select 1 from jsonb_to_recordset(?::jsonb) as c(target text, check_id text, port int, port_ranges jsonb)
-                where c.target = lower(f.target) and c.check_id = f.template_id
+      `exists (select 1 from jsonb_to_recordset(?::jsonb) as c(targets jsonb, check_id text, port int, port_ranges jsonb)
+                where c.targets @> to_jsonb(lower(f.target)) and c.check_id = f.template_id
                   and case when c.port_ranges is null then c.port is null or c.port = f.port
                       else exists (select 1 from jsonb_array_elements(c.port_ranges) as r(b)
                                    where f.port between (r.b->>0)::int and (r.b->>1)::int) end)`,

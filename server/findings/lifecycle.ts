@@ -431,19 +431,25 @@ async function resolveUndetected(
   canonical: Map<string, string>,
   now: Date,
 ): Promise<{ id: string; status: FindingStatus }[]> {
-  const combos = new Map<string, CoveredCombination>();
+  const combos = new Map<string, { targets: Set<string>; combo: Omit<CoveredCombination, 'targets'> }>();
   for (const c of coverage) {
-    const combo: CoveredCombination = {
-      target: c.target.trim().toLowerCase(),
+    const combo = {
       check_id: canonical.get(c.check_id) ?? c.check_id,
       port: c.port_ranges ? null : (c.port ?? null),
       port_ranges: c.port_ranges ?? null,
     };
-    combos.set(JSON.stringify(combo), combo);
+    const key = JSON.stringify(combo);
+    const entry = combos.get(key) ?? { targets: new Set<string>(), combo };
+    entry.targets.add(c.target.trim().toLowerCase());
+    combos.set(key, entry);
   }
   if (combos.size === 0) return [];
   const found = new Map<string, FindingStatus>();
-  for (const batch of chunks([...combos.values()], 2000)) {
+  const combinations = [...combos.values()].map(({ targets, combo }) => ({
+    targets: [...targets],
+    ...combo,
+  }));
+  for (const batch of chunks(combinations, 2000)) {
     const rows = await lockCoveredUnobserved(trx, orgId, scanId, batch);
     // A finding may match combos of two batches; it is resolved once.
     for (const r of rows) if (!found.has(r.id)) found.set(r.id, r.status);

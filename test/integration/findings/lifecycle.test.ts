@@ -187,6 +187,31 @@ describe(`finding lifecycle (${testEngine})`, () => {
     expect(byPort).toEqual({ 22: 'resolved', 80: 'open', 443: 'resolved', 8080: 'open' });
   });
 
+  it('resolves per host when many hosts share the same swept port ranges', async () => {
+    const { orgId } = await createTenant(suite.app);
+    const on = (target: string, port: number) =>
+      detection({ target, port, affected_component: `tcp://${target}:${port}`, check_id: 'open-service' });
+    await runScan(suite.db, orgId, [on('10.9.0.1', 22), on('10.9.0.2', 22), on('10.9.0.3', 22)]);
+    const ranges: [number, number][] = [[1, 1024]];
+    // Hosts .1 and .2 were swept (the same ranges); .2 still has its port open; .3 was not swept.
+    await runScan(suite.db, orgId, [on('10.9.0.2', 22)], {
+      extraCoverage: ['10.9.0.1', '10.9.0.2'].map((target) => ({
+        target,
+        check_id: 'open-service',
+        port_ranges: ranges,
+      })),
+    });
+    const byTarget = Object.fromEntries(
+      (
+        (await suite.db('findings').where({ org_id: orgId }).select('target', 'status')) as {
+          target: string;
+          status: string;
+        }[]
+      ).map((f) => [f.target, f.status]),
+    );
+    expect(byTarget).toEqual({ '10.9.0.1': 'resolved', '10.9.0.2': 'open', '10.9.0.3': 'open' });
+  });
+
   it('reopens a resolved finding that is detected again, with a history entry by system', async () => {
     const { orgId } = await createTenant(suite.app);
     const d = detection({ severity: 'critical' });
