@@ -8,7 +8,7 @@
  * Loopback only. nmap rows are left out when nmap is not installed.
  */
 import { spawn } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fastestConnector } from '../server/scanner/net/connectors.ts';
 import { isNmapAvailable } from '../server/scanner/net/nmap.ts';
 import { scanTcpPorts } from '../server/scanner/net/tcp-scan.ts';
@@ -23,12 +23,13 @@ interface Run {
   open: number[];
 }
 
-async function ours(engine: 'libuv' | 'socket'): Promise<Run> {
+async function ours(engine: 'libuv' | 'socket', threads = 0): Promise<Run> {
   const result = await scanTcpPorts({
     address: ADDRESS,
     ports: allPorts,
     assertAllowed: assertLoopback,
     engine,
+    ...(threads > 0 ? { lanes: threads, threads: true } : {}),
   });
   return { ms: result.elapsedMs, open: result.openPorts };
 }
@@ -60,14 +61,22 @@ const median = (values: number[]): number => {
 };
 
 const tools: [string, () => Promise<Run>][] = [];
-if (fastestConnector().name === 'libuv')
-  tools.push(['scanward (libuv engine, default)', () => ours('libuv')]);
+// The scanner's own setting: one sweep thread per core (SCANWARD_SCAN_THREADS).
+const threads = Math.min(availableParallelism(), 8);
+if (fastestConnector().name === 'libuv') {
+  tools.push([
+    `scanward (libuv engine, ${threads} sweep threads, as in scans)`,
+    () => ours('libuv', threads),
+  ]);
+  tools.push(['scanward (libuv engine, on the calling thread)', () => ours('libuv')]);
+}
 tools.push(['scanward (net.Socket engine)', () => ours('socket')]);
 const withNmap = await isNmapAvailable();
 if (withNmap) tools.push(['nmap -sT -p- -T4', nmap]);
 
-// One warm-up run of our scanner (JIT), not counted.
+// One warm-up run of our scanner (JIT, and loading the sweep threads), not counted.
 await ours(fastestConnector().name === 'libuv' ? 'libuv' : 'socket');
+if (fastestConnector().name === 'libuv') await ours('libuv', threads);
 
 const results = new Map<string, Run[]>(tools.map(([name]) => [name, []]));
 for (let run = 0; run < runs; run++) {
