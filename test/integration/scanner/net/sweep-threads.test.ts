@@ -16,13 +16,12 @@ import {
   startListeners,
   type FixtureListener,
 } from '../../../fixtures/listeners.ts';
+import { portRange } from '../../../helpers/ports.ts';
 
 /** A loopback address of this file's own, which no other test or scan of 127.0.0.1 reaches. */
 const HOST = randomLoopbackAddress();
 const LANES = 2;
 
-const range = (first: number, last: number): number[] =>
-  Array.from({ length: last - first + 1 }, (_, i) => first + i);
 const allow = (): void => {};
 
 let listeners: FixtureListener[] = [];
@@ -90,7 +89,7 @@ afterAll(async () => {
 describe('scanTcpPorts on sweep threads', () => {
   it('finds exactly the listening ports of a range, as the sweep on the calling thread does', async () => {
     const base = await listenAt([10, 411, 812, 1213, 1614], 2000);
-    const scanned = range(base, base + 1999);
+    const scanned = portRange(base, base + 1999);
 
     const threaded = await scanTcpPorts({
       address: HOST,
@@ -126,7 +125,7 @@ describe('scanTcpPorts on sweep threads', () => {
     let result: HostSweepResult | undefined;
     await sweepTcpHosts({
       addresses: [HOST],
-      ports: range(base, base + 1499),
+      ports: portRange(base, base + 1499),
       assertAllowed: allow,
       lanes: LANES,
       threads: true,
@@ -155,13 +154,13 @@ describe('stopping a sweep on threads', () => {
   it('rejects promptly with the abort reason, and no connection is made once the threads heard of it', async () => {
     // Listeners over a long range, the first near its start: the sweep is aborted as soon as
     // it reports that one open, one port at a time in each lane.
-    const base = await listenAt([20, ...range(1, 11).map((n) => n * 500)], 6000);
+    const base = await listenAt([20, ...portRange(1, 11).map((n) => n * 500)], 6000);
     const controller = new AbortController();
     const reason = new Error('stop');
     let abortedAt = 0;
     const sweep = sweepTcpHosts({
       addresses: [HOST],
-      ports: range(base, base + 5999),
+      ports: portRange(base, base + 5999),
       assertAllowed: allow,
       lanes: LANES,
       threads: true,
@@ -221,8 +220,8 @@ describe('stopping a sweep on threads', () => {
   });
 
   it('rejects a sweep whose threads are stopped under it, and starts new threads for the next one', async () => {
-    const base = await listenAt([20, ...range(1, 11).map((n) => n * 500)], 6000);
-    const scanned = range(base, base + 5999);
+    const base = await listenAt([20, ...portRange(1, 11).map((n) => n * 500)], 6000);
+    const scanned = portRange(base, base + 5999);
     let stopping: Promise<void> | undefined;
     let stoppedAt = 0;
     const sweep = sweepTcpHosts({

@@ -6,9 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { scanTcpPorts } from '../../../../server/scanner/net/tcp-scan.ts';
 import { fastestConnector } from '../../../../server/scanner/net/connectors.ts';
 import { closeAll, startSpacedListeners, type FixtureListener } from '../../../fixtures/listeners.ts';
+import { portRange } from '../../../helpers/ports.ts';
 
-const range = (first: number, last: number): number[] =>
-  Array.from({ length: last - first + 1 }, (_, i) => first + i);
 const allow = (): void => {};
 
 let listeners: FixtureListener[] = [];
@@ -24,7 +23,7 @@ describe.each(engines)('scanTcpPorts with the %s engine', (engine) => {
     const fixture = await startSpacedListeners(5, 37);
     listeners = fixture.listeners;
     const ports = listeners.map((listener) => listener.port);
-    const scanned = range(ports[0]! - 100, ports.at(-1)! + 100);
+    const scanned = portRange(ports[0]! - 100, ports.at(-1)! + 100);
 
     const result = await scanTcpPorts({
       address: fixture.host,
@@ -52,7 +51,7 @@ describe.each(engines)('scanTcpPorts with the %s engine', (engine) => {
     const first = listeners[0]!.port;
     const scan = scanTcpPorts({
       address: fixture.host,
-      ports: range(first - 50, listeners.at(-1)!.port),
+      ports: portRange(first - 50, listeners.at(-1)!.port),
       assertAllowed: allow,
       engine,
       concurrency: 1,
@@ -123,7 +122,7 @@ describe('scanTcpPorts aborting a slow scan', () => {
     listeners = fixture.listeners;
     const scan = scanTcpPorts({
       address: fixture.host,
-      ports: range(10_000, 65_535),
+      ports: portRange(10_000, 65_535),
       assertAllowed: allow,
       signal: controller.signal,
       onProgress: ({ scanned }) => {

@@ -6,9 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ScanResourceError } from '../../../../server/scanner/net/sweep-lane.ts';
 import { scanTcpPorts } from '../../../../server/scanner/net/tcp-scan.ts';
 import { ScriptedConnector } from '../../../helpers/scripted-connector.ts';
+import { portRange } from '../../../helpers/ports.ts';
 
-const range = (first: number, last: number): number[] =>
-  Array.from({ length: last - first + 1 }, (_, i) => first + i);
 const allow = (): void => {};
 
 describe('scanTcpPorts scheduling', () => {
@@ -18,7 +17,7 @@ describe('scanTcpPorts scheduling', () => {
     );
     const result = await scanTcpPorts({
       address: '192.0.2.1', // never connected to: the scripted engine opens no sockets
-      ports: range(1, 40),
+      ports: portRange(1, 40),
       assertAllowed: allow,
       engine,
       timeoutMs: 150,
@@ -36,7 +35,7 @@ describe('scanTcpPorts scheduling', () => {
     );
     const result = await scanTcpPorts({
       address: '192.0.2.1',
-      ports: range(1, 10),
+      ports: portRange(1, 10),
       assertAllowed: allow,
       engine,
       timeoutMs: 100,
@@ -52,7 +51,7 @@ describe('scanTcpPorts scheduling', () => {
     const engine = new ScriptedConnector((_address, port) => (port === 3 ? 'silent' : 'closed'));
     const result = await scanTcpPorts({
       address: '192.0.2.1',
-      ports: range(1, 5),
+      ports: portRange(1, 5),
       assertAllowed: allow,
       engine,
       timeoutMs: 60,
@@ -67,7 +66,7 @@ describe('scanTcpPorts scheduling', () => {
     const engine = new ScriptedConnector(() => 'closed', { delayMs: 1 });
     await scanTcpPorts({
       address: '192.0.2.1',
-      ports: range(1, 300),
+      ports: portRange(1, 300),
       assertAllowed: allow,
       engine,
       concurrency: 7,
@@ -108,7 +107,7 @@ describe('scanTcpPorts scheduling', () => {
     const seen: { scanned: number; total: number; openPorts: readonly number[] }[] = [];
     await scanTcpPorts({
       address: '192.0.2.1',
-      ports: range(1, 50),
+      ports: portRange(1, 50),
       assertAllowed: allow,
       engine,
       onProgress: (progress) => seen.push(progress),
@@ -123,7 +122,7 @@ describe('scanTcpPorts abort', () => {
     const controller = new AbortController();
     const scan = scanTcpPorts({
       address: '192.0.2.1',
-      ports: range(1, 1000),
+      ports: portRange(1, 1000),
       assertAllowed: allow,
       engine,
       signal: controller.signal,

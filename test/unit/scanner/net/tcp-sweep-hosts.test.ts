@@ -5,10 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { sweepTcpHosts, type HostSweepResult } from '../../../../server/scanner/net/tcp-scan.ts';
 import { ScriptedConnector } from '../../../helpers/scripted-connector.ts';
+import { portRange } from '../../../helpers/ports.ts';
 
-const range = (first: number, last: number): number[] =>
-  Array.from({ length: last - first + 1 }, (_, i) => first + i);
-const addresses = (count: number): string[] => range(1, count).map((n) => `192.0.2.${n}`);
+const addresses = (count: number): string[] => portRange(1, count).map((n) => `192.0.2.${n}`);
 const allow = (): void => {};
 
 describe('sweepTcpHosts', () => {
@@ -19,7 +18,7 @@ describe('sweepTcpHosts', () => {
     const results: HostSweepResult[] = [];
     const summary = await sweepTcpHosts({
       addresses: addresses(20),
-      ports: range(1, 100),
+      ports: portRange(1, 100),
       assertAllowed: allow,
       engine,
       concurrency: 64,
@@ -42,7 +41,7 @@ describe('sweepTcpHosts', () => {
     const engine = new ScriptedConnector(() => 'closed');
     await sweepTcpHosts({
       addresses: addresses(6),
-      ports: range(1, 20),
+      ports: portRange(1, 20),
       assertAllowed: allow,
       engine,
       concurrency: 4,
@@ -61,7 +60,7 @@ describe('sweepTcpHosts', () => {
     const done: number[] = [];
     await sweepTcpHosts({
       addresses: addresses(10),
-      ports: range(1000, 1199),
+      ports: portRange(1000, 1199),
       assertAllowed: allow,
       engine,
       liveness: { ports: [80, 443], timeoutMs: 30 },
@@ -128,7 +127,7 @@ describe('sweepTcpHosts', () => {
     const controller = new AbortController();
     const sweep = sweepTcpHosts({
       addresses: addresses(50),
-      ports: range(1, 100),
+      ports: portRange(1, 100),
       assertAllowed: allow,
       engine,
       signal: controller.signal,

@@ -12,10 +12,9 @@ import {
   type TcpSweepOptions,
 } from '../../../../server/scanner/net/tcp-scan.ts';
 import { ScriptedConnector, type ScriptedBehaviour } from '../../../helpers/scripted-connector.ts';
+import { portRange } from '../../../helpers/ports.ts';
 
-const range = (first: number, last: number): number[] =>
-  Array.from({ length: last - first + 1 }, (_, i) => first + i);
-const addresses = (count: number): string[] => range(1, count).map((n) => `192.0.2.${n}`);
+const addresses = (count: number): string[] => portRange(1, count).map((n) => `192.0.2.${n}`);
 const allow = (): void => {};
 /** A host's result without the round-trip time, which differs from run to run. */
 const verdict = ({ smoothedRttMs: _rtt, ...rest }: HostSweepResult) => rest;
@@ -40,7 +39,7 @@ describe('sweepTcpHosts over several lanes, one host striped over all of them', 
   const tuning = { timeoutMs: 150, minTimeoutMs: 20 };
 
   it('tries every port once and merges the lanes into the result one lane gives', async () => {
-    const ports = range(1, 100);
+    const ports = portRange(1, 100);
     const oneEngine = new ScriptedConnector(behaviour);
     const one = await sweep({ addresses: ['192.0.2.1'], ports, engine: oneEngine, ...tuning });
     const threeEngine = new ScriptedConnector(behaviour);
@@ -51,7 +50,7 @@ describe('sweepTcpHosts over several lanes, one host striped over all of them', 
     expect(verdict(three.hosts[0]!)).toEqual({
       address: '192.0.2.1',
       alive: true,
-      openPorts: range(1, 10).map((n) => n * 10),
+      openPorts: portRange(1, 10).map((n) => n * 10),
       filteredPorts: [7, 33, 58],
       closedCount: 100 - 10 - 3,
     });
@@ -68,7 +67,7 @@ describe('sweepTcpHosts over several lanes, one host striped over all of them', 
     // One window slot per lane; the first port never answers, so the lane with positions
     // 0, 3, 6, … is stuck on it for the whole timeout while the other two go through theirs.
     const engine = new ScriptedConnector((_address, port) => (port === 1 ? 'silent' : 'closed'));
-    const ports = range(1, 30);
+    const ports = portRange(1, 30);
     const { hosts } = await sweep({
       addresses: ['192.0.2.1'],
       ports,
@@ -95,7 +94,7 @@ describe('sweepTcpHosts over several lanes, one host striped over all of them', 
       port === 20 + Number(address.split('.')[3]) ? 'open' : 'closed',
     );
     const hosts = addresses(5);
-    const ports = range(1, 50);
+    const ports = portRange(1, 50);
     const { summary, hosts: results, progress } = await sweep({ addresses: hosts, ports, engine, lanes: 3 });
 
     expect(summary).toMatchObject({ hosts: 5, alive: 5, lanes: 3 });
@@ -122,7 +121,7 @@ describe('sweepTcpHosts over several lanes with a liveness check', () => {
       up.has(address) ? (port === 1010 ? 'open' : 'closed') : 'silent',
     );
     const hosts = addresses(10);
-    const ports = range(1000, 1059);
+    const ports = portRange(1000, 1059);
     // 1000 is both a knock port and one of the sweep's: its knock's answer is its verdict.
     const {
       summary,
@@ -170,7 +169,7 @@ describe('sweepTcpHosts over several lanes, open ports', () => {
     const hosts = addresses(3);
     await sweepTcpHosts({
       addresses: hosts,
-      ports: range(1, 30),
+      ports: portRange(1, 30),
       assertAllowed: allow,
       engine,
       lanes: 3,
@@ -204,7 +203,7 @@ describe('sweepTcpHosts over several lanes, concurrency', () => {
     const engine = new ScriptedConnector(() => 'closed', { delayMs: 1 });
     await sweepTcpHosts({
       addresses: ['192.0.2.1'],
-      ports: range(1, 600),
+      ports: portRange(1, 600),
       assertAllowed: allow,
       engine,
       lanes: 3,
@@ -219,7 +218,7 @@ describe('sweepTcpHosts over several lanes, concurrency', () => {
     const engine = new ScriptedConnector(() => 'closed', { delayMs: 1 });
     await sweepTcpHosts({
       addresses: addresses(6),
-      ports: range(1, 200),
+      ports: portRange(1, 200),
       assertAllowed: allow,
       engine,
       lanes: 3,
@@ -237,7 +236,7 @@ describe('sweepTcpHosts over several lanes, stopping', () => {
     const controller = new AbortController();
     const running = sweepTcpHosts({
       addresses: addresses(2),
-      ports: range(1, 300),
+      ports: portRange(1, 300),
       assertAllowed: allow,
       engine,
       lanes: 3,
@@ -263,7 +262,7 @@ describe('sweepTcpHosts over several lanes, stopping', () => {
     });
     const running = sweepTcpHosts({
       addresses: ['192.0.2.1'],
-      ports: range(1, 30),
+      ports: portRange(1, 30),
       assertAllowed: allow,
       engine,
       lanes: 3,
@@ -272,7 +271,7 @@ describe('sweepTcpHosts over several lanes, stopping', () => {
     });
     await expect(running).rejects.toBeInstanceOf(ScanResourceError);
     expect(engine.inFlight).toBe(0);
-    const hanging = range(1, 30)
+    const hanging = portRange(1, 30)
       .filter((port) => (port - 1) % 3 !== 0)
       .map((port) => `192.0.2.1:${port}`);
     expect(engine.cancelled).toEqual(expect.arrayContaining(hanging));
