@@ -69,6 +69,17 @@ function openServiceDetection(target: string, service: ServiceIdentification): D
 }
 
 /**
+ * Orders open ports and services by their host's place in `hosts` (a range's own, numeric
+ * order: 127.0.0.9 before 127.0.0.10), then by port.
+ */
+export function hostThenPort(
+  hosts: readonly { address: string }[],
+): (a: { address: string; port: number }, b: { address: string; port: number }) => number {
+  const place = new Map(hosts.map((host, i) => [host.address, i]));
+  return (a, b) => place.get(a.address)! - place.get(b.address)! || a.port - b.port;
+}
+
+/**
  * Finds open TCP ports on every live host (the scan's `ports`, or the 1,000
  * most common) in one sweep whose window all hosts share, and identifies the
  * service on each open port (never on a closed or filtered one). Each open service gets an
@@ -88,6 +99,7 @@ export const enumeration: Phase = {
     ctx.progress.tool('tcp-connect-scan');
     ctx.state.openPorts = [];
     const byAddress = new Map(hosts.map((h) => [h.address, h]));
+    const inHostOrder = hostThenPort(hosts);
 
     const identify = new PQueue({ concurrency: IDENTIFY_CONCURRENCY });
     const services: ServiceIdentification[] = [];
@@ -150,8 +162,8 @@ export const enumeration: Phase = {
       throw err;
     }
     ctx.log.info({ ...summary }, 'port sweep finished');
-    // Found in the order the lanes answered; kept in the services' order (address, then port).
-    ctx.state.openPorts.sort((a, b) => a.address.localeCompare(b.address) || a.port - b.port);
+    // Found in the order the lanes answered.
+    ctx.state.openPorts.sort(inHostOrder);
     if (knock) {
       ctx.state.hosts = hosts.filter((h) => h.alive);
       ctx.state.notes.push(`${ctx.state.hosts.length} of ${hosts.length} addresses answered`);
@@ -161,7 +173,7 @@ export const enumeration: Phase = {
     ctx.progress.tool('scanward-probe');
     await identify.onIdle();
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    services.sort((a, b) => a.address.localeCompare(b.address) || a.port - b.port);
+    services.sort(inHostOrder);
     const opinions = await secondOpinion(ctx, services);
     let improved = 0;
     for (const [address, results] of opinions) {

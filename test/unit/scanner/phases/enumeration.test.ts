@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { secondOpinionPorts } from '../../../../server/scanner/phases/enumeration.ts';
+import { hostThenPort, secondOpinionPorts } from '../../../../server/scanner/phases/enumeration.ts';
 import { serviceAt } from '../../../helpers/phase-context.ts';
 
 describe("nmap's second opinion", () => {
@@ -15,5 +15,25 @@ describe("nmap's second opinion", () => {
 
   it('is not asked about the Erlang distribution port, whose probes it only waits out', () => {
     expect(secondOpinionPorts([serviceAt('127.0.0.1', 25672, 'erlang-dist')]).size).toBe(0);
+  });
+});
+
+describe('the order of open ports and services', () => {
+  it("follows the range's order of hosts, numeric, then the port", () => {
+    const hosts = ['127.0.0.8', '127.0.0.9', '127.0.0.10'].map((address) => ({ address }));
+    const found = [
+      { address: '127.0.0.10', port: 22 },
+      { address: '127.0.0.9', port: 443 },
+      { address: '127.0.0.10', port: 8 },
+      { address: '127.0.0.8', port: 80 },
+      { address: '127.0.0.9', port: 80 },
+    ];
+    expect(found.sort(hostThenPort(hosts)).map((p) => `${p.address}:${p.port}`)).toEqual([
+      '127.0.0.8:80',
+      '127.0.0.9:80',
+      '127.0.0.9:443',
+      '127.0.0.10:8',
+      '127.0.0.10:22',
+    ]);
   });
 });
