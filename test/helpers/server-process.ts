@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_ENV } from './app.ts';
 
-/** Real server processes (`tsx server/main.ts`) on free loopback ports, for the tests of start-up, restarts and several processes. */
+/** Real server processes (`node --import tsx server/main.ts`, as `npm start` runs it) on free loopback ports, for the tests of start-up, restarts and several processes. */
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,14 +43,16 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...TEST_ENV, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env };
 }
 
-/** Starts `tsx server/main.ts` as its own process on a free loopback port. */
+/** Starts `node --import tsx server/main.ts` as its own process on a free loopback port. */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+  // One process, as `npm start` runs it: the tsx command would be a second process relaying
+  // signals, which kills a child that does not acknowledge one within 30 ms (a busy machine).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
     env: childEnv({ ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, so cleanup reaches the node process tsx starts as well.
+    // Its own process group, so cleanup reaches whatever it starts (nmap) as well.
     detached: true,
   });
   let out = '';

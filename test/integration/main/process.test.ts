@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts';
 
 /**
- * The server as operators run it (`tsx server/main.ts`) on an embedded
+ * The server as operators run it (`node --import tsx server/main.ts`, `npm start`) on an embedded
  * database in a data directory: graceful shutdown and the data-dir lock.
  */
 
