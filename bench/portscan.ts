@@ -8,7 +8,8 @@
  * Loopback only. nmap rows are left out when nmap is not installed.
  */
 import { spawn } from 'node:child_process';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
+import { defaultScanThreads } from '../server/config.ts';
 import { fastestConnector } from '../server/scanner/net/connectors.ts';
 import { isNmapAvailable } from '../server/scanner/net/nmap.ts';
 import { scanTcpPorts } from '../server/scanner/net/tcp-scan.ts';
@@ -61,8 +62,8 @@ const median = (values: number[]): number => {
 };
 
 const tools: [string, () => Promise<Run>][] = [];
-// The scanner's own setting: one sweep thread per core (SCANWARD_SCAN_THREADS).
-const threads = Math.min(availableParallelism(), 8);
+// The scanner's own default (SCANWARD_SCAN_THREADS unset).
+const threads = defaultScanThreads();
 if (fastestConnector().name === 'libuv') {
   tools.push([
     `scanward (libuv engine, ${threads} sweep threads, as in scans)`,

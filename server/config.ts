@@ -167,6 +167,14 @@ function crossChecks(env: Record<string, string>): string[] {
 /** Secrets are taken verbatim; every other value is trimmed of stray whitespace. */
 const VERBATIM = new Set<string>(['SCANWARD_ADMIN_PASSWORD', 'SCANWARD_JWT_SECRET', 'SCANWARD_AI_KEY']);
 
+/**
+ * Sweep threads when `SCANWARD_SCAN_THREADS` is unset: one per core, at most 8 (a loopback or
+ * LAN sweep is CPU work); 0 sweeps on the runner's own thread.
+ */
+export function defaultScanThreads(): number {
+  return Math.min(availableParallelism(), 8);
+}
+
 /** Reads and validates the configuration; throws one ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty (or blank) variables count as unset, the way shells and compose files produce them.
@@ -205,8 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanWatchdogSeconds: e.SCANWARD_SCAN_WATCHDOG_SECONDS,
     runnerLeaseSeconds: e.SCANWARD_RUNNER_LEASE_SECONDS,
     runnerScans: e.SCANWARD_RUNNER_SCANS,
-    // One sweep thread per core by default (a loopback or LAN sweep is CPU work); 0 sweeps on the runner's own thread.
-    scanThreads: e.SCANWARD_SCAN_THREADS ?? Math.min(availableParallelism(), 8),
+    scanThreads: e.SCANWARD_SCAN_THREADS ?? defaultScanThreads(),
     webhookAllowPrivate: e.SCANWARD_WEBHOOK_ALLOW_PRIVATE,
     docsPublic: e.SCANWARD_DOCS_PUBLIC,
     metricsPublic: e.SCANWARD_METRICS_PUBLIC,

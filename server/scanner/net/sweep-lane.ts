@@ -274,10 +274,10 @@ export class SweepLane {
   private pump(): void {
     while (!this.settled && this.inFlight.size < this.window.limit) {
       if (this.resourcePausedUntil > now()) return;
-      const retry = this.attemptQueue.shift();
-      if (retry) {
-        retry.host.queued--;
-        this.launch(retry.host, retry.port, retry.tries, retry.lostStartedAt, retry.knock);
+      const queued = this.attemptQueue.shift();
+      if (queued) {
+        queued.host.queued--;
+        this.launch(queued.host, queued.port, queued.tries, queued.lostStartedAt, queued.knock);
         continue;
       }
       if (this.launchNextPort()) continue;

@@ -434,7 +434,7 @@ function pick(options: TcpSweepOptions): SweepTuning & Pick<LaneOptions, 'engine
 
 /** One set of figures for the whole sweep: counts add up, windows add up, times take the worst lane. */
 function combine(stats: TcpScanStats[]): TcpScanStats {
-  const sum = (pick: (s: TcpScanStats) => number) => stats.reduce((total, s) => total + pick(s), 0);
+  const sum = (figure: (s: TcpScanStats) => number) => stats.reduce((total, s) => total + figure(s), 0);
   const rtts = stats.map((s) => s.smoothedRttMs).filter((rtt): rtt is number => rtt !== undefined);
   return {
     engine: stats[0]!.engine,
