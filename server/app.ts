@@ -3,7 +3,7 @@ import Koa, { type Context, type Next } from 'koa';
 import type { Logger } from 'pino';
 import { gatekeeper } from './auth/gatekeeper.ts';
 import { koaPath, routeMiddleware, type AnyRoute } from './http/contract.ts';
-import { AppError } from './http/errors.ts';
+import { AppError } from './errors.ts';
 import { exceedsLimit } from './http/middleware/body.ts';
 import { errorMiddleware } from './http/middleware/errors.ts';
 import { requestLog } from './http/middleware/request-log.ts';

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { Context } from 'koa';
-import { insufficientPermission } from '../http/errors.ts';
+import { insufficientPermission } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { issueToken, TOKEN_LIFETIME_SECONDS, type TokenClaims } from './tokens.ts';
 

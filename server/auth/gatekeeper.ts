@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Db } from '../db/index.ts';
 import type { AccessRule, Gatekeeper } from '../http/contract.ts';
-import { AppError, insufficientPermission, planUpgradeRequired } from '../http/errors.ts';
+import { AppError, insufficientPermission, planUpgradeRequired } from '../errors.ts';
 import type { Principal } from '../http/principal.ts';
 import { unstorableText } from '../http/text.ts';
 import { planAllows } from '../identity/plans.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import { rateLimited } from '../http/errors.ts';
+import { rateLimited } from '../errors.ts';
 import { incrementWindows, readWindows, type WindowCount, type WindowSpec } from '../ratelimit/counters.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { findUserByEmail } from '../identity/users.ts';
 import type { KeyMaterial } from './keys.ts';
 import { assertLoginAllowed, recordFailedLogin } from './login-throttle.ts';

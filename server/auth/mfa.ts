@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { HOTP, Secret, TOTP } from 'otpauth';
 import type { Db } from '../db/index.ts';
-import { AppError, conflict } from '../http/errors.ts';
+import { AppError, conflict } from '../errors.ts';
 import {
   acceptMfaStep,
   clearMfa,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 

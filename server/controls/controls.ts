@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts';
 import { findingListItem } from '../findings/views.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { pageOf, type PageOf } from '../schemas/common.ts';
 import {
   CONTROL_DETAIL_LIMIT,

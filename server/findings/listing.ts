@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { pageOf, type PageOf } from '../schemas/common.ts';
 import type { FindingDetail, FindingListItem } from '../schemas/findings.ts';
 import { selectCommentsOfFinding } from './finding-comments.repository.ts';

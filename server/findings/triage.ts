@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { newId } from '../identity/ids.ts';
 import type {
   BulkUpdateBody,

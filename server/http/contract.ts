@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParamNouns, type Permission } from '../schemas/common.ts';
 import type { Principal } from './principal.ts';
 import type { Services } from '../services.ts';
-import { AppError, notFound } from './errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { readBody } from './middleware/body.ts';
 import { findUnstorable } from './text.ts';
 

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { Db } from '../db/index.ts';
 import type { Principal } from '../http/principal.ts';
 import { effectiveLimits, type Limits } from '../identity/plans.ts';
-import { rateLimited } from '../http/errors.ts';
+import { rateLimited } from '../errors.ts';
 import { incrementWindows, readWindows, type WindowCount } from './counters.ts';
 
 /** The two windows every organization is limited in (decisions.md, "Rate limits"). */

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { addCreditsWithinAllowance, findCreditsUsed, subtractCredits } from './ai-credit-usage.repository.ts';
 
 /**

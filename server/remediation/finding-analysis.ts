@@ -1,4 +1,4 @@
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { effectiveLimits } from '../identity/plans.ts';
 import type { OrganizationRow } from '../identity/organizations.repository.ts';
 import type { AiAnalysisResponse } from '../schemas/ai.ts';

@@ -1,7 +1,7 @@
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
 import type { Principal } from '../http/principal.ts';
 import { defineRoute } from '../http/contract.ts';
-import { notFound, planUpgradeRequired } from '../http/errors.ts';
+import { notFound, planUpgradeRequired } from '../errors.ts';
 import { planAllows } from '../identity/plans.ts';
 import { ApiKeyCreate, ApiKeyCreated, ApiKeyIdParams, ApiKeyList, Revoked } from '../schemas/auth.ts';
 import { PaginationQuery } from '../schemas/common.ts';

@@ -5,7 +5,7 @@ import { beginMfaSetup, disableMfa, invalidMfaCode, verifyMfaSetup } from '../au
 import { listSessions, revokeAllSessions, revokeSession } from '../auth/sessions.ts';
 import { issueToken, invalidToken } from '../auth/tokens.ts';
 import { defineRoute } from '../http/contract.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import {
   LogoutAllResponse,
   MfaCodeBody,

@@ -5,7 +5,7 @@ import { mfaEnabled } from '../auth/mfa.ts';
 import type { Principal } from '../http/principal.ts';
 import { revokeSession } from '../auth/sessions.ts';
 import { defineRoute } from '../http/contract.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { invalidToken } from '../auth/tokens.ts';
 import { ConsoleSession, ConsoleSessionState, ConsoleSignInBody, Revoked } from '../schemas/auth.ts';
 import type { Services } from '../services.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { PAGE_CSP } from './docs.ts';
 
 /**

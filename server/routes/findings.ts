@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../errors.ts';
 import { startedStream } from '../http/stream.ts';
 import type { Principal } from '../http/principal.ts';
 import type { ExportMetadata } from '../findings/export/index.ts';

@@ -1,5 +1,5 @@
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { getPlaybook } from '../remediation/playbooks/index.ts';
 import { Playbook, PlaybookIdParams } from '../schemas/ai.ts';
 

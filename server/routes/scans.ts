@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/contract.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { pageOf } from '../schemas/common.ts';
 import {
   CreateScanRequest,

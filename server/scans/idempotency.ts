@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/index.ts';
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../errors.ts';
 import {
   deleteExpiredIdempotencyKeysOfAllOrganizations,
   deleteExpiredIdempotencyKeysOfOrganization,

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import { AppError, conflict, notFound } from '../http/errors.ts';
+import { AppError, conflict, notFound } from '../errors.ts';
 import { newId } from '../identity/ids.ts';
 import { findOrganizationForUpdate } from '../identity/organizations.repository.ts';
 import { effectiveLimits } from '../identity/plans.ts';

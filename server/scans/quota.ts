@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import { AppError, notFound, rateLimited } from '../http/errors.ts';
+import { AppError, notFound, rateLimited } from '../errors.ts';
 import { effectiveLimits } from '../identity/plans.ts';
 import { findOrganizationForUpdate, type OrganizationRow } from '../identity/organizations.repository.ts';
 import { activeScans, countScansCreatedSince } from './scans.repository.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { planAllows } from '../identity/plans.ts';
 import type { Services } from '../services.ts';
 import { purgeExpiredIdempotencyKeys } from './idempotency.ts';

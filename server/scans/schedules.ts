@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts';
 import type { Principal } from '../http/principal.ts';
-import { notFound, planUpgradeRequired, validationError } from '../http/errors.ts';
+import { notFound, planUpgradeRequired, validationError } from '../errors.ts';
 import { newId } from '../identity/ids.ts';
 import type { OrganizationRow } from '../identity/organizations.repository.ts';
 import { planAllows } from '../identity/plans.ts';

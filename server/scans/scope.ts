@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import type { Config } from '../config.ts';
-import { AppError, validationError } from '../http/errors.ts';
+import { AppError, validationError } from '../errors.ts';
 import { addressRange, coveredBy, overlaps, parseAddress, rangeOf, type IpRange } from './ip-ranges.ts';
 import { normalizeHostName, parseTarget, type CidrCeiling, type ParsedTarget } from './targets.ts';
 

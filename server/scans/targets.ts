@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../errors.ts';
 import {
   addressAt,
   cidrRange,

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../errors.ts';
 
 export type Resolver = (host: string) => Promise<string[]>;
 

@@ -1,6 +1,6 @@
 import { sealSecret } from '../auth/keys.ts';
 import type { Db } from '../db/index.ts';
-import { conflict, notFound, validationError } from '../http/errors.ts';
+import { conflict, notFound, validationError } from '../errors.ts';
 import { newId } from '../identity/ids.ts';
 import { pageOf, type PageOf } from '../schemas/common.ts';
 import type { Services } from '../services.ts';

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../errors.ts';
 
 const MEDIA_TYPES = {
   json: 'application/json',

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../errors.ts';
 
 /**
  * Renders every thrown error as `{detail, error_code, field?}`. Anything that is

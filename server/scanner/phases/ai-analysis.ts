@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import { newOrReopenedFindings } from '../../findings/finding-observations.repository.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import { findOrganization } from '../../identity/organizations.repository.ts';
 import { findingAnalysis } from '../../remediation/finding-analysis.ts';
 import type { Services } from '../../services.ts';

@@ -1,6 +1,6 @@
 import { addressesOf, sizeOf } from '../../scans/ip-ranges.ts';
 import { scopePolicyFor } from '../../scans/scope.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import { ScanError, type Phase, type PhaseContext } from '../types.ts';
 
 /** Ports knocked on to tell whether a host of a range is up (an answer or a refusal both mean up). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { API_KEY_RECOGNITION_LENGTH, generateApiKey } from '../../../server/auth/api-keys.ts';
 import { enforceAccess, hashApiKey } from '../../../server/auth/gatekeeper.ts';
 import type { Principal } from '../../../server/http/principal.ts';
-import { AppError } from '../../../server/http/errors.ts';
+import { AppError } from '../../../server/errors.ts';
 import type { OrganizationRow } from '../../../server/identity/organizations.repository.ts';
 import type { Permission } from '../../../server/schemas/common.ts';
 

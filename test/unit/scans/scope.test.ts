@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../server/http/errors.ts';
+import { AppError } from '../../../server/errors.ts';
 import { ScopePolicy, type Resolver } from '../../../server/scans/scope.ts';
 
 /**

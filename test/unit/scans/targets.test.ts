@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../server/http/errors.ts';
+import { AppError } from '../../../server/errors.ts';
 import { parseDateParam, portSpecProblem } from '../../../server/schemas/scans.ts';
 import { addressesOf, coveredBy, rangeOf, sizeOf } from '../../../server/scans/ip-ranges.ts';
 import { parseTarget } from '../../../server/scans/targets.ts';
