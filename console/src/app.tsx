@@ -2,13 +2,13 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { apiClientRef, useApi } from './api/context';
 import { SignIn } from './pages/sign-in';
 import { Link, navigate, useLocation } from './router';
-import { ROUTES, pageOf } from './routes';
+import { HOME, ROUTES, pageOf } from './routes';
 import { Session, type ConsoleSession } from './session';
 
 /** Where to return after signing in: the page the user was on, never another site. */
 function nextOf(query: URLSearchParams): string {
   const next = query.get('next') ?? '';
-  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/sign-in') ? next : '/scans';
+  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/sign-in') ? next : HOME;
 }
 
 export function App() {
@@ -40,7 +40,7 @@ export function App() {
     if (session === null && location.path !== '/sign-in') {
       navigate(`/sign-in?next=${encodeURIComponent(location.href)}`, { replace: true });
     } else if (session && (location.path === '/sign-in' || location.path === '/')) {
-      navigate(location.path === '/sign-in' ? nextOf(location.query) : '/scans', { replace: true });
+      navigate(location.path === '/sign-in' ? nextOf(location.query) : HOME, { replace: true });
     }
   }, [session, location.path, location.href, location.query]);
 

@@ -20,6 +20,9 @@ export interface ConsoleRoute {
   nav?: string;
 }
 
+/** Where the console opens: after signing in without a page to return to, and at `/`. */
+export const HOME = '/scans';
+
 export const ROUTES: readonly ConsoleRoute[] = [
   { path: '/scans', nav: 'Scans', page: () => <ScanList /> },
   { path: '/scans/:id', page: ({ id }) => <ScanDetail key={id} id={id!} /> },
@@ -39,7 +42,7 @@ export function pageOf(path: string): ReactNode {
     <section className="page">
       <h1>Page not found</h1>
       <p>
-        <Link href="/scans">Go to the scans</Link>
+        <Link href={HOME}>Go to the scans</Link>
       </p>
     </section>
   );

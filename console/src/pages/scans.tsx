@@ -6,7 +6,7 @@ import { useLoad } from '../data';
 import { Link, navigate, useLocation } from '../router';
 import { Choices, Options, Page, Pager, Problem, queryString, Status, when } from '../ui';
 
-export const isActive = (status: string) => status === 'pending' || status === 'running';
+export const isActive = (status: Schemas['ScanStatus']) => status === 'pending' || status === 'running';
 
 /** The five severity counts of a scan, as text. */
 export function Counts({ scan }: { scan: Schemas['ScanListItem'] }) {
