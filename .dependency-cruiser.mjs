@@ -2,7 +2,8 @@
  * Scanward's layers, enforced by `npm run lint:deps` (docs/architecture.md):
  * routes → domain → repositories → db; http/ knows no route and no domain; the scanner's
  * checks/ and templates/ both build on net/ and never on each other; only repositories and
- * db/ speak SQL; action/ bundles only itself and the shared schemas; no import cycles.
+ * db/ speak SQL; action/ bundles only itself and the shared schemas; the console's components
+ * get the API client by context and reach the server only over HTTP; no import cycles.
  * Type-only imports count (tsPreCompilationDeps).
  */
 const DOMAIN =
@@ -65,6 +66,24 @@ export default {
       { path: '^server/schemas/' },
       { path: '^node_modules/(koa|@koa/[^/]+|knex|knex-pglite|pg)/' },
     ),
+    rule(
+      'console-gets-its-client-by-context',
+      'console components take the API client from context (useApi(apiClientRef)); only main.tsx makes one',
+      { path: '^console/src/', pathNot: ['^console/src/main\\.tsx$', '^console/src/api/'] },
+      { path: '^console/src/api/client\\.ts$' },
+    ),
+    rule(
+      'console-has-one-client-module',
+      'openapi-fetch is wrapped once, in console/src/api/client.ts (session cookie, CSRF, 401)',
+      { path: '^console/', pathNot: ['^console/src/api/client\\.ts$'] },
+      { path: '^node_modules/openapi-fetch/' },
+    ),
+    rule(
+      'console-reaches-the-server-over-http',
+      'the console is a client of the public API: no server, Action or migration code in its bundle',
+      { path: '^console/' },
+      { path: '^(server|action|migrations)/' },
+    ),
     rule('no-circular', 'no import cycles', {}, { circular: true }),
   ],
   options: {
@@ -72,7 +91,7 @@ export default {
     preserveSymlinks: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|console|data|coverage)/' },
+    exclude: { path: '^(dist|console/dist|data|coverage)/' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'types', 'default'],

@@ -1,74 +1,46 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, setCsrfToken, whenUnauthorized } from './api/client';
-import { ComplianceList } from './pages/compliance';
-import { ControlDetail } from './pages/control-detail';
-import { FindingDetail } from './pages/finding-detail';
-import { FindingList } from './pages/findings';
-import { ScanDetail } from './pages/scan-detail';
-import { ScanList } from './pages/scans';
-import { Settings } from './pages/settings';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { apiClientRef, useApi } from './api/context';
 import { SignIn } from './pages/sign-in';
-import { Link, match, navigate, useLocation } from './router';
+import { Link, navigate, useLocation } from './router';
+import { HOME, ROUTES, pageOf } from './routes';
 import { Session, type ConsoleSession } from './session';
-
-const SECTIONS = [
-  { href: '/scans', name: 'Scans' },
-  { href: '/findings', name: 'Findings' },
-  { href: '/compliance', name: 'Compliance' },
-  { href: '/settings', name: 'Settings' },
-];
-
-function routeOf(path: string): ReactNode {
-  let params: Record<string, string> | undefined;
-  if ((params = match('/scans/:id', path))) return <ScanDetail key={params.id} id={params.id!} />;
-  if ((params = match('/findings/:id', path))) return <FindingDetail key={params.id} id={params.id!} />;
-  if ((params = match('/compliance/:id', path))) return <ControlDetail key={params.id} id={params.id!} />;
-  if (match('/scans', path)) return <ScanList />;
-  if (match('/findings', path)) return <FindingList />;
-  if (match('/compliance', path)) return <ComplianceList />;
-  if (match('/settings', path)) return <Settings />;
-  return (
-    <section className="page">
-      <h1>Page not found</h1>
-      <p>
-        <Link href="/scans">Go to the scans</Link>
-      </p>
-    </section>
-  );
-}
 
 /** Where to return after signing in: the page the user was on, never another site. */
 function nextOf(query: URLSearchParams): string {
   const next = query.get('next') ?? '';
-  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/sign-in') ? next : '/scans';
+  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/sign-in') ? next : HOME;
 }
 
 export function App() {
+  const api = useApi(apiClientRef);
   const location = useLocation();
   const [session, setSession] = useState<ConsoleSession | null | 'loading'>('loading');
 
-  const adopt = useCallback((value: ConsoleSession | null) => {
-    setCsrfToken(value?.csrf_token ?? '');
-    setSession(value);
-  }, []);
+  const adopt = useCallback(
+    (value: ConsoleSession | null) => {
+      api.setCsrfToken(value?.csrf_token ?? '');
+      setSession(value);
+    },
+    [api],
+  );
 
   const refresh = useCallback(async () => {
     const { data } = await api.GET('/api/v1/auth/console/session');
     adopt(data?.session ?? null);
-  }, [adopt]);
+  }, [api, adopt]);
 
   useEffect(() => {
     // An expired or revoked session: back to sign-in, remembering the page.
-    whenUnauthorized(() => adopt(null));
+    api.whenUnauthorized(() => adopt(null));
     void refresh();
-  }, [adopt, refresh]);
+  }, [api, adopt, refresh]);
 
   useEffect(() => {
     if (session === 'loading') return;
     if (session === null && location.path !== '/sign-in') {
       navigate(`/sign-in?next=${encodeURIComponent(location.href)}`, { replace: true });
     } else if (session && (location.path === '/sign-in' || location.path === '/')) {
-      navigate(location.path === '/sign-in' ? nextOf(location.query) : '/scans', { replace: true });
+      navigate(location.path === '/sign-in' ? nextOf(location.query) : HOME, { replace: true });
     }
   }, [session, location.path, location.href, location.query]);
 
@@ -101,10 +73,10 @@ export function App() {
         <span className="brand">Scanward</span>
         <nav aria-label="Main">
           <ul>
-            {SECTIONS.map((s) => (
-              <li key={s.href}>
-                <Link href={s.href} aria-current={location.path.startsWith(s.href) ? 'page' : undefined}>
-                  {s.name}
+            {ROUTES.filter((r) => r.nav).map((r) => (
+              <li key={r.path}>
+                <Link href={r.path} aria-current={location.path.startsWith(r.path) ? 'page' : undefined}>
+                  {r.nav}
                 </Link>
               </li>
             ))}
@@ -117,7 +89,7 @@ export function App() {
           </button>
         </span>
       </header>
-      <main id="main">{routeOf(location.path)}</main>
+      <main id="main">{pageOf(location.path)}</main>
     </Session.Provider>
   );
 }

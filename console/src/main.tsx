@@ -1,10 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createApiClient } from './api/client';
+import { ApiProvider, apiClientRef } from './api/context';
 import { App } from './app';
 import './styles.css';
 
+/** The composition root: the one place that makes the APIs the components use. */
+const apis = [[apiClientRef, createApiClient()]] as const;
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <ApiProvider apis={apis}>
+      <App />
+    </ApiProvider>
   </StrictMode>,
 );

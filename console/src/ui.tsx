@@ -1,23 +1,76 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link } from './router';
+import {
+  FINDING_STATUSES,
+  SCAN_STATUSES,
+  SEVERITIES,
+  type FindingStatus,
+  type ScanStatus,
+  type Severity as SeverityValue,
+  type Vocabulary,
+} from './api/vocabulary';
 
-/** Pieces every page uses: severity and status labels, loading, errors, paging, dates. */
+/** Pieces every page uses: severity and status badges, choices, errors, paging, dates. */
 
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export const FINDING_STATUSES = ['open', 'in_progress', 'resolved', 'false_positive', 'accepted'] as const;
-
+/** A free-text value of the API (a history action) as words; enumerated ones have a vocabulary. */
 export function label(value: string): string {
   const text = value.replace(/_/g, ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Severity as a word with a shape marker: the colour only repeats what the text says. */
-export function Severity({ value }: { value: string }) {
-  return <span className={`sev sev-${value}`}>{label(value)}</span>;
+export function Severity({ value }: { value: SeverityValue }) {
+  return <span className={`sev sev-${value}`}>{SEVERITIES.label(value)}</span>;
 }
 
-export function Status({ value }: { value: string }) {
-  return <span className={`status status-${value}`}>{label(value)}</span>;
+const STATUS_WORDS: Record<FindingStatus | ScanStatus, string> = {
+  ...FINDING_STATUSES.words,
+  ...SCAN_STATUSES.words,
+};
+
+/** A finding's or a scan's status. */
+export function Status({ value }: { value: FindingStatus | ScanStatus }) {
+  return <span className={`status status-${value}`}>{STATUS_WORDS[value]}</span>;
+}
+
+/** The `<option>`s of a select: every value of a vocabulary, in its order, with its words. */
+export function Options<T extends string>({ of }: { of: Vocabulary<T> }) {
+  return (
+    <>
+      {of.values.map((value) => (
+        <option key={value} value={value}>
+          {of.label(value)}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** Checkboxes for a set of values (permissions, events, frameworks): ticking one adds or removes it. */
+export function Choices<T extends string>(props: {
+  legend: string;
+  of: Vocabulary<T>;
+  chosen: readonly T[];
+  onChange: (chosen: T[]) => void;
+}) {
+  const { of, chosen, onChange } = props;
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {of.values.map((value) => (
+        <label key={value} className="inline">
+          <input
+            type="checkbox"
+            checked={chosen.includes(value)}
+            onChange={() =>
+              onChange(chosen.includes(value) ? chosen.filter((v) => v !== value) : [...chosen, value])
+            }
+          />{' '}
+          {of.label(value)}
+        </label>
+      ))}
+    </fieldset>
+  );
 }
 
 export function when(iso: string | null | undefined): string {
@@ -73,59 +126,6 @@ export function Page(props: { title: string; children: ReactNode; actions?: Reac
       {props.children}
     </section>
   );
-}
-
-/**
- * Loads data for a page and reloads it when `key` changes; `every` polls while
- * the caller says it should (live scans). Returns the data, an error message,
- * and a reload function.
- */
-export function useLoad<T>(
-  load: () => Promise<{ data?: T; error?: unknown }>,
-  key: string,
-  every?: (data: T) => number | undefined,
-): { data: T | undefined; error: string | undefined; reload: () => Promise<void> } {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<string>();
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  const everyRef = useRef(every);
-  everyRef.current = every;
-  const generation = useRef(0);
-
-  const reload = useCallback(async () => {
-    const mine = ++generation.current;
-    const result = await loadRef.current();
-    if (mine !== generation.current) return;
-    if (result.data !== undefined) {
-      setData(result.data);
-      setError(undefined);
-    } else {
-      const e = result.error;
-      setError(e && typeof e === 'object' && 'detail' in e ? String(e.detail) : 'Could not load this page.');
-    }
-  }, []);
-
-  useEffect(() => {
-    setData(undefined);
-    void reload();
-  }, [key, reload]);
-
-  useEffect(() => {
-    if (data === undefined || !everyRef.current) return;
-    const ms = everyRef.current(data);
-    if (!ms) return;
-    // Polls count against the organization's request rate: none while the tab is hidden.
-    let timer = 0;
-    const tick = () => {
-      if (document.hidden) timer = window.setTimeout(tick, ms);
-      else void reload();
-    };
-    timer = window.setTimeout(tick, ms);
-    return () => window.clearTimeout(timer);
-  }, [data, reload]);
-
-  return { data, error, reload };
 }
 
 /** A query string from a record, leaving out empty values. */

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * The import rules of .dependency-cruiser.mjs bite: a miniature tree with one crossing per
  * rule (and, beside each, an import the rule allows) is cruised with the real rule set, and
  * exactly the crossings are reported. `npm run lint:deps` applies the same rules to the repo.
+ * The console's files import without extensions, as its bundler resolution lets them.
  */
 const TREE: Record<string, string> = {
   'action/index.ts': [
@@ -72,6 +73,36 @@ const TREE: Record<string, string> = {
   'server/cli/program.ts':
     "import { register } from './command.ts';\nexport interface Ctx { a: 1 }\nexport const p = register;",
   'server/cli/command.ts': "import type { Ctx } from './program.ts';\nexport const register = (c: Ctx) => c;",
+  // The console: extensionless imports, as its bundler resolution writes them.
+  'console/src/api/client.ts': [
+    "import createClient from 'openapi-fetch';",
+    'export const createApiClient = () => createClient({});',
+    'export type ApiClient = ReturnType<typeof createApiClient>;',
+  ].join('\n'),
+  'console/src/api/context.tsx': [
+    "import type { ApiClient } from './client';",
+    "export const apiClientRef = { id: 'scanward.api' } as { id: string; T?: ApiClient };",
+  ].join('\n'),
+  'console/src/main.tsx': [
+    "import { createApiClient } from './api/client';",
+    "import { apiClientRef } from './api/context';",
+    'export const apis = [[apiClientRef, createApiClient()]];',
+  ].join('\n'),
+  'console/src/pages/settings/api-keys.tsx': [
+    "import { apiClientRef } from '../../api/context';",
+    "import { createApiClient } from '../../api/client';",
+    'export const keys = [apiClientRef, createApiClient];',
+  ].join('\n'),
+  'console/src/ui.tsx': [
+    "import type { ApiClient } from './api/client';",
+    "import type { Client } from 'openapi-fetch';",
+    'export type C = ApiClient | Client<object>;',
+  ].join('\n'),
+  'console/src/pages/scans.tsx': [
+    "import type { C } from '../ui';",
+    "import { Severity } from '../../../server/schemas/findings.ts';",
+    'export const s: [C?, unknown?] = [undefined, Severity];',
+  ].join('\n'),
 };
 
 let root: string;
@@ -87,7 +118,7 @@ beforeAll(async () => {
   const rules = pathToFileURL(path.resolve('.dependency-cruiser.mjs')).href;
   const { forbidden, options } = ((await import(rules)) as { default: IConfiguration }).default;
   const { tsConfig: _repoTsConfig, ...rest } = options ?? {};
-  const out = await cruise(['action', 'server', 'migrations'], {
+  const out = await cruise(['action', 'server', 'migrations', 'console'], {
     ...rest,
     baseDir: root,
     ruleSet: { forbidden },
@@ -152,6 +183,25 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
   it('keeps koa and knex out of the shared schemas', () => {
     expect(violations('schemas-are-pure')).toEqual([
       expect.stringMatching(/^server\/schemas\/scans\.ts → node_modules\/koa\//),
+    ]);
+  });
+
+  it('lets only the console composition root (and api/) import the client module, type imports too', () => {
+    expect(violations('console-gets-its-client-by-context')).toEqual([
+      'console/src/pages/settings/api-keys.tsx → console/src/api/client.ts',
+      'console/src/ui.tsx → console/src/api/client.ts',
+    ]);
+  });
+
+  it('lets only console/src/api/client.ts import openapi-fetch', () => {
+    expect(violations('console-has-one-client-module')).toEqual([
+      expect.stringMatching(/^console\/src\/ui\.tsx → node_modules\/openapi-fetch\//),
+    ]);
+  });
+
+  it('keeps server, Action and migration code out of the console', () => {
+    expect(violations('console-reaches-the-server-over-http')).toEqual([
+      'console/src/pages/scans.tsx → server/schemas/findings.ts',
     ]);
   });
 

@@ -1,19 +1,17 @@
-import { api, type Schemas } from '../api/client';
+import type { Schemas } from '../api/contract';
+import { apiClientRef, useApi } from '../api/context';
+import { CONTROL_STATUSES, FRAMEWORKS } from '../api/vocabulary';
+import { useLoad } from '../data';
 import { Link, navigate, useLocation } from '../router';
-import { Page, Pager, Problem, label, queryString, useLoad } from '../ui';
-
-export const FRAMEWORK_NAMES: Record<Schemas['ComplianceFramework'], string> = {
-  soc2: 'SOC 2',
-  'pci-dss': 'PCI-DSS',
-  iso27001: 'ISO 27001',
-};
+import { Options, Page, Pager, Problem, queryString } from '../ui';
 
 export function ControlStatus({ value }: { value: Schemas['ControlStatus'] }) {
-  return <span className={`status control-${value}`}>{label(value)}</span>;
+  return <span className={`status control-${value}`}>{CONTROL_STATUSES.label(value)}</span>;
 }
 
 /** Controls per framework with their status and evidence count. */
 export function ComplianceList() {
+  const api = useApi(apiClientRef);
   const { query, href } = useLocation();
   const framework = (query.get('framework') ?? 'soc2') as Schemas['ComplianceFramework'];
   const status = (query.get('status') ?? '') as Schemas['ControlStatus'] | '';
@@ -34,20 +32,14 @@ export function ComplianceList() {
         <label>
           Framework
           <select name="framework" value={framework} onChange={(e) => go({ framework: e.target.value })}>
-            {Object.entries(FRAMEWORK_NAMES).map(([value, name]) => (
-              <option key={value} value={value}>
-                {name}
-              </option>
-            ))}
+            <Options of={FRAMEWORKS} />
           </select>
         </label>
         <label>
           Status
           <select name="status" value={status} onChange={(e) => go({ status: e.target.value })}>
             <option value="">Any</option>
-            <option value="failing">Failing</option>
-            <option value="passing">Passing</option>
-            <option value="not_assessed">Not assessed</option>
+            <Options of={CONTROL_STATUSES} />
           </select>
         </label>
       </form>

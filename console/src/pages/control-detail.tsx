@@ -1,10 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { api, problem } from '../api/client';
+import { problem } from '../api/contract';
+import { apiClientRef, useApi } from '../api/context';
+import { EVIDENCE_KINDS, FRAMEWORKS } from '../api/vocabulary';
+import { useLoad } from '../data';
 import { Link } from '../router';
-import { Notice, Page, Problem, Severity, Status, useLoad, when } from '../ui';
-import { ControlStatus, FRAMEWORK_NAMES } from './compliance';
+import { Notice, Page, Problem, Severity, Status, when } from '../ui';
+import { ControlStatus } from './compliance';
 
 function AddEvidence({ id, onAdded }: { id: string; onAdded: () => void }) {
+  const api = useApi(apiClientRef);
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [url, setUrl] = useState('');
@@ -58,11 +62,15 @@ function AddEvidence({ id, onAdded }: { id: string; onAdded: () => void }) {
 
 /** A control: its status, its failing findings and its evidence. */
 export function ControlDetail({ id }: { id: string }) {
+  const api = useApi(apiClientRef);
   const {
     data: c,
     error,
     reload,
-  } = useLoad(() => api.GET('/api/v1/controls/{control_id}', { params: { path: { control_id: id } } }), id);
+  } = useLoad(
+    () => api.GET('/api/v1/controls/{control_id}', { params: { path: { control_id: id } } }),
+    `control/${id}`,
+  );
   return (
     <Page title={c ? `${c.reference} ${c.name}` : 'Control'}>
       <p>
@@ -78,7 +86,7 @@ export function ControlDetail({ id }: { id: string }) {
                 <ControlStatus value={c.status} />
               </dd>
               <dt>Frameworks</dt>
-              <dd>{c.frameworks.map((f) => FRAMEWORK_NAMES[f]).join(', ')}</dd>
+              <dd>{c.frameworks.map((f) => FRAMEWORKS.label(f)).join(', ')}</dd>
               <dt>Evidence</dt>
               <dd>{c.evidence_count}</dd>
             </dl>
@@ -124,8 +132,8 @@ export function ControlDetail({ id }: { id: string }) {
               <ul className="evidence">
                 {c.evidence.map((e) => (
                   <li key={e.id}>
-                    <strong>{e.title}</strong> ({e.kind === 'scan' ? 'from a scan' : 'added by hand'},{' '}
-                    {when(e.created_at)}){e.description && <p>{e.description}</p>}
+                    <strong>{e.title}</strong> ({EVIDENCE_KINDS.label(e.kind)}, {when(e.created_at)})
+                    {e.description && <p>{e.description}</p>}
                     {e.url && (
                       <a href={e.url} rel="noreferrer" target="_blank">
                         {e.url}

@@ -1,12 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { api, problem, type Schemas } from '../api/client';
+import { problem, type Schemas } from '../api/contract';
+import { apiClientRef, useApi } from '../api/context';
+import { FINDING_STATUSES } from '../api/vocabulary';
+import { useLoad } from '../data';
 import { Link } from '../router';
-import { FINDING_STATUSES, Notice, Page, Problem, Severity, Status, label, useLoad, when } from '../ui';
+import { Notice, Options, Page, Problem, Severity, Status, label, when } from '../ui';
 
 const cveLink = (id: string) => `https://nvd.nist.gov/vuln/detail/${encodeURIComponent(id)}`;
 const cweLink = (id: string) => `https://cwe.mitre.org/data/definitions/${id.replace(/^CWE-/i, '')}.html`;
 
 function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail']; onChanged: () => void }) {
+  const api = useApi(apiClientRef);
   const [status, setStatus] = useState<Schemas['FindingStatus']>(finding.status);
   const [notes, setNotes] = useState('');
   const [error, setError] = useState<string>();
@@ -19,7 +23,7 @@ function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail'
       body: { status, ...(notes.trim() ? { notes: notes.trim() } : {}) },
     });
     if (!data) return setError(problem(failure));
-    setDone(`Status is now ${label(data.status)}.`);
+    setDone(`Status is now ${FINDING_STATUSES.label(data.status)}.`);
     setNotes('');
     onChanged();
   };
@@ -33,11 +37,7 @@ function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail'
           value={status}
           onChange={(e) => setStatus(e.target.value as Schemas['FindingStatus'])}
         >
-          {FINDING_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {label(s)}
-            </option>
-          ))}
+          <Options of={FINDING_STATUSES} />
         </select>
       </label>
       <label>
@@ -52,6 +52,7 @@ function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail'
 }
 
 function Comments({ finding, onAdded }: { finding: Schemas['FindingDetail']; onAdded: () => void }) {
+  const api = useApi(apiClientRef);
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
   const submit = async (event: FormEvent) => {
@@ -95,6 +96,7 @@ function Comments({ finding, onAdded }: { finding: Schemas['FindingDetail']; onA
 }
 
 function AiAnalysis({ id }: { id: string }) {
+  const api = useApi(apiClientRef);
   const [result, setResult] = useState<Schemas['AiAnalysisResponse']>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -148,11 +150,15 @@ function AiAnalysis({ id }: { id: string }) {
 
 /** A finding: what, where, proof, how to fix, compliance, triage, comments, history. */
 export function FindingDetail({ id }: { id: string }) {
+  const api = useApi(apiClientRef);
   const {
     data: f,
     error,
     reload,
-  } = useLoad(() => api.GET('/api/v1/findings/{finding_id}', { params: { path: { finding_id: id } } }), id);
+  } = useLoad(
+    () => api.GET('/api/v1/findings/{finding_id}', { params: { path: { finding_id: id } } }),
+    `finding/${id}`,
+  );
   return (
     <Page title={f ? f.title : 'Finding'}>
       <p>

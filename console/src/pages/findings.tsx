@@ -1,24 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { api, problem, type Schemas } from '../api/client';
+import { problem, type QueryOf, type Schemas } from '../api/contract';
+import { apiClientRef, useApi } from '../api/context';
+import { FINDING_STATUSES, SEVERITIES } from '../api/vocabulary';
+import { useLoad } from '../data';
 import { Link, navigate, useLocation } from '../router';
-import {
-  FINDING_STATUSES,
-  Notice,
-  Page,
-  Pager,
-  Problem,
-  SEVERITIES,
-  Severity,
-  Status,
-  label,
-  queryString,
-  useLoad,
-  when,
-} from '../ui';
+import { Notice, Options, Page, Pager, Problem, Severity, Status, queryString, when } from '../ui';
 
-type Query = NonNullable<
-  NonNullable<import('../api/schema').operations['listFindings']['parameters']['query']>
->;
+type Query = QueryOf<'listFindings'>;
 type Sort = NonNullable<Query['sort']>;
 
 /** The filters, sorting and page of the findings table: all of them live in the URL. */
@@ -58,22 +46,14 @@ function Filters({ view }: { view: ReturnType<typeof viewOf> }) {
         Severity
         <select name="severity" value={view.severity} onChange={(e) => go({ severity: e.target.value })}>
           <option value="">Any</option>
-          {SEVERITIES.map((s) => (
-            <option key={s} value={s}>
-              {label(s)}
-            </option>
-          ))}
+          <Options of={SEVERITIES} />
         </select>
       </label>
       <label>
         Status
         <select name="status" value={view.status} onChange={(e) => go({ status: e.target.value })}>
           <option value="">Any</option>
-          {FINDING_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {label(s)}
-            </option>
-          ))}
+          <Options of={FINDING_STATUSES} />
         </select>
       </label>
       <label>
@@ -118,6 +98,7 @@ function exportHref(view: ReturnType<typeof viewOf>, format: string): string {
 }
 
 export function FindingList() {
+  const api = useApi(apiClientRef);
   const { query, href } = useLocation();
   const view = viewOf(query);
   const list = useLoad(() => api.GET('/api/v1/findings', { params: { query: apiQuery(view) } }), href);
@@ -148,7 +129,7 @@ export function FindingList() {
     });
     if (!data) return setError(problem(failure));
     setNote(
-      `${data.updated} finding${data.updated === 1 ? '' : 's'} set to ${label(bulkStatus)}` +
+      `${data.updated} finding${data.updated === 1 ? '' : 's'} set to ${FINDING_STATUSES.label(bulkStatus)}` +
         (data.failed.length ? `; ${data.failed.length} not changed` : '') +
         '.',
     );
@@ -187,11 +168,7 @@ export function FindingList() {
             value={bulkStatus}
             onChange={(e) => setBulkStatus(e.target.value as Schemas['FindingStatus'])}
           >
-            {FINDING_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {label(s)}
-              </option>
-            ))}
+            <Options of={FINDING_STATUSES} />
           </select>
         </label>
         <label>

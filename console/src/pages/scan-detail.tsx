@@ -1,14 +1,18 @@
 import { useState } from 'react';
-import { api, problem } from '../api/client';
+import { problem } from '../api/contract';
+import { apiClientRef, useApi } from '../api/context';
+import { SCAN_PHASES } from '../api/vocabulary';
+import { useLoad } from '../data';
 import { Link } from '../router';
-import { Notice, Page, Problem, Severity, Status, label, queryString, useLoad, when } from '../ui';
+import { Notice, Page, Problem, Severity, Status, queryString, when } from '../ui';
 import { Counts, isActive, Progress } from './scans';
 
 /** One scan: live status, phases, current tool, counts, changes since the previous scan, its findings. */
 export function ScanDetail({ id }: { id: string }) {
+  const api = useApi(apiClientRef);
   const scan = useLoad(
     () => api.GET('/api/v1/scans/{scan_id}', { params: { path: { scan_id: id } } }),
-    id,
+    `scan/${id}`,
     (s) => (isActive(s.status) ? 2000 : undefined),
   );
   const s = scan.data;
@@ -18,7 +22,7 @@ export function ScanDetail({ id }: { id: string }) {
       api.GET('/api/v1/scans/{scan_id}/findings', {
         params: { path: { scan_id: id }, query: { per_page: 50 } },
       }),
-    `${id}:${s?.status}:${s?.vulnerabilities_found}`,
+    `scan/${id}/findings?status=${s?.status}&found=${s?.vulnerabilities_found}`,
   );
   const [note, setNote] = useState<string>();
   const [error, setError] = useState<string>();
@@ -60,7 +64,7 @@ export function ScanDetail({ id }: { id: string }) {
               <Progress value={s.progress} label="Scan progress" />
             </dd>
             <dt>Phase</dt>
-            <dd>{label(s.phase)}</dd>
+            <dd>{SCAN_PHASES.label(s.phase)}</dd>
             <dt>Current tool</dt>
             <dd>{s.current_tool ?? '—'}</dd>
             <dt>Type</dt>
@@ -87,7 +91,7 @@ export function ScanDetail({ id }: { id: string }) {
               const current = !done && phase === s.phase && isActive(s.status);
               return (
                 <li key={phase} className={done ? 'done' : current ? 'current' : ''}>
-                  {label(phase)} — {done ? 'done' : current ? 'running' : 'to do'}
+                  {SCAN_PHASES.label(phase)} — {done ? 'done' : current ? 'running' : 'to do'}
                 </li>
               );
             })}

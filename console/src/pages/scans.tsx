@@ -1,15 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { api, problem, type Schemas } from '../api/client';
+import { problem, type Schemas } from '../api/contract';
+import { apiClientRef, useApi } from '../api/context';
+import { FRAMEWORKS, SCAN_TYPES } from '../api/vocabulary';
+import { useLoad } from '../data';
 import { Link, navigate, useLocation } from '../router';
-import { Page, Pager, Problem, queryString, Status, useLoad, when } from '../ui';
+import { Choices, Options, Page, Pager, Problem, queryString, Status, when } from '../ui';
 
-const FRAMEWORKS: Array<{ value: Schemas['Framework']; name: string }> = [
-  { value: 'soc2', name: 'SOC 2' },
-  { value: 'pci-dss', name: 'PCI-DSS' },
-  { value: 'iso27001', name: 'ISO 27001' },
-];
-
-export const isActive = (status: string) => status === 'pending' || status === 'running';
+export const isActive = (status: Schemas['ScanStatus']) => status === 'pending' || status === 'running';
 
 /** The five severity counts of a scan, as text. */
 export function Counts({ scan }: { scan: Schemas['ScanListItem'] }) {
@@ -31,6 +28,7 @@ export function Progress({ value, label }: { value: number; label: string }) {
 }
 
 function StartScan() {
+  const api = useApi(apiClientRef);
   const [target, setTarget] = useState('');
   const [scanType, setScanType] = useState<Schemas['ScanType']>('quick');
   const [ports, setPorts] = useState('');
@@ -57,9 +55,6 @@ function StartScan() {
     setError(problem(failure));
   };
 
-  const toggle = (value: Schemas['Framework']) =>
-    setFrameworks((list) => (list.includes(value) ? list.filter((f) => f !== value) : [...list, value]));
-
   return (
     <form className="card start-scan" onSubmit={(e) => void submit(e)} aria-labelledby="start-scan">
       <h2 id="start-scan">Start a scan</h2>
@@ -81,9 +76,7 @@ function StartScan() {
             value={scanType}
             onChange={(e) => setScanType(e.target.value as Schemas['ScanType'])}
           >
-            <option value="quick">Quick</option>
-            <option value="full">Full</option>
-            <option value="compliance">Compliance</option>
+            <Options of={SCAN_TYPES} />
           </select>
         </label>
         <label>
@@ -96,15 +89,7 @@ function StartScan() {
           />
         </label>
       </div>
-      <fieldset>
-        <legend>Frameworks</legend>
-        {FRAMEWORKS.map((f) => (
-          <label key={f.value} className="inline">
-            <input type="checkbox" checked={frameworks.includes(f.value)} onChange={() => toggle(f.value)} />{' '}
-            {f.name}
-          </label>
-        ))}
-      </fieldset>
+      <Choices legend="Frameworks" of={FRAMEWORKS} chosen={frameworks} onChange={setFrameworks} />
       <label className="inline">
         <input type="checkbox" checked={authorized} onChange={(e) => setAuthorized(e.target.checked)} /> I am
         authorized to scan this target
@@ -118,11 +103,12 @@ function StartScan() {
 }
 
 export function ScanList() {
+  const api = useApi(apiClientRef);
   const { query } = useLocation();
   const page = Number(query.get('page') ?? '1') || 1;
   const { data, error } = useLoad(
     () => api.GET('/api/v1/scans', { params: { query: { page, per_page: 20 } } }),
-    String(page),
+    `scans?page=${page}`,
     (list) => (list.items.some((s) => isActive(s.status)) ? 3000 : 30_000),
   );
 

@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { api, problem } from '../api/client';
+import { problem } from '../api/contract';
+import { apiClientRef, useApi } from '../api/context';
 import type { ConsoleSession } from '../session';
 import { Problem } from '../ui';
 
 /** E-mail and password, then the MFA code when the account has MFA. */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) => void }) {
+  const api = useApi(apiClientRef);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');

@@ -1,0 +1,153 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import type { components } from '../../console/src/api/schema.d.ts';
+import type { StubAnswer, StubCall } from '../../console/test/stub-api.ts';
+import { openPage, type WatchedPage } from './browser.ts';
+
+/**
+ * Console components in Chromium with a stub API client. `buildHarness()` bundles
+ * console/test/harness.tsx with Vite (the console's own modules, React's development build)
+ * and serves it on loopback; `mountSettingsSection(...)` opens it and renders one settings
+ * section with the console's client over a stub `fetch` handed in through the API context.
+ * Every API call the component makes is answered by the test's `stubApi` routes and
+ * recorded; a call no route answers is a problem, like a console error.
+ */
+
+export type ApiSchemas = components['schemas'];
+export type { StubAnswer, StubCall };
+
+const CONSOLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console');
+
+export interface Harness {
+  url: string;
+  /** Every path the browser asked the harness server for (the page and its assets only). */
+  served: string[];
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
+export async function buildHarness(): Promise<Harness> {
+  const out = mkdtempSync(path.join(tmpdir(), 'scanward-console-harness-'));
+  await build({
+    configFile: false,
+    root: CONSOLE,
+    base: '/',
+    logLevel: 'warn',
+    oxc: { jsx: { runtime: 'automatic' } },
+    build: {
+      outDir: out,
+      emptyOutDir: true,
+      modulePreload: { polyfill: false },
+      rolldownOptions: { input: path.join(CONSOLE, 'test/harness.html') },
+    },
+  });
+  const served: string[] = [];
+  const server: Server = createServer((request, response) => {
+    const pathname = new URL(request.url ?? '/', 'http://harness').pathname;
+    served.push(pathname);
+    const file = path.join(out, path.normalize(pathname));
+    const type = TYPES[path.extname(file)];
+    if (request.method !== 'GET' || !type || !file.startsWith(out + path.sep)) {
+      response.writeHead(404).end();
+      return;
+    }
+    try {
+      const body = readFileSync(file);
+      response.writeHead(200, { 'content-type': type }).end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    served,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(out, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A route of the stub API: `'DELETE /api/v1/api-keys/:key_id'` → an answer. */
+export type StubRoutes = Record<
+  string,
+  (call: StubCall & { params: Record<string, string> }) => StubAnswer | Promise<StubAnswer>
+>;
+
+function routeOf(routes: StubRoutes, call: StubCall) {
+  for (const [pattern, answer] of Object.entries(routes)) {
+    const [method, route] = pattern.split(' ') as [string, string];
+    if (method !== call.method) continue;
+    const want = route.split('/');
+    const have = call.path.split('/');
+    if (want.length !== have.length) continue;
+    const params: Record<string, string> = {};
+    if (
+      want.every((w, i) =>
+        w.startsWith(':') ? (params[w.slice(1)] = decodeURIComponent(have[i]!)) : w === have[i],
+      )
+    )
+      return () => answer({ ...call, params });
+  }
+  return undefined;
+}
+
+export interface MountedSection {
+  page: Page;
+  /** Every API call the component made, in order. */
+  calls: StubCall[];
+  /** Console errors, page errors, failed requests, and API calls no stub route answers. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+export async function mountSettingsSection(
+  browser: Browser,
+  harness: Harness,
+  id: string,
+  options: {
+    session: ApiSchemas['ConsoleSession'];
+    api: StubRoutes;
+    viewport?: { width: number; height: number };
+  },
+): Promise<MountedSection> {
+  const watched: WatchedPage = await openPage(browser, harness.url, options.viewport);
+  const calls: StubCall[] = [];
+  await watched.page.exposeFunction('answerApiCall', async (call: StubCall): Promise<StubAnswer> => {
+    calls.push(call);
+    const answer = routeOf(options.api, call);
+    if (answer) return answer();
+    watched.problems.push(`no stub answers ${call.method} ${call.path}${call.query}`);
+    return { status: 501, body: { detail: 'not stubbed', error_code: 'NOT_STUBBED' } };
+  });
+  await watched.page.goto('/test/harness.html');
+  // Runs in the page (a string: the test code has no DOM types).
+  await watched.page.evaluate(
+    `window.mountSettingsSection(${JSON.stringify(id)}, ${JSON.stringify(options.session)})`,
+  );
+  return { page: watched.page, calls, problems: watched.problems, close: () => watched.close() };
+}
+
+/** A list page of the API, as every list route answers one. */
+export function listOf<T>(items: T[]): {
+  items: T[];
+  total: number;
+  page: number;
+  per_page: number;
+  pages: number;
+} {
+  return { items, total: items.length, page: 1, per_page: 100, pages: 1 };
+}

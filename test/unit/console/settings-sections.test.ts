@@ -1,0 +1,244 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from '../../helpers/browser.ts';
+import {
+  buildHarness,
+  listOf,
+  mountSettingsSection,
+  type ApiSchemas,
+  type Harness,
+  type MountedSection,
+  type StubRoutes,
+} from '../../helpers/console-components.ts';
+
+/**
+ * Settings sections rendered alone in Chromium, with the console's API client over a stub
+ * `fetch` handed in through the API context (console/test/harness.tsx): no server, no
+ * database. The stub routes below stand in for the API; every call the section makes is
+ * recorded, and a call they do not answer fails the test.
+ */
+
+if (!hasChromium)
+  console.warn('console components: skipped; /usr/bin/chromium is absent (apt-get install -y chromium)');
+
+const session: ApiSchemas['ConsoleSession'] = {
+  session_id: 'sess_harness',
+  csrf_token: 'csrf-of-the-harness-session',
+  user: { id: 'user_1', email: 'ada@example.test', role: 'admin', mfa_enabled: false },
+  organization: { id: 'org_1', name: 'Harness Org', plan: 'enterprise' },
+};
+
+const created_at = '2026-11-20T09:00:00.000Z';
+
+function apiKey(
+  id: string,
+  name: string,
+  permissions: ApiSchemas['ApiKey']['permissions'],
+): ApiSchemas['ApiKey'] {
+  return {
+    id,
+    name,
+    prefix: `sw_${id.slice(4, 11)}`,
+    permissions,
+    created_at,
+    expires_at: null,
+    last_used_at: null,
+  };
+}
+
+/** The API-key routes over an in-memory list, as the API behaves (a duplicate name is a 409). */
+function apiKeyRoutes(keys: ApiSchemas['ApiKey'][]): StubRoutes {
+  return {
+    'GET /api/v1/api-keys': () => ({ status: 200, body: listOf(keys) }),
+    'POST /api/v1/api-keys': ({ body }) => {
+      const request = body as ApiSchemas['ApiKeyCreate'];
+      if (keys.some((k) => k.name === request.name)) {
+        return { status: 409, body: { detail: 'an API key with this name exists', error_code: 'CONFLICT' } };
+      }
+      const key = apiKey(
+        `key_${String(keys.length + 1).padStart(24, 'n')}`,
+        request.name,
+        request.permissions,
+      );
+      keys.push(key);
+      const answer: ApiSchemas['ApiKeyCreated'] = { ...key, key: 'sw_the-secret-shown-once' };
+      return { status: 201, body: answer };
+    },
+    'DELETE /api/v1/api-keys/:key_id': ({ params }) => {
+      const at = keys.findIndex((k) => k.id === params.key_id);
+      if (at < 0) return { status: 404, body: { detail: 'API key not found', error_code: 'NOT_FOUND' } };
+      keys.splice(at, 1);
+      const answer: ApiSchemas['Revoked'] = { id: params.key_id!, revoked: true };
+      return { status: 200, body: answer };
+    },
+  };
+}
+
+describe.skipIf(!hasChromium)('settings sections with a stub API client', () => {
+  let browser: Browser;
+  let harness: Harness;
+  let mounted: MountedSection | undefined;
+
+  beforeAll(async () => {
+    harness = await buildHarness();
+    browser = await launchChromium();
+  }, 60_000);
+  afterEach(async () => {
+    const problems = mounted?.problems ?? [];
+    await mounted?.close();
+    mounted = undefined;
+    expect(problems, 'console errors, failed requests and unanswered API calls').toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  const mount = async (id: string, api: StubRoutes) => {
+    mounted = await mountSettingsSection(browser, harness, id, { session, api });
+    return mounted;
+  };
+
+  it('lists API keys, creates one and shows its secret once, and revokes one, all through the client it was given', async () => {
+    const keys = [apiKey('key_deploy00000000000000000', 'deploy', ['read:scans', 'write:scans'])];
+    const { page, calls } = await mount('api-keys', apiKeyRoutes(keys));
+
+    const section = page.getByRole('region', { name: 'API keys' });
+    const deployRow = section.getByRole('row').filter({ hasText: 'deploy' });
+    await deployRow.waitFor();
+    expect(await deployRow.getByRole('cell').allTextContents()).toEqual([
+      'deploy',
+      'sw_deploy0…',
+      'read:scans, write:scans',
+      '—',
+      'Revoke deploy',
+    ]);
+
+    await section.getByLabel('Key name').fill('ci');
+    await section.getByLabel('write:findings').check();
+    await section.getByLabel('read:scans').uncheck();
+    await section.getByRole('button', { name: 'Create API key' }).click();
+    await section.getByTestId('secret').getByText('sw_the-secret-shown-once').waitFor();
+    await section.getByRole('cell', { name: 'ci', exact: true }).waitFor();
+    const create = calls.find((c) => c.method === 'POST')!;
+    expect(create.path).toBe('/api/v1/api-keys');
+    expect(create.body).toEqual({ name: 'ci', permissions: ['read:findings', 'write:findings'] });
+    // The console's own client: a change carries the session's CSRF token.
+    expect(create.headers['x-csrf-token']).toBe(session.csrf_token);
+    expect(await section.getByLabel('Key name').inputValue()).toBe('');
+
+    await section.getByRole('button', { name: 'Revoke deploy' }).click();
+    await deployRow.waitFor({ state: 'detached' });
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+      '/api/v1/api-keys/key_deploy00000000000000000',
+    ]);
+    // Revoking hides the secret of the key made before, and the list is read again after each change.
+    expect(await section.getByTestId('secret').count()).toBe(0);
+    expect(calls.map((c) => `${c.method} ${c.path}`).slice(-4)).toEqual([
+      'POST /api/v1/api-keys',
+      'GET /api/v1/api-keys',
+      'DELETE /api/v1/api-keys/key_deploy00000000000000000',
+      'GET /api/v1/api-keys',
+    ]);
+    expect(keys.map((k) => k.name)).toEqual(['ci']);
+    // Nothing went past the stub: the harness server saw the page and its assets only.
+    expect(harness.served.filter((p) => p.startsWith('/api/'))).toEqual([]);
+  });
+
+  it("shows the API's error for a refused change and clears it when the next change succeeds", async () => {
+    const keys = [apiKey('key_deploy00000000000000000', 'deploy', ['read:scans'])];
+    const { page } = await mount('api-keys', apiKeyRoutes(keys));
+    const section = page.getByRole('region', { name: 'API keys' });
+    await section.getByRole('cell', { name: 'deploy', exact: true }).waitFor();
+
+    await section.getByLabel('Key name').fill('deploy');
+    await section.getByRole('button', { name: 'Create API key' }).click();
+    await section.getByRole('alert').getByText('an API key with this name exists').waitFor();
+    expect(await section.getByTestId('secret').count()).toBe(0);
+    // The form keeps what was typed, to be corrected.
+    expect(await section.getByLabel('Key name').inputValue()).toBe('deploy');
+
+    await section.getByLabel('Key name').fill('deploy-2');
+    await section.getByRole('button', { name: 'Create API key' }).click();
+    await section.getByTestId('secret').waitFor();
+    expect(await section.getByRole('alert').count()).toBe(0);
+  });
+
+  it('shows a failed list load as an error, with no table', async () => {
+    const { page } = await mount('api-keys', {
+      'GET /api/v1/api-keys': () => ({
+        status: 403,
+        body: { detail: 'this key lacks read:keys', error_code: 'INSUFFICIENT_PERMISSION' },
+      }),
+    });
+    // A 403 the stub answered is not a failed request: it never reached the network.
+    const section = page.getByRole('region', { name: 'API keys' });
+    await section.getByRole('alert').getByText('this key lacks read:keys').waitFor();
+    expect(await section.getByRole('table').count()).toBe(0);
+  });
+
+  it('lists schedules in words, sends none without the authorization box, and deletes one', async () => {
+    const schedules: ApiSchemas['Schedule'][] = [
+      {
+        id: 'sched_nightly000000000000000',
+        target: 'app.example.test',
+        scan_type: 'full',
+        frequency: 'weekly',
+        day_of_week: 1,
+        day_of_month: null,
+        hour: 3,
+        timezone: 'UTC',
+        frameworks: [],
+        ports: null,
+        credential_checks: 'defaults',
+        authorized: true,
+        enabled: true,
+        next_run_at: created_at,
+        last_run_at: null,
+        last_scan_id: null,
+        last_error: null,
+        created_at,
+      },
+    ];
+    const { page, calls } = await mount('schedules', {
+      'GET /api/v1/scans/schedules': () => ({ status: 200, body: listOf(schedules) }),
+      'DELETE /api/v1/scans/schedules/:schedule_id': ({ params }) => {
+        schedules.splice(
+          schedules.findIndex((s) => s.id === params.schedule_id),
+          1,
+        );
+        const answer: ApiSchemas['ScheduleDeleted'] = { id: params.schedule_id!, deleted: true };
+        return { status: 200, body: answer };
+      },
+    });
+    const section = page.getByRole('region', { name: 'Scheduled scans' });
+    const row = section.getByRole('row').filter({ hasText: 'app.example.test' });
+    await row.waitFor();
+    expect((await row.getByRole('cell').allTextContents()).slice(0, 2)).toEqual([
+      'app.example.test (full)',
+      'Weekly at 3:00 UTC',
+    ]);
+    // The frequency choices are the schema's values with the form's words.
+    expect(await section.getByLabel('Frequency').locator('option').allTextContents()).toEqual([
+      'Daily',
+      'Weekly (Mondays)',
+      'Monthly (the 1st)',
+    ]);
+
+    await section.getByLabel('Schedule target').fill('other.example.test');
+    await section.getByRole('button', { name: 'Add schedule' }).click();
+    await section
+      .getByRole('alert')
+      .getByText('Confirm that you are authorized to scan this target.')
+      .waitFor();
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+
+    await section.getByRole('button', { name: 'Delete schedule of app.example.test' }).click();
+    await section.getByRole('cell', { name: 'No schedules.' }).waitFor();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+      '/api/v1/scans/schedules/sched_nightly000000000000000',
+    ]);
+    // A successful change clears the error shown before it.
+    expect(await section.getByRole('alert').count()).toBe(0);
+  });
+});
