@@ -2,13 +2,21 @@
  * Scanward's layers, enforced by `npm run lint:deps` (docs/architecture.md):
  * routes → domain → repositories → db; http/ knows no route and no domain; the scanner's
  * checks/ and templates/ both build on net/ and never on each other; only repositories and
- * db/ speak SQL; action/ bundles only itself and the shared schemas; the console's components
+ * db/ speak SQL; action/ bundles only itself and the shared schemas, its reports and core are
+ * pure, and only its GitHub front end knows the Actions toolkit; the console's components
  * get the API client by context and reach the server only over HTTP; no import cycles.
  * Type-only imports count (tsPreCompilationDeps).
  */
 const DOMAIN =
   '(routes|auth|identity|scans|findings|controls|webhooks|remediation|ratelimit|scanner|scoring|metrics|cli|db)';
 const rule = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
+
+/** Node built-ins that reach the file system, the network or other processes. */
+const IO_BUILTINS =
+  '^(node:)?(fs|fs/promises|net|http|https|http2|tls|dgram|dns|dns/promises|child_process|cluster|worker_threads|inspector)$';
+/** The Actions toolkit and HTTP clients: only action/github/ (and the Action's entry) use them. */
+const ACTIONS_TOOLKIT = '^node_modules/(@actions|@octokit)/';
+const HTTP_CLIENTS = '^node_modules/(undici|node-fetch|axios|got|ky)/';
 
 export default {
   forbidden: [
@@ -17,6 +25,38 @@ export default {
       'action/ imports only action/, server/schemas/ and packages',
       { path: '^action/' },
       { pathNot: ['^action/', '^server/schemas/', '^node_modules/'], dependencyTypesNot: ['core'] },
+    ),
+    rule(
+      'action-core-and-reports-are-pure',
+      'action/core/ (inputs, gate, verdict, the scan-source interface) and action/reports/ (every report, built from a verdict) do no I/O: no file system, network or Actions toolkit, and no module that does (service/, github/, ci/, the entries)',
+      { path: '^action/(core|reports)/' },
+      {
+        path: [
+          IO_BUILTINS,
+          ACTIONS_TOOLKIT,
+          HTTP_CLIENTS,
+          '^action/(service|github|ci)/',
+          '^action/[^/]+\\.ts$',
+        ],
+      },
+    ),
+    rule(
+      'action-core-knows-no-reports',
+      'the verdict is built in core/ and read by reports/, not the other way round',
+      { path: '^action/core/' },
+      { path: '^action/reports/' },
+    ),
+    rule(
+      'action-service-knows-no-front-end',
+      'action/service/ (the Scanward API client, credentials, the remote scan source) serves both front ends: it knows neither, nor the Actions toolkit',
+      { path: '^action/service/' },
+      { path: [ACTIONS_TOOLKIT, '^action/(github|ci|reports)/', '^action/[^/]+\\.ts$'] },
+    ),
+    rule(
+      'scanward-ci-bundles-no-github-toolkit',
+      'scanward-ci (action/ci/, action/ci-main.ts) is bundled without the GitHub front end and the Actions toolkit',
+      { path: '^action/(ci/|ci-main\\.ts$)' },
+      { path: [ACTIONS_TOOLKIT, '^action/github/'] },
     ),
     rule(
       'http-knows-no-route-or-domain',

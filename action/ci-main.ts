@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { mkdir, writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { runCi } from './ci.ts';
+import { runCi } from './ci/run.ts';
 
 /**
  * The `scanward-ci` command's entry (dist/ci/index.js after bundling): wires

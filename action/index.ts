@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as core from '@actions/core';
 import { context } from '@actions/github';
-import { fromActionsContext } from './context.ts';
-import { run } from './main.ts';
+import { fromActionsContext } from './github/context.ts';
+import { run } from './github/run.ts';
 
 /**
  * The Action's entry (dist/index.js after bundling): wires `@actions/core`,

@@ -10,7 +10,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _ci_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(44);
+/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(792);
 
 
 
@@ -23,7 +23,7 @@ const aborter = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => aborter.abort(new Error(`received ${signal}`)));
 }
-process.exitCode = await (0,_ci_js__WEBPACK_IMPORTED_MODULE_2__/* .runCi */ .ql)({
+process.exitCode = await (0,_ci_run_js__WEBPACK_IMPORTED_MODULE_2__/* .runCi */ .ql)({
     argv: process.argv.slice(2),
     env: process.env,
     stderr: (text) => process.stderr.write(text),
@@ -46,7 +46,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 44:
+/***/ 792:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -59,9 +59,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-;// CONCATENATED MODULE: ./action/errors.ts
+;// CONCATENATED MODULE: ./action/core/errors.ts
 /**
  * The two kinds of failure the Action reports differently (as actions/checkout
  * and github/codeql-action do): a `ConfigurationError` is the user's to fix
@@ -101,6 +99,26 @@ class ApiError extends Error {
         return this.status >= 400 && this.status < 500 && this.status !== 429;
     }
 }
+/**
+ * The service answered with a redirect. The API clients never follow one: fetch would carry
+ * `X-API-Key` (it drops only `Authorization`) to wherever `Location` points, another host
+ * included. A redirect means `api-url` is not the service's own address (http:// moved to
+ * https://, a moved host, a proxy's log-in page), so it is the user's to fix.
+ */
+class RedirectError extends ConfigurationError {
+    status;
+    location;
+    constructor(status, 
+    /** Where the answer pointed, resolved against the request's URL; undefined without a `Location`. */
+    location, what) {
+        super(`${what}: the service answered ${status} with a redirect to ${location ?? '(no Location header)'}. ` +
+            'Scanward clients never follow a redirect, so the credentials are not sent to another address; ' +
+            'set api-url to the address the service answers on itself.');
+        this.status = status;
+        this.location = location;
+        this.name = 'RedirectError';
+    }
+}
 /** The request never got an HTTP answer (connection refused, DNS, timeout), even after retries. */
 class NetworkError extends Error {
     constructor(message, options) {
@@ -110,103 +128,6 @@ class NetworkError extends Error {
 }
 function isUserError(error) {
     return error instanceof ConfigurationError || (error instanceof ApiError && error.isUserError);
-}
-
-;// CONCATENATED MODULE: ./action/http.ts
-
-const DEFAULT_RETRY = {
-    attempts: 6,
-    baseDelayMs: 1000,
-    maxDelayMs: 30_000,
-    maxRetryAfterMs: 5 * 60_000,
-    requestTimeoutMs: 60_000,
-};
-const TRANSIENT = new Set([500, 502, 503, 504]);
-/** `Retry-After` in milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-function retryAfterMs(header, now) {
-    if (header === null || header.trim() === '')
-        return undefined;
-    const value = header.trim();
-    if (/^\d+$/.test(value))
-        return Number(value) * 1000;
-    const date = Date.parse(value);
-    return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-function backoffMs(policy, retry, random = Math.random) {
-    const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-/**
- * Sends the request, retrying as described above. `deadline` (epoch ms) stops
- * retrying when the next wait would end after it. Returns the last response
- * (which may be an error answer); throws `NetworkError` when no answer came.
- */
-async function requestWithRetry(deps, url, init, description, deadline) {
-    const { retry } = deps;
-    for (let attempt = 1;; attempt++) {
-        let response;
-        let failure;
-        try {
-            const timeout = AbortSignal.timeout(retry.requestTimeoutMs);
-            const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
-            response = await deps.fetch(url, { ...init, signal });
-        }
-        catch (error) {
-            if (deps.signal?.aborted)
-                throw error;
-            failure = error;
-        }
-        if (response && response.status !== 429 && !TRANSIENT.has(response.status))
-            return response;
-        const last = attempt >= retry.attempts;
-        let waitMs = backoffMs(retry, attempt);
-        let reason;
-        if (response) {
-            reason = `${response.status}${response.status === 429 ? ' (rate limited)' : ''}`;
-            const asked = retryAfterMs(response.headers.get('retry-after'), deps.now());
-            if (asked !== undefined) {
-                if (asked > retry.maxRetryAfterMs)
-                    return response;
-                waitMs = asked;
-            }
-        }
-        else {
-            reason = describeFailure(failure);
-        }
-        const pastDeadline = deadline !== undefined && deps.now() + waitMs > deadline;
-        if (last || pastDeadline) {
-            if (response)
-                return response;
-            throw new NetworkError(`${description} failed after ${attempt} attempt(s): ${reason}`, {
-                cause: failure,
-            });
-        }
-        // Free the connection of the answer we are not going to read.
-        await response?.body?.cancel().catch(() => undefined);
-        deps.onRetry?.(`${description}: ${reason}; retrying in ${formatWait(waitMs)} (attempt ${attempt + 1} of ${retry.attempts})`);
-        await deps.sleep(waitMs, deps.signal);
-    }
-}
-function describeFailure(error) {
-    if (error instanceof Error) {
-        const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-        return `${error.message}${cause}`;
-    }
-    return String(error);
-}
-function formatWait(ms) {
-    return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
-}
-/** The HTTP dependencies of a run, from its injected fetch, clock and sleep; retries are told to `log`. */
-function httpDeps(deps, log) {
-    return {
-        fetch: deps.fetch,
-        sleep: deps.sleep,
-        now: deps.now,
-        retry: deps.retry ?? DEFAULT_RETRY,
-        signal: deps.signal,
-        onRetry: log,
-    };
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -10268,12 +10189,100 @@ const ScanFinding = object({
     .meta({ id: 'ScanFinding' });
 const ScanFindingList = paginated(ScanFinding, 'ScanFindingList');
 
-;// CONCATENATED MODULE: ./action/inputs.ts
+;// CONCATENATED MODULE: ./action/core/scan.ts
+
+const SEVERITIES = FINDING_SEVERITIES;
+const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
+/** Most severe first, then highest score, then id: the same input always gives the same order. */
+function bySeverity(a, b) {
+    return (RANK[b.severity] - RANK[a.severity] ||
+        (b.cvss_score ?? 0) - (a.cvss_score ?? 0) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+/** Whether the finding's severity is `severity` or worse. */
+function atOrAbove(finding, severity) {
+    return RANK[finding.severity] >= RANK[severity];
+}
+/** Statuses a team sets to say "this does not need fixing". */
+const TRIAGED_AWAY = new Set(['false_positive', 'accepted']);
+/** Findings a scan found for the first time or reopened. */
+function isNew(finding) {
+    return finding.change === 'new' || finding.change === 'reopened';
+}
+function emptyCounts() {
+    return { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+}
+/** The scan's own counts (all of its findings, triaged ones included), as the service keeps them. */
+function scanCounts(scan) {
+    return {
+        critical: scan.critical_count,
+        high: scan.high_count,
+        medium: scan.medium_count,
+        low: scan.low_count,
+        info: scan.info_count ?? 0,
+    };
+}
+function formatCounts(counts, severities = SEVERITIES) {
+    return severities.map((s) => `${counts[s]} ${s}`).join(', ');
+}
+
+;// CONCATENATED MODULE: ./action/core/gate.ts
+
+const FAIL_ON_VALUES = [...SEVERITIES, 'none'];
+/** Counts of the findings that still need attention. */
+function countOpenFindings(findings) {
+    const counts = emptyCounts();
+    let ignored = 0;
+    for (const finding of findings) {
+        if (TRIAGED_AWAY.has(finding.status))
+            ignored++;
+        else
+            counts[finding.severity]++;
+    }
+    return { counts, ignored };
+}
+/** Severities at or above the threshold, most severe first. */
+function severitiesAtOrAbove(failOn) {
+    if (failOn === 'none')
+        return [];
+    return SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1);
+}
+/** The gate over a completed scan's findings, in the given mode. */
+function gateFindings(findings, failOn, mode) {
+    const counted = mode === 'new' ? findings.filter(isNew) : findings;
+    const open = countOpenFindings(counted);
+    const gate = evaluateGate(open.counts, failOn, open.ignored, mode);
+    const gated = new Set(severitiesAtOrAbove(failOn));
+    gate.failing = gate.failed
+        ? counted.filter((f) => !TRIAGED_AWAY.has(f.status) && gated.has(f.severity)).sort(bySeverity)
+        : [];
+    return gate;
+}
+function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
+    const gated = severitiesAtOrAbove(failOn);
+    const over = gated.filter((s) => counts[s] > 0);
+    const failed = over.length > 0;
+    const ignoredNote = ignored > 0 ? ` (${ignored} finding(s) triaged as false positive or accepted not counted)` : '';
+    const kind = mode === 'new' ? 'new ' : '';
+    let message;
+    if (failOn === 'none')
+        message = `fail-on is none: findings never fail the build${ignoredNote}.`;
+    else if (failed) {
+        message =
+            `Scanward found ${formatCounts(counts, over)} ${kind}finding(s) at or above the fail-on threshold (${failOn}). ` +
+                `All ${kind}findings: ${formatCounts(counts)}${ignoredNote}.`;
+    }
+    else
+        message = `No ${kind}findings at or above the fail-on threshold (${failOn})${ignoredNote}.`;
+    return { failOn, mode, failed, counts, ignored, message, failing: [] };
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs.ts
 
 
 
 
-const FAIL_ON_VALUES = [...FINDING_SEVERITIES, 'none'];
+
 /** GitHub ends a job after 6 hours. */
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 600;
@@ -10282,7 +10291,7 @@ function parseInputs(getInput, context, options = {}) {
     const warnings = [];
     const read = (name) => getInput(name).trim();
     const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
-    const credentials = parseCredentials(read('api-key'), read('token'), problems);
+    const auth = parseAuth(read('api-key'), read('token'), problems);
     const scanIdRaw = read('scan-id');
     if (scanIdRaw !== '' && !/^scan_[A-Za-z0-9]{1,95}$/.test(scanIdRaw)) {
         problems.push(`\`scan-id\` is "${scanIdRaw}"; use the id of a scan, like scan_0123456789abcdefghijklmn.`);
@@ -10371,25 +10380,21 @@ function parseInputs(getInput, context, options = {}) {
     }
     return {
         inputs: {
-            apiUrl: apiUrl,
-            credentials: credentials,
-            target,
-            scanType: scanType.data,
-            ports: portsRaw || undefined,
-            frameworks,
-            credentialChecks: credentialChecks?.data,
-            failOn: failOn,
-            gate: gate,
-            reportSeverity: reportSeverity,
-            scanId,
-            wait: wait,
-            comment: comment,
-            timeoutMs: Math.round(timeoutMinutes * 60_000),
-            pollIntervalMs: Math.round(pollSeconds * 1000),
-            uploadSarif: uploadSarif,
-            githubToken,
-            sarifFile,
-            idempotencyKey,
+            service: { apiUrl: apiUrl, auth: auth },
+            scan: {
+                target,
+                scanType: scanType.data,
+                ports: portsRaw || undefined,
+                frameworks,
+                credentialChecks: credentialChecks?.data,
+                scanId,
+                wait: wait,
+                timeoutMs: Math.round(timeoutMinutes * 60_000),
+                pollIntervalMs: Math.round(pollSeconds * 1000),
+                idempotencyKey,
+            },
+            policy: { failOn: failOn, mode: gate, reportSeverity: reportSeverity },
+            github: { uploadSarif: uploadSarif, sarifFile, comment: comment, githubToken },
         },
         warnings,
     };
@@ -10429,7 +10434,7 @@ function parseApiUrl(raw, problems, warnings) {
 function isLoopbackHost(host) {
     return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
-function parseCredentials(apiKey, token, problems) {
+function parseAuth(apiKey, token, problems) {
     if (apiKey && token) {
         problems.push('Set either `api-key` or `token`, not both.');
         return undefined;
@@ -10514,90 +10519,70 @@ function defaultIdempotencyKey(context, scan) {
     return `scanward-action:${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex')}`;
 }
 
-;// CONCATENATED MODULE: ./action/threshold.ts
+;// CONCATENATED MODULE: ./action/core/verdict.ts
 
-/** Statuses a team sets to say "this does not need fixing". */
-const TRIAGED_AWAY = new Set(['false_positive', 'accepted']);
-/** Findings a scan found for the first time or reopened. */
-function isNew(finding) {
-    return finding.change === 'new' || finding.change === 'reopened';
-}
-function emptyCounts() {
-    return { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
-}
-/** Counts of the findings that still need attention. */
-function countOpenFindings(findings) {
-    const counts = emptyCounts();
-    let ignored = 0;
-    for (const finding of findings) {
-        if (TRIAGED_AWAY.has(finding.status))
-            ignored++;
-        else
-            counts[finding.severity]++;
+
+
+/** Evaluates a finished scan against the gate policy. */
+function judge(finished, policy) {
+    if (finished.kind === 'unsuccessful') {
+        const { scan, links, timedOut, timeoutMs } = finished;
+        return { kind: 'unsuccessful', scan, links, timedOut, timeoutMs, passed: false };
     }
-    return { counts, ignored };
-}
-/** The scan's own counts (all of its findings), for when the findings list could not be read. */
-function scanCounts(scan) {
+    const { scan, links, tool, findings } = finished;
+    if (policy.mode === 'new' && findings.some((f) => f.change === undefined)) {
+        throw new ConfigurationError('gate is new, but this Scanward service does not say which findings are new (no `change` in GET /api/v1/scans/{id}/findings). Upgrade the service, or use gate: all.');
+    }
+    const reported = findings.filter((f) => atOrAbove(f, policy.reportSeverity)).sort(bySeverity);
+    const gate = gateFindings(findings, policy.failOn, policy.mode);
     return {
-        critical: scan.critical_count,
-        high: scan.high_count,
-        medium: scan.medium_count,
-        low: scan.low_count,
-        info: scan.info_count ?? 0,
+        kind: 'completed',
+        scan,
+        links,
+        tool,
+        policy,
+        gate,
+        reported,
+        newFindings: reported.filter((f) => isNew(f) && !TRIAGED_AWAY.has(f.status)),
+        passed: !gate.failed,
     };
 }
-/** Severities at or above the threshold, most severe first. */
-function severitiesAtOrAbove(failOn) {
-    if (failOn === 'none')
-        return [];
-    return FINDING_SEVERITIES.slice(0, FINDING_SEVERITIES.indexOf(failOn) + 1);
-}
-function formatCounts(counts, severities = FINDING_SEVERITIES) {
-    return severities.map((s) => `${counts[s]} ${s}`).join(', ');
-}
-const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
-/** Most severe first, then highest score, then id. */
-function bySeverity(a, b) {
-    return (RANK[b.severity] - RANK[a.severity] ||
-        (b.cvss_score ?? 0) - (a.cvss_score ?? 0) ||
-        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-/** Whether the finding's severity is `severity` or worse. */
-function atOrAbove(finding, severity) {
-    return RANK[finding.severity] >= RANK[severity];
-}
-/** The gate over a completed scan's findings, in the given mode. */
-function gateFindings(findings, failOn, mode) {
-    const counted = mode === 'new' ? findings.filter(isNew) : findings;
-    const open = countOpenFindings(counted);
-    const gate = evaluateGate(open.counts, failOn, open.ignored, mode);
-    const gated = new Set(severitiesAtOrAbove(failOn));
-    gate.failing = gate.failed
-        ? counted.filter((f) => !TRIAGED_AWAY.has(f.status) && gated.has(f.severity)).sort(bySeverity)
-        : [];
-    return gate;
-}
-function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
-    const gated = severitiesAtOrAbove(failOn);
-    const over = gated.filter((s) => counts[s] > 0);
-    const failed = over.length > 0;
-    const ignoredNote = ignored > 0 ? ` (${ignored} finding(s) triaged as false positive or accepted not counted)` : '';
-    const kind = mode === 'new' ? 'new ' : '';
-    let message;
-    if (failOn === 'none')
-        message = `fail-on is none: findings never fail the build${ignoredNote}.`;
-    else if (failed) {
-        message =
-            `Scanward found ${formatCounts(counts, over)} ${kind}finding(s) at or above the fail-on threshold (${failOn}). ` +
-                `All ${kind}findings: ${formatCounts(counts)}${ignoredNote}.`;
+
+;// CONCATENATED MODULE: ./action/core/version.ts
+/**
+ * The Action's own version (package.json's, kept equal by a unit test). It is
+ * the SARIF tool version when the service does not say its own.
+ */
+const ACTION_VERSION = '0.1.0';
+
+;// CONCATENATED MODULE: ./action/reports/json.ts
+/**
+ * The JSON report (`scanward-ci --json`): the scan as the service describes it and, for a
+ * completed scan, the gate, the reported findings and which of them are new or failing. For a
+ * scan that failed, was cancelled or timed out, the scan and whether it timed out.
+ */
+function jsonReport(verdict) {
+    if (verdict.kind === 'unsuccessful') {
+        return JSON.stringify({ scan: verdict.scan, timed_out: verdict.timedOut }, null, 2);
     }
-    else
-        message = `No ${kind}findings at or above the fail-on threshold (${failOn})${ignoredNote}.`;
-    return { failOn, mode, failed, counts, ignored, message, failing: [] };
+    const { scan, gate } = verdict;
+    const report = {
+        scan,
+        gate: {
+            mode: gate.mode,
+            fail_on: gate.failOn,
+            failed: gate.failed,
+            counts: gate.counts,
+            message: gate.message,
+        },
+        new_finding_ids: verdict.newFindings.map((f) => f.id),
+        failing_finding_ids: gate.failing.map((f) => f.id),
+        findings: verdict.reported,
+    };
+    return JSON.stringify(report, null, 2);
 }
 
-;// CONCATENATED MODULE: ./action/sarif.ts
+;// CONCATENATED MODULE: ./action/reports/sarif.ts
 
 
 /** GitHub rejects a run with more results than this. */
@@ -10607,7 +10592,6 @@ const MAX_TAGS = 10;
 /** GitHub's limit for rule descriptions. */
 const MAX_DESCRIPTION = 1024;
 const MAX_HELP = 20_000;
-const SEVERITY_RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
 /** SARIF levels: GitHub shows error, warning and note. */
 const LEVEL = {
     critical: 'error',
@@ -10618,9 +10602,33 @@ const LEVEL = {
 };
 /** A score inside each GitHub band, for findings without a CVSS score. */
 const SEVERITY_SCORE = { critical: 9.5, high: 8.0, medium: 5.5, low: 2.5, info: 0 };
+/** The SARIF of a completed scan: its reported findings (triaged ones are left out, see above). */
+function sarifReport(verdict, context = {}) {
+    const { scan, links, tool } = verdict;
+    const build = buildSarif(verdict.reported, {
+        scanId: scan.id,
+        target: scan.target,
+        scanType: scan.scan_type,
+        toolVersion: tool.version,
+        informationUri: tool.informationUri,
+        scanUrl: links.scanUrl,
+        startedAt: scan.started_at,
+        completedAt: scan.completed_at,
+        repository: context.repository,
+    });
+    return {
+        ...build,
+        text: JSON.stringify(build.log, null, 2),
+        warnings: build.omitted > 0
+            ? [
+                `${build.omitted} finding(s) left out of the SARIF file: GitHub accepts at most ${MAX_RESULTS.toLocaleString('en-US')} results.`,
+            ]
+            : [],
+    };
+}
 function buildSarif(findings, options) {
     const active = findings.filter((f) => !TRIAGED_AWAY.has(f.status));
-    const ordered = [...active].sort(sarif_bySeverity);
+    const ordered = [...active].sort(bySeverity);
     const kept = ordered.slice(0, MAX_RESULTS);
     const rules = [];
     const ruleIndex = new Map();
@@ -10688,12 +10696,6 @@ function buildSarif(findings, options) {
 /** Locations are relative to the repository root, as GitHub reads them. */
 const SRCROOT = '%SRCROOT%';
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
-/** Most severe first, then highest score, then id: the same input always gives the same file. */
-function sarif_bySeverity(a, b) {
-    return (SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-        (b.cvss_score ?? 0) - (a.cvss_score ?? 0) ||
-        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
 /** The rule id of a finding: its canonical check id, or a slug of its title when the id is unknown. */
 function ruleIdOf(finding) {
     if (finding.template_id && finding.template_id.trim() !== '')
@@ -10714,7 +10716,7 @@ function securityScore(finding) {
 }
 function buildRule(id, findings) {
     const first = findings[0];
-    const worst = findings.reduce((a, b) => (SEVERITY_RANK[b.severity] > SEVERITY_RANK[a.severity] ? b : a));
+    const worst = findings.reduce((a, b) => (atOrAbove(a, b.severity) ? a : b));
     const score = Math.max(...findings.map(securityScore));
     const cves = unique(findings.flatMap((f) => f.cve_ids));
     const cwes = unique(findings.flatMap((f) => f.cwe_ids ?? []));
@@ -10883,19 +10885,28 @@ function sentence(text) {
     return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
-;// CONCATENATED MODULE: ./action/junit.ts
+;// CONCATENATED MODULE: ./action/reports/junit.ts
 
 
-function renderJUnit(input) {
-    const failing = new Set(input.gate.failing.map((f) => f.id));
+/**
+ * A JUnit XML report of a completed scan, the test report format every CI
+ * renders (GitLab `artifacts:reports:junit`, Jenkins `junit`, Azure
+ * `PublishTestResults`, CircleCI `store_test_results`): one test case per
+ * reported finding, failed when it failed the gate (at or above fail-on and
+ * counted by the gate mode), skipped when the team triaged it as a false
+ * positive or accepted, passed otherwise.
+ */
+function renderJUnit(verdict) {
+    const { scan, links, gate, reported } = verdict;
+    const failing = new Set(gate.failing.map((f) => f.id));
     const cases = [];
     let failures = 0;
     let skipped = 0;
-    for (const f of input.findings) {
+    for (const f of reported) {
         const name = `[${f.severity}] ${f.title} on ${f.affected_component}`;
         const attrs = `classname="${xml(`scanward.${ruleIdOf(f)}`)}" name="${xml(name)}" time="0"`;
         const details = [
-            `Finding ${f.id}: ${input.findingUrl(f.id)}`,
+            `Finding ${f.id}: ${links.findingUrl(f.id)}`,
             `Severity: ${f.severity}${f.cvss_score ? ` (CVSS ${f.cvss_score.toFixed(1)})` : ''}`,
             `Status: ${f.status}${f.change ? `; change in this scan: ${f.change}` : ''}`,
             ...(f.cve_ids.length > 0 ? [`CVE: ${f.cve_ids.join(', ')}`] : []),
@@ -10904,7 +10915,7 @@ function renderJUnit(input) {
         ].join('\n');
         if (failing.has(f.id)) {
             failures++;
-            cases.push(`    <testcase ${attrs}>\n      <failure message="${xml(`${f.severity} finding at or above fail-on (${input.gate.failOn})`)}" type="${xml(f.severity)}">${xml(details)}</failure>\n    </testcase>`);
+            cases.push(`    <testcase ${attrs}>\n      <failure message="${xml(`${f.severity} finding at or above fail-on (${gate.failOn})`)}" type="${xml(f.severity)}">${xml(details)}</failure>\n    </testcase>`);
         }
         else if (TRIAGED_AWAY.has(f.status)) {
             skipped++;
@@ -10914,24 +10925,29 @@ function renderJUnit(input) {
             cases.push(`    <testcase ${attrs}>\n      <system-out>${xml(details)}</system-out>\n    </testcase>`);
         }
     }
-    const tests = input.findings.length;
-    const time = (input.seconds ?? 0).toFixed(3);
-    const suite = `Scanward scan of ${input.target}`;
+    const tests = reported.length;
+    const time = (durationSeconds(scan.started_at, scan.completed_at) ?? 0).toFixed(3);
+    const suite = `Scanward scan of ${scan.target}`;
     return [
         '<?xml version="1.0" encoding="UTF-8"?>',
         `<testsuites name="Scanward" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}">`,
-        `  <testsuite name="${xml(suite)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}"${input.timestamp ? ` timestamp="${xml(input.timestamp)}"` : ''}>`,
+        `  <testsuite name="${xml(suite)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}"${scan.started_at ? ` timestamp="${xml(scan.started_at)}"` : ''}>`,
         '    <properties>',
-        `      <property name="scan_id" value="${xml(input.scanId)}"/>`,
-        `      <property name="scan_url" value="${xml(input.scanUrl)}"/>`,
-        `      <property name="gate" value="${xml(input.gate.mode)}"/>`,
-        `      <property name="fail_on" value="${xml(input.gate.failOn)}"/>`,
+        `      <property name="scan_id" value="${xml(scan.id)}"/>`,
+        `      <property name="scan_url" value="${xml(links.scanUrl)}"/>`,
+        `      <property name="gate" value="${xml(gate.mode)}"/>`,
+        `      <property name="fail_on" value="${xml(gate.failOn)}"/>`,
         '    </properties>',
         ...cases,
         '  </testsuite>',
         '</testsuites>',
         '',
     ].join('\n');
+}
+/** Seconds the scan ran, when both ends are known. */
+function durationSeconds(startedAt, completedAt) {
+    const ms = (completedAt ? Date.parse(completedAt) : NaN) - (startedAt ? Date.parse(startedAt) : NaN);
+    return Number.isFinite(ms) ? ms / 1000 : undefined;
 }
 /** Text safe in XML content and attributes; characters XML 1.0 forbids are dropped. */
 function xml(text) {
@@ -10944,11 +10960,229 @@ function xml(text) {
         .replace(/'/g, '&apos;');
 }
 
-;// CONCATENATED MODULE: ./action/responses.ts
+;// CONCATENATED MODULE: ./action/reports/messages.ts
+const actionInputName = (input) => input;
+const flagName = (input) => `--${input}`;
+function failureMessage(verdict, name) {
+    if (verdict.kind === 'completed')
+        return verdict.passed ? undefined : verdict.gate.message;
+    return unsuccessfulMessage(verdict, name);
+}
+function unsuccessfulMessage(verdict, name) {
+    const { scan } = verdict;
+    if (verdict.timedOut) {
+        return (`Scanward scan ${scan.id} did not finish within ${name('timeout-minutes')} (${formatMinutes(verdict.timeoutMs / 60_000)}) and was cancelled. ` +
+            `Raise ${name('timeout-minutes')}, or use a quicker ${name('scan-type')} (quick scans take 5-10 minutes, full scans 30-60).`);
+    }
+    const reason = scan.error ?? scan.message;
+    return `Scanward scan ${scan.id} ${scan.status}${reason ? `: ${reason}` : ''}.`;
+}
+function formatMinutes(minutes) {
+    return minutes >= 1 ? `${Math.round(minutes * 10) / 10} min` : `${Math.round(minutes * 60)} s`;
+}
+
+;// CONCATENATED MODULE: ./action/reports/text.ts
+
+/**
+ * The plain-text result `scanward-ci` prints on stdout for a completed scan: the scan and its
+ * counts, how many findings are new, the findings that failed the gate (10 at most, each with
+ * its link) and the gate's message.
+ */
+const LISTED = 10;
+function renderText(verdict) {
+    const { scan, links, gate, policy } = verdict;
+    return [
+        `Scanward scan ${scan.id} of ${scan.target}: completed (${formatCounts(scanCounts(scan))}).`,
+        `${verdict.newFindings.length} new finding(s) at or above ${policy.reportSeverity}.`,
+        ...gate.failing
+            .slice(0, LISTED)
+            .map((f) => `  ${f.severity}: ${f.title} on ${f.affected_component} (${links.findingUrl(f.id)})`),
+        ...(gate.failing.length > LISTED ? [`  …and ${gate.failing.length - LISTED} more.`] : []),
+        gate.message,
+        '',
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./action/service/http.ts
+
+const DEFAULT_RETRY = {
+    attempts: 6,
+    baseDelayMs: 1000,
+    maxDelayMs: 30_000,
+    maxRetryAfterMs: 5 * 60_000,
+    requestTimeoutMs: 60_000,
+};
+const TRANSIENT = new Set([500, 502, 503, 504]);
+/** `Retry-After` in milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(header, now) {
+    if (header === null || header.trim() === '')
+        return undefined;
+    const value = header.trim();
+    if (/^\d+$/.test(value))
+        return Number(value) * 1000;
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+function backoffMs(policy, retry, random = Math.random) {
+    const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+/**
+ * Sends the request, retrying as described above. `deadline` (epoch ms) stops
+ * retrying when the next wait would end after it. Returns the last response
+ * (which may be an error answer); throws `NetworkError` when no answer came.
+ */
+async function requestWithRetry(deps, url, init, description, deadline) {
+    const { retry } = deps;
+    for (let attempt = 1;; attempt++) {
+        let response;
+        let failure;
+        try {
+            const timeout = AbortSignal.timeout(retry.requestTimeoutMs);
+            const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+            response = await deps.fetch(url, { ...init, redirect: 'manual', signal });
+        }
+        catch (error) {
+            if (deps.signal?.aborted)
+                throw error;
+            failure = error;
+        }
+        if (response && isRedirect(response.status)) {
+            await response.body?.cancel().catch(() => undefined);
+            throw new RedirectError(response.status, locationOf(response, url), description);
+        }
+        if (response && response.status !== 429 && !TRANSIENT.has(response.status))
+            return response;
+        const last = attempt >= retry.attempts;
+        let waitMs = backoffMs(retry, attempt);
+        let reason;
+        if (response) {
+            reason = `${response.status}${response.status === 429 ? ' (rate limited)' : ''}`;
+            const asked = retryAfterMs(response.headers.get('retry-after'), deps.now());
+            if (asked !== undefined) {
+                if (asked > retry.maxRetryAfterMs)
+                    return response;
+                waitMs = asked;
+            }
+        }
+        else {
+            reason = describeFailure(failure);
+        }
+        const pastDeadline = deadline !== undefined && deps.now() + waitMs > deadline;
+        if (last || pastDeadline) {
+            if (response)
+                return response;
+            throw new NetworkError(`${description} failed after ${attempt} attempt(s): ${reason}`, {
+                cause: failure,
+            });
+        }
+        // Free the connection of the answer we are not going to read.
+        await response?.body?.cancel().catch(() => undefined);
+        deps.onRetry?.(`${description}: ${reason}; retrying in ${formatWait(waitMs)} (attempt ${attempt + 1} of ${retry.attempts})`);
+        await deps.sleep(waitMs, deps.signal);
+    }
+}
+/** 3xx answers that point elsewhere (304 Not Modified is an answer, but no request here is conditional). */
+function isRedirect(status) {
+    return status >= 300 && status < 400;
+}
+/** The answer's `Location`, resolved against the request's URL (a relative one names the same host). */
+function locationOf(response, url) {
+    const location = response.headers.get('location');
+    if (location === null || location.trim() === '')
+        return undefined;
+    try {
+        return new URL(location, url).href;
+    }
+    catch {
+        return location;
+    }
+}
+function describeFailure(error) {
+    if (error instanceof Error) {
+        const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+        return `${error.message}${cause}`;
+    }
+    return String(error);
+}
+function formatWait(ms) {
+    return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
+}
+/** The HTTP dependencies of a run, from its injected fetch, clock and sleep; retries are told to `log`. */
+function httpDeps(deps, log) {
+    return {
+        fetch: deps.fetch,
+        sleep: deps.sleep,
+        now: deps.now,
+        retry: deps.retry ?? DEFAULT_RETRY,
+        signal: deps.signal,
+        onRetry: log,
+    };
+}
+
+;// CONCATENATED MODULE: ./action/service/api-errors.ts
+
+/**
+ * The Scanward API's error answers (`{detail, error_code, field?}`) as `ApiError`s that say
+ * what the user can do about them.
+ */
+/** What the user can do about an error code (decisions.md "Success and error statuses"). */
+const HINTS = {
+    TARGET_NOT_ALLOWED: "The target is outside the server's scan scope policy. Scan a host you own that is in scope, or ask the Scanward operator to add it to SCANWARD_SCAN_ALLOW (and check SCANWARD_SCAN_DENY)",
+    SCAN_QUOTA_EXCEEDED: "The organization's monthly scan quota is used up. GET /api/v1/scans/quota shows when it resets; an operator can raise it with `scanward admin org set-limits`",
+    CONCURRENT_SCAN_LIMIT: "The plan's concurrent-scan ceiling stayed reached while the Action retried. Let running scans finish, or add `concurrency:` to the workflow so runs queue instead of overlapping",
+    RATE_LIMIT_EXCEEDED: "The organization's API request limit is used up. Raise poll-interval-seconds so each run makes fewer requests",
+    INVALID_API_KEY: 'The api-key is unknown, revoked or expired. Create a new key (Settings, API Keys) and store it as a repository secret',
+    AUTHENTICATION_REQUIRED: 'Set the api-key input (or token) from a repository secret',
+    INVALID_TOKEN: 'The token cannot be validated or its session was revoked. Obtain a new token, or use an api-key',
+    TOKEN_EXPIRED: 'The bearer token has expired. Obtain a new token right before this step, or use an api-key',
+    INSUFFICIENT_PERMISSION: "The API key lacks a permission. The Action needs 'read:scans' and 'write:scans', and 'read:findings' for rule ids in the SARIF",
+    PLAN_UPGRADE_REQUIRED: "This feature is not on the organization's plan",
+};
+const FIELD_INPUTS = {
+    target: 'target',
+    scan_type: 'scan-type',
+    ports: 'ports',
+    frameworks: 'frameworks',
+    credential_checks: 'credential-checks',
+    'Idempotency-Key': 'idempotency-key',
+};
+/** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
+async function scanwardError(res, what) {
+    const text = await res.text().catch(() => '');
+    let code = `HTTP_${res.status}`;
+    let detail = text.slice(0, 300).trim() || res.statusText || 'no details';
+    let field;
+    try {
+        const body = JSON.parse(text);
+        if (typeof body.error_code === 'string')
+            code = body.error_code;
+        if (typeof body.detail === 'string')
+            detail = body.detail;
+        if (typeof body.field === 'string')
+            field = body.field;
+    }
+    catch {
+        // Not JSON: a proxy or another service answered; keep the text.
+    }
+    let hint = HINTS[code];
+    const input = field ? FIELD_INPUTS[field.split('.')[0]] : undefined;
+    if (code === 'VALIDATION_ERROR' && input) {
+        hint =
+            input === 'idempotency-key'
+                ? 'This idempotency-key was already used with different scan inputs in the last 24 hours; use a new key'
+                : `Check the \`${input}\` input`;
+    }
+    if (code === 'NOT_FOUND' && !hint)
+        hint = 'Check api-url: it should be the address of the Scanward service';
+    return new ApiError('Scanward', res.status, code, `could not ${what}: ${detail}`, field, hint);
+}
+
+;// CONCATENATED MODULE: ./action/service/responses.ts
 
 
 /**
- * The parts of the Scanward API's answers the Action reads. They are looser
+ * The parts of the Scanward API's answers the Action and scanward-ci read. They are looser
  * than the server's own contracts in server/schemas/ on purpose: a workflow
  * pins one Action version for months while the service is upgraded, so an
  * unknown phase, a new field or a new status must not break it. Only what the
@@ -10986,6 +11220,8 @@ const ScanBody = object({
     error: schemas_string().optional(),
     message: schemas_string().optional(),
 });
+// What the API answers is the scan record every report reads (core/scan.ts); the compiler holds them together.
+const _scanIsARecord = (/* unused pure expression or super */ null && (ScanBody));
 const ScanCancelledBody = object({
     id: schemas_string(),
     status: schemas_string(),
@@ -11013,6 +11249,8 @@ const ScanFindingBody = object({
     target: schemas_string().optional(),
     frameworks: array(schemas_string()).optional(),
 });
+// …and the finding every report reads.
+const _findingIsAFinding = (/* unused pure expression or super */ null && (ScanFindingBody));
 /** The fields of the findings list view that the per-scan list lacks. */
 const FindingRefBody = object({
     id: schemas_string(),
@@ -11032,22 +11270,18 @@ function pageBody(item) {
 const HealthBody = object({ version: schemas_string().optional() });
 const TokenBody = object({ access_token: schemas_string().min(1), expires_in: schemas_number().optional() });
 
-;// CONCATENATED MODULE: ./action/client.ts
+;// CONCATENATED MODULE: ./action/service/client.ts
 
 
 
 /** Largest page the API serves (interface-spec.md "Other constants"). */
 const PER_PAGE = 100;
-/** Refresh a bearer token this long before it expires (tokens live one hour). */
-const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 /** No scan has this many findings pages; stops a server that never says "last page". */
 const MAX_PAGES = 1000;
 class ScanwardClient {
     options;
-    credentials;
     constructor(options) {
         this.options = options;
-        this.credentials = options.credentials;
     }
     /** `POST /api/v1/scans`; the key makes a retried or repeated create return the same scan. */
     async createScan(input, idempotencyKey, deadline) {
@@ -11130,11 +11364,10 @@ class ScanwardClient {
         return all;
     }
     async call(method, path, schema, options) {
-        await this.refreshTokenIfDue();
         const headers = {
             accept: 'application/json',
             'user-agent': this.options.userAgent,
-            ...this.authHeaders(),
+            ...(await this.options.credentials.headers()),
             ...options.headers,
         };
         if (options.body !== undefined)
@@ -11155,32 +11388,53 @@ class ScanwardClient {
     url(path) {
         return `${this.options.baseUrl}${path}`;
     }
-    authHeaders() {
-        return this.credentials.kind === 'api-key'
-            ? { 'x-api-key': this.credentials.apiKey }
-            : { authorization: `Bearer ${this.credentials.token}` };
+}
+
+;// CONCATENATED MODULE: ./action/service/credentials.ts
+
+
+
+/** Refresh a bearer token this long before it expires (tokens live one hour). */
+const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
+function acquireCredentials(auth, deps) {
+    switch (auth.kind) {
+        case 'api-key':
+            deps.onSecret?.(auth.apiKey);
+            return { headers: async () => ({ 'x-api-key': auth.apiKey }) };
+        case 'token':
+            deps.onSecret?.(auth.token);
+            return new RefreshingToken(auth.token, deps);
     }
-    /**
-     * Bearer tokens live one hour and a full scan can take most of that: swap the
-     * token for a fresh one of the same session (POST /api/v1/auth/refresh)
-     * shortly before it expires. An API key needs nothing.
-     */
-    async refreshTokenIfDue() {
-        if (this.credentials.kind !== 'token')
-            return;
-        const expiresAt = tokenExpiry(this.credentials.token);
-        const now = this.options.http.now();
+}
+/** A bearer token of a user's session, refreshed through `POST /api/v1/auth/refresh` shortly before it expires. */
+class RefreshingToken {
+    token;
+    deps;
+    constructor(token, deps) {
+        this.token = token;
+        this.deps = deps;
+    }
+    async headers() {
+        await this.refreshIfDue();
+        return this.bearer();
+    }
+    bearer() {
+        return { authorization: `Bearer ${this.token}` };
+    }
+    async refreshIfDue() {
+        const expiresAt = tokenExpiry(this.token);
+        const now = this.deps.http.now();
         if (expiresAt === undefined || expiresAt - now > TOKEN_REFRESH_MARGIN_MS || expiresAt <= now)
             return;
-        const res = await requestWithRetry(this.options.http, this.url('/api/v1/auth/refresh'), {
+        const res = await requestWithRetry(this.deps.http, `${this.deps.baseUrl}/api/v1/auth/refresh`, {
             method: 'POST',
-            headers: { accept: 'application/json', 'user-agent': this.options.userAgent, ...this.authHeaders() },
+            headers: { accept: 'application/json', 'user-agent': this.deps.userAgent, ...this.bearer() },
         }, 'Scanward: refresh the bearer token');
         if (!res.ok)
             throw await scanwardError(res, 'refresh the bearer token');
         const { access_token } = TokenBody.parse(await res.json());
-        this.options.onSecret?.(access_token);
-        this.credentials = { kind: 'token', token: access_token };
+        this.deps.onSecret?.(access_token);
+        this.token = access_token;
     }
 }
 /** The `exp` of a JWT in epoch ms, read without verifying; undefined for anything else. */
@@ -11196,61 +11450,10 @@ function tokenExpiry(token) {
         return undefined;
     }
 }
-/** What the user can do about an error code (decisions.md "Success and error statuses"). */
-const HINTS = {
-    TARGET_NOT_ALLOWED: "The target is outside the server's scan scope policy. Scan a host you own that is in scope, or ask the Scanward operator to add it to SCANWARD_SCAN_ALLOW (and check SCANWARD_SCAN_DENY)",
-    SCAN_QUOTA_EXCEEDED: "The organization's monthly scan quota is used up. GET /api/v1/scans/quota shows when it resets; an operator can raise it with `scanward admin org set-limits`",
-    CONCURRENT_SCAN_LIMIT: "The plan's concurrent-scan ceiling stayed reached while the Action retried. Let running scans finish, or add `concurrency:` to the workflow so runs queue instead of overlapping",
-    RATE_LIMIT_EXCEEDED: "The organization's API request limit is used up. Raise poll-interval-seconds so each run makes fewer requests",
-    INVALID_API_KEY: 'The api-key is unknown, revoked or expired. Create a new key (Settings, API Keys) and store it as a repository secret',
-    AUTHENTICATION_REQUIRED: 'Set the api-key input (or token) from a repository secret',
-    INVALID_TOKEN: 'The token cannot be validated or its session was revoked. Obtain a new token, or use an api-key',
-    TOKEN_EXPIRED: 'The bearer token has expired. Obtain a new token right before this step, or use an api-key',
-    INSUFFICIENT_PERMISSION: "The API key lacks a permission. The Action needs 'read:scans' and 'write:scans', and 'read:findings' for rule ids in the SARIF",
-    PLAN_UPGRADE_REQUIRED: "This feature is not on the organization's plan",
-};
-const FIELD_INPUTS = {
-    target: 'target',
-    scan_type: 'scan-type',
-    ports: 'ports',
-    frameworks: 'frameworks',
-    credential_checks: 'credential-checks',
-    'Idempotency-Key': 'idempotency-key',
-};
-/** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
-async function scanwardError(res, what) {
-    const text = await res.text().catch(() => '');
-    let code = `HTTP_${res.status}`;
-    let detail = text.slice(0, 300).trim() || res.statusText || 'no details';
-    let field;
-    try {
-        const body = JSON.parse(text);
-        if (typeof body.error_code === 'string')
-            code = body.error_code;
-        if (typeof body.detail === 'string')
-            detail = body.detail;
-        if (typeof body.field === 'string')
-            field = body.field;
-    }
-    catch {
-        // Not JSON: a proxy or another service answered; keep the text.
-    }
-    let hint = HINTS[code];
-    const input = field ? FIELD_INPUTS[field.split('.')[0]] : undefined;
-    if (code === 'VALIDATION_ERROR' && input) {
-        hint =
-            input === 'idempotency-key'
-                ? 'This idempotency-key was already used with different scan inputs in the last 24 hours; use a new key'
-                : `Check the \`${input}\` input`;
-    }
-    if (code === 'NOT_FOUND' && !hint)
-        hint = 'Check api-url: it should be the address of the Scanward service';
-    return new ApiError('Scanward', res.status, code, `could not ${what}: ${detail}`, field, hint);
-}
 
-;// CONCATENATED MODULE: ./action/progress.ts
+;// CONCATENATED MODULE: ./action/service/progress.ts
 /**
- * Progress lines while the Action polls: one line when the status, phase,
+ * Progress lines while the Action or scanward-ci polls: one line when the status, phase,
  * progress or running tool changes, nothing when a poll saw the same state,
  * so a 40-minute scan polled every 10 seconds does not flood the log.
  */
@@ -11281,67 +11484,79 @@ class ProgressLog {
     }
 }
 
-;// CONCATENATED MODULE: ./action/version.ts
-/**
- * The Action's own version (package.json's, kept equal by a unit test). It is
- * the SARIF tool version when the service does not say its own.
- */
-const ACTION_VERSION = '0.1.0';
-
-;// CONCATENATED MODULE: ./action/scan-flow.ts
+;// CONCATENATED MODULE: ./action/service/remote-scan.ts
 
 
 
 
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-function createClient(deps, inputs) {
-    return new ScanwardClient({
-        baseUrl: inputs.apiUrl,
-        credentials: inputs.credentials,
+function remoteScanSource(service, deps) {
+    const client = new ScanwardClient({
+        baseUrl: service.apiUrl,
+        credentials: acquireCredentials(service.auth, {
+            baseUrl: service.apiUrl,
+            http: deps.http,
+            userAgent: deps.userAgent,
+            onSecret: deps.onSecret,
+        }),
         http: deps.http,
         userAgent: deps.userAgent,
-        onSecret: deps.onSecret,
     });
+    return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
 }
-async function runScanFlow(deps, inputs) {
+async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
     const { log, http } = deps;
-    const client = createClient(deps, inputs);
-    const deadline = http.now() + inputs.timeoutMs;
+    const deadline = http.now() + request.timeoutMs;
     let scanId;
-    if (inputs.scanId) {
-        scanId = inputs.scanId;
+    if (request.scanId) {
+        scanId = request.scanId;
         log.info(`Following Scanward scan ${scanId} (scan-id).`);
     }
     else {
-        log.debug(`Idempotency-Key: ${inputs.idempotencyKey}`);
+        log.debug(`Idempotency-Key: ${request.idempotencyKey}`);
         const created = await client.createScan({
-            target: inputs.target,
-            scan_type: inputs.scanType,
-            ports: inputs.ports,
-            frameworks: inputs.frameworks,
-            credential_checks: inputs.credentialChecks,
-        }, inputs.idempotencyKey, deadline);
+            target: request.target,
+            scan_type: request.scanType,
+            ports: request.ports,
+            frameworks: request.frameworks,
+            credential_checks: request.credentialChecks,
+        }, request.idempotencyKey, deadline);
         scanId = created.id;
         const estimate = created.estimated_duration
             ? `, estimated ${Math.ceil(created.estimated_duration / 60)} min`
             : '';
-        log.info(`Scanward scan ${scanId} of ${inputs.target} (${inputs.scanType}${estimate}): ${serviceLinks(inputs.apiUrl, scanId).scanUrl}`);
+        log.info(`Scanward scan ${scanId} of ${request.target} (${request.scanType}${estimate}): ${serviceLinks(apiUrl, scanId).scanUrl}`);
     }
-    const links = serviceLinks(inputs.apiUrl, scanId);
-    deps.onScan?.(scanId, links);
-    if (!inputs.wait) {
-        if (inputs.scanId)
+    const links = serviceLinks(apiUrl, scanId);
+    hooks.onScan?.(scanId, links);
+    if (!request.wait) {
+        if (request.scanId)
             await client.getScan(scanId, deadline); // a wrong scan-id still fails the step
         log.info(`wait is false: not waiting for scan ${scanId} to finish.`);
         return { kind: 'started', scanId, links };
     }
+    const unsuccessful = (scan, timedOut) => ({
+        kind: 'unsuccessful',
+        scan,
+        links,
+        timedOut,
+        timeoutMs: request.timeoutMs,
+    });
+    const completed = async (scan) => {
+        const findings = await readFindings(log, client, scan.id);
+        return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
+    };
     let scan;
     try {
-        const followed = await follow(deps, client, scanId, inputs, deadline);
+        const followed = await follow(deps, client, scanId, request, deadline);
         scan = followed.scan;
-        if (followed.timedOut)
-            return await timedOut(deps, client, scan, links);
+        if (followed.timedOut) {
+            const ended = await cancelAtTimeout(log, client, scan);
+            if (!ended.timedOut && ended.scan.status === 'completed')
+                return await completed(ended.scan);
+            return unsuccessful(ended.scan, ended.timedOut);
+        }
     }
     catch (error) {
         // The step is ending without a result: do not leave the scan holding a concurrency slot.
@@ -11352,16 +11567,11 @@ async function runScanFlow(deps, inputs) {
         throw error;
     }
     if (scan.status !== 'completed')
-        return { kind: 'unsuccessful', scan, links, timedOut: false };
-    return completed(deps, client, scan, links);
-}
-async function completed(deps, client, scan, links) {
-    const findings = await readFindings(deps.log, client, scan.id);
-    const toolVersion = (await client.serviceVersion()) ?? ACTION_VERSION;
-    return { kind: 'completed', scan, links, findings, toolVersion };
+        return unsuccessful(scan, false);
+    return completed(scan);
 }
 /** Polls until the scan ends or the deadline passes, logging changes only. */
-async function follow(deps, client, scanId, inputs, deadline) {
+async function follow(deps, client, scanId, request, deadline) {
     const { http } = deps;
     const progress = new ProgressLog((line) => deps.log.info(line));
     let scan = await client.getScan(scanId, deadline);
@@ -11370,28 +11580,33 @@ async function follow(deps, client, scanId, inputs, deadline) {
         const left = deadline - http.now();
         if (left <= 0)
             return { scan, timedOut: true };
-        await http.sleep(Math.min(inputs.pollIntervalMs, left), http.signal);
+        await http.sleep(Math.min(request.pollIntervalMs, left), http.signal);
         scan = await client.getScan(scanId, deadline);
         progress.report(scan);
     }
     return { scan, timedOut: false };
 }
-async function timedOut(deps, client, running, links) {
+/**
+ * Cancels a scan that ran out of time. When it finished between the last poll and the
+ * cancel, its own end counts (a completed scan's result is used after all).
+ */
+async function cancelAtTimeout(log, client, running) {
     try {
         await client.cancelScan(running.id);
     }
     catch (error) {
-        // Finished between the last poll and the cancel: use the result after all.
         if (error instanceof ApiError && error.code === 'SCAN_NOT_CANCELLABLE') {
             const scan = await client.getScan(running.id);
-            if (scan.status === 'completed')
-                return completed(deps, client, scan, links);
-            return { kind: 'unsuccessful', scan, links, timedOut: false };
+            return { scan, timedOut: false };
         }
-        deps.log.warning(`Could not cancel scan ${running.id}: ${error instanceof Error ? error.message : String(error)}`);
+        log.warning(`Could not cancel scan ${running.id}: ${error instanceof Error ? error.message : String(error)}`);
     }
     const scan = await client.getScan(running.id).catch(() => ({ ...running, status: 'cancelled' }));
-    return { kind: 'unsuccessful', scan, links, timedOut: true };
+    return { scan, timedOut: true };
+}
+/** The service version from /api/health (the Action's own when it does not say) and its documentation. */
+async function toolInfo(client, apiUrl) {
+    return { version: (await client.serviceVersion()) ?? ACTION_VERSION, informationUri: `${apiUrl}/docs` };
 }
 /**
  * The scan's findings, each completed with its template id, CWE ids and
@@ -11435,54 +11650,21 @@ async function cancelQuietly(log, client, scanId) {
         log.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
-/** The scan in the API, and its PDF report (the findings export filtered to the scan). */
+/** The scan in the API, its PDF report (the findings export filtered to the scan), and a finding. */
 function serviceLinks(apiUrl, scanId) {
     const id = encodeURIComponent(scanId);
     return {
         scanUrl: `${apiUrl}/api/v1/scans/${id}`,
         reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
-    };
-}
-/** A finding in the API. */
-function findingUrl(apiUrl, findingId) {
-    return `${apiUrl}/api/v1/findings/${encodeURIComponent(findingId)}`;
-}
-function formatMinutes(minutes) {
-    return minutes >= 1 ? `${Math.round(minutes * 10) / 10} min` : `${Math.round(minutes * 60)} s`;
-}
-/** The gate and the report of a completed scan's findings, as the inputs ask. */
-function judge(findings, inputs) {
-    if (inputs.gate === 'new' && findings.some((f) => f.change === undefined)) {
-        throw new ConfigurationError('gate is new, but this Scanward service does not say which findings are new (no `change` in GET /api/v1/scans/{id}/findings). Upgrade the service, or use gate: all.');
-    }
-    const reported = findings.filter((f) => atOrAbove(f, inputs.reportSeverity)).sort(bySeverity);
-    return {
-        gate: gateFindings(findings, inputs.failOn, inputs.gate),
-        reported,
-        newFindings: reported.filter((f) => isNew(f) && !TRIAGED_AWAY.has(f.status)),
+        findingUrl: (findingId) => `${apiUrl}/api/v1/findings/${encodeURIComponent(findingId)}`,
     };
 }
 
-;// CONCATENATED MODULE: ./action/ci.ts
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./action/ci/command-line.ts
 
 
-
-
-
-
-
-
-
-
-/**
- * `scanward-ci`: the Action's scan, gate and reports for every other CI
- * (GitLab CI, Jenkins, Azure Pipelines, CircleCI, a shell). The same inputs
- * as flags (`--fail-on high`) or environment variables (`SCANWARD_FAIL_ON`),
- * progress on stderr, report files on request, and an exit code a pipeline
- * can act on. It runs the same modules as the Action (inputs, scan flow,
- * gate, SARIF); only the front end differs.
- */
-const EXIT = { passed: 0, gateFailed: 1, usage: 2, scanFailed: 3 };
 /** The inputs scanward-ci reads, as `--name` flags and `SCANWARD_NAME` variables. */
 const INPUTS = [
     'api-url',
@@ -11505,8 +11687,9 @@ const INPUTS = [
 const USAGE = `Usage: scanward-ci [options]
 
 Scan a host you own with your Scanward service, wait for the result, write
-reports and exit 0 (passed), 1 (gate failed), 2 (bad usage) or 3 (the scan
-failed, was cancelled or timed out).
+reports and exit 0 (passed), 1 (gate failed), 2 (bad usage, or the service
+refused the request or answered with a redirect) or 3 (the scan failed, was
+cancelled or timed out, or the service could not be reached).
 
 Every option can also be set as an environment variable: --fail-on high is
 SCANWARD_FAIL_ON=high. Flags win.
@@ -11598,144 +11781,117 @@ function ciJob(env) {
         return { repository: env.CIRCLE_PROJECT_REPONAME, runId: env.CIRCLE_WORKFLOW_JOB_ID };
     return {};
 }
+
+;// CONCATENATED MODULE: ./action/ci/run.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * `scanward-ci`: the Action's scan, gate and reports for every other CI
+ * (GitLab CI, Jenkins, Azure Pipelines, CircleCI, a shell). The same inputs
+ * as flags (`--fail-on high`) or environment variables (`SCANWARD_FAIL_ON`),
+ * progress on stderr, report files on request, and an exit code a pipeline
+ * can act on. It runs the same scan source, verdict and report builders as
+ * the Action; only this front end differs.
+ */
+const EXIT = { passed: 0, gateFailed: 1, usage: 2, scanFailed: 3 };
+
 async function runCi(deps) {
     const err = (line) => deps.stderr(`${line}\n`);
+    const fail = (error) => err(`error: ${error instanceof Error ? error.message : String(error)}`);
     let inputs;
-    let parsed;
+    let commandLine;
     try {
-        const commandLine = parseCommandLine(deps.argv, deps.env);
-        if (commandLine === 'help') {
+        const parsed = parseCommandLine(deps.argv, deps.env);
+        if (parsed === 'help') {
             deps.stdout(USAGE);
             return EXIT.passed;
         }
-        if (commandLine === 'version') {
+        if (parsed === 'version') {
             deps.stdout(`scanward-ci ${ACTION_VERSION}\n`);
             return EXIT.passed;
         }
-        parsed = commandLine;
-        const { inputs: read, warnings } = parseInputs(parsed.get, ciJob(deps.env), {
-            heading: "scanward-ci's options",
-        });
-        inputs = read;
-        for (const warning of warnings)
+        commandLine = parsed;
+        const read = parseInputs(commandLine.get, ciJob(deps.env), { heading: "scanward-ci's options" });
+        inputs = read.inputs;
+        for (const warning of read.warnings)
             err(`warning: ${warning}`);
     }
     catch (error) {
-        err(`error: ${error instanceof Error ? error.message : String(error)}`);
+        fail(error);
         return EXIT.usage;
     }
+    const source = remoteScanSource(inputs.service, {
+        log: {
+            info: err,
+            warning: (m) => err(`warning: ${m}`),
+            debug: (m) => deps.env.SCANWARD_DEBUG && err(`debug: ${m}`),
+        },
+        http: httpDeps(deps, err),
+        userAgent: `scanward-ci/${ACTION_VERSION}`,
+        onSecret: () => undefined,
+    });
     let outcome;
-    try {
-        outcome = await runScanFlow({
-            log: {
-                info: err,
-                warning: (m) => err(`warning: ${m}`),
-                debug: (m) => deps.env.SCANWARD_DEBUG && err(`debug: ${m}`),
-            },
-            http: httpDeps(deps, err),
-            userAgent: `scanward-ci/${ACTION_VERSION}`,
-            onSecret: () => undefined,
-        }, inputs);
-    }
-    catch (error) {
-        err(`error: ${error instanceof Error ? error.message : String(error)}`);
-        return isUserError(error) ? EXIT.usage : EXIT.scanFailed;
-    }
-    switch (outcome.kind) {
-        case 'started':
-            deps.stdout(`${outcome.scanId}\n`);
-            return EXIT.passed;
-        case 'aborted':
-            err(`error: the job was cancelled; Scanward scan ${outcome.scanId} was cancelled too.`);
-            return EXIT.scanFailed;
-        case 'unsuccessful': {
-            const { scan } = outcome;
-            if (outcome.timedOut) {
-                err(`error: Scanward scan ${scan.id} did not finish within --timeout-minutes (${formatMinutes(inputs.timeoutMs / 60_000)}) and was cancelled.`);
-            }
-            else {
-                const reason = scan.error ?? scan.message;
-                err(`error: Scanward scan ${scan.id} ${scan.status}${reason ? `: ${reason}` : ''}.`);
-            }
-            await writeReport(deps, parsed.reports.json, JSON.stringify({ scan, timed_out: outcome.timedOut }, null, 2));
-            return EXIT.scanFailed;
-        }
-        case 'completed':
-            break;
-    }
-    const { scan, findings, links, toolVersion } = outcome;
     let verdict;
     try {
-        verdict = judge(findings, inputs);
+        outcome = await source.run(inputs.scan);
+        if (outcome.kind === 'started') {
+            deps.stdout(`${outcome.scanId}\n`);
+            return EXIT.passed;
+        }
+        if (outcome.kind === 'aborted') {
+            err(`error: the job was cancelled; Scanward scan ${outcome.scanId} was cancelled too.`);
+            return EXIT.scanFailed;
+        }
+        verdict = judge(outcome, inputs.policy);
     }
     catch (error) {
-        err(`error: ${error instanceof Error ? error.message : String(error)}`);
-        return EXIT.usage;
+        fail(error);
+        return isUserError(error) ? EXIT.usage : EXIT.scanFailed;
     }
-    const { gate } = verdict;
-    const urlOf = (id) => findingUrl(inputs.apiUrl, id);
-    if (parsed.reports.sarif) {
-        const { log } = buildSarif(verdict.reported, {
-            scanId: scan.id,
-            target: scan.target,
-            scanType: scan.scan_type,
-            toolVersion,
-            informationUri: `${inputs.apiUrl}/docs`,
-            scanUrl: links.scanUrl,
-            startedAt: scan.started_at,
-            completedAt: scan.completed_at,
-        });
-        await writeReport(deps, parsed.reports.sarif, JSON.stringify(log, null, 2));
-    }
-    if (parsed.reports.junit) {
-        const started = scan.started_at ? Date.parse(scan.started_at) : NaN;
-        const ended = scan.completed_at ? Date.parse(scan.completed_at) : NaN;
-        await writeReport(deps, parsed.reports.junit, renderJUnit({
-            scanId: scan.id,
-            target: scan.target,
-            scanUrl: links.scanUrl,
-            seconds: Number.isFinite(ended - started) ? (ended - started) / 1000 : undefined,
-            timestamp: scan.started_at,
-            findings: verdict.reported,
-            gate,
-            findingUrl: urlOf,
-        }));
-    }
-    if (parsed.reports.json) {
-        const report = {
-            scan,
-            gate: {
-                mode: gate.mode,
-                fail_on: gate.failOn,
-                failed: gate.failed,
-                counts: gate.counts,
-                message: gate.message,
-            },
-            new_finding_ids: verdict.newFindings.map((f) => f.id),
-            failing_finding_ids: gate.failing.map((f) => f.id),
-            findings: verdict.reported,
-        };
-        await writeReport(deps, parsed.reports.json, JSON.stringify(report, null, 2));
-    }
-    deps.stdout([
-        `Scanward scan ${scan.id} of ${scan.target}: completed (${formatCounts(scanCounts(scan))}).`,
-        `${verdict.newFindings.length} new finding(s) at or above ${inputs.reportSeverity}.`,
-        ...gate.failing
-            .slice(0, 10)
-            .map((f) => `  ${f.severity}: ${f.title} on ${f.affected_component} (${urlOf(f.id)})`),
-        ...(gate.failing.length > 10 ? [`  …and ${gate.failing.length - 10} more.`] : []),
-        gate.message,
-        '',
-    ].join('\n'));
-    return gate.failed ? EXIT.gateFailed : EXIT.passed;
+    if (verdict.kind === 'unsuccessful')
+        err(`error: ${failureMessage(verdict, flagName)}`);
+    await writeReports(deps, commandLine.reports, verdict);
+    if (verdict.kind === 'unsuccessful')
+        return EXIT.scanFailed;
+    deps.stdout(renderText(verdict));
+    return verdict.passed ? EXIT.passed : EXIT.gateFailed;
 }
-async function writeReport(deps, file, text) {
-    if (!file)
-        return;
-    const path = (0,external_node_path_namespaceObject.resolve)(deps.cwd, file);
-    await deps.mkdir((0,external_node_path_namespaceObject.dirname)(path));
-    await deps.writeFile(path, text);
-    deps.stderr(`Wrote ${path}\n`);
+/**
+ * The report files asked for. A scan that did not complete gets only its JSON report: an
+ * empty SARIF file would tell a code scanning service that every alert was fixed, and an
+ * empty JUnit file that every test passed.
+ */
+async function writeReports(deps, files, verdict) {
+    const reports = [];
+    if (verdict.kind === 'completed') {
+        reports.push([files.sarif, () => sarifText(deps, verdict)], [files.junit, () => renderJUnit(verdict)]);
+    }
+    reports.push([files.json, () => jsonReport(verdict)]);
+    for (const [file, build] of reports) {
+        if (!file)
+            continue;
+        const path = (0,external_node_path_namespaceObject.resolve)(deps.cwd, file);
+        await deps.mkdir((0,external_node_path_namespaceObject.dirname)(path));
+        await deps.writeFile(path, build());
+        deps.stderr(`Wrote ${path}\n`);
+    }
+}
+function sarifText(deps, verdict) {
+    const sarif = sarifReport(verdict);
+    for (const warning of sarif.warnings)
+        deps.stderr(`warning: ${warning}\n`);
+    return sarif.text;
 }
 
 

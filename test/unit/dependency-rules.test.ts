@@ -18,6 +18,49 @@ const TREE: Record<string, string> = {
     "import { listFindings } from '../server/findings/listing.ts';",
     'export const a = [z, Severity, listFindings];',
   ].join('\n'),
+  'action/core/gate.ts': 'export const gate = 1;',
+  'action/core/verdict.ts': [
+    "import { gate } from './gate.ts';",
+    "import { createHash } from 'node:crypto';",
+    "import { Socket } from 'node:net';",
+    "import type { Shape } from '../reports/summary.ts';",
+    'export const verdict = [gate, createHash, Socket];',
+    'export type S = Shape;',
+  ].join('\n'),
+  'action/reports/summary.ts': [
+    "import { readFileSync } from 'fs';",
+    'export interface Shape { a: 1 }',
+    'export const read = readFileSync;',
+  ].join('\n'),
+  'action/reports/sarif.ts': [
+    "import { createHash } from 'node:crypto';",
+    "import { writeFile } from 'node:fs/promises';",
+    "import * as core from '@actions/core';",
+    "import { verdict } from '../core/verdict.ts';",
+    "import type { Shape } from './summary.ts';",
+    "import { client } from '../service/client.ts';",
+    'export const sarif = [createHash, writeFile, core, verdict, client];',
+    'export type S = Shape;',
+  ].join('\n'),
+  'action/service/client.ts': [
+    "import { gate } from '../core/gate.ts';",
+    "import { retry } from '@octokit/plugin-retry';",
+    "import { run } from '../github/run.ts';",
+    'export const client = [gate, retry, run];',
+  ].join('\n'),
+  'action/github/run.ts': [
+    "import * as core from '@actions/core';",
+    "import { gate } from '../core/gate.ts';",
+    'export const run = [core, gate];',
+  ].join('\n'),
+  'action/ci/run.ts': [
+    "import { client } from '../service/client.ts';",
+    "import { sarif } from '../reports/sarif.ts';",
+    "import { run } from '../github/run.ts';",
+    "import * as core from '@actions/core';",
+    'export const ci = [client, sarif, run, core];',
+  ].join('\n'),
+  'action/ci-main.ts': "import { ci } from './ci/run.ts';\nexport const main = ci;",
   'server/schemas/findings.ts': "import { z } from 'zod';\nexport const Severity = z.string();",
   'server/schemas/scans.ts': "import type { Context } from 'koa';\nexport type C = Context;",
   'server/http/contract.ts': [
@@ -140,6 +183,33 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
   it('keeps action/ to itself, the shared schemas and packages', () => {
     expect(violations('action-bundles-only-action-and-schemas')).toEqual([
       'action/index.ts → server/findings/listing.ts',
+    ]);
+  });
+
+  it("keeps I/O out of the Action's core and reports: no file system, network, toolkit or I/O module", () => {
+    expect(violations('action-core-and-reports-are-pure')).toEqual([
+      'action/core/verdict.ts → net',
+      'action/reports/sarif.ts → action/service/client.ts',
+      'action/reports/sarif.ts → fs/promises',
+      expect.stringMatching(/^action\/reports\/sarif\.ts → node_modules\/@actions\/core\//),
+      'action/reports/summary.ts → fs',
+    ]);
+    expect(violations('action-core-knows-no-reports')).toEqual([
+      'action/core/verdict.ts → action/reports/summary.ts',
+    ]);
+  });
+
+  it('keeps the front ends and the Actions toolkit out of the Scanward service client', () => {
+    expect(violations('action-service-knows-no-front-end')).toEqual([
+      'action/service/client.ts → action/github/run.ts',
+      expect.stringMatching(/^action\/service\/client\.ts → node_modules\/@octokit\/plugin-retry\//),
+    ]);
+  });
+
+  it('keeps the GitHub front end and the Actions toolkit out of scanward-ci', () => {
+    expect(violations('scanward-ci-bundles-no-github-toolkit')).toEqual([
+      'action/ci/run.ts → action/github/run.ts',
+      expect.stringMatching(/^action\/ci\/run\.ts → node_modules\/@actions\/core\//),
     ]);
   });
 

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ActionCore } from '../../../action/core.ts';
-import type { GitHubContext } from '../../../action/context.ts';
-import { run, type ActionDeps } from '../../../action/main.ts';
+import type { ActionCore } from '../../../action/github/core.ts';
+import type { GitHubContext } from '../../../action/github/context.ts';
+import { run, type ActionDeps } from '../../../action/github/run.ts';
 import {
   startGitHubFake,
   type GitHubFake,
@@ -74,6 +74,8 @@ interface ScanwardFakeOptions {
   refsForbidden?: boolean;
   /** The scan completes just as the Action cancels it: DELETE answers 409 SCAN_NOT_CANCELLABLE. */
   completesOnCancel?: boolean;
+  /** From this scan read on, GET /scans/{id} answers 307 to this origin (the same path). */
+  redirectReadsTo?: { origin: string; fromRead: number };
 }
 
 const severityCount = (findings: FakeFinding[], s: Severity) =>
@@ -166,6 +168,11 @@ async function startScanwardFake(options: ScanwardFakeOptions) {
       }
       const scan = /^\/api\/v1\/scans\/([^/]+)(\/findings)?$/.exec(url.pathname);
       if (scan && req.method === 'GET' && !scan[2]) {
+        const redirect = options.redirectReadsTo;
+        if (redirect && reads + 1 >= redirect.fromRead) {
+          res.writeHead(307, { location: `${redirect.origin}${url.pathname}` });
+          return res.end();
+        }
         const failure = readFailures.shift();
         if (failure) return send(failure, { detail: 'database unavailable', error_code: 'INTERNAL_ERROR' });
         reads++;
@@ -627,6 +634,40 @@ describe('the Scanward Action', () => {
     expect(result.outcome).toBe('failed');
     expect(core.failures[0]).toContain('does not say which findings are new');
     expect(core.failures[0]).not.toContain('failed unexpectedly');
+  });
+
+  it('never follows a redirect with the API key: fails naming the Location, and cancels the scan where it runs', async () => {
+    const elsewhere: Recorded[] = [];
+    const other = createServer((req, res) => {
+      elsewhere.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: '' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      await start({ script: COMPLETED_SCRIPT, redirectReadsTo: { origin, fromRead: 3 } });
+      const { result, core } = await runAction();
+
+      expect(result.outcome).toBe('failed');
+      expect(core.failures).toEqual([
+        expect.stringContaining(
+          `Scanward: read scan scan_fake1: the service answered 307 with a redirect to ${origin}/api/v1/scans/scan_fake1.`,
+        ),
+      ]);
+      expect(core.failures[0]).toContain('set api-url to the address the service answers on itself');
+      expect(core.failures[0]).not.toContain('failed unexpectedly');
+      expect(elsewhere).toEqual([]);
+      // One redirected read, no retry of it; the scan is cancelled at the service it runs on.
+      const redirected = scanward!.requests.filter(
+        (r) => r.method === 'GET' && r.path === '/api/v1/scans/scan_fake1',
+      );
+      expect(redirected).toHaveLength(3);
+      expect(scanward!.cancels()).toHaveLength(1);
+      expect(scanward!.cancels()[0]!.headers['x-api-key']).toBe(API_KEY);
+    } finally {
+      await new Promise<void>((r) => other.close(() => r()));
+    }
   });
 
   it('writes no pull request comment outside a pull_request event', async () => {

@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Finding } from '../../../action/responses.ts';
-import { buildSarif } from '../../../action/sarif.ts';
+import type { Finding } from '../../../action/core/scan.ts';
+import { sarifReport } from '../../../action/reports/sarif.ts';
+import { completedVerdict } from '../../fixtures/action-verdicts.ts';
 import { multitool, validateSarif } from '../../helpers/sarif-multitool.ts';
 
 /**
- * The SARIF the Action uploads, checked by Microsoft's SARIF Multitool with the
+ * The SARIF the Action uploads (built from a verdict, as the Action and scanward-ci build it), checked by Microsoft's SARIF Multitool with the
  * GitHub ingestion rules and the SARIF rules (`validate --rule-kind "Gh;Sarif"`),
  * the validator GitHub's documentation points to. The tool is a .NET binary
  * shipped in the npm package @microsoft/sarif-multitool; it is not a project
@@ -97,45 +98,39 @@ describe.skipIf(!multitool)('SARIF validation with the SARIF Multitool', () => {
   const validate = (name: string, sarif: unknown) => validateSarif(dir, name, JSON.stringify(sarif, null, 2));
 
   it('raises no error or warning, GitHub rules included, for a scan with findings', async () => {
-    const { log } = buildSarif(FINDINGS, {
-      scanId: 'scan_0123456789abcdef',
-      target: 'app.example.com',
-      scanType: 'full',
-      toolVersion: '0.1.0',
-      informationUri: 'https://scanward.example.com/docs',
-      scanUrl: 'https://scanward.example.com/api/v1/scans/scan_0123456789abcdef',
-      startedAt: '2026-01-01T00:00:00.000Z',
-      completedAt: '2026-01-01T00:40:00.000Z',
+    const verdict = completedVerdict(
+      FINDINGS,
+      { failOn: 'none' },
+      {
+        id: 'scan_0123456789abcdef',
+        target: 'app.example.com',
+        scan_type: 'full',
+        started_at: '2026-01-01T00:00:00.000Z',
+        completed_at: '2026-01-01T00:40:00.000Z',
+      },
+    );
+    const { log } = sarifReport(verdict, {
       repository: {
         uri: 'https://github.com/octo/shop',
         revisionId: 'a'.repeat(40),
         branch: 'refs/heads/main',
       },
     });
+    expect(log.runs[0]!.results).toHaveLength(FINDINGS.length);
     const { problems, stdout } = await validate('findings', log);
     expect(problems, stdout).toEqual([]);
   });
 
   it('raises no error or warning for a scan without findings', async () => {
-    const { log } = buildSarif([], {
-      scanId: 'scan_empty',
-      target: '192.0.2.0/28',
-      scanType: 'quick',
-      toolVersion: '0.1.0',
-      informationUri: 'https://scanward.example.com/docs',
-    });
+    const { log } = sarifReport(
+      completedVerdict([], {}, { id: 'scan_empty', target: '192.0.2.0/28', scan_type: 'quick' }),
+    );
     const { problems, stdout } = await validate('empty', log);
     expect(problems, stdout).toEqual([]);
   });
 
   it('does report a SARIF file that breaks a GitHub rule (the check can fail)', async () => {
-    const { log } = buildSarif(FINDINGS.slice(0, 1), {
-      scanId: 'scan_bad',
-      target: 'app.example.com',
-      scanType: 'quick',
-      toolVersion: '0.1.0',
-      informationUri: 'https://scanward.example.com/docs',
-    });
+    const { log } = sarifReport(completedVerdict(FINDINGS.slice(0, 1), {}, { id: 'scan_bad' }));
     log.runs[0]!.tool.driver.rules[0]!.shortDescription.text = '';
     const { problems } = await validate('broken', log);
     expect(problems.some((p) => p.startsWith('GH'))).toBe(true);

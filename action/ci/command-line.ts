@@ -1,0 +1,127 @@
+import { parseArgs } from 'node:util';
+import { ConfigurationError } from '../core/errors.ts';
+import type { JobIdentity } from '../core/inputs.ts';
+
+/**
+ * `scanward-ci`'s command line: the Action's inputs as `--name` flags or `SCANWARD_NAME`
+ * variables (flags win), the report files, `--help` and `--version`.
+ */
+
+type Env = Record<string, string | undefined>;
+
+/** The inputs scanward-ci reads, as `--name` flags and `SCANWARD_NAME` variables. */
+const INPUTS = [
+  'api-url',
+  'api-key',
+  'token',
+  'target',
+  'scan-type',
+  'ports',
+  'frameworks',
+  'credential-checks',
+  'fail-on',
+  'gate',
+  'report-severity',
+  'scan-id',
+  'wait',
+  'timeout-minutes',
+  'poll-interval-seconds',
+  'idempotency-key',
+] as const;
+
+export const USAGE = `Usage: scanward-ci [options]
+
+Scan a host you own with your Scanward service, wait for the result, write
+reports and exit 0 (passed), 1 (gate failed), 2 (bad usage, or the service
+refused the request or answered with a redirect) or 3 (the scan failed, was
+cancelled or timed out, or the service could not be reached).
+
+Every option can also be set as an environment variable: --fail-on high is
+SCANWARD_FAIL_ON=high. Flags win.
+
+  --api-url URL                Scanward service address        (SCANWARD_API_URL, required)
+  --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
+  --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
+  --target HOST                domain, IP or CIDR to scan      (SCANWARD_TARGET)
+  --scan-type TYPE             quick (default), full, compliance
+  --ports PORTS                e.g. 80,443 or 1-1024
+  --frameworks LIST            soc2, pci-dss, iso27001
+  --credential-checks MODE     defaults or none (default: the service's, by scan type)
+  --fail-on SEVERITY           critical, high (default), medium, low, info, none
+  --gate all|new               count every open finding (all, default) or only new/reopened ones
+  --report-severity SEVERITY   least severe finding in the reports (default info)
+  --scan-id ID                 follow an existing scan instead of creating one
+  --wait true|false            false: create the scan, print its id, exit 0
+  --no-wait                    the same as --wait false
+  --timeout-minutes N          cancel the scan and exit 3 after N minutes (default 30)
+  --poll-interval-seconds N    between status checks (default 10)
+  --idempotency-key KEY        default: derived from the CI job, or random
+  --sarif FILE                 write SARIF 2.1.0
+  --junit FILE                 write JUnit XML: one test case per reported finding
+  --json FILE                  write the scan, gate and findings as JSON
+  --help, --version
+
+SCANWARD_DEBUG=1 adds debug lines (the Idempotency-Key, ...) to the log.
+`;
+
+export interface CommandLine {
+  get: (name: string) => string;
+  reports: { sarif?: string | undefined; junit?: string | undefined; json?: string | undefined };
+}
+
+export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help' | 'version' {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    const options = Object.fromEntries(INPUTS.map((name) => [name, { type: 'string' as const }]));
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        ...options,
+        'no-wait': { type: 'boolean' },
+        sarif: { type: 'string' },
+        junit: { type: 'string' },
+        json: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new ConfigurationError(
+      `${error instanceof Error ? error.message : String(error)}\nRun scanward-ci --help for the options.`,
+    );
+  }
+  if (values.help) return 'help';
+  if (values.version) return 'version';
+  const get = (name: string): string => {
+    if (name === 'wait' && values['no-wait']) return 'false';
+    if (name === 'upload-sarif') return 'false';
+    if (name === 'comment') return 'false';
+    const flag = values[name];
+    if (typeof flag === 'string') return flag;
+    return env[`SCANWARD_${name.toUpperCase().replace(/-/g, '_')}`] ?? '';
+  };
+  return {
+    get,
+    reports: {
+      sarif: values.sarif as string | undefined,
+      junit: values.junit as string | undefined,
+      json: values.json as string | undefined,
+    },
+  };
+}
+
+/** The CI job, for a default Idempotency-Key that is the same on a retried request and new per job. */
+export function ciJob(env: Env): JobIdentity {
+  if (env.GITLAB_CI) return { repository: env.CI_PROJECT_PATH, runId: env.CI_JOB_ID };
+  if (env.JENKINS_URL) return { repository: env.JOB_NAME, runId: env.BUILD_NUMBER };
+  if (env.TF_BUILD)
+    return {
+      repository: env.BUILD_REPOSITORY_NAME,
+      runId: env.BUILD_BUILDID,
+      runAttempt: env.SYSTEM_JOBATTEMPT,
+    };
+  if (env.CIRCLECI) return { repository: env.CIRCLE_PROJECT_REPONAME, runId: env.CIRCLE_WORKFLOW_JOB_ID };
+  return {};
+}

@@ -1,0 +1,349 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { FINDING_SEVERITIES } from '../../server/schemas/findings.ts';
+import { CredentialChecks, Framework, ScanType, portSpecProblem } from '../../server/schemas/scans.ts';
+import { ConfigurationError } from './errors.ts';
+import { FAIL_ON_VALUES, type FailOn, type GatePolicy } from './gate.ts';
+import type { ScanRequest } from './scan-source.ts';
+import type { Severity } from './scan.ts';
+
+/**
+ * The inputs of the Action (action.yml) and of `scanward-ci` (the same names as flags and
+ * SCANWARD_* variables), parsed and checked in one place. Every problem is collected and
+ * reported at once, each naming the input and what a right value looks like, as a
+ * `ConfigurationError`. They come out in four groups: how to reach the service, what to
+ * scan, how to gate and report, and what to do on GitHub.
+ */
+
+/**
+ * How the user asked to authenticate to the Scanward service. service/credentials.ts turns
+ * it into the headers of every request (and is the one place that acquires credentials).
+ */
+export type AuthInput = { kind: 'api-key'; apiKey: string } | { kind: 'token'; token: string };
+
+export interface ServiceInputs {
+  /** The service base, without a trailing slash or `/api/v1`. */
+  apiUrl: string;
+  auth: AuthInput;
+}
+
+/** GitHub-only: the code scanning upload and the pull request comment. */
+export interface GitHubInputs {
+  uploadSarif: boolean;
+  /** Where the SARIF file is written, relative to the workspace. */
+  sarifFile: string;
+  /** Post (or update) the sticky pull request comment. */
+  comment: boolean;
+  githubToken?: string | undefined;
+}
+
+export interface ActionInputs {
+  service: ServiceInputs;
+  scan: ScanRequest;
+  policy: GatePolicy;
+  github: GitHubInputs;
+}
+
+/** The CI job a run belongs to, for the default Idempotency-Key (GitHub's run, or another CI's job). */
+export interface JobIdentity {
+  repository?: string | undefined;
+  runId?: string | undefined;
+  runAttempt?: string | undefined;
+  job?: string | undefined;
+  step?: string | undefined;
+}
+
+export interface ParsedInputs {
+  inputs: ActionInputs;
+  /** Things that work but deserve a word in the log. */
+  warnings: string[];
+}
+
+/** Reads one input: the trimmed value, or '' when unset (as `@actions/core` getInput does). */
+export type GetInput = (name: string) => string;
+
+/** GitHub ends a job after 6 hours. */
+const MAX_TIMEOUT_MINUTES = 360;
+const MAX_POLL_SECONDS = 600;
+
+export interface ParseOptions {
+  /** Who is asking, for the error heading: "The Scanward Action's inputs" or "scanward-ci's options". */
+  heading?: string | undefined;
+}
+
+export function parseInputs(
+  getInput: GetInput,
+  context: JobIdentity,
+  options: ParseOptions = {},
+): ParsedInputs {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const read = (name: string) => getInput(name).trim();
+
+  const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
+  const auth = parseAuth(read('api-key'), read('token'), problems);
+
+  const scanIdRaw = read('scan-id');
+  if (scanIdRaw !== '' && !/^scan_[A-Za-z0-9]{1,95}$/.test(scanIdRaw)) {
+    problems.push(`\`scan-id\` is "${scanIdRaw}"; use the id of a scan, like scan_0123456789abcdefghijklmn.`);
+  }
+  const scanId = scanIdRaw || undefined;
+
+  const target = read('target');
+  if (target === '' && !scanId) {
+    problems.push('`target` is required: the domain, IP address or CIDR range to scan (or set `scan-id`).');
+  } else if (target.length > 253) problems.push('`target` must be at most 253 characters.');
+  if (scanId && target !== '')
+    warnings.push('`scan-id` is set, so `target` and the other scan inputs are not used.');
+
+  const scanTypeRaw = read('scan-type') || 'quick';
+  const scanType = ScanType.safeParse(scanTypeRaw);
+  if (!scanType.success) problems.push(`\`scan-type\` is "${scanTypeRaw}"; use quick, full or compliance.`);
+
+  const portsRaw = read('ports');
+  if (portsRaw !== '') {
+    const problem = portSpecProblem(portsRaw);
+    if (problem) problems.push(`\`ports\`: ${problem}.`);
+  }
+
+  const frameworks = parseFrameworks(read('frameworks'), problems);
+  if (frameworks.length > 0 && scanType.success && scanType.data !== 'compliance') {
+    warnings.push(
+      `\`frameworks\` is set but scan-type is ${scanType.data}; frameworks matter most to compliance scans.`,
+    );
+  }
+
+  const credentialRaw = read('credential-checks').toLowerCase();
+  const credentialChecks = credentialRaw === '' ? undefined : CredentialChecks.safeParse(credentialRaw);
+  if (credentialChecks && !credentialChecks.success) {
+    problems.push(
+      `\`credential-checks\` is "${credentialRaw}"; use defaults (vendor-default and empty credentials, one attempt per service) or none.`,
+    );
+  }
+
+  const failOnRaw = (read('fail-on') || 'high').toLowerCase();
+  const failOn = (FAIL_ON_VALUES as readonly string[]).includes(failOnRaw)
+    ? (failOnRaw as FailOn)
+    : undefined;
+  if (!failOn) problems.push(`\`fail-on\` is "${failOnRaw}"; use one of ${FAIL_ON_VALUES.join(', ')}.`);
+
+  const gateRaw = (read('gate') || 'all').toLowerCase();
+  const gate = gateRaw === 'all' || gateRaw === 'new' ? gateRaw : undefined;
+  if (!gate) {
+    problems.push(
+      `\`gate\` is "${gateRaw}"; use all (every open finding counts) or new (only findings this scan found first or reopened).`,
+    );
+  }
+
+  const reportRaw = (read('report-severity') || 'info').toLowerCase();
+  const reportSeverity = (FINDING_SEVERITIES as readonly string[]).includes(reportRaw)
+    ? (reportRaw as Severity)
+    : undefined;
+  if (!reportSeverity) {
+    problems.push(`\`report-severity\` is "${reportRaw}"; use one of ${FINDING_SEVERITIES.join(', ')}.`);
+  }
+
+  const wait = parseBoolean('wait', read('wait') || 'true', problems);
+  const comment = parseBoolean('comment', read('comment') || 'false', problems);
+
+  const timeoutMinutes = parseNumber('timeout-minutes', read('timeout-minutes') || '30', problems, {
+    min: 0,
+    exclusiveMin: true,
+    max: MAX_TIMEOUT_MINUTES,
+  });
+  const pollSeconds = parseNumber('poll-interval-seconds', read('poll-interval-seconds') || '10', problems, {
+    min: 0,
+    max: MAX_POLL_SECONDS,
+  });
+
+  const uploadSarif = parseBoolean('upload-sarif', read('upload-sarif') || 'true', problems);
+  const githubToken = read('github-token') || undefined;
+  if (uploadSarif && !githubToken) {
+    problems.push(
+      '`github-token` is empty but upload-sarif is true. Leave github-token at its default (${{ github.token }}) or set upload-sarif: false.',
+    );
+  }
+
+  if (comment && !githubToken) {
+    problems.push(
+      '`github-token` is empty but comment is true; leave github-token at its default (${{ github.token }}).',
+    );
+  }
+
+  const sarifFile = read('sarif-file') || 'scanward.sarif';
+
+  const scanInputs = {
+    target,
+    scan_type: scanType.success ? scanType.data : 'quick',
+    ports: portsRaw || undefined,
+    frameworks,
+    credential_checks: credentialChecks?.data,
+  };
+  const idempotencyRaw = read('idempotency-key');
+  if (idempotencyRaw !== '' && !/^[\x21-\x7e]{1,255}$/.test(idempotencyRaw)) {
+    problems.push('`idempotency-key` must be 1-255 printable ASCII characters without spaces.');
+  }
+  const idempotencyKey = idempotencyRaw || defaultIdempotencyKey(context, scanInputs);
+
+  if (problems.length > 0) {
+    const list = problems.map((p) => `  - ${p}`).join('\n');
+    throw new ConfigurationError(
+      `${options.heading ?? "The Scanward Action's inputs"} need fixing:\n${list}`,
+    );
+  }
+  return {
+    inputs: {
+      service: { apiUrl: apiUrl!, auth: auth! },
+      scan: {
+        target,
+        scanType: scanType.data!,
+        ports: portsRaw || undefined,
+        frameworks,
+        credentialChecks: credentialChecks?.data,
+        scanId,
+        wait: wait!,
+        timeoutMs: Math.round(timeoutMinutes! * 60_000),
+        pollIntervalMs: Math.round(pollSeconds! * 1000),
+        idempotencyKey,
+      },
+      policy: { failOn: failOn!, mode: gate!, reportSeverity: reportSeverity! },
+      github: { uploadSarif: uploadSarif!, sarifFile, comment: comment!, githubToken },
+    },
+    warnings,
+  };
+}
+
+function parseApiUrl(raw: string, problems: string[], warnings: string[]): string | undefined {
+  if (raw === '') {
+    problems.push(
+      '`api-url` is required: the address of your Scanward service, e.g. https://scanward.example.com.',
+    );
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`\`api-url\` "${raw}" is not a URL; write it like https://scanward.example.com.`);
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    problems.push(`\`api-url\` must start with https:// (or http://), not ${url.protocol}//.`);
+    return undefined;
+  }
+  if (url.username || url.password) {
+    problems.push('`api-url` must not contain credentials; pass them with api-key or token.');
+    return undefined;
+  }
+  if (url.search || url.hash) {
+    problems.push('`api-url` must not have a query string or fragment.');
+    return undefined;
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    warnings.push('`api-url` uses plain http: the API key crosses the network unencrypted. Use https.');
+  }
+  // The spec publishes the base with /api/v1; the Action appends it, so accept both spellings.
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+  return `${url.origin}${path}`;
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function parseAuth(apiKey: string, token: string, problems: string[]): AuthInput | undefined {
+  if (apiKey && token) {
+    problems.push('Set either `api-key` or `token`, not both.');
+    return undefined;
+  }
+  if (apiKey) return { kind: 'api-key', apiKey };
+  if (token) return { kind: 'token', token: token.replace(/^Bearer\s+/i, '') };
+  problems.push(
+    'Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}) or `token` (a bearer token).',
+  );
+  return undefined;
+}
+
+function parseFrameworks(raw: string, problems: string[]): Framework[] {
+  if (raw === '') return [];
+  const names = raw
+    .split(/[\s,]+/)
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const good: Framework[] = [];
+  for (const name of names) {
+    const parsed = Framework.safeParse(name);
+    if (parsed.success) {
+      if (!good.includes(parsed.data)) good.push(parsed.data);
+    } else {
+      problems.push(`\`frameworks\` lists "${name}"; use a comma-separated list of soc2, pci-dss, iso27001.`);
+    }
+  }
+  return good;
+}
+
+function parseNumber(
+  name: string,
+  raw: string,
+  problems: string[],
+  range: { min: number; max: number; exclusiveMin?: boolean },
+): number | undefined {
+  const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+  const tooSmall = range.exclusiveMin ? value <= range.min : value < range.min;
+  if (Number.isNaN(value) || tooSmall || value > range.max) {
+    const lower = range.exclusiveMin ? `more than ${range.min}` : `at least ${range.min}`;
+    problems.push(`\`${name}\` is "${raw}"; use a number ${lower} and at most ${range.max}.`);
+    return undefined;
+  }
+  return value;
+}
+
+/** YAML 1.2 core booleans, as `@actions/core` getBooleanInput reads them. */
+function parseBoolean(name: string, raw: string, problems: string[]): boolean | undefined {
+  if (['true', 'True', 'TRUE'].includes(raw)) return true;
+  if (['false', 'False', 'FALSE'].includes(raw)) return false;
+  problems.push(`\`${name}\` is "${raw}"; use true or false.`);
+  return undefined;
+}
+
+/**
+ * The default `Idempotency-Key`: the same for every try of this step in this
+ * run attempt (so a retried request, or the step started again within the
+ * attempt, finds the scan it already created), different per repository, run,
+ * attempt, job and step, and per scan inputs, so two Scanward steps or matrix
+ * legs never collide. "Re-run jobs" is a new attempt and scans afresh. Outside
+ * GitHub Actions every run gets a new key.
+ */
+export function defaultIdempotencyKey(
+  context: JobIdentity,
+  scan: {
+    target: string;
+    scan_type: string;
+    ports?: string | undefined;
+    frameworks: string[];
+    credential_checks?: string | undefined;
+  },
+): string {
+  if (!context.repository || !context.runId) return `scanward-action:${randomUUID()}`;
+  const request = createHash('sha256')
+    .update(
+      JSON.stringify([
+        scan.target.toLowerCase(),
+        scan.scan_type,
+        scan.ports ?? '',
+        [...scan.frameworks].sort(),
+        ...(scan.credential_checks ? [scan.credential_checks] : []),
+      ]),
+    )
+    .digest('hex')
+    .slice(0, 16);
+  const parts = [
+    context.repository,
+    context.runId,
+    context.runAttempt ?? '1',
+    context.job ?? '',
+    context.step ?? '',
+  ];
+  const key = `scanward-action:${parts.join(':')}:${request}`;
+  if (/^[\x21-\x7e]{1,255}$/.test(key)) return key;
+  return `scanward-action:${createHash('sha256').update(key).digest('hex')}`;
+}

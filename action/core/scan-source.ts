@@ -1,0 +1,61 @@
+import type { CredentialChecks, Framework, ScanType } from '../../server/schemas/scans.ts';
+import type { Finding, ScanLinks, ScanRecord, ToolInfo } from './scan.ts';
+
+/**
+ * Where a scan's results come from, behind one interface, so that the gate and every report
+ * (SARIF, JUnit, JSON, job summary, pull request comment, annotations) are the same whatever
+ * ran the scan. Today there is one source: the Scanward service, over its REST API
+ * (service/remote-scan.ts). A source runs the scan to its end and hands back what it found;
+ * it decides nothing about the gate and writes no report.
+ */
+
+export interface Log {
+  info(message: string): void;
+  warning(message: string): void;
+  debug(message: string): void;
+}
+
+/** What to scan, and how long to follow it. */
+export interface ScanRequest {
+  target: string;
+  scanType: ScanType;
+  ports?: string | undefined;
+  frameworks: Framework[];
+  /** Unset: the service's default for the scan type. */
+  credentialChecks?: CredentialChecks | undefined;
+  /** Follow this existing scan instead of creating one. */
+  scanId?: string | undefined;
+  /** false: create the scan (or check `scanId`) and return without waiting. */
+  wait: boolean;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  /** Makes a retried or repeated create return the scan already created. */
+  idempotencyKey: string;
+}
+
+/** A scan that ended: completed with its findings, or failed, cancelled or timed out (and cancelled). */
+export type FinishedScan =
+  | { kind: 'completed'; scan: ScanRecord; links: ScanLinks; tool: ToolInfo; findings: Finding[] }
+  | { kind: 'unsuccessful'; scan: ScanRecord; links: ScanLinks; timedOut: boolean; timeoutMs: number };
+
+export type ScanOutcome =
+  /** `wait: false`: the scan was created (or found) and not followed. */
+  | { kind: 'started'; scanId: string; links: ScanLinks }
+  /** The job was cancelled while the scan ran; the scan was cancelled too. */
+  | { kind: 'aborted'; scanId: string; links: ScanLinks }
+  | FinishedScan;
+
+export interface ScanHooks {
+  /** Told the scan id as soon as it is known (before waiting). */
+  onScan?: ((scanId: string, links: ScanLinks) => void) | undefined;
+}
+
+export interface ScanSource {
+  /**
+   * Starts the scan (or attaches to `request.scanId`), follows it to its end within
+   * `request.timeoutMs`, cancelling it when time runs out or the run is aborted, and reads
+   * the findings of a completed scan. Throws on errors the scan cannot recover from (bad
+   * credentials, a refused target, an unreachable service).
+   */
+  run(request: ScanRequest, hooks?: ScanHooks): Promise<ScanOutcome>;
+}

@@ -1,0 +1,190 @@
+import type { z } from 'zod';
+import { scanwardError } from './api-errors.ts';
+import type { Credentials } from './credentials.ts';
+import { requestWithRetry, type HttpDeps } from './http.ts';
+import {
+  FindingRefBody,
+  HealthBody,
+  ScanBody,
+  ScanCancelledBody,
+  ScanCreatedBody,
+  ScanFindingBody,
+  pageBody,
+} from './responses.ts';
+
+/**
+ * A small typed client of the Scanward REST API (interface-spec.md "Scans",
+ * "Findings"), over fetch. Every call retries 429 and transient failures and
+ * never follows a redirect (see http.ts); error answers become `ApiError`s
+ * whose message says what the user can do (api-errors.ts). The credentials
+ * come from credentials.ts, which alone knows how they were obtained.
+ */
+
+export interface CreateScanInput {
+  target: string;
+  scan_type: 'quick' | 'full' | 'compliance';
+  ports?: string | undefined;
+  frameworks?: string[] | undefined;
+  credential_checks?: 'defaults' | 'none' | undefined;
+}
+
+export interface ScanwardClientOptions {
+  /** The service base, e.g. `https://scanward.example.com` (no `/api/v1`). */
+  baseUrl: string;
+  credentials: Credentials;
+  http: HttpDeps;
+  userAgent: string;
+}
+
+/** Largest page the API serves (interface-spec.md "Other constants"). */
+export const PER_PAGE = 100;
+/** No scan has this many findings pages; stops a server that never says "last page". */
+const MAX_PAGES = 1000;
+
+export class ScanwardClient {
+  constructor(private readonly options: ScanwardClientOptions) {}
+
+  /** `POST /api/v1/scans`; the key makes a retried or repeated create return the same scan. */
+  async createScan(
+    input: CreateScanInput,
+    idempotencyKey: string,
+    deadline?: number,
+  ): Promise<ScanCreatedBody> {
+    const body: Record<string, unknown> = {
+      target: input.target,
+      scan_type: input.scan_type,
+      authorized: true,
+    };
+    if (input.ports !== undefined) body.ports = input.ports;
+    if (input.frameworks !== undefined && input.frameworks.length > 0) body.frameworks = input.frameworks;
+    if (input.credential_checks !== undefined) body.credential_checks = input.credential_checks;
+    return this.call('POST', '/api/v1/scans', ScanCreatedBody, {
+      body,
+      headers: { 'Idempotency-Key': idempotencyKey },
+      deadline,
+      what: 'create the scan',
+    });
+  }
+
+  getScan(scanId: string, deadline?: number): Promise<ScanBody> {
+    return this.call('GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
+      deadline,
+      what: `read scan ${scanId}`,
+    });
+  }
+
+  /**
+   * `DELETE /api/v1/scans/{id}`. Runs even after the job was cancelled (that is
+   * when it matters most), with few, short tries: the runner kills the step soon.
+   */
+  cancelScan(scanId: string): Promise<z.infer<typeof ScanCancelledBody>> {
+    const { retry } = this.options.http;
+    return this.call('DELETE', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanCancelledBody, {
+      what: `cancel scan ${scanId}`,
+      http: {
+        ...this.options.http,
+        signal: undefined,
+        retry: {
+          ...retry,
+          attempts: Math.min(retry.attempts, 2),
+          requestTimeoutMs: Math.min(retry.requestTimeoutMs, 5000),
+        },
+      },
+    });
+  }
+
+  /** Every finding the scan observed: `GET /api/v1/scans/{id}/findings`, all pages. */
+  listScanFindings(scanId: string): Promise<ScanFindingBody[]> {
+    return this.listAll(
+      `/api/v1/scans/${encodeURIComponent(scanId)}/findings`,
+      {},
+      ScanFindingBody,
+      'findings',
+    );
+  }
+
+  /** Template ids, CWE ids and frameworks of the scan's findings: `GET /api/v1/findings?scan_id=`, all pages. */
+  listFindingRefs(scanId: string): Promise<FindingRefBody[]> {
+    return this.listAll('/api/v1/findings', { scan_id: scanId }, FindingRefBody, 'finding details');
+  }
+
+  /** The service version from `GET /api/health`; undefined when it cannot be read. */
+  async serviceVersion(): Promise<string | undefined> {
+    try {
+      const res = await requestWithRetry(
+        { ...this.options.http, retry: { ...this.options.http.retry, attempts: 1 } },
+        this.url('/api/health'),
+        { headers: { accept: 'application/json', 'user-agent': this.options.userAgent } },
+        'read the service version',
+      );
+      if (!res.ok) return undefined;
+      return HealthBody.parse(await res.json()).version;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async listAll<T extends z.ZodType>(
+    path: string,
+    query: Record<string, string>,
+    item: T,
+    what: string,
+  ): Promise<z.infer<T>[]> {
+    const schema = pageBody(item);
+    const all: z.infer<T>[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const params = new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) });
+      const body = await this.call('GET', `${path}?${params}`, schema, {
+        what: `read ${what} (page ${page})`,
+      });
+      all.push(...body.items);
+      const lastPage = body.pages !== undefined ? page >= body.pages : body.items.length < PER_PAGE;
+      if (lastPage || body.items.length === 0) break;
+    }
+    return all;
+  }
+
+  private async call<T extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: T,
+    options: {
+      body?: unknown;
+      headers?: Record<string, string>;
+      deadline?: number | undefined;
+      what: string;
+      http?: HttpDeps;
+    },
+  ): Promise<z.infer<T>> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+      ...(await this.options.credentials.headers()),
+      ...options.headers,
+    };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await requestWithRetry(
+      options.http ?? this.options.http,
+      this.url(path),
+      { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) },
+      `Scanward: ${options.what}`,
+      options.deadline,
+    );
+    if (!res.ok) throw await scanwardError(res, options.what);
+    const json: unknown = await res.json().catch(() => undefined);
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new Error(
+        `Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+          .join('; ')}); is api-url the Scanward service?`,
+      );
+    }
+    return parsed.data;
+  }
+
+  private url(path: string): string {
+    return `${this.options.baseUrl}${path}`;
+  }
+}

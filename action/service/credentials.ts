@@ -1,0 +1,94 @@
+import type { AuthInput } from '../core/inputs.ts';
+import { scanwardError } from './api-errors.ts';
+import { requestWithRetry, type HttpDeps } from './http.ts';
+import { TokenBody } from './responses.ts';
+
+/**
+ * Credential acquisition for the Scanward service, in one place: from what the user gave
+ * (`AuthInput`, core/inputs.ts) to the headers of every request. An API key is sent as
+ * `X-API-Key` as it is; a bearer token as `Authorization: Bearer`, swapped for a fresh one of
+ * the same session shortly before it expires, because a full scan can outlive it. Every
+ * secret is handed to `onSecret` as soon as it is known, so the Action masks it in the log.
+ *
+ * A new way to sign in (issue 26's `auth: oidc`: a CI provider's ID token exchanged at
+ * `POST /api/v1/auth/ci-token` for a short-lived access token) is one more `AuthInput` kind
+ * and one more `Credentials` here; the front end hands in what only it can reach (the
+ * runner's ID-token request through `@actions/core`) as a dependency. The client, the scan
+ * source and the reports do not change.
+ */
+
+export interface Credentials {
+  /** The headers that authenticate the next request (refreshing first when due). */
+  headers(): Promise<Record<string, string>>;
+}
+
+export interface CredentialDeps {
+  /** The service base, e.g. `https://scanward.example.com` (no `/api/v1`). */
+  baseUrl: string;
+  http: HttpDeps;
+  userAgent: string;
+  /** Told every secret (the key or token given, and each refreshed token), so the log masks it. */
+  onSecret?: ((secret: string) => void) | undefined;
+}
+
+/** Refresh a bearer token this long before it expires (tokens live one hour). */
+const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
+
+export function acquireCredentials(auth: AuthInput, deps: CredentialDeps): Credentials {
+  switch (auth.kind) {
+    case 'api-key':
+      deps.onSecret?.(auth.apiKey);
+      return { headers: async () => ({ 'x-api-key': auth.apiKey }) };
+    case 'token':
+      deps.onSecret?.(auth.token);
+      return new RefreshingToken(auth.token, deps);
+  }
+}
+
+/** A bearer token of a user's session, refreshed through `POST /api/v1/auth/refresh` shortly before it expires. */
+class RefreshingToken implements Credentials {
+  constructor(
+    private token: string,
+    private readonly deps: CredentialDeps,
+  ) {}
+
+  async headers(): Promise<Record<string, string>> {
+    await this.refreshIfDue();
+    return this.bearer();
+  }
+
+  private bearer(): Record<string, string> {
+    return { authorization: `Bearer ${this.token}` };
+  }
+
+  private async refreshIfDue(): Promise<void> {
+    const expiresAt = tokenExpiry(this.token);
+    const now = this.deps.http.now();
+    if (expiresAt === undefined || expiresAt - now > TOKEN_REFRESH_MARGIN_MS || expiresAt <= now) return;
+    const res = await requestWithRetry(
+      this.deps.http,
+      `${this.deps.baseUrl}/api/v1/auth/refresh`,
+      {
+        method: 'POST',
+        headers: { accept: 'application/json', 'user-agent': this.deps.userAgent, ...this.bearer() },
+      },
+      'Scanward: refresh the bearer token',
+    );
+    if (!res.ok) throw await scanwardError(res, 'refresh the bearer token');
+    const { access_token } = TokenBody.parse(await res.json());
+    this.deps.onSecret?.(access_token);
+    this.token = access_token;
+  }
+}
+
+/** The `exp` of a JWT in epoch ms, read without verifying; undefined for anything else. */
+export function tokenExpiry(token: string): number | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}

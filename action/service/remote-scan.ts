@@ -1,0 +1,220 @@
+import { ApiError } from '../core/errors.ts';
+import type { ServiceInputs } from '../core/inputs.ts';
+import type { Finding, ScanLinks, ScanRecord, ToolInfo } from '../core/scan.ts';
+import type { Log, ScanHooks, ScanOutcome, ScanRequest, ScanSource } from '../core/scan-source.ts';
+import { ACTION_VERSION } from '../core/version.ts';
+import { ScanwardClient } from './client.ts';
+import { acquireCredentials } from './credentials.ts';
+import type { HttpDeps } from './http.ts';
+import { ProgressLog } from './progress.ts';
+import type { FindingRefBody } from './responses.ts';
+
+/**
+ * The remote scan source: the Scanward service runs the scan and the REST API reports it.
+ * Start a scan (or attach to one given by `scan-id`), follow it to the end within
+ * `timeout-minutes` (cancelling it when time runs out or the job is cancelled), and read the
+ * findings of a completed scan. What the front ends do with the outcome (the verdict and its
+ * reports) does not depend on this being the source.
+ */
+
+export interface RemoteScanDeps {
+  log: Log;
+  http: HttpDeps;
+  userAgent: string;
+  /** Told every secret that should be masked (the key or token, a refreshed token). */
+  onSecret: (secret: string) => void;
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+export function remoteScanSource(service: ServiceInputs, deps: RemoteScanDeps): ScanSource {
+  const client = new ScanwardClient({
+    baseUrl: service.apiUrl,
+    credentials: acquireCredentials(service.auth, {
+      baseUrl: service.apiUrl,
+      http: deps.http,
+      userAgent: deps.userAgent,
+      onSecret: deps.onSecret,
+    }),
+    http: deps.http,
+    userAgent: deps.userAgent,
+  });
+  return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
+}
+
+async function runRemoteScan(
+  deps: RemoteScanDeps,
+  client: ScanwardClient,
+  apiUrl: string,
+  request: ScanRequest,
+  hooks: ScanHooks = {},
+): Promise<ScanOutcome> {
+  const { log, http } = deps;
+  const deadline = http.now() + request.timeoutMs;
+
+  let scanId: string;
+  if (request.scanId) {
+    scanId = request.scanId;
+    log.info(`Following Scanward scan ${scanId} (scan-id).`);
+  } else {
+    log.debug(`Idempotency-Key: ${request.idempotencyKey}`);
+    const created = await client.createScan(
+      {
+        target: request.target,
+        scan_type: request.scanType,
+        ports: request.ports,
+        frameworks: request.frameworks,
+        credential_checks: request.credentialChecks,
+      },
+      request.idempotencyKey,
+      deadline,
+    );
+    scanId = created.id;
+    const estimate = created.estimated_duration
+      ? `, estimated ${Math.ceil(created.estimated_duration / 60)} min`
+      : '';
+    log.info(
+      `Scanward scan ${scanId} of ${request.target} (${request.scanType}${estimate}): ${serviceLinks(apiUrl, scanId).scanUrl}`,
+    );
+  }
+  const links = serviceLinks(apiUrl, scanId);
+  hooks.onScan?.(scanId, links);
+  if (!request.wait) {
+    if (request.scanId) await client.getScan(scanId, deadline); // a wrong scan-id still fails the step
+    log.info(`wait is false: not waiting for scan ${scanId} to finish.`);
+    return { kind: 'started', scanId, links };
+  }
+
+  const unsuccessful = (scan: ScanRecord, timedOut: boolean): ScanOutcome => ({
+    kind: 'unsuccessful',
+    scan,
+    links,
+    timedOut,
+    timeoutMs: request.timeoutMs,
+  });
+  const completed = async (scan: ScanRecord): Promise<ScanOutcome> => {
+    const findings = await readFindings(log, client, scan.id);
+    return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
+  };
+
+  let scan: ScanRecord | undefined;
+  try {
+    const followed = await follow(deps, client, scanId, request, deadline);
+    scan = followed.scan;
+    if (followed.timedOut) {
+      const ended = await cancelAtTimeout(log, client, scan);
+      if (!ended.timedOut && ended.scan.status === 'completed') return await completed(ended.scan);
+      return unsuccessful(ended.scan, ended.timedOut);
+    }
+  } catch (error) {
+    // The step is ending without a result: do not leave the scan holding a concurrency slot.
+    if (!scan || !TERMINAL.has(scan.status)) await cancelQuietly(log, client, scanId);
+    if (http.signal?.aborted) return { kind: 'aborted', scanId, links };
+    throw error;
+  }
+  if (scan.status !== 'completed') return unsuccessful(scan, false);
+  return completed(scan);
+}
+
+/** Polls until the scan ends or the deadline passes, logging changes only. */
+async function follow(
+  deps: RemoteScanDeps,
+  client: ScanwardClient,
+  scanId: string,
+  request: ScanRequest,
+  deadline: number,
+): Promise<{ scan: ScanRecord; timedOut: boolean }> {
+  const { http } = deps;
+  const progress = new ProgressLog((line) => deps.log.info(line));
+  let scan = await client.getScan(scanId, deadline);
+  progress.report(scan);
+  while (!TERMINAL.has(scan.status)) {
+    const left = deadline - http.now();
+    if (left <= 0) return { scan, timedOut: true };
+    await http.sleep(Math.min(request.pollIntervalMs, left), http.signal);
+    scan = await client.getScan(scanId, deadline);
+    progress.report(scan);
+  }
+  return { scan, timedOut: false };
+}
+
+/**
+ * Cancels a scan that ran out of time. When it finished between the last poll and the
+ * cancel, its own end counts (a completed scan's result is used after all).
+ */
+async function cancelAtTimeout(
+  log: Log,
+  client: ScanwardClient,
+  running: ScanRecord,
+): Promise<{ scan: ScanRecord; timedOut: boolean }> {
+  try {
+    await client.cancelScan(running.id);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'SCAN_NOT_CANCELLABLE') {
+      const scan = await client.getScan(running.id);
+      return { scan, timedOut: false };
+    }
+    log.warning(
+      `Could not cancel scan ${running.id}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const scan = await client.getScan(running.id).catch(() => ({ ...running, status: 'cancelled' }));
+  return { scan, timedOut: true };
+}
+
+/** The service version from /api/health (the Action's own when it does not say) and its documentation. */
+async function toolInfo(client: ScanwardClient, apiUrl: string): Promise<ToolInfo> {
+  return { version: (await client.serviceVersion()) ?? ACTION_VERSION, informationUri: `${apiUrl}/docs` };
+}
+
+/**
+ * The scan's findings, each completed with its template id, CWE ids and
+ * frameworks from the findings list when the per-scan list lacks them. That
+ * second list needs `read:findings`; without it the SARIF falls back to
+ * title-based rule ids, with a warning, rather than failing the build.
+ */
+async function readFindings(log: Log, client: ScanwardClient, scanId: string): Promise<Finding[]> {
+  const findings = await client.listScanFindings(scanId);
+  if (findings.length === 0 || findings.every((f) => f.template_id)) return findings;
+  let refs: FindingRefBody[];
+  try {
+    refs = await client.listFindingRefs(scanId);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    log.warning(
+      `Could not read the findings' template ids, so SARIF rules are named after titles: ${reason}`,
+    );
+    return findings;
+  }
+  const byId = new Map(refs.map((r) => [r.id, r]));
+  return findings.map((f) => {
+    const ref = byId.get(f.id);
+    if (!ref) return f;
+    return {
+      ...f,
+      template_id: f.template_id ?? ref.template_id,
+      cwe_ids: f.cwe_ids ?? ref.cwe_ids,
+      target: f.target ?? ref.target,
+      frameworks: f.frameworks ?? ref.frameworks,
+    };
+  });
+}
+
+async function cancelQuietly(log: Log, client: ScanwardClient, scanId: string): Promise<void> {
+  try {
+    await client.cancelScan(scanId);
+    log.info(`Cancelled scan ${scanId}.`);
+  } catch (error) {
+    log.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The scan in the API, its PDF report (the findings export filtered to the scan), and a finding. */
+export function serviceLinks(apiUrl: string, scanId: string): ScanLinks {
+  const id = encodeURIComponent(scanId);
+  return {
+    scanUrl: `${apiUrl}/api/v1/scans/${id}`,
+    reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
+    findingUrl: (findingId) => `${apiUrl}/api/v1/findings/${encodeURIComponent(findingId)}`,
+  };
+}
