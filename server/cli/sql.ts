@@ -35,7 +35,10 @@ export async function generateQueries(): Promise<Map<string, string>> {
   const database = await openDatabase({ dataDir: 'memory://' });
   try {
     await migrateLatest(database.db);
-    await seedSampleTenant(database.db);
+    await seedSampleTenant(database.db).catch((err: unknown) => {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new Error(`the sample tenant (server/cli/sql-samples/fixture.ts) cannot be written: ${reason}`);
+    });
     const out = new Map<string, string>();
     const byFile = new Map(REPOSITORY_SAMPLES.map((entry) => [entry.file, entry]));
     for (const file of files) {
