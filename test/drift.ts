@@ -164,8 +164,11 @@ async function queriesCheck(): Promise<string | undefined> {
 }
 
 async function main(): Promise<void> {
-  const checks = [openApiCheck(), distCheck(), consoleApiCheck(), consoleBuildCheck(), queriesCheck()];
-  const problems = (await Promise.all(checks)).filter((p): p is string => p !== undefined);
+  // The queries first, alone: their embedded database starts (initdb, in WebAssembly) within
+  // a connection timeout, which two bundlers building beside it on a small machine can exceed.
+  const queries = await queriesCheck();
+  const checks = [openApiCheck(), distCheck(), consoleApiCheck(), consoleBuildCheck()];
+  const problems = [queries, ...(await Promise.all(checks))].filter((p): p is string => p !== undefined);
   if (problems.length === 0) {
     console.log(
       'check:drift: docs/openapi.json, dist/, console/src/api/schema.d.ts, console/dist/ and server/queries/ match fresh generations',
