@@ -1,6 +1,6 @@
 /**
  * Scanward's layers, enforced by `npm run lint:deps` (docs/architecture.md):
- * routes → domain → repositories → db; http/ knows no route and no domain; the scanner's
+ * routes → domain → repositories → db (a route never imports a repository); http/ knows no route and no domain; the scanner's
  * checks/ and templates/ both build on net/ and never on each other; only repositories and
  * db/ speak SQL; action/ bundles only itself and the shared schemas, its reports and core are
  * pure, and only its GitHub front end knows the Actions toolkit; the console's components
@@ -63,6 +63,12 @@ export default {
       'server/http/ is the HTTP toolkit: routes and domains build on it, not it on them',
       { path: '^server/http/' },
       { path: `^server/${DOMAIN}/` },
+    ),
+    rule(
+      'routes-call-domain-code',
+      'a route calls domain code (listing, lifecycle, triage, …), never a repository: routes → domain → repositories',
+      { path: '^server/routes/' },
+      { path: '\\.repository\\.ts$' },
     ),
     rule(
       'checks-do-not-import-templates',

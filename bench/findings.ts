@@ -33,13 +33,8 @@ import { createSession } from '../server/auth/sessions.ts';
 import { issueToken } from '../server/auth/tokens.ts';
 import { loadConfig } from '../server/config.ts';
 import { setFindingsCaching } from '../server/findings/caches.ts';
-import {
-  applyFilter,
-  applyOrder,
-  selectColumns,
-  statsGroupsQuery,
-  type StatsGroup,
-} from '../server/findings/findings.repository.ts';
+import { applyFilter, applyOrder, selectColumns } from '../server/findings/findings.repository.ts';
+import { statsGroupsQuery, type StatsGroup } from '../server/findings/findings-stats.repository.ts';
 import { LIST_COLUMNS } from '../server/findings/rows.ts';
 import { foldStatsGroups } from '../server/findings/stats.ts';
 import { createOrganization, setLimits } from '../server/identity/organizations.ts';

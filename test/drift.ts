@@ -13,6 +13,8 @@ import { promisify } from 'node:util';
  *                         (dist/ci/, the scanward-ci command) (fix: npm run build:action)
  *   - console/src/api/schema.d.ts vs openapi-typescript over docs/openapi.json (fix: npm run api:console)
  *   - console/dist/       vs a fresh Vite build of console/ (fix: npm run build:console)
+ *   - server/queries/     vs the SQL of every repository query, generated afresh against a
+ *                         new migrated database (fix: npm run sql; see server/cli/sql.ts)
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -133,12 +135,43 @@ async function consoleBuildCheck(): Promise<string | undefined> {
   }
 }
 
+/** The committed SQL of the repository queries against a fresh generation (`npm run sql`). */
+async function queriesCheck(): Promise<string | undefined> {
+  const out = mkdtempSync(path.join(tmpdir(), 'scanward-queries-'));
+  try {
+    try {
+      await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/cli/sql.ts', '--out', out], {
+        cwd: ROOT,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, LOG_LEVEL: 'silent' },
+      });
+    } catch (err) {
+      const output = (err as { stderr?: string }).stderr ?? String(err);
+      return `the repository queries cannot be generated, so server/queries/ cannot be checked; \`npm run sql\` fails with:\n    ${output.trim().split('\n').slice(0, 12).join('\n    ')}`;
+    }
+    const problems = treeDifferences(path.join(ROOT, 'server/queries'), out).map((problem) => {
+      const file = problem.replace(/ differs$/, '');
+      if (file === problem) return problem;
+      const fresh = readFileSync(path.join(out, file), 'utf8');
+      const committed = readFileSync(path.join(ROOT, 'server/queries', file), 'utf8');
+      return `${file} differs (${firstDifference(fresh, committed)})`;
+    });
+    if (problems.length === 0) return undefined;
+    return `server/queries/ differs from the SQL the repositories send now (${problems.join('; ')}); run \`npm run sql\` and commit server/queries/.`;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  // The queries first, alone: their embedded database starts (initdb, in WebAssembly) within
+  // a connection timeout, which two bundlers building beside it on a small machine can exceed.
+  const queries = await queriesCheck();
   const checks = [openApiCheck(), distCheck(), consoleApiCheck(), consoleBuildCheck()];
-  const problems = (await Promise.all(checks)).filter((p): p is string => p !== undefined);
+  const problems = [queries, ...(await Promise.all(checks))].filter((p): p is string => p !== undefined);
   if (problems.length === 0) {
     console.log(
-      'check:drift: docs/openapi.json, dist/, console/src/api/schema.d.ts and console/dist/ match fresh generations',
+      'check:drift: docs/openapi.json, dist/, console/src/api/schema.d.ts, console/dist/ and server/queries/ match fresh generations',
     );
     return;
   }

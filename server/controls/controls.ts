@@ -12,7 +12,7 @@ import {
 } from '../schemas/controls.ts';
 import type { FindingListItem } from '../schemas/findings.ts';
 import { CONTROLS, getControl, type ControlDefinition, type FrameworkSlug } from './catalogue.ts';
-import { findingsOfControl } from '../findings/findings.repository.ts';
+import { findingsOfControl } from '../findings/findings-controls.repository.ts';
 import { attachEvidence, listEvidence } from './evidence.ts';
 import { controlStates, stateOf, UNRESOLVED_FINDING_STATUSES, type ControlState } from './status.ts';
 

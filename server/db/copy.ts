@@ -203,7 +203,7 @@ export function schemaDifferences(source: CopyTable[], target: CopyTable[]): str
 
 async function countRows(db: Queryable, table: string): Promise<number> {
   const [row] = rowsOf<{ n: string }>(await db.raw(`select count(*)::text as n from ${ident(table)}`));
-  return Number(row!.n);
+  return Number(row?.n ?? 0);
 }
 
 /** Tables of the list that hold at least one row, with their counts. */

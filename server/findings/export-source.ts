@@ -14,13 +14,8 @@ import {
 } from './export/index.ts';
 import { selectCommentsOfFindings } from './finding-comments.repository.ts';
 import { selectHistoryOfFindings } from './finding-history.repository.ts';
-import {
-  selectExportBatch,
-  type ExportSourceRow,
-  type FindingFilter,
-  type FindingSort,
-  type SortOrder,
-} from './findings.repository.ts';
+import type { FindingFilter, FindingSort, SortOrder } from './findings.repository.ts';
+import { selectExportBatch, type ExportSourceRow } from './findings-listing.repository.ts';
 import { DETAIL_COLUMNS, LIST_COLUMNS } from './rows.ts';
 import { commentView, exportFinding, historyEntry } from './views.ts';
 

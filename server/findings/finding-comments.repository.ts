@@ -41,6 +41,6 @@ export async function selectCommentsOfFindings(
 }
 
 /** Stores a comment of the organization (the finding is checked by the caller, in the same transaction). */
-export async function insertComment(trx: Knex.Transaction, orgId: string, row: CommentRow): Promise<void> {
+export async function insertComment(trx: Db, orgId: string, row: CommentRow): Promise<void> {
   await trx('finding_comments').insert({ ...row, org_id: orgId });
 }

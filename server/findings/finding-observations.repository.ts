@@ -81,7 +81,7 @@ export async function countScanFindings(
   const [row] = await scanFindingsQuery(db, orgId, scanId, filters).count<{ total: number | string }[]>({
     total: '*',
   });
-  return Number(row!.total);
+  return Number(row?.total ?? 0);
 }
 
 /** One page of the findings the scan observed, over the filters, most severe (as seen then) first. */

@@ -25,9 +25,9 @@ import {
   markFindingsResolved,
   type CoveredCombination,
   type FindingKey,
-  type NewFindingRow,
   type Sighting,
-} from './findings.repository.ts';
+} from './findings-lifecycle.repository.ts';
+import type { NewFindingRow } from './findings.repository.ts';
 import { statusChange } from './history.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
 import {

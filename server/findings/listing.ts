@@ -4,14 +4,8 @@ import { pageOf, type PageOf } from '../schemas/common.ts';
 import type { FindingDetail, FindingListItem } from '../schemas/findings.ts';
 import { selectCommentsOfFinding } from './finding-comments.repository.ts';
 import { selectHistoryOfFinding } from './finding-history.repository.ts';
-import {
-  countFindings,
-  selectFindingDetail,
-  selectFindingsPage,
-  type FindingFilter,
-  type FindingSort,
-  type SortOrder,
-} from './findings.repository.ts';
+import type { FindingFilter, FindingSort, SortOrder } from './findings.repository.ts';
+import { countFindings, selectFindingDetail, selectFindingsPage } from './findings-listing.repository.ts';
 import { findingDetail, findingListItem } from './views.ts';
 import { totalsCache } from './caches.ts';
 import { findingsVersion } from './finding-versions.repository.ts';

@@ -1,12 +1,12 @@
 import type { Db } from '../db/index.ts';
 import { FINDING_SEVERITIES, FINDING_STATUSES, type FindingStats } from '../schemas/findings.ts';
+import type { FindingFilter } from './findings.repository.ts';
 import {
   selectFindingTotals,
   selectStatsGroups,
-  type FindingFilter,
   type StatsFilter,
   type StatsGroup,
-} from './findings.repository.ts';
+} from './findings-stats.repository.ts';
 import { statsCache } from './caches.ts';
 import { findingsVersion } from './finding-versions.repository.ts';
 
@@ -73,8 +73,8 @@ export async function findingStats(db: Db, orgId: string, filter: StatsFilter): 
 export async function findingTotals(db: Db, orgId: string, filter: FindingFilter) {
   const row = await selectFindingTotals(db, orgId, filter);
   return {
-    total: row.total!,
-    by_severity: Object.fromEntries(FINDING_SEVERITIES.map((s) => [s, row[`sev_${s}`]!])),
-    by_status: Object.fromEntries(FINDING_STATUSES.map((s) => [s, row[`st_${s}`]!])),
+    total: row.total,
+    by_severity: Object.fromEntries(FINDING_SEVERITIES.map((s) => [s, row[`sev_${s}`]])),
+    by_status: Object.fromEntries(FINDING_STATUSES.map((s) => [s, row[`st_${s}`]])),
   };
 }

@@ -4,9 +4,8 @@ import { newId } from '../identity/ids.ts';
 import type {
   BulkUpdateBody,
   BulkUpdateResult,
-  Comment,
-  FindingPriority,
-  FindingStatus,
+  CreatedComment,
+  UpdatedFinding,
   UpdateFindingBody,
 } from '../schemas/findings.ts';
 import { resolvedAtAfter, statusChange } from './history.ts';
@@ -18,7 +17,8 @@ import {
   lockFindingsForTriage,
   setStatusOfFindings,
   updateFindingTriage,
-} from './findings.repository.ts';
+  type TriagedRow,
+} from './findings-triage.repository.ts';
 import type { CommentRow, FindingRow } from './rows.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
 
@@ -33,16 +33,6 @@ export interface Actor {
   orgId: string;
   userId: string;
   email: string;
-}
-
-export interface UpdatedFinding {
-  id: string;
-  status: FindingStatus;
-  assignee: string | null;
-  priority: FindingPriority | null;
-  due_date: string | null;
-  notes: string | null;
-  updated_at: string;
 }
 
 export async function updateFinding(
@@ -70,16 +60,22 @@ export async function updateFinding(
       await bumpFindingsVersion(trx, actor.orgId);
     }
     const row = await updateFindingTriage(trx, actor.orgId, findingId, values);
-    return {
-      id: row!.id,
-      status: row!.status,
-      assignee: row!.assignee,
-      priority: row!.priority,
-      due_date: row!.due_date ? row!.due_date.toISOString() : null,
-      notes: row!.notes,
-      updated_at: row!.updated_at.toISOString(),
-    };
+    if (!row) throw notFound('finding');
+    return presentTriaged(row);
   });
+}
+
+/** The answer of PATCH /findings/{id}: the triage fields after the change. */
+function presentTriaged(row: TriagedRow): UpdatedFinding {
+  return {
+    id: row.id,
+    status: row.status,
+    assignee: row.assignee,
+    priority: row.priority,
+    due_date: row.due_date ? row.due_date.toISOString() : null,
+    notes: row.notes,
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 export async function addComment(
@@ -88,7 +84,7 @@ export async function addComment(
   findingId: string,
   text: string,
   now = new Date(),
-): Promise<Comment & { finding_id: string }> {
+): Promise<CreatedComment> {
   return db.transaction(async (trx) => {
     if (!(await findingExists(trx, actor.orgId, findingId))) throw notFound('finding');
     const row: CommentRow = {

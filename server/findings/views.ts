@@ -1,5 +1,5 @@
 import type { ExportFinding } from './export/index.ts';
-import type { ExportSourceRow, ListSourceRow } from './findings.repository.ts';
+import type { ExportSourceRow, ListSourceRow } from './findings-listing.repository.ts';
 import type { CommentRow, DetailRow, HistoryRow } from './rows.ts';
 import type { Comment, FindingDetail, FindingListItem, HistoryEntry } from '../schemas/findings.ts';
 

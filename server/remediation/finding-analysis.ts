@@ -6,7 +6,7 @@ import type { Services } from '../services.ts';
 import { cachedAnalysis, storeAnalysis } from './analysis-cache.ts';
 import { ANALYSIS_COST, chargeAiCredits, refundAiCredits } from './credits.ts';
 import type { FindingFacts } from './finding-facts.ts';
-import { findFindingFacts } from '../findings/findings.repository.ts';
+import { findFindingFacts } from '../findings/findings-remediation.repository.ts';
 import { kevEntriesFor } from './kev-context.ts';
 import { analyzeWithFallback, providerFromConfig, type AnalysisProvider } from './providers.ts';
 

@@ -11,7 +11,7 @@ import { PaginationQuery } from '../schemas/common.ts';
  * Professional and enterprise plans only.
  */
 
-const TAGS = ['API keys'];
+const tags = ['API keys'];
 const ACCESS = { bearerOnly: true, admin: true } as const;
 const ERRORS = ['INSUFFICIENT_PERMISSION', 'PLAN_UPGRADE_REQUIRED'] as const;
 
@@ -27,7 +27,7 @@ export const postApiKey = defineRoute({
   description:
     'The answer carries `key`, the secret, which is never shown again. The key acts as the user who ' +
     'created it, limited to its permissions.',
-  tags: TAGS,
+  tags,
   access: ACCESS,
   body: ApiKeyCreate,
   responses: { 201: { description: 'The key, with its secret', schema: ApiKeyCreated } },
@@ -53,7 +53,7 @@ export const getApiKeys = defineRoute({
   operationId: 'listApiKeys',
   summary: "List the organization's API keys (never their secrets)",
   description: 'Revoked keys are not listed; expired ones are, with their `expires_at`.',
-  tags: TAGS,
+  tags,
   access: ACCESS,
   query: PaginationQuery,
   responses: { 200: { description: 'API keys, newest first', schema: ApiKeyList } },
@@ -70,7 +70,7 @@ export const deleteApiKey = defineRoute({
   operationId: 'revokeApiKey',
   summary: 'Revoke an API key',
   description: 'The key stops working at once (INVALID_API_KEY).',
-  tags: TAGS,
+  tags,
   access: ACCESS,
   params: ApiKeyIdParams,
   responses: { 200: { description: 'The key is revoked', schema: Revoked } },

@@ -20,7 +20,7 @@ import {
 import { PaginationQuery } from '../schemas/common.ts';
 import type { Services } from '../services.ts';
 
-const TAGS = ['Authentication'];
+const tags = ['Authentication'];
 
 const owner = (principal: Principal) => ({ orgId: principal.org.id, userId: principal.user.id });
 
@@ -33,7 +33,7 @@ export const createToken = defineRoute({
     'Form-encoded. Every login creates a session (30 days). Unknown e-mails answer like wrong passwords. ' +
     'After 10 failed attempts for one e-mail, or 50 from one client address, within 15 minutes, ' +
     'logins answer 429 until the window passes. Not counted against the organization request rate.',
-  tags: TAGS,
+  tags,
   access: { public: true },
   body: TokenRequest,
   bodyType: 'form',
@@ -56,7 +56,7 @@ export const refreshToken = defineRoute({
   operationId: 'refreshToken',
   summary: 'Exchange a current access token for a new one of the same session',
   description: 'An expired token cannot be refreshed (TOKEN_EXPIRED); log in again instead.',
-  tags: TAGS,
+  tags,
   access: { bearerOnly: true },
   responses: { 200: { description: 'New access token', schema: TokenResponse } },
   errors: ['TOKEN_EXPIRED', 'INVALID_TOKEN', 'INSUFFICIENT_PERMISSION'],
@@ -77,7 +77,7 @@ export const listMySessions = defineRoute({
   path: '/api/v1/auth/sessions',
   operationId: 'listSessions',
   summary: "List the caller's active sessions",
-  tags: TAGS,
+  tags,
   access: { bearerOnly: true },
   query: PaginationQuery,
   responses: { 200: { description: 'Active sessions, newest first', schema: SessionList } },
@@ -93,7 +93,7 @@ export const deleteSession = defineRoute({
   operationId: 'revokeSession',
   summary: "Revoke one of the caller's sessions",
   description: 'Every token of the session stops working at once (INVALID_TOKEN).',
-  tags: TAGS,
+  tags,
   access: { bearerOnly: true },
   params: SessionIdParams,
   responses: { 200: { description: 'The session is revoked', schema: Revoked } },
@@ -109,7 +109,7 @@ export const logoutAll = defineRoute({
   path: '/api/v1/auth/logout-all',
   operationId: 'logoutAll',
   summary: "Revoke all of the caller's sessions, the current one included",
-  tags: TAGS,
+  tags,
   access: { bearerOnly: true },
   responses: { 200: { description: 'How many sessions were revoked', schema: LogoutAllResponse } },
   errors: ['INSUFFICIENT_PERMISSION'],
@@ -126,7 +126,7 @@ export const setupMfa = defineRoute({
   description:
     'TOTP (RFC 6238: SHA-1, 6 digits, 30 s). MFA is on only after POST /api/v1/auth/mfa/verify ' +
     'with a code of this secret. Refused (CONFLICT) while MFA is on.',
-  tags: TAGS,
+  tags,
   access: { bearerOnly: true },
   responses: { 200: { description: 'The secret, shown once', schema: MfaSetupResponse } },
   errors: ['INSUFFICIENT_PERMISSION', 'CONFLICT'],
@@ -162,7 +162,7 @@ export const verifyMfa = defineRoute({
   path: '/api/v1/auth/mfa/verify',
   operationId: 'verifyMfa',
   summary: 'Turn MFA on with a code of the secret from setup',
-  tags: TAGS,
+  tags,
   access: { bearerOnly: true },
   body: MfaCodeBody,
   responses: { 200: { description: 'MFA is on', schema: MfaStatus } },
@@ -180,7 +180,7 @@ export const deleteMfa = defineRoute({
   path: '/api/v1/auth/mfa',
   operationId: 'disableMfa',
   summary: 'Turn MFA off with a current code',
-  tags: TAGS,
+  tags,
   access: { bearerOnly: true },
   body: MfaCodeBody,
   responses: { 200: { description: 'MFA is off', schema: MfaStatus } },

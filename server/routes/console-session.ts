@@ -17,7 +17,7 @@ import type { Services } from '../services.ts';
  * a visitor in to an account of the attacker's choosing.
  */
 
-const TAGS = ['Authentication'];
+const tags = ['Authentication'];
 
 async function describe(services: Services, principal: Principal): Promise<ConsoleSession> {
   if (!principal.sessionId) throw invalidToken();
@@ -40,7 +40,7 @@ export const signInConsole = defineRoute({
     'set as an HttpOnly, SameSite=Strict cookie that page scripts cannot read. Requests with the cookie ' +
     'that change something need the answer’s csrf_token in X-CSRF-Token. The cookie is renewed while in ' +
     'use and lapses after an hour without requests.',
-  tags: TAGS,
+  tags,
   access: { public: true },
   body: ConsoleSignInBody,
   responses: { 200: { description: 'Signed in; the cookie is set', schema: ConsoleSession } },
@@ -67,7 +67,7 @@ export const getConsoleSession = defineRoute({
     'Answers `{"session": null}` rather than 401 when the request has no valid session (an expired ' +
     'console cookie is cleared), so the console can ask on start without an error. API keys have no ' +
     'session. Not counted against the organization request rate.',
-  tags: TAGS,
+  tags,
   access: { public: true },
   responses: { 200: { description: 'The current session, or null', schema: ConsoleSessionState } },
   handler: async ({ services, ctx }) => {
@@ -88,7 +88,7 @@ export const signOutConsole = defineRoute({
   path: '/api/v1/auth/console/session',
   operationId: 'signOutConsole',
   summary: 'Sign out: revoke the current session and clear the console cookie',
-  tags: TAGS,
+  tags,
   access: { bearerOnly: true },
   responses: { 200: { description: 'The session is revoked', schema: Revoked } },
   errors: ['INSUFFICIENT_PERMISSION'],

@@ -64,9 +64,10 @@ export function consoleRouter(dir = DIST): Router {
   for (const pagePath of CONSOLE_PAGES) router.get(pagePath, page);
 
   router.get('/assets/:name', (ctx) => {
-    const file = assets.get(ctx.params.name!);
-    if (!file) throw new AppError(404, 'NOT_FOUND', 'route not found');
-    ctx.type = TYPES[path.extname(file)]!;
+    const file = assets.get(ctx.params.name ?? '');
+    const type = file && TYPES[path.extname(file)];
+    if (!file || !type) throw new AppError(404, 'NOT_FOUND', 'route not found');
+    ctx.type = type;
     // Built file names carry a content hash: a new build is a new name.
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.body = createReadStream(file);

@@ -5,13 +5,15 @@ import { HealthRecord } from '../schemas/health.ts';
 /** A database that takes longer than this to answer `select 1` counts as down. */
 const DB_CHECK_TIMEOUT_MS = 2000;
 
-export const getHealth = defineRoute({
+const tags = ['Health'];
+
+export const getHealthRoute = defineRoute({
   method: 'get',
   path: '/api/health',
   operationId: 'getHealth',
   summary: 'Service health',
   description: 'Answers 200 when the database answers, 503 when it does not. Needs no credentials.',
-  tags: ['Health'],
+  tags,
   access: { public: true },
   responses: {
     200: { description: 'The service and its database are up', schema: HealthRecord },
@@ -30,4 +32,4 @@ export const getHealth = defineRoute({
   },
 });
 
-export const healthRoutes = [getHealth];
+export const healthRoutes = [getHealthRoute];

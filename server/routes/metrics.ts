@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { registry, scanMetrics } from '../metrics/registry.ts';
-import { countScansByStatusOfAllOrganizations } from '../scans/scans.repository.ts';
+import { registry } from '../metrics/registry.ts';
+import { observeScansByStatus } from '../metrics/scans.ts';
 import type { Services } from '../services.ts';
 import { requireCredentialsUnless } from './docs.ts';
 
@@ -12,17 +12,12 @@ import { requireCredentialsUnless } from './docs.ts';
  */
 export const metricsRouter = new Router();
 
-const STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
-
 metricsRouter.get(
   '/metrics',
   requireCredentialsUnless((config) => config.metricsPublic),
   async (ctx) => {
     const services = ctx.state.services as Services;
-    const rows = await countScansByStatusOfAllOrganizations(services.db);
-    for (const status of STATUSES) {
-      scanMetrics.byStatus.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
-    }
+    await observeScansByStatus(services.db);
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   },

@@ -3,6 +3,8 @@ import { notFound } from '../errors.ts';
 import { getPlaybook } from '../remediation/playbooks/index.ts';
 import { Playbook, PlaybookIdParams } from '../schemas/ai.ts';
 
+const tags = ['Findings'];
+
 export const getPlaybookRoute = defineRoute({
   method: 'get',
   path: '/api/v1/playbooks/{playbook_id}',
@@ -10,7 +12,7 @@ export const getPlaybookRoute = defineRoute({
   summary: 'An Ansible playbook',
   description:
     'The remediation playbook an AI analysis names in `ansible_playbook_id`; `content` is the playbook YAML. Review its variables before running it.',
-  tags: ['Findings'],
+  tags,
   access: { permission: 'read:findings' },
   params: PlaybookIdParams,
   responses: { 200: { description: 'The playbook', schema: Playbook } },

@@ -14,18 +14,16 @@ import {
   ScanList,
   ScanQuota,
 } from '../schemas/scans.ts';
-import { createScan as createScanRecord } from '../scans/create-scan.ts';
+import { createScan } from '../scans/create-scan.ts';
 import { announceScanQueued } from '../scans/queue-signal.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../scans/idempotency.ts';
-import { presentScanDetail, presentScanListItem } from '../scans/presenter.ts';
 import { quotaReport } from '../scans/quota.ts';
-import { severityCounts } from '../findings/finding-observations.repository.ts';
-import { cancelScan as cancelScanRecord, getScan as getScanRecord } from '../scans/lifecycle.ts';
-import { listScans as listScanRecords } from '../scans/scans.repository.ts';
+import { cancelScan } from '../scans/lifecycle.ts';
+import { getScanDetail, listScans } from '../scans/listing.ts';
 import { listScanFindings } from '../scans/scan-findings.ts';
 import { scheduleRoutes } from './schedules.ts';
 
-const TAGS = ['Scans'];
+const tags = ['Scans'];
 
 /**
  * `/scans/quota` and `/scans/schedules` are literal segments under `/scans`.
@@ -50,50 +48,43 @@ function refuseLiteralSegment(scanId: string, method: string): void {
   }
 }
 
-export const getScanQuota = defineRoute({
+export const getScanQuotaRoute = defineRoute({
   method: 'get',
   path: '/api/v1/scans/quota',
   operationId: 'getScanQuota',
   summary: 'Monthly scan quota',
   description:
     '`used_this_month` counts scans created since the first instant of the current UTC month; `resets_at` is the first instant of the next. `-1` means unlimited.',
-  tags: TAGS,
+  tags,
   access: { permission: 'read:scans' },
   responses: { 200: { description: 'The quota', schema: ScanQuota } },
   handler: async ({ principal, services }) => ({ body: await quotaReport(services.db, principal.org) }),
 });
 
-export const listScans = defineRoute({
+export const listScansRoute = defineRoute({
   method: 'get',
   path: '/api/v1/scans',
   operationId: 'listScans',
   summary: 'List scans',
   description:
     'Newest first (ties by id). `target` matches exactly, ignoring case; `from_date` is inclusive and `to_date` exclusive (a date alone means 00:00Z).',
-  tags: TAGS,
+  tags,
   access: { permission: 'read:scans' },
   query: ListScansQuery,
   responses: { 200: { description: 'One page of scans', schema: ScanList } },
   handler: async ({ query, principal, services }) => {
-    const orgId = principal.org.id;
-    const { rows, total } = await listScanRecords(
+    const { items, total } = await listScans(
       services.db,
-      orgId,
+      principal.org.id,
       { status: query.status, target: query.target, from: query.from_date, to: query.to_date },
       query.page,
       query.per_page,
     );
-    const counts = await severityCounts(
-      services.db,
-      orgId,
-      rows.map((r) => r.id),
-    );
-    const items = rows.map((r) => presentScanListItem(r, counts.get(r.id)!));
     return { body: pageOf(items, total, query.page, query.per_page) };
   },
 });
 
-export const createScan = defineRoute({
+export const createScanRoute = defineRoute({
   method: 'post',
   path: '/api/v1/scans',
   operationId: 'createScan',
@@ -104,7 +95,7 @@ export const createScan = defineRoute({
     `With an \`${IDEMPOTENCY_HEADER}\` header, a repeat with the same key and body within 24 hours answers the first response and creates nothing; the same key with another body is a validation error naming the header.`,
     'Refused with `SCAN_QUOTA_EXCEEDED` when the month’s scans are used up and `CONCURRENT_SCAN_LIMIT` (with `Retry-After`) at the plan’s pending + running ceiling.',
   ].join('\n\n'),
-  tags: TAGS,
+  tags,
   access: { permission: 'write:scans' },
   headers: z.object({
     'idempotency-key': z
@@ -118,47 +109,45 @@ export const createScan = defineRoute({
   errors: ['TARGET_NOT_ALLOWED', 'SCAN_QUOTA_EXCEEDED', 'CONCURRENT_SCAN_LIMIT'],
   handler: async ({ body, headers, principal, services }) => {
     const key = parseIdempotencyKey(headers['idempotency-key']);
-    const created = await createScanRecord(services, principal, body, key);
+    const created = await createScan(services, principal, body, key);
     // Committed: wake the runners now rather than at their next poll (a replay's wake-up is harmless).
     if (created.status === 201) announceScanQueued(services);
     return created;
   },
 });
 
-export const getScan = defineRoute({
+export const getScanRoute = defineRoute({
   method: 'get',
   path: '/api/v1/scans/{scan_id}',
   operationId: 'getScan',
   summary: 'Scan details',
   description:
     '`phases_completed` and `phases_remaining` together always list the phases of the scan’s type. `current_tool` is present while running, `started_at` and `completed_at` once they apply, `changes` once completed.',
-  tags: TAGS,
+  tags,
   access: { permission: 'read:scans' },
   params: ScanIdParams,
   responses: { 200: { description: 'The scan', schema: ScanDetail } },
   errors: ['NOT_FOUND'],
-  handler: async ({ params, principal, services }) => {
-    const scan = await getScanRecord(services.db, principal.org.id, params.scan_id);
-    const counts = await severityCounts(services.db, principal.org.id, [scan.id]);
-    return { body: presentScanDetail(scan, counts.get(scan.id)!) };
-  },
+  handler: async ({ params, principal, services }) => ({
+    body: await getScanDetail(services.db, principal.org.id, params.scan_id),
+  }),
 });
 
-export const cancelScan = defineRoute({
+export const cancelScanRoute = defineRoute({
   method: 'delete',
   path: '/api/v1/scans/{scan_id}',
   operationId: 'cancelScan',
   summary: 'Cancel a scan',
   description:
     'A `pending` or `running` scan becomes `cancelled`, keeping its phase, progress and findings. Nothing is deleted. A finished scan answers 409 `SCAN_NOT_CANCELLABLE`.',
-  tags: TAGS,
+  tags,
   access: { permission: 'write:scans' },
   params: ScanIdParams,
   responses: { 200: { description: 'The scan was cancelled', schema: ScanCancelled } },
   errors: ['NOT_FOUND', 'SCAN_NOT_CANCELLABLE', 'METHOD_NOT_ALLOWED'],
   handler: async ({ params, principal, services, ctx }) => {
     refuseLiteralSegment(params.scan_id, ctx.method);
-    const scan = await cancelScanRecord(
+    const scan = await cancelScan(
       services.db,
       principal.org.id,
       params.scan_id,
@@ -175,7 +164,7 @@ export const listScanFindingsRoute = defineRoute({
   summary: 'Findings of one scan',
   description:
     'The findings this scan observed, with the severity it saw; the list of a finished scan never changes. Most severe first. `remediation` is the remediation summary in this view. `change` says whether this scan found the finding for the first time (`new`), found a resolved one again (`reopened`) or saw a known one (`unchanged`); filter on it to gate on what changed.',
-  tags: TAGS,
+  tags,
   access: { permission: 'read:scans' },
   params: ScanIdParams,
   query: ScanFindingsQuery,
@@ -196,11 +185,11 @@ export const listScanFindingsRoute = defineRoute({
 
 /** Literal paths first: the router runs the first route whose pattern matches. */
 export const scanRoutes = [
-  getScanQuota,
+  getScanQuotaRoute,
   ...scheduleRoutes,
-  listScans,
-  createScan,
-  getScan,
-  cancelScan,
+  listScansRoute,
+  createScanRoute,
+  getScanRoute,
+  cancelScanRoute,
   listScanFindingsRoute,
 ];

@@ -57,7 +57,8 @@ export async function insertSchedule(
   const [row] = await db('scan_schedules')
     .insert({ ...values, org_id: orgId })
     .returning('*');
-  return row!;
+  if (!row) throw new Error('the schedule insert returned no row');
+  return row;
 }
 
 /** How many schedules the organization has. */
@@ -65,7 +66,7 @@ export async function countSchedules(db: Db, orgId: string): Promise<number> {
   const [row] = await db('scan_schedules').where({ org_id: orgId }).count<{ total: number | string }[]>({
     total: '*',
   });
-  return Number(row!.total);
+  return Number(row?.total ?? 0);
 }
 
 /** One page of the organization's schedules, oldest first (ties by id). */

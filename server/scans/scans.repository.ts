@@ -113,7 +113,7 @@ export interface ScanFilters {
 }
 
 /** One page of an organization's scans, newest first (ties by id, so pages never overlap), and the total. */
-export async function listScans(
+export async function selectScansPage(
   db: Db,
   orgId: string,
   filters: ScanFilters,
@@ -250,7 +250,7 @@ export async function countLiveRunningScans(db: Db, orgId: string, now: Date): P
 
 /** Runner-internal: sets the claim on a scan locked by {@link lockNextClaimCandidate}. */
 export async function updateClaimedScan(
-  trx: Knex.Transaction,
+  trx: Db,
   scanId: string,
   changes: Omit<ScanUpdate, 'started_at'>,
   startedAt: Date,
@@ -260,7 +260,9 @@ export async function updateClaimedScan(
     // A scan taken over keeps the time its first runner started it.
     .update({ ...changes, started_at: trx.raw('coalesce(started_at, ?)', [startedAt]) })
     .returning('*');
-  return row!;
+  // The caller holds the row's lock (lockNextClaimCandidate), so the update finds it.
+  if (!row) throw new Error(`the claimed scan ${scanId} is gone`);
+  return row;
 }
 
 /** Runner-internal: updates the scan while it is `running` for this runner; the rows touched (0 or 1). */
@@ -288,11 +290,7 @@ export async function updateHeldScanReturning(
 }
 
 /** Runner-internal: locks the scan if it is still `running` for this runner. */
-export async function lockHeldScan(
-  trx: Knex.Transaction,
-  scanId: string,
-  runnerId: string,
-): Promise<boolean> {
+export async function lockHeldScan(trx: Db, scanId: string, runnerId: string): Promise<boolean> {
   const row = await trx('scans')
     .where({ id: scanId, runner_id: runnerId, status: 'running' })
     .forUpdate()
@@ -328,10 +326,7 @@ export async function updateActiveScanById(
 }
 
 /** Runner-internal (watchdog): running scans of any organization with no progress since `cutoff`, locked. */
-export async function lockStalledScans(
-  trx: Knex.Transaction,
-  cutoff: Date,
-): Promise<Pick<ScanRow, 'id' | 'org_id'>[]> {
+export async function lockStalledScans(trx: Db, cutoff: Date): Promise<Pick<ScanRow, 'id' | 'org_id'>[]> {
   return trx('scans')
     .where('status', 'running')
     .where('last_progress_at', '<', cutoff)

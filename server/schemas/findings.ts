@@ -84,6 +84,7 @@ export const Comment = z
 export type Comment = z.infer<typeof Comment>;
 
 export const CreatedComment = Comment.required({ finding_id: true }).meta({ id: 'CreatedComment' });
+export type CreatedComment = z.infer<typeof CreatedComment>;
 
 export const HistoryEntry = z
   .object({
@@ -207,6 +208,7 @@ export const UpdatedFinding = z
     updated_at: Timestamp,
   })
   .meta({ id: 'UpdatedFinding' });
+export type UpdatedFinding = z.infer<typeof UpdatedFinding>;
 
 export const CreateCommentBody = z
   .object({

@@ -54,7 +54,7 @@ export async function countDeliveries(db: Db, orgId: string, webhookId: string):
   const [row] = await db('webhook_deliveries')
     .where({ org_id: orgId, webhook_id: webhookId })
     .select<{ total: number }[]>(db.raw('count(*)::int as total'));
-  return row!.total;
+  return row?.total ?? 0;
 }
 
 /** A page of the webhook's deliveries, newest first, ties broken by id. */

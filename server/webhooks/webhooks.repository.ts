@@ -52,7 +52,7 @@ export async function countWebhooks(db: Db, orgId: string): Promise<number> {
   const [row] = await db('webhooks')
     .where({ org_id: orgId })
     .select<{ total: number }[]>(db.raw('count(*)::int as total'));
-  return row!.total;
+  return row?.total ?? 0;
 }
 
 /** A page of the organization's webhooks, newest first, ties broken by id. */

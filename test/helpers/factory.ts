@@ -17,7 +17,7 @@ import type { FindingStatus } from '../../server/schemas/findings.ts';
 import type { Permission, Plan } from '../../server/schemas/common.ts';
 import type { Db } from '../../server/db/index.ts';
 import { insertObservations } from '../../server/findings/finding-observations.repository.ts';
-import { insertFindingsIfNew } from '../../server/findings/findings.repository.ts';
+import { insertFindingsIfNew } from '../../server/findings/findings-lifecycle.repository.ts';
 import {
   findScan,
   insertScanRow,

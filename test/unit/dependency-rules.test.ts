@@ -72,6 +72,17 @@ const TREE: Record<string, string> = {
   'server/http/openapi-cli.ts': "import { routes } from '../routes/docs.ts';\nexport const r = routes;",
   'server/routes/docs.ts':
     "import { errorShape } from '../http/errors.ts';\nexport const routes = [errorShape];",
+  'server/routes/findings.ts': [
+    "import { listFindings } from '../findings/listing.ts';",
+    "import { findingRows } from '../findings/findings.repository.ts';",
+    'export const r = [listFindings, findingRows];',
+  ].join('\n'),
+  'server/routes/scans.ts': [
+    "import { listFindings } from '../findings/listing.ts';",
+    "import type { FindingRow } from '../findings/findings.repository.ts';",
+    'export const r = [listFindings];',
+    'export type R = FindingRow;',
+  ].join('\n'),
   'server/http/errors.ts': 'export const errorShape = {};',
   'server/auth/principal.ts': 'export interface Principal { id: string }',
   'server/findings/listing.ts': [
@@ -82,6 +93,7 @@ const TREE: Record<string, string> = {
   'server/findings/findings.repository.ts': [
     "import type { Knex } from 'knex';",
     "export const findingRows = (db: Knex) => db('findings');",
+    'export interface FindingRow { id: string }',
   ].join('\n'),
   'server/db/index.ts': "import knex from 'knex';\nexport const make = knex;",
   'migrations/001_init.ts': "import type { Knex } from 'knex';\nexport const up = (db: Knex) => db;",
@@ -217,6 +229,13 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
     expect(violations('http-knows-no-route-or-domain')).toEqual([
       'server/http/contract.ts → server/auth/principal.ts',
       'server/http/openapi-cli.ts → server/routes/docs.ts',
+    ]);
+  });
+
+  it('keeps repositories out of routes (type imports too): a route calls domain code', () => {
+    expect(violations('routes-call-domain-code')).toEqual([
+      'server/routes/findings.ts → server/findings/findings.repository.ts',
+      'server/routes/scans.ts → server/findings/findings.repository.ts',
     ]);
   });
 

@@ -1,0 +1,46 @@
+import * as apiKeys from '../../auth/api-keys.repository.ts';
+import * as sessions from '../../auth/sessions.repository.ts';
+import * as settings from '../../auth/settings.repository.ts';
+import { repositorySamples } from '../sql-generator.ts';
+import { API_KEY, NOW, ORG, PAGE, SESSION, USER } from './fixture.ts';
+
+/** Samples of server/auth/. */
+
+export const authSamples = [
+  repositorySamples('server/auth/api-keys.repository.ts', apiKeys, {
+    insertApiKey: [
+      [
+        {
+          id: API_KEY,
+          org_id: ORG,
+          user_id: USER,
+          name: 'CI',
+          prefix: 'sw_live_abcd',
+          key_hash: 'hash',
+          permissions: ['read:scans', 'write:scans'],
+        },
+      ],
+    ],
+    countLiveApiKeys: [[ORG]],
+    listLiveApiKeys: [[ORG, PAGE]],
+    revokeLiveApiKey: [[ORG, API_KEY, NOW]],
+    touchApiKey: [[ORG, API_KEY, NOW]],
+    findApiKeyCallerByHash: [['hash']],
+  }),
+  repositorySamples('server/auth/sessions.repository.ts', sessions, {
+    insertSession: [[{ id: SESSION, org_id: ORG, user_id: USER, expires_at: NOW }]],
+    countActiveSessions: [[ORG, USER, NOW]],
+    listActiveSessions: [[ORG, USER, NOW, PAGE]],
+    revokeActiveSessions: [
+      { name: 'all of a user', args: [ORG, USER, NOW] },
+      { name: 'one session', args: [ORG, USER, NOW, SESSION] },
+    ],
+    revokeUnrevokedSessions: [[ORG, USER, NOW]],
+    touchSession: [[ORG, SESSION, NOW]],
+    findSessionCaller: [[ORG, { sessionId: SESSION, userId: USER }, NOW]],
+  }),
+  repositorySamples('server/auth/settings.repository.ts', settings, {
+    insertSettingUnlessPresent: [['sample_setting', 'value']],
+    findSetting: [['sample_setting']],
+  }),
+];

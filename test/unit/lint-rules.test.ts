@@ -1,0 +1,78 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The ESLint rules of docs/architecture.md bite (as dependency-rules.test.ts proves the
+ * import rules do): each snippet is linted with the repository's eslint.config.js under the
+ * path it names, and exactly the expected messages come back.
+ */
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function problems(filePath: string, text: string): Promise<string[]> {
+  const [result] = await eslint.lintText(text, { filePath });
+  return (result?.messages ?? []).map((m) => `${m.line}: ${m.ruleId}: ${m.message}`);
+}
+
+describe('the lint rules (eslint.config.js)', () => {
+  it('keep a route file to the route habit: tags, own names, no non-null assertion', async () => {
+    const found = await problems(
+      'server/routes/probe.ts',
+      [
+        "import { defineRoute } from '../http/contract.ts';",
+        "import { getScanDetail as detail, listScans } from '../scans/listing.ts';",
+        "import { z as zod } from 'zod';",
+        "const TAGS = ['Scans'];",
+        "const tags = ['Scans'];",
+        'export const aRoute = defineRoute({ tags: TAGS } as never);',
+        "export const bRoute = defineRoute({ tags: ['Scans'] });",
+        'export const cRoute = defineRoute({ tags });',
+        'export const d = (x?: { id: string }) => [x!.id, detail, listScans, zod];',
+      ].join('\n'),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^2: scanward\/no-renamed-project-imports: Import `getScanDetail` under its own name/,
+      ),
+      expect.stringMatching(/^4: no-restricted-syntax: Spell it `tags`/),
+      expect.stringMatching(/^7: no-restricted-syntax: Write `tags,`/),
+      expect.stringMatching(/^9: @typescript-eslint\/no-non-null-assertion: /),
+    ]);
+  });
+
+  it('keep repositories on Db and free of row! assertions', async () => {
+    const found = await problems(
+      'server/findings/probe.repository.ts',
+      [
+        "import type { Knex } from 'knex';",
+        "import type { Db } from '../db/index.ts';",
+        'export async function a(trx: Knex.Transaction, db: Db) {',
+        "  const [row] = await db('findings').select('id');",
+        '  return [trx, row!.id];',
+        '}',
+      ].join('\n'),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^3: no-restricted-syntax: Repositories take `Db`/),
+      expect.stringMatching(/^5: no-restricted-syntax: No `row!`/),
+    ]);
+  });
+
+  it('keep SQL in repositories and row! out of domain code', async () => {
+    const found = await problems(
+      'server/findings/probe.ts',
+      [
+        "import type { Db } from '../db/index.ts';",
+        'export async function a(db: Db, rows?: string[]) {',
+        "  await db('findings').select('id');",
+        '  await db.transaction(async () => undefined);',
+        '  return rows!.length;',
+        '}',
+      ].join('\n'),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^3: no-restricted-syntax: Query a table through its repository/),
+      expect.stringMatching(/^5: no-restricted-syntax: No `row!`/),
+    ]);
+  });
+});
