@@ -27,6 +27,7 @@ export default tseslint.config(
         performance: 'readonly',
         process: 'readonly',
         URL: 'readonly',
+        URLSearchParams: 'readonly',
       },
     },
   },

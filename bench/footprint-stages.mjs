@@ -70,12 +70,17 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${server.address().port}`;
 await measure('app built and listening');
 
-const basic = `Basic ${Buffer.from(`admin@localhost:${env.SCANWARD_ADMIN_PASSWORD}`).toString('base64')}`;
+const login = await fetch(`${base}/api/v1/auth/token`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({ username: 'admin@localhost', password: env.SCANWARD_ADMIN_PASSWORD }),
+});
+const authorization = `Bearer ${(await login.json()).access_token}`;
 for (const url of ['/api/health', '/', '/openapi.json', '/api/v1/scans', '/api/v1/findings']) {
-  const res = await fetch(base + url, { headers: { authorization: basic } });
+  const res = await fetch(base + url, { headers: { authorization } });
   await res.arrayBuffer();
 }
-await measure('first requests answered (health, console, OpenAPI document, lists)');
+await measure('first requests answered (log-in, health, console, OpenAPI document, lists)');
 
 const background = startBackgroundWork(runtime.services, config.role);
 await measure('runner, scheduler, webhook worker started');
@@ -103,7 +108,7 @@ const { DEFAULT_TEMPLATES_DIR } = await import('../server/scanner/templates/sour
 const set = await templatesIn(DEFAULT_TEMPLATES_DIR, { cacheDir: templateCacheDir(dataDir) });
 await measure(`default template set loaded (${set.stats.loaded} templates, compiled: cold cache)`);
 
-const pdf = await fetch(`${base}/api/v1/findings/export?format=pdf`, { headers: { authorization: basic } });
+const pdf = await fetch(`${base}/api/v1/findings/export?format=pdf`, { headers: { authorization } });
 await pdf.arrayBuffer();
 await measure(`PDF report rendered (HTTP ${pdf.status})`);
 
