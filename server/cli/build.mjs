@@ -14,7 +14,7 @@
 //   node server/cli/build.mjs --clean      remove every generated file
 //
 // Plain JavaScript itself, so it runs before anything is built. The build is stale when the
-// hash of the sources (their paths and text, this file and esbuild's version) differs from the
+// hash of the sources (their paths and text, and this file) differs from the
 // one the last build wrote into STAMP: content, not modification times, which a checkout or a
 // copy rewrites. Generated files begin with GENERATED, which is how a later build tells them
 // from sources and removes those whose source is gone. Each file is written to a temporary name
@@ -22,7 +22,6 @@
 // whole new one.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
@@ -61,18 +60,13 @@ function generatedFiles() {
   });
 }
 
-function esbuildVersion() {
-  try {
-    return createRequire(import.meta.url)('esbuild/package.json').version;
-  } catch {
-    return 'absent';
-  }
-}
-
-/** What the build is made from: every source's path and text, this script and esbuild's version. */
+/**
+ * What the build is made from: every source's path and text, and this script. (Not esbuild's
+ * version: a process that only checks freshness must not need esbuild, and a new esbuild comes
+ * with `npm install`, whose `prepare` builds anew.)
+ */
 export function sourceHash() {
   const hash = createHash('sha256');
-  hash.update(`esbuild ${esbuildVersion()}\n`);
   hash.update(readFileSync(fileURLToPath(import.meta.url)));
   for (const source of sources()) {
     hash.update(`\n${source}\n`);
