@@ -63,14 +63,18 @@ export function pgliteSettings(sharedBuffersMb = PGLITE_SHARED_BUFFERS_MB): stri
 }
 
 /**
- * One full garbage collection, now. PGlite creates a database directory (initdb) in a second,
- * temporary PostgreSQL instance; its WebAssembly memory (~450 MB) is garbage once it closes, but
- * V8 does not count WebAssembly memory towards collecting, so an idle service would hold it for
- * good. Called once, after a new embedded database was created.
+ * Full garbage collections once a new embedded database is open. PGlite creates a database
+ * directory (initdb) in a second, temporary PostgreSQL instance; its WebAssembly memory
+ * (~350 MB resident) is garbage once it closes, but V8 does not count WebAssembly memory towards
+ * collecting, so an idle service would hold it for good. It becomes collectable only a moment
+ * after the open (PGlite's own clean-up runs on later turns of the event loop), hence a
+ * collection now and two later ones, on timers that keep no process alive.
  */
-function collectGarbage(): void {
+function collectGarbageSoon(): void {
   setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  for (const delay of [1000, 5000]) setTimeout(gc, delay).unref();
 }
 
 /**
@@ -167,7 +171,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await lock?.release();
     throw err;
   }
-  if (creates) collectGarbage();
+  if (creates) collectGarbageSoon();
   return {
     db,
     engine: 'pglite',
