@@ -137,7 +137,8 @@ export default {
     preserveSymlinks: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|console/dist|data|coverage)/' },
+    // The generated JavaScript beside the sources (`npm run build`) is not cruised: the rules are about the sources.
+    exclude: { path: '^(dist|console/dist|data|coverage)/|^(server|migrations)/.*\.js$' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'types', 'default'],

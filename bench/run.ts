@@ -6,6 +6,7 @@
  *   npm run bench                  # all of them
  *   npm run bench -- portscan      # only the ones named
  *   npm run bench -- scan-vs-nmap  # scans end to end against nmap, side by side
+ *   npm run bench -- footprint     # memory on both databases, beside issue 25's goals
  *
  * Loopback only: the scanner benchmarks run under a loopback scope policy
  * (bench/loopback.ts) and the service under SCANWARD_SCAN_ALLOW=loopback; the
@@ -13,6 +14,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { buildIfStale } from '../server/cli/build.mjs';
 
 const BENCHMARKS: Record<string, string[]> = {
   portscan: ['bench/portscan.ts', '5'],
@@ -23,6 +25,8 @@ const BENCHMARKS: Record<string, string[]> = {
   'scan-vs-nmap': ['bench/scan-e2e.ts', '3', 'host', 'range24', 'range22', 'host-min-rate'],
   findings: ['bench/findings.ts'],
   'templates-load': ['bench/templates-load.ts', '3'],
+  // Memory as users run the service (the JavaScript build), on both databases, beside issue 25's goals.
+  footprint: ['bench/footprint.ts'],
 };
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -34,6 +38,9 @@ if (unknown.length > 0) {
   );
   process.exit(2);
 }
+
+// The services the benchmarks start are the JavaScript build, as `npm start` runs it.
+await buildIfStale();
 
 let failed = 0;
 for (const [name, args] of Object.entries(BENCHMARKS)) {

@@ -129,7 +129,8 @@ async function freshDatabase(): Promise<{
 async function startService(port: number, dbEnv: Record<string, string>): Promise<ChildProcess> {
   // BENCH_NODE_ARGS, e.g. `--cpu-prof`, profiles the service.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
+  // The JavaScript build, as `npm start` runs it (bench/run.ts builds it when stale).
+  const child = spawn(process.execPath, [...nodeArgs, 'server/main.js'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,7 +1,6 @@
 import { startCounterSweeper } from './ratelimit/sweeper.ts';
 import { startScheduler } from './scans/scheduler.ts';
 import { startRunner, type Runner } from './scanner/runner.ts';
-import { prepareSweepThreads } from './scanner/net/sweep-threads.ts';
 import type { Services } from './services.ts';
 import { startWebhookWorker, type WebhookWorker } from './webhooks/delivery.ts';
 
@@ -22,11 +21,9 @@ export interface BackgroundWork {
 export function startBackgroundWork(services: Services, role: Services['config']['role']): BackgroundWork {
   const stops: Array<() => Promise<void>> = [];
   const runner = role === 'api' ? undefined : startRunner(services);
-  if (runner) {
-    // The sweep threads take a moment to load: start them now rather than on the first scan.
-    prepareSweepThreads(services.config.scanThreads);
-    stops.push(() => runner.stop());
-  }
+  // The sweep threads start with the first scan this process runs (pipeline.ts), not here: an
+  // idle service does not carry them (docs/performance.md, Footprint).
+  if (runner) stops.push(() => runner.stop());
   if (role !== 'runner') {
     stops.push(startScheduler(services));
     const sweeper = startCounterSweeper(services.db, services.logger);

@@ -104,6 +104,7 @@ const envSchema = z.object({
   SCANWARD_KEV_FILE: z.string().min(1).optional(),
   SCANWARD_TEMPLATES_DIR: z.string().min(1).optional(),
   SCANWARD_NMAP: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
+  SCANWARD_PGLITE_SHARED_BUFFERS_MB: wholeNumber(8, 4096).default(32),
   SCANWARD_TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -132,6 +133,8 @@ export interface Config {
   /** Worker threads a port sweep is split over (0: on the runner's own thread). */
   scanThreads: number;
   webhookAllowPrivate: boolean;
+  /** The embedded database's page cache (PostgreSQL's `shared_buffers`), in MiB (db/index.ts). */
+  pgliteSharedBuffersMb: number;
   /** `auto`: full and compliance scans ask nmap for a second opinion when it is installed. */
   nmap: 'auto' | 'off';
   docsPublic: boolean;
@@ -225,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kevFile: e.SCANWARD_KEV_FILE,
     templatesDir: e.SCANWARD_TEMPLATES_DIR,
     nmap: e.SCANWARD_NMAP,
+    pgliteSharedBuffersMb: e.SCANWARD_PGLITE_SHARED_BUFFERS_MB,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -36,6 +36,7 @@ export async function startRuntime(
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDir ?? config.dataDir,
+    pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
     snapshot: options.snapshot,
   });
   try {

@@ -27,7 +27,12 @@ export async function openOperatorDatabase(env: NodeJS.ProcessEnv): Promise<Oper
   let database: Database;
   try {
     // A command runs one query at a time: two connections are plenty.
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
+      poolMax: 2,
+    });
   } catch (err) {
     if (err instanceof DataDirLockedError) throw new CliError(err.message, EXIT.locked);
     throw err;

@@ -1,8 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
+import type ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { lockDataDir, type DataDirLock } from './lock.ts';
 
@@ -32,19 +34,66 @@ export interface DatabaseOptions {
   snapshot?: Blob | undefined;
   /** Pool size for PostgreSQL. */
   poolMax?: number;
+  /** PGlite's page cache in MiB (`shared_buffers`); default {@link PGLITE_SHARED_BUFFERS_MB}. */
+  pgliteSharedBuffersMb?: number;
+}
+
+/** The embedded database's page cache by default, in MiB (SCANWARD_PGLITE_SHARED_BUFFERS_MB). */
+export const PGLITE_SHARED_BUFFERS_MB = 32;
+
+/**
+ * PostgreSQL settings of the embedded database, on top of PGlite's own start parameters. PGlite
+ * runs PostgreSQL in one WebAssembly memory that grows and never shrinks, so what these size is
+ * resident for the life of the process (docs/self-hosting.md, "Memory"; measured in
+ * docs/performance.md, "Footprint"):
+ *
+ * - `shared_buffers` (initdb's 128 MB): the page cache. Pages it does not hold are read from the
+ *   data directory's files, which the operating system caches; at 32 MB the process is ~100 MB
+ *   smaller. Below 8 MB PGlite aborts under a bulk load.
+ * - `maintenance_work_mem` (64 MB): memory for building an index (migrations) and vacuuming;
+ *   once used it stays in the WebAssembly memory, so 16 MB.
+ * - `temp_buffers` (8 MB): temporary tables, which Scanward does not use: 1 MB.
+ * - `wal_buffers` follows `shared_buffers` (1/32), and `work_mem` (4 MB per sort or hash) stays.
+ *
+ * PGlite's `initialMemory` is left alone: 128 MB is the WebAssembly module's own minimum (a
+ * smaller one is refused), and pages of it nothing touched take no memory.
+ */
+export function pgliteSettings(sharedBuffersMb = PGLITE_SHARED_BUFFERS_MB): string[] {
+  return [`shared_buffers=${sharedBuffersMb}MB`, 'maintenance_work_mem=16MB', 'temp_buffers=1MB'];
+}
+
+/**
+ * Full garbage collections once a new embedded database is open. PGlite creates a database
+ * directory (initdb) in a second, temporary PostgreSQL instance; its WebAssembly memory
+ * (~350 MB resident) is garbage once it closes, but V8 does not count WebAssembly memory towards
+ * collecting, so an idle service would hold it for good. It becomes collectable only a moment
+ * after the open (PGlite's own clean-up runs on later turns of the event loop), hence a
+ * collection now and two later ones, on timers that keep no process alive.
+ */
+function collectGarbageSoon(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  for (const delay of [1000, 5000]) setTimeout(gc, delay).unref();
 }
 
 /**
  * knex-pglite reports a delete's command as `DEL`, so knex returns the raw
  * result instead of the number of deleted rows. Naming the method as knex's
  * own PostgreSQL client expects makes `.delete()` answer a count on both engines.
+ * Made on first use: PGlite and its client are loaded only by a process on the
+ * embedded database (about 15 MB that a process on PostgreSQL does not carry).
  */
-class PgliteClient extends (ClientPgLite as unknown as new (config: Knex.Config) => {
-  processResponse(obj: { method?: string }, runner: unknown): unknown;
-}) {
-  override processResponse(obj: { method?: string }, runner: unknown): unknown {
-    return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+async function pgliteClient(): Promise<typeof ClientPgLite> {
+  const { default: Base } = await import('knex-pglite');
+  class PgliteClient extends (Base as unknown as new (config: Knex.Config) => {
+    processResponse(obj: { method?: string }, runner: unknown): unknown;
+  }) {
+    override processResponse(obj: { method?: string }, runner: unknown): unknown {
+      return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+    }
   }
+  return PgliteClient as unknown as typeof ClientPgLite;
 }
 
 // PostgreSQL's int8 (count(*), sums) arrives as a string by default; our counts fit in a double.
@@ -99,13 +148,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   // knex-pglite takes a PGlite instance of ours as `connection.pglite`; knex's types do not know it.
   const snapshot = filename ? undefined : options.snapshot;
-  const connection = snapshot
-    ? ({ pglite: new PGlite({ loadDataDir: snapshot }) } as unknown as Knex.StaticConnectionConfig)
-    : filename
-      ? { filename }
-      : {};
+  // A directory without PG_VERSION (or memory without a snapshot) is created by initdb on open.
+  const creates = snapshot === undefined && !(filename && existsSync(path.join(filename, 'PG_VERSION')));
+  const { PGlite: Embedded } = await import('@electric-sql/pglite');
+  const settings = pgliteSettings(options.pgliteSharedBuffersMb).flatMap((setting) => ['-c', setting]);
+  const pglite: PGlite = new Embedded({
+    ...(snapshot ? { loadDataDir: snapshot } : { dataDir: filename }),
+    startParams: [...Embedded.defaultStartParams, ...settings],
+  });
+  const connection = { pglite } as unknown as Knex.StaticConnectionConfig;
   const db = knexFactory({
-    client: PgliteClient as unknown as typeof ClientPgLite,
+    client: await pgliteClient(),
     dialect: 'postgres',
     connection,
     acquireConnectionTimeout: 30_000,
@@ -118,6 +171,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await lock?.release();
     throw err;
   }
+  if (creates) collectGarbageSoon();
   return {
     db,
     engine: 'pglite',

@@ -21,6 +21,7 @@ import { scanMetrics } from '../metrics/registry.ts';
 import type { Phase as PhaseName, PhaseTimings } from '../schemas/scans.ts';
 import { ProgressTracker } from './progress.ts';
 import { createScopeGuard } from './scope-guard.ts';
+import { prepareSweepThreads } from './net/sweep-threads.ts';
 import { heartbeatIntervalMs } from './scan-rows.ts';
 import { emptyState, ScanAborted, type PhaseContext, type ScanRecord, type ScanState } from './types.ts';
 
@@ -50,6 +51,9 @@ export async function executeScan(
 ): Promise<void> {
   const { db } = services;
   const log = options.log.child({ scan_id: scan.id });
+  // The sweep threads load (tens of milliseconds) while the scan reads its state and runs
+  // discovery; they are started by the first scan of a process and serve every later one.
+  if (services.config.scanThreads > 0) prepareSweepThreads(services.config.scanThreads);
   const stored = await resumePoint(db, scan.id);
   if (!stored) return;
   const timings: PhaseTimings = { phases: {}, ...stored.phase_timings };

@@ -5,7 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_ENV } from './app.ts';
 
-/** Real server processes (`node --import tsx server/main.ts`, as `npm start` runs it) on free loopback ports, for the tests of start-up, restarts and several processes. */
+/**
+ * Real server processes, as `npm start` runs them (`node server/main.js`, the JavaScript build that
+ * test/helpers/global-setup.ts keeps current, no TypeScript loader), on free loopback ports, for
+ * the tests of start-up, restarts and several processes.
+ */
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,12 +47,15 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...TEST_ENV, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env };
 }
 
-/** Starts `node --import tsx server/main.ts` as its own process on a free loopback port. */
+/** The command line `npm start` runs (package.json), after `node`. */
+export const SERVER_ENTRY = ['server/main.js'];
+
+/** Starts `node server/main.js` as its own process on a free loopback port. */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  // One process, as `npm start` runs it: the tsx command would be a second process relaying
-  // signals, which kills a child that does not acknowledge one within 30 ms (a busy machine).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // One process, as a supervisor runs it (docs/self-hosting.md): npm would be a second process
+  // that does not pass a SIGTERM sent to it alone on to the server.
+  const child = spawn(process.execPath, SERVER_ENTRY, {
     cwd: REPO_ROOT,
     env: childEnv({ ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import PDFDocument from 'pdfkit';
 import {
   exportFileName,
   type ExportFinding,
@@ -50,6 +49,9 @@ export async function countTotals(findings: AsyncIterable<ExportFinding>): Promi
  */
 async function* pdfChunks(source: FindingSource, metadata: ExportMetadata): AsyncGenerator<Uint8Array> {
   const totals = metadata.totals ?? (await countTotals(source()));
+  // pdfkit (with its font and compression code, ~20 MB of a process's memory) is loaded by the
+  // first PDF export, not by every process that serves the API (docs/performance.md, Footprint).
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     autoFirstPage: false,
     size: PAGE.size,

@@ -90,6 +90,7 @@ export const enumeration: Phase = {
   name: 'enumeration',
   weight: 40,
   async run(ctx: PhaseContext) {
+    const started = performance.now();
     const ports = resolvePorts(ctx.scan.ports);
     const hosts = ctx.state.hosts;
     // Hosts of a range are knocked on first; hosts named or resolved from a name are up.
@@ -174,7 +175,7 @@ export const enumeration: Phase = {
     await identify.onIdle();
     if (ctx.signal.aborted) throw ctx.signal.reason;
     services.sort(inHostOrder);
-    const opinions = await secondOpinion(ctx, services);
+    const opinions = await secondOpinion(ctx, services, secondOpinionBudget(performance.now() - started));
     let improved = 0;
     for (const [address, results] of opinions) {
       improved += mergeNmapResults(
@@ -225,10 +226,25 @@ export function rangesOf(ports: readonly number[]): [number, number][] {
   return ranges;
 }
 
-/** nmap may take this long per host before the scan goes on without it. */
-const NMAP_TIMEOUT_MS = 60_000;
+/** The longest nmap may take over a scan's hosts before the scan goes on without it. */
+const NMAP_MAX_MS = 60_000;
+/**
+ * The least time nmap gets: enough for it to start and read a service that greets or answers
+ * its first probes (under a second on loopback, a few seconds on a busy machine); what takes
+ * longer is nmap waiting out its probes on a silent service.
+ */
+const NMAP_MIN_MS = 8_000;
 /** nmap processes at once within a scan. */
 const NMAP_PROCESSES = 4;
+
+/**
+ * How long the second opinion may take: as long as the sweep and our identification took
+ * before it, within [NMAP_MIN_MS, NMAP_MAX_MS]. So nmap never takes the larger part of the
+ * enumeration (beyond the floor), however long its probes would wait.
+ */
+export function secondOpinionBudget(enumerationMs: number): number {
+  return Math.min(NMAP_MAX_MS, Math.max(NMAP_MIN_MS, Math.ceil(enumerationMs)));
+}
 
 /**
  * Services nmap's version detection cannot improve on and only waits out: the Erlang
@@ -238,11 +254,23 @@ const NMAP_PROCESSES = 4;
  */
 const NMAP_ADDS_NOTHING: ReadonlySet<string> = new Set(['erlang-dist']);
 
+/**
+ * Services whose protocol our own probes established from the protocol's own answer, where
+ * nmap's version detection gets the same answer to its HTTP request ours did and then waits out
+ * its other probes: HTTP, plain or inside TLS (nmap's TLS probe only wraps the same requests).
+ * An HTTP server that sends no `Server` header gives nmap nothing more to date it by; a full scan
+ * of such an HTTPS service spent 22 of its 24 s waiting for nmap before this.
+ */
+const IDENTIFIED_BY_OUR_PROBES: ReadonlySet<string> = new Set(['http', 'https']);
+
 /** The ports, per host, worth nmap's second opinion: those our probes could not name or date. */
 export function secondOpinionPorts(services: readonly ServiceIdentification[]): Map<string, number[]> {
   const byHost = new Map<string, number[]>();
   for (const s of services) {
-    if (s.service !== 'unknown' && (s.version || NMAP_ADDS_NOTHING.has(s.service))) continue;
+    if (s.service !== 'unknown') {
+      if (s.version || NMAP_ADDS_NOTHING.has(s.service)) continue;
+      if (s.tool === 'scanward-probe' && IDENTIFIED_BY_OUR_PROBES.has(s.service)) continue;
+    }
     byHost.set(s.address, [...(byHost.get(s.address) ?? []), s.port]);
   }
   return byHost;
@@ -251,18 +279,23 @@ export function secondOpinionPorts(services: readonly ServiceIdentification[]): 
 /**
  * nmap's service scan of the ports our probes could not name or date, for
  * full and compliance scans when nmap is installed (and SCANWARD_NMAP is not
- * `off`). Never fails the scan: a host nmap could not scan simply gets no
- * second opinion.
+ * `off`), within `budgetMs` for all hosts together (a few nmap processes at a
+ * time). Never fails the scan: a host nmap could not scan, or did not finish
+ * within the budget, simply gets no second opinion, and a note says so.
  */
 async function secondOpinion(
   ctx: PhaseContext,
   services: readonly ServiceIdentification[],
+  budgetMs: number,
 ): Promise<Map<string, NmapServiceResult[]>> {
   const results = new Map<string, NmapServiceResult[]>();
   if (ctx.scan.scan_type === 'quick' || ctx.services.config.nmap === 'off') return results;
   const byHost = secondOpinionPorts(services);
   if (byHost.size === 0 || !(await isNmapAvailable())) return results;
   ctx.progress.tool('nmap');
+  const budget = AbortSignal.timeout(budgetMs);
+  const signal = AbortSignal.any([ctx.signal, budget]);
+  let cut = 0;
   // A range scan may have many hosts: a few nmap processes at a time.
   const queue = new PQueue({ concurrency: NMAP_PROCESSES });
   for (const [address, ports] of byHost) {
@@ -275,18 +308,29 @@ async function secondOpinion(
               address,
               ports,
               assertAllowed: ctx.assertAllowed,
-              signal: ctx.signal,
-              timeoutMs: NMAP_TIMEOUT_MS,
+              signal,
+              timeoutMs: NMAP_MAX_MS,
             }),
           );
         },
-        { signal: ctx.signal },
+        { signal },
       )
       .catch((err: unknown) => {
-        if (!ctx.signal.aborted)
-          ctx.log.warn({ err, address }, 'nmap service scan failed; going on without it');
+        if (ctx.signal.aborted) return;
+        if (budget.aborted) cut += 1;
+        else ctx.log.warn({ err, address }, 'nmap service scan failed; going on without it');
       });
   }
   await queue.onIdle();
+  if (cut > 0) {
+    ctx.log.info(
+      { hosts: cut, budgetMs },
+      'nmap did not finish within its share of the scan; going on without it',
+    );
+    ctx.state.notes.push(
+      `nmap: stopped after ${Math.round(budgetMs / 1000)} s (its bound: as long as the sweep and identification took, ` +
+        `at least ${NMAP_MIN_MS / 1000} s), no second opinion on ${cut} host(s)`,
+    );
+  }
   return results;
 }

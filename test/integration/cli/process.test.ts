@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.ts';
 import { migrateLatest } from '../../../server/db/migrate.ts';
 import { runCliCaptured } from '../../helpers/cli.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
+import { SERVER_ENTRY } from '../../helpers/server-process.ts';
 
 /**
  * The real `scanward` binary and a real server process side by side: what a
@@ -19,7 +19,6 @@ import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'scanward.js');
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const ADMIN_PASSWORD = 'bootstrap-admin-password';
 /** Generous: a loaded two-core CI machine starts PGlite slowly. */
 const START_DEADLINE_MS = 90_000;
@@ -64,9 +63,9 @@ interface RunningServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts `server/main.ts` on a free loopback port and resolves once it listens. */
+/** Starts the built server (`node server/main.js`, as `npm start`) on a free loopback port and resolves once it listens. */
 function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', TSX_LOADER, 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, SERVER_ENTRY, {
     cwd: ROOT,
     env: childEnv({
       PORT: '0',

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts';
 
 /**
- * The server as operators run it (`node --import tsx server/main.ts`, `npm start`) on an embedded
+ * The server as operators run it (`node server/main.js`, the build `npm start` runs) on an embedded
  * database in a data directory: graceful shutdown and the data-dir lock.
  */
 

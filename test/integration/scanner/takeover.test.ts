@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, scanRow, type Tenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { SERVER_ENTRY } from '../../helpers/server-process.ts';
 import {
   closeAll,
   randomLoopbackAddress,
@@ -18,7 +19,7 @@ const PORT_COUNT = 10;
 
 /** A runner process of its own (SCANWARD_ROLE=runner) on the test's PostgreSQL database. */
 function spawnRunner(databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  return spawn(process.execPath, SERVER_ENTRY, {
     cwd: ROOT,
     env: {
       ...process.env,
