@@ -339,8 +339,16 @@ function noteFor(product: VendorProduct, version: string, snapshot: VendorSnapsh
 }
 
 /**
+ * Whether a version names one release: three numbers (`2.4.49`, `1.1.1`, `1.1.1k`). `Apache/2.4`
+ * (ServerTokens Minor) or `nginx/1` say only the line, and which release it is is not known.
+ */
+export function namesRelease(version: string): boolean {
+  return /^\d+\.\d+\.\d+/.test(version);
+}
+
+/**
  * The CVEs the vendor lists as affecting `version` of `product`, newest CVE first. A version
- * that does not read as one matches nothing.
+ * that does not read as one, or names only a release line, matches nothing.
  */
 export function vendorCves(
   product: VendorProduct,
@@ -349,7 +357,7 @@ export function vendorCves(
   snapshot: VendorSnapshot = vendorSnapshot(),
 ): VendorCve[] {
   const comparable = comparableVersion(version);
-  if (!comparable) return [];
+  if (!comparable || !namesRelease(comparable)) return [];
   const note = noteFor(product, comparable, snapshot);
   const matches: VendorCve[] = [];
   for (const entry of snapshot.products[product]) {

@@ -352,6 +352,13 @@ describe('versions as servers announce them', () => {
     expect(vendorCves('openssl', 'garbage', {}, snapshot)).toEqual([]);
   });
 
+  it('matches nothing on a version that names only a release line (ServerTokens Minor)', () => {
+    expect(vendorCves('apache_httpd', '2.4.49').length).toBeGreaterThan(0);
+    expect(vendorCves('apache_httpd', '2.4')).toEqual([]);
+    expect(vendorCves('apache_httpd', '2')).toEqual([]);
+    expect(vendorCves('nginx', '1.18')).toEqual([]);
+  });
+
   it('names the release line of each vendor', () => {
     expect(releaseLine('apache_httpd', '2.4.49')).toBe('2.4');
     expect(releaseLine('nginx', '1.25.3')).toBe('1.25');
