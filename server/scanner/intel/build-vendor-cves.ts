@@ -506,12 +506,8 @@ export async function buildVendorSnapshot(dir: string, datasetName: string): Pro
     if (!found) throw new Error(`README: no row for ${FOLDERS[product]}/`);
     return found;
   };
-  const nginxRow = row('nginx');
   const apacheData = await apache(join(dir, FOLDERS.apache_httpd), row('apache_httpd').path);
-  const nginxData = await nginx(
-    join(dir, FOLDERS.nginx),
-    nginxRow.path.includes('.xml') ? nginxRow.path : 'xml/en/security_advisories.xml',
-  );
+  const nginxData = await nginx(join(dir, FOLDERS.nginx), row('nginx').path);
   const opensslData = await openssl(join(dir, FOLDERS.openssl), row('openssl').path);
   const notice = notices(await readFile(join(dir, FOLDERS.nginx, 'LICENSE'), 'utf8'));
   const source = (product: VendorProduct): VendorSource => {
