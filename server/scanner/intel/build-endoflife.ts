@@ -68,9 +68,15 @@ function frontMatter(markdown: string): Record<string, unknown> {
   return parseYaml(match[1] as string) as Record<string, unknown>;
 }
 
-/** `2.4` is the cycle of `2.4.49`; `9` of `9.0.1` (a version is in the longest cycle it starts with). */
+/**
+ * `2.4` is the cycle of `2.4.49`; `9` of `9.0.1` (a version is in the longest cycle it starts
+ * with); `1.1.1` of OpenSSL's letter releases `1.1.1k` and `1.1.1-pre9`.
+ */
 export function inCycle(version: string, cycle: string): boolean {
-  return version === cycle || version.startsWith(`${cycle}.`);
+  if (version === cycle) return true;
+  if (!version.startsWith(cycle)) return false;
+  const next = version.slice(cycle.length);
+  return next.startsWith('.') || (/\d$/.test(cycle) && /^(-?[a-z])/i.test(next));
 }
 
 async function product(source: EolSource, slug: string, scheme: VersionScheme): Promise<EolProduct> {

@@ -2,10 +2,14 @@
  * The software the scanner can name from what a service revealed (a banner, a `Server` or
  * `X-Powered-By` header, a protocol handshake), with where each product is found in the
  * end-of-life data (endoflife.date slug), how it is named in the KEV snapshot's version
- * ranges, and how its versions compare. Only what the service itself said is used: a
- * product without a version, or a version that is not a version, names nothing.
+ * ranges, whose vendor CVE data covers it, and how its versions compare. Only what the
+ * service itself said is used: a product without a version, or a version that is not a
+ * version, names nothing. A `Server` header names every product token it carries
+ * (`Apache/2.4.49 (Unix) OpenSSL/1.1.1k PHP/7.4.3` → Apache, OpenSSL, PHP), and its comments
+ * say the platform (`Win64`) or the distribution (`Ubuntu`) where they do.
  */
 import type { ServiceIdentification } from '../net/services.ts';
+import type { VendorProduct } from './build-vendor-cves.ts';
 import { parseVersion, type VersionScheme } from './versions.ts';
 
 export interface SoftwareProduct {
@@ -17,8 +21,10 @@ export interface SoftwareProduct {
   /** Product names of the KEV snapshot's ranges that mean this software. */
   kevProducts: string[];
   scheme: VersionScheme;
-  /** Matches `ServiceIdentification.product` (from our probes or nmap). */
+  /** Matches `ServiceIdentification.product` (from our probes or nmap) and `Server` header product tokens. */
   productName?: RegExp;
+  /** The vendor CVE data that covers it (vendor-cves.ts). */
+  vendor?: VendorProduct;
 }
 
 export const SOFTWARE: readonly SoftwareProduct[] = [
@@ -29,6 +35,7 @@ export const SOFTWARE: readonly SoftwareProduct[] = [
     kevProducts: ['Apache HTTP Server'],
     scheme: 'dotted',
     productName: /^(apache|apache httpd|apache http server|httpd)$/i,
+    vendor: 'apache_httpd',
   },
   {
     key: 'nginx',
@@ -37,6 +44,16 @@ export const SOFTWARE: readonly SoftwareProduct[] = [
     kevProducts: [],
     scheme: 'dotted',
     productName: /^nginx$/i,
+    vendor: 'nginx',
+  },
+  {
+    key: 'openssl',
+    name: 'OpenSSL',
+    endoflife: 'openssl',
+    kevProducts: [],
+    scheme: 'dotted',
+    productName: /^openssl$/i,
+    vendor: 'openssl',
   },
   {
     key: 'tomcat',
@@ -242,6 +259,79 @@ export interface IdentifiedSoftware {
   version: string;
   /** Where the name and version were read, for the evidence: `Server: Apache/2.4.49`. */
   source: string;
+  /** The platform the `Server` header's comments name (`Win64` → windows, `Unix`/`Ubuntu` → unix). */
+  platform?: ServerPlatform;
+  /** The distribution they name (`Ubuntu`, `Debian`, `CentOS`, `Red Hat`): its packages may carry backported fixes. */
+  distribution?: string;
+}
+
+export type ServerPlatform = 'windows' | 'unix';
+
+/** One product token of a `Server` header, with the comments that follow it. */
+export interface ServerProductToken {
+  name: string;
+  version?: string;
+  comments: string[];
+}
+
+/**
+ * The product tokens of a `Server` header (RFC 9110 §10.2.4: `product[/version]` separated by
+ * spaces, each optionally followed by `(comments)`): `Apache/2.4.49 (Unix) OpenSSL/1.1.1k
+ * mod_fcgid/2.3.9` → Apache 2.4.49 (Unix), OpenSSL 1.1.1k, mod_fcgid 2.3.9.
+ */
+export function parseServerHeader(header: string): ServerProductToken[] {
+  const tokens: ServerProductToken[] = [];
+  let rest = header.trim().slice(0, 1024);
+  while (rest.length > 0) {
+    if (rest.startsWith('(')) {
+      let depth = 0;
+      let end = 0;
+      for (; end < rest.length; end++) {
+        if (rest[end] === '(') depth++;
+        else if (rest[end] === ')' && --depth === 0) break;
+      }
+      const comment = rest.slice(1, end).trim();
+      if (comment) tokens.at(-1)?.comments.push(comment);
+      rest = rest.slice(end + 1).trimStart();
+      continue;
+    }
+    const word = /^[^\s(]+/.exec(rest)?.[0] ?? rest;
+    rest = rest.slice(word.length).trimStart();
+    const slash = word.indexOf('/');
+    const name = slash === -1 ? word : word.slice(0, slash);
+    const version = slash === -1 ? undefined : word.slice(slash + 1);
+    if (name) tokens.push({ name, ...(version && { version }), comments: [] });
+  }
+  return tokens;
+}
+
+const WINDOWS = /^win(32|64)$|windows/i;
+const DISTRIBUTIONS: [RegExp, string][] = [
+  [/ubuntu/i, 'Ubuntu'],
+  [/debian|raspbian/i, 'Debian'],
+  [/centos/i, 'CentOS'],
+  [/red ?hat|rhel/i, 'Red Hat'],
+  [/fedora/i, 'Fedora'],
+  [/almalinux/i, 'AlmaLinux'],
+  [/rocky/i, 'Rocky Linux'],
+  [/amazon/i, 'Amazon Linux'],
+  [/suse/i, 'SUSE'],
+  [/alpine/i, 'Alpine'],
+  [/gentoo/i, 'Gentoo'],
+];
+const UNIX = /^(unix|linux|.*bsd|darwin)$/i;
+
+/** The platform and distribution a `Server` header's comments name, when they name one. */
+export function serverPlatform(header: string): { platform?: ServerPlatform; distribution?: string } {
+  for (const comment of parseServerHeader(header).flatMap((t) => t.comments)) {
+    for (const part of comment.split(/[;,]\s*/)) {
+      if (WINDOWS.test(part.trim())) return { platform: 'windows' };
+      const distribution = DISTRIBUTIONS.find(([pattern]) => pattern.test(part))?.[1];
+      if (distribution) return { platform: 'unix', distribution };
+      if (UNIX.test(part.trim())) return { platform: 'unix' };
+    }
+  }
+  return {};
 }
 
 /** `Server` headers whose product and version are separated by a space, not a slash. */
@@ -253,7 +343,11 @@ function byName(name: string): SoftwareProduct | undefined {
 }
 
 /** Keeps only what reads as a version under the product's scheme. */
-function named(product: SoftwareProduct | undefined, version: string | undefined, source: string) {
+function named(
+  product: SoftwareProduct | undefined,
+  version: string | undefined,
+  source: string,
+): IdentifiedSoftware[] {
   if (!product || !version || !parseVersion(version, product.scheme)) return [];
   return [{ product, version, source }];
 }
@@ -277,8 +371,18 @@ export function softwareOf(service: ServiceIdentification): IdentifiedSoftware[]
     const servU = SERV_U_BANNER.exec(service.banner);
     if (servU) found.push(...named(byName('Serv-U'), servU[1], service.banner));
   }
+  if (server) {
+    // The other products the header names: OpenSSL and PHP behind Apache, and the like.
+    for (const token of parseServerHeader(server)) {
+      const product = byName(token.name);
+      if (product && !found.some((f) => f.product.key === product.key))
+        found.push(...named(product, token.version, `Server: ${server}`));
+    }
+  }
   const poweredBy = typeof details.powered_by === 'string' ? details.powered_by : undefined;
   const php = poweredBy ? /\bPHP\/(\d[\w.]*)/i.exec(poweredBy) : null;
-  if (php) found.push(...named(byName('PHP'), php[1], `X-Powered-By: ${poweredBy}`));
-  return found;
+  if (php && !found.some((f) => f.product.key === 'php'))
+    found.push(...named(byName('PHP'), php[1], `X-Powered-By: ${poweredBy}`));
+  const where = server ? serverPlatform(server) : {};
+  return found.map((f) => ({ ...f, ...where }));
 }

@@ -117,7 +117,11 @@ export interface VersionRange {
  * so it is compared on its own length: `9.0.0.M1` is in the line that starts at `9` (a
  * branch label in the records), and `2.4.0-rc1` at `2.4.0`.
  */
-function atLeast(version: string, introduced: string, scheme: VersionScheme): boolean | undefined {
+export function atLeast(
+  version: string,
+  introduced: string,
+  scheme: VersionScheme = 'dotted',
+): boolean | undefined {
   const v = parseVersion(version, scheme);
   const bound = parseVersion(introduced, scheme);
   if (!v || !bound) return undefined;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -14,13 +14,16 @@ import { buildKevSnapshot } from '../../../../server/scanner/intel/build-kev.ts'
 import { assessEndOfLife, monthsBetween } from '../../../../server/scanner/intel/endoflife.ts';
 import { kevMatches } from '../../../../server/scanner/intel/kev.ts';
 import { eolSnapshot, kevSnapshot } from '../../../../server/scanner/intel/snapshots.ts';
-import { softwareOf, type IdentifiedSoftware } from '../../../../server/scanner/intel/software.ts';
+import {
+  parseServerHeader,
+  serverPlatform,
+  softwareOf,
+  type IdentifiedSoftware,
+} from '../../../../server/scanner/intel/software.ts';
 import type { ServiceIdentification } from '../../../../server/scanner/net/services.ts';
 import { emptyState, type PhaseContext } from '../../../../server/scanner/types.ts';
 import type { Services } from '../../../../server/services.ts';
-
-const SHARED = new URL('../../../../../shared/data/', import.meta.url);
-const sharedFile = (name: string) => new URL(name, SHARED).pathname;
+import { SHARED_DATA, sharedFile } from '../../../helpers/shared-data.ts';
 
 function web(server: string, extra: Partial<ServiceIdentification> = {}): ServiceIdentification {
   const [product, version] = server.split(/[/ ]/);
@@ -80,6 +83,74 @@ describe('naming software from what a service announced', () => {
     expect(softwareOf(web('Apache'))).toEqual([]);
     expect(softwareOf(web('Acme/1.0'))).toEqual([]);
   });
+
+  it('names every known product of a Server header, once, with the platform its comments name', () => {
+    const found = softwareOf(
+      web('Apache/2.4.49', {
+        details: {
+          server: 'Apache/2.4.49 (Unix) OpenSSL/1.1.1k mod_fcgid/2.3.9 PHP/7.4.3',
+          powered_by: 'PHP/7.4.3',
+        },
+      }),
+    );
+    expect(found.map((s) => [s.product.key, s.version, s.product.vendor, s.platform])).toEqual([
+      ['apache-http-server', '2.4.49', 'apache_httpd', 'unix'],
+      ['openssl', '1.1.1k', 'openssl', 'unix'],
+      ['php', '7.4.3', undefined, 'unix'],
+    ]);
+    expect(new Set(found.map((s) => s.source))).toEqual(
+      new Set(['Server: Apache/2.4.49 (Unix) OpenSSL/1.1.1k mod_fcgid/2.3.9 PHP/7.4.3']),
+    );
+    const nginx = only(web('nginx/1.18.0 (Ubuntu)'));
+    expect([nginx.product.vendor, nginx.version, nginx.platform, nginx.distribution]).toEqual([
+      'nginx',
+      '1.18.0',
+      'unix',
+      'Ubuntu',
+    ]);
+    const rhel = softwareOf(web('Apache/2.4.6 (Red Hat Enterprise Linux) OpenSSL/1.0.2k-fips'));
+    expect(rhel.map((s) => [s.product.key, s.version, s.distribution])).toEqual([
+      ['apache-http-server', '2.4.6', 'Red Hat'],
+      ['openssl', '1.0.2k-fips', 'Red Hat'],
+    ]);
+    expect(softwareOf(web('Apache/2.4.54 (Win64) OpenSSL/1.1.1p')).map((s) => s.platform)).toEqual([
+      'windows',
+      'windows',
+    ]);
+  });
+});
+
+describe('reading a Server header', () => {
+  it('splits product tokens and their comments', () => {
+    expect(parseServerHeader('Apache/2.4.49 (Unix) OpenSSL/1.1.1k mod_fcgid/2.3.9')).toEqual([
+      { name: 'Apache', version: '2.4.49', comments: ['Unix'] },
+      { name: 'OpenSSL', version: '1.1.1k', comments: [] },
+      { name: 'mod_fcgid', version: '2.3.9', comments: [] },
+    ]);
+    expect(parseServerHeader('nginx/1.18.0 (Ubuntu)')).toEqual([
+      { name: 'nginx', version: '1.18.0', comments: ['Ubuntu'] },
+    ]);
+    expect(parseServerHeader('Microsoft-IIS/10.0')).toEqual([
+      { name: 'Microsoft-IIS', version: '10.0', comments: [] },
+    ]);
+    expect(parseServerHeader('nginx')).toEqual([{ name: 'nginx', comments: [] }]);
+    expect(parseServerHeader('Apache (Debian (testing))  mod_perl/2.0.12')).toEqual([
+      { name: 'Apache', comments: ['Debian (testing)'] },
+      { name: 'mod_perl', version: '2.0.12', comments: [] },
+    ]);
+    expect(parseServerHeader('')).toEqual([]);
+  });
+
+  it('tells the platform and distribution only when a comment names them', () => {
+    expect(serverPlatform('Apache/2.4.54 (Win64) OpenSSL/1.1.1p')).toEqual({ platform: 'windows' });
+    expect(serverPlatform('Apache/2.4.49 (Unix)')).toEqual({ platform: 'unix' });
+    expect(serverPlatform('Apache/2.4.41 (Ubuntu)')).toEqual({ platform: 'unix', distribution: 'Ubuntu' });
+    expect(serverPlatform('Apache/2.4.6 (CentOS) OpenSSL/1.0.2k-fips')).toEqual({
+      platform: 'unix',
+      distribution: 'CentOS',
+    });
+    expect(serverPlatform('nginx/1.25.3')).toEqual({});
+  });
 });
 
 describe('end of life and outdated versions', () => {
@@ -113,6 +184,15 @@ describe('end of life and outdated versions', () => {
     expect(typeof cycle.eol).toBe('string');
     expect(assessEndOfLife(software, '2026-11-23')?.endOfLife).toBeUndefined();
     expect(assessEndOfLife(software, cycle.eol as string)?.endOfLife).toBe(cycle.eol);
+  });
+
+  it("puts OpenSSL's letter releases in their cycle", () => {
+    const [, openssl] = softwareOf(web('Apache/2.4.49 (Unix) OpenSSL/1.1.1k'));
+    const assessment = assessEndOfLife(openssl!, '2026-11-23')!;
+    expect(assessment.cycle.cycle).toBe('1.1.1');
+    expect(assessment.endOfLife).toBe('2023-09-11');
+    expect(assessment.behind).toMatchObject({ latest: '1.1.1w', releases: 12 });
+    expect(assessment.cpe).toBe('cpe:2.3:a:openssl:openssl:1.1.1k:*:*:*:*:*:*:*');
   });
 
   it('counts whole months', () => {
@@ -195,29 +275,26 @@ describe('the version checks', () => {
   });
 });
 
-describe.skipIf(!existsSync(SHARED))(
-  'the committed snapshots are what the build makes of ../shared/data',
-  () => {
-    const work = mkdtempSync(join(tmpdir(), 'scanward-eol-test-'));
-    afterAll(() => rmSync(work, { recursive: true, force: true }));
+describe.skipIf(!SHARED_DATA)('the committed snapshots are what the build makes of ../shared/data', () => {
+  const work = mkdtempSync(join(tmpdir(), 'scanward-eol-test-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-    it('KEV', () => {
-      const raw = JSON.parse(readFileSync(sharedFile('kev-affected-2026-11-23.json'), 'utf8'));
-      expect(buildKevSnapshot(raw, 'kev-affected-2026-11-23.json')).toEqual(kevSnapshot());
+  it('KEV', () => {
+    const raw = JSON.parse(readFileSync(sharedFile('kev-affected-2026-11-23.json') as string, 'utf8'));
+    expect(buildKevSnapshot(raw, 'kev-affected-2026-11-23.json')).toEqual(kevSnapshot());
+  });
+
+  it('end of life', async () => {
+    execFileSync('tar', ['-xzf', sharedFile('endoflife-2026-08-22.tar.gz') as string, '-C', work]);
+    const built = await buildEolSnapshot({
+      productsDir: join(work, 'endoflife.date/products'),
+      releasesDir: join(work, 'release-data/releases'),
+      productsCommit: 'a70eca3',
+      releasesCommit: 'f626bde',
+      date: '2026-08-22',
     });
+    expect(built).toEqual(eolSnapshot());
+  });
+});
 
-    it('end of life', async () => {
-      execFileSync('tar', ['-xzf', sharedFile('endoflife-2026-08-22.tar.gz'), '-C', work]);
-      const built = await buildEolSnapshot({
-        productsDir: join(work, 'endoflife.date/products'),
-        releasesDir: join(work, 'release-data/releases'),
-        productsCommit: 'a70eca3',
-        releasesCommit: 'f626bde',
-        date: '2026-08-22',
-      });
-      expect(built).toEqual(eolSnapshot());
-    });
-  },
-);
-
-if (!existsSync(SHARED)) console.warn('skipping the snapshot rebuild tests: ../shared/data is absent');
+if (!SHARED_DATA) console.warn('skipping the snapshot rebuild tests: ../shared/data is absent');
