@@ -7,7 +7,7 @@
  *
  * - The signed content is the file before the last `# digest: `, white space trimmed at both
  *   ends (Go's `bytes.TrimSpace`), with CRLF turned into LF (nuclei normalizes line ends since
- *   v3.3.7, so a checkout on Windows still verifies).
+ *   late 2024, projectdiscovery/nuclei#5869, so a checkout on Windows still verifies).
  * - `<hex>` is a Go `encoding/gob` stream of one `[]byte`: the ASN.1 DER ECDSA signature of the
  *   SHA-256 of that content.
  * - `<key fragment>` names the key: the MD5 of the public key's X coordinate. ProjectDiscovery's
