@@ -99,6 +99,7 @@ describe(`a string-blowing template DSL during a scan (${testEngine})`, () => {
     expect(first.status).toBe('completed');
     expect(warmUp.requests.map((r) => r.path)).toContain('/page-1');
     expect(JSON.stringify(first.state)).not.toContain('too costly');
+    await scanner.runner.idle();
     const baseline = process.memoryUsage().rss;
     const latencies: number[] = [];
     let peak = baseline;
