@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { installTemplates, SIGNATURE_REPORT, type SignatureReport } from '../scanner/templates/install.ts';
 import { CliError } from './errors.ts';
 import type { CliContext } from './context.ts';
+import { emit } from './output.ts';
 
 /** Paths listed at most per kind of problem; the rest are in the tree's signatures.json. */
 const LISTED = 20;
@@ -30,8 +31,10 @@ function signatureWarnings(report: SignatureReport): string {
 }
 
 /**
- * `scanward templates update [--from FILE] [--allow-unsigned]`: install the nuclei-templates
- * corpus into the data directory, verifying every template's signature.
+ * `scanward templates update [--from FILE] [--allow-unsigned] [--json]`: install the
+ * nuclei-templates corpus into the data directory, verifying every template's signature. The
+ * warnings about templates that did not verify go to stderr; `--json` prints the result (the
+ * signature report included) instead of the text.
  */
 export function registerTemplatesCommand(program: Command, context: CliContext): void {
   program
@@ -44,7 +47,8 @@ export function registerTemplatesCommand(program: Command, context: CliContext):
     )
     .option('--from <file>', 'an offline tarball of the corpus instead of the latest GitHub release')
     .option('--allow-unsigned', 'also install templates that are unsigned or whose signature does not match')
-    .action(async (opts: { from?: string; allowUnsigned?: boolean }) => {
+    .option('--json', 'print machine-readable JSON')
+    .action(async (opts: { from?: string; allowUnsigned?: boolean; json?: boolean }) => {
       const dataDir = context.env.SCANWARD_DATA_DIR ?? './data';
       let result;
       try {
@@ -58,12 +62,16 @@ export function registerTemplatesCommand(program: Command, context: CliContext):
       }
       const { signatures } = result;
       context.stderr(signatureWarnings(signatures));
-      context.stdout(
-        `installed ${result.source} into ${result.directory}` +
+      emit(
+        context,
+        opts.json === true,
+        result,
+        () =>
+          `installed ${result.source} into ${result.directory}` +
           `${result.license ? '' : ' (warning: no LICENSE.md in the archive; keep the MIT notice with the templates)'}\n` +
           `signatures: ${signatures.verified.toLocaleString('en-US')} of ${plural(signatures.templates, 'template')} ` +
           `verified against ${signatures.key.name} (certificate SHA-256 ${signatures.key.certificate_sha256})\n` +
-          'restart the runners to load it\n',
+          'restart the runners to load it',
       );
     });
 }

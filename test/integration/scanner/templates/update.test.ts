@@ -154,6 +154,19 @@ describe.skipIf(!haveCorpus)('scanward templates update --from FILE', () => {
       expect(existsSync(join(installed, 'workflows', 'w.yaml'))).toBe(true);
       expect(existsSync(join(installed, 'profiles', 'p.yml'))).toBe(true);
 
+      const json = await cli(['templates', 'update', '--from', tarball, '--json'], own);
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        directory: installed,
+        signatures: {
+          templates: 4,
+          verified: 2,
+          unsigned: ['http/own/mine.yaml'],
+          mismatched: [{ path: SIGNED[1], reason: 'the signature does not match the content' }],
+          installed_unverified: false,
+        },
+      });
+
       const lenient = await cli(['templates', 'update', '--from', tarball, '--allow-unsigned'], own);
       expect(lenient.code).toBe(0);
       expect(lenient.stderr).toContain('warning: 1 unsigned template installed anyway (--allow-unsigned)');
