@@ -213,7 +213,7 @@ export const MAX_DSL_STEPS = 10_000;
 /** Longest pattern `regex()` compiles, and longest version `compare_versions()` reads. */
 const MAX_REGEX_PATTERN = 16 * 1024;
 const MAX_VERSION = 256;
-/** Work between two yields to the event loop (a quarter of the largest response, in characters). */
+/** Work between two yields to the event loop: one pass over the largest response read (256 KiB). */
 const YIELD_EVERY = 256 * 1024;
 /** Evaluations running at once in the process (each holds at most MAX_DSL_BUILT characters). */
 const CONCURRENT_EVALUATIONS = 4;
