@@ -4,7 +4,8 @@
  * templates the engine runs as written (they compile under the supported subset, loader.ts),
  * chosen by SELECTION, each kept verbatim under its upstream path, with upstream's LICENSE.md
  * (MIT) and a manifest naming the upstream commit and, per template, its path, id, why it was
- * chosen and the SHA-1 of its text. The same inputs always give the same bytes.
+ * chosen, the SHA-1 of its text and whether its `# digest:` signature verifies against
+ * ProjectDiscovery's key (signature.ts). The same inputs always give the same bytes.
  *
  *   npm run templates:default -- --from nuclei-templates.tar.gz --commit <sha> \
  *     --kev cisa-kev-YYYY-MM-DD.json
@@ -19,6 +20,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
+import { checkTemplateSignature, projectDiscoveryKey, type SignatureStatus } from './signature.ts';
 import { compileAnyTemplate, protocolOf, type AnyTemplate } from './template-set.ts';
 
 const run = promisify(execFile);
@@ -79,6 +81,8 @@ export interface ManifestEntry {
   reason: SelectionReason;
   cve_ids: string[];
   sha1: string;
+  /** Whether the file as shipped carries ProjectDiscovery's valid signature. */
+  signature: SignatureStatus;
 }
 
 export interface DefaultSetManifest {
@@ -87,7 +91,10 @@ export interface DefaultSetManifest {
   license: string;
   notice: string;
   kev_catalog: string;
+  /** The key the templates' signatures were checked against. */
+  signing_key: { name: string; certificate_sha256: string; fragment: string };
   counts: Record<SelectionReason, number>;
+  signatures: Record<SignatureStatus, number>;
   templates: ManifestEntry[];
 }
 
@@ -130,10 +137,16 @@ export async function buildDefaultSet(options: {
       reason,
       cve_ids: template.info.cveIds,
       sha1: createHash('sha1').update(text).digest('hex'),
+      signature: checkTemplateSignature(Buffer.from(text, 'utf8')).status,
     });
   }
   const counts = { 'kev-cve': 0, exposure: 0, misconfiguration: 0, 'default-login': 0, network: 0, ssl: 0 };
-  for (const e of entries) counts[e.reason]++;
+  const signatures = { verified: 0, unsigned: 0, mismatched: 0 };
+  for (const e of entries) {
+    counts[e.reason]++;
+    signatures[e.signature]++;
+  }
+  const key = projectDiscoveryKey();
   const licensePath = join(options.corpus, 'LICENSE.md');
   const license = existsSync(licensePath) ? await readFile(licensePath, 'utf8') : '';
   if (!license) throw new Error(`${options.corpus} has no LICENSE.md: the MIT notice must be kept`);
@@ -148,7 +161,9 @@ export async function buildDefaultSet(options: {
         'Templates from projectdiscovery/nuclei-templates, Copyright (c) ProjectDiscovery, Inc., ' +
         'MIT License (LICENSE.md in this folder). Kept verbatim under their upstream paths.',
       kev_catalog: `CISA Known Exploited Vulnerabilities catalog ${options.kev.catalogVersion} (CC0 1.0)`,
+      signing_key: { name: key.name, certificate_sha256: key.certificate_sha256, fragment: key.fragment },
       counts,
+      signatures,
       templates: entries,
     },
   };

@@ -16,8 +16,8 @@ import { urlHost } from '../net/target-address.ts';
 import { connectService, hostTarget } from '../net/service-connect.ts';
 import type { PhaseContext } from '../types.ts';
 import { substitute } from './execute.ts';
-import { requestMatches } from './matchers.ts';
 import {
+  judge,
   protocolDetection,
   RawView,
   renderEvidence,
@@ -148,7 +148,7 @@ export async function runNetworkTemplates(
       answered++;
       const named = new Map<string, string>(result.named);
       const view = new RawView(result.final, result.raw.toString('latin1'), named, template.variables);
-      if (!(await requestMatches(request, view))) return undefined;
+      if (!(await judge(ctx, template.id, request, view))) return undefined;
       return protocolDetection(
         template,
         service,

@@ -18,8 +18,7 @@ import { urlHost } from '../net/target-address.ts';
 import { connectService, hostTarget, serverName, ServiceConnectError } from '../net/service-connect.ts';
 import type { PhaseContext } from '../types.ts';
 import type { DslValue } from './dsl.ts';
-import { requestMatches } from './matchers.ts';
-import { protocolDetection, RawView, runProtocolTemplates, type ProtocolRun } from './protocol-run.ts';
+import { judge, protocolDetection, RawView, runProtocolTemplates, type ProtocolRun } from './protocol-run.ts';
 import type { CompiledSslRequest, SslTemplate } from './schema.ts';
 import type { SslField } from './ssl.ts';
 
@@ -157,7 +156,9 @@ export async function runSslTemplates(
       const named = new Map<string, DslValue>(Object.entries(fields));
       const matched =
         request.matchers.length > 0
-          ? await requestMatches(
+          ? await judge(
+              ctx,
+              template.id,
               request,
               new RawView(Buffer.from(json), json, named, template.variables, named),
             )

@@ -18,7 +18,8 @@ import { hostTarget, ServiceConnectError } from '../net/service-connect.ts';
 import type { Coverage, Detection, PhaseContext } from '../types.ts';
 import { isTlsService } from '../net/http-exchange.ts';
 import { sendTemplateRequest, type TemplateResponse } from './http-client.ts';
-import { requestMatches, ResponseView } from './matchers.ts';
+import { ResponseView } from './matchers.ts';
+import { judgeAnswer } from './too-costly.ts';
 import type { LoadedTemplate, RequestItem, TemplateInfo } from './schema.ts';
 
 export const TEMPLATE_TOOL = 'nuclei-template';
@@ -191,7 +192,9 @@ export async function runTemplates(
         }
         if (!exchange.response) continue;
         const view = new ResponseView(exchange.response, template.variables);
-        if (await requestMatches(request, view)) {
+        const verdict = await judgeAnswer(ctx, template.id, request, view);
+        if (!verdict.decided) complete = false;
+        if (verdict.matched) {
           run.detections.push(
             templateDetection(template, service, target, {
               component: `${componentUrl(service)}${path}`,

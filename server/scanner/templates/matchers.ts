@@ -3,7 +3,7 @@
  * `condition` (default `or`), `negative` inverts the matcher's result, and a request's
  * matchers combine with `matchers-condition` (default `or`).
  */
-import { dslMatches, registerRawString, type DslValue } from './dsl.ts';
+import { dslMatches, DslTooCostly, registerRawString, type DslValue } from './dsl.ts';
 import { sandboxedRegexTest } from './regex-sandbox.ts';
 import type { CompiledMatcher, CompiledRequest } from './schema.ts';
 import type { TemplateResponse } from './http-client.ts';
@@ -12,6 +12,8 @@ import type { TemplateResponse } from './http-client.ts';
 export class ResponseView {
   readonly body: string;
   readonly header: string;
+  /** Set when a DSL matcher went past the evaluation bounds (dsl.ts) on this response. */
+  tooCostly: DslTooCostly | undefined;
   private vars: Map<string, DslValue> | undefined;
 
   constructor(
@@ -100,7 +102,10 @@ async function combineAsync<T>(
   return condition === 'and';
 }
 
-/** One matcher's verdict, `negative` applied. */
+/**
+ * One matcher's verdict, `negative` applied. A DSL matcher whose evaluation went past the
+ * bounds (dsl.ts) does not match, `negative` or not, and leaves the reason on the view.
+ */
 export async function matcherMatches(matcher: CompiledMatcher, view: ResponseView): Promise<boolean> {
   let result: boolean;
   switch (matcher.type) {
@@ -129,7 +134,13 @@ export async function matcherMatches(matcher: CompiledMatcher, view: ResponseVie
     }
     case 'dsl': {
       const vars = view.variables();
-      result = await combineAsync(matcher.dsl, matcher.condition, (node) => dslMatches(node, vars));
+      try {
+        result = await combineAsync(matcher.dsl, matcher.condition, (node) => dslMatches(node, vars));
+      } catch (err) {
+        if (!(err instanceof DslTooCostly)) throw err;
+        view.tooCostly ??= err;
+        return false;
+      }
       break;
     }
   }

@@ -7,9 +7,10 @@ import PQueue from 'p-queue';
 import { renderBytes } from '../net/probe-session.ts';
 import { ServiceConnectError } from '../net/service-connect.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
-import type { DslValue } from './dsl.ts';
+import { DslTooCostly, type DslValue } from './dsl.ts';
 import { canonicalCheckId, redactEvidence, templateDetection } from './execute.ts';
 import { ResponseView } from './matchers.ts';
+import { judgeAnswer } from './too-costly.ts';
 import type { TemplateInfo } from './schema.ts';
 import type { Coverage, Detection, PhaseContext } from '../types.ts';
 
@@ -27,7 +28,8 @@ export interface ProtocolRun {
  * Runs `templates` against one service, CONCURRENCY at a time. For each template, `attempt`
  * tries its requests in turn and answers the detection one found (undefined: none, or a
  * request it skips); the first detection ends the template. A request that could not reach
- * the service (ServiceConnectError) leaves the template out of the coverage. Throws the last
+ * the service (ServiceConnectError), or an answer too costly to judge (`judge`), leaves the
+ * template out of the coverage. Throws the last
  * such error when connections were made (`run.connections`) and none answered (`answered()`).
  */
 export async function runProtocolTemplates<T extends { id: string }, R>(
@@ -50,6 +52,11 @@ export async function runProtocolTemplates<T extends { id: string }, R>(
         detection = await attempt(template, request);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
+        // Too costly to judge (already reported): no detection, and no coverage either.
+        if (err instanceof DslTooCostly) {
+          complete = false;
+          continue;
+        }
         if (!(err instanceof ServiceConnectError)) throw err;
         lastError = err;
         complete = false;
@@ -120,3 +127,19 @@ export function protocolDetection(
 }
 
 export const renderEvidence = (bytes: Buffer, max = 2048): string => renderBytes(bytes, max);
+
+/**
+ * Whether a request block's matchers match `view`; when its DSL was too costly to judge (the
+ * template is then reported) and nothing matched, throws DslTooCostly, which leaves the
+ * template out of the coverage (runProtocolTemplates).
+ */
+export async function judge(
+  ctx: PhaseContext,
+  templateId: string,
+  request: Parameters<typeof judgeAnswer>[2],
+  view: ResponseView,
+): Promise<boolean> {
+  const verdict = await judgeAnswer(ctx, templateId, request, view);
+  if (!verdict.matched && !verdict.decided) throw view.tooCostly as DslTooCostly;
+  return verdict.matched;
+}

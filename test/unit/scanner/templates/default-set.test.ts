@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildFromTarball, writeDefaultSet } from '../../../../server/scanner/templates/default-set.ts';
+import { checkTemplateSignature } from '../../../../server/scanner/templates/signature.ts';
 import { loadTemplates } from '../../../../server/scanner/templates/template-set.ts';
 import { DEFAULT_TEMPLATES_DIR } from '../../../../server/scanner/templates/sources.ts';
 
@@ -46,6 +47,20 @@ describe('the curated default template set', () => {
       'network',
       'ssl',
     ]);
+  });
+
+  it("records which templates carry ProjectDiscovery's valid signature, and the files as shipped agree", () => {
+    const manifest = JSON.parse(readFileSync(join(DEFAULT_TEMPLATES_DIR, 'manifest.json'), 'utf8'));
+    expect(manifest.signing_key).toMatchObject({
+      name: 'projectdiscovery/nuclei-templates',
+      fragment: '922c64590222798bb761d5b6d8e72950',
+    });
+    for (const entry of manifest.templates as Array<{ path: string; signature: string }>) {
+      const data = readFileSync(join(DEFAULT_TEMPLATES_DIR, entry.path));
+      expect(checkTemplateSignature(data).status, entry.path).toBe(entry.signature);
+    }
+    // Every template of the set at 9424c7c is signed and verifies.
+    expect(manifest.signatures).toEqual({ verified: manifest.templates.length, unsigned: 0, mismatched: 0 });
   });
 
   it.skipIf(!haveData)(
