@@ -1,6 +1,6 @@
 import type { Principal } from '../http/principal.ts';
 import { login } from '../auth/login.ts';
-import { assertLoginAllowed, recordFailedLogin } from '../auth/login-throttle.ts';
+import { failedWith, passed, throttledCheck } from '../auth/login-throttle.ts';
 import { beginMfaSetup, disableMfa, invalidMfaCode, verifyMfaSetup } from '../auth/mfa.ts';
 import { listSessions, revokeAllSessions, revokeSession } from '../auth/sessions.ts';
 import { issueToken, invalidToken } from '../auth/tokens.ts';
@@ -142,7 +142,8 @@ export const setupMfa = defineRoute({
 
 /**
  * Wrong codes on the MFA endpoints count as failed logins of the account, so a
- * stolen token cannot be used to guess codes at the request rate.
+ * stolen token cannot be used to guess codes at the request rate; the attempt is
+ * reserved before the code is checked.
  */
 async function checkedCode(
   services: Services,
@@ -150,11 +151,9 @@ async function checkedCode(
   ip: string,
   check: () => Promise<boolean>,
 ): Promise<void> {
-  await assertLoginAllowed(services.db, principal.user.email, ip);
-  if (!(await check())) {
-    await recordFailedLogin(services.db, principal.user.email, ip);
-    throw invalidMfaCode();
-  }
+  await throttledCheck(services.db, { email: principal.user.email, ip }, async () =>
+    (await check()) ? passed(undefined) : failedWith(invalidMfaCode()),
+  );
 }
 
 export const verifyMfa = defineRoute({
