@@ -99,8 +99,8 @@ async function basicPrincipal(services: Services, ctx: Context, encoded: string)
     const ok = caller
       ? await verifyPassword(password, caller.passwordHash)
       : await verifyAgainstDecoy(password);
-    // An account protected by MFA cannot be opened with its password alone.
-    if (!caller || !ok || caller.mfaEnabled) return failedWith(invalidCredentials());
+    // An account protected by MFA cannot be opened with its password alone, nor a disabled one at all.
+    if (!caller || !ok || caller.mfaEnabled || caller.disabled) return failedWith(invalidCredentials());
     return passed<Principal>({ via: 'basic', user: caller.user, org: caller.org });
   });
 }

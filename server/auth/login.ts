@@ -25,7 +25,8 @@ export interface LoginAttempt {
  * The password login: reserve an attempt → password → MFA → new session → token.
  *
  * An unknown e-mail is checked against a decoy hash, so it answers exactly like
- * a wrong password and takes as long. `MFA_REQUIRED` is only ever said after
+ * a wrong password and takes as long; so does a disabled account. The MFA code may
+ * be a TOTP code or an unused recovery code. `MFA_REQUIRED` is only ever said after
  * the password is right. Wrong passwords and wrong or reused MFA codes count
  * as failed logins (10 per e-mail, 50 per address in 15 minutes); the attempt is
  * reserved before the password is checked, so concurrent requests cannot check
@@ -45,7 +46,8 @@ export async function login(
       const passwordOk = found
         ? await verifyPassword(attempt.password, found.password_hash)
         : await verifyAgainstDecoy(attempt.password);
-      if (!found || !passwordOk) return failedWith(invalidCredentials());
+      // A disabled account answers exactly like a wrong password, and counts like one.
+      if (!found || !passwordOk || found.disabled_at) return failedWith(invalidCredentials());
       // The right password without a code is not a failure: the attempt is given back.
       if (found.mfa_enabled && !attempt.mfaCode) return passed(undefined);
       if (
