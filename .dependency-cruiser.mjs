@@ -138,7 +138,7 @@ export default {
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     // The generated JavaScript beside the sources (`npm run build`) is not cruised: the rules are about the sources.
-    exclude: { path: '^(dist|console/dist|data|coverage)/|^(server|migrations)/.*\.js$' },
+    exclude: { path: '^(dist|console/dist|data|coverage)/|^(server|migrations)/.*\\.js$' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'types', 'default'],

@@ -127,15 +127,4 @@ export default tseslint.config(
       'scanward/no-renamed-project-imports': 'error',
     },
   },
-  {
-    // auth/ and identity/ are being reworked on other branches; their remaining `row!`
-    // assertions go with that work (docs/architecture.md, "Routes").
-    files: ['server/auth/**/*.ts', 'server/identity/**/*.ts'],
-    ignores: ['server/**/*.repository.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...SQL_OUTSIDE_REPOSITORIES] },
-  },
-  {
-    files: ['server/auth/**/*.repository.ts', 'server/identity/**/*.repository.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...REPOSITORIES_TAKE_DB] },
-  },
 );

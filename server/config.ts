@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { ACCOUNT_EMAIL_PATTERN } from './schemas/common.ts';
 
 /**
  * The service's whole configuration, read from the environment once at start-up.
@@ -70,7 +71,7 @@ const envSchema = z.object({
   // Any local@domain, so the default `admin@localhost` (no dot in the domain) may also be set explicitly.
   SCANWARD_ADMIN_EMAIL: z
     .string()
-    .regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an e-mail address' })
+    .regex(ACCOUNT_EMAIL_PATTERN, { error: 'must be an e-mail address' })
     .default('admin@localhost'),
   SCANWARD_ADMIN_PASSWORD: z.string().min(12, { error: 'must be at least 12 characters' }).optional(),
   SCANWARD_ADMIN_PLAN: z

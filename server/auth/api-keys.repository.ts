@@ -55,7 +55,7 @@ function liveKeys(db: Db, orgId: string) {
 
 export async function countLiveApiKeys(db: Db, orgId: string): Promise<number> {
   const [row] = await liveKeys(db, orgId).select<{ total: number }[]>(db.raw('count(*)::int as total'));
-  return row!.total;
+  return row?.total ?? 0;
 }
 
 /** A page of the organization's live keys, newest first, ties broken by id. */
@@ -78,6 +78,11 @@ export async function revokeLiveApiKey(db: Db, orgId: string, keyId: string, now
   return (await liveKeys(db, orgId).where({ id: keyId }).update({ revoked_at: now })) > 0;
 }
 
+/** Revokes every live key of the user; returns how many. */
+export async function revokeUserApiKeys(db: Db, orgId: string, userId: string, now: Date): Promise<number> {
+  return liveKeys(db, orgId).where({ user_id: userId }).update({ revoked_at: now });
+}
+
 /** Records that the key was used at `now`. */
 export async function touchApiKey(db: Db, orgId: string, keyId: string, now: Date): Promise<void> {
   await db('api_keys').where({ id: keyId, org_id: orgId }).update({ last_used_at: now });
@@ -93,13 +98,17 @@ export interface ApiKeyCaller {
   org: OrganizationRow;
 }
 
-/** The unrevoked key with this hash, whatever its organization (expired keys included: the caller decides). */
+/**
+ * The unrevoked key with this hash, whatever its organization (expired keys included:
+ * the caller decides); undefined when the key's user is disabled.
+ */
 export async function findApiKeyCallerByHash(db: Db, keyHash: string): Promise<ApiKeyCaller | undefined> {
   const row = await db('api_keys as k')
     .join('users as u', 'u.id', 'k.user_id')
     .join('organizations as o', 'o.id', 'k.org_id')
     .where('k.key_hash', keyHash)
     .whereNull('k.revoked_at')
+    .whereNull('u.disabled_at')
     .first<
       | (JoinedOrganization & {
           key_id: string;

@@ -10,7 +10,7 @@ import { findPasswordCallerInAnyOrganization } from '../identity/users.repositor
 import type { Services } from '../services.ts';
 import { countRequest } from '../ratelimit/request-rate.ts';
 import { assertCsrf, consoleCookie, renewConsoleCookie } from './console-session.ts';
-import { assertLoginAllowed, recordFailedLogin } from './login-throttle.ts';
+import { failedWith, passed, throttledCheck } from './login-throttle.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { findApiKeyCallerByHash, touchApiKey } from './api-keys.repository.ts';
 import { findSessionCaller, touchSession } from './sessions.repository.ts';
@@ -93,17 +93,16 @@ async function basicPrincipal(services: Services, ctx: Context, encoded: string)
   const password = decoded.slice(colon + 1);
   if (password.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(services.db, password, 'basic');
 
-  await assertLoginAllowed(services.db, username, ctx.ip);
-  const caller = await findPasswordCallerInAnyOrganization(services.db, username);
-  const ok = caller
-    ? await verifyPassword(password, caller.passwordHash)
-    : await verifyAgainstDecoy(password);
-  // An account protected by MFA cannot be opened with its password alone.
-  if (!caller || !ok || caller.mfaEnabled) {
-    await recordFailedLogin(services.db, username, ctx.ip);
-    throw invalidCredentials();
-  }
-  return { via: 'basic', user: caller.user, org: caller.org };
+  // The attempt is reserved before the password is checked (login-throttle.ts).
+  return throttledCheck(services.db, { email: username, ip: ctx.ip }, async () => {
+    const caller = await findPasswordCallerInAnyOrganization(services.db, username);
+    const ok = caller
+      ? await verifyPassword(password, caller.passwordHash)
+      : await verifyAgainstDecoy(password);
+    // An account protected by MFA cannot be opened with its password alone, nor a disabled one at all.
+    if (!caller || !ok || caller.mfaEnabled || caller.disabled) return failedWith(invalidCredentials());
+    return passed<Principal>({ via: 'basic', user: caller.user, org: caller.org });
+  });
 }
 
 /** An `Authorization` value: a scheme, one space, a token68 (RFC 9110 §11.4), and nothing more. */

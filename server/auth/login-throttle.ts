@@ -1,83 +1,87 @@
 import type { Db } from '../db/index.ts';
-import { rateLimited } from '../errors.ts';
-import { incrementWindows, readWindows, type WindowCount, type WindowSpec } from '../ratelimit/counters.ts';
+import { rateLimited, type AppError } from '../errors.ts';
+import { releaseAttempt, reserveAttempt, type Reservation } from '../ratelimit/sliding-window.ts';
 
 /**
  * Failed logins: 10 per e-mail or 50 per client address in 15 minutes
- * (decisions.md, "Rate limits"), over a sliding window. Counts are kept in
- * 15-minute blocks; the number of failures "in the last 15 minutes" is the
- * current block's count plus the previous block's, weighted by how much of it
- * still lies within the last 15 minutes (rounded up, so a burst across a
- * block boundary is never undercounted). Fixed blocks alone would let twice
- * the limit through in a few seconds around a boundary.
+ * (decisions.md, "Rate limits"), over a sliding window (ratelimit/sliding-window.ts).
+ * Every password or MFA-code check (the log-in, HTTP Basic on the documentation
+ * pages, the MFA endpoints) reserves its attempt before it runs; a failed check
+ * keeps it, a successful one gives it back. So the limit holds exactly however
+ * many requests arrive at once and however many processes serve them: at most 10
+ * checks of one e-mail's password or codes run per window.
  */
-const WINDOW_SECONDS = 15 * 60;
-const MAX_PER_EMAIL = 10;
-const MAX_PER_ADDRESS = 50;
-
-export interface SlidingCount {
-  /** Failures counted within the last window (estimated from the two blocks). */
-  count: number;
-  /** Seconds until the estimate falls below `max`, were no more failures to come. */
-  retryAfterSeconds(max: number): number;
-}
-
-/** The sliding estimate from the current block and the previous one. */
-export function slidingCount(current: WindowCount, previousCount: number, now: Date): SlidingCount {
-  const windowMs = WINDOW_SECONDS * 1000;
-  const elapsed = (now.getTime() - current.windowStart.getTime()) / windowMs; // 0 ≤ elapsed < 1
-  const count = current.count + Math.ceil(previousCount * (1 - elapsed));
-  return {
-    count,
-    retryAfterSeconds(max) {
-      const untilEnd = (current.windowEnd.getTime() - now.getTime()) / 1000;
-      if (current.count >= max) {
-        // After this block ends it becomes the previous one, and must decay below max.
-        return untilEnd + WINDOW_SECONDS * (1 - (max - 1) / current.count);
-      }
-      // The previous block's weight must fall until current + ceil(previous × weight) < max.
-      const weight = (max - 1 - current.count) / previousCount;
-      return Math.max(1, (1 - weight - elapsed) * WINDOW_SECONDS);
-    },
-  };
-}
-
-/** The block spec of a bucket; each block is kept through the next, which reads it. */
-const block = (bucket: string): WindowSpec => ({
-  bucket,
-  seconds: WINDOW_SECONDS,
-  retainSeconds: WINDOW_SECONDS,
-});
-
-/** The sliding counts of each bucket: its current and previous blocks, read in two queries in all. */
-async function failures(db: Db, buckets: string[], now: Date): Promise<SlidingCount[]> {
-  const specs = buckets.map(block);
-  const current = await readWindows(db, specs, now);
-  const previous = await readWindows(db, specs, new Date(now.getTime() - WINDOW_SECONDS * 1000));
-  return current.map((c, i) => slidingCount(c, previous[i]!.count, now));
-}
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+export const MAX_FAILURES_PER_EMAIL = 10;
+export const MAX_FAILURES_PER_ADDRESS = 50;
 
 const emailBucket = (email: string) => `login:email:${email.trim().toLowerCase()}`;
 const addressBucket = (ip: string) => `login:ip:${ip}`;
 
-/** Refuses the attempt with 429 while the e-mail or the address is over its limit. */
-export async function assertLoginAllowed(db: Db, email: string, ip: string, now = new Date()): Promise<void> {
-  const [byEmail, byIp] = (await failures(db, [emailBucket(email), addressBucket(ip)], now)) as [
-    SlidingCount,
-    SlidingCount,
-  ];
-  const waits = [
-    byEmail.count >= MAX_PER_EMAIL ? byEmail.retryAfterSeconds(MAX_PER_EMAIL) : 0,
-    byIp.count >= MAX_PER_ADDRESS ? byIp.retryAfterSeconds(MAX_PER_ADDRESS) : 0,
-  ];
-  // Never announce more than the window itself: the estimate is conservative (blocks of
-  // 15 minutes), so a client that waits this long may, rarely, meet a short second wait.
-  const wait = Math.min(Math.max(...waits), WINDOW_SECONDS);
-  if (wait > 0) {
-    throw rateLimited('RATE_LIMIT_EXCEEDED', 'too many failed login attempts; try again later', wait);
-  }
+/** Who is trying: the e-mail named and the client address. */
+export interface LoginAttemptSource {
+  email: string;
+  ip: string;
 }
 
-export async function recordFailedLogin(db: Db, email: string, ip: string, now = new Date()): Promise<void> {
-  await incrementWindows(db, [block(emailBucket(email)), block(addressBucket(ip))], now);
+const tooManyFailures = (retryAfterSeconds: number) =>
+  rateLimited('RATE_LIMIT_EXCEEDED', 'too many failed login attempts; try again later', retryAfterSeconds);
+
+/**
+ * Reserves one attempt for the e-mail and the address, or throws 429 (with
+ * `Retry-After`) while either is at its limit. The reservation counts as a failure
+ * until it is given back with {@link releaseLoginAttempt}.
+ */
+export async function reserveLoginAttempt(
+  db: Db,
+  source: LoginAttemptSource,
+  now = new Date(),
+): Promise<Reservation> {
+  const result = await reserveAttempt(
+    db,
+    [
+      { bucket: emailBucket(source.email), max: MAX_FAILURES_PER_EMAIL },
+      { bucket: addressBucket(source.ip), max: MAX_FAILURES_PER_ADDRESS },
+    ],
+    LOGIN_WINDOW_SECONDS,
+    now,
+  );
+  if (!result.reserved) throw tooManyFailures(result.retryAfterSeconds);
+  return result.reservation;
+}
+
+/** Gives a reserved attempt back: the check succeeded, so it is not a failure. */
+export async function releaseLoginAttempt(db: Db, reservation: Reservation): Promise<void> {
+  await releaseAttempt(db, reservation);
+}
+
+/** What a throttled check decided: `failed` keeps the reserved attempt as a failure. */
+export type CheckVerdict<T> = { failed: false; value: T } | { failed: true; error: AppError };
+
+export const passed = <T>(value: T): CheckVerdict<T> => ({ failed: false, value });
+export const failedWith = (error: AppError): CheckVerdict<never> => ({ failed: true, error });
+
+/**
+ * Runs a credential check with one attempt reserved before it: a failed verdict
+ * throws its error and stays counted; a passed one gives the attempt back and
+ * answers its value. A check that throws (the database went away) is not a
+ * failed log-in: its attempt is given back and the error passes on.
+ */
+export async function throttledCheck<T>(
+  db: Db,
+  source: LoginAttemptSource,
+  check: () => Promise<CheckVerdict<T>>,
+  now = new Date(),
+): Promise<T> {
+  const reservation = await reserveLoginAttempt(db, source, now);
+  let verdict: CheckVerdict<T>;
+  try {
+    verdict = await check();
+  } catch (err) {
+    await releaseLoginAttempt(db, reservation);
+    throw err;
+  }
+  if (verdict.failed) throw verdict.error;
+  await releaseLoginAttempt(db, reservation);
+  return verdict.value;
 }

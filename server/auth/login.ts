@@ -2,7 +2,7 @@ import type { Db } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import { findUserByEmail } from '../identity/users.ts';
 import type { KeyMaterial } from './keys.ts';
-import { assertLoginAllowed, recordFailedLogin } from './login-throttle.ts';
+import { failedWith, passed, throttledCheck } from './login-throttle.ts';
 import { consumeLoginCode, invalidMfaCode } from './mfa.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { createSession } from './sessions.ts';
@@ -22,12 +22,15 @@ export interface LoginAttempt {
 }
 
 /**
- * The password login: throttle → password → MFA → new session → token.
+ * The password login: reserve an attempt → password → MFA → new session → token.
  *
  * An unknown e-mail is checked against a decoy hash, so it answers exactly like
- * a wrong password and takes as long. `MFA_REQUIRED` is only ever said after
+ * a wrong password and takes as long; so does a disabled account. The MFA code may
+ * be a TOTP code or an unused recovery code. `MFA_REQUIRED` is only ever said after
  * the password is right. Wrong passwords and wrong or reused MFA codes count
- * as failed logins (10 per e-mail, 50 per address in 15 minutes).
+ * as failed logins (10 per e-mail, 50 per address in 15 minutes); the attempt is
+ * reserved before the password is checked, so concurrent requests cannot check
+ * more passwords than the limit allows.
  */
 export async function login(
   db: Db,
@@ -35,22 +38,29 @@ export async function login(
   attempt: LoginAttempt,
   now = new Date(),
 ): Promise<IssuedToken> {
-  await assertLoginAllowed(db, attempt.email, attempt.ip, now);
-  const user = await findUserByEmail(db, attempt.email);
-  const passwordOk = user
-    ? await verifyPassword(attempt.password, user.password_hash)
-    : await verifyAgainstDecoy(attempt.password);
-  if (!user || !passwordOk) {
-    await recordFailedLogin(db, attempt.email, attempt.ip, now);
-    throw invalidCredentials();
-  }
-  if (user.mfa_enabled) {
-    if (!attempt.mfaCode) throw mfaRequired();
-    if (!(await consumeLoginCode(db, keys.encryptionKey, user, attempt.mfaCode, now))) {
-      await recordFailedLogin(db, attempt.email, attempt.ip, now);
-      throw invalidMfaCode();
-    }
-  }
+  const user = await throttledCheck(
+    db,
+    { email: attempt.email, ip: attempt.ip },
+    async () => {
+      const found = await findUserByEmail(db, attempt.email);
+      const passwordOk = found
+        ? await verifyPassword(attempt.password, found.password_hash)
+        : await verifyAgainstDecoy(attempt.password);
+      // A disabled account answers exactly like a wrong password, and counts like one.
+      if (!found || !passwordOk || found.disabled_at) return failedWith(invalidCredentials());
+      // The right password without a code is not a failure: the attempt is given back.
+      if (found.mfa_enabled && !attempt.mfaCode) return passed(undefined);
+      if (
+        found.mfa_enabled &&
+        !(await consumeLoginCode(db, keys.encryptionKey, found, attempt.mfaCode!, now))
+      ) {
+        return failedWith(invalidMfaCode());
+      }
+      return passed(found);
+    },
+    now,
+  );
+  if (!user) throw mfaRequired();
   const session = await createSession(
     db,
     { orgId: user.org_id, userId: user.id },

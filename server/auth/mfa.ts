@@ -4,19 +4,25 @@ import type { Db } from '../db/index.ts';
 import { AppError, conflict } from '../errors.ts';
 import {
   acceptMfaStep,
-  clearMfa,
   enableMfa,
   findUser,
+  removeMfa,
   storePendingMfaSecret,
   type UserRow,
 } from '../identity/users.repository.ts';
 import { openSecret, sealSecret } from './keys.ts';
+import { deleteRecoveryCodes } from './mfa-recovery-codes.repository.ts';
+import { issueRecoveryCodes, recoveryCodesLeft, spendRecoveryCodeOf } from './recovery-codes.ts';
 
 /**
  * TOTP as RFC 6238 describes it: 30-second steps, 6 digits, HMAC-SHA-1, one step
  * of clock drift either way. A code is accepted once: the last accepted step is
  * stored in users.mfa_last_step and only later steps are accepted, enforced by a
  * conditional UPDATE so two concurrent requests cannot both use one code.
+ *
+ * Turning MFA on hands out 10 single-use recovery codes (recovery-codes.ts); wherever
+ * a TOTP code of the active secret is asked for (log-in, turning MFA off, new recovery
+ * codes), an unused recovery code is accepted in its place and spent.
  */
 export const TOTP_PERIOD_SECONDS = 30;
 export const TOTP_DIGITS = 6;
@@ -68,8 +74,9 @@ export function newTotpSecret(accountEmail: string): { secret: string; otpauthUr
 }
 
 /**
- * Checks a login's MFA code against the user's active secret and consumes it.
- * False for a wrong code, a code outside the window, or one already used (or
+ * Checks a second factor of a user with MFA on and consumes it: a TOTP code of the
+ * active secret (its time step) or one of the user's unused recovery codes. False
+ * for a wrong code, a code outside the window, or one already used (or, for TOTP,
  * older than one already used).
  */
 export async function consumeLoginCode(
@@ -80,6 +87,9 @@ export async function consumeLoginCode(
   now = new Date(),
 ): Promise<boolean> {
   if (!user.mfa_enabled || !user.mfa_secret) return false;
+  if (!/^\d{6}$/.test(code)) {
+    return spendRecoveryCodeOf(db, { orgId: user.org_id, userId: user.id }, code, now);
+  }
   const step = matchingStep(openSecret(encryptionKey, user.mfa_secret), code, now);
   if (step === undefined) return false;
   return acceptMfaStep(db, user.org_id, user.id, user.mfa_secret, step);
@@ -88,6 +98,15 @@ export async function consumeLoginCode(
 /** Whether the user has MFA on; false for an unknown user. */
 export async function mfaEnabled(db: Db, owner: { orgId: string; userId: string }): Promise<boolean> {
   return (await findUser(db, owner.orgId, owner.userId))?.mfa_enabled ?? false;
+}
+
+/** Whether MFA is on, and how many unused recovery codes are left. */
+export async function mfaState(
+  db: Db,
+  owner: { orgId: string; userId: string },
+): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
+  const enabled = await mfaEnabled(db, owner);
+  return { enabled, recoveryCodesLeft: enabled ? await recoveryCodesLeft(db, owner) : 0 };
 }
 
 async function loadUser(db: Db, orgId: string, userId: string): Promise<UserRow> {
@@ -114,8 +133,9 @@ export async function beginMfaSetup(
 }
 
 /**
- * Turns MFA on with a code of the pending secret. Returns false for a wrong or
- * used code; throws CONFLICT when there is nothing to verify.
+ * Turns MFA on with a code of the pending secret and hands out the first 10
+ * recovery codes, in one transaction. Answers undefined for a wrong or used code;
+ * throws CONFLICT when there is nothing to verify.
  */
 export async function verifyMfaSetup(
   db: Db,
@@ -123,18 +143,45 @@ export async function verifyMfaSetup(
   owner: { orgId: string; userId: string },
   code: string,
   now = new Date(),
-): Promise<boolean> {
+): Promise<string[] | undefined> {
   const user = await loadUser(db, owner.orgId, owner.userId);
   if (user.mfa_enabled) throw conflict('MFA is already enabled');
   if (!user.mfa_pending_secret) {
     throw conflict('no MFA setup in progress; call POST /api/v1/auth/mfa/setup first');
   }
   const step = matchingStep(openSecret(encryptionKey, user.mfa_pending_secret), code, now);
-  if (step === undefined) return false;
-  return enableMfa(db, user.org_id, user.id, user.mfa_pending_secret, step, now);
+  if (step === undefined) return undefined;
+  return db.transaction(async (trx) => {
+    if (!(await enableMfa(trx, user.org_id, user.id, user.mfa_pending_secret!, step, now))) return undefined;
+    return issueRecoveryCodes(trx, owner);
+  });
 }
 
-/** Turns MFA off with a current code. Returns false for a wrong or used code; CONFLICT when MFA is off. */
+/**
+ * Runs `change` in a transaction once the user's second factor (a TOTP code or a
+ * recovery code) is consumed; the code is given back (rolled back) if the change
+ * does not happen. Answers undefined for a wrong or used code; CONFLICT when MFA is off.
+ */
+async function withSecondFactor<T>(
+  db: Db,
+  encryptionKey: Buffer,
+  owner: { orgId: string; userId: string },
+  code: string,
+  now: Date,
+  change: (trx: Db, user: UserRow) => Promise<T>,
+): Promise<T | undefined> {
+  return db.transaction(async (trx) => {
+    const user = await loadUser(trx, owner.orgId, owner.userId);
+    if (!user.mfa_enabled || !user.mfa_secret) throw conflict('MFA is not enabled');
+    if (!(await consumeLoginCode(trx, encryptionKey, user, code, now))) return undefined;
+    return change(trx, user);
+  });
+}
+
+/**
+ * Turns MFA off with a current TOTP code or an unused recovery code, and deletes the
+ * recovery codes. Returns false for a wrong or used code; CONFLICT when MFA is off.
+ */
 export async function disableMfa(
   db: Db,
   encryptionKey: Buffer,
@@ -142,9 +189,42 @@ export async function disableMfa(
   code: string,
   now = new Date(),
 ): Promise<boolean> {
-  const user = await loadUser(db, owner.orgId, owner.userId);
-  if (!user.mfa_enabled || !user.mfa_secret) throw conflict('MFA is not enabled');
-  const step = matchingStep(openSecret(encryptionKey, user.mfa_secret), code, now);
-  if (step === undefined) return false;
-  return clearMfa(db, user.org_id, user.id, user.mfa_secret, step, now);
+  const done = await withSecondFactor(db, encryptionKey, owner, code, now, async (trx, user) => {
+    await removeMfa(trx, user.org_id, user.id, now);
+    await deleteRecoveryCodes(trx, user.org_id, user.id);
+    return true;
+  });
+  return done === true;
+}
+
+/**
+ * Replaces the user's recovery codes with 10 new ones, with a current TOTP code or an
+ * unused recovery code as proof. Answers the new codes, or undefined for a wrong or
+ * used code; CONFLICT when MFA is off.
+ */
+export async function regenerateRecoveryCodes(
+  db: Db,
+  encryptionKey: Buffer,
+  owner: { orgId: string; userId: string },
+  code: string,
+  now = new Date(),
+): Promise<string[] | undefined> {
+  return withSecondFactor(db, encryptionKey, owner, code, now, (trx) => issueRecoveryCodes(trx, owner));
+}
+
+/**
+ * Turns MFA off without a code (the operator's `admin user reset-mfa`, for a user
+ * who lost both the authenticator and the recovery codes): the secret, any pending
+ * enrolment and the recovery codes are removed. Answers whether MFA was on or pending.
+ */
+export async function resetMfa(
+  db: Db,
+  owner: { orgId: string; userId: string },
+  now = new Date(),
+): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const removed = await removeMfa(trx, owner.orgId, owner.userId, now);
+    await deleteRecoveryCodes(trx, owner.orgId, owner.userId);
+    return removed;
+  });
 }

@@ -49,7 +49,7 @@ export async function countActiveSessions(db: Db, orgId: string, userId: string,
   const [row] = await activeSessions(db, orgId, userId, now).select<{ total: number }[]>(
     db.raw('count(*)::int as total'),
   );
-  return row!.total;
+  return row?.total ?? 0;
 }
 
 /** A page of the user's active sessions, newest first (ties broken by id). */
@@ -110,7 +110,8 @@ export interface SessionCaller {
 
 /**
  * The live session a token names, with its user and organization; undefined when the
- * session is revoked, expired, or does not belong to that user and organization.
+ * session is revoked, expired, or does not belong to that user and organization, or
+ * when the user is disabled.
  */
 export async function findSessionCaller(
   db: Db,
@@ -123,6 +124,7 @@ export async function findSessionCaller(
     .join('organizations as o', 'o.id', 's.org_id')
     .where({ 's.id': claims.sessionId, 's.user_id': claims.userId, 's.org_id': orgId })
     .whereNull('s.revoked_at')
+    .whereNull('u.disabled_at')
     .where('s.expires_at', '>', now)
     .first<
       | (JoinedOrganization & {

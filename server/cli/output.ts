@@ -60,12 +60,13 @@ export function formatOrganizations(orgs: OrganizationView[]): string {
 export function formatUsers(users: UserView[]): string {
   if (users.length === 0) return 'no users';
   return table(
-    ['ID', 'EMAIL', 'ROLE', 'MFA', 'ORGANIZATION', 'CREATED'],
+    ['ID', 'EMAIL', 'ROLE', 'MFA', 'STATUS', 'ORGANIZATION', 'CREATED'],
     users.map((u) => [
       u.id,
       u.email,
       u.role,
       u.mfa_enabled ? 'on' : 'off',
+      u.disabled_at ? 'disabled' : 'active',
       `${u.org_id} (${u.org_name})`,
       u.created_at,
     ]),

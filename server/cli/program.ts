@@ -26,11 +26,15 @@ import {
 import { emit, formatOrganization, formatOrganizations, formatUsers } from './output.ts';
 import {
   createUserCommand,
+  deleteUserCommand,
+  disableUserCommand,
+  enableUserCommand,
   listUsersCommand,
   MIN_PASSWORD_LENGTH,
   parseEmail,
   parsePassword,
   parseRole,
+  resetMfaCommand,
   resetPasswordCommand,
   revokeSessionsCommand,
 } from './user-commands.ts';
@@ -181,21 +185,96 @@ export function buildProgram(context: CliContext): Command {
       };
     },
   );
-  leaf<JsonFlag & { email: string; password: string }>(
+  leaf<JsonFlag & { email: string; password: string; keepApiKeys?: boolean }>(
     user,
     'reset-password',
-    "set a user's password and revoke all of the user's sessions",
+    "set a user's password and revoke all of the user's sessions and API keys",
     (c) =>
       c
         .requiredOption('--email <email>', 'e-mail address of the user')
-        .requiredOption('--password <password>', PASSWORD_HELP),
+        .requiredOption('--password <password>', PASSWORD_HELP)
+        .option('--keep-api-keys', "keep the user's API keys working (they are revoked by default)"),
     async (opts) => {
-      const input = { email: opts.email, password: await password(opts.password) };
+      const input = {
+        email: opts.email,
+        password: await password(opts.password),
+        keepApiKeys: opts.keepApiKeys === true,
+      };
       return async (db) => {
         const reset = await resetPasswordCommand(db, input);
         return {
           data: reset,
-          text: () => `password of ${reset.email} reset; all of the user's sessions are revoked`,
+          text: () =>
+            `password of ${reset.email} reset; revoked ${plural(reset.revoked_sessions, 'session')} and ` +
+            (reset.api_keys_kept ? 'kept the API keys' : `${plural(reset.revoked_api_keys, 'API key')}`),
+        };
+      };
+    },
+  );
+  leaf<JsonFlag & { email: string }>(
+    user,
+    'disable',
+    'disable a user: no log-in, and every session and API key of the user is revoked at once',
+    (c) => c.requiredOption('--email <email>', 'e-mail address of the user'),
+    (opts) => {
+      const email = parseEmail(opts.email);
+      return async (db) => {
+        const disabled = await disableUserCommand(db, { email });
+        return {
+          data: disabled,
+          text: () =>
+            `disabled ${disabled.email}; revoked ${plural(disabled.revoked_sessions, 'session')} and ` +
+            plural(disabled.revoked_api_keys, 'API key'),
+        };
+      };
+    },
+  );
+  leaf<JsonFlag & { email: string }>(
+    user,
+    'enable',
+    'let a disabled user log in again (revoked sessions and keys stay revoked)',
+    (c) => c.requiredOption('--email <email>', 'e-mail address of the user'),
+    (opts) => {
+      const email = parseEmail(opts.email);
+      return async (db) => {
+        const enabled = await enableUserCommand(db, { email });
+        return { data: enabled, text: () => `enabled ${enabled.email}; the user can log in again` };
+      };
+    },
+  );
+  leaf<JsonFlag & { email: string }>(
+    user,
+    'delete',
+    'delete a user with their sessions and API keys (their comments and history keep the e-mail)',
+    (c) => c.requiredOption('--email <email>', 'e-mail address of the user'),
+    (opts) => {
+      const email = parseEmail(opts.email);
+      return async (db) => {
+        const deleted = await deleteUserCommand(db, { email });
+        return {
+          data: deleted,
+          text: () =>
+            `deleted ${deleted.email}; revoked ${plural(deleted.revoked_sessions, 'session')} and ` +
+            plural(deleted.revoked_api_keys, 'API key'),
+        };
+      };
+    },
+  );
+  leaf<JsonFlag & { email: string }>(
+    user,
+    'reset-mfa',
+    "turn a user's MFA off and delete their recovery codes (lost authenticator); they may set it up again",
+    (c) => c.requiredOption('--email <email>', 'e-mail address of the user'),
+    (opts) => {
+      const email = parseEmail(opts.email);
+      return async (db) => {
+        const reset = await resetMfaCommand(db, { email });
+        return {
+          data: reset,
+          text: () =>
+            reset.mfa_was_enabled
+              ? `MFA of ${reset.email} reset; the password alone logs in until MFA is set up again`
+              : `${reset.email} had no MFA; nothing to reset`,
         };
       };
     },

@@ -2,12 +2,18 @@ import type { Db } from '../db/index.ts';
 import { findOrganization } from '../identity/organizations.repository.ts';
 import { listUsersWithOrganization } from '../identity/users.repository.ts';
 import {
-  createUser,
-  EmailTakenError,
-  findUserByEmail,
+  deleteUser,
+  disableUser,
+  enableUser,
   resetPassword,
+  resetUserMfa,
   revokeUserSessions,
-} from '../identity/users.ts';
+  type UserRef,
+} from '../identity/user-lifecycle.ts';
+import type { UserRow } from '../identity/users.repository.ts';
+import { createUser, EmailTakenError, findUserByEmail } from '../identity/users.ts';
+import { AppError } from '../errors.ts';
+import { ACCOUNT_EMAIL_PATTERN } from '../schemas/common.ts';
 import { CliError, usageError } from './errors.ts';
 
 /*
@@ -30,13 +36,15 @@ export interface UserView {
   org_id: string;
   org_name: string;
   mfa_enabled: boolean;
+  /** When the user was disabled; null while active. */
+  disabled_at: string | null;
   created_at: string;
 }
 
 export function parseEmail(value: string): string {
   const email = value.trim();
   // Deliberately loose: `admin@localhost` (the bootstrap default) must pass.
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw usageError(`"${value}" is not an e-mail address`);
+  if (!ACCOUNT_EMAIL_PATTERN.test(email)) throw usageError(`"${value}" is not an e-mail address`);
   return email;
 }
 
@@ -77,6 +85,7 @@ export async function createUserCommand(
       org_id: org.id,
       org_name: org.name,
       mfa_enabled: user.mfa_enabled,
+      disabled_at: null,
       created_at: new Date(user.created_at).toISOString(),
     };
   } catch (err) {
@@ -88,23 +97,123 @@ export async function createUserCommand(
   }
 }
 
+/** The user an e-mail names, whatever its organization (the operator is instance-wide). */
+async function userNamed(db: Db, email: string): Promise<UserRow> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new CliError(`no user with the e-mail ${email.trim()}`);
+  return user;
+}
+
+const refOf = (user: UserRow): UserRef => ({ orgId: user.org_id, userId: user.id });
+
+/** Runs a lifecycle change; a refusal (the last active admin) is the operator's to read, exit 1. */
+async function refusalsAsCliErrors<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) throw new CliError(err.detail);
+    throw err;
+  }
+}
+
 export interface PasswordResetView {
   id: string;
   email: string;
   password_reset: true;
   /** Every session of the user is revoked with the reset, so stolen tokens stop working. */
   sessions_revoked: true;
+  /** How many sessions and API keys stopped working with the reset. */
+  revoked_sessions: number;
+  revoked_api_keys: number;
+  /** Whether the user's API keys were kept (`--keep-api-keys`). */
+  api_keys_kept: boolean;
 }
 
 export async function resetPasswordCommand(
   db: Db,
-  input: { email: string; password: string },
+  input: { email: string; password: string; keepApiKeys: boolean },
 ): Promise<PasswordResetView> {
-  const user = await findUserByEmail(db, input.email);
-  if (!user || !(await resetPassword(db, user.email, input.password))) {
-    throw new CliError(`no user with the e-mail ${input.email.trim()}`);
-  }
-  return { id: user.id, email: user.email, password_reset: true, sessions_revoked: true };
+  const user = await userNamed(db, input.email);
+  const { revoked } = await refusalsAsCliErrors(() =>
+    resetPassword(db, refOf(user), input.password, { keepApiKeys: input.keepApiKeys }),
+  );
+  return {
+    id: user.id,
+    email: user.email,
+    password_reset: true,
+    sessions_revoked: true,
+    revoked_sessions: revoked.sessions,
+    revoked_api_keys: revoked.apiKeys,
+    api_keys_kept: input.keepApiKeys,
+  };
+}
+
+export interface UserDisabledView {
+  id: string;
+  email: string;
+  disabled: true;
+  disabled_at: string;
+  revoked_sessions: number;
+  revoked_api_keys: number;
+}
+
+export async function disableUserCommand(db: Db, input: { email: string }): Promise<UserDisabledView> {
+  const user = await userNamed(db, input.email);
+  const change = await refusalsAsCliErrors(() => disableUser(db, refOf(user)));
+  return {
+    id: user.id,
+    email: user.email,
+    disabled: true,
+    disabled_at: new Date(change.user.disabled_at!).toISOString(),
+    revoked_sessions: change.revoked.sessions,
+    revoked_api_keys: change.revoked.apiKeys,
+  };
+}
+
+export interface UserEnabledView {
+  id: string;
+  email: string;
+  disabled: false;
+}
+
+export async function enableUserCommand(db: Db, input: { email: string }): Promise<UserEnabledView> {
+  const user = await userNamed(db, input.email);
+  await refusalsAsCliErrors(() => enableUser(db, refOf(user)));
+  return { id: user.id, email: user.email, disabled: false };
+}
+
+export interface UserDeletedView {
+  id: string;
+  email: string;
+  deleted: true;
+  revoked_sessions: number;
+  revoked_api_keys: number;
+}
+
+export async function deleteUserCommand(db: Db, input: { email: string }): Promise<UserDeletedView> {
+  const user = await userNamed(db, input.email);
+  const change = await refusalsAsCliErrors(() => deleteUser(db, refOf(user)));
+  return {
+    id: user.id,
+    email: user.email,
+    deleted: true,
+    revoked_sessions: change.revoked.sessions,
+    revoked_api_keys: change.revoked.apiKeys,
+  };
+}
+
+export interface MfaResetView {
+  id: string;
+  email: string;
+  mfa_reset: true;
+  /** Whether MFA was on (or being set up) before the reset. */
+  mfa_was_enabled: boolean;
+}
+
+export async function resetMfaCommand(db: Db, input: { email: string }): Promise<MfaResetView> {
+  const user = await userNamed(db, input.email);
+  const { mfaWasOn } = await refusalsAsCliErrors(() => resetUserMfa(db, refOf(user)));
+  return { id: user.id, email: user.email, mfa_reset: true, mfa_was_enabled: mfaWasOn };
 }
 
 export async function listUsersCommand(db: Db, input: { orgId?: string }): Promise<UserView[]> {
@@ -119,6 +228,7 @@ export async function listUsersCommand(db: Db, input: { orgId?: string }): Promi
     org_id: row.org_id,
     org_name: row.org_name,
     mfa_enabled: row.mfa_enabled,
+    disabled_at: row.disabled_at ? new Date(row.disabled_at).toISOString() : null,
     created_at: new Date(row.created_at).toISOString(),
   }));
 }
@@ -131,8 +241,7 @@ export interface SessionsRevokedView {
 }
 
 export async function revokeSessionsCommand(db: Db, input: { email: string }): Promise<SessionsRevokedView> {
-  const user = await findUserByEmail(db, input.email);
-  const revoked = user ? await revokeUserSessions(db, user.email) : undefined;
-  if (!user || revoked === undefined) throw new CliError(`no user with the e-mail ${input.email.trim()}`);
+  const user = await userNamed(db, input.email);
+  const revoked = await refusalsAsCliErrors(() => revokeUserSessions(db, refOf(user)));
   return { id: user.id, email: user.email, revoked_sessions: revoked };
 }

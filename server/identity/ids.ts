@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
 
 export type IdKind =
-  'org' | 'user' | 'sess' | 'key' | 'scan' | 'finding' | 'comment' | 'sched' | 'wh' | 'whd' | 'evid' | 'hist';
+  | 'org'
+  | 'user'
+  | 'sess'
+  | 'key'
+  | 'rcode'
+  | 'scan'
+  | 'finding'
+  | 'comment'
+  | 'sched'
+  | 'wh'
+  | 'whd'
+  | 'evid'
+  | 'hist';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 

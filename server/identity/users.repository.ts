@@ -26,6 +26,8 @@ export interface UserRow {
   mfa_pending_secret: string | null;
   /** The last accepted TOTP time step, so a code works once (bigint). */
   mfa_last_step: number | string | null;
+  /** Set while the user is disabled: no log-in, and no session or key of theirs answers. */
+  disabled_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -136,26 +138,52 @@ export async function enableMfa(
   return updated > 0;
 }
 
-/** Turns MFA off with a code of `step` of the active secret. */
-export async function clearMfa(
+/** Turns MFA off (the user's proof was checked by the caller); answers whether it was on or pending. */
+export async function removeMfa(db: Db, orgId: string, userId: string, now: Date): Promise<boolean> {
+  const updated = await db('users')
+    .where({ id: userId, org_id: orgId })
+    .where((q) => q.where('mfa_enabled', true).orWhereNotNull('mfa_pending_secret'))
+    .update({
+      mfa_enabled: false,
+      mfa_secret: null,
+      mfa_pending_secret: null,
+      mfa_last_step: null,
+      updated_at: now,
+    });
+  return updated > 0;
+}
+
+/*
+ * The lifecycle of an account (identity/user-lifecycle.ts): disabling, enabling,
+ * deleting, and the count of active admins that keeps an organization from losing
+ * its last one.
+ */
+
+/** Sets or clears `disabled_at`; a disabled user keeps the moment it was first disabled. */
+export async function setUserDisabled(
   db: Db,
   orgId: string,
   userId: string,
-  secret: string,
-  step: number,
+  disabled: boolean,
   now: Date,
-): Promise<boolean> {
-  const updated = await laterThanLastStep(
-    db('users').where({ id: userId, org_id: orgId, mfa_enabled: true, mfa_secret: secret }),
-    step,
-  ).update({
-    mfa_enabled: false,
-    mfa_secret: null,
-    mfa_pending_secret: null,
-    mfa_last_step: null,
-    updated_at: now,
-  });
-  return updated > 0;
+): Promise<UserRow | undefined> {
+  const query = db('users').where({ id: userId, org_id: orgId });
+  if (disabled) void query.whereNull('disabled_at');
+  await query.update({ disabled_at: disabled ? now : null, updated_at: now });
+  return findUser(db, orgId, userId);
+}
+
+/** Deletes the user; their sessions, keys and recovery codes go with them (foreign keys). */
+export async function deleteUserRow(db: Db, orgId: string, userId: string): Promise<boolean> {
+  return (await db('users').where({ id: userId, org_id: orgId }).delete()) > 0;
+}
+
+/** How many admins of the organization are not disabled, leaving `exceptUserId` out. */
+export async function countActiveAdmins(db: Db, orgId: string, exceptUserId?: string): Promise<number> {
+  const query = db('users').where({ org_id: orgId, role: 'admin' }).whereNull('disabled_at');
+  if (exceptUserId !== undefined) void query.whereNot('id', exceptUserId);
+  const [row] = await query.select<{ total: number }[]>(db.raw('count(*)::int as total'));
+  return row?.total ?? 0;
 }
 
 /** A user with the name of its organization (operator listing). */
@@ -166,6 +194,7 @@ export interface UserListRow {
   org_id: string;
   org_name: string;
   mfa_enabled: boolean;
+  disabled_at: Date | null;
   created_at: Date;
 }
 
@@ -180,6 +209,7 @@ export async function listUsersWithOrganization(db: Db, orgId: string | undefine
       'u.org_id',
       'o.name as org_name',
       'u.mfa_enabled',
+      'u.disabled_at',
       'u.created_at',
     )
     .orderBy([{ column: 'u.created_at' }, { column: 'u.id' }]);
@@ -192,6 +222,7 @@ export interface PasswordCaller {
   user: CallerUser;
   passwordHash: string;
   mfaEnabled: boolean;
+  disabled: boolean;
   org: OrganizationRow;
 }
 
@@ -210,6 +241,7 @@ export async function findPasswordCallerInAnyOrganization(
           role: UserRow['role'];
           password_hash: string;
           mfa_enabled: boolean;
+          disabled_at: Date | null;
         })
       | undefined
     >(
@@ -218,6 +250,7 @@ export async function findPasswordCallerInAnyOrganization(
       'u.role',
       'u.password_hash',
       'u.mfa_enabled',
+      'u.disabled_at',
       ...JOINED_ORGANIZATION_COLUMNS,
     );
   if (!row) return undefined;
@@ -225,6 +258,7 @@ export async function findPasswordCallerInAnyOrganization(
     user: { id: row.user_id, email: row.email, role: row.role },
     passwordHash: row.password_hash,
     mfaEnabled: row.mfa_enabled,
+    disabled: row.disabled_at !== null,
     org: organizationOf(row),
   };
 }

@@ -49,6 +49,15 @@ where
   and "revoked_at" is null
   and "id" = $3;
 
+-- revokeUserApiKeys
+update "api_keys"
+set
+  "revoked_at" = $1
+where
+  "org_id" = $2
+  and "revoked_at" is null
+  and "user_id" = $3;
+
 -- touchApiKey
 update "api_keys"
 set
@@ -83,5 +92,6 @@ from
 where
   "k"."key_hash" = $1
   and "k"."revoked_at" is null
+  and "u"."disabled_at" is null
 limit
   $2;

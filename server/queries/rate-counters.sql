@@ -14,6 +14,26 @@ returning
   "window_start",
   "count";
 
+-- lockCounters
+insert into
+  "rate_counters" ("bucket", "count", "expires_at", "window_start")
+values
+  ($1, $2, $3, $4)
+on conflict ("bucket", "window_start") do update
+set
+  "count" = rate_counters.count
+returning
+  "bucket",
+  "count";
+
+-- takeFromCounters
+update "rate_counters"
+set
+  "count" = "count" - $1
+where
+  ("bucket", "window_start") in (($2, $3))
+  and "count" > $4;
+
 -- findCounters
 select
   "bucket",

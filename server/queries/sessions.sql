@@ -100,6 +100,7 @@ where
   and "s"."user_id" = $2
   and "s"."org_id" = $3
   and "s"."revoked_at" is null
+  and "u"."disabled_at" is null
   and "s"."expires_at" > $4
 limit
   $5;

@@ -89,7 +89,7 @@ where
     or "mfa_last_step" < $10
   );
 
--- clearMfa
+-- removeMfa
 update "users"
 set
   "mfa_enabled" = $1,
@@ -100,12 +100,74 @@ set
 where
   "id" = $6
   and "org_id" = $7
-  and "mfa_enabled" = $8
-  and "mfa_secret" = $9
   and (
-    "mfa_last_step" is null
-    or "mfa_last_step" < $10
+    "mfa_enabled" = $8
+    or "mfa_pending_secret" is not null
   );
+
+-- setUserDisabled (disable)
+update "users"
+set
+  "disabled_at" = $1,
+  "updated_at" = $2
+where
+  "id" = $3
+  and "org_id" = $4
+  and "disabled_at" is null;
+select
+  *
+from
+  "users"
+where
+  "id" = $1
+  and "org_id" = $2
+limit
+  $3;
+
+-- setUserDisabled (enable)
+update "users"
+set
+  "disabled_at" = $1,
+  "updated_at" = $2
+where
+  "id" = $3
+  and "org_id" = $4;
+select
+  *
+from
+  "users"
+where
+  "id" = $1
+  and "org_id" = $2
+limit
+  $3;
+
+-- deleteUserRow
+delete from "users"
+where
+  "id" = $1
+  and "org_id" = $2;
+
+-- countActiveAdmins (every admin)
+select
+  count(*)::int as total
+from
+  "users"
+where
+  "org_id" = $1
+  and "role" = $2
+  and "disabled_at" is null;
+
+-- countActiveAdmins (but one)
+select
+  count(*)::int as total
+from
+  "users"
+where
+  "org_id" = $1
+  and "role" = $2
+  and "disabled_at" is null
+  and not "id" = $3;
 
 -- listUsersWithOrganization (every organization)
 select
@@ -115,6 +177,7 @@ select
   "u"."org_id",
   "o"."name" as "org_name",
   "u"."mfa_enabled",
+  "u"."disabled_at",
   "u"."created_at"
 from
   "users" as "u"
@@ -131,6 +194,7 @@ select
   "u"."org_id",
   "o"."name" as "org_name",
   "u"."mfa_enabled",
+  "u"."disabled_at",
   "u"."created_at"
 from
   "users" as "u"
@@ -148,6 +212,7 @@ select
   "u"."role",
   "u"."password_hash",
   "u"."mfa_enabled",
+  "u"."disabled_at",
   "o"."id" as "org_id",
   "o"."name" as "org_name",
   "o"."plan" as "org_plan",

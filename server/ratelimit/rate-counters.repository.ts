@@ -37,6 +37,37 @@ export async function addToCounters(
     .returning(['bucket', 'window_start', 'count']);
 }
 
+/**
+ * Creates the counters that are missing (with the rows' counts) and locks every one of
+ * them until the transaction ends, answering their counts: an upsert that changes
+ * nothing still takes the row lock, so concurrent reservations of one bucket queue
+ * here. Lock in a consistent order (the rows' order) to never deadlock.
+ */
+export async function lockCounters(
+  trx: Db,
+  rows: RateCounterRow[],
+): Promise<Pick<RateCounterRow, 'bucket' | 'count'>[]> {
+  return trx('rate_counters')
+    .insert(rows)
+    .onConflict(['bucket', 'window_start'])
+    .merge({ count: trx.raw('rate_counters.count') })
+    .returning(['bucket', 'count']);
+}
+
+/** Takes one from each of these counters that is above zero (a reservation given back). */
+export async function takeFromCounters(
+  db: Db,
+  keys: Pick<RateCounterRow, 'bucket' | 'window_start'>[],
+): Promise<void> {
+  await db('rate_counters')
+    .whereIn(
+      ['bucket', 'window_start'],
+      keys.map((k) => [k.bucket, k.window_start]),
+    )
+    .where('count', '>', 0)
+    .decrement('count', 1);
+}
+
 /** The counters of these (bucket, window start) pairs that exist. */
 export async function findCounters(
   db: Db,

@@ -1,7 +1,14 @@
 import type { Principal } from '../http/principal.ts';
 import { login } from '../auth/login.ts';
-import { assertLoginAllowed, recordFailedLogin } from '../auth/login-throttle.ts';
-import { beginMfaSetup, disableMfa, invalidMfaCode, verifyMfaSetup } from '../auth/mfa.ts';
+import { failedWith, passed, throttledCheck } from '../auth/login-throttle.ts';
+import {
+  beginMfaSetup,
+  disableMfa,
+  invalidMfaCode,
+  mfaState,
+  regenerateRecoveryCodes,
+  verifyMfaSetup,
+} from '../auth/mfa.ts';
 import { listSessions, revokeAllSessions, revokeSession } from '../auth/sessions.ts';
 import { issueToken, invalidToken } from '../auth/tokens.ts';
 import { defineRoute } from '../http/contract.ts';
@@ -9,7 +16,11 @@ import { notFound } from '../errors.ts';
 import {
   LogoutAllResponse,
   MfaCodeBody,
+  MfaEnrolled,
+  MfaProofBody,
+  MfaRecoveryCodes,
   MfaSetupResponse,
+  MfaState,
   MfaStatus,
   Revoked,
   SessionIdParams,
@@ -142,36 +153,76 @@ export const setupMfa = defineRoute({
 
 /**
  * Wrong codes on the MFA endpoints count as failed logins of the account, so a
- * stolen token cannot be used to guess codes at the request rate.
+ * stolen token cannot be used to guess codes at the request rate; the attempt is
+ * reserved before the code is checked. `check` answers undefined for a wrong code.
  */
-async function checkedCode(
+async function checkedCode<T>(
   services: Services,
   principal: Principal,
   ip: string,
-  check: () => Promise<boolean>,
-): Promise<void> {
-  await assertLoginAllowed(services.db, principal.user.email, ip);
-  if (!(await check())) {
-    await recordFailedLogin(services.db, principal.user.email, ip);
-    throw invalidMfaCode();
-  }
+  check: () => Promise<T | undefined>,
+): Promise<T> {
+  return throttledCheck(services.db, { email: principal.user.email, ip }, async () => {
+    const result = await check();
+    return result === undefined ? failedWith(invalidMfaCode()) : passed(result);
+  });
 }
+
+export const getMfa = defineRoute({
+  method: 'get',
+  path: '/api/v1/auth/mfa',
+  operationId: 'getMfa',
+  summary: "Whether the caller's MFA is on, and how many recovery codes are left",
+  tags,
+  access: { bearerOnly: true },
+  responses: { 200: { description: 'The MFA state', schema: MfaState } },
+  errors: ['INSUFFICIENT_PERMISSION'],
+  handler: async ({ principal, services }) => {
+    const state = await mfaState(services.db, owner(principal));
+    return { body: { mfa_enabled: state.enabled, recovery_codes_remaining: state.recoveryCodesLeft } };
+  },
+});
 
 export const verifyMfa = defineRoute({
   method: 'post',
   path: '/api/v1/auth/mfa/verify',
   operationId: 'verifyMfa',
-  summary: 'Turn MFA on with a code of the secret from setup',
+  summary: 'Turn MFA on with a code of the secret from setup; answers 10 recovery codes',
+  description:
+    'The answer carries 10 single-use recovery codes, shown only here: each logs in once in place of ' +
+    'a TOTP code (and is accepted wherever a current code is asked for). New ones replace them with ' +
+    'POST /api/v1/auth/mfa/recovery-codes.',
   tags,
   access: { bearerOnly: true },
   body: MfaCodeBody,
-  responses: { 200: { description: 'MFA is on', schema: MfaStatus } },
+  responses: { 200: { description: 'MFA is on', schema: MfaEnrolled } },
   errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
   handler: async ({ principal, body, services, ctx }) => {
-    await checkedCode(services, principal, ctx.ip, () =>
+    const codes = await checkedCode(services, principal, ctx.ip, () =>
       verifyMfaSetup(services.db, services.keys.encryptionKey, owner(principal), body.code),
     );
-    return { body: { mfa_enabled: true } };
+    return { body: { mfa_enabled: true as const, recovery_codes: codes } };
+  },
+});
+
+export const regenerateMfaRecoveryCodes = defineRoute({
+  method: 'post',
+  path: '/api/v1/auth/mfa/recovery-codes',
+  operationId: 'regenerateMfaRecoveryCodes',
+  summary: 'Replace the MFA recovery codes with 10 new ones',
+  description:
+    'Needs a current TOTP code or an unused recovery code (which is spent). Every earlier recovery ' +
+    'code stops working; the new ones are shown only in this response. Wrong codes count as failed logins.',
+  tags,
+  access: { bearerOnly: true },
+  body: MfaProofBody,
+  responses: { 200: { description: 'The new recovery codes', schema: MfaRecoveryCodes } },
+  errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
+  handler: async ({ principal, body, services, ctx }) => {
+    const codes = await checkedCode(services, principal, ctx.ip, () =>
+      regenerateRecoveryCodes(services.db, services.keys.encryptionKey, owner(principal), body.code),
+    );
+    return { body: { recovery_codes: codes } };
   },
 });
 
@@ -179,15 +230,18 @@ export const deleteMfa = defineRoute({
   method: 'delete',
   path: '/api/v1/auth/mfa',
   operationId: 'disableMfa',
-  summary: 'Turn MFA off with a current code',
+  summary: 'Turn MFA off with a current code or a recovery code',
+  description: 'A recovery code is accepted in place of a TOTP code. The recovery codes are deleted.',
   tags,
   access: { bearerOnly: true },
-  body: MfaCodeBody,
+  body: MfaProofBody,
   responses: { 200: { description: 'MFA is off', schema: MfaStatus } },
   errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
   handler: async ({ principal, body, services, ctx }) => {
-    await checkedCode(services, principal, ctx.ip, () =>
-      disableMfa(services.db, services.keys.encryptionKey, owner(principal), body.code),
+    await checkedCode(services, principal, ctx.ip, async () =>
+      (await disableMfa(services.db, services.keys.encryptionKey, owner(principal), body.code))
+        ? true
+        : undefined,
     );
     return { body: { mfa_enabled: false } };
   },
@@ -199,7 +253,9 @@ export const authRoutes = [
   listMySessions,
   deleteSession,
   logoutAll,
+  getMfa,
   setupMfa,
   verifyMfa,
+  regenerateMfaRecoveryCodes,
   deleteMfa,
 ];

@@ -14,11 +14,10 @@ export const TokenRequest = z
       .max(320)
       .meta({ description: 'The account e-mail' }),
     password: z.string().min(1, { error: 'is required' }).max(1024),
-    mfa_code: z
-      .string()
-      .max(32)
-      .optional()
-      .meta({ description: 'Current 6-digit TOTP code; required when MFA is enabled' }),
+    mfa_code: z.string().max(32).optional().meta({
+      description:
+        'Current 6-digit TOTP code, or an unused recovery code (spent by the log-in); required when MFA is enabled',
+    }),
   })
   .meta({ id: 'TokenRequest' });
 export type TokenRequest = z.infer<typeof TokenRequest>;
@@ -81,6 +80,52 @@ export const MfaCodeBody = z
 
 export const MfaStatus = z.object({ mfa_enabled: z.boolean() }).meta({ id: 'MfaStatus' });
 
+/** A recovery code as handed out: 16 characters of Crockford base32 in groups of four. */
+const RecoveryCode = z.string().meta({
+  description: 'A single-use recovery code (16 characters, shown in groups of four)',
+  example: '7kq2-m9xd-4hfw-p0ta',
+});
+
+const RecoveryCodeList = z.array(RecoveryCode).length(10).meta({
+  description:
+    'Ten single-use recovery codes, shown only in this response: each logs in once in place of a TOTP code',
+});
+
+export const MfaEnrolled = z
+  .object({ mfa_enabled: z.literal(true), recovery_codes: RecoveryCodeList })
+  .meta({ id: 'MfaEnrolled' });
+
+/**
+ * Proof of the second factor: a current TOTP code, or an unused recovery code (spent by
+ * the request). Case, dashes and spaces of a recovery code do not matter.
+ */
+export const MfaProofBody = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .max(32, { error: 'must be the 6-digit code of the authenticator app or a recovery code' })
+      .regex(/^(\d{6}|[0-9A-Za-z](?:[\s-]*[0-9A-Za-z]){15})$/, {
+        error: 'must be the 6-digit code of the authenticator app or a recovery code',
+      })
+      .meta({ description: 'A current 6-digit TOTP code, or an unused recovery code' }),
+  })
+  .meta({ id: 'MfaProof' });
+
+export const MfaRecoveryCodes = z
+  .object({ recovery_codes: RecoveryCodeList })
+  .meta({ id: 'MfaRecoveryCodes' });
+
+export const MfaState = z
+  .object({
+    mfa_enabled: z.boolean(),
+    recovery_codes_remaining: z
+      .number()
+      .int()
+      .meta({ description: 'Unused recovery codes left (0 while MFA is off)' }),
+  })
+  .meta({ id: 'MfaState' });
+
 // ---- API keys ----
 
 export const ApiKeyCreate = z
@@ -138,11 +183,10 @@ export const ConsoleSignInBody = z
   .object({
     email: z.string().min(1, { error: 'is required' }).max(320),
     password: z.string().min(1, { error: 'is required' }).max(1024),
-    mfa_code: z
-      .string()
-      .max(32)
-      .optional()
-      .meta({ description: 'Current 6-digit TOTP code; required when MFA is enabled' }),
+    mfa_code: z.string().max(32).optional().meta({
+      description:
+        'Current 6-digit TOTP code, or an unused recovery code (spent by the log-in); required when MFA is enabled',
+    }),
   })
   .meta({ id: 'ConsoleSignIn' });
 

@@ -14,6 +14,25 @@ export const ErrorResponse = z
   .meta({ id: 'Error' });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
+/**
+ * An account's e-mail address, as accounts are created and log in: `local@domain`
+ * with no space, control character or second `@`, and no dot required in the domain,
+ * so the bootstrap default `admin@localhost` is one. The same rule everywhere an
+ * address names a user (`SCANWARD_ADMIN_EMAIL`, `scanward admin user create`, a
+ * finding's `assignee`), so every address that logs in can be named.
+ */
+// Control characters spelled out (no `u` flag), so the pattern reads the same in JSON Schema.
+// eslint-disable-next-line no-control-regex
+export const ACCOUNT_EMAIL_PATTERN = /^[^\s@\u0000-\u001f\u007f-\u009f]+@[^\s@\u0000-\u001f\u007f-\u009f]+$/;
+/** Longest address (the log-in's `username` allows as much). */
+export const ACCOUNT_EMAIL_MAX = 320;
+
+export const AccountEmail = z
+  .string()
+  .max(ACCOUNT_EMAIL_MAX, { error: `must be at most ${ACCOUNT_EMAIL_MAX} characters` })
+  .regex(ACCOUNT_EMAIL_PATTERN, { error: 'must be an e-mail address (local@domain)' })
+  .meta({ example: 'alice@example.com' });
+
 /** ISO 8601 UTC with millisecond precision and a `Z`. */
 export const Timestamp = z.iso.datetime().meta({ example: '2026-01-31T12:00:00.000Z' });
 

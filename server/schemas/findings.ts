@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateParam, IdParam, Page, PerPage, Timestamp, paginated } from './common.ts';
+import { AccountEmail, DateParam, IdParam, Page, PerPage, Timestamp, paginated } from './common.ts';
 
 export { DateParam } from './common.ts';
 
@@ -177,12 +177,12 @@ export const FindingStats = z
   .meta({ id: 'FindingStats' });
 export type FindingStats = z.infer<typeof FindingStats>;
 
-const Email = z.email({ error: 'must be an e-mail address' }).max(254);
-
 export const UpdateFindingBody = z
   .object({
     status: FindingStatus.optional(),
-    assignee: Email.nullable().optional().meta({ description: 'E-mail address; null clears it' }),
+    assignee: AccountEmail.nullable().optional().meta({
+      description: 'E-mail address (any address an account can have, e.g. admin@localhost); null clears it',
+    }),
     priority: FindingPriority.nullable().optional(),
     due_date: z.iso
       .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })

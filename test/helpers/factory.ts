@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { TOTP } from 'otpauth';
+import { URI, type TOTP } from 'otpauth';
 import { createApiKey } from '../../server/auth/api-keys.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
@@ -218,6 +218,36 @@ export async function stepWithRoom(totp: TOTP, roomMs: number): Promise<number> 
     { timeoutMs: 35_000, intervalMs: 100 },
   );
   return step.counter;
+}
+
+/** The TOTP code of a time step. */
+export const totpCodeAt = (totp: TOTP, step: number) => totp.generate({ timestamp: step * 30_000 });
+
+/** A 6-digit string that is the code of no step near now. */
+export function wrongTotpCode(totp: TOTP): string {
+  const near = new Set<string>();
+  const current = totp.counter();
+  for (let s = current - 3; s <= current + 3; s++) near.add(totpCodeAt(totp, s));
+  let n = 0;
+  while (near.has(String(n).padStart(6, '0'))) n++;
+  return String(n).padStart(6, '0');
+}
+
+/**
+ * Turns MFA on for the caller of `api` through the API (setup, then verify with the
+ * previous step's code, so the current and later steps stay usable) and answers
+ * the authenticator and the body of the verification.
+ */
+export async function enrollMfa(
+  api: ApiClient,
+): Promise<{ totp: TOTP; step: number; verified: Record<string, unknown> }> {
+  const setup = await api.post<{ secret: string; otpauth_uri: string }>('/api/v1/auth/mfa/setup');
+  if (setup.status !== 200) throw new Error(`MFA setup failed: ${setup.status} ${setup.text}`);
+  const totp = URI.parse(setup.body.otpauth_uri) as TOTP;
+  const step = await stepWithRoom(totp, 5_000);
+  const verified = await api.post('/api/v1/auth/mfa/verify', { code: totpCodeAt(totp, step - 1) });
+  if (verified.status !== 200) throw new Error(`MFA verify failed: ${verified.status} ${verified.text}`);
+  return { totp, step, verified: verified.body };
 }
 
 /** A scan request body that targets loopback. */

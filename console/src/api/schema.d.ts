@@ -428,6 +428,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller's MFA is on, and how many recovery codes are left
+         * @description Bearer tokens only (API keys are refused).
+         */
+        get: operations["getMfa"];
+        put?: never;
+        post?: never;
+        /**
+         * Turn MFA off with a current code or a recovery code
+         * @description A recovery code is accepted in place of a TOTP code. The recovery codes are deleted.
+         *
+         *     Bearer tokens only (API keys are refused).
+         */
+        delete: operations["disableMfa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/mfa/setup": {
         parameters: {
             query?: never;
@@ -460,8 +486,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Turn MFA on with a code of the secret from setup
-         * @description Bearer tokens only (API keys are refused).
+         * Turn MFA on with a code of the secret from setup; answers 10 recovery codes
+         * @description The answer carries 10 single-use recovery codes, shown only here: each logs in once in place of a TOTP code (and is accepted wherever a current code is asked for). New ones replace them with POST /api/v1/auth/mfa/recovery-codes.
+         *
+         *     Bearer tokens only (API keys are refused).
          */
         post: operations["verifyMfa"];
         delete?: never;
@@ -470,7 +498,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/mfa": {
+    "/api/v1/auth/mfa/recovery-codes": {
         parameters: {
             query?: never;
             header?: never;
@@ -479,12 +507,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post?: never;
         /**
-         * Turn MFA off with a current code
-         * @description Bearer tokens only (API keys are refused).
+         * Replace the MFA recovery codes with 10 new ones
+         * @description Needs a current TOTP code or an unused recovery code (which is spent). Every earlier recovery code stops working; the new ones are shown only in this response. Wrong codes count as failed logins.
+         *
+         *     Bearer tokens only (API keys are refused).
          */
-        delete: operations["disableMfa"];
+        post: operations["regenerateMfaRecoveryCodes"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1407,8 +1437,8 @@ export interface components {
         UpdateFinding: {
             status?: components["schemas"]["FindingStatus"];
             /**
-             * Format: email
-             * @description E-mail address; null clears it
+             * @description E-mail address (any address an account can have, e.g. admin@localhost); null clears it
+             * @example alice@example.com
              */
             assignee?: string | null;
             priority?: components["schemas"]["FindingPriority"];
@@ -1451,7 +1481,7 @@ export interface components {
             /** @description The account e-mail */
             username: string;
             password: string;
-            /** @description Current 6-digit TOTP code; required when MFA is enabled */
+            /** @description Current 6-digit TOTP code, or an unused recovery code (spent by the log-in); required when MFA is enabled */
             mfa_code?: string;
         };
         SessionList: {
@@ -1495,6 +1525,11 @@ export interface components {
             /** @description How many sessions were revoked */
             revoked: number;
         };
+        MfaState: {
+            mfa_enabled: boolean;
+            /** @description Unused recovery codes left (0 while MFA is off) */
+            recovery_codes_remaining: number;
+        };
         MfaSetup: {
             /**
              * @description Base32 TOTP secret
@@ -1507,11 +1542,25 @@ export interface components {
              */
             otpauth_uri: string;
         };
-        MfaStatus: {
-            mfa_enabled: boolean;
+        MfaEnrolled: {
+            /** @enum {boolean} */
+            mfa_enabled: true;
+            /** @description Ten single-use recovery codes, shown only in this response: each logs in once in place of a TOTP code */
+            recovery_codes: string[];
         };
         MfaCode: {
             code: string;
+        };
+        MfaRecoveryCodes: {
+            /** @description Ten single-use recovery codes, shown only in this response: each logs in once in place of a TOTP code */
+            recovery_codes: string[];
+        };
+        MfaProof: {
+            /** @description A current 6-digit TOTP code, or an unused recovery code */
+            code: string;
+        };
+        MfaStatus: {
+            mfa_enabled: boolean;
         };
         ConsoleSession: {
             session_id: string;
@@ -1534,7 +1583,7 @@ export interface components {
         ConsoleSignIn: {
             email: string;
             password: string;
-            /** @description Current 6-digit TOTP code; required when MFA is enabled */
+            /** @description Current 6-digit TOTP code, or an unused recovery code (spent by the log-in); required when MFA is enabled */
             mfa_code?: string;
         };
         ConsoleSessionState: {
@@ -3847,7 +3896,7 @@ export interface operations {
             };
         };
     };
-    setupMfa: {
+    getMfa: {
         parameters: {
             query?: never;
             header?: never;
@@ -3856,7 +3905,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The secret, shown once */
+            /** @description The MFA state */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3865,7 +3914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MfaSetup"];
+                    "application/json": components["schemas"]["MfaState"];
                 };
             };
             /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
@@ -3880,18 +3929,6 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error: CONFLICT */
-            409: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3925,7 +3962,7 @@ export interface operations {
             };
         };
     };
-    verifyMfa: {
+    disableMfa: {
         parameters: {
             query?: never;
             header?: never;
@@ -3934,11 +3971,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MfaCode"];
+                "application/json": components["schemas"]["MfaProof"];
             };
         };
         responses: {
-            /** @description MFA is on */
+            /** @description MFA is off */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4043,7 +4080,85 @@ export interface operations {
             };
         };
     };
-    disableMfa: {
+    setupMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret, shown once */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaSetup"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyMfa: {
         parameters: {
             query?: never;
             header?: never;
@@ -4056,7 +4171,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description MFA is off */
+            /** @description MFA is on */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4065,7 +4180,125 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MfaStatus"];
+                    "application/json": components["schemas"]["MfaEnrolled"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_MFA_CODE, AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    regenerateMfaRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MfaProof"];
+            };
+        };
+        responses: {
+            /** @description The new recovery codes */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaRecoveryCodes"];
                 };
             };
             /** @description Error: BAD_REQUEST */

@@ -1,4 +1,5 @@
 import * as apiKeys from '../../auth/api-keys.repository.ts';
+import * as recoveryCodes from '../../auth/mfa-recovery-codes.repository.ts';
 import * as sessions from '../../auth/sessions.repository.ts';
 import * as settings from '../../auth/settings.repository.ts';
 import { repositorySamples } from '../sql-generator.ts';
@@ -24,6 +25,7 @@ export const authSamples = [
     countLiveApiKeys: [[ORG]],
     listLiveApiKeys: [[ORG, PAGE]],
     revokeLiveApiKey: [[ORG, API_KEY, NOW]],
+    revokeUserApiKeys: [[ORG, USER, NOW]],
     touchApiKey: [[ORG, API_KEY, NOW]],
     findApiKeyCallerByHash: [['hash']],
   }),
@@ -38,6 +40,14 @@ export const authSamples = [
     revokeUnrevokedSessions: [[ORG, USER, NOW]],
     touchSession: [[ORG, SESSION, NOW]],
     findSessionCaller: [[ORG, { sessionId: SESSION, userId: USER }, NOW]],
+  }),
+  repositorySamples('server/auth/mfa-recovery-codes.repository.ts', recoveryCodes, {
+    deleteRecoveryCodes: [[ORG, USER]],
+    replaceRecoveryCodes: [
+      [ORG, USER, [{ id: 'rcode_sample', org_id: ORG, user_id: USER, code_hash: 'hash' }]],
+    ],
+    spendRecoveryCode: [[ORG, USER, 'hash', NOW]],
+    countUnusedRecoveryCodes: [[ORG, USER]],
   }),
   repositorySamples('server/auth/settings.repository.ts', settings, {
     insertSettingUnlessPresent: [['sample_setting', 'value']],

@@ -25,7 +25,16 @@ export const identitySamples = [
     acceptMfaStep: [[ORG, USER, 'sealed', 1000]],
     storePendingMfaSecret: [[ORG, USER, 'sealed', NOW]],
     enableMfa: [[ORG, USER, 'sealed', 1000, NOW]],
-    clearMfa: [[ORG, USER, 'sealed', 1000, NOW]],
+    removeMfa: [[ORG, USER, NOW]],
+    setUserDisabled: [
+      { name: 'disable', args: [ORG, USER, true, NOW] },
+      { name: 'enable', args: [ORG, USER, false, NOW] },
+    ],
+    deleteUserRow: [[ORG, 'user_new']],
+    countActiveAdmins: [
+      { name: 'every admin', args: [ORG] },
+      { name: 'but one', args: [ORG, USER] },
+    ],
     listUsersWithOrganization: [
       { name: 'every organization', args: [undefined] },
       { name: 'one organization', args: [ORG] },

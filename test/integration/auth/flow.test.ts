@@ -257,6 +257,8 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
       ['/api/v1/auth/logout-all', 'post'],
       ['/api/v1/auth/mfa/setup', 'post'],
       ['/api/v1/auth/mfa/verify', 'post'],
+      ['/api/v1/auth/mfa', 'get'],
+      ['/api/v1/auth/mfa/recovery-codes', 'post'],
       ['/api/v1/auth/mfa', 'delete'],
       ['/api/v1/api-keys', 'get'],
       ['/api/v1/api-keys/{key_id}', 'delete'],

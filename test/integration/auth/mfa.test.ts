@@ -78,7 +78,8 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     const step = await stepWithRoom(totp, 5_000);
     const verify = await api.post('/api/v1/auth/mfa/verify', { code: codeAt(totp, step - 1) });
     expect(verify.status).toBe(200);
-    expect(verify.body).toEqual({ mfa_enabled: true });
+    expect(verify.body).toEqual({ mfa_enabled: true, recovery_codes: expect.any(Array) });
+    expect(verify.body.recovery_codes).toHaveLength(10);
 
     const noCode = await expectError(await logIn(app, user), 401, 'MFA_REQUIRED');
     expect(noCode.detail).toBe('MFA code required');

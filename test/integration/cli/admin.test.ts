@@ -39,6 +39,7 @@ interface UserJson {
   org_id: string;
   org_name: string;
   mfa_enabled: boolean;
+  disabled_at: string | null;
   created_at: string;
 }
 
@@ -358,6 +359,7 @@ describe(`operator command line (${testEngine})`, () => {
           org_id: org.id,
           org_name: 'Admins Org',
           mfa_enabled: false,
+          disabled_at: null,
           created_at: expect.stringMatching(ISO),
         });
       });
@@ -431,6 +433,9 @@ describe(`operator command line (${testEngine})`, () => {
           email: 'forgetful@reset.example',
           password_reset: true,
           sessions_revoked: true,
+          revoked_sessions: 2,
+          revoked_api_keys: 0,
+          api_keys_kept: false,
         });
         const hash = await passwordHash(user.id);
         expect(await verifyPassword('new-password-here', hash)).toBe(true);
@@ -467,7 +472,9 @@ describe(`operator command line (${testEngine})`, () => {
         expect(onlyB).toEqual({ items: [ub], total: 1 });
 
         const text = await cli(args(`admin user list --org ${b.id}`));
-        expect(text.stdout.split('\n')[0]).toMatch(/^ID\s+EMAIL\s+ROLE\s+MFA\s+ORGANIZATION\s+CREATED$/);
+        expect(text.stdout.split('\n')[0]).toMatch(
+          /^ID\s+EMAIL\s+ROLE\s+MFA\s+STATUS\s+ORGANIZATION\s+CREATED$/,
+        );
         expect(text.stdout).toContain('two@list-b.example');
         expect(text.stdout).not.toContain('one@list-a.example');
 

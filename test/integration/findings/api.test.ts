@@ -214,6 +214,14 @@ describe(`findings API (${testEngine})`, () => {
       expect(res.body).toMatchObject({ assignee: null, notes: 'x' });
     });
 
+    it('accepts as assignee any address an account logs in with, such as the default admin@localhost', async () => {
+      for (const assignee of ['admin@localhost', tenant.admin.email]) {
+        const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.info}`, { assignee });
+        expect(res.status, assignee).toBe(200);
+        expect(res.body.assignee).toBe(assignee);
+      }
+    });
+
     it('answers 422 naming the field for invalid values or an empty body', async () => {
       for (const [json, field] of [
         [{ status: 'closed' }, 'status'],

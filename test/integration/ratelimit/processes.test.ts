@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FAILURES_PER_EMAIL } from '../../../server/auth/login-throttle.ts';
 import type { AnyRoute } from '../../../server/http/contract.ts';
 import { createOrganization, setLimits } from '../../../server/identity/organizations.ts';
 import { createUser } from '../../../server/identity/users.ts';
@@ -116,5 +117,34 @@ describe.skipIf(!process.env.DATABASE_URL || !countedRoute)(
       };
       expect(counter.count).toBe(HOURLY_LIMIT);
     });
+
+    it(`checks exactly ${MAX_FAILURES_PER_EMAIL} of ${REQUESTS} concurrent wrong passwords for one e-mail, split across both processes`, async () => {
+      const org = await createOrganization(db, { name: 'Two processes, one log-in limit', plan: 'startup' });
+      const password = `pw-${randomBytes(12).toString('hex')}`;
+      const user = await createUser(db, {
+        orgId: org.id,
+        email: `target-${randomBytes(4).toString('hex')}@example.test`,
+        password,
+        role: 'member',
+      });
+      const tokenRequest = (server: ServerProcess, pw: string) =>
+        fetch(`${server.url}/api/v1/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ username: user.email, password: pw }),
+        });
+      const wrong = await Promise.all(
+        Array.from({ length: REQUESTS }, (_, i) => tokenRequest(servers[i % 2]!, `wrong-${i}`)),
+      );
+      const statuses = wrong.map((r) => r.status);
+      expect(
+        statuses.filter((s) => s === 401),
+        `statuses: ${statuses.join(',')}`,
+      ).toHaveLength(MAX_FAILURES_PER_EMAIL);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(REQUESTS - MAX_FAILURES_PER_EMAIL);
+      // The right password, through either process, is refused until the window passes.
+      const right = await Promise.all(servers.map((s) => tokenRequest(s, password)));
+      expect(right.map((r) => r.status)).toEqual([429, 429]);
+    }, 120_000);
   },
 );

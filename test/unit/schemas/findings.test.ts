@@ -34,6 +34,13 @@ describe('findings request schemas', () => {
     expect(UpdateFindingBody.safeParse({}).success).toBe(false);
     expect(UpdateFindingBody.safeParse({ assignee: null }).success).toBe(true);
     expect(UpdateFindingBody.safeParse({ assignee: 'someone' }).success).toBe(false);
+    // Any address an account can have: the bootstrap admin's has no dot in its domain.
+    for (const address of ['admin@localhost', 'ops@intranet', 'a.b+c@example.test']) {
+      expect(UpdateFindingBody.safeParse({ assignee: address }).success, address).toBe(true);
+    }
+    for (const address of ['a@b@c', 'a b@c', '@localhost', 'admin@', 'ad\u0001min@localhost']) {
+      expect(UpdateFindingBody.safeParse({ assignee: address }).success, address).toBe(false);
+    }
     expect(UpdateFindingBody.safeParse({ priority: 'p4' }).success).toBe(true);
     expect(UpdateFindingBody.safeParse({ priority: 'high' }).success).toBe(false);
   });

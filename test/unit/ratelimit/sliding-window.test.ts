@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slidingCount } from '../../../server/auth/login-throttle.ts';
+import { slidingCount } from '../../../server/ratelimit/sliding-window.ts';
 
 const W = 15 * 60 * 1000;
 const block = (start: number, count: number) => ({
@@ -9,7 +9,7 @@ const block = (start: number, count: number) => ({
   count,
 });
 
-describe('sliding failed-login count', () => {
+describe('sliding attempt count', () => {
   const start = 100 * W; // a block boundary
 
   it('counts a burst that straddles a block boundary in full', () => {

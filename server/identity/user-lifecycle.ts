@@ -1,0 +1,176 @@
+import { revokeUserApiKeys } from '../auth/api-keys.repository.ts';
+import { resetMfa } from '../auth/mfa.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { revokeUnrevokedSessions } from '../auth/sessions.repository.ts';
+import type { Db } from '../db/index.ts';
+import { conflict, notFound } from '../errors.ts';
+import { findOrganizationForUpdate } from './organizations.repository.ts';
+import {
+  countActiveAdmins,
+  deleteUserRow,
+  findUser,
+  setUserDisabled,
+  updateUserPassword,
+  type UserRow,
+} from './users.repository.ts';
+
+/**
+ * The lifecycle of an account, one owner for every caller (the operator command
+ * line today, an admin's People API tomorrow): disable, enable, delete, reset the
+ * password, reset MFA, revoke sessions. Every function names its user by
+ * organization and id, so a caller scoped to one organization cannot reach
+ * another's user: a foreign id is NOT_FOUND, like a missing one.
+ *
+ * The rules:
+ * - Disabling or deleting revokes every session and API key of the user at once;
+ *   while disabled the user cannot log in and nothing of theirs authenticates.
+ *   Enabling lets them log in again; what was revoked stays revoked.
+ * - The last active (not disabled) admin of an organization can be neither
+ *   disabled nor deleted. Changes that could take an organization's last admin
+ *   away run one at a time per organization (its row is locked), so two
+ *   concurrent requests cannot each remove one of the last two admins.
+ * - Deleting removes the user's row, sessions, keys and MFA recovery codes; what
+ *   they did stays, under their e-mail (finding history and comments, evidence),
+ *   and what they created for the organization (scans, schedules, webhooks) stays
+ *   with the organization.
+ * - A password reset revokes every session and, unless kept on purpose, every API
+ *   key: after an account is compromised, keys its attacker made stop working.
+ */
+
+/** Whose account: every function is scoped by organization. */
+export interface UserRef {
+  orgId: string;
+  userId: string;
+}
+
+/** What a change took away from the user at once. */
+export interface AccessRevoked {
+  sessions: number;
+  apiKeys: number;
+}
+
+export interface UserChange {
+  user: UserRow;
+  revoked: AccessRevoked;
+}
+
+const noUser = () => notFound('user');
+
+/** Whether the user counts as an active admin of their organization. */
+export const isActiveAdmin = (user: UserRow): boolean => user.role === 'admin' && user.disabled_at === null;
+
+/**
+ * Refuses (409 CONFLICT) to take away the organization's last active admin. Call it
+ * inside a transaction that locked the organization (findOrganizationForUpdate).
+ */
+export async function assertNotLastActiveAdmin(trx: Db, user: UserRow, action: string): Promise<void> {
+  if (!isActiveAdmin(user)) return;
+  if ((await countActiveAdmins(trx, user.org_id, user.id)) === 0) {
+    throw conflict(
+      `cannot ${action} ${user.email}: the last active admin of the organization; ` +
+        'make another user an admin first',
+    );
+  }
+}
+
+/** Revokes every session and every API key of the user; returns how many of each. */
+async function revokeAccess(trx: Db, ref: UserRef, now: Date): Promise<AccessRevoked> {
+  return {
+    sessions: await revokeUnrevokedSessions(trx, ref.orgId, ref.userId, now),
+    apiKeys: await revokeUserApiKeys(trx, ref.orgId, ref.userId, now),
+  };
+}
+
+/**
+ * Runs a change of the user's standing with the organization locked: the user is
+ * read under the lock, so the last-admin rule sees every concurrent change.
+ */
+async function withOrganizationLocked<T>(
+  db: Db,
+  ref: UserRef,
+  change: (trx: Db, user: UserRow) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (trx) => {
+    if (!(await findOrganizationForUpdate(trx, ref.orgId))) throw noUser();
+    const user = await findUser(trx, ref.orgId, ref.userId);
+    if (!user) throw noUser();
+    return change(trx, user);
+  });
+}
+
+/** Disables the user and revokes their sessions and keys; refused for the last active admin. */
+export async function disableUser(db: Db, ref: UserRef, now = new Date()): Promise<UserChange> {
+  return withOrganizationLocked(db, ref, async (trx, user) => {
+    await assertNotLastActiveAdmin(trx, user, 'disable');
+    const updated = await setUserDisabled(trx, ref.orgId, ref.userId, true, now);
+    return { user: updated!, revoked: await revokeAccess(trx, ref, now) };
+  });
+}
+
+/** Lets a disabled user log in again (sessions and keys revoked meanwhile stay revoked). */
+export async function enableUser(db: Db, ref: UserRef, now = new Date()): Promise<UserRow> {
+  const updated = await setUserDisabled(db, ref.orgId, ref.userId, false, now);
+  if (!updated) throw noUser();
+  return updated;
+}
+
+/**
+ * Deletes the user with their sessions, keys and recovery codes; refused for the last
+ * active admin. Their comments and history keep their e-mail.
+ */
+export async function deleteUser(db: Db, ref: UserRef, now = new Date()): Promise<UserChange> {
+  return withOrganizationLocked(db, ref, async (trx, user) => {
+    await assertNotLastActiveAdmin(trx, user, 'delete');
+    // Counted as revocations first, so the caller learns what stopped working.
+    const revoked = await revokeAccess(trx, ref, now);
+    await deleteUserRow(trx, ref.orgId, ref.userId);
+    return { user, revoked };
+  });
+}
+
+/**
+ * Sets a new password and revokes every session of the user, and every API key
+ * unless `keepApiKeys` (off by default: keys an intruder made must stop working too).
+ */
+export async function resetPassword(
+  db: Db,
+  ref: UserRef,
+  password: string,
+  options: { keepApiKeys?: boolean } = {},
+  now = new Date(),
+): Promise<UserChange> {
+  const hash = await hashPassword(password);
+  return db.transaction(async (trx) => {
+    const user = await findUser(trx, ref.orgId, ref.userId);
+    if (!user) throw noUser();
+    await updateUserPassword(trx, ref.orgId, ref.userId, hash, now);
+    const revoked: AccessRevoked = {
+      sessions: await revokeUnrevokedSessions(trx, ref.orgId, ref.userId, now),
+      apiKeys: options.keepApiKeys ? 0 : await revokeUserApiKeys(trx, ref.orgId, ref.userId, now),
+    };
+    return { user, revoked };
+  });
+}
+
+/**
+ * Turns the user's MFA off without a code (lost authenticator and recovery codes):
+ * the secret, a pending enrolment and the recovery codes go. Sessions and keys are
+ * left alone; reset the password as well when the account may be compromised.
+ * Answers the user and whether MFA was on (or being set up).
+ */
+export async function resetUserMfa(
+  db: Db,
+  ref: UserRef,
+  now = new Date(),
+): Promise<{ user: UserRow; mfaWasOn: boolean }> {
+  const user = await findUser(db, ref.orgId, ref.userId);
+  if (!user) throw noUser();
+  return { user, mfaWasOn: await resetMfa(db, ref, now) };
+}
+
+/** Revokes every session of the user not revoked yet; returns how many. */
+export async function revokeUserSessions(db: Db, ref: UserRef, now = new Date()): Promise<number> {
+  const user = await findUser(db, ref.orgId, ref.userId);
+  if (!user) throw noUser();
+  return revokeUnrevokedSessions(db, ref.orgId, ref.userId, now);
+}
