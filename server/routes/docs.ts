@@ -119,9 +119,9 @@ export function openApiJson(version: string): string {
 
 /**
  * Credentials unless the server's configuration makes the page public; the 401 asks a
- * browser for a login (Basic). Shared by the documentation pages and /metrics.
+ * browser for a login (Basic).
  */
-export function requireCredentialsUnless(isPublic: (config: Config) => boolean) {
+function requireCredentialsUnless(isPublic: (config: Config) => boolean) {
   return async (ctx: Context, next: Next) => {
     const services = ctx.state.services as Services;
     if (!isPublic(services.config)) {
