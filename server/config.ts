@@ -98,6 +98,14 @@ const envSchema = z.object({
   SCANWARD_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   SCANWARD_DOCS_PUBLIC: booleanFlag.default(false),
   SCANWARD_METRICS_PUBLIC: booleanFlag.default(false),
+  // The operator's bearer token for GET /metrics: sent as `Authorization: Bearer <token>`, so token68 characters.
+  SCANWARD_METRICS_TOKEN: z
+    .string()
+    .min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)' })
+    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, {
+      error: 'must be a bearer token: letters, digits and - . _ ~ + / (e.g. `openssl rand -hex 32`)',
+    })
+    .optional(),
   SCANWARD_BODY_LIMIT: wholeNumber(1024, 100 * 1024 * 1024).default(1_048_576),
   SCANWARD_AI_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   SCANWARD_AI_KEY: z.string().optional(),
@@ -141,6 +149,8 @@ export interface Config {
   docsPublic: boolean;
   /** GET /metrics without credentials (for a scraper on a private network). */
   metricsPublic: boolean;
+  /** The operator's bearer token for GET /metrics; unset (and not public): /metrics answers no one. */
+  metricsToken: string | undefined;
   bodyLimit: number;
   ai: { url: string; key: string | undefined; model: string } | undefined;
   trustProxy: boolean;
@@ -169,7 +179,12 @@ function crossChecks(env: Record<string, string>): string[] {
 }
 
 /** Secrets are taken verbatim; every other value is trimmed of stray whitespace. */
-const VERBATIM = new Set<string>(['SCANWARD_ADMIN_PASSWORD', 'SCANWARD_JWT_SECRET', 'SCANWARD_AI_KEY']);
+const VERBATIM = new Set<string>([
+  'SCANWARD_ADMIN_PASSWORD',
+  'SCANWARD_JWT_SECRET',
+  'SCANWARD_AI_KEY',
+  'SCANWARD_METRICS_TOKEN',
+]);
 
 /**
  * Sweep threads when `SCANWARD_SCAN_THREADS` is unset: one per core, at most 8 (a loopback or
@@ -221,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: e.SCANWARD_WEBHOOK_ALLOW_PRIVATE,
     docsPublic: e.SCANWARD_DOCS_PUBLIC,
     metricsPublic: e.SCANWARD_METRICS_PUBLIC,
+    metricsToken: e.SCANWARD_METRICS_TOKEN,
     bodyLimit: e.SCANWARD_BODY_LIMIT,
     ai: e.SCANWARD_AI_URL
       ? { url: e.SCANWARD_AI_URL, key: e.SCANWARD_AI_KEY, model: e.SCANWARD_AI_MODEL ?? '' }

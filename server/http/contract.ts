@@ -280,6 +280,9 @@ export function routeMiddleware(route: AnyRoute, gate: Gatekeeper, validateRespo
       body = parseInput(route.body, raw, 'body');
     }
 
+    // Node's parser refused the request while its body streamed in, and the refusal is sent
+    // (server.ts, answerClientErrors): nothing of it may run.
+    if (ctx.res.headersSent) return;
     const result = await route.handler({
       params,
       query,

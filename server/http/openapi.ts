@@ -36,6 +36,18 @@ const AUTHENTICATED_ERRORS: ErrorCode[] = [
 /** An API key of an organization whose plan lost API keys answers this before anything else. */
 const API_KEY_ERRORS: ErrorCode[] = ['PLAN_UPGRADE_REQUIRED'];
 
+/**
+ * Codes only authentication answers. It runs before the request is counted against the
+ * organization's rate (routeMiddleware: caller → count → access → validate → handler), so
+ * these answers never carry `X-RateLimit-*`; every other answer of a counted route may.
+ */
+const BEFORE_THE_COUNT: ReadonlySet<ErrorCode> = new Set([
+  'AUTHENTICATION_REQUIRED',
+  'TOKEN_EXPIRED',
+  'INVALID_TOKEN',
+  'INVALID_API_KEY',
+]);
+
 /** Response headers, defined once under components/headers and referenced. */
 const HEADER_COMPONENTS = {
   'X-RateLimit-Limit': {
@@ -76,8 +88,28 @@ function errorsOf(route: AnyRoute): ErrorCode[] {
   return [...codes];
 }
 
+/**
+ * The statuses of a route's answers that carry `X-RateLimit-*`: on a counted route, every
+ * success, and every error status one of whose codes can be answered after the count (a
+ * 403 for a missing permission, a 422, a 404 …). Not a 401 of failed authentication, which
+ * comes before the count; a 401 the handler answers (a wrong MFA code) comes after it. The
+ * headers are declared optional: a status shared by codes of both kinds (a 403 of a
+ * console request without its CSRF token, a 413 announced by `Content-Length` and refused
+ * before routing) may come without them.
+ */
+export function rateHeaderStatuses(route: AnyRoute): Set<number> {
+  const statuses = new Set<number>();
+  if (route.access.public || route.rateLimited === false) return statuses;
+  for (const status of Object.keys(route.responses)) if (status.startsWith('2')) statuses.add(Number(status));
+  for (const code of errorsOf(route)) if (!BEFORE_THE_COUNT.has(code)) statuses.add(errorStatus[code]);
+  return statuses;
+}
+
 /** Error responses of the given codes, one per status, each with the Error schema. */
-function errorResponses(codes: ErrorCode[], rateHeaders: boolean): Record<string, ResponseConfig> {
+function errorResponses(
+  codes: ErrorCode[],
+  rateHeaders: ReadonlySet<number>,
+): Record<string, ResponseConfig> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = errorStatus[code];
@@ -86,7 +118,7 @@ function errorResponses(codes: ErrorCode[], rateHeaders: boolean): Record<string
   const out: Record<string, ResponseConfig> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers = {
-      ...(rateHeaders && status !== 401 && status !== 403 ? RATE_HEADERS : {}),
+      ...(rateHeaders.has(status) ? RATE_HEADERS : {}),
       ...(status === 429 ? RETRY_AFTER : {}),
       ...(status === 405 ? ALLOW_HEADER : {}),
     };
@@ -102,7 +134,7 @@ function errorResponses(codes: ErrorCode[], rateHeaders: boolean): Record<string
 const BEARER_OR_KEY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
 
 function routeOperation(route: AnyRoute): RouteConfig {
-  const rateHeaders = !route.access.public && route.rateLimited !== false;
+  const rateHeaders = rateHeaderStatuses(route);
   const responses: Record<string, ResponseConfig> = {};
   for (const [status, spec] of Object.entries(route.responses)) {
     const content: Record<string, { schema: z.ZodType }> = {};
@@ -110,7 +142,7 @@ function routeOperation(route: AnyRoute): RouteConfig {
     for (const type of spec.contentTypes ?? []) content[type] = { schema: z.string() };
     responses[status] = {
       description: spec.description,
-      ...(rateHeaders && status.startsWith('2') ? { headers: RATE_HEADERS } : {}),
+      ...(rateHeaders.has(Number(status)) ? { headers: RATE_HEADERS } : {}),
       ...(Object.keys(content).length ? { content } : {}),
     };
   }
@@ -165,11 +197,17 @@ function pageOperation(page: DocumentationPage): RouteConfig {
     description:
       `${page.description}\n\nNeeds credentials (a bearer token, an API key, or HTTP Basic with an e-mail and ` +
       'password or any user name and an API key) unless the server runs with `SCANWARD_DOCS_PUBLIC=true`. ' +
-      'Not counted against the request rate.',
+      'Not counted against the request rate, but an answer to a caller with credentials describes it ' +
+      '(`X-RateLimit-*`).',
     tags: ['Documentation'],
     security: [...BEARER_OR_KEY, { basicAuth: [] }],
     responses: {
-      200: { description: page.summary, content: { [page.contentType]: { schema } } },
+      200: {
+        description: page.summary,
+        // Present when the caller sent credentials (not with SCANWARD_DOCS_PUBLIC=true and none).
+        headers: RATE_HEADERS,
+        content: { [page.contentType]: { schema } },
+      },
       ...errorResponses(
         [
           'AUTHENTICATION_REQUIRED',
@@ -181,14 +219,37 @@ function pageOperation(page: DocumentationPage): RouteConfig {
           'RATE_LIMIT_EXCEEDED',
           'INTERNAL_ERROR',
         ],
-        false,
+        new Set(),
       ),
     },
   };
 }
 
+/** A tag of the document's operations, with what it groups. */
+export interface TagDescription {
+  name: string;
+  description: string;
+}
+
+/** The document's top-level tags: every tag an operation uses, each described, in the given order. */
+function tagList(routes: AnyRoute[], pages: DocumentationPage[], tags: TagDescription[]): TagDescription[] {
+  const used = new Set([...routes.flatMap((r) => r.tags), ...(pages.length > 0 ? ['Documentation'] : [])]);
+  const undescribed = [...used].filter((name) => !tags.some((t) => t.name === name));
+  if (undescribed.length > 0) {
+    throw new Error(
+      `OpenAPI tags without a description: ${undescribed.join(', ')} (describe them beside allRoutes)`,
+    );
+  }
+  return tags.filter((t) => used.has(t.name));
+}
+
 /** The OpenAPI 3.1 document of the given routes and documentation pages. */
-export function buildOpenApiDocument(routes: AnyRoute[], version: string, pages: DocumentationPage[] = []) {
+export function buildOpenApiDocument(
+  routes: AnyRoute[],
+  version: string,
+  pages: DocumentationPage[] = [],
+  tags: TagDescription[] = [],
+) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -222,11 +283,16 @@ export function buildOpenApiDocument(routes: AnyRoute[], version: string, pages:
       title: 'Scanward API',
       version,
       license: { name: 'MIT', identifier: 'MIT' },
+      // Self-hosted: whoever runs the installation answers for its access, limits and data.
+      contact: { name: 'The operator of this Scanward installation' },
       description:
         'Self-hosted vulnerability scanning and compliance. Every error has the shape `{detail, error_code, field?}` ' +
-        'with `Content-Type: application/json`. Authenticated responses carry `X-RateLimit-Limit`, ' +
-        '`X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
+        'with `Content-Type: application/json`. Every answer to a request counted against the organization ' +
+        'rate carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`: successes, and errors ' +
+        'after authentication (403, 404, 409, 422, 429 …); a 401 of failed authentication comes before the count ' +
+        'and carries none. Access, limits and data are a matter for the operator of this installation.',
     },
+    tags: tagList(routes, pages, tags),
     servers: [{ url: '/', description: 'This server; business endpoints live under /api/v1' }],
   });
 }

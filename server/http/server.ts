@@ -7,27 +7,63 @@ import {
 } from 'node:http';
 import type { Duplex } from 'node:stream';
 
+/** What was wrong with a request Node's parser (llhttp) refused, for the client. */
+function parseErrorDetail(err: NodeJS.ErrnoException & { reason?: unknown }): string {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return 'request headers are too large';
+  if (err.code === 'HPE_INVALID_TRANSFER_ENCODING') return TRANSFER_ENCODING_NOT_CHUNKED;
+  // llhttp's reason names the fault without quoting the request: "Invalid character in chunk size".
+  const reason = typeof err.reason === 'string' && err.reason !== '' ? `: ${err.reason}` : '';
+  return `the request could not be parsed as HTTP${reason}`;
+}
+
+const TRANSFER_ENCODING_NOT_CHUNKED = 'Transfer-Encoding must end with chunked (RFC 9112 §6.1)';
+
 /**
- * Requests Node's HTTP parser rejects before any application code runs (a
- * malformed request line, headers over the size limit, a non-numeric
- * Content-Length) still get the API's error shape, then the connection closes.
+ * Requests Node's HTTP parser rejects get the API's error shape, then the
+ * connection closes. Two moments:
+ *
+ * - in the body of the request last handed to the app (a chunk size that is
+ *   not hexadecimal, a chunk not ended by CRLF, a `Transfer-Encoding` that
+ *   does not end in `chunked`): the answer goes through that request's own
+ *   response, so the app sees it as sent and writes nothing more
+ *   (`routeMiddleware` runs no handler for it, the body reader fails when the
+ *   connection closes). Only a response whose first byte is already out cannot
+ *   carry it; that connection is dropped, which the client sees as a cut
+ *   response;
+ * - before a request reached the app (a malformed request line, headers over
+ *   the size limit, a non-numeric Content-Length): the answer is written to the
+ *   socket itself, after the answers to the requests before it on the same
+ *   connection (pipelining), which keep their order.
+ *
+ * The parser reports an error again for every later packet of a broken
+ * connection; only the first is answered.
  */
-function answerClientErrors(server: Server): void {
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+function answerClientErrors(server: Server, lastResponse: WeakMap<Duplex, ServerResponse>): void {
+  const answering = new WeakSet<Duplex>();
+  server.on('clientError', (err: NodeJS.ErrnoException & { reason?: unknown }, socket: Duplex) => {
+    if (answering.has(socket)) return;
+    answering.add(socket);
+    // 400 BAD_REQUEST for all of them: the error codes of decisions.md have no 431.
+    const detail = parseErrorDetail(err);
+    const last = lastResponse.get(socket);
+    if (last && !last.req.complete) {
+      // The broken part is this request's body.
+      if (last.writableEnded) return; // answered already (malformedRequest, or the app): it closes
+      if (last.headersSent) socket.destroy();
+      else sendError(last, 400, 'BAD_REQUEST', detail);
+      return;
+    }
+    if (!socket.writable) {
       socket.destroy();
       return;
     }
-    // 400 BAD_REQUEST for all of them: the error codes of decisions.md have no 431.
-    const detail =
-      err.code === 'HPE_HEADER_OVERFLOW'
-        ? 'request headers are too large'
-        : 'the request could not be parsed as HTTP';
-    endSocket(socket, '400 Bad Request', 'BAD_REQUEST', detail);
+    const answer = () => endSocket(socket, '400 Bad Request', 'BAD_REQUEST', detail);
+    if (last && !last.writableFinished) last.once('finish', answer).once('close', answer);
+    else answer();
   });
 }
 
-/** Writes an error in the API's shape from outside the app (requests Node refuses before Koa sees them). */
+/** Writes an error in the API's shape from outside the app (requests refused before Koa sees them). */
 function sendError(res: ServerResponse, status: number, errorCode: string, detail: string): void {
   const body = JSON.stringify({ detail, error_code: errorCode });
   res.writeHead(status, {
@@ -52,18 +88,50 @@ function endSocket(socket: Duplex, statusLine: string, errorCode: string, detail
   );
 }
 
+/** How many times a header appears in the request as sent (Node keeps only the first `Host`). */
+function headerCount(req: IncomingMessage, name: string): number {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === name) count++;
+  }
+  return count;
+}
+
+/**
+ * Why Node would hand the app a request that HTTP/1.1 says is malformed, or
+ * undefined when it is sound: no `Host` on HTTP/1.1, or more than one (RFC 9112
+ * §3.2: both 400), and a `Transfer-Encoding` whose last coding is not
+ * `chunked` (RFC 9112 §6.1: the length of such a request body cannot be known,
+ * 400; Node's parser refuses it too, a moment after it handed the request over).
+ */
+function malformedRequest(req: IncomingMessage): string | undefined {
+  const hosts = headerCount(req, 'host');
+  if (hosts === 0 && req.httpVersion === '1.1') return 'the Host header is required';
+  if (hosts > 1) return 'the Host header must be given once';
+  const te = req.headers['transfer-encoding'];
+  if (te !== undefined && te.split(',').at(-1)!.trim().toLowerCase() !== 'chunked') {
+    return TRANSFER_ENCODING_NOT_CHUNKED;
+  }
+  return undefined;
+}
+
 /**
  * The HTTP server every entry point (main.ts, tests, benchmarks) serves the app with.
  *
  * Node answers two kinds of request itself, with an empty body: an HTTP/1.1
  * request without `Host` (400) and an `Expect` other than `100-continue` (417);
  * and it drops a `CONNECT` without a word. All three are taken over here so
- * they answer in the error shape too.
+ * they answer in the error shape too, as do a repeated `Host` and a
+ * `Transfer-Encoding` not ending in `chunked`, which Node would pass on.
  */
 export function createHttpServer(handler: RequestListener): Server {
+  // The response to the request each connection last handed over, for the parser's refusals.
+  const lastResponse = new WeakMap<Duplex, ServerResponse>();
   const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
-    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
-      sendError(res, 400, 'BAD_REQUEST', 'the Host header is required');
+    lastResponse.set(req.socket, res);
+    const malformed = malformedRequest(req);
+    if (malformed) {
+      sendError(res, 400, 'BAD_REQUEST', malformed);
       return;
     }
     handler(req, res);
@@ -74,6 +142,6 @@ export function createHttpServer(handler: RequestListener): Server {
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     endSocket(socket, '400 Bad Request', 'BAD_REQUEST', 'CONNECT is not supported: this server is no proxy');
   });
-  answerClientErrors(server);
+  answerClientErrors(server, lastResponse);
   return server;
 }

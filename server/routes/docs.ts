@@ -8,7 +8,7 @@ import { buildOpenApiDocument, type DocumentationPage } from '../http/openapi.ts
 import { describeRequestRate } from '../ratelimit/request-rate.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
-import { allRoutes } from './index.ts';
+import { allRoutes, routeTags } from './index.ts';
 
 /**
  * /openapi.json, Swagger UI at /docs and ReDoc at /redoc, served from the
@@ -104,7 +104,10 @@ const redocPage = `<!doctype html>
 
 /** The OpenAPI document of every route and documentation page. */
 export function openApiDocument(version: string) {
-  return buildOpenApiDocument(allRoutes, version, documentationPages);
+  return buildOpenApiDocument(allRoutes, version, documentationPages, [
+    ...routeTags,
+    { name: 'Documentation', description: 'This OpenAPI document, and the pages that render it.' },
+  ]);
 }
 
 let documentCache: { version: string; json: string } | undefined;
@@ -119,9 +122,9 @@ export function openApiJson(version: string): string {
 
 /**
  * Credentials unless the server's configuration makes the page public; the 401 asks a
- * browser for a login (Basic). Shared by the documentation pages and /metrics.
+ * browser for a login (Basic).
  */
-export function requireCredentialsUnless(isPublic: (config: Config) => boolean) {
+function requireCredentialsUnless(isPublic: (config: Config) => boolean) {
   return async (ctx: Context, next: Next) => {
     const services = ctx.state.services as Services;
     if (!isPublic(services.config)) {

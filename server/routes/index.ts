@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../http/contract.ts';
+import type { TagDescription } from '../http/openapi.ts';
 import { healthRoutes } from './health.ts';
 import { scanRoutes } from './scans.ts';
 import { findingRoutes } from './findings.ts';
@@ -22,4 +23,49 @@ export const allRoutes: AnyRoute[] = [
   ...controlRoutes,
   ...aiAnalysisRoutes,
   ...playbookRoutes,
+];
+
+/** What each tag of `allRoutes` groups, in the order the documentation lists them. */
+export const routeTags: TagDescription[] = [
+  { name: 'Health', description: 'Whether the service and its database answer; no credentials needed.' },
+  {
+    name: 'Scans',
+    description:
+      'Scans of a target inside the scan scope: start one, list and follow them, cancel, read a ' +
+      "scan's findings; the organization's monthly scan quota.",
+  },
+  {
+    name: 'Schedules',
+    description:
+      'Recurring scans, daily, weekly or monthly at a local hour (professional and enterprise plans).',
+  },
+  {
+    name: 'Findings',
+    description:
+      'Vulnerabilities across scans: list, filter, triage (status, assignee, priority, notes, comments), ' +
+      'bulk updates, statistics, export, AI analysis and remediation playbooks.',
+  },
+  {
+    name: 'Authentication',
+    description:
+      "Log-in for access tokens, refresh, sessions, MFA enrolment, and the web console's cookie session.",
+  },
+  {
+    name: 'API keys',
+    description:
+      'Keys for automation, limited to their permissions (professional and enterprise plans); ' +
+      "managed by the organization's admins with a bearer token.",
+  },
+  {
+    name: 'Webhooks',
+    description:
+      'Signed deliveries of scan and vulnerability events (Standard Webhooks) to public receivers, ' +
+      'with the delivery log; managed by admins.',
+  },
+  {
+    name: 'Controls',
+    description:
+      'Compliance controls (SOC 2, PCI DSS, ISO 27001), their status from the findings mapped to them, ' +
+      'and evidence.',
+  },
 ];

@@ -2,13 +2,15 @@ import { lookup } from 'node:dns/promises';
 import type { Config } from '../config.ts';
 import { AppError, validationError } from '../errors.ts';
 import { addressRange, coveredBy, overlaps, parseAddress, rangeOf, type IpRange } from './ip-ranges.ts';
+import { isPublicRange, touchesCloudMetadata } from './public-addresses.ts';
 import { normalizeHostName, parseTarget, type CidrCeiling, type ParsedTarget } from './targets.ts';
 
 /**
  * The scan scope policy (decisions.md, "Running it"). Without
  * SCANWARD_SCAN_ALLOW only public addresses may be scanned; with it, exactly
  * the CIDRs and domain suffixes it lists, minus SCANWARD_SCAN_DENY. Cloud
- * metadata addresses are always refused.
+ * metadata addresses are always refused. "Public" is defined once, in
+ * public-addresses.ts, shared with webhook receivers.
  *
  * Names are judged by the addresses they resolve to, every one of which must
  * pass. A name under a listed allow suffix lends its own resolved addresses
@@ -42,37 +44,6 @@ export interface ScopeRules {
   /** Entries of SCANWARD_SCAN_ALLOW; undefined = public addresses only. */
   allow: readonly string[] | undefined;
   deny: readonly string[];
-}
-
-/** Always refused, whatever the lists say: where cloud instances fetch their credentials. */
-const CLOUD_METADATA = ['169.254.169.254', 'fd00:ec2::254'].map((a) => addressRange(a)!);
-
-/** IPv4 ranges that are not public (RFC 6890 special-purpose registry), refused when no allow list is set. */
-const NON_PUBLIC_V4 = [
-  '0.0.0.0/8',
-  '10.0.0.0/8',
-  '100.64.0.0/10',
-  '127.0.0.0/8',
-  '169.254.0.0/16',
-  '172.16.0.0/12',
-  '192.0.0.0/24',
-  '192.0.2.0/24',
-  '192.88.99.0/24',
-  '192.168.0.0/16',
-  '198.18.0.0/15',
-  '198.51.100.0/24',
-  '203.0.113.0/24',
-  '224.0.0.0/4',
-  '240.0.0.0/4',
-].map((c) => rangeOf(c)!);
-
-/** Public IPv6 is global unicast (2000::/3) minus the special and tunnelling ranges inside it. */
-const GLOBAL_UNICAST_V6 = rangeOf('2000::/3')!;
-const NON_PUBLIC_V6 = ['2001::/23', '2001:db8::/32', '2002::/16', '3fff::/20'].map((c) => rangeOf(c)!);
-
-function isPublic(range: IpRange): boolean {
-  if (range.family === 4) return !NON_PUBLIC_V4.some((r) => overlaps(r, range));
-  return coveredBy(range, [GLOBAL_UNICAST_V6]) && !NON_PUBLIC_V6.some((r) => overlaps(r, range));
 }
 
 interface ParsedList {
@@ -137,10 +108,10 @@ export class ScopePolicy {
 
   /** Whether every address of the range may be scanned; `byName` when a listed allow suffix vouches for it. */
   rangeAllowed(range: IpRange, byName = false): boolean {
-    if (CLOUD_METADATA.some((m) => overlaps(m, range))) return false;
+    if (touchesCloudMetadata(range)) return false;
     if (this.deny.ranges.some((d) => overlaps(d, range))) return false;
     if (byName) return true;
-    return this.allow ? coveredBy(range, this.allow.ranges) : isPublic(range);
+    return this.allow ? coveredBy(range, this.allow.ranges) : isPublicRange(range);
   }
 
   /** Whether a literal address may be scanned on its own merits (no name vouching for it). */

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
 import { validationError } from '../errors.ts';
+import { addressRange, parseAddress } from '../scans/ip-ranges.ts';
+import { isPublicRange, touchesCloudMetadata } from '../scans/public-addresses.ts';
 
 export type Resolver = (host: string) => Promise<string[]>;
 
@@ -8,23 +9,11 @@ export const systemResolver: Resolver = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
- * Whether an address is an ordinary public unicast address. Loopback, private,
- * link-local, carrier-grade NAT, multicast, documentation and other reserved
- * ranges are not; an IPv4-mapped IPv6 address is judged by its IPv4 part.
- */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {
-    ip = (ip as ipaddr.IPv6).toIPv4Address();
-  }
-  return ip.range() === 'unicast';
-}
-
-/**
- * Checks a receiver URL: http or https, and (unless private targets are
- * allowed) a host whose every address is public. Returns the addresses checked,
- * so the delivery connects to exactly those (no DNS rebinding in between).
+ * Checks a receiver URL: http or https, and a host whose every address may
+ * receive: a public one (public-addresses.ts, the rule the scan scope uses),
+ * or with private targets allowed any but a cloud metadata address. Returns the
+ * addresses checked, so the delivery connects to exactly those (no DNS
+ * rebinding in between).
  */
 export async function checkWebhookUrl(
   raw: string,
@@ -41,9 +30,10 @@ export async function checkWebhookUrl(
     throw validationError('url', 'url: must use http or https');
   }
   if (url.username || url.password) throw validationError('url', 'url: must not contain credentials');
+  // The URL parser has already written any IPv4 form (decimal, octal, hex, short) as a dotted quad.
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
-  if (ipaddr.isValid(host)) {
+  if (parseAddress(host)) {
     addresses = [host];
   } else {
     try {
@@ -53,12 +43,19 @@ export async function checkWebhookUrl(
     }
   }
   if (addresses.length === 0) throw validationError('url', `url: the host ${host} does not resolve`);
-  if (!allowPrivate && !addresses.every(isPublicAddress)) {
-    throw validationError(
-      'url',
-      'url: resolves to a loopback, private or reserved address; webhooks may only reach public addresses ' +
-        '(operators can allow private receivers with SCANWARD_WEBHOOK_ALLOW_PRIVATE=true)',
-    );
+  for (const address of addresses) {
+    const range = addressRange(address);
+    if (!range || touchesCloudMetadata(range)) {
+      throw validationError('url', `url: ${address} may not receive webhooks (a cloud metadata address)`);
+    }
+    if (!allowPrivate && !isPublicRange(range)) {
+      throw validationError(
+        'url',
+        `url: ${host === address ? host : `${host} resolves to ${address}, which`} is not a public address; ` +
+          'webhooks may only reach public unicast addresses ' +
+          '(operators can allow private receivers with SCANWARD_WEBHOOK_ALLOW_PRIVATE=true)',
+      );
+    }
   }
   return { url, addresses };
 }

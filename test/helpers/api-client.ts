@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { z } from 'zod';
 import type { AnyRoute, HttpMethod, RouteSpec } from '../../server/http/contract.ts';
+import { rateHeaderStatuses } from '../../server/http/openapi.ts';
 import { allRoutes } from '../../server/routes/index.ts';
 import { ErrorResponse } from '../../server/schemas/common.ts';
 
@@ -96,7 +97,9 @@ export function routeFor(routes: AnyRoute[], method: string, path: string): AnyR
 /**
  * Checks an answer against the route contract; throws (failing the test) with
  * what broke. Answers that are not JSON, and JSON of paths no route declares
- * (docs, metrics), are checked only when they are errors.
+ * (docs, metrics), are checked only when they are errors. `X-RateLimit-*` may
+ * come only on the statuses the document declares them for, and always comes
+ * on a counted route's success.
  */
 export function checkAnswer(
   route: AnyRoute | undefined,
@@ -104,11 +107,26 @@ export function checkAnswer(
   status: number,
   contentType: string,
   body: unknown,
+  headers?: Headers,
 ): void {
   const json = /[/+]json\b/.test(contentType);
   const declared = route?.responses[status];
   if (route && status < 400 && !declared) {
     throw new Error(`${request}: ${route.operationId} answered ${status}, which it does not declare`);
+  }
+  if (route && headers) {
+    const rate = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].filter((h) =>
+      headers.has(h),
+    );
+    const declaresRate = rateHeaderStatuses(route).has(status);
+    if (rate.length > 0 && !declaresRate) {
+      throw new Error(
+        `${request}: ${route.operationId} answered ${status} with ${rate.join(', ')}, undeclared`,
+      );
+    }
+    if (declaresRate && status < 300 && rate.length !== 3) {
+      throw new Error(`${request}: ${route.operationId} answered ${status} without all of X-RateLimit-*`);
+    }
   }
   if (!json) return;
   const schema = declared?.schema ?? (status >= 400 ? ErrorResponse : undefined);
@@ -159,7 +177,7 @@ export function apiClient(target: ApiTarget, credential: Credential = null): Api
         parsed = text;
       }
     }
-    checkAnswer(route, `${upper} ${path}`, res.status, contentType, parsed);
+    checkAnswer(route, `${upper} ${path}`, res.status, contentType, parsed, res.headers);
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   };
   return {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../server/config.ts';
@@ -66,6 +67,7 @@ describe('configuration from the environment', () => {
       webhookAllowPrivate: false,
       docsPublic: false,
       metricsPublic: false,
+      metricsToken: undefined,
       bodyLimit: 1_048_576,
       ai: undefined,
       trustProxy: false,
@@ -100,6 +102,7 @@ describe('configuration from the environment', () => {
       SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true',
       SCANWARD_DOCS_PUBLIC: 'yes',
       SCANWARD_METRICS_PUBLIC: 'true',
+      SCANWARD_METRICS_TOKEN: 'm'.repeat(64),
       SCANWARD_BODY_LIMIT: '2048',
       SCANWARD_AI_URL: 'https://llm.example.com/v1',
       SCANWARD_AI_KEY: 'sk-test',
@@ -133,6 +136,7 @@ describe('configuration from the environment', () => {
       webhookAllowPrivate: true,
       docsPublic: true,
       metricsPublic: true,
+      metricsToken: 'm'.repeat(64),
       bodyLimit: 2048,
       ai: { url: 'https://llm.example.com/v1', key: 'sk-test', model: 'small-model' },
       trustProxy: true,
@@ -222,11 +226,43 @@ describe('configuration from the environment', () => {
     expect(config.host).toBe('127.0.0.1');
   });
 
+  it('takes a metrics token of at least 32 bearer-token characters', () => {
+    const token = 'a1B2-._~+/'.repeat(4);
+    expect(loadConfig({ SCANWARD_METRICS_TOKEN: token }).metricsToken).toBe(token);
+    expect(problemsOf({ SCANWARD_METRICS_TOKEN: 'short' })).toEqual([
+      'SCANWARD_METRICS_TOKEN: must be at least 32 characters (e.g. `openssl rand -hex 32`)',
+    ]);
+    expect(problemsOf({ SCANWARD_METRICS_TOKEN: `${'x'.repeat(32)} y` })[0]).toMatch(
+      /^SCANWARD_METRICS_TOKEN: must be a bearer token/,
+    );
+  });
+
   it('accepts the loopback scope the tests and examples use', () => {
     expect(loadConfig({ SCANWARD_SCAN_ALLOW: '127.0.0.0/8,::1,localhost' }).scope.allow).toEqual([
       '127.0.0.0/8',
       '::1',
       'localhost',
     ]);
+  });
+});
+
+/** Variable names in the first cell of the Markdown table rows between `heading` and the next `## ` heading. */
+function documentedVariables(file: string, heading: string): string[] {
+  const text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+  const start = text.indexOf(heading);
+  const end = text.indexOf('\n## ', start + heading.length);
+  const names = new Set<string>();
+  for (const line of text.slice(start, end === -1 ? undefined : end).split('\n')) {
+    const first = /^\|([^|]*)\|/.exec(line)?.[1] ?? '';
+    for (const m of first.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1]!);
+  }
+  return [...names].sort();
+}
+
+describe('the configuration documentation', () => {
+  it('describes exactly the variables the service reads, in docs/configuration.md and the README', () => {
+    const variables = [...CONFIG_VARIABLES].sort();
+    expect(documentedVariables('docs/configuration.md', '## Variables')).toEqual(variables);
+    expect(documentedVariables('README.md', '## Configuration')).toEqual(variables);
   });
 });

@@ -829,7 +829,7 @@ export interface paths {
          * OpenAPI 3.1 description of this API
          * @description This document.
          *
-         *     Needs credentials (a bearer token, an API key, or HTTP Basic with an e-mail and password or any user name and an API key) unless the server runs with `SCANWARD_DOCS_PUBLIC=true`. Not counted against the request rate.
+         *     Needs credentials (a bearer token, an API key, or HTTP Basic with an e-mail and password or any user name and an API key) unless the server runs with `SCANWARD_DOCS_PUBLIC=true`. Not counted against the request rate, but an answer to a caller with credentials describes it (`X-RateLimit-*`).
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -851,7 +851,7 @@ export interface paths {
          * Interactive API documentation (Swagger UI)
          * @description Swagger UI over /openapi.json, served from this server.
          *
-         *     Needs credentials (a bearer token, an API key, or HTTP Basic with an e-mail and password or any user name and an API key) unless the server runs with `SCANWARD_DOCS_PUBLIC=true`. Not counted against the request rate.
+         *     Needs credentials (a bearer token, an API key, or HTTP Basic with an e-mail and password or any user name and an API key) unless the server runs with `SCANWARD_DOCS_PUBLIC=true`. Not counted against the request rate, but an answer to a caller with credentials describes it (`X-RateLimit-*`).
          */
         get: operations["getSwaggerUi"];
         put?: never;
@@ -873,7 +873,7 @@ export interface paths {
          * API reference (ReDoc)
          * @description ReDoc over /openapi.json, served from this server.
          *
-         *     Needs credentials (a bearer token, an API key, or HTTP Basic with an e-mail and password or any user name and an API key) unless the server runs with `SCANWARD_DOCS_PUBLIC=true`. Not counted against the request rate.
+         *     Needs credentials (a bearer token, an API key, or HTTP Basic with an e-mail and password or any user name and an API key) unless the server runs with `SCANWARD_DOCS_PUBLIC=true`. Not counted against the request rate, but an answer to a caller with credentials describes it (`X-RateLimit-*`).
          */
         get: operations["getRedoc"];
         put?: never;
@@ -936,7 +936,9 @@ export interface components {
             target: string;
             scan_type: components["schemas"]["ScanType"];
             frequency: components["schemas"]["ScheduleFrequency"];
+            /** @description Weekly schedules; null otherwise */
             day_of_week: number | null;
+            /** @description Monthly schedules; null otherwise */
             day_of_month: number | null;
             hour: number;
             timezone: string;
@@ -975,18 +977,99 @@ export interface components {
          * @enum {string}
          */
         CredentialChecks: "defaults" | "none";
-        CreateScheduleRequest: {
+        CreateScheduleRequest: components["schemas"]["DailyScheduleRequest"] | components["schemas"]["WeeklyScheduleRequest"] | components["schemas"]["MonthlyScheduleRequest"];
+        /** @description Runs every day at `hour`. */
+        DailyScheduleRequest: {
             /**
              * @description A DNS name, an IPv4 or IPv6 address, or a CIDR range
              * @example app.example.com
              */
             target: string;
             scan_type?: components["schemas"]["ScanType"];
-            frequency: components["schemas"]["ScheduleFrequency"];
-            /** @description 0 = Sunday … 6 = Saturday; required for weekly schedules */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            frequency: "daily";
+            /** @description Not allowed: `day_of_week` belongs to weekly schedules */
             day_of_week?: number;
-            /** @description Required for monthly schedules */
+            /** @description Not allowed: `day_of_month` belongs to monthly schedules */
             day_of_month?: number;
+            /**
+             * @description Local hour in `timezone`
+             * @default 0
+             */
+            hour: number;
+            /**
+             * @description IANA time zone name
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            frameworks?: components["schemas"]["Framework"][];
+            /**
+             * @description Ports to scan: single ports and inclusive ranges, comma-separated, 1-65535. Default: the 1,000 most common TCP ports.
+             * @example 22,80,443,8000-8100
+             */
+            ports?: string;
+            credential_checks?: components["schemas"]["CredentialChecks"];
+            /** @enum {boolean} */
+            authorized: true;
+        };
+        /** @description Runs once a week, on `day_of_week` at `hour`. */
+        WeeklyScheduleRequest: {
+            /**
+             * @description A DNS name, an IPv4 or IPv6 address, or a CIDR range
+             * @example app.example.com
+             */
+            target: string;
+            scan_type?: components["schemas"]["ScanType"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            frequency: "weekly";
+            /** @description 0 = Sunday … 6 = Saturday */
+            day_of_week: number;
+            /** @description Not allowed: `day_of_month` belongs to monthly schedules */
+            day_of_month?: number;
+            /**
+             * @description Local hour in `timezone`
+             * @default 0
+             */
+            hour: number;
+            /**
+             * @description IANA time zone name
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            frameworks?: components["schemas"]["Framework"][];
+            /**
+             * @description Ports to scan: single ports and inclusive ranges, comma-separated, 1-65535. Default: the 1,000 most common TCP ports.
+             * @example 22,80,443,8000-8100
+             */
+            ports?: string;
+            credential_checks?: components["schemas"]["CredentialChecks"];
+            /** @enum {boolean} */
+            authorized: true;
+        };
+        /** @description Runs once a month, on `day_of_month` (1–28, so every month has it) at `hour`. */
+        MonthlyScheduleRequest: {
+            /**
+             * @description A DNS name, an IPv4 or IPv6 address, or a CIDR range
+             * @example app.example.com
+             */
+            target: string;
+            scan_type?: components["schemas"]["ScanType"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            frequency: "monthly";
+            /** @description Not allowed: `day_of_week` belongs to weekly schedules */
+            day_of_week?: number;
+            day_of_month: number;
             /**
              * @description Local hour in `timezone`
              * @default 0
@@ -1971,6 +2054,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2040,6 +2126,9 @@ export interface operations {
             /** @description Error: PLAN_UPGRADE_REQUIRED, INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2134,6 +2223,9 @@ export interface operations {
             /** @description Error: PLAN_UPGRADE_REQUIRED, INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,6 +2319,9 @@ export interface operations {
             /** @description Error: PLAN_UPGRADE_REQUIRED, INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2327,6 +2422,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2424,6 +2522,9 @@ export interface operations {
             /** @description Error: SCAN_QUOTA_EXCEEDED, INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2517,6 +2618,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2610,6 +2714,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2735,6 +2842,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2841,6 +2951,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,6 +3039,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3025,6 +3141,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3119,6 +3238,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3212,6 +3334,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3321,6 +3446,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3442,6 +3570,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3623,6 +3754,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3692,6 +3826,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,6 +3910,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3863,6 +4003,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3929,6 +4072,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4002,6 +4148,9 @@ export interface operations {
             /** @description Error: INVALID_MFA_CODE, AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,6 +4160,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4113,6 +4265,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4198,6 +4353,9 @@ export interface operations {
             /** @description Error: INVALID_MFA_CODE, AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4207,6 +4365,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4316,6 +4477,9 @@ export interface operations {
             /** @description Error: INVALID_MFA_CODE, AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4325,6 +4489,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4535,6 +4702,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4604,6 +4774,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4698,6 +4871,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4791,6 +4967,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4884,6 +5063,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4978,6 +5160,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5083,6 +5268,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5180,6 +5368,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5276,6 +5467,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5371,6 +5565,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5467,6 +5664,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5548,6 +5748,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5657,6 +5860,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5762,6 +5968,9 @@ export interface operations {
             /** @description Error: AI_QUOTA_EXCEEDED, INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5855,6 +6064,9 @@ export interface operations {
             /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5924,6 +6136,9 @@ export interface operations {
             /** @description OpenAPI 3.1 description of this API */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5981,6 +6196,9 @@ export interface operations {
             /** @description Interactive API documentation (Swagger UI) */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6038,6 +6256,9 @@ export interface operations {
             /** @description API reference (ReDoc) */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

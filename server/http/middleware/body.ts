@@ -1,6 +1,8 @@
+import { isUtf8 } from 'node:buffer';
 import type { Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { AppError } from '../../errors.ts';
+import { decodeUtf8Marking, firstDifference } from '../text.ts';
 
 const MEDIA_TYPES = {
   json: 'application/json',
@@ -12,12 +14,12 @@ const METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, 
 
 /**
  * Reads and parses a request body of the route's media type with koa-body, the design's
- * body parser: read up to `limit` bytes in the request's charset (inflated first when the
- * client compressed it), then JSON (co-body, which also refuses `__proto__` keys) or the
- * raw form text. What koa-body leaves to its caller stays here: an absent body is an empty
- * one; a body of another media type is refused instead of skipped; and every failure is an
- * AppError in the one error shape: 413 over the limit, 400 for a wrong content type or a
- * body that does not read or parse.
+ * body parser: read up to `limit` bytes (inflated first when the client compressed it), then
+ * JSON or the raw form text. What koa-body leaves to its caller stays here: an absent body is
+ * an empty one; a body of another media type is refused instead of skipped; a UTF-8 JSON body
+ * must be UTF-8 (`readJson`); and every failure is an AppError in the one error shape: 413
+ * over the limit, 400 for a wrong content type or a body that does not read or parse, 422
+ * naming the field whose text is not UTF-8.
  */
 export async function readBody(ctx: Context, type: 'json' | 'form', limit: number): Promise<unknown> {
   const expected = MEDIA_TYPES[type];
@@ -29,17 +31,98 @@ export async function readBody(ctx: Context, type: 'json' | 'form', limit: numbe
   if (!ctx.is(expected)) {
     throw new AppError(400, 'BAD_REQUEST', `request body must be ${expected}`);
   }
+  return type === 'json' ? readJson(ctx, limit) : readForm(ctx, limit);
+}
+
+/** Whether a charset label names UTF-8 (the JSON default, RFC 8259 §8.1). */
+const isUtf8Label = (charset: string) => /^utf-?8$/i.test(charset);
+
+/**
+ * A JSON body. koa-body reads it as text; a UTF-8 body (the default) is read byte for byte
+ * (`latin1`) and decoded here strictly, because a lenient decoder turns bytes that are not
+ * UTF-8 into U+FFFD and the value would be stored silently changed, which is what the text
+ * rule (`text.ts`) refuses lone surrogates for. Another declared charset is decoded by
+ * koa-body (iconv-lite). JSON.parse then reads it, refusing `__proto__` keys as co-body does.
+ */
+async function readJson(ctx: Context, limit: number): Promise<unknown> {
+  const charset = ctx.request.charset || 'utf-8';
+  const utf8 = isUtf8Label(charset);
+  const text = await readText(ctx, limit, utf8 ? 'latin1' : charset);
+  if (!utf8) return parseJson(text);
+  const bytes = Buffer.from(text, 'latin1');
+  if (isUtf8(bytes)) return parseJson(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+  throw brokenUtf8(bytes);
+}
+
+async function readText(ctx: Context, limit: number, encoding: string): Promise<string> {
+  const read = koaBody({
+    json: false,
+    urlencoded: false,
+    text: true,
+    multipart: false,
+    textTypes: [MEDIA_TYPES.json],
+    textLimit: limit,
+    encoding,
+    parsedMethods: METHODS,
+  });
+  try {
+    await read(ctx, async () => {});
+  } catch (err) {
+    throw readFailure(err, limit);
+  }
+  return typeof ctx.request.body === 'string' ? ctx.request.body : '';
+}
+
+class ProtoKey extends Error {}
+
+/** JSON text as a value; a body of only whitespace is an empty one. */
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text, (key, value: unknown) => {
+      if (key === '__proto__') throw new ProtoKey();
+      return value;
+    });
+  } catch (err) {
+    if (err instanceof ProtoKey)
+      throw new AppError(400, 'BAD_REQUEST', 'request body must not set __proto__');
+    throw new AppError(400, 'BAD_REQUEST', 'request body is not valid JSON');
+  }
+}
+
+/**
+ * The answer to a JSON body whose bytes are not all UTF-8: 422 naming the field whose text
+ * holds them (the object, for a key), or 400 when no field can be named (the body is a bare
+ * string, a key of the top-level object is broken, or the bytes lie outside any string).
+ * The body is decoded twice with different markers for the broken bytes; where the two
+ * parses differ is where they were.
+ */
+function brokenUtf8(bytes: Buffer): AppError {
+  const whole = new AppError(400, 'BAD_REQUEST', 'request body is not valid UTF-8');
+  let a: unknown;
+  let b: unknown;
+  try {
+    a = parseJson(decodeUtf8Marking(bytes, '\uDC00'));
+    b = parseJson(decodeUtf8Marking(bytes, '\uDC01'));
+  } catch {
+    return whole;
+  }
+  const broken = firstDifference(a, b);
+  if (!broken || broken.path.length === 0) return whole;
+  const field = broken.path.join('.');
+  const problem = broken.inKey ? 'keys must be valid UTF-8' : 'must be valid UTF-8';
+  return new AppError(422, 'VALIDATION_ERROR', `${field}: ${problem}`, field);
+}
+
+/** A login form, read flat (see `readBody`); its text is decoded leniently, like a query string. */
+async function readForm(ctx: Context, limit: number): Promise<Record<string, string>> {
   const parse = koaBody({
-    json: type === 'json',
-    urlencoded: type === 'form',
+    json: false,
+    urlencoded: true,
     text: false,
     multipart: false,
-    jsonTypes: [MEDIA_TYPES.json],
     urlencodedTypes: [MEDIA_TYPES.form],
-    jsonLimit: limit,
     formLimit: limit,
-    // Any JSON value: a body that is not an object is the schema's to refuse (422), not a parse error.
-    jsonStrict: false,
     encoding: ctx.request.charset || 'utf-8',
     // The form text itself: qs (koa-body's form parser) nests `a[b]` and `a.b` and turns repeated
     // keys into arrays, where the routes' schemas expect one flat string per field.
@@ -49,36 +132,32 @@ export async function readBody(ctx: Context, type: 'json' | 'form', limit: numbe
   try {
     await parse(ctx, async () => {});
   } catch (err) {
-    return recover(err, limit);
+    throw readFailure(err, limit);
   }
-  if (type === 'form') return Object.fromEntries(new URLSearchParams(ctx.request.rawBody ?? ''));
-  return ctx.request.body ?? {};
+  return Object.fromEntries(new URLSearchParams(ctx.request.rawBody ?? ''));
 }
 
-/** koa-body's (raw-body's, co-body's) errors as answers; a body of only whitespace is an empty one. */
-function recover(err: unknown, limit: number): unknown {
-  const e = err as { type?: string; status?: number; body?: unknown; message?: string };
+/** koa-body's (raw-body's, co-body's) errors as answers. */
+function readFailure(err: unknown, limit: number): AppError {
+  const e = err as { type?: string; status?: number };
   if (e.type === 'entity.too.large') {
     // The rest of the upload is not wanted: close the connection instead of draining it.
-    throw new AppError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than ${limit} bytes`, undefined, {
+    return new AppError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than ${limit} bytes`, undefined, {
       Connection: 'close',
     });
   }
   if (e.type === 'encoding.unsupported') {
-    throw new AppError(400, 'BAD_REQUEST', 'unsupported request body charset');
-  }
-  if (err instanceof SyntaxError) {
-    if (typeof e.body === 'string' && e.body.trim() === '') return {};
-    if (/prototype/i.test(err.message)) {
-      throw new AppError(400, 'BAD_REQUEST', 'request body must not set __proto__');
-    }
-    throw new AppError(400, 'BAD_REQUEST', 'request body is not valid JSON');
+    return new AppError(400, 'BAD_REQUEST', 'unsupported request body charset');
   }
   if (e.status === 415) {
     // inflation: a Content-Encoding other than gzip, deflate, br or identity.
-    throw new AppError(400, 'BAD_REQUEST', 'unsupported request body Content-Encoding');
+    return new AppError(400, 'BAD_REQUEST', 'unsupported request body Content-Encoding');
   }
-  throw new AppError(400, 'BAD_REQUEST', 'request body could not be read');
+  if (err instanceof SyntaxError) {
+    // The form's raw text could not be taken apart by qs (before URLSearchParams reads it).
+    return new AppError(400, 'BAD_REQUEST', 'request body could not be parsed');
+  }
+  return new AppError(400, 'BAD_REQUEST', 'request body could not be read');
 }
 
 /**

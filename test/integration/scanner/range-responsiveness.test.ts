@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * What a user waits for: a scan starts as soon as it is created (the runner is woken, not
  * polled), shows where its time went (`phase_timings`), operators can scrape the same at
@@ -29,6 +30,9 @@ interface ScanDetail {
   phase_timings: { queue_wait?: number; phases: Record<string, number>; completion?: number };
 }
 
+/** The operator's /metrics token of this file's app (SCANWARD_METRICS_TOKEN). */
+const METRICS_TOKEN = randomBytes(32).toString('hex');
+
 describe(`scan speed and visibility (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
@@ -37,7 +41,7 @@ describe(`scan speed and visibility (${testEngine})`, () => {
   let listeners: FixtureListener[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ env: { SCANWARD_METRICS_TOKEN: METRICS_TOKEN } });
     tenant = await createTenant(app, 'enterprise');
     token = await tenant.bearer();
     listeners = [await startListener({ host: randomLoopbackAddress(), banner: 'SSH-2.0-OpenSSH_9.2p1\r\n' })];
@@ -177,9 +181,10 @@ describe(`scan speed and visibility (${testEngine})`, () => {
     expect(latencies.length).toBeGreaterThan(4);
   }, 90_000);
 
-  it('serves Prometheus metrics to a caller with credentials only', async () => {
+  it("serves Prometheus metrics to the operator's token only", async () => {
     expect((await app.request('/metrics')).status).toBe(401);
-    const res = await app.request('/metrics', { headers: auth() });
+    expect((await app.request('/metrics', { headers: auth() })).status).toBe(403);
+    const res = await app.request('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();

@@ -197,13 +197,29 @@ describe(`webhooks (${testEngine})`, () => {
     const strict = await startTestApp();
     try {
       const t = await createTenant(strict);
-      const res = await (
-        await t.client()
-      ).post('/api/v1/webhooks', { url: receiver.url, events: ['scan.started'] });
-      await expectError(res, 422, 'VALIDATION_ERROR', 'url');
+      const api = await t.client();
+      // The receiver itself, then IPv4-compatible, IPv4-mapped and NAT64 forms of loopback.
+      const port = new URL(receiver.url).port;
+      for (const host of ['127.0.0.1', '[::127.0.0.1]', '[::ffff:127.0.0.1]', '[64:ff9b::7f00:1]']) {
+        const res = await api.post('/api/v1/webhooks', {
+          url: `http://${host}:${port}/hook`,
+          events: ['scan.started'],
+        });
+        await expectError(res, 422, 'VALIDATION_ERROR', 'url');
+      }
+      expect((await api.get<{ items: unknown[] }>('/api/v1/webhooks')).body.items).toEqual([]);
     } finally {
       await strict.close();
     }
+  });
+
+  it('refuses a cloud metadata address even when private receivers are allowed', async () => {
+    const res = await api.post('/api/v1/webhooks', {
+      url: 'http://169.254.169.254/latest/meta-data/',
+      events: ['scan.started'],
+    });
+    const body = await expectError(res, 422, 'VALIDATION_ERROR', 'url');
+    expect(body.detail).toContain('cloud metadata');
   });
 
   it('lets only admins with a bearer token manage webhooks', async () => {

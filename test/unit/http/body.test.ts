@@ -131,6 +131,75 @@ describe('request bodies through koa-body (readBody)', () => {
     expect(res.body.error_code).toBe('BAD_REQUEST');
   });
 
+  describe('bytes that are not UTF-8 in a UTF-8 JSON body', () => {
+    /** A body with raw bytes: `\\xNN` in the template stands for byte NN. */
+    const bytes = (text: string) =>
+      Buffer.concat(
+        text
+          .split(/(\\x[0-9a-f]{2})/i)
+          .map((part) =>
+            /^\\x[0-9a-f]{2}$/i.test(part) ? Buffer.from([parseInt(part.slice(2), 16)]) : Buffer.from(part),
+          ),
+      );
+
+    it.each([
+      ['a stray byte in a value', '{"text":"a\\xff\\xfeb"}', 'text'],
+      ['a cut two-byte sequence', '{"name":"x","update":{"notes":"caf\\xc3"}}', 'update.notes'],
+      ['an overlong slash', '{"path":"\\xc0\\xaf"}', 'path'],
+      ['an encoded surrogate (CESU-8)', '{"emoji":"\\xed\\xa0\\xbd\\xed\\xb8\\x80"}', 'emoji'],
+      ['a code point past U+10FFFF', '{"big":"\\xf4\\x90\\x80\\x80"}', 'big'],
+      ['a byte in an item of a list', '{"tags":["ok","b\\x80d"]}', 'tags'],
+    ])('answers %s with 422 naming the field', async (_name, body, field) => {
+      const res = await json(bytes(body));
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        detail: `${field}: must be valid UTF-8`,
+        error_code: 'VALIDATION_ERROR',
+        field,
+      });
+    });
+
+    it('names the object whose key holds the bytes', async () => {
+      const res = await json(bytes('{"labels":{"k\\xffey":"v"}}'));
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ detail: 'labels: keys must be valid UTF-8', field: 'labels' });
+    });
+
+    it('names the field even when the client also sent U+FFFD or an escaped surrogate elsewhere', async () => {
+      const res = await json(bytes('{"a":"\\ufffd\uFFFD","b":"\\udc00","c":"x\\xffy"}'));
+      expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'c' });
+    });
+
+    it.each([
+      ['a bare string', '"a\\xffb"'],
+      ['a key of the top-level object', '{"n\\xffme":"x"}'],
+      ['bytes outside any string', '{"name":"x"}\\xff'],
+      ['a broken value a later duplicate key replaced', '{"a":"\\xff","a":"x"}'],
+    ])('answers %s, where no field can be named, with 400 BAD_REQUEST', async (_name, body) => {
+      const res = await json(bytes(body));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ detail: 'request body is not valid UTF-8', error_code: 'BAD_REQUEST' });
+    });
+
+    it('reads well-formed UTF-8 of every length, U+FFFD sent on purpose, and a byte order mark', async () => {
+      const text = 'é€😀\uFFFD';
+      expect((await json(`{"name":"${text}"}`)).body).toEqual({ read: { name: text } });
+      expect(
+        (await json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]))).body,
+      ).toEqual({ read: { a: 1 } });
+    });
+
+    it('checks the inflated bytes of a compressed body, and is lenient for a declared single-byte charset', async () => {
+      const zipped = gzipSync(bytes('{"text":"a\\xffb"}'));
+      const res = await json(zipped, 'application/json', { 'content-encoding': 'gzip' });
+      expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'text' });
+      // In latin1 every byte is a character: nothing is broken.
+      expect((await json(bytes('{"text":"a\\xffb"}'), 'application/json; charset=iso-8859-1')).body).toEqual({
+        read: { text: 'aÿb' },
+      });
+    });
+  });
+
   it('reads a form as one flat string per field, the last of a repeated one winning (as the login form expects)', async () => {
     const body = 'username=ada%40example.com&password=a+b%26c&a=1&a=2&b[c]=3&d.e=4';
     const res = await send('/form', { 'content-type': 'application/x-www-form-urlencoded' }, body);

@@ -34,12 +34,14 @@ export function Schedules() {
       api.POST('/api/v1/scans/schedules', {
         body: {
           target: target.trim(),
-          frequency,
           hour: Number(hour),
           timezone: zone,
           authorized: true,
-          ...(frequency === 'weekly' ? { day_of_week: 1 } : {}),
-          ...(frequency === 'monthly' ? { day_of_month: 1 } : {}),
+          ...(frequency === 'weekly'
+            ? { frequency, day_of_week: 1 }
+            : frequency === 'monthly'
+              ? { frequency, day_of_month: 1 }
+              : { frequency }),
         },
       }),
       () => setTarget(''),
