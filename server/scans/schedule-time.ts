@@ -20,9 +20,13 @@ export interface Recurrence {
   timezone: string;
 }
 
-/** Whether `name` is an IANA time zone this process knows (`UTC` included). */
+/**
+ * Whether `name` is an IANA time zone this process knows (`UTC` included). Node 24's Intl also
+ * takes UTC offsets such as `+02:00` as zones; an offset is not a zone name (it has no daylight
+ * saving rules), so it is refused on every Node alike.
+ */
 export function isValidTimeZone(name: string): boolean {
-  return IANAZone.isValidZone(name);
+  return !/^[+-]/.test(name) && IANAZone.isValidZone(name);
 }
 
 /** The canonical spelling of a valid zone name (`europe/berlin` → `Europe/Berlin`), or the name as given. */

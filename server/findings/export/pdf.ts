@@ -64,14 +64,18 @@ async function* pdfChunks(source: FindingSource, metadata: ExportMetadata): Asyn
       CreationDate: metadata.generatedAt,
     },
   });
-  const written: Uint8Array[] = [];
-  doc.on('data', (chunk: Uint8Array) => written.push(chunk));
+  // The document is read in paused mode: what pdfkit has written is in its buffer as soon as it
+  // is written, and `read()` takes it at once. (A 'data' listener would see nothing until the
+  // stream starts flowing on a later tick, and a source that never pauses would starve it.)
   const finished = new Promise<void>((resolve, reject) => {
     doc.once('end', resolve);
     doc.once('error', reject);
   });
   finished.catch(() => {}); // awaited below; this only keeps an early error from going unhandled
-  const takeWritten = (): Uint8Array[] => (written.length > 0 ? [Buffer.concat(written.splice(0))] : []);
+  const takeWritten = (): Uint8Array[] => {
+    const chunk = doc.read() as Uint8Array | null;
+    return chunk ? [chunk] : [];
+  };
 
   const report = new FindingsReport(doc, metadata, totals);
   report.cover();
@@ -95,6 +99,7 @@ async function* pdfChunks(source: FindingSource, metadata: ExportMetadata): Asyn
   }
 
   doc.end();
-  await finished;
   yield* takeWritten();
+  doc.read(); // past the end: lets the stream emit 'end'
+  await finished;
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,6 +55,19 @@ function productionModules(app: string): void {
   }
 }
 
+/**
+ * The arguments of a package.json script that runs `node …`, to start on the runner's own Node
+ * (test/unit/child-processes.test.ts): the script as written is what `npm run` would execute.
+ */
+function nodeScript(app: string, name: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [command, ...args] = scripts[name]!.split(' ');
+  expect(command, `the ${name} script runs node`).toBe('node');
+  return args;
+}
+
 describe(`a fresh clone, built on install and started with npm start (${testEngine})`, () => {
   let root: string;
   let app: string;
@@ -70,7 +83,11 @@ describe(`a fresh clone, built on install and started with npm start (${testEngi
     copyCheckout(app);
     // `npm install` installs the packages and runs `prepare`: the build.
     symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(app, 'node_modules'));
-    const prepare = spawnSync('npm', ['run', 'prepare'], { cwd: app, encoding: 'utf8', env: process.env });
+    const prepare = spawnSync(process.execPath, nodeScript(app, 'prepare'), {
+      cwd: app,
+      encoding: 'utf8',
+      env: process.env,
+    });
     expect(prepare.status, prepare.stderr).toBe(0);
     productionModules(app);
     database = await createTestDatabase();
@@ -98,7 +115,7 @@ describe(`a fresh clone, built on install and started with npm start (${testEngi
     'serves the API, the console and a full scan, with no TypeScript loader installed',
     async () => {
       const port = await freePort();
-      server = spawn('npm', ['start'], {
+      server = spawn(process.execPath, nodeScript(app, 'start'), {
         cwd: app,
         env: {
           PATH: process.env.PATH,
@@ -111,7 +128,7 @@ describe(`a fresh clone, built on install and started with npm start (${testEngi
           ...(database.url ? { DATABASE_URL: database.url } : { SCANWARD_DATA_DIR: path.join(root, 'data') }),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
-        // Its own process group (npm, its shell and node), so the clean-up reaches all of them.
+        // Its own process group, so the clean-up reaches it and anything it starts.
         detached: true,
       });
       server.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
