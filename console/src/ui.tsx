@@ -135,3 +135,29 @@ export function queryString(values: Record<string, string | number | undefined>)
   const text = params.toString();
   return text ? `?${text}` : '';
 }
+
+/** The second-factor box: the app's 6-digit code or a recovery code (the API tells which). */
+export function CodeInput(props: {
+  label: string;
+  value: string;
+  onChange: (code: string) => void;
+  autoFocus?: boolean;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        name="mfa_code"
+        autoComplete="one-time-code"
+        maxLength={32}
+        required
+        autoFocus={props.autoFocus}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value.trim())}
+      />
+      <span className="hint">
+        The 6-digit code from your authenticator app, or one of your recovery codes.
+      </span>
+    </label>
+  );
+}

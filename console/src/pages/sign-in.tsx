@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { problem } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import type { ConsoleSession } from '../session';
-import { Problem } from '../ui';
+import { CodeInput, Problem } from '../ui';
 
 /** E-mail and password, then the MFA code when the account has MFA. */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) => void }) {
@@ -59,20 +59,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) =
           </label>
         </>
       ) : (
-        <label>
-          Authentication code
-          <input
-            name="mfa_code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            required
-            autoFocus
-            value={code}
-            onChange={(e) => setCode(e.target.value.trim())}
-          />
-          <span className="hint">The 6-digit code from your authenticator app.</span>
-        </label>
+        <CodeInput label="Authentication code" value={code} onChange={setCode} autoFocus />
       )}
       <Problem message={error} />
       <button type="submit" disabled={busy}>

@@ -136,6 +136,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
         body: JSON.stringify({ code: totp.generate({ timestamp: step * 30_000 }) }),
       });
       expect(verify.status).toBe(200);
+      const { recovery_codes } = (await verify.json()) as { recovery_codes: string[] };
 
       const page = await open();
       // The API asks for the code with 401 MFA_REQUIRED once the password is right.
@@ -157,6 +158,12 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       }
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
+
+      // A recovery code is taken in the same box, in place of the app's code.
+      await signIn(page, user);
+      await page.getByLabel('Authentication code').fill(recovery_codes[0]!.toUpperCase());
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await nav.getByRole('link', { name: 'Findings' }).waitFor();
     },
     T * 2,
   );

@@ -241,4 +241,59 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
     // A successful change clears the error shown before it.
     expect(await section.getByRole('alert').count()).toBe(0);
   });
+  it('hands out the recovery codes once when MFA goes on, counts them, and replaces them with a recovery code', async () => {
+    const codes = (n: number) =>
+      Array.from({ length: 10 }, (_, i) => `${n}abc-defg-hjkm-np${String(i).padStart(2, '0')}`);
+    let user = { ...session.user };
+    let remaining = 0;
+    const { page, calls } = await mount('mfa', {
+      'GET /api/v1/auth/mfa': () => ({
+        status: 200,
+        body: {
+          mfa_enabled: user.mfa_enabled,
+          recovery_codes_remaining: remaining,
+        } satisfies ApiSchemas['MfaState'],
+      }),
+      'POST /api/v1/auth/mfa/setup': () => ({
+        status: 200,
+        body: {
+          secret: 'JBSWY3DPEHPK3PXP',
+          otpauth_uri: 'otpauth://totp/Scanward:ada',
+        } satisfies ApiSchemas['MfaSetup'],
+      }),
+      'POST /api/v1/auth/mfa/verify': () => {
+        user = { ...user, mfa_enabled: true };
+        remaining = 10;
+        return {
+          status: 200,
+          body: { mfa_enabled: true, recovery_codes: codes(1) } satisfies ApiSchemas['MfaEnrolled'],
+        };
+      },
+      'GET /api/v1/auth/console/session': () => ({ status: 200, body: { session: { ...session, user } } }),
+      'POST /api/v1/auth/mfa/recovery-codes': () => {
+        remaining = 10;
+        return { status: 200, body: { recovery_codes: codes(2) } satisfies ApiSchemas['MfaRecoveryCodes'] };
+      },
+    });
+    const section = page.getByRole('region', { name: 'Two-factor authentication (MFA)' });
+    await section.getByRole('button', { name: 'Set up MFA' }).click();
+    await section.getByText('JBSWY3DPEHPK3PXP').waitFor();
+    await section.getByLabel('Code from the app').fill('123456');
+    await section.getByRole('button', { name: 'Turn MFA on' }).click();
+
+    const shown = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await section.getByText('Recovery codes left: 10 of 10.', { exact: false }).waitFor();
+    expect(await shown.allTextContents()).toEqual(codes(1));
+
+    // A recovery code is taken where a current code is asked for: the box does not insist on digits.
+    await section.getByLabel('Current code').fill(' 1abc-defg-hjkm-np00 ');
+    await section.getByRole('button', { name: 'New recovery codes' }).click();
+    await section.getByText('the earlier ones no longer work', { exact: false }).waitFor();
+    expect(await shown.allTextContents()).toEqual(codes(2));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
+      ['/api/v1/auth/mfa/setup', undefined],
+      ['/api/v1/auth/mfa/verify', { code: '123456' }],
+      ['/api/v1/auth/mfa/recovery-codes', { code: '1abc-defg-hjkm-np00' }],
+    ]);
+  });
 });
