@@ -1,8 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { testsUsingADatabase } from './test/database-tests.ts';
+
+/** `npm run test:database`: only the tests that use a database (CI's PostgreSQL run). */
+const databaseOnly = process.env.SCANWARD_TESTS === 'database';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: databaseOnly
+      ? testsUsingADatabase(fileURLToPath(new URL('.', import.meta.url)))
+      : ['test/**/*.test.ts'],
     // The JavaScript build the process tests start (`npm start` runs it), brought up to date once.
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
