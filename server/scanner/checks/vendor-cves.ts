@@ -8,7 +8,7 @@
  * covered on the port, so an upgrade resolves what it fixed.
  */
 import type { RemediationValue } from '../../findings/rows.ts';
-import type { Severity } from '../../scoring/severity.ts';
+import { DEFAULT_VECTOR_BY_SEVERITY } from '../../scoring/defaults.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import {
   comparableVersion,
@@ -26,17 +26,8 @@ const TOOL = 'scanward-versions';
 /** CWE-1395, Dependency on Vulnerable Third-Party Component: the vendors' records name no weakness class. */
 const VENDOR_CVE_CWES = ['CWE-1395'];
 
-/**
- * The CVSS 3.1 vector a vendor CVE carries: the vendors publish a level, not a vector, so each of
- * our severities stands for one documented vector (docs/checks.md) whose score falls in its band.
- */
-export const VENDOR_CVE_VECTORS: Record<Severity, string> = {
-  critical: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
-  high: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H',
-  medium: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:L/A:L',
-  low: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
-  info: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:N/I:N/A:N',
-};
+/** The vendors publish a level, not a vector: each of our severities stands for one documented vector. */
+export const VENDOR_CVE_VECTORS = DEFAULT_VECTOR_BY_SEVERITY;
 
 /**
  * The release that fixes `match` for `version`: the first fixed one on its line, else the lowest

@@ -114,6 +114,29 @@ export function correlate(detections: readonly Detection[]): Detection[] {
 }
 
 /**
+ * A merged detection completed: its EPSS score (the highest of its CVEs in the committed
+ * snapshot), how it is established, remediation where the check gave none, and its compliance
+ * mapping.
+ */
+export function completeDetection(d: Detection): Detection {
+  const mapping = controlsForFinding({
+    category: d.category,
+    cwe_ids: d.cwe_ids,
+    cve_ids: d.cve_ids,
+    severity: d.severity,
+    target: d.target,
+    in_kev: d.kev,
+  });
+  return {
+    ...d,
+    epss_score: epssFor(d.cve_ids)?.score ?? d.epss_score ?? null,
+    evidence: { ...d.evidence, established: establishedOf(d) },
+    remediation: d.remediation ?? remediationFor({ ...d, template_id: d.check_id }),
+    frameworks: mapping.frameworks,
+  };
+}
+
+/**
  * Merges what the checks reported and completes each detection with its EPSS score (the
  * highest of its CVEs in the committed snapshot, intel/epss.ts), remediation and its
  * compliance mapping, in the scan state. Nothing is written here: the scan's findings are
@@ -124,23 +147,7 @@ export const correlation: Phase = {
   weight: 5,
   async run(ctx) {
     ctx.progress.tool('correlation');
-    const detections = correlate(ctx.state.detections).map((d) => {
-      const mapping = controlsForFinding({
-        category: d.category,
-        cwe_ids: d.cwe_ids,
-        cve_ids: d.cve_ids,
-        severity: d.severity,
-        target: d.target,
-        in_kev: d.kev,
-      });
-      return {
-        ...d,
-        epss_score: epssFor(d.cve_ids)?.score ?? d.epss_score ?? null,
-        evidence: { ...d.evidence, established: establishedOf(d) },
-        remediation: d.remediation ?? remediationFor({ ...d, template_id: d.check_id }),
-        frameworks: mapping.frameworks,
-      };
-    });
+    const detections = correlate(ctx.state.detections).map(completeDetection);
     ctx.state.detections = detections;
     ctx.progress.setTotal(1);
     ctx.progress.advance();
