@@ -37682,7 +37682,7 @@ const ZodString = /*@__PURE__*/ $constructor("ZodString", (inst, def) => {
         return this.check(_isoDateTime(ZodISODateTime, params));
     },
     date(params) {
-        return this.check(_isoDate(schemas_ZodISODate, params));
+        return this.check(_isoDate(ZodISODate, params));
     },
     time(params) {
         return this.check(_isoTime(schemas_ZodISOTime, params));
@@ -37702,7 +37702,7 @@ const ZodISODateTime = /*@__PURE__*/ $constructor("ZodISODateTime", (inst, def) 
     $ZodISODateTime.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const schemas_ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
+const ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
     $ZodISODate.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
@@ -38901,7 +38901,7 @@ function iso_datetime(params) {
     return _isoDateTime(ZodISODateTime, params);
 }
 function iso_date(params) {
-    return core._isoDate(ZodISODate, params);
+    return _isoDate(ZodISODate, params);
 }
 function iso_time(params) {
     return core._isoTime(ZodISOTime, params);
@@ -39041,7 +39041,14 @@ var Remediation = object({
   code_example: schemas_string(),
   references: array(schemas_string())
 }).meta({ id: "Remediation" });
-var Evidence = object({ request: schemas_string(), response: schemas_string(), screenshot_url: schemas_string().nullable() }).meta({ id: "Evidence" });
+var Evidence = object({
+  request: schemas_string(),
+  response: schemas_string(),
+  screenshot_url: schemas_string().nullable(),
+  established: schemas_enum(["confirmed", "inferred from version"]).optional().meta({
+    description: "How the weakness is known: `confirmed` (a probe proved it: request and response) or `inferred from version` (the announced version lies in the vendor range); absent on findings recorded before it was kept"
+  })
+}).meta({ id: "Evidence" });
 var FrameworkMapping = object({ name: schemas_string().meta({ example: "pci-dss" }), controls: array(schemas_string()) }).meta({ id: "FrameworkMapping" });
 var Comment = object({
   id: schemas_string().meta({ example: "comment_0a1b2c3d4e5f6g7h8i9j0k1l" }),
@@ -39061,6 +39068,10 @@ var HistoryEntry = object({
 var FindingDetail = object({
   ...findingCore,
   cvss_vector: schemas_string().nullable(),
+  epss_snapshot_date: iso_date().nullable().meta({
+    description: 'The date of the EPSS snapshot behind epss_score (docs/checks.md, "EPSS"); null when epss_score is null',
+    example: "2025-12-26"
+  }),
   description: schemas_string(),
   impact: schemas_string(),
   remediation: Remediation,
@@ -39084,7 +39095,10 @@ var findingFilters = {
   scan_id: Trimmed(100).optional().meta({ description: "Findings observed by this scan" }),
   target: Trimmed(253).optional().meta({ description: "Exact target, ignoring case" }),
   tool: Trimmed(100).optional(),
-  cve: Trimmed(50).optional().meta({ description: "Findings whose cve_ids contain this id", example: "CVE-2021-44228" }),
+  cve: Trimmed(50).regex(/^CVE-\d{4}-\d{4,}$/i, { error: "must be a CVE id (CVE-YYYY-NNNN\u2026)" }).optional().meta({
+    description: "Findings whose cve_ids contain this id (any case); anything else is a 422",
+    example: "CVE-2021-44228"
+  }),
   sort: schemas_enum(FINDING_SORTS).optional().meta({
     description: "`severity` (critical > \u2026 > info), `created_at` (first detection) or `cvss_score`"
   }),

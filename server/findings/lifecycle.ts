@@ -89,7 +89,12 @@ export interface FindingDetection {
   impact: string;
   /** Kept from the last detection that carried one when absent. */
   remediation?: RemediationValue;
-  evidence: { request: string; response: string; screenshot_url?: string | null };
+  evidence: {
+    request: string;
+    response: string;
+    screenshot_url?: string | null;
+    established?: 'confirmed' | 'inferred from version';
+  };
   /** Kept from the last detection that carried them when absent. */
   frameworks?: FrameworkValue[];
   kev?: boolean;
@@ -295,6 +300,7 @@ function prepareDetections(
         request: detection.evidence.request,
         response: detection.evidence.response,
         screenshot_url: detection.evidence.screenshot_url ?? null,
+        ...(detection.evidence.established && { established: detection.evidence.established }),
       },
     };
     const earlier = out.get(fingerprint);

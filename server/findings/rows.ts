@@ -13,6 +13,8 @@ export interface EvidenceValue {
   request: string;
   response: string;
   screenshot_url: string | null;
+  /** How the weakness is known; absent on findings recorded before it was kept. */
+  established?: 'confirmed' | 'inferred from version';
 }
 
 export interface FrameworkValue {

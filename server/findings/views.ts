@@ -1,3 +1,4 @@
+import { epssSnapshotInfo } from '../scanner/intel/epss.ts';
 import type { ExportFinding } from './export/index.ts';
 import type { ExportSourceRow, ListSourceRow } from './findings-listing.repository.ts';
 import type { CommentRow, DetailRow, HistoryRow } from './rows.ts';
@@ -89,6 +90,7 @@ export function exportFinding(row: ExportSourceRow): ExportFinding {
     cvss_score: row.cvss_score,
     cvss_vector: row.cvss_vector ?? null,
     epss_score: row.epss_score ?? null,
+    epss_snapshot_date: row.epss_score == null ? null : epssSnapshotInfo().date,
     target: row.target,
     affected_component: row.affected_component,
     tool: row.tool,
@@ -119,6 +121,7 @@ export function findingDetail(row: DetailRow, comments: CommentRow[], history: H
     cvss_score: base.cvss_score,
     cvss_vector: row.cvss_vector,
     epss_score: base.epss_score,
+    epss_snapshot_date: base.epss_snapshot_date ?? null,
     target: base.target,
     affected_component: base.affected_component,
     tool: base.tool,

@@ -12,6 +12,7 @@ import { defaultCredentialChecks } from './checks/default-credentials.ts';
 import { erlangDistributionCheck } from './checks/erlang.ts';
 import { exposedServiceChecks } from './checks/exposed-services.ts';
 import { softwareVersionChecks } from './checks/software-versions.ts';
+import { vendorCveCheck } from './checks/vendor-cves.ts';
 import { canonicalCheckId } from './templates/execute.ts';
 import { templateChecks } from './templates/checks.ts';
 import { smtpOpenRelayCheck } from './checks/smtp-relay.ts';
@@ -54,6 +55,11 @@ for (const check of BUILT_IN) {
   }
 }
 
+const builtInIds = new Set(BUILT_IN.map((c) => c.id));
+
+/** Whether `checkId` is a built-in check's (a weakness named by a check, not by a CVE). */
+export const isBuiltInCheckId = (checkId: string): boolean => builtInIds.has(checkId);
+
 /** The built-in check id that stands for a template id, if any. */
 export const builtInForTemplate = (templateId: string): string | undefined =>
   builtInByTemplateId.get(templateId);
@@ -63,6 +69,7 @@ export const CHECKS: readonly Check[] = [
   ...BUILT_IN,
   ...templateChecks(builtInForTemplate),
   ...softwareVersionChecks,
+  vendorCveCheck,
 ];
 
 /**

@@ -43,7 +43,12 @@ export interface Detection {
   impact: string;
   /** Set by correlation when the check gave none. */
   remediation?: RemediationValue;
-  evidence: { request: string; response: string; screenshot_url?: string | null };
+  /**
+   * `established`: how the weakness is known, `confirmed` (a probe proved it: the request and
+   * response) or `inferred from version` (the banner and the vendor's range). Correlation sets
+   * it where a check did not (version checks: inferred; everything else: confirmed).
+   */
+  evidence: { request: string; response: string; screenshot_url?: string | null; established?: Established };
   /** The compliance mapping, set by correlation. */
   frameworks?: FrameworkValue[];
   /** In CISA's KEV catalogue (threat_intelligence). */
@@ -56,6 +61,9 @@ export interface Detection {
    */
   planned?: { priority: FindingPriority; remediation: RemediationValue };
 }
+
+/** How a finding's weakness is known (docs/checks.md, "One weakness, one finding"). */
+export type Established = 'confirmed' | 'inferred from version';
 
 /**
  * A (target, check, port) combination the scan tested; without a port it covers every

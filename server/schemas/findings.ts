@@ -65,7 +65,20 @@ export const Remediation = z
   .meta({ id: 'Remediation' });
 
 export const Evidence = z
-  .object({ request: z.string(), response: z.string(), screenshot_url: z.string().nullable() })
+  .object({
+    request: z.string(),
+    response: z.string(),
+    screenshot_url: z.string().nullable(),
+    established: z
+      .enum(['confirmed', 'inferred from version'])
+      .optional()
+      .meta({
+        description:
+          'How the weakness is known: `confirmed` (a probe proved it: request and response) or ' +
+          '`inferred from version` (the announced version lies in the vendor range); absent on findings ' +
+          'recorded before it was kept',
+      }),
+  })
   .meta({ id: 'Evidence' });
 
 export const FrameworkMapping = z
@@ -101,6 +114,11 @@ export const FindingDetail = z
   .object({
     ...findingCore,
     cvss_vector: z.string().nullable(),
+    epss_snapshot_date: z.iso.date().nullable().meta({
+      description:
+        'The date of the EPSS snapshot behind epss_score (docs/checks.md, "EPSS"); null when epss_score is null',
+      example: '2025-12-26',
+    }),
     description: z.string(),
     impact: z.string(),
     remediation: Remediation,
@@ -131,8 +149,12 @@ export const findingFilters = {
   target: Trimmed(253).optional().meta({ description: 'Exact target, ignoring case' }),
   tool: Trimmed(100).optional(),
   cve: Trimmed(50)
+    .regex(/^CVE-\d{4}-\d{4,}$/i, { error: 'must be a CVE id (CVE-YYYY-NNNN…)' })
     .optional()
-    .meta({ description: 'Findings whose cve_ids contain this id', example: 'CVE-2021-44228' }),
+    .meta({
+      description: 'Findings whose cve_ids contain this id (any case); anything else is a 422',
+      example: 'CVE-2021-44228',
+    }),
   sort: z.enum(FINDING_SORTS).optional().meta({
     description: '`severity` (critical > … > info), `created_at` (first detection) or `cvss_score`',
   }),

@@ -1419,6 +1419,12 @@ export interface components {
             /** @description The latest scan that detected the finding */
             last_scan_id: string;
             cvss_vector: string | null;
+            /**
+             * Format: date
+             * @description The date of the EPSS snapshot behind epss_score (docs/checks.md, "EPSS"); null when epss_score is null
+             * @example 2025-12-26
+             */
+            epss_snapshot_date: string | null;
             description: string;
             impact: string;
             remediation: components["schemas"]["Remediation"];
@@ -1450,6 +1456,11 @@ export interface components {
             request: string;
             response: string;
             screenshot_url: string | null;
+            /**
+             * @description How the weakness is known: `confirmed` (a probe proved it: request and response) or `inferred from version` (the announced version lies in the vendor range); absent on findings recorded before it was kept
+             * @enum {string}
+             */
+            established?: "confirmed" | "inferred from version";
         };
         FrameworkMapping: {
             /** @example pci-dss */
@@ -2914,7 +2925,7 @@ export interface operations {
                 /** @description Exact target, ignoring case */
                 target?: string;
                 tool?: string;
-                /** @description Findings whose cve_ids contain this id */
+                /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
                 /** @description `severity` (critical > … > info), `created_at` (first detection) or `cvss_score` */
                 sort?: "severity" | "created_at" | "cvss_score";
@@ -3098,7 +3109,7 @@ export interface operations {
                 /** @description Exact target, ignoring case */
                 target?: string;
                 tool?: string;
-                /** @description Findings whose cve_ids contain this id */
+                /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
                 /** @description `severity` (critical > … > info), `created_at` (first detection) or `cvss_score` */
                 sort?: "severity" | "created_at" | "cvss_score";

@@ -31,6 +31,8 @@ export interface Evidence {
   request: string;
   response: string;
   screenshot_url: string | null;
+  /** How the weakness is known: `confirmed` or `inferred from version` (absent on older findings). */
+  established?: 'confirmed' | 'inferred from version';
 }
 
 export type Priority = 'p1' | 'p2' | 'p3' | 'p4';
@@ -68,6 +70,8 @@ export interface ExportFinding {
   cvss_vector?: string | null;
   /** Fraction between 0 and 1; null when EPSS has no score for the finding. */
   epss_score: number | null;
+  /** `YYYY-MM-DD`: the EPSS snapshot behind `epss_score`; null when it is null. */
+  epss_snapshot_date?: string | null;
   target: string;
   affected_component: string;
   tool: string;

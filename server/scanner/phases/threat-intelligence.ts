@@ -17,8 +17,8 @@ function kevAt(path: string): Promise<KevCatalogue> {
 /**
  * Marks detections whose CVEs are known to be exploited in the wild (CISA's
  * KEV catalogue, from the file SCANWARD_KEV_FILE names; the service has no
- * internet access of its own to fetch feeds). EPSS scores stay unknown (null)
- * unless a check supplied one.
+ * internet access of its own to fetch feeds). EPSS scores come from the committed
+ * snapshot, in correlation (which every scan type runs, quick scans too).
  */
 export const threatIntelligence: Phase = {
   name: 'threat_intelligence',

@@ -36,7 +36,7 @@ import { templateCacheDir, templatesIn } from './corpus.ts';
 import { crawlBases, runsOnCrawledPages } from './crawl-bases.ts';
 import { networkTemplateApplies, runNetworkTemplates } from './execute-network.ts';
 import { runSslTemplates } from './execute-ssl.ts';
-import { runTemplates } from './execute.ts';
+import { canonicalCheckId, runTemplates } from './execute.ts';
 import type { TemplateSet } from './template-set.ts';
 import { templateSource } from './sources.ts';
 
@@ -90,6 +90,32 @@ export function asBuiltIn<T extends { detections: Detection[]; coverage: Coverag
   return run;
 }
 
+/**
+ * A template naming a CVE makes a finding keyed by that CVE on the service (correlation folds it
+ * with the version matches of the same CVE), so the template's coverage covers the CVE too: a
+ * template that ran clean resolves the CVE finding it raised, unless another check (a version
+ * match) still reports it. Templates folded into a built-in check keep that check's coverage.
+ */
+export function withCveCoverage<T extends { coverage: Coverage[] }>(
+  run: T,
+  templates: readonly { id: string; info: { cveIds: string[] } }[],
+  builtInFor: BuiltInLookup,
+): T {
+  const cveOf = new Map<string, string>();
+  for (const t of templates) {
+    const cve = t.info.cveIds.find((id) => /^CVE-\d{4}-\d{4,}$/i.test(id.trim()));
+    const canonical = canonicalCheckId(t.id);
+    if (cve && !builtInFor(t.id) && !builtInFor(canonical)) cveOf.set(canonical, cve.trim().toUpperCase());
+  }
+  const extra: Coverage[] = [];
+  for (const c of run.coverage) {
+    const cve = cveOf.get(c.check_id);
+    if (cve && cve !== c.check_id) extra.push({ ...c, check_id: cve });
+  }
+  run.coverage.push(...extra);
+  return run;
+}
+
 const httpTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
   id: 'nuclei-templates',
   upstreamIds: [],
@@ -103,7 +129,10 @@ const httpTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
     if (!set) return [];
     const templates = mayLogIn(ctx) ? set.templates : set.templates.filter((t) => !triesCredentials(t));
     if (templates.length === 0) return [];
-    const run = asBuiltIn(await runTemplates(ctx, service, templates), builtInFor);
+    const run = asBuiltIn(
+      withCveCoverage(await runTemplates(ctx, service, templates), templates, builtInFor),
+      builtInFor,
+    );
     ctx.state.coverage.push(...run.coverage);
     // Then under the directories of the crawled pages (bounded: templates/crawl-bases.ts).
     const pages = await crawl(ctx, service).catch(() => []);
@@ -144,7 +173,10 @@ const networkTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
     // Network logins are the built-in checks' alone (one attempt from the policy's fixed list).
     const templates = set.network.filter((t) => networkTemplateApplies(t, service) && !triesCredentials(t));
     if (templates.length === 0) return [];
-    const run = asBuiltIn(await runNetworkTemplates(ctx, service, templates), builtInFor);
+    const run = asBuiltIn(
+      withCveCoverage(await runNetworkTemplates(ctx, service, templates), templates, builtInFor),
+      builtInFor,
+    );
     ctx.state.coverage.push(...run.coverage);
     return run.detections;
   },
@@ -161,7 +193,10 @@ const sslTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
   run: async (ctx, service) => {
     const set = await scanTemplateSet(ctx);
     if (!set || set.ssl.length === 0) return [];
-    const run = asBuiltIn(await runSslTemplates(ctx, service, set.ssl), builtInFor);
+    const run = asBuiltIn(
+      withCveCoverage(await runSslTemplates(ctx, service, set.ssl), set.ssl, builtInFor),
+      builtInFor,
+    );
     ctx.state.coverage.push(...run.coverage);
     return run.detections;
   },

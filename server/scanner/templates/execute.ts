@@ -11,6 +11,8 @@
  */
 import PQueue from 'p-queue';
 import { knowledgeForCheck } from '../../remediation/knowledge/index.ts';
+import { tryCvssScore } from '../../scoring/cvss.ts';
+import { DEFAULT_VECTOR_BY_SEVERITY, defaultCweFor } from '../../scoring/defaults.ts';
 import { renderBytes } from '../net/probe-session.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
@@ -245,19 +247,26 @@ export function templateDetection(
   const info = template.info;
   const { component } = match;
   const matched = match.how === undefined ? template.id : `${template.id} (${match.how})`;
+  const category = categoryOf(template);
+  // Vector and CWE from the template's classification; where it has none, or a vector that does not
+  // score (malformed, or no impact on a template above info), the documented defaults
+  // (scoring/defaults.ts): the vector of its severity, the CWE of its category.
+  const own = tryCvssScore(info.cvssVector);
+  const usable = own !== undefined && (own.baseScore > 0 || info.severity === 'info');
+  const vector = usable ? info.cvssVector : DEFAULT_VECTOR_BY_SEVERITY[info.severity];
   return {
     check_id: canonicalCheckId(template.id),
     upstream_ids: [template.id],
     title: info.name,
     severity: info.severity,
-    cvss_vector: info.cvssVector,
+    cvss_vector: vector,
     target,
     affected_component: component,
     port: service.port,
     tool: TEMPLATE_TOOL,
-    category: categoryOf(template),
+    category,
     cve_ids: info.cveIds,
-    cwe_ids: info.cweIds,
+    cwe_ids: info.cweIds.length > 0 ? info.cweIds : [defaultCweFor(category)],
     description: `${info.description}\n\nMatched by nuclei template ${matched} on ${component}.`,
     impact: info.impact || `Reported by nuclei template ${template.id} (${info.severity}).`,
     evidence: { ...match.evidence, screenshot_url: null },

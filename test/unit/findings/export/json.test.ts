@@ -55,6 +55,7 @@ describe('JSON export', () => {
       'cvss_score',
       'cvss_vector',
       'epss_score',
+      'epss_snapshot_date',
       'target',
       'affected_component',
       'tool',
