@@ -84,7 +84,8 @@ const RULES: CredentialRule[] = [
     credential: 'user guest with the vendor default password guest',
     title: 'RabbitMQ accepts the default guest/guest login over AMQP',
     severity: 'high',
-    cvssVector: `${NETWORK}/C:H/I:H/A:L`,
+    // Messages of one virtual host, not the broker's administration: integrity limited (docs/checks.md).
+    cvssVector: `${NETWORK}/C:H/I:L/A:L`,
     cweIds: ['CWE-1392', 'CWE-1393'],
     impact:
       'Anyone who reaches the port can read, publish and delete messages on the default virtual host, ' +

@@ -45,7 +45,8 @@ export const erlangDistributionCheck = defineCheck({
       'names-only': {
         title: 'Erlang port mapper publishes the nodes of the host',
         severity: 'low',
-        cvssVector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+        // Names and ports only help an attack aimed at the distribution ports from elsewhere.
+        cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
         cweIds: ['CWE-200'],
       },
     },

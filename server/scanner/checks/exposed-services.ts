@@ -136,7 +136,7 @@ const RULES: ExposureRule[] = [
     remediation: 'memcached-exposed',
     title: 'Memcached reachable without authentication',
     severity: 'medium',
-    cvssVector: `${NETWORK}/C:L/I:L/A:L`,
+    cvssVector: `${NETWORK}/C:L/I:L/A:N`,
     cweIds: ['CWE-306'],
     description: 'The Memcached server answered the version and stats commands to an unauthenticated client.',
     impact:

@@ -250,7 +250,8 @@ export const versionDisclosureCheck = defineCheck({
     id: 'http-version-disclosure',
     title: 'Software version disclosed in HTTP headers',
     severity: 'low',
-    cvssVector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N`,
+    // Information that speeds an attack up, not a weakness by itself.
+    cvssVector: `${NETWORK}/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N`,
     cweIds: ['CWE-497'],
     category: 'information-disclosure',
     remediation: 'http-version-disclosure',
