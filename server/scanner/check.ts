@@ -6,6 +6,9 @@ import type { ServiceRule } from './net/service-rules.ts';
 import { componentUrl, type ServiceIdentification } from './net/services.ts';
 import { targetOf, type Detection, type PhaseContext } from './types.ts';
 
+/** What a check's `detect` is handed (checks/ take it from here, not from types.ts: see .dependency-cruiser.mjs). */
+export type { PhaseContext } from './types.ts';
+
 /**
  * A check is a small unit that declares what it needs (a kind of service, a
  * phase, whether it is fast enough for quick scans) and turns one service into
@@ -205,4 +208,17 @@ export function defineCheck<V extends string = never>(declaration: CheckDeclarat
     rule: declaration.appliesTo,
     detection,
   };
+}
+
+/**
+ * Records that `checkId` was judged on the service's port. The runner covers each check's own
+ * id; a check whose findings carry per-instance ids (`software-end-of-life:php`, a CVE) covers
+ * each id it judged, so a finding no longer seen there resolves.
+ */
+export function coverPort(ctx: PhaseContext, service: ServiceIdentification, checkId: string): void {
+  ctx.state.coverage.push({
+    target: targetOf(ctx.state, service.address),
+    check_id: checkId,
+    port: service.port,
+  });
 }

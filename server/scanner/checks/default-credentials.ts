@@ -17,8 +17,7 @@ import { isHttp, isService, narrowed, type ServiceRule } from '../net/service-ru
 import { urlHost } from '../net/target-address.ts';
 import { credentialChecksFor } from '../../schemas/scans.ts';
 import type { Severity } from '../../scoring/severity.ts';
-import type { PhaseContext } from '../types.ts';
-import { defineCheck, type DeclaredCheck } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 import { exchangeHttp } from '../net/http-exchange.ts';
 
 const NETWORK = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U';

@@ -2,8 +2,7 @@ import { natsAnonymousConnect } from '../net/logins/nats.ts';
 import { isService, type ServiceRule } from '../net/service-rules.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import type { Severity } from '../../scoring/severity.ts';
-import type { PhaseContext } from '../types.ts';
-import { defineCheck, type DeclaredCheck } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 
 /**
  * Data services that let an unauthenticated client in. The service probes

@@ -9,8 +9,7 @@ import type { Socket } from 'node:net';
 import { isService } from '../net/service-rules.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
-import type { PhaseContext } from '../types.ts';
-import { defineCheck } from '../check.ts';
+import { defineCheck, type PhaseContext } from '../check.ts';
 import { connectService } from '../net/service-connect.ts';
 
 const REPLY_TIMEOUT_MS = 5_000;

@@ -17,8 +17,7 @@ import { assessEndOfLife, type EolAssessment } from '../intel/endoflife.ts';
 import { describeRange, kevEntriesFor, kevMatches, type KevMatch } from '../intel/kev.ts';
 import { kevSnapshot, eolSnapshot } from '../intel/snapshots.ts';
 import { softwareOf, type IdentifiedSoftware } from '../intel/software.ts';
-import { targetOf, type PhaseContext } from '../types.ts';
-import { defineCheck, type DeclaredCheck, type Found } from '../check.ts';
+import { coverPort, defineCheck, type DeclaredCheck, type Found } from '../check.ts';
 
 const TOOL = 'scanward-versions';
 
@@ -28,14 +27,6 @@ const revealsSoftware = serviceRule(
   [],
   (service) => softwareOf(service).length > 0,
 );
-
-function cover(ctx: PhaseContext, service: ServiceIdentification, checkId: string): void {
-  ctx.state.coverage.push({
-    target: targetOf(ctx.state, service.address),
-    check_id: checkId,
-    port: service.port,
-  });
-}
 
 function evidence(software: IdentifiedSoftware, lines: string[]): Found['evidence'] {
   return {
@@ -195,8 +186,8 @@ export const endOfLifeCheck = defineCheck({
     for (const software of softwareOf(service)) {
       const assessment = assessEndOfLife(software, today());
       if (!assessment) continue;
-      cover(ctx, service, `software-end-of-life:${software.product.key}`);
-      cover(ctx, service, `software-outdated:${software.product.key}`);
+      coverPort(ctx, service, `software-end-of-life:${software.product.key}`);
+      coverPort(ctx, service, `software-outdated:${software.product.key}`);
       if (assessment.endOfLife) found.push(endOfLifeFound(service, software, assessment));
       else if (assessment.behind) found.push(outdatedFound(service, software, assessment));
     }
@@ -229,7 +220,7 @@ export const knownExploitedVersionCheck = defineCheck({
   detect: async (ctx, service) => {
     const found: Found[] = [];
     for (const software of softwareOf(service)) {
-      for (const entry of kevEntriesFor(software)) cover(ctx, service, entry.cve);
+      for (const entry of kevEntriesFor(software)) coverPort(ctx, service, entry.cve);
       for (const match of kevMatches(software, kevSnapshot())) found.push(kevFound(service, software, match));
     }
     return found;

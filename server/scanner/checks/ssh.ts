@@ -7,8 +7,7 @@ import { isService } from '../net/service-rules.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { parseKexInit, packetComplete, weakAlgorithms, type KexInit } from '../net/ssh-kex.ts';
 import { urlHost } from '../net/target-address.ts';
-import type { PhaseContext } from '../types.ts';
-import { defineCheck, type DeclaredCheck } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 import { connectService } from '../net/service-connect.ts';
 
 const READ_TIMEOUT_MS = 5_000;

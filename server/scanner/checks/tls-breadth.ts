@@ -18,8 +18,7 @@ import {
   WEAK_SUITE_FAMILIES,
   type WeakSuiteFamily,
 } from '../net/tls-hello.ts';
-import type { PhaseContext } from '../types.ts';
-import { defineCheck, type DeclaredCheck } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 import { connectService, serverName, ServiceConnectError } from '../net/service-connect.ts';
 import { isTls } from '../net/service-rules.ts';
 import { certificateHandshake } from '../net/tls-handshake.ts';

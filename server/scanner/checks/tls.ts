@@ -15,8 +15,7 @@ import { isTls } from '../net/service-rules.ts';
 import { urlHost } from '../net/target-address.ts';
 import { startTlsOf, UPGRADE_COMMAND, UPGRADE_EXCHANGE } from '../net/starttls.ts';
 import { certificateHandshake, handshake, PERMISSIVE_CIPHERS, type Handshake } from '../net/tls-handshake.ts';
-import type { PhaseContext } from '../types.ts';
-import { defineCheck, type DeclaredCheck } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 
 /** The tool TLS findings name. */
 export const TLS_TOOL = 'scanward-tls';
