@@ -41,7 +41,7 @@ export interface Detection {
   cwe_ids: string[];
   description: string;
   impact: string;
-  /** Set by correlation when the check gave none. */
+  /** Built-in checks fill it from their remediation entry (`defineCheck`); correlation sets it when a check gave none (templates). */
   remediation?: RemediationValue;
   evidence: { request: string; response: string; screenshot_url?: string | null };
   /** The compliance mapping, set by correlation. */
