@@ -288,7 +288,7 @@ describe('NATS without authentication', () => {
           if (line.startsWith('CONNECT')) {
             if (!letsIn) socket.end("-ERR 'Authorization Violation'\r\n");
             else socket.write('+OK\r\n');
-          } else if (line === 'PING') socket.write('PONG\r\n');
+          } else if (line === 'PING' && letsIn) socket.write('PONG\r\n');
         }),
     });
     return { listener, received };
@@ -327,6 +327,20 @@ describe('NATS without authentication', () => {
     const refusingService = await identify((await refusing.listener).port);
     expect(refusingService.anonymousAccess).toBe(true);
     expect(await natsCheck().run(checkContext(HOST), refusingService)).toEqual([]);
+  });
+  it('proves it, or finds nothing, on this machine’s real NATS where there is one', async (ctx) => {
+    if (!(await listening('127.0.0.1', 4222))) return ctx.skip('no NATS listens on 127.0.0.1:4222 here');
+    const service = await identify(4222, '127.0.0.1');
+    if (service.service !== 'nats') return ctx.skip(`127.0.0.1:4222 is ${service.service} here, not NATS`);
+    const findings = await natsCheck().run(checkContext('127.0.0.1'), service);
+    if (service.anonymousAccess !== true) {
+      expect(findings).toEqual([]);
+      return;
+    }
+    for (const finding of findings) {
+      expect(finding.evidence.response).toMatch(/^INFO \{/);
+      expect(finding.evidence.response).toMatch(/\nPONG$/);
+    }
   });
 });
 
