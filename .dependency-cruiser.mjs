@@ -77,6 +77,12 @@ export default {
       { path: '^server/scanner/templates/' },
     ),
     rule(
+      'checks-build-detections-through-defineCheck',
+      'a built-in check declares its metadata once and defineCheck (check.ts) fills every detection from it: checks/ never name the Detection type of types.ts (PhaseContext comes from check.ts)',
+      { path: '^server/scanner/checks/' },
+      { path: '^server/scanner/types\\.ts$' },
+    ),
+    rule(
       'templates-do-not-import-checks',
       'the mirror of the rule above',
       { path: '^server/scanner/templates/' },

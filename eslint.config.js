@@ -43,6 +43,31 @@ const ROUTE_TAGS = [
   },
 ];
 
+/**
+ * A built-in check declares its metadata once (`defineCheck({ meta, appliesTo, detect })`,
+ * server/scanner/check.ts) and `defineCheck` fills every detection from it: a check writes no
+ * detection fields of its own, no `detection()` helper, and no `appliesTo` lambda (a named
+ * service rule from net/service-rules.ts says which services).
+ */
+const CHECKS_DECLARE_ONCE = [
+  {
+    selector:
+      'Property[key.name=/^(check_id|cwe_ids|cve_ids|cvss_vector|upstream_ids|affected_component|screenshot_url)$/]',
+    message:
+      "A check states its metadata once, in defineCheck's `meta` (or a variant): defineCheck fills every detection from it.",
+  },
+  {
+    selector: 'FunctionDeclaration[id.name=/^(base)?[dD]etection$/]',
+    message:
+      'No per-file detection() helper: `detect` returns what was found, and defineCheck builds the detection.',
+  },
+  {
+    selector: 'Property[key.name="appliesTo"] > :matches(ArrowFunctionExpression, FunctionExpression)',
+    message:
+      'Use a named service rule (net/service-rules.ts: isHttp, isTls, isService(name, ports), narrowed(...)).',
+  },
+];
+
 /** A route file imports the project's modules under their own names (`createScan`, not `createScan as createScanRecord`). */
 const noRenamedProjectImports = {
   meta: {
@@ -108,6 +133,18 @@ export default tseslint.config(
     files: ['server/**/*.ts'],
     ignores: ['server/**/*.repository.ts', 'server/db/**', 'server/routes/**'],
     rules: { 'no-restricted-syntax': ['error', ...SQL_OUTSIDE_REPOSITORIES, ...NO_ROW_ASSERTIONS] },
+  },
+  {
+    // Built-in checks declare their metadata once (docs/architecture.md, "Checks").
+    files: ['server/scanner/checks/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...SQL_OUTSIDE_REPOSITORIES,
+        ...NO_ROW_ASSERTIONS,
+        ...CHECKS_DECLARE_ONCE,
+      ],
+    },
   },
   {
     // Repositories take the one handle type, `Db` from server/db/ (a transaction is one too).

@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildIfStale } from '../server/cli/build.mjs';
-import { formatPortSpec, resolvePorts } from '../server/scanner/net/ports.ts';
+import { DEFAULT_PORTS } from '../server/scanner/check-registry.ts';
+import { formatPortSpec, parsePortSpec } from '../server/scanner/net/ports.ts';
 import { LOOPBACK_SCOPE } from './loopback.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -34,10 +35,9 @@ const PASSWORD = 'bench-password-0123456789';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Where the harness of this machine listens on every loopback address: never scanned. */
 const HARNESS_PORT = 2024;
-const HOST_PORTS = formatPortSpec(resolvePorts('1-65535').filter((p) => p !== HARNESS_PORT));
+const HOST_PORTS = formatPortSpec(parsePortSpec('1-65535').filter((p) => p !== HARNESS_PORT));
 /** The default ports (unset), which do not include the harness's. */
-if (resolvePorts(undefined).includes(HARNESS_PORT))
-  throw new Error(`the default ports include ${HARNESS_PORT}`);
+if (DEFAULT_PORTS.includes(HARNESS_PORT)) throw new Error(`the default ports include ${HARNESS_PORT}`);
 const SETTLE_MS = 5000;
 
 const load = () => loadavg()[0]!.toFixed(1);

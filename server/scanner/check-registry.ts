@@ -6,7 +6,8 @@
 import { controlsForFinding } from '../controls/mapping.ts';
 import { isFrameworkSlug } from '../controls/catalogue.ts';
 import type { ScanRecord } from './types.ts';
-import type { Check } from './check.ts';
+import type { Check, DeclaredCheck } from './check.ts';
+import { defaultPortList } from './net/ports.ts';
 import { credentialChecksFor } from '../schemas/scans.ts';
 import { defaultCredentialChecks } from './checks/default-credentials.ts';
 import { erlangDistributionCheck } from './checks/erlang.ts';
@@ -23,10 +24,10 @@ import { webChecks } from './checks/web.ts';
 import { missingHstsCheck } from './checks/web-hsts.ts';
 import { webHardeningChecks } from './checks/web-hardening.ts';
 
-export type { Check } from './check.ts';
+export type { Check, DeclaredCheck } from './check.ts';
 
-/** The built-in checks (checks/), in the order a scan runs them. */
-const BUILT_IN: readonly Check[] = [
+/** The built-in checks (checks/, each made by `defineCheck`), in the order a scan runs them. */
+export const BUILT_IN_CHECKS: readonly DeclaredCheck[] = [
   ...exposedServiceChecks,
   ...defaultCredentialChecks,
   erlangDistributionCheck,
@@ -37,6 +38,8 @@ const BUILT_IN: readonly Check[] = [
   ...webHardeningChecks,
   ...tlsChecks,
   ...tlsBreadthChecks,
+  ...softwareVersionChecks,
+  vendorCveCheck,
 ];
 
 /**
@@ -47,7 +50,7 @@ const BUILT_IN: readonly Check[] = [
  * resolves both.
  */
 const builtInByTemplateId = new Map<string, string>();
-for (const check of BUILT_IN) {
+for (const check of BUILT_IN_CHECKS) {
   for (const upstream of check.upstreamIds) {
     if (!builtInByTemplateId.has(upstream)) builtInByTemplateId.set(upstream, check.id);
     const canonical = canonicalCheckId(upstream);
@@ -55,7 +58,7 @@ for (const check of BUILT_IN) {
   }
 }
 
-const builtInIds = new Set(BUILT_IN.map((c) => c.id));
+const builtInIds = new Set(BUILT_IN_CHECKS.map((c) => c.id));
 
 /** Whether `checkId` is a built-in check's (a weakness named by a check, not by a CVE). */
 export const isBuiltInCheckId = (checkId: string): boolean => builtInIds.has(checkId);
@@ -65,12 +68,19 @@ export const builtInForTemplate = (templateId: string): string | undefined =>
   builtInByTemplateId.get(templateId);
 
 /** Every check the engine knows. Adding a check means adding it here; nothing else changes. */
-export const CHECKS: readonly Check[] = [
-  ...BUILT_IN,
-  ...templateChecks(builtInForTemplate),
-  ...softwareVersionChecks,
-  vendorCveCheck,
-];
+export const CHECKS: readonly Check[] = [...BUILT_IN_CHECKS, ...templateChecks(builtInForTemplate)];
+
+/** Every port a check declares it targets, ascending. */
+export const CHECK_PORTS: readonly number[] = Object.freeze(
+  [...new Set(CHECKS.flatMap((check) => check.ports))].sort((a, b) => a - b),
+);
+
+/**
+ * The ports a scan sweeps when it names none, whatever its type: nmap's 1,000 most common,
+ * with every port a check targets in place of the least common few (net/ports.ts), so a
+ * service a check knows is never missed for want of a port.
+ */
+export const DEFAULT_PORTS: readonly number[] = defaultPortList(CHECK_PORTS);
 
 /**
  * The checks a scan runs in a phase: quick scans only the fast ones; compliance

@@ -41,8 +41,10 @@ export interface Detection {
   cwe_ids: string[];
   description: string;
   impact: string;
-  /** Set by correlation when the check gave none. */
+  /** Built-in checks fill it from their remediation entry (`defineCheck`); correlation sets it when a check gave none (templates). */
   remediation?: RemediationValue;
+  /** Set when the remediation is this finding's own (the release that fixes a vendor CVE), not its check's general advice. */
+  particular_remediation?: true;
   /**
    * `established`: how the weakness is known, `confirmed` (a probe proved it: the request and
    * response) or `inferred from version` (the banner and the vendor's range). Correlation sets

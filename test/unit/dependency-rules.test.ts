@@ -99,8 +99,21 @@ const TREE: Record<string, string> = {
   'migrations/001_init.ts': "import type { Knex } from 'knex';\nexport const up = (db: Knex) => db;",
   'server/scanner/net/http-exchange.ts': 'export const exchange = () => 1;',
   'server/scanner/net/probe.ts': "import { tlsCheck } from '../checks/tls.ts';\nexport const p = tlsCheck;",
-  'server/scanner/checks/tls.ts':
-    "import { exchange } from '../net/http-exchange.ts';\nexport const tlsCheck = exchange;",
+  'server/scanner/checks/tls.ts': [
+    "import { exchange } from '../net/http-exchange.ts';",
+    "import type { PhaseContext } from '../check.ts';",
+    'export const tlsCheck = exchange;',
+    'export type C = PhaseContext;',
+  ].join('\n'),
+  'server/scanner/checks/ssh.ts': [
+    "import type { Detection } from '../types.ts';",
+    'export const sshCheck = (d: Detection) => d;',
+  ].join('\n'),
+  'server/scanner/check.ts': [
+    "import type { PhaseContext } from './types.ts';",
+    'export type { PhaseContext };',
+  ].join('\n'),
+  'server/scanner/types.ts': 'export interface PhaseContext { a: 1 }\nexport interface Detection { b: 1 }',
   'server/scanner/checks/web.ts': "import { run } from '../templates/execute.ts';\nexport const web = run;",
   'server/scanner/templates/execute.ts': [
     "import { exchange } from '../net/http-exchange.ts';",
@@ -248,6 +261,12 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
     ]);
     expect(violations('net-is-below-checks-and-templates')).toEqual([
       'server/scanner/net/probe.ts → server/scanner/checks/tls.ts',
+    ]);
+  });
+
+  it('keeps checks/ from building detections by hand: types.ts only through check.ts', () => {
+    expect(violations('checks-build-detections-through-defineCheck')).toEqual([
+      'server/scanner/checks/ssh.ts → server/scanner/types.ts',
     ]);
   });
 

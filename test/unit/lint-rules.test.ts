@@ -75,4 +75,26 @@ describe('the lint rules (eslint.config.js)', () => {
       expect.stringMatching(/^5: no-restricted-syntax: No `row!`/),
     ]);
   });
+
+  it('keep a built-in check to its one declaration: no detection fields, no detection() helper, no appliesTo lambda', async () => {
+    const found = await problems(
+      'server/scanner/checks/probe.ts',
+      [
+        "import { defineCheck } from '../check.ts';",
+        "import { isHttp } from '../net/service-rules.ts';",
+        'function detection(id: string) {',
+        "  return { check_id: id, cwe_ids: ['CWE-1'], title: 't' };",
+        '}',
+        'export const a = { appliesTo: (s: { service: string }) => s.service === "http", detection };',
+        'export const b = defineCheck({ appliesTo: isHttp } as never);',
+        "export const c = { title: 'a title', description: 'd' };",
+      ].join('\n'),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^3: no-restricted-syntax: No per-file detection\(\) helper/),
+      expect.stringMatching(/^4: no-restricted-syntax: A check states its metadata once/),
+      expect.stringMatching(/^4: no-restricted-syntax: A check states its metadata once/),
+      expect.stringMatching(/^6: no-restricted-syntax: Use a named service rule/),
+    ]);
+  });
 });

@@ -13,20 +13,21 @@ import { mysqlEmptyRootLogin } from '../net/logins/mysql.ts';
 import { postgresDefaultLogin } from '../net/logins/postgresql.ts';
 import type { LoginResult, LoginTarget } from '../net/logins/session.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import { isHttp, isService, narrowed, type ServiceRule } from '../net/service-rules.ts';
 import { urlHost } from '../net/target-address.ts';
 import { credentialChecksFor } from '../../schemas/scans.ts';
 import type { Severity } from '../../scoring/severity.ts';
-import { targetOf, type Detection, type PhaseContext } from '../types.ts';
-import type { Check } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 import { exchangeHttp } from '../net/http-exchange.ts';
 
 const NETWORK = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U';
-const TOOL = 'scanward-credentials';
 
 interface CredentialRule {
   id: string;
   upstreamIds: string[];
-  appliesTo(service: ServiceIdentification): boolean;
+  appliesTo: ServiceRule;
+  /** The knowledge entry with the remediation (server/remediation/knowledge/services.ts). */
+  remediation: string;
   /** The account and the password, in words, for titles and evidence. */
   credential: string;
   title: string;
@@ -41,7 +42,8 @@ const RULES: CredentialRule[] = [
   {
     id: 'mysql-empty-root-password',
     upstreamIds: ['mysql-empty-password', 'mysql-default-login'],
-    appliesTo: (s) => s.service === 'mysql',
+    appliesTo: isService('mysql', [3306]),
+    remediation: 'mysql-exposed',
     credential: 'user root with an empty password',
     title: 'MySQL/MariaDB lets root log in with an empty password',
     severity: 'critical',
@@ -55,7 +57,12 @@ const RULES: CredentialRule[] = [
   {
     id: 'postgresql-default-password',
     upstreamIds: ['postgres-default-logins', 'pgsql-default-db'],
-    appliesTo: (s) => s.service === 'postgresql' && s.anonymousAccess !== true,
+    appliesTo: narrowed(
+      isService('postgresql', [5432]),
+      'that asks for a password',
+      (s) => s.anonymousAccess !== true,
+    ),
+    remediation: 'postgres-trust-auth',
     credential: 'user postgres with the common default password postgres',
     title: 'PostgreSQL accepts the superuser postgres with the password postgres',
     severity: 'critical',
@@ -69,11 +76,15 @@ const RULES: CredentialRule[] = [
   {
     id: 'rabbitmq-default-guest-amqp',
     upstreamIds: [],
-    appliesTo: (s) => s.service === 'amqp' && /rabbitmq/i.test(s.product ?? ''),
+    appliesTo: narrowed(isService('amqp', [5672, 5671]), 'RabbitMQ', (s) =>
+      /rabbitmq/i.test(s.product ?? ''),
+    ),
+    remediation: 'amqp-default-guest',
     credential: 'user guest with the vendor default password guest',
     title: 'RabbitMQ accepts the default guest/guest login over AMQP',
     severity: 'high',
-    cvssVector: `${NETWORK}/C:H/I:H/A:L`,
+    // Messages of one virtual host, not the broker's administration: integrity limited (docs/checks.md).
+    cvssVector: `${NETWORK}/C:H/I:L/A:L`,
     cweIds: ['CWE-1392', 'CWE-1393'],
     impact:
       'Anyone who reaches the port can read, publish and delete messages on the default virtual host, ' +
@@ -83,9 +94,13 @@ const RULES: CredentialRule[] = [
   {
     id: 'rabbitmq-default-guest-management',
     upstreamIds: ['rabbitmq-default-login'],
-    appliesTo: (s) =>
-      (s.service === 'http' || s.service === 'https') &&
-      /RabbitMQ Management/i.test(String(s.details?.title ?? '')),
+    appliesTo: narrowed(
+      isHttp,
+      'the RabbitMQ management UI',
+      (s) => /RabbitMQ Management/i.test(String(s.details?.title ?? '')),
+      [15672],
+    ),
+    remediation: 'amqp-default-guest',
     credential: 'user guest with the vendor default password guest',
     title: 'RabbitMQ management API accepts the default guest/guest login',
     severity: 'critical',
@@ -99,7 +114,8 @@ const RULES: CredentialRule[] = [
   {
     id: 'ftp-anonymous-login',
     upstreamIds: ['ftp-anonymous-login'],
-    appliesTo: (s) => s.service === 'ftp',
+    appliesTo: isService('ftp', [21]),
+    remediation: 'ftp-anonymous-login',
     credential: 'anonymous login (user anonymous, the conventional password anonymous@)',
     title: 'FTP server allows anonymous login',
     severity: 'medium',
@@ -166,17 +182,25 @@ async function rabbitmqManagementLogin(
   };
 }
 
-function credentialCheck(rule: CredentialRule): Check {
-  return {
-    id: rule.id,
-    upstreamIds: rule.upstreamIds,
+function credentialCheck(rule: CredentialRule): DeclaredCheck {
+  return defineCheck({
+    meta: {
+      id: rule.id,
+      title: rule.title,
+      severity: rule.severity,
+      cvssVector: rule.cvssVector,
+      cweIds: rule.cweIds,
+      category: 'default-credentials',
+      remediation: rule.remediation,
+      impact: rule.impact,
+      upstreamIds: rule.upstreamIds,
+      tool: 'scanward-credentials',
+    },
     phase: 'vulnerability_scanning',
     quick: true,
-    category: 'default-credentials',
-    cweIds: rule.cweIds,
     sendsCredentials: true,
     appliesTo: rule.appliesTo,
-    run: async (ctx, service) => {
+    detect: async (ctx, service) => {
       // `checksFor` already leaves these checks out; this guards any other caller.
       if (credentialChecksFor(ctx.scan.scan_type, ctx.scan.credential_checks) !== 'defaults') return [];
       const result = await rule.login(
@@ -191,37 +215,16 @@ function credentialCheck(rule: CredentialRule): Check {
         service,
       );
       if (!result.accepted) return [];
-      return [detection(ctx, service, rule, result)];
+      return [
+        {
+          description:
+            `${componentUrl(service)} accepted a login with ${rule.credential}. The scan tried this one credential once ` +
+            '(credential_checks: defaults) and proved the login with a harmless read shown in the evidence.',
+          evidence: { request: result.request, response: result.response },
+        },
+      ];
     },
-  };
+  });
 }
 
-function detection(
-  ctx: PhaseContext,
-  service: ServiceIdentification,
-  rule: CredentialRule,
-  result: LoginResult,
-): Detection {
-  const component = componentUrl(service);
-  return {
-    check_id: rule.id,
-    upstream_ids: rule.upstreamIds,
-    title: rule.title,
-    severity: rule.severity,
-    cvss_vector: rule.cvssVector,
-    target: targetOf(ctx.state, service.address),
-    affected_component: component,
-    port: service.port,
-    tool: TOOL,
-    category: 'default-credentials',
-    cve_ids: [],
-    cwe_ids: rule.cweIds,
-    description:
-      `${component} accepted a login with ${rule.credential}. The scan tried this one credential once ` +
-      '(credential_checks: defaults) and proved the login with a harmless read shown in the evidence.',
-    impact: rule.impact,
-    evidence: { request: result.request, response: result.response, screenshot_url: null },
-  };
-}
-
-export const defaultCredentialChecks: Check[] = RULES.map(credentialCheck);
+export const defaultCredentialChecks: DeclaredCheck[] = RULES.map(credentialCheck);

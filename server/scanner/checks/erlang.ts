@@ -6,10 +6,10 @@
  * The check lists the nodes (from the identification's NAMES answer) and tries a plain TCP
  * connection to each distribution port; nothing is sent on it.
  */
-import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import { isService } from '../net/service-rules.ts';
+import type { ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
-import { targetOf } from '../types.ts';
-import type { Check } from '../check.ts';
+import { defineCheck } from '../check.ts';
 import { connectService, ServiceConnectError } from '../net/service-connect.ts';
 
 /** Most nodes whose distribution port is tried. */
@@ -26,15 +26,37 @@ function nodesOf(service: ServiceIdentification): { name: string; port: number }
     .slice(0, MAX_NODES);
 }
 
-export const erlangDistributionCheck: Check = {
-  id: 'erlang-distribution-exposed',
-  upstreamIds: ['erlang-daemon'],
+export const erlangDistributionCheck = defineCheck({
+  meta: {
+    id: 'erlang-distribution-exposed',
+    title: 'Erlang distribution reachable from the network',
+    severity: 'high',
+    cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    cweIds: ['CWE-668'],
+    category: 'exposed-service',
+    remediation: 'erlang-distribution-exposed',
+    impact:
+      'Erlang distribution has no authentication beyond the shared cookie: anyone who reaches the port and ' +
+      'knows or guesses the cookie (a default, a weak generated value, or one copied from an image) runs ' +
+      'arbitrary code as the node, for example the whole RabbitMQ or CouchDB server and its host account.',
+    upstreamIds: ['erlang-daemon'],
+    tool: 'scanward-probe',
+    variants: {
+      'names-only': {
+        title: 'Erlang port mapper publishes the nodes of the host',
+        severity: 'low',
+        // Names and ports only help an attack aimed at the distribution ports from elsewhere.
+        cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
+        cweIds: ['CWE-200'],
+      },
+    },
+  },
   phase: 'vulnerability_scanning',
   quick: true,
-  category: 'exposed-service',
-  cweIds: ['CWE-668', 'CWE-200'],
-  appliesTo: (service) => service.service === 'epmd',
-  run: async (ctx, service) => {
+  appliesTo: isService('epmd', [4369]),
+  // The distribution port epmd names: RabbitMQ's default.
+  ports: [25672],
+  detect: async (ctx, service) => {
     const nodes = nodesOf(service);
     if (nodes.length === 0) return [];
     const lines: string[] = [];
@@ -53,40 +75,27 @@ export const erlangDistributionCheck: Check = {
     const host = urlHost(service.address);
     const names = nodes.map((n) => `${n.name} (port ${n.port})`).join(', ');
     const exposed = reachable.length > 0;
+    const evidence = {
+      request: `epmd NAMES_REQ (\\x00\\x01n) to ${host}:${service.port}; then a TCP connection to each distribution port`,
+      response: [service.banner ?? '', ...lines].join('\n'),
+    };
+    const listed = `The Erlang port mapper on ${host}:${service.port} lists ${nodes.length} node(s): ${names}.`;
+    if (!exposed) {
+      return [
+        {
+          variant: 'names-only' as const,
+          description: `${listed} None of their distribution ports accepted a connection from the scanner.`,
+          impact: 'Node names and ports help an attacker aim at the distribution ports from elsewhere.',
+          evidence,
+        },
+      ];
+    }
     return [
       {
-        check_id: 'erlang-distribution-exposed',
-        upstream_ids: ['erlang-daemon'],
-        title: exposed
-          ? `Erlang distribution reachable from the network (nodes ${reachable.map((n) => n.name).join(', ')})`
-          : 'Erlang port mapper publishes the nodes of the host',
-        severity: exposed ? 'high' : 'low',
-        cvss_vector: exposed
-          ? 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H'
-          : 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
-        target: targetOf(ctx.state, service.address),
-        affected_component: componentUrl(service),
-        port: service.port,
-        tool: 'scanward-probe',
-        category: 'exposed-service',
-        cve_ids: [],
-        cwe_ids: exposed ? ['CWE-668'] : ['CWE-200'],
-        description:
-          `The Erlang port mapper on ${host}:${service.port} lists ${nodes.length} node(s): ${names}.` +
-          (exposed
-            ? ` The distribution port of ${reachable.map((n) => n.name).join(', ')} accepts connections from the scanner.`
-            : ' None of their distribution ports accepted a connection from the scanner.'),
-        impact: exposed
-          ? 'Erlang distribution has no authentication beyond the shared cookie: anyone who reaches the port and ' +
-            'knows or guesses the cookie (a default, a weak generated value, or one copied from an image) runs ' +
-            'arbitrary code as the node, for example the whole RabbitMQ or CouchDB server and its host account.'
-          : 'Node names and ports help an attacker aim at the distribution ports from elsewhere.',
-        evidence: {
-          request: `epmd NAMES_REQ (\\x00\\x01n) to ${host}:${service.port}; then a TCP connection to each distribution port`,
-          response: [service.banner ?? '', ...lines].join('\n'),
-          screenshot_url: null,
-        },
+        detail: `nodes ${reachable.map((n) => n.name).join(', ')}`,
+        description: `${listed} The distribution port of ${reachable.map((n) => n.name).join(', ')} accepts connections from the scanner.`,
+        evidence,
       },
     ];
   },
-};
+});

@@ -1,7 +1,8 @@
-import { componentUrl, type ServiceIdentification, type ServiceName } from '../net/services.ts';
+import { natsAnonymousConnect } from '../net/logins/nats.ts';
+import { isService, type ServiceRule } from '../net/service-rules.ts';
+import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import type { Severity } from '../../scoring/severity.ts';
-import { targetOf } from '../types.ts';
-import type { Check } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 
 /**
  * Data services that let an unauthenticated client in. The service probes
@@ -9,19 +10,28 @@ import type { Check } from '../check.ts';
  * (`anonymousAccess`); these checks turn it into findings with the probe's
  * exchange as evidence. Each rule's behaviour is the probe named for its protocol in
  * net/probes/ (redis.ts, postgresql.ts, mongodb.ts, mqtt.ts, nats.ts, memcached.ts;
- * Elasticsearch: http.ts); see README.md in this folder.
+ * Elasticsearch: http.ts); see README.md in this folder. NATS greets before the client
+ * speaks, so its probe sent nothing: its rule proves the access with an exchange of its own
+ * (net/logins/nats.ts: CONNECT without credentials, PING, PONG).
  */
 
 interface ExposureRule {
   id: string;
   upstreamIds: string[];
-  service: ServiceName;
+  service: ServiceRule;
   title: string;
   severity: Severity;
   cvssVector: string;
   cweIds: string[];
+  /** The knowledge entry with the remediation (server/remediation/knowledge/services.ts). */
+  remediation: string;
   description: string;
   impact: string;
+  /** Proves the access with an exchange of the check's own, when the probe's sent nothing. */
+  prove?(
+    ctx: PhaseContext,
+    service: ServiceIdentification,
+  ): Promise<{ request: string; response: string } | undefined>;
 }
 
 const NETWORK = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U';
@@ -30,7 +40,8 @@ const RULES: ExposureRule[] = [
   {
     id: 'redis-unauthenticated',
     upstreamIds: ['exposed-redis', 'redis-default-logins'],
-    service: 'redis',
+    service: isService('redis', [6379]),
+    remediation: 'redis-no-auth',
     title: 'Redis accepts commands without authentication',
     severity: 'critical',
     cvssVector: `${NETWORK}/C:H/I:H/A:H`,
@@ -43,7 +54,8 @@ const RULES: ExposureRule[] = [
   {
     id: 'postgresql-trust-auth',
     upstreamIds: ['unauth-psql', 'pgsql-empty-password', 'pgsql-default-db'],
-    service: 'postgresql',
+    service: isService('postgresql', [5432]),
+    remediation: 'postgres-trust-auth',
     title: 'PostgreSQL lets clients in without a password (trust authentication)',
     severity: 'critical',
     cvssVector: `${NETWORK}/C:H/I:H/A:H`,
@@ -57,7 +69,8 @@ const RULES: ExposureRule[] = [
   {
     id: 'mongodb-unauthenticated',
     upstreamIds: ['mongodb-unauth'],
-    service: 'mongodb',
+    service: isService('mongodb', [27017]),
+    remediation: 'mongodb-no-auth',
     title: 'MongoDB answers database commands without authentication',
     severity: 'critical',
     cvssVector: `${NETWORK}/C:H/I:H/A:H`,
@@ -68,7 +81,8 @@ const RULES: ExposureRule[] = [
   {
     id: 'elasticsearch-unauthenticated',
     upstreamIds: ['elasticsearch-unauth', 'exposed-elasticsearch'],
-    service: 'elasticsearch',
+    service: isService('elasticsearch', [9200]),
+    remediation: 'elasticsearch-no-auth',
     title: 'Elasticsearch API open without authentication',
     severity: 'high',
     cvssVector: `${NETWORK}/C:H/I:L/A:L`,
@@ -80,7 +94,8 @@ const RULES: ExposureRule[] = [
   {
     id: 'mqtt-anonymous-access',
     upstreamIds: ['mqtt-uauth-broker', 'mqtt-unauth'],
-    service: 'mqtt',
+    service: isService('mqtt', [1883, 8883]),
+    remediation: 'mqtt-anonymous',
     title: 'MQTT broker accepts anonymous clients',
     severity: 'high',
     cvssVector: `${NETWORK}/C:H/I:L/A:N`,
@@ -93,21 +108,34 @@ const RULES: ExposureRule[] = [
   {
     id: 'nats-no-auth',
     upstreamIds: ['nats-unauth'],
-    service: 'nats',
+    service: isService('nats', [4222]),
+    remediation: 'nats-no-auth',
     title: 'NATS server does not require authentication',
     severity: 'high',
     cvssVector: `${NETWORK}/C:H/I:L/A:N`,
     cweIds: ['CWE-306'],
-    description: 'The NATS server INFO said auth_required is false: any client may connect.',
+    description:
+      'The NATS server INFO said auth_required is false, and a CONNECT without credentials was answered ' +
+      'with PONG: any client may connect.',
     impact: 'Anyone reaching the port can subscribe to subjects to read messages and publish forged ones.',
+    prove: async (ctx, service) => {
+      const result = await natsAnonymousConnect({
+        address: service.address,
+        port: service.port,
+        assertAllowed: ctx.assertAllowed,
+        signal: ctx.signal,
+      });
+      return result.accepted ? { request: result.request, response: result.response } : undefined;
+    },
   },
   {
     id: 'memcached-exposed',
     upstreamIds: ['memcached-stats', 'exposed-memcached'],
-    service: 'memcached',
+    service: isService('memcached', [11211]),
+    remediation: 'memcached-exposed',
     title: 'Memcached reachable without authentication',
     severity: 'medium',
-    cvssVector: `${NETWORK}/C:L/I:L/A:L`,
+    cvssVector: `${NETWORK}/C:L/I:L/A:N`,
     cweIds: ['CWE-306'],
     description: 'The Memcached server answered the version and stats commands to an unauthenticated client.',
     impact:
@@ -115,46 +143,40 @@ const RULES: ExposureRule[] = [
   },
 ];
 
-function exposureCheck(rule: ExposureRule): Check {
-  return {
-    id: rule.id,
-    upstreamIds: rule.upstreamIds,
+function exposureCheck(rule: ExposureRule): DeclaredCheck {
+  return defineCheck({
+    meta: {
+      id: rule.id,
+      title: rule.title,
+      severity: rule.severity,
+      cvssVector: rule.cvssVector,
+      cweIds: rule.cweIds,
+      category: 'unauthenticated-access',
+      remediation: rule.remediation,
+      impact: rule.impact,
+      upstreamIds: rule.upstreamIds,
+    },
     phase: 'vulnerability_scanning',
     quick: true,
-    category: 'unauthenticated-access',
-    cweIds: rule.cweIds,
-    appliesTo: (service) => service.service === rule.service,
-    run: async (ctx, service) => {
+    appliesTo: rule.service,
+    detect: async (ctx, service) => {
       if (service.anonymousAccess !== true) return [];
+      const proof = rule.prove
+        ? await rule.prove(ctx, service)
+        : { request: service.evidence.request, response: readable(service) + service.evidence.response };
+      if (!proof) return [];
       const version = service.version ? ` ${service.version}` : '';
       return [
         {
-          check_id: rule.id,
-          upstream_ids: rule.upstreamIds,
-          title: rule.title,
-          severity: rule.severity,
-          cvss_vector: rule.cvssVector,
-          target: targetOf(ctx.state, service.address),
-          affected_component: componentUrl(service),
-          port: service.port,
-          tool: service.tool,
-          category: 'unauthenticated-access',
-          cve_ids: [],
-          cwe_ids: rule.cweIds,
           description: `${rule.description} Seen on ${componentUrl(service)} (${service.product ?? service.service}${version}).`,
-          impact: rule.impact,
-          evidence: {
-            request: service.evidence.request,
-            response: readable(service) + service.evidence.response,
-            screenshot_url: null,
-          },
+          evidence: proof,
         },
       ];
     },
-  };
+  });
 }
 
-export const exposedServiceChecks: Check[] = RULES.map(exposureCheck);
+export const exposedServiceChecks: DeclaredCheck[] = RULES.map(exposureCheck);
 
 /** What the unauthenticated read showed, in words, above the raw exchange (binary protocols). */
 function readable(service: ServiceIdentification): string {

@@ -6,10 +6,10 @@
  * session closed: DATA is never sent.
  */
 import type { Socket } from 'node:net';
+import { isService } from '../net/service-rules.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { urlHost } from '../net/target-address.ts';
-import { targetOf, type PhaseContext } from '../types.ts';
-import type { Check } from '../check.ts';
+import { defineCheck, type PhaseContext } from '../check.ts';
 import { connectService } from '../net/service-connect.ts';
 
 const REPLY_TIMEOUT_MS = 5_000;
@@ -90,45 +90,38 @@ async function probeRelay(
   }
 }
 
-export const smtpOpenRelayCheck: Check = {
-  id: 'smtp-open-relay',
-  upstreamIds: ['smtp-open-relay'],
+export const smtpOpenRelayCheck = defineCheck({
+  meta: {
+    id: 'smtp-open-relay',
+    title: 'SMTP server is an open relay',
+    severity: 'high',
+    cvssVector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:N/I:L/A:L',
+    cweIds: ['CWE-284'],
+    category: 'misconfiguration',
+    remediation: 'smtp-open-relay',
+    impact:
+      'Spammers and phishers can send mail through the server under its reputation: it gets block-listed, ' +
+      'and forged mail appears to come from the organization.',
+    upstreamIds: ['smtp-open-relay'],
+    tool: 'scanward-probe',
+  },
   phase: 'vulnerability_scanning',
   quick: false,
-  category: 'misconfiguration',
-  cweIds: ['CWE-284'],
-  appliesTo: (service) => service.service === 'smtp',
-  run: async (ctx, service) => {
+  appliesTo: isService('smtp', [25, 465, 587, 2525]),
+  detect: async (ctx, service) => {
     const result = await probeRelay(ctx, service);
     if (!result?.relays) return [];
-    const component = componentUrl(service);
     return [
       {
-        check_id: 'smtp-open-relay',
-        upstream_ids: ['smtp-open-relay'],
-        title: 'SMTP server is an open relay',
-        severity: 'high',
-        cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:N/I:L/A:L',
-        target: targetOf(ctx.state, service.address),
-        affected_component: component,
-        port: service.port,
-        tool: 'scanward-probe',
-        category: 'misconfiguration',
-        cve_ids: [],
-        cwe_ids: ['CWE-284'],
         description:
-          `${component} accepted a recipient in an outside domain (${RELAY_RECIPIENT}) for an outside sender ` +
+          `${componentUrl(service)} accepted a recipient in an outside domain (${RELAY_RECIPIENT}) for an outside sender ` +
           `(${RELAY_SENDER}) from a client that did not authenticate. No mail was sent: the transaction was reset ` +
           'before DATA.',
-        impact:
-          'Spammers and phishers can send mail through the server under its reputation: it gets block-listed, ' +
-          'and forged mail appears to come from the organization.',
         evidence: {
           request: `SMTP to ${urlHost(service.address)}:${service.port}: ${result.commands.join(', ')} (DATA never sent)`,
           response: result.transcript.join('\n'),
-          screenshot_url: null,
         },
       },
     ];
   },
-};
+});

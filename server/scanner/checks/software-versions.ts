@@ -10,42 +10,28 @@
  * resolves them: every product and CVE judged on a port is recorded as covered.
  */
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import { serviceRule } from '../net/service-rules.ts';
 import { tryCvssScore } from '../../scoring/cvss.ts';
 import { severityRank, type Severity } from '../../scoring/severity.ts';
 import { assessEndOfLife, type EolAssessment } from '../intel/endoflife.ts';
 import { describeRange, kevEntriesFor, kevMatches, type KevMatch } from '../intel/kev.ts';
 import { kevSnapshot, eolSnapshot } from '../intel/snapshots.ts';
 import { softwareOf, type IdentifiedSoftware } from '../intel/software.ts';
-import { targetOf, type Detection, type PhaseContext } from '../types.ts';
-import type { Check } from '../check.ts';
+import { coverPort, defineCheck, type DeclaredCheck, type Found } from '../check.ts';
 
 const TOOL = 'scanward-versions';
-const OUTDATED_CWES = ['CWE-1104'];
 
-const appliesTo = (service: ServiceIdentification): boolean => softwareOf(service).length > 0;
+/** Any service that revealed a product and version the intel snapshots know (on whatever port). */
+const revealsSoftware = serviceRule(
+  'a service that announced a known product and version',
+  [],
+  (service) => softwareOf(service).length > 0,
+);
 
-function cover(ctx: PhaseContext, service: ServiceIdentification, checkId: string): void {
-  ctx.state.coverage.push({
-    target: targetOf(ctx.state, service.address),
-    check_id: checkId,
-    port: service.port,
-  });
-}
-
-function base(ctx: PhaseContext, service: ServiceIdentification) {
-  return {
-    target: targetOf(ctx.state, service.address),
-    affected_component: componentUrl(service),
-    port: service.port,
-    tool: TOOL,
-  };
-}
-
-function evidence(software: IdentifiedSoftware, lines: string[]): Detection['evidence'] {
+function evidence(software: IdentifiedSoftware, lines: string[]): Found['evidence'] {
   return {
     request: 'service identification (enumeration)',
     response: [software.source, ...lines].join('\n'),
-    screenshot_url: null,
   };
 }
 
@@ -72,34 +58,22 @@ function behindText(assessment: EolAssessment): string {
   );
 }
 
-export function endOfLifeDetection(
-  ctx: PhaseContext,
+export function endOfLifeFound(
   service: ServiceIdentification,
   software: IdentifiedSoftware,
   assessment: EolAssessment,
-): Detection {
+): Found<'outdated'> {
   const { cycle } = assessment;
   const ended =
     assessment.endOfLife === true
       ? 'has reached its end of life'
       : `reached its end of life on ${assessment.endOfLife}`;
   return {
-    ...base(ctx, service),
-    check_id: `software-end-of-life:${software.product.key}`,
-    upstream_ids: [],
-    title: `End-of-life software: ${software.product.name} ${software.version} (${cycle.cycle} cycle)`,
-    severity: 'high',
-    // No fixes will come for what is found next: a network attacker needs only the next published flaw.
-    cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H',
-    category: 'outdated-software',
-    cve_ids: [],
-    cwe_ids: OUTDATED_CWES,
+    instance: software.product.key,
+    detail: `${software.product.name} ${software.version}, ${cycle.cycle} cycle`,
     description:
       `${componentUrl(service)} runs ${versionLine(software, assessment)}. Its ${cycle.cycle} release cycle ${ended} ` +
       `and receives no security fixes. ${behindText(assessment)}`.trim(),
-    impact:
-      'Vulnerabilities found in this release cycle from now on stay unfixed; published exploits for them can be ' +
-      'used against this service indefinitely.',
     evidence: evidence(software, [
       `release cycle ${cycle.cycle}: end of life ${cycle.eol === true ? 'yes' : cycle.eol}, latest ${cycle.latest ?? 'unknown'}`,
       `source: ${eolSource()}`,
@@ -108,26 +82,16 @@ export function endOfLifeDetection(
   };
 }
 
-export function outdatedDetection(
-  ctx: PhaseContext,
+export function outdatedFound(
   service: ServiceIdentification,
   software: IdentifiedSoftware,
   assessment: EolAssessment,
-): Detection {
+): Found<'outdated'> {
   const behind = assessment.behind as NonNullable<EolAssessment['behind']>;
   return {
-    ...base(ctx, service),
-    check_id: `software-outdated:${software.product.key}`,
-    upstream_ids: [],
-    title:
-      `Outdated software: ${software.product.name} ${software.version}, ${behind.releases} release(s) behind ` +
-      `${behind.latest}`,
-    severity: 'medium',
-    // Fixes published since this version are missing; whether one of them matters here is not known.
-    cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:L/A:L',
-    category: 'outdated-software',
-    cve_ids: [],
-    cwe_ids: OUTDATED_CWES,
+    variant: 'outdated',
+    instance: software.product.key,
+    detail: `${software.product.name} ${software.version}, ${behind.releases} release(s) behind ${behind.latest}`,
     description:
       `${componentUrl(service)} runs ${versionLine(software, assessment)}, in the supported ` +
       `${assessment.cycle.cycle} release cycle. ${behindText(assessment)} The version was read from what the ` +
@@ -151,24 +115,22 @@ function kevSeverity(vector: string | null): Severity {
   return severityRank(fromScore) > severityRank('high') ? fromScore : 'high';
 }
 
-export function kevDetection(
-  ctx: PhaseContext,
+export function kevFound(
   service: ServiceIdentification,
   software: IdentifiedSoftware,
   { entry, range }: KevMatch,
-): Detection {
+): Found {
   const conditions = entry.conditions.length > 0 ? ` The record notes: ${entry.conditions.join(' ')}` : '';
   return {
-    ...base(ctx, service),
-    check_id: entry.cve,
-    upstream_ids: [entry.cve],
-    title: `${entry.cve} (known exploited) in ${software.product.name} ${software.version}: ${entry.name}`,
-    severity: kevSeverity(entry.cvss_v3_vector),
-    cvss_vector: entry.cvss_v3_vector,
-    category: 'known-vulnerability',
-    cve_ids: [entry.cve],
-    cwe_ids: entry.cwe,
-    kev: true,
+    advisory: {
+      id: entry.cve,
+      title: `${entry.cve} (known exploited) in ${software.product.name} ${software.version}: ${entry.name}`,
+      severity: kevSeverity(entry.cvss_v3_vector),
+      cvssVector: entry.cvss_v3_vector,
+      cweIds: entry.cwe,
+      cveIds: [entry.cve],
+      kev: true,
+    },
     priority: entry.ransomware || (tryCvssScore(entry.cvss_v3_vector)?.baseScore ?? 0) >= 9 ? 'p1' : 'p2',
     description:
       `${componentUrl(service)} announces ${software.product.name} ${software.version}, inside the range the CVE ` +
@@ -188,51 +150,81 @@ export function kevDetection(
         `CISA KEV: added ${entry.kev_date_added}${entry.ransomware ? ', known ransomware use' : ''}`,
         `source: ${entry.source}`,
       ].join('\n'),
-      screenshot_url: null,
     },
   };
 }
 
-export const endOfLifeCheck: Check = {
-  id: 'software-end-of-life',
-  upstreamIds: [],
+export const endOfLifeCheck = defineCheck({
+  meta: {
+    id: 'software-end-of-life',
+    title: 'End-of-life software',
+    severity: 'high',
+    // No fixes will come for what is found next: a network attacker needs only the next published flaw.
+    cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    cweIds: ['CWE-1104'],
+    category: 'outdated-software',
+    remediation: 'known-vulnerability',
+    impact:
+      'Vulnerabilities found in this release cycle from now on stay unfixed; published exploits for them can be ' +
+      'used against this service indefinitely.',
+    tool: TOOL,
+    variants: {
+      outdated: {
+        id: 'software-outdated',
+        title: 'Outdated software',
+        severity: 'medium',
+        // Fixes published since this version are missing; whether one of them matters here is not known.
+        cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:L/A:L',
+      },
+    },
+  },
   phase: 'vulnerability_scanning',
   quick: true,
-  category: 'outdated-software',
-  cweIds: OUTDATED_CWES,
-  appliesTo,
-  run: async (ctx, service) => {
-    const detections: Detection[] = [];
+  appliesTo: revealsSoftware,
+  detect: async (ctx, service) => {
+    const found: Found<'outdated'>[] = [];
     for (const software of softwareOf(service)) {
       const assessment = assessEndOfLife(software, today());
       if (!assessment) continue;
-      cover(ctx, service, `software-end-of-life:${software.product.key}`);
-      cover(ctx, service, `software-outdated:${software.product.key}`);
-      if (assessment.endOfLife) detections.push(endOfLifeDetection(ctx, service, software, assessment));
-      else if (assessment.behind) detections.push(outdatedDetection(ctx, service, software, assessment));
+      coverPort(ctx, service, `software-end-of-life:${software.product.key}`);
+      coverPort(ctx, service, `software-outdated:${software.product.key}`);
+      if (assessment.endOfLife) found.push(endOfLifeFound(service, software, assessment));
+      else if (assessment.behind) found.push(outdatedFound(service, software, assessment));
     }
-    return detections;
+    return found;
   },
-};
+});
 
-export const knownExploitedVersionCheck: Check = {
-  id: 'known-exploited-version',
-  upstreamIds: [],
+export const knownExploitedVersionCheck = defineCheck({
+  meta: {
+    id: 'known-exploited-version',
+    title: 'Known-exploited vulnerability in the announced version',
+    severity: 'high',
+    // Where the CVE record gives no vector: a network attacker, a published exploit, details unknown.
+    cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    // Where the record names no weakness: a dependency on a vulnerable component.
+    cweIds: ['CWE-1395'],
+    category: 'known-vulnerability',
+    remediation: 'known-vulnerability',
+    impact:
+      'Known-exploited vulnerabilities are being used by attackers today; they are the first ones to fix.',
+    tool: TOOL,
+  },
   phase: 'vulnerability_scanning',
   quick: true,
-  category: 'known-vulnerability',
-  cweIds: [],
-  appliesTo: (service) => softwareOf(service).some((s) => s.product.kevProducts.length > 0),
-  run: async (ctx, service) => {
-    const detections: Detection[] = [];
+  appliesTo: serviceRule(
+    'a service that announced a product with known-exploited vulnerabilities',
+    [],
+    (service) => softwareOf(service).some((s) => s.product.kevProducts.length > 0),
+  ),
+  detect: async (ctx, service) => {
+    const found: Found[] = [];
     for (const software of softwareOf(service)) {
-      for (const entry of kevEntriesFor(software)) cover(ctx, service, entry.cve);
-      for (const match of kevMatches(software, kevSnapshot())) {
-        detections.push(kevDetection(ctx, service, software, match));
-      }
+      for (const entry of kevEntriesFor(software)) coverPort(ctx, service, entry.cve);
+      for (const match of kevMatches(software, kevSnapshot())) found.push(kevFound(service, software, match));
     }
-    return detections;
+    return found;
   },
-};
+});
 
-export const softwareVersionChecks: Check[] = [endOfLifeCheck, knownExploitedVersionCheck];
+export const softwareVersionChecks: DeclaredCheck[] = [endOfLifeCheck, knownExploitedVersionCheck];

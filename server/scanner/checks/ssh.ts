@@ -3,11 +3,11 @@
  * the algorithms it offers in its KEXINIT (read after our identification line; no key
  * exchange, no authentication).
  */
+import { isService } from '../net/service-rules.ts';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { parseKexInit, packetComplete, weakAlgorithms, type KexInit } from '../net/ssh-kex.ts';
 import { urlHost } from '../net/target-address.ts';
-import { targetOf, type Detection, type PhaseContext } from '../types.ts';
-import type { Check } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 import { connectService } from '../net/service-connect.ts';
 
 const READ_TIMEOUT_MS = 5_000;
@@ -62,34 +62,38 @@ async function readKexInit(
   }
 }
 
-function baseDetection(
-  ctx: PhaseContext,
-  service: ServiceIdentification,
-): Pick<Detection, 'target' | 'affected_component' | 'port' | 'tool' | 'category' | 'cve_ids'> {
-  return {
-    target: targetOf(ctx.state, service.address),
-    affected_component: componentUrl(service),
-    port: service.port,
-    tool: 'scanward-probe',
-    category: 'weak-crypto',
-    cve_ids: [],
-  };
-}
+const isSsh = isService('ssh', [22, 2222]);
 
-export const sshWeakAlgorithmsCheck: Check = {
-  id: 'ssh-weak-algorithms',
-  upstreamIds: [
-    'ssh-weak-algo-supported',
-    'ssh-weakkey-exchange-algo',
-    'ssh-weak-mac-algo',
-    'ssh-cbc-mode-ciphers',
-  ],
+export const sshWeakAlgorithmsCheck = defineCheck({
+  meta: {
+    id: 'ssh-weak-algorithms',
+    title: 'SSH server offers weak algorithms',
+    severity: 'medium',
+    cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    cweIds: ['CWE-327'],
+    category: 'weak-crypto',
+    remediation: 'ssh-weak-algorithms',
+    impact:
+      'A client that also supports these algorithms can be made to use them; their weaknesses then expose ' +
+      'the session to decryption, tampering or impersonation of the server.',
+    upstreamIds: [
+      'ssh-weak-algo-supported',
+      'ssh-weakkey-exchange-algo',
+      'ssh-weak-mac-algo',
+      'ssh-cbc-mode-ciphers',
+    ],
+    tool: 'scanward-probe',
+    variants: {
+      // An algorithm with no protection at all (the `none` cipher or MAC).
+      none: { severity: 'high', cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N' },
+      // Only algorithms that are weak, not broken.
+      weak: { severity: 'low', cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N' },
+    },
+  },
   phase: 'vulnerability_scanning',
   quick: true,
-  category: 'weak-crypto',
-  cweIds: ['CWE-327'],
-  appliesTo: (service) => service.service === 'ssh',
-  run: async (ctx, service) => {
+  appliesTo: isSsh,
+  detect: async (ctx, service) => {
     const { id, offer } = await readKexInit(ctx, service);
     if (!offer) return [];
     const weak = weakAlgorithms(offer);
@@ -99,7 +103,6 @@ export const sshWeakAlgorithmsCheck: Check = {
       : weak.some((w) => w.grade === 'broken')
         ? 'broken'
         : 'weak';
-    const severity = worst === 'none' ? 'high' : worst === 'broken' ? 'medium' : 'low';
     const offered = [
       `identification: ${id}`,
       `kex: ${offer.kex.join(',')}`,
@@ -109,70 +112,62 @@ export const sshWeakAlgorithmsCheck: Check = {
     ];
     return [
       {
-        ...baseDetection(ctx, service),
-        check_id: 'ssh-weak-algorithms',
-        upstream_ids: sshWeakAlgorithmsCheck.upstreamIds,
-        title: `SSH server offers weak algorithms (${[...new Set(weak.map((w) => w.name))].slice(0, 4).join(', ')}${weak.length > 4 ? ', …' : ''})`,
-        severity,
-        cvss_vector:
-          severity === 'high'
-            ? 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N'
-            : severity === 'medium'
-              ? 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N'
-              : 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
-        cwe_ids: ['CWE-327'],
+        ...(worst !== 'broken' && { variant: worst }),
+        detail: `${[...new Set(weak.map((w) => w.name))].slice(0, 4).join(', ')}${weak.length > 4 ? ', …' : ''}`,
         description:
           `${componentUrl(service)} (${id}) offers: ` +
           weak.map((w) => `${w.kind} ${w.name} (${w.why})`).join('; ') +
           '.',
-        impact:
-          'A client that also supports these algorithms can be made to use them; their weaknesses then expose ' +
-          'the session to decryption, tampering or impersonation of the server.',
         evidence: {
           request: `TCP to ${urlHost(service.address)}:${service.port}, identification ${CLIENT_ID}, then the server's SSH_MSG_KEXINIT read (no key exchange)`,
           response: offered.join('\n'),
-          screenshot_url: null,
         },
       },
     ];
   },
-};
+});
 
-export const sshProtocolVersion1Check: Check = {
-  id: 'ssh-protocol-version-1',
-  upstreamIds: ['obsolete-ssh-version'],
+export const sshProtocolVersion1Check = defineCheck({
+  meta: {
+    id: 'ssh-protocol-version-1',
+    title: 'SSH server still accepts protocol version 1',
+    severity: 'high',
+    cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    cweIds: ['CWE-327'],
+    category: 'weak-crypto',
+    remediation: 'ssh-outdated-version',
+    impact:
+      'SSH-1 has known design flaws (CRC-32 integrity, session key recovery, insertion attacks): sessions ' +
+      'can be decrypted or hijacked.',
+    upstreamIds: ['obsolete-ssh-version'],
+    tool: 'scanward-probe',
+    variants: {
+      only: {
+        title: 'SSH server speaks only protocol version 1',
+        severity: 'high',
+        cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
+      },
+    },
+  },
   phase: 'vulnerability_scanning',
   quick: true,
-  category: 'weak-crypto',
-  cweIds: ['CWE-327'],
-  appliesTo: (service) => service.service === 'ssh',
-  run: async (ctx, service) => {
+  appliesTo: isSsh,
+  detect: async (_ctx, service) => {
     const protocol = String(service.details?.ssh_protocol ?? '');
     if (!/^1\./.test(protocol)) return [];
-    const both = protocol === '1.99';
     return [
       {
-        ...baseDetection(ctx, service),
-        check_id: 'ssh-protocol-version-1',
-        upstream_ids: ['obsolete-ssh-version'],
-        title: both
-          ? 'SSH server still accepts protocol version 1'
-          : 'SSH server speaks only protocol version 1',
-        severity: 'high',
-        cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
-        cwe_ids: ['CWE-327'],
+        ...(protocol !== '1.99' && { variant: 'only' as const }),
         description: `${componentUrl(service)} announces SSH protocol ${protocol} (${service.banner ?? ''}).`,
-        impact:
-          'SSH-1 has known design flaws (CRC-32 integrity, session key recovery, insertion attacks): sessions ' +
-          'can be decrypted or hijacked.',
         evidence: {
-          request: service.evidence.request,
+          request:
+            service.evidence.request ||
+            `TCP to ${urlHost(service.address)}:${service.port} (the server speaks first)`,
           response: service.evidence.response || (service.banner ?? ''),
-          screenshot_url: null,
         },
       },
     ];
   },
-};
+});
 
-export const sshChecks: Check[] = [sshWeakAlgorithmsCheck, sshProtocolVersion1Check];
+export const sshChecks: DeclaredCheck[] = [sshWeakAlgorithmsCheck, sshProtocolVersion1Check];

@@ -18,20 +18,19 @@ import {
   WEAK_SUITE_FAMILIES,
   type WeakSuiteFamily,
 } from '../net/tls-hello.ts';
-import type { PhaseContext } from '../types.ts';
-import type { Check } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 import { connectService, serverName, ServiceConnectError } from '../net/service-connect.ts';
+import { isTls } from '../net/service-rules.ts';
 import { certificateHandshake } from '../net/tls-handshake.ts';
 import { startTlsOf } from '../net/starttls.ts';
 import {
-  appliesToTls,
   chainIncomplete,
   certificateEvidence,
-  detection,
   distinguishedName,
   handshakeRequest,
   presentedChain,
   tlsComponent,
+  TLS_TOOL,
 } from './tls.ts';
 
 const NETWORK = 'CVSS:3.1/AV:N/AC:H/PR:N';
@@ -80,15 +79,29 @@ const ALERTS: Record<number, string> = {
   71: 'insufficient_security',
 };
 
-export const tlsWeakCipherSuitesCheck: Check = {
-  id: 'tls-weak-cipher',
-  upstreamIds: ['weak-cipher-suites'],
+export const tlsWeakCipherSuitesCheck = defineCheck({
+  meta: {
+    id: 'tls-weak-cipher',
+    title: 'TLS service accepts weak cipher suites',
+    severity: 'high',
+    cvssVector: `${NETWORK}/UI:N/S:U/C:H/I:H/A:N`,
+    cweIds: ['CWE-327', 'CWE-326'],
+    category: 'tls',
+    remediation: 'tls-weak-cipher',
+    impact:
+      'An attacker who can steer or wait for a client that offers these suites (old libraries, downgrade ' +
+      'attacks) can read, and with NULL or EXPORT suites also change, the traffic.',
+    upstreamIds: ['weak-cipher-suites'],
+    tool: TLS_TOOL,
+    variants: {
+      // RC4 and 3DES: the traffic can be read, not changed.
+      'read-only': { severity: 'medium', cvssVector: `${NETWORK}/UI:N/S:U/C:H/I:N/A:N` },
+    },
+  },
   phase: 'web_analysis',
   quick: false,
-  category: 'tls',
-  cweIds: ['CWE-327', 'CWE-326'],
-  appliesTo: appliesToTls,
-  run: async (ctx, service) => {
+  appliesTo: isTls,
+  detect: async (ctx, service) => {
     const name = serverName(ctx, service);
     const requests: string[] = [];
     const answers: string[] = [];
@@ -123,100 +136,111 @@ export const tlsWeakCipherSuitesCheck: Check = {
     const high = accepted.some((a) => a.family.severity === 'high');
     const names = accepted.map((a) => a.family.name).join(', ');
     return [
-      detection(ctx, service, {
-        check_id: 'tls-weak-cipher',
-        title: `TLS service accepts weak cipher suites (${names})`,
-        severity: high ? 'high' : 'medium',
-        cvss_vector: high ? `${NETWORK}/UI:N/S:U/C:H/I:H/A:N` : `${NETWORK}/UI:N/S:U/C:H/I:N/A:N`,
-        cwe_ids: ['CWE-327', 'CWE-326'],
+      {
+        ...(!high && { variant: 'read-only' as const }),
+        detail: names,
         description:
           `${tlsComponent(service)} chose a weak cipher suite when a client offered nothing better: ` +
           accepted.map((a) => `${a.suite} (${a.family.name}: ${a.family.meaning})`).join('; ') +
           '.',
-        impact:
-          'An attacker who can steer or wait for a client that offers these suites (old libraries, downgrade ' +
-          'attacks) can read, and with NULL or EXPORT suites also change, the traffic.',
-        evidence: { request: requests.join('\n'), response: answers.join('\n'), screenshot_url: null },
-      }),
+        evidence: { request: requests.join('\n'), response: answers.join('\n') },
+      },
     ];
   },
-};
+});
 
-export const tlsWeakKeyCheck: Check = {
-  id: 'tls-certificate-weak-key',
-  upstreamIds: [],
+export const tlsWeakKeyCheck = defineCheck({
+  meta: {
+    id: 'tls-certificate-weak-key',
+    title: 'TLS certificate has an RSA key under 2048 bits',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/UI:N/S:U/C:H/I:L/A:N`,
+    cweIds: ['CWE-326'],
+    category: 'tls',
+    remediation: 'tls-certificate-weak-key',
+    impact:
+      'A key this short is within reach of a well-funded attacker (512-bit keys of anyone): with the private ' +
+      'key, the server can be impersonated and, without forward secrecy, recorded traffic decrypted.',
+    tool: TLS_TOOL,
+    variants: {
+      // Under 1024 bits: factored by anyone.
+      broken: { severity: 'high', cvssVector: `${NETWORK}/UI:N/S:U/C:H/I:H/A:N` },
+    },
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'tls',
-  cweIds: ['CWE-326'],
-  appliesTo: appliesToTls,
-  run: async (ctx, service) => {
+  appliesTo: isTls,
+  detect: async (ctx, service) => {
     const result = await certificateHandshake(ctx, service);
     const cert = result.certificate;
     if (!cert || !cert.modulus || !cert.bits || cert.bits >= 2048) return [];
-    const broken = cert.bits < 1024;
     return [
-      detection(ctx, service, {
-        check_id: 'tls-certificate-weak-key',
-        title: `TLS certificate has a ${cert.bits}-bit RSA key (under 2048 bits)`,
-        severity: broken ? 'high' : 'medium',
-        cvss_vector: `${NETWORK}/UI:N/S:U/C:H/I:${broken ? 'H' : 'L'}/A:N`,
-        cwe_ids: ['CWE-326'],
+      {
+        ...(cert.bits < 1024 && { variant: 'broken' as const }),
+        detail: `${cert.bits} bits`,
         description:
           `${tlsComponent(service)} presents a certificate for ${distinguishedName(cert.subject)} whose RSA key ` +
           `has ${cert.bits} bits; NIST SP 800-131A and the CA/Browser Forum require at least 2048.`,
-        impact:
-          'A key this short is within reach of a well-funded attacker (512-bit keys of anyone): with the private ' +
-          'key, the server can be impersonated and, without forward secrecy, recorded traffic decrypted.',
         evidence: certificateEvidence(ctx, service, result),
-      }),
+      },
     ];
   },
-};
+});
 
-export const tlsNotYetValidCheck: Check = {
-  id: 'tls-certificate-not-yet-valid',
-  upstreamIds: [],
+export const tlsNotYetValidCheck = defineCheck({
+  meta: {
+    id: 'tls-certificate-not-yet-valid',
+    title: 'TLS certificate is not valid yet',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/UI:R/S:U/C:L/I:L/A:L`,
+    cweIds: ['CWE-298'],
+    category: 'tls',
+    remediation: 'tls-certificate-not-yet-valid',
+    impact:
+      'Clients refuse the connection until that date, or users are taught to click through certificate ' +
+      'warnings; a start date in the future also often means the server’s clock or the issuing process is wrong.',
+    tool: TLS_TOOL,
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'tls',
-  cweIds: ['CWE-298'],
-  appliesTo: appliesToTls,
-  run: async (ctx, service) => {
+  appliesTo: isTls,
+  detect: async (ctx, service) => {
     const result = await certificateHandshake(ctx, service);
     const cert = result.certificate;
     const notBefore = cert ? new Date(cert.valid_from) : undefined;
     if (!cert || !notBefore || Number.isNaN(notBefore.getTime()) || notBefore.getTime() <= Date.now())
       return [];
     return [
-      detection(ctx, service, {
-        check_id: 'tls-certificate-not-yet-valid',
-        title: 'TLS certificate is not valid yet',
-        severity: 'medium',
-        cvss_vector: `${NETWORK}/UI:R/S:U/C:L/I:L/A:L`,
-        cwe_ids: ['CWE-298'],
+      {
         description:
           `${tlsComponent(service)} presents a certificate for ${distinguishedName(cert.subject)} that is valid ` +
           `only from ${cert.valid_from}.`,
-        impact:
-          'Clients refuse the connection until that date, or users are taught to click through certificate ' +
-          'warnings; a start date in the future also often means the server’s clock or the issuing process is wrong.',
         evidence: certificateEvidence(ctx, service, result),
-      }),
+      },
     ];
   },
-};
+});
 
-export const tlsHostnameMismatchCheck: Check = {
-  id: 'tls-certificate-hostname-mismatch',
-  upstreamIds: ['mismatched-ssl-certificate'],
+export const tlsHostnameMismatchCheck = defineCheck({
+  meta: {
+    id: 'tls-certificate-hostname-mismatch',
+    title: 'TLS certificate does not match the host name',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
+    cweIds: ['CWE-297'],
+    category: 'tls',
+    remediation: 'tls-certificate-hostname-mismatch',
+    impact:
+      'Browsers and correct clients refuse the connection; clients told to ignore the mismatch accept any ' +
+      'certificate an attacker presents for this name.',
+    upstreamIds: ['mismatched-ssl-certificate'],
+    tool: TLS_TOOL,
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'tls',
-  cweIds: ['CWE-297'],
   // Only a DNS name can be matched: clients of an address-only target have no name to check.
-  appliesTo: appliesToTls,
-  run: async (ctx, service) => {
+  appliesTo: isTls,
+  detect: async (ctx, service) => {
     const name = serverName(ctx, service);
     if (!name) return [];
     const result = await certificateHandshake(ctx, service);
@@ -225,59 +249,54 @@ export const tlsHostnameMismatchCheck: Check = {
     const mismatch = checkServerIdentity(name, cert);
     if (!mismatch) return [];
     return [
-      detection(ctx, service, {
-        check_id: 'tls-certificate-hostname-mismatch',
-        title: `TLS certificate does not match the host name ${name}`,
-        severity: 'medium',
-        cvss_vector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
-        cwe_ids: ['CWE-297'],
+      {
+        detail: name,
         description:
           `${tlsComponent(service)}, asked for ${name} (SNI), presents a certificate for ` +
           `${cert.subjectaltname ?? distinguishedName(cert.subject)}: ${mismatch.message}`,
-        impact:
-          'Browsers and correct clients refuse the connection; clients told to ignore the mismatch accept any ' +
-          'certificate an attacker presents for this name.',
         evidence: certificateEvidence(ctx, service, result),
-      }),
+      },
     ];
   },
-};
+});
 
-export const tlsIncompleteChainCheck: Check = {
-  id: 'tls-certificate-chain-incomplete',
-  upstreamIds: [],
+export const tlsIncompleteChainCheck = defineCheck({
+  meta: {
+    id: 'tls-certificate-chain-incomplete',
+    title: 'TLS certificate chain is incomplete or leads to an unknown CA',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
+    cweIds: ['CWE-295'],
+    category: 'tls',
+    remediation: 'tls-certificate-chain-incomplete',
+    impact:
+      'Clients that do not happen to have the intermediate cached (most non-browser clients, fresh browsers) ' +
+      'fail to connect, and are then often configured to skip verification altogether.',
+    tool: TLS_TOOL,
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'tls',
-  cweIds: ['CWE-295'],
-  appliesTo: appliesToTls,
-  run: async (ctx, service) => {
+  appliesTo: isTls,
+  detect: async (ctx, service) => {
     const result = await certificateHandshake(ctx, service);
     if (!chainIncomplete(result) || !result.certificate) return [];
     const chain = presentedChain(result.certificate);
-    const last = chain.at(-1)!;
+    const last = chain.at(-1);
+    if (!last) return [];
     return [
-      detection(ctx, service, {
-        check_id: 'tls-certificate-chain-incomplete',
-        title: 'TLS certificate chain is incomplete or leads to an unknown CA',
-        severity: 'medium',
-        cvss_vector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
-        cwe_ids: ['CWE-295'],
+      {
         description:
           `${tlsComponent(service)} sends ${chain.length === 1 ? 'only its own certificate' : `${chain.length} certificates`} ` +
           `and not the certificate of its issuer ${distinguishedName(last.issuer)}, which is not a trusted root ` +
           `(${result.authorizationError}). Either the server leaves out an intermediate CA certificate, or the ` +
           'issuer is a CA no client trusts.',
-        impact:
-          'Clients that do not happen to have the intermediate cached (most non-browser clients, fresh browsers) ' +
-          'fail to connect, and are then often configured to skip verification altogether.',
         evidence: certificateEvidence(ctx, service, result),
-      }),
+      },
     ];
   },
-};
+});
 
-export const tlsBreadthChecks: Check[] = [
+export const tlsBreadthChecks: DeclaredCheck[] = [
   tlsWeakCipherSuitesCheck,
   tlsWeakKeyCheck,
   tlsNotYetValidCheck,

@@ -10,14 +10,15 @@
  */
 import type { DetailedPeerCertificate } from 'node:tls';
 import { componentUrl, type ServiceIdentification } from '../net/services.ts';
-import { hostTarget, serverName, ServiceConnectError } from '../net/service-connect.ts';
+import { serverName, ServiceConnectError } from '../net/service-connect.ts';
+import { isTls } from '../net/service-rules.ts';
 import { urlHost } from '../net/target-address.ts';
 import { startTlsOf, UPGRADE_COMMAND, UPGRADE_EXCHANGE } from '../net/starttls.ts';
 import { certificateHandshake, handshake, PERMISSIVE_CIPHERS, type Handshake } from '../net/tls-handshake.ts';
-import type { Detection, PhaseContext } from '../types.ts';
-import type { Check } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 
-const TOOL = 'scanward-tls';
+/** The tool TLS findings name. */
+export const TLS_TOOL = 'scanward-tls';
 const NETWORK = 'CVSS:3.1/AV:N/AC:H/PR:N';
 
 // ---------------------------------------------------------------------------------------
@@ -73,7 +74,6 @@ export function certificateEvidence(ctx: PhaseContext, service: ServiceIdentific
   return {
     request: handshakeRequest(ctx, service, 'certificate not verified, then inspected'),
     response: describeCertificate(result),
-    screenshot_url: null,
   };
 }
 
@@ -100,52 +100,30 @@ export function chainIncomplete(result: Handshake): boolean {
   return last !== undefined && (last as { ca?: boolean }).ca !== true;
 }
 
-export function detection(
-  ctx: PhaseContext,
-  service: ServiceIdentification,
-  fields: Pick<
-    Detection,
-    'check_id' | 'title' | 'severity' | 'cvss_vector' | 'cwe_ids' | 'description' | 'impact' | 'evidence'
-  >,
-): Detection {
-  return {
-    ...fields,
-    upstream_ids: UPSTREAM[fields.check_id] ?? [],
-    target: hostTarget(ctx, service),
-    affected_component: componentUrl(service),
-    port: service.port,
-    tool: TOOL,
-    category: 'tls',
-    cve_ids: [],
-  };
-}
-
-const UPSTREAM: Record<string, string[]> = {
-  'tls-legacy-protocol': ['deprecated-tls', 'tls-version'],
-  'tls-certificate-expired': ['expired-ssl'],
-  'tls-certificate-self-signed': ['self-signed-ssl', 'untrusted-root-certificate'],
-  'tls-weak-cipher': ['weak-cipher-suites'],
-  'tls-certificate-hostname-mismatch': ['mismatched-ssl-certificate'],
-};
-
 // ---------------------------------------------------------------------------------------
 // The checks
 
-/** HTTPS, any service identified inside TLS, and services that offer an in-band upgrade (STARTTLS and its peers). */
-export const appliesToTls = (service: ServiceIdentification): boolean =>
-  service.service === 'https' || service.tls === true || startTlsOf(service) !== undefined;
-
 const LEGACY_VERSIONS = ['TLSv1', 'TLSv1.1'] as const;
 
-export const tlsLegacyProtocolCheck: Check = {
-  id: 'tls-legacy-protocol',
-  upstreamIds: UPSTREAM['tls-legacy-protocol'] as string[],
+export const tlsLegacyProtocolCheck = defineCheck({
+  meta: {
+    id: 'tls-legacy-protocol',
+    title: 'TLS service accepts deprecated protocol versions',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/UI:N/S:U/C:H/I:N/A:N`,
+    cweIds: ['CWE-326', 'CWE-757'],
+    category: 'tls',
+    remediation: 'tls-legacy-protocol',
+    impact:
+      'Clients can be held to, or downgraded onto, protocol versions without modern cipher suites; ' +
+      'compliance baselines such as PCI DSS and current browsers refuse them.',
+    upstreamIds: ['deprecated-tls', 'tls-version'],
+    tool: TLS_TOOL,
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'tls',
-  cweIds: ['CWE-326', 'CWE-757'],
-  appliesTo: appliesToTls,
-  run: async (ctx, service) => {
+  appliesTo: isTls,
+  detect: async (ctx, service) => {
     const requests: string[] = [];
     const answers: string[] = [];
     const accepted: string[] = [];
@@ -174,33 +152,36 @@ export const tlsLegacyProtocolCheck: Check = {
     if (accepted.length === 0) return [];
     const list = accepted.map((v) => v.replace('TLSv', 'TLS ')).join(' and ');
     return [
-      detection(ctx, service, {
-        check_id: 'tls-legacy-protocol',
-        title: `TLS service accepts deprecated protocol versions (${list})`,
-        severity: 'medium',
-        cvss_vector: `${NETWORK}/UI:N/S:U/C:H/I:N/A:N`,
-        cwe_ids: ['CWE-326', 'CWE-757'],
+      {
+        detail: list,
         description:
           `${tlsComponent(service)} completed a TLS handshake offering only ${list}, ` +
           'protocol versions deprecated by RFC 8996.',
-        impact:
-          'Clients can be held to, or downgraded onto, protocol versions without modern cipher suites; ' +
-          'compliance baselines such as PCI DSS and current browsers refuse them.',
-        evidence: { request: requests.join('\n'), response: answers.join('\n'), screenshot_url: null },
-      }),
+        evidence: { request: requests.join('\n'), response: answers.join('\n') },
+      },
     ];
   },
-};
+});
 
-export const tlsCertificateExpiredCheck: Check = {
-  id: 'tls-certificate-expired',
-  upstreamIds: UPSTREAM['tls-certificate-expired'] as string[],
+export const tlsCertificateExpiredCheck = defineCheck({
+  meta: {
+    id: 'tls-certificate-expired',
+    title: 'TLS certificate has expired',
+    severity: 'high',
+    cvssVector: `${NETWORK}/UI:N/S:U/C:H/I:H/A:N`,
+    cweIds: ['CWE-298'],
+    category: 'tls',
+    remediation: 'tls-certificate-expired',
+    impact:
+      'Clients refuse the connection, or users and programs are taught to ignore certificate errors, ' +
+      'which removes their protection against interception.',
+    upstreamIds: ['expired-ssl'],
+    tool: TLS_TOOL,
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'tls',
-  cweIds: ['CWE-298'],
-  appliesTo: appliesToTls,
-  run: async (ctx, service) => {
+  appliesTo: isTls,
+  detect: async (ctx, service) => {
     const result = await certificateHandshake(ctx, service);
     const notAfter = result.certificate ? new Date(result.certificate.valid_to) : undefined;
     const expired =
@@ -208,23 +189,15 @@ export const tlsCertificateExpiredCheck: Check = {
       (notAfter !== undefined && !Number.isNaN(notAfter.getTime()) && notAfter.getTime() < Date.now());
     if (!expired || !result.certificate) return [];
     return [
-      detection(ctx, service, {
-        check_id: 'tls-certificate-expired',
-        title: 'TLS certificate has expired',
-        severity: 'high',
-        cvss_vector: `${NETWORK}/UI:N/S:U/C:H/I:H/A:N`,
-        cwe_ids: ['CWE-298'],
+      {
         description:
           `${tlsComponent(service)} presents a certificate for ` +
           `${distinguishedName(result.certificate.subject)} that expired on ${result.certificate.valid_to}.`,
-        impact:
-          'Clients refuse the connection, or users and programs are taught to ignore certificate errors, ' +
-          'which removes their protection against interception.',
         evidence: certificateEvidence(ctx, service, result),
-      }),
+      },
     ];
   },
-};
+});
 
 /** Verification found no issuer for the last certificate it had. */
 const MISSING_ISSUER = new Set([
@@ -235,15 +208,32 @@ const MISSING_ISSUER = new Set([
 /** Verification results meaning the chain does not lead to a CA in the trust store. */
 const UNTRUSTED_ISSUER = new Set([...MISSING_ISSUER, 'CERT_UNTRUSTED', 'SELF_SIGNED_CERT_IN_CHAIN']);
 
-export const tlsCertificateSelfSignedCheck: Check = {
-  id: 'tls-certificate-self-signed',
-  upstreamIds: UPSTREAM['tls-certificate-self-signed'] as string[],
+export const tlsCertificateSelfSignedCheck = defineCheck({
+  meta: {
+    id: 'tls-certificate-self-signed',
+    title: 'TLS certificate is self-signed',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
+    cweIds: ['CWE-295'],
+    category: 'tls',
+    remediation: 'tls-certificate-self-signed',
+    impact:
+      'Clients cannot tell the real server from an impostor: they either fail, or are configured to skip ' +
+      'verification and then accept an attacker’s certificate as well.',
+    upstreamIds: ['self-signed-ssl', 'untrusted-root-certificate'],
+    tool: TLS_TOOL,
+    variants: {
+      untrusted: {
+        title: 'TLS certificate is not issued by a trusted certificate authority',
+        severity: 'medium',
+        cvssVector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
+      },
+    },
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'tls',
-  cweIds: ['CWE-295'],
-  appliesTo: appliesToTls,
-  run: async (ctx, service) => {
+  appliesTo: isTls,
+  detect: async (ctx, service) => {
     const result = await certificateHandshake(ctx, service);
     const cert = result.certificate;
     if (!cert || result.authorized) return [];
@@ -259,28 +249,26 @@ export const tlsCertificateSelfSignedCheck: Check = {
     const untrusted = !selfSigned && UNTRUSTED_ISSUER.has(code) && !chainIncomplete(result);
     if (!selfSigned && !untrusted) return [];
     const component = tlsComponent(service);
+    const evidence = certificateEvidence(ctx, service, result);
+    if (selfSigned) {
+      return [
+        {
+          description: `${component} presents a self-signed certificate (${subject}) that no trusted CA vouches for (${code}).`,
+          evidence,
+        },
+      ];
+    }
     return [
-      detection(ctx, service, {
-        check_id: 'tls-certificate-self-signed',
-        title: selfSigned
-          ? 'TLS certificate is self-signed'
-          : 'TLS certificate is not issued by a trusted certificate authority',
-        severity: 'medium',
-        cvss_vector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
-        cwe_ids: ['CWE-295'],
-        description: selfSigned
-          ? `${component} presents a self-signed certificate (${subject}) that no trusted CA vouches for (${code}).`
-          : `${component} presents a certificate (${subject}, issued by ${issuer}) whose chain does not lead to a trusted CA (${code}).`,
-        impact:
-          'Clients cannot tell the real server from an impostor: they either fail, or are configured to skip ' +
-          'verification and then accept an attacker’s certificate as well.',
-        evidence: certificateEvidence(ctx, service, result),
-      }),
+      {
+        variant: 'untrusted' as const,
+        description: `${component} presents a certificate (${subject}, issued by ${issuer}) whose chain does not lead to a trusted CA (${code}).`,
+        evidence,
+      },
     ];
   },
-};
+});
 
-export const tlsChecks: Check[] = [
+export const tlsChecks: DeclaredCheck[] = [
   tlsLegacyProtocolCheck,
   tlsCertificateExpiredCheck,
   tlsCertificateSelfSignedCheck,

@@ -19,8 +19,8 @@ import {
 } from '../intel/vendor-cves.ts';
 import { compareVersions } from '../intel/versions.ts';
 import { softwareOf, type IdentifiedSoftware } from '../intel/software.ts';
-import { targetOf, type Detection } from '../types.ts';
-import type { Check } from '../check.ts';
+import { serviceRule } from '../net/service-rules.ts';
+import { coverPort, defineCheck, type Found } from '../check.ts';
 
 const TOOL = 'scanward-versions';
 /** CWE-1395, Dependency on Vulnerable Third-Party Component: the vendors' records name no weakness class. */
@@ -64,29 +64,24 @@ function remediation(software: IdentifiedSoftware, match: VendorCve): Remediatio
   return { summary, steps, code_example: '', references };
 }
 
-export function vendorCveDetection(
-  target: string,
+export function vendorCveFound(
   service: ServiceIdentification,
   software: IdentifiedSoftware,
   match: VendorCve,
-): Detection {
+): Found {
   const name = software.product.name;
   const fix = fixingRelease(match, software.version);
   const data = vendorSnapshotInfo();
   const source = data.products[match.product];
   return {
-    target,
-    affected_component: componentUrl(service),
-    port: service.port,
-    tool: TOOL,
-    check_id: match.cve,
-    upstream_ids: [match.cve],
-    title: `${match.cve} in ${name} ${software.version}: ${match.title}`,
-    severity: match.severity,
-    cvss_vector: VENDOR_CVE_VECTORS[match.severity],
-    category: 'known-vulnerability',
-    cve_ids: [match.cve],
-    cwe_ids: VENDOR_CVE_CWES,
+    advisory: {
+      id: match.cve,
+      title: `${match.cve} in ${name} ${software.version}: ${match.title}`,
+      severity: match.severity,
+      cvssVector: VENDOR_CVE_VECTORS[match.severity],
+      cweIds: VENDOR_CVE_CWES,
+      cveIds: [match.cve],
+    },
     description:
       `${componentUrl(service)} announces ${name} ${software.version}, which the vendor lists as affected by ` +
       `${match.cve} (${match.affectedRange}; vendor level ${match.vendorSeverity ?? 'none'}). ${match.summary}` +
@@ -106,34 +101,40 @@ export function vendorCveDetection(
         ...(match.advisory ? [`advisory: ${match.advisory}`] : []),
         `source: ${source.repository} @ ${source.commit} (${data.date}) ${match.source}`,
       ].join('\n'),
-      screenshot_url: null,
-      established: 'inferred from version',
     },
   };
 }
 
-export const vendorCveCheck: Check = {
-  id: 'vendor-cve-version',
-  upstreamIds: [],
+export const vendorCveCheck = defineCheck({
+  meta: {
+    id: 'vendor-cve-version',
+    title: 'Vulnerability the vendor lists for the announced version',
+    severity: 'high',
+    cvssVector: VENDOR_CVE_VECTORS.high,
+    cweIds: VENDOR_CVE_CWES,
+    category: 'known-vulnerability',
+    remediation: 'known-vulnerability',
+    impact: 'The vendor lists this release as affected; the advisory says what an attacker gains.',
+    tool: TOOL,
+  },
   phase: 'vulnerability_scanning',
   quick: true,
-  category: 'known-vulnerability',
-  cweIds: VENDOR_CVE_CWES,
-  appliesTo: (service) => softwareOf(service).some((s) => s.product.vendor !== undefined),
-  run: async (ctx, service) => {
-    const target = targetOf(ctx.state, service.address);
-    const detections: Detection[] = [];
+  appliesTo: serviceRule(
+    'a service that announced a product whose vendor advisories we carry',
+    [],
+    (service) => softwareOf(service).some((s) => s.product.vendor !== undefined),
+  ),
+  detect: async (ctx, service) => {
+    const found: Found[] = [];
     for (const software of softwareOf(service)) {
       const vendor = software.product.vendor;
       if (!vendor) continue;
-      for (const cve of vendorCveIds(vendor)) {
-        ctx.state.coverage.push({ target, check_id: cve, port: service.port });
-      }
+      for (const cve of vendorCveIds(vendor)) coverPort(ctx, service, cve);
       const platform = software.platform ? { platform: software.platform } : {};
       for (const match of vendorCves(vendor, software.version, platform)) {
-        detections.push(vendorCveDetection(target, service, software, match));
+        found.push(vendorCveFound(service, software, match));
       }
     }
-    return detections;
+    return found;
   },
-};
+});

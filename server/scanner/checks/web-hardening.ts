@@ -5,44 +5,16 @@
  * `Server`/`X-Powered-By`, and Apache's `server-status`/`server-info` pages.
  */
 import { randomBytes } from 'node:crypto';
-import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import { componentUrl } from '../net/services.ts';
 import { renderBytes } from '../net/probe-session.ts';
-import type { Detection, PhaseContext } from '../types.ts';
-import type { Check } from '../check.ts';
+import { isHttp } from '../net/service-rules.ts';
+import { defineCheck, type DeclaredCheck, type Found } from '../check.ts';
 import { isTlsService } from '../net/http-exchange.ts';
-import { hostTarget } from '../net/service-connect.ts';
 import { crawl } from '../net/web-crawl.ts';
 import { getRoot, httpGet, type HttpExchange } from '../net/http-get.ts';
 
 const TOOL = 'scanward-web';
 const NETWORK = 'CVSS:3.1/AV:N';
-const isWeb = (service: ServiceIdentification): boolean =>
-  service.service === 'http' || service.service === 'https';
-
-type Fields = Pick<
-  Detection,
-  'check_id' | 'title' | 'severity' | 'cvss_vector' | 'category' | 'cwe_ids' | 'description' | 'impact'
->;
-
-function detection(
-  ctx: PhaseContext,
-  service: ServiceIdentification,
-  path: string | undefined,
-  fields: Fields,
-  evidence: { request: string; response: string },
-  upstreamIds: string[],
-): Detection {
-  return {
-    ...fields,
-    evidence: { ...evidence, screenshot_url: null },
-    upstream_ids: upstreamIds,
-    target: hostTarget(ctx, service),
-    affected_component: `${componentUrl(service)}${path ?? ''}`,
-    port: service.port,
-    tool: TOOL,
-    cve_ids: [],
-  };
-}
 
 // ---------------------------------------------------------------------------------------
 // CORS
@@ -62,17 +34,25 @@ export function reflectsOriginWithCredentials(exchange: HttpExchange, origin: st
   );
 }
 
-const CORS_UPSTREAM = ['cors-misconfig'];
-
-export const corsCheck: Check = {
-  id: 'cors-arbitrary-origin-credentials',
-  upstreamIds: CORS_UPSTREAM,
+export const corsCheck = defineCheck({
+  meta: {
+    id: 'cors-arbitrary-origin-credentials',
+    title: 'CORS allows any origin to read responses with credentials',
+    severity: 'high',
+    cvssVector: `${NETWORK}/AC:L/PR:N/UI:R/S:U/C:H/I:L/A:N`,
+    cweIds: ['CWE-942'],
+    category: 'misconfiguration',
+    remediation: 'cors-arbitrary-origin-credentials',
+    impact:
+      "Any web site a logged-in user visits can read this service's responses with the user's cookies " +
+      '(account data, CSRF tokens, API answers) and act on them.',
+    upstreamIds: ['cors-misconfig'],
+    tool: TOOL,
+  },
   phase: 'web_analysis',
   quick: false,
-  category: 'misconfiguration',
-  cweIds: ['CWE-942'],
-  appliesTo: isWeb,
-  run: async (ctx, service) => {
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
     const pages = await crawl(ctx, service);
     const json = pages.filter((p) => /json/i.test(p.exchange.response?.headers.get('content-type') ?? ''));
     const paths = [...new Set(['/', ...json.map((p) => p.path), ...pages.map((p) => p.path)])].slice(
@@ -83,33 +63,19 @@ export const corsCheck: Check = {
       const exchange = await httpGet(ctx, service, path, { headers: { Origin: PROBE_ORIGIN } });
       if (!reflectsOriginWithCredentials(exchange, PROBE_ORIGIN)) continue;
       return [
-        detection(
-          ctx,
-          service,
+        {
           path,
-          {
-            check_id: 'cors-arbitrary-origin-credentials',
-            title: 'CORS allows any origin to read responses with credentials',
-            severity: 'high',
-            cvss_vector: `${NETWORK}/AC:L/PR:N/UI:R/S:U/C:H/I:L/A:N`,
-            category: 'misconfiguration',
-            cwe_ids: ['CWE-942'],
-            description:
-              `${componentUrl(service)}${path} answers a request from Origin ${PROBE_ORIGIN} with ` +
-              `Access-Control-Allow-Origin: ${PROBE_ORIGIN} and Access-Control-Allow-Credentials: true: ` +
-              'the origin is reflected, whatever it is.',
-            impact:
-              "Any web site a logged-in user visits can read this service's responses with the user's cookies " +
-              '(account data, CSRF tokens, API answers) and act on them.',
-          },
-          { request: exchange.request, response: exchange.head },
-          CORS_UPSTREAM,
-        ),
+          description:
+            `${componentUrl(service)}${path} answers a request from Origin ${PROBE_ORIGIN} with ` +
+            `Access-Control-Allow-Origin: ${PROBE_ORIGIN} and Access-Control-Allow-Credentials: true: ` +
+            'the origin is reflected, whatever it is.',
+          evidence: { request: exchange.request, response: exchange.head },
+        },
       ];
     }
     return [];
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------
 // Session cookies
@@ -143,7 +109,6 @@ export function weakSessionCookies(setCookies: string[], tls: boolean): CookieWe
   return weak;
 }
 
-const COOKIE_UPSTREAM = ['cookies-without-httponly', 'cookies-without-secure'];
 const COOKIE_CWES: Record<CookieWeakness['missing'][number], string> = {
   HttpOnly: 'CWE-1004',
   Secure: 'CWE-614',
@@ -155,15 +120,33 @@ export function redactCookie(header: string): string {
   return header.replace(/^([^=;]*)=([^;]*)/, (_m, name: string) => `${name}=***`);
 }
 
-export const sessionCookieCheck: Check = {
-  id: 'session-cookie-attributes',
-  upstreamIds: COOKIE_UPSTREAM,
+export const sessionCookieCheck = defineCheck({
+  meta: {
+    id: 'session-cookie-attributes',
+    title: 'Session cookie without protective attributes',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:H/I:L/A:N`,
+    cweIds: ['CWE-1004', 'CWE-614', 'CWE-1275'],
+    category: 'misconfiguration',
+    remediation: 'session-cookie-attributes',
+    impact:
+      'Scripts can read the session cookie, browsers send it over plain HTTP, or other sites make browsers ' +
+      'send it with forged requests, depending on the attributes missing.',
+    upstreamIds: ['cookies-without-httponly', 'cookies-without-secure'],
+    tool: TOOL,
+    variants: {
+      // SameSite alone is CSRF hardening.
+      'samesite-only': {
+        severity: 'low',
+        cvssVector: `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:N/I:L/A:N`,
+        cweIds: ['CWE-1275'],
+      },
+    },
+  },
   phase: 'web_analysis',
   quick: false,
-  category: 'misconfiguration',
-  cweIds: ['CWE-1004', 'CWE-614', 'CWE-1275'],
-  appliesTo: isWeb,
-  run: async (ctx, service) => {
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
     const tls = isTlsService(service);
     const byName = new Map<string, { weakness: CookieWeakness; path: string; exchange: HttpExchange }>();
     for (const page of await crawl(ctx, service)) {
@@ -172,67 +155,63 @@ export const sessionCookieCheck: Check = {
           byName.set(weakness.name, { weakness, path: page.path, exchange: page.exchange });
       }
     }
-    if (byName.size === 0) return [];
-    const found = [...byName.values()];
+    const [first, ...more] = [...byName.values()];
+    if (!first) return [];
+    const found = [first, ...more];
     const missing = new Set(found.flatMap((f) => f.weakness.missing));
     // Script access or clear-text sending of the session is a hijack away; SameSite alone is CSRF hardening.
     const severe = missing.has('HttpOnly') || missing.has('Secure');
-    const first = found[0]!;
-    return [
-      detection(
-        ctx,
-        service,
-        undefined,
-        {
-          check_id: 'session-cookie-attributes',
-          title: `Session cookie without ${[...missing].join(', ')}`,
-          severity: severe ? 'medium' : 'low',
-          cvss_vector: severe
-            ? `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:H/I:L/A:N`
-            : `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:N/I:L/A:N`,
-          category: 'misconfiguration',
-          cwe_ids: [...missing].map((m) => COOKIE_CWES[m]),
-          description:
-            `${componentUrl(service)} sets session cookie(s) ` +
-            found
-              .map((f) => `${f.weakness.name} (on ${f.path}, without ${f.weakness.missing.join(', ')})`)
-              .join('; ') +
-            '.',
-          impact:
-            (missing.has('HttpOnly')
-              ? 'Any script injected into the site can read the session cookie. '
-              : '') +
-            (missing.has('Secure')
-              ? 'The browser also sends it over plain HTTP, where it can be captured. '
-              : '') +
-            (missing.has('SameSite')
-              ? 'Other sites can make the browser send it with forged requests (CSRF).'
-              : ''),
-        },
-        {
-          request: first.exchange.request,
-          response: found.map((f) => `Set-Cookie: ${redactCookie(f.weakness.header)}`).join('\n'),
-        },
-        COOKIE_UPSTREAM,
-      ),
-    ];
+    const cookie: Found<'samesite-only'> = {
+      detail: [...missing].join(', '),
+      cweIds: [...missing].map((m) => COOKIE_CWES[m]),
+      description:
+        `${componentUrl(service)} sets session cookie(s) ` +
+        found
+          .map((f) => `${f.weakness.name} (on ${f.path}, without ${f.weakness.missing.join(', ')})`)
+          .join('; ') +
+        '.',
+      impact: [
+        ...(missing.has('HttpOnly')
+          ? ['Any script injected into the site can read the session cookie.']
+          : []),
+        ...(missing.has('Secure')
+          ? ['The browser also sends it over plain HTTP, where it can be captured.']
+          : []),
+        ...(missing.has('SameSite')
+          ? ['Other sites can make the browser send it with forged requests (CSRF).']
+          : []),
+      ].join(' '),
+      evidence: {
+        request: first.exchange.request,
+        response: found.map((f) => `Set-Cookie: ${redactCookie(f.weakness.header)}`).join('\n'),
+      },
+    };
+    return [severe ? cookie : { ...cookie, variant: 'samesite-only' }];
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------
 // TRACE
 
-const TRACE_UPSTREAM = ['http-trace'];
-
-export const traceCheck: Check = {
-  id: 'http-trace-enabled',
-  upstreamIds: TRACE_UPSTREAM,
+export const traceCheck = defineCheck({
+  meta: {
+    id: 'http-trace-enabled',
+    title: 'HTTP TRACE method enabled',
+    severity: 'low',
+    cvssVector: `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N`,
+    cweIds: ['CWE-693'],
+    category: 'misconfiguration',
+    remediation: 'http-trace-enabled',
+    impact:
+      'A script that can send TRACE (cross-site tracing) reads back headers it cannot otherwise see, such as ' +
+      'HttpOnly cookies and authorization headers added by proxies.',
+    upstreamIds: ['http-trace'],
+    tool: TOOL,
+  },
   phase: 'web_analysis',
   quick: false,
-  category: 'misconfiguration',
-  cweIds: ['CWE-693'],
-  appliesTo: isWeb,
-  run: async (ctx, service) => {
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
     const marker = randomBytes(8).toString('hex');
     const exchange = await httpGet(ctx, service, '/', {
       method: 'TRACE',
@@ -241,28 +220,17 @@ export const traceCheck: Check = {
     const response = exchange.response;
     if (!response || response.status !== 200 || !response.body.toString('latin1').includes(marker)) return [];
     return [
-      detection(
-        ctx,
-        service,
-        '/',
-        {
-          check_id: 'http-trace-enabled',
-          title: 'HTTP TRACE method enabled',
-          severity: 'low',
-          cvss_vector: `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N`,
-          category: 'misconfiguration',
-          cwe_ids: ['CWE-693'],
-          description: `${componentUrl(service)} answers TRACE / with 200 and echoes the request, headers included.`,
-          impact:
-            'A script that can send TRACE (cross-site tracing) reads back headers it cannot otherwise see, such as ' +
-            'HttpOnly cookies and authorization headers added by proxies.',
+      {
+        path: '/',
+        description: `${componentUrl(service)} answers TRACE / with 200 and echoes the request, headers included.`,
+        evidence: {
+          request: exchange.request,
+          response: `${exchange.head}\n\n${renderBytes(response.body, 1024)}`,
         },
-        { request: exchange.request, response: `${exchange.head}\n\n${renderBytes(response.body, 1024)}` },
-        TRACE_UPSTREAM,
-      ),
+      },
     ];
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------
 // Version disclosure
@@ -277,40 +245,36 @@ export function disclosedVersions(exchange: HttpExchange): string[] {
     .map(([name, value]) => `${name === 'server' ? 'Server' : 'X-Powered-By'}: ${value}`);
 }
 
-export const versionDisclosureCheck: Check = {
-  id: 'http-version-disclosure',
-  upstreamIds: [],
+export const versionDisclosureCheck = defineCheck({
+  meta: {
+    id: 'http-version-disclosure',
+    title: 'Software version disclosed in HTTP headers',
+    severity: 'low',
+    // Information that speeds an attack up, not a weakness by itself.
+    cvssVector: `${NETWORK}/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N`,
+    cweIds: ['CWE-497'],
+    category: 'information-disclosure',
+    remediation: 'http-version-disclosure',
+    impact:
+      'Attackers match the exact version against known vulnerabilities and exploits without probing further.',
+    tool: TOOL,
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'information-disclosure',
-  cweIds: ['CWE-497'],
-  appliesTo: isWeb,
-  run: async (ctx, service) => {
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
     const exchange = await getRoot(ctx, service);
     const disclosed = disclosedVersions(exchange);
     if (disclosed.length === 0) return [];
     return [
-      detection(
-        ctx,
-        service,
-        undefined,
-        {
-          check_id: 'http-version-disclosure',
-          title: `Software version disclosed in HTTP headers (${disclosed.join('; ')})`,
-          severity: 'low',
-          cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N`,
-          category: 'information-disclosure',
-          cwe_ids: ['CWE-497'],
-          description: `${componentUrl(service)} announces its software and version: ${disclosed.join('; ')}.`,
-          impact:
-            'Attackers match the exact version against known vulnerabilities and exploits without probing further.',
-        },
-        { request: exchange.request, response: exchange.head },
-        [],
-      ),
+      {
+        detail: disclosed.join('; '),
+        description: `${componentUrl(service)} announces its software and version: ${disclosed.join('; ')}.`,
+        evidence: { request: exchange.request, response: exchange.head },
+      },
     ];
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------
 // server-status / server-info
@@ -328,51 +292,49 @@ const STATUS_PAGES = [
   },
 ] as const;
 
-const STATUS_UPSTREAM = ['apache-server-status', 'server-status'];
-
-export const serverStatusCheck: Check = {
-  id: 'apache-server-status',
-  upstreamIds: STATUS_UPSTREAM,
+export const serverStatusCheck = defineCheck({
+  meta: {
+    id: 'apache-server-status',
+    title: 'Apache status page exposed',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N`,
+    cweIds: ['CWE-200'],
+    category: 'information-disclosure',
+    remediation: 'apache-server-status',
+    impact:
+      'It lists the requests being served right now (client addresses, virtual hosts, URLs with their ' +
+      'query strings and tokens) and the server version and uptime.',
+    upstreamIds: ['apache-server-status', 'server-status'],
+    tool: TOOL,
+  },
   phase: 'web_analysis',
   quick: false,
-  category: 'information-disclosure',
-  cweIds: ['CWE-200'],
-  appliesTo: isWeb,
-  run: async (ctx, service) => {
-    const detections: Detection[] = [];
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
+    const found: Found[] = [];
     for (const page of STATUS_PAGES) {
       const exchange = await httpGet(ctx, service, page.path);
       const response = exchange.response;
       if (!response || response.status !== 200 || !page.marker.test(response.body.toString('utf8'))) continue;
-      detections.push(
-        detection(
-          ctx,
-          service,
-          page.path,
-          {
-            check_id: 'apache-server-status',
-            title: `Apache ${page.what} page exposed: ${page.path}`,
-            severity: 'medium',
-            cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N`,
-            category: 'information-disclosure',
-            cwe_ids: ['CWE-200'],
-            description: `${componentUrl(service)}${page.path} serves Apache's ${page.what} page to anyone.`,
-            impact:
-              page.what === 'mod_status'
-                ? 'It lists the requests being served right now (client addresses, virtual hosts, URLs with their ' +
-                  'query strings and tokens) and the server version and uptime.'
-                : 'It lists the full server configuration: modules, virtual hosts, file paths and directives.',
-          },
-          { request: exchange.request, response: `${exchange.head}\n\n${renderBytes(response.body, 1024)}` },
-          STATUS_UPSTREAM,
-        ),
-      );
+      found.push({
+        path: page.path,
+        detail: `${page.what}: ${page.path}`,
+        description: `${componentUrl(service)}${page.path} serves Apache's ${page.what} page to anyone.`,
+        ...(page.what === 'mod_info' && {
+          impact:
+            'It lists the full server configuration: modules, virtual hosts, file paths and directives.',
+        }),
+        evidence: {
+          request: exchange.request,
+          response: `${exchange.head}\n\n${renderBytes(response.body, 1024)}`,
+        },
+      });
     }
-    return detections;
+    return found;
   },
-};
+});
 
-export const webHardeningChecks: Check[] = [
+export const webHardeningChecks: DeclaredCheck[] = [
   corsCheck,
   sessionCookieCheck,
   traceCheck,

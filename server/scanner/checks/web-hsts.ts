@@ -11,13 +11,11 @@
  * CWE-319 (cleartext transmission of sensitive information).
  */
 import { componentUrl } from '../net/services.ts';
-import type { Check } from '../check.ts';
-import { isTlsService } from '../net/http-exchange.ts';
-import { hostTarget } from '../net/service-connect.ts';
+import { isHttps } from '../net/service-rules.ts';
+import { defineCheck } from '../check.ts';
 import { getRoot } from '../net/http-get.ts';
 
 export const HSTS_CHECK_ID = 'https-missing-hsts';
-const UPSTREAM = ['missing-hsts', 'hsts-missing', 'missing-strict-transport-security'];
 
 /** Whether a response over HTTPS leaves HSTS unset: no header, or `max-age=0`. */
 export function lacksHsts(headers: ReadonlyMap<string, string>): boolean {
@@ -26,45 +24,39 @@ export function lacksHsts(headers: ReadonlyMap<string, string>): boolean {
   return !maxAge || Number(maxAge[1]) === 0;
 }
 
-export const missingHstsCheck: Check = {
-  id: HSTS_CHECK_ID,
-  upstreamIds: UPSTREAM,
+export const missingHstsCheck = defineCheck({
+  meta: {
+    id: HSTS_CHECK_ID,
+    title: 'HTTPS without HTTP Strict Transport Security (HSTS)',
+    severity: 'medium',
+    cvssVector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:L/A:N',
+    cweIds: ['CWE-319'],
+    category: 'web-headers',
+    remediation: HSTS_CHECK_ID,
+    impact:
+      'Browsers are never told to use HTTPS only: a first visit over plain HTTP (a typed name, an ' +
+      'http:// link) can be intercepted on the network and kept off HTTPS (SSL stripping), ' +
+      'exposing what the user sends, session cookies included.',
+    upstreamIds: ['missing-hsts', 'hsts-missing', 'missing-strict-transport-security'],
+    tool: 'scanward-web',
+  },
   phase: 'web_analysis',
   quick: false,
-  category: 'web-headers',
-  cweIds: ['CWE-319'],
-  appliesTo: (service) =>
-    (service.service === 'http' || service.service === 'https') && isTlsService(service),
-  run: async (ctx, service) => {
+  appliesTo: isHttps,
+  detect: async (ctx, service) => {
     const exchange = await getRoot(ctx, service);
     const response = exchange.response;
     if (!response || !lacksHsts(response.headers)) return [];
     const sent = response.headers.get('strict-transport-security');
     return [
       {
-        check_id: HSTS_CHECK_ID,
-        upstream_ids: UPSTREAM,
-        title: 'HTTPS without HTTP Strict Transport Security (HSTS)',
-        severity: 'medium',
-        cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:L/A:N',
-        target: hostTarget(ctx, service),
-        affected_component: componentUrl(service),
-        port: service.port,
-        tool: 'scanward-web',
-        category: 'web-headers',
-        cwe_ids: ['CWE-319'],
-        cve_ids: [],
         description:
           `The response to GET / on ${componentUrl(service)} (HTTP ${response.status}) ` +
           (sent === undefined
             ? 'sends no Strict-Transport-Security header.'
             : `sends "Strict-Transport-Security: ${sent}", which does not keep browsers on HTTPS.`),
-        impact:
-          'Browsers are never told to use HTTPS only: a first visit over plain HTTP (a typed name, an ' +
-          'http:// link) can be intercepted on the network and kept off HTTPS (SSL stripping), ' +
-          'exposing what the user sends, session cookies included.',
-        evidence: { request: exchange.request, response: exchange.head, screenshot_url: null },
+        evidence: { request: exchange.request, response: exchange.head },
       },
     ];
   },
-};
+});

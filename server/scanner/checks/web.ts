@@ -6,39 +6,16 @@
  * in bytes and time and torn down when the scan's signal aborts. The `Host` header names
  * the scan target (the DNS name the user gave, or the address).
  */
-import { componentUrl, type ServiceIdentification } from '../net/services.ts';
+import { componentUrl } from '../net/services.ts';
 import type { HttpResponse } from '../net/probes/http.ts';
 import { renderBytes } from '../net/probe-session.ts';
-import type { Detection, PhaseContext } from '../types.ts';
-import type { Check } from '../check.ts';
-import { hostTarget } from '../net/service-connect.ts';
+import { isHttp } from '../net/service-rules.ts';
+import { defineCheck, type DeclaredCheck } from '../check.ts';
 import { crawl } from '../net/web-crawl.ts';
 import { getRoot, httpGet } from '../net/http-get.ts';
 
 const TOOL = 'scanward-web';
 const NETWORK = 'CVSS:3.1/AV:N';
-
-function detection(
-  ctx: PhaseContext,
-  service: ServiceIdentification,
-  path: string | undefined,
-  fields: Pick<
-    Detection,
-    'check_id' | 'title' | 'severity' | 'cvss_vector' | 'category' | 'cwe_ids' | 'description' | 'impact'
-  > & { evidence: { request: string; response: string } },
-  upstreamIds: string[],
-): Detection {
-  return {
-    ...fields,
-    evidence: { ...fields.evidence, screenshot_url: null },
-    upstream_ids: upstreamIds,
-    target: hostTarget(ctx, service),
-    affected_component: `${componentUrl(service)}${path ?? ''}`,
-    port: service.port,
-    tool: TOOL,
-    cve_ids: [],
-  };
-}
 
 function bodyText(response: HttpResponse): string {
   return response.body.toString('utf8');
@@ -70,18 +47,25 @@ export function missingSecurityHeaders(response: HttpResponse): string[] {
   return missing;
 }
 
-const SECURITY_HEADERS_CWES = ['CWE-693', 'CWE-1021'];
-const SECURITY_HEADERS_UPSTREAM = ['http-missing-security-headers', 'missing-security-headers'];
-
-export const missingSecurityHeadersCheck: Check = {
-  id: 'http-missing-security-headers',
-  upstreamIds: SECURITY_HEADERS_UPSTREAM,
+export const missingSecurityHeadersCheck = defineCheck({
+  meta: {
+    id: 'http-missing-security-headers',
+    title: 'HTTP security headers missing',
+    severity: 'low',
+    cvssVector: `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N`,
+    cweIds: ['CWE-693', 'CWE-1021'],
+    category: 'web-headers',
+    remediation: 'http-missing-security-headers',
+    impact:
+      'Browsers fall back to permissive defaults: pages can be framed by other sites (clickjacking), ' +
+      'content types sniffed, injected scripts meet no Content-Security-Policy.',
+    upstreamIds: ['http-missing-security-headers', 'missing-security-headers'],
+    tool: TOOL,
+  },
   phase: 'web_analysis',
   quick: false,
-  category: 'web-headers',
-  cweIds: SECURITY_HEADERS_CWES,
-  appliesTo: (service) => service.service === 'http' || service.service === 'https',
-  run: async (ctx, service) => {
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
     const exchange = await getRoot(ctx, service);
     const response = exchange.response;
     // A redirect is judged where it leads (usually the HTTPS service, checked on its own).
@@ -89,30 +73,16 @@ export const missingSecurityHeadersCheck: Check = {
     const missing = missingSecurityHeaders(response);
     if (missing.length === 0) return [];
     return [
-      detection(
-        ctx,
-        service,
-        undefined,
-        {
-          check_id: 'http-missing-security-headers',
-          title: `HTTP security headers missing: ${missing.map((m) => m.split(' ')[0]).join(', ')}`,
-          severity: 'low',
-          cvss_vector: `${NETWORK}/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N`,
-          category: 'web-headers',
-          cwe_ids: SECURITY_HEADERS_CWES,
-          description:
-            `The response to GET / on ${componentUrl(service)} (HTTP ${response.status}) does not send: ` +
-            `${missing.join(', ')}.`,
-          impact:
-            'Browsers fall back to permissive defaults: pages can be framed by other sites (clickjacking), ' +
-            'content types sniffed, injected scripts meet no Content-Security-Policy.',
-          evidence: { request: exchange.request, response: exchange.head },
-        },
-        SECURITY_HEADERS_UPSTREAM,
-      ),
+      {
+        detail: missing.map((m) => m.split(' ')[0]).join(', '),
+        description:
+          `The response to GET / on ${componentUrl(service)} (HTTP ${response.status}) does not send: ` +
+          `${missing.join(', ')}.`,
+        evidence: { request: exchange.request, response: exchange.head },
+      },
     ];
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------
 // Directory listing
@@ -126,50 +96,46 @@ export function isDirectoryListing(response: HttpResponse): boolean {
   );
 }
 
-const DIRECTORY_LISTING_UPSTREAM = ['dir-listing', 'nginx-autoindex', 'apache-directory-listing'];
-
-export const directoryListingCheck: Check = {
-  id: 'directory-listing',
-  upstreamIds: DIRECTORY_LISTING_UPSTREAM,
+export const directoryListingCheck = defineCheck({
+  meta: {
+    id: 'directory-listing',
+    title: 'Web server lists directory contents',
+    severity: 'medium',
+    cvssVector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N`,
+    cweIds: ['CWE-548'],
+    category: 'information-disclosure',
+    remediation: 'directory-listing',
+    impact:
+      'Visitors can browse and download files that were never linked (backups, logs, configuration ' +
+      'exports), and learn file names and versions that guide further attacks.',
+    upstreamIds: ['dir-listing', 'nginx-autoindex', 'apache-directory-listing'],
+    tool: TOOL,
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'information-disclosure',
-  cweIds: ['CWE-548'],
-  appliesTo: (service) => service.service === 'http' || service.service === 'https',
-  run: async (ctx, service) => {
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
     // Quick scans look at the home page; the others at every page the crawl found.
     const pages =
       ctx.scan.scan_type === 'quick'
         ? [{ path: '/', exchange: await getRoot(ctx, service) }]
         : await crawl(ctx, service);
-    return pages
-      .filter((page) => page.exchange.response && isDirectoryListing(page.exchange.response))
-      .map(({ path, exchange }) =>
-        detection(
-          ctx,
-          service,
-          path,
-          {
-            check_id: 'directory-listing',
-            title: 'Web server lists directory contents',
-            severity: 'medium',
-            cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N`,
-            category: 'information-disclosure',
-            cwe_ids: ['CWE-548'],
-            description: `GET ${path} on ${componentUrl(service)} returns an automatic directory listing instead of an index page.`,
-            impact:
-              'Visitors can browse and download files that were never linked (backups, logs, configuration ' +
-              'exports), and learn file names and versions that guide further attacks.',
-            evidence: {
-              request: exchange.request,
-              response: `${exchange.head}\n\n${renderBytes(exchange.response!.body, 2048)}`,
+    return pages.flatMap(({ path, exchange }) =>
+      exchange.response && isDirectoryListing(exchange.response)
+        ? [
+            {
+              path,
+              description: `GET ${path} on ${componentUrl(service)} returns an automatic directory listing instead of an index page.`,
+              evidence: {
+                request: exchange.request,
+                response: `${exchange.head}\n\n${renderBytes(exchange.response.body, 2048)}`,
+              },
             },
-          },
-          DIRECTORY_LISTING_UPSTREAM,
-        ),
-      );
+          ]
+        : [],
+    );
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------
 // .git/config
@@ -184,46 +150,39 @@ export function redactUrlCredentials(text: string): string {
   return text.replace(/(\w+:\/\/)[^\s/@]+@/g, '$1***@');
 }
 
-const GIT_UPSTREAM = ['git-config', 'exposed-git'];
-
-export const gitConfigExposedCheck: Check = {
-  id: 'git-config-exposed',
-  upstreamIds: GIT_UPSTREAM,
+export const gitConfigExposedCheck = defineCheck({
+  meta: {
+    id: 'git-config-exposed',
+    title: 'Git repository exposed: /.git/config is served',
+    severity: 'high',
+    cvssVector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N`,
+    cweIds: ['CWE-527', 'CWE-538'],
+    category: 'information-disclosure',
+    remediation: 'git-config-exposed',
+    impact:
+      'The whole repository (source code, history and any credentials ever committed) can be ' +
+      'rebuilt from the served .git directory.',
+    upstreamIds: ['git-config', 'exposed-git'],
+    tool: TOOL,
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'information-disclosure',
-  cweIds: ['CWE-527', 'CWE-538'],
-  appliesTo: (service) => service.service === 'http' || service.service === 'https',
-  run: async (ctx, service) => {
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
     const exchange = await httpGet(ctx, service, '/.git/config');
     if (!exchange.response || !isGitConfig(exchange.response)) return [];
-    const component = `${componentUrl(service)}/.git/config`;
     return [
-      detection(
-        ctx,
-        service,
-        '/.git/config',
-        {
-          check_id: 'git-config-exposed',
-          title: 'Git repository exposed: /.git/config is served',
-          severity: 'high',
-          cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N`,
-          category: 'information-disclosure',
-          cwe_ids: ['CWE-527', 'CWE-538'],
-          description: `${component} returns the repository's git configuration, so the .git directory of a checkout is being served.`,
-          impact:
-            'The whole repository (source code, history and any credentials ever committed) can be ' +
-            'rebuilt from the served .git directory.',
-          evidence: {
-            request: exchange.request,
-            response: `${exchange.head}\n\n${redactUrlCredentials(renderBytes(exchange.response.body, 2048))}`,
-          },
+      {
+        path: '/.git/config',
+        description: `${componentUrl(service)}/.git/config returns the repository's git configuration, so the .git directory of a checkout is being served.`,
+        evidence: {
+          request: exchange.request,
+          response: `${exchange.head}\n\n${redactUrlCredentials(renderBytes(exchange.response.body, 2048))}`,
         },
-        GIT_UPSTREAM,
-      ),
+      },
     ];
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------
 // .env
@@ -253,17 +212,25 @@ export function redactEnv(text: string): string {
     .join('\n');
 }
 
-const ENV_UPSTREAM = ['generic-env', 'exposed-env', 'laravel-env', 'codeigniter-env'];
-
-export const envFileExposedCheck: Check = {
-  id: 'env-file-exposed',
-  upstreamIds: ENV_UPSTREAM,
+export const envFileExposedCheck = defineCheck({
+  meta: {
+    id: 'env-file-exposed',
+    title: 'Environment file exposed: /.env is served',
+    severity: 'high',
+    cvssVector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N`,
+    cweIds: ['CWE-538', 'CWE-200'],
+    category: 'information-disclosure',
+    remediation: 'env-file-exposed',
+    impact:
+      'Environment files typically hold database passwords, API keys, signing keys and cloud ' +
+      'credentials in plain text; assume every value was downloaded.',
+    upstreamIds: ['generic-env', 'exposed-env', 'laravel-env', 'codeigniter-env'],
+    tool: TOOL,
+  },
   phase: 'web_analysis',
   quick: true,
-  category: 'information-disclosure',
-  cweIds: ['CWE-538', 'CWE-200'],
-  appliesTo: (service) => service.service === 'http' || service.service === 'https',
-  run: async (ctx, service) => {
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
     const exchange = await httpGet(ctx, service, '/.env');
     const response = exchange.response;
     if (!response || !isEnvFile(response)) return [];
@@ -271,39 +238,24 @@ export const envFileExposedCheck: Check = {
       .split(/\r?\n/)
       .map((line) => ENV_LINE.exec(line)?.[1])
       .filter((key): key is string => key !== undefined);
-    const component = `${componentUrl(service)}/.env`;
     // Redacted before it is rendered: values never reach the evidence, even cut short.
     const redacted = redactEnv(bodyText(response));
     return [
-      detection(
-        ctx,
-        service,
-        '/.env',
-        {
-          check_id: 'env-file-exposed',
-          title: 'Environment file exposed: /.env is served',
-          severity: 'high',
-          cvss_vector: `${NETWORK}/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N`,
-          category: 'information-disclosure',
-          cwe_ids: ['CWE-538', 'CWE-200'],
-          description:
-            `${component} returns an environment file with ${keys.length} variable(s) ` +
-            `(${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}); values are redacted in the evidence.`,
-          impact:
-            'Environment files typically hold database passwords, API keys, signing keys and cloud ' +
-            'credentials in plain text; assume every value was downloaded.',
-          evidence: {
-            request: exchange.request,
-            response: `${exchange.head}\n\n${renderBytes(Buffer.from(redacted, 'utf8'), 2048)}`,
-          },
+      {
+        path: '/.env',
+        description:
+          `${componentUrl(service)}/.env returns an environment file with ${keys.length} variable(s) ` +
+          `(${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}); values are redacted in the evidence.`,
+        evidence: {
+          request: exchange.request,
+          response: `${exchange.head}\n\n${renderBytes(Buffer.from(redacted, 'utf8'), 2048)}`,
         },
-        ENV_UPSTREAM,
-      ),
+      },
     ];
   },
-};
+});
 
-export const webChecks: Check[] = [
+export const webChecks: DeclaredCheck[] = [
   missingSecurityHeadersCheck,
   directoryListingCheck,
   gitConfigExposedCheck,

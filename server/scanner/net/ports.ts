@@ -11,17 +11,11 @@ export const MAX_PORT = 65535;
 /**
  * Ports of services a vulnerability scanner must not miss that nmap's frequency
  * list ranks below its top 1,000 (they are rarely open on the internet at large,
- * and dangerous when they are): data stores, message brokers and container or
- * cluster control planes.
+ * and dangerous when they are) and no check declares yet: control planes and brokers
+ * that a template or a later check looks at. The ports the checks target are added by
+ * the check registry (`DEFAULT_PORTS` in check-registry.ts), so a check cannot forget its own.
  */
 export const SERVICE_PORTS: readonly number[] = Object.freeze([
-  6379, // Redis
-  27017, // MongoDB
-  11211, // Memcached
-  5672, // AMQP (RabbitMQ)
-  15672, // RabbitMQ management
-  1883, // MQTT
-  4222, // NATS
   8222, // NATS monitoring
   9300, // Elasticsearch transport
   5601, // Kibana
@@ -33,17 +27,25 @@ export const SERVICE_PORTS: readonly number[] = Object.freeze([
   9092, // Kafka
 ]);
 
+/** How many ports a scan sweeps by default: nmap's `--top-ports 1000`, for the same time. */
+export const DEFAULT_PORT_COUNT = 1000;
+
 /**
- * The documented default of every scan type: 1,000 TCP ports, nmap's most
- * frequently open ones (most frequent first) with its least frequent few
- * giving way to {@link SERVICE_PORTS}.
+ * The default of every scan type: {@link DEFAULT_PORT_COUNT} TCP ports, nmap's most
+ * frequently open ones (most frequent first), with its least frequent few giving way to
+ * `targeted` (the ports the checks declare) and {@link SERVICE_PORTS}, which come after
+ * them in ascending order.
  */
-export const DEFAULT_TCP_PORTS: readonly number[] = Object.freeze(
-  (() => {
-    const extra = SERVICE_PORTS.filter((port) => !TOP_TCP_PORTS.includes(port));
-    return [...TOP_TCP_PORTS.slice(0, TOP_TCP_PORTS.length - extra.length), ...extra];
-  })(),
-);
+export function defaultPortList(targeted: readonly number[]): readonly number[] {
+  const top = new Set(TOP_TCP_PORTS);
+  const extra = [...new Set([...targeted, ...SERVICE_PORTS])]
+    .filter((port) => !top.has(port))
+    .sort((a, b) => a - b);
+  if (extra.length > DEFAULT_PORT_COUNT / 10) {
+    throw new Error(`${extra.length} ports outside nmap's top 1,000 would crowd out too many common ones`);
+  }
+  return Object.freeze([...TOP_TCP_PORTS.slice(0, DEFAULT_PORT_COUNT - extra.length), ...extra]);
+}
 
 /** A `ports` value that is not a valid port list; the API answers it with 422 `VALIDATION_ERROR`. */
 export class PortSpecError extends Error {
@@ -91,8 +93,11 @@ export function parsePortSpec(spec: string): number[] {
 }
 
 /** The ports of a scan: the parsed spec, or the default list when the scan names none. */
-export function resolvePorts(spec: string | null | undefined): readonly number[] {
-  return spec === null || spec === undefined ? DEFAULT_TCP_PORTS : parsePortSpec(spec);
+export function resolvePorts(
+  spec: string | null | undefined,
+  defaults: readonly number[],
+): readonly number[] {
+  return spec === null || spec === undefined ? defaults : parsePortSpec(spec);
 }
 
 /** The shortest spec naming exactly these ports, with runs written as ranges (`"22,80-82,443"`). */

@@ -65,6 +65,18 @@ function leads(a: Detection, b: Detection): boolean {
   return false;
 }
 
+/** The merged remediation: advice particular to the finding (the vendor's fixing release) first, else the leader's, else the other's. */
+function remediationOf(
+  lead: Detection,
+  other: Detection,
+): Pick<Detection, 'remediation' | 'particular_remediation'> {
+  const source = [lead, other].find((d) => d.particular_remediation) ?? (lead.remediation ? lead : other);
+  return {
+    ...(source.remediation && { remediation: source.remediation }),
+    ...(source.particular_remediation && { particular_remediation: true as const }),
+  };
+}
+
 function union(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
   return [...new Set([...(a ?? []), ...(b ?? [])])];
 }
@@ -105,7 +117,7 @@ export function correlate(detections: readonly Detection[]): Detection[] {
       cve_ids: union(lead.cve_ids, other.cve_ids),
       cwe_ids: union(lead.cwe_ids, other.cwe_ids),
       ...((lead.kev === true || other.kev === true) && { kev: true }),
-      ...((lead.remediation ?? other.remediation) && { remediation: lead.remediation ?? other.remediation }),
+      ...remediationOf(lead, other),
       ...((lead.priority ?? other.priority) && { priority: lead.priority ?? other.priority }),
       evidence: { ...lead.evidence, ...(cve && { established }) },
     });

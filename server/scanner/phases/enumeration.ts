@@ -1,4 +1,5 @@
 import PQueue from 'p-queue';
+import { DEFAULT_PORTS } from '../check-registry.ts';
 import { MAX_PORT, resolvePorts } from '../net/ports.ts';
 import { isNmapAvailable, runNmapServiceScan, type NmapServiceResult } from '../net/nmap.ts';
 import { mergeNmapResults } from '../net/nmap-merge.ts';
@@ -80,18 +81,18 @@ export function hostThenPort(
 }
 
 /**
- * Finds open TCP ports on every live host (the scan's `ports`, or the 1,000
- * most common) in one sweep whose window all hosts share, and identifies the
- * service on each open port (never on a closed or filtered one). Each open service gets an
- * informational finding, and the `open-service` check covers the ports swept,
- * so a port that closes later resolves its finding.
+ * Finds open TCP ports on every live host (the scan's `ports`, or the default list: the
+ * 1,000 most common with every port a check targets) in one sweep whose window all hosts
+ * share, and identifies the service on each open port (never on a closed or filtered one).
+ * Each open service gets an informational finding, and the `open-service` check covers the
+ * ports swept, so a port that closes later resolves its finding.
  */
 export const enumeration: Phase = {
   name: 'enumeration',
   weight: 40,
   async run(ctx: PhaseContext) {
     const started = performance.now();
-    const ports = resolvePorts(ctx.scan.ports);
+    const ports = resolvePorts(ctx.scan.ports, DEFAULT_PORTS);
     const hosts = ctx.state.hosts;
     // Hosts of a range are knocked on first; hosts named or resolved from a name are up.
     const knock = hosts.some((h) => h.alive === undefined);
@@ -205,7 +206,7 @@ export const enumeration: Phase = {
  * completes. One entry per host, the ports as ranges (not one per host and port).
  */
 export function sweepCoverage(scan: Pick<ScanRecord, 'ports'>, hosts: readonly ScanHost[]): Coverage[] {
-  const ports = resolvePorts(scan.ports);
+  const ports = resolvePorts(scan.ports, DEFAULT_PORTS);
   const portRanges = ports.length === MAX_PORT ? undefined : rangesOf(ports);
   return hosts.map((host) =>
     portRanges

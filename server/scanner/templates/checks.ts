@@ -29,7 +29,7 @@
  */
 import { credentialChecksFor } from '../../schemas/scans.ts';
 import type { Check } from '../check.ts';
-import { isTlsService } from '../net/http-exchange.ts';
+import { anyService, isHttp, speaksTls } from '../net/service-rules.ts';
 import { crawl } from '../net/web-crawl.ts';
 import type { Coverage, Detection, PhaseContext, ScanState } from '../types.ts';
 import { templateCacheDir, templatesIn } from './corpus.ts';
@@ -123,7 +123,8 @@ const httpTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
   quick: false,
   category: 'misconfiguration',
   cweIds: [],
-  appliesTo: (service) => service.service === 'http' || service.service === 'https',
+  ports: isHttp.ports,
+  appliesTo: isHttp.matches,
   run: async (ctx, service) => {
     const set = await scanTemplateSet(ctx);
     if (!set) return [];
@@ -166,7 +167,9 @@ const networkTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
   quick: false,
   category: 'misconfiguration',
   cweIds: [],
-  appliesTo: () => true,
+  // The network templates name their own ports; they run on whatever the sweep found.
+  ports: anyService.ports,
+  appliesTo: anyService.matches,
   run: async (ctx, service) => {
     const set = await scanTemplateSet(ctx);
     if (!set) return [];
@@ -189,7 +192,8 @@ const sslTemplatesCheck = (builtInFor: BuiltInLookup): Check => ({
   quick: false,
   category: 'tls',
   cweIds: [],
-  appliesTo: isTlsService,
+  ports: speaksTls.ports,
+  appliesTo: speaksTls.matches,
   run: async (ctx, service) => {
     const set = await scanTemplateSet(ctx);
     if (!set || set.ssl.length === 0) return [];

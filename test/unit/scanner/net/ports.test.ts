@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { topTcpPorts } from '../../../../server/scanner/net/generate-top-tcp-ports.ts';
 import { TOP_TCP_PORTS } from '../../../../server/scanner/net/top-tcp-ports.ts';
+import { BUILT_IN_CHECKS, CHECK_PORTS, DEFAULT_PORTS } from '../../../../server/scanner/check-registry.ts';
 import {
-  DEFAULT_TCP_PORTS,
   SERVICE_PORTS,
+  defaultPortList,
   formatPortSpec,
   parsePortSpec,
   PortSpecError,
@@ -75,26 +76,49 @@ describe('formatPortSpec', () => {
   });
 });
 
-describe('DEFAULT_TCP_PORTS', () => {
+describe('the default ports (DEFAULT_PORTS)', () => {
   it('lists 1,000 distinct valid ports, the most common first', () => {
-    expect(DEFAULT_TCP_PORTS).toHaveLength(1000);
-    expect(new Set(DEFAULT_TCP_PORTS).size).toBe(1000);
-    expect(DEFAULT_TCP_PORTS.every((port) => Number.isInteger(port) && port >= 1 && port <= 65535)).toBe(
-      true,
-    );
-    expect(DEFAULT_TCP_PORTS.slice(0, 3)).toEqual([80, 23, 443]);
-    for (const port of [21, 22, 25, 3306, 5432, 8080]) expect(DEFAULT_TCP_PORTS).toContain(port);
+    expect(DEFAULT_PORTS).toHaveLength(1000);
+    expect(new Set(DEFAULT_PORTS).size).toBe(1000);
+    expect(DEFAULT_PORTS.every((port) => Number.isInteger(port) && port >= 1 && port <= 65535)).toBe(true);
+    expect(DEFAULT_PORTS.slice(0, 3)).toEqual([80, 23, 443]);
+    for (const port of [21, 22, 25, 3306, 5432, 8080]) expect(DEFAULT_PORTS).toContain(port);
   });
 
-  it('includes the data stores, brokers and control planes nmap ranks lower', () => {
-    for (const port of SERVICE_PORTS) expect(DEFAULT_TCP_PORTS).toContain(port);
-    expect(DEFAULT_TCP_PORTS.slice(0, 900)).toEqual(TOP_TCP_PORTS.slice(0, 900));
+  it('contains every port a check declares', () => {
+    const declared = BUILT_IN_CHECKS.flatMap((check) =>
+      check.ports.map((port) => ({ check: check.id, port })),
+    );
+    expect(declared.length).toBeGreaterThan(0);
+    const missing = declared.filter(({ port }) => !DEFAULT_PORTS.includes(port));
+    expect(missing).toEqual([]);
+    for (const port of CHECK_PORTS) expect(DEFAULT_PORTS).toContain(port);
+  });
+
+  it('reaches the services the checks know that nmap ranks below its top 1,000', () => {
+    // epmd, Erlang distribution (RabbitMQ), Memcached, Elasticsearch, MongoDB, RabbitMQ management, NATS, MQTT.
+    for (const port of [4369, 25672, 11211, 9200, 27017, 15672, 4222, 1883, 6379, 5672]) {
+      expect(CHECK_PORTS, String(port)).toContain(port);
+      expect(DEFAULT_PORTS, String(port)).toContain(port);
+    }
+  });
+
+  it("includes the control planes nmap ranks lower, and gives way only at the end of nmap's list", () => {
+    for (const port of SERVICE_PORTS) expect(DEFAULT_PORTS).toContain(port);
+    expect(DEFAULT_PORTS.slice(0, 900)).toEqual(TOP_TCP_PORTS.slice(0, 900));
+  });
+
+  it('is built from any declared ports by defaultPortList', () => {
+    const list = defaultPortList([65001, 80]);
+    expect(list).toHaveLength(1000);
+    expect(list).toContain(65001);
+    expect(list.filter((port) => port === 80)).toHaveLength(1);
   });
 
   it('is what a scan without ports uses', () => {
-    expect(resolvePorts(undefined)).toBe(DEFAULT_TCP_PORTS);
-    expect(resolvePorts(null)).toBe(DEFAULT_TCP_PORTS);
-    expect(resolvePorts('22')).toEqual([22]);
+    expect(resolvePorts(undefined, DEFAULT_PORTS)).toBe(DEFAULT_PORTS);
+    expect(resolvePorts(null, DEFAULT_PORTS)).toBe(DEFAULT_PORTS);
+    expect(resolvePorts('22', DEFAULT_PORTS)).toEqual([22]);
   });
 
   it('matches a fresh generation from nmap-services', (context) => {

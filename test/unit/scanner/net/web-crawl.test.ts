@@ -243,7 +243,9 @@ describe('web checks on a site with planted weaknesses and on its hardened twin'
       ].sort(),
     );
     const byId = Object.fromEntries(detections.map((d) => [d.check_id, d]));
-    expect(byId['session-cookie-attributes']!.title).toBe('Session cookie without HttpOnly, SameSite');
+    expect(byId['session-cookie-attributes']!.title).toBe(
+      'Session cookie without protective attributes (HttpOnly, SameSite)',
+    );
     expect(byId['session-cookie-attributes']!.evidence.response).toContain('sessionid=***');
     expect(byId['session-cookie-attributes']!.evidence.response).not.toContain('s3cr3t');
     expect(byId['session-cookie-attributes']!.description).not.toContain('theme');
@@ -395,7 +397,9 @@ describe.skipIf(!hasOpenssl)('session cookies over HTTPS', () => {
     const weak = await httpsFixture('sid=1; Path=/; HttpOnly; SameSite=Lax');
     const strong = await httpsFixture('sid=1; Path=/; HttpOnly; Secure; SameSite=Lax');
     const found = await sessionCookieCheck.run(context(weak.address), service(weak, 'https'));
-    expect(found.map((d) => [d.title, d.cwe_ids])).toEqual([['Session cookie without Secure', ['CWE-614']]]);
+    expect(found.map((d) => [d.title, d.cwe_ids])).toEqual([
+      ['Session cookie without protective attributes (Secure)', ['CWE-614']],
+    ]);
     expect(await sessionCookieCheck.run(context(strong.address), service(strong, 'https'))).toEqual([]);
   });
 });
