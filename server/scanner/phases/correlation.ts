@@ -90,8 +90,8 @@ function union(a: readonly string[] | undefined, b: readonly string[] | undefine
  * - detections standing for one CVE on one service merge whatever their check: a template's
  *   proof, a KEV version match and a vendor-CVE version match. The proof leads (`confirmed`),
  *   else the KEV match; the severity is the highest, KEV, CVEs, CWEs and upstream ids are the
- *   union, and remediation comes from the leader, else from one that has it (the vendor match
- *   names the fixing release).
+ *   union, and remediation is the one particular to the finding (the vendor match names the
+ *   fixing release), else the leader's.
  */
 export function correlate(detections: readonly Detection[]): Detection[] {
   const byKey = new Map<string, Detection>();
