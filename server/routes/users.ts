@@ -51,7 +51,13 @@ export const inviteUserRoute = defineRoute({
   errors: ['INSUFFICIENT_PERMISSION', 'CONFLICT'],
   handler: async ({ principal, body, services, ctx }) => ({
     status: 201,
-    body: await invitePerson(services.db, principal, body, services.config.publicUrl ?? ctx.origin, ctx.ip),
+    body: await invitePerson(
+      services.db,
+      principal,
+      body,
+      services.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
+      ctx.ip,
+    ),
   }),
 });
 
