@@ -6,6 +6,7 @@ import { FindingList } from './pages/findings';
 import { ScanDetail } from './pages/scan-detail';
 import { ScanList } from './pages/scans';
 import { Settings } from './pages/settings';
+import { People } from './pages/settings/people';
 import { Link, match } from './router';
 
 /**
@@ -31,6 +32,7 @@ export const ROUTES: readonly ConsoleRoute[] = [
   { path: '/compliance', nav: 'Compliance', page: () => <ComplianceList /> },
   { path: '/compliance/:id', page: ({ id }) => <ControlDetail key={id} id={id!} /> },
   { path: '/settings', nav: 'Settings', page: () => <Settings /> },
+  { path: '/settings/people', page: () => <People /> },
 ];
 
 export function pageOf(path: string): ReactNode {

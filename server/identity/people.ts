@@ -33,8 +33,8 @@ import { createUser, EmailTakenError } from './users.ts';
 /** How long an invitation's set-password link works. */
 export const INVITE_LIFETIME_HOURS = 72;
 
-/** Where the console's set-password page lives under the public URL; the token goes in the fragment. */
-export const SET_PASSWORD_PATH = '/console/set-password';
+/** Where the console's set-password page lives under the public URL (the console is served at the root); the token goes in the fragment. */
+export const SET_PASSWORD_PATH = '/set-password';
 
 const noUser = () => notFound('user');
 

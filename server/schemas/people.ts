@@ -56,7 +56,7 @@ export const UserInvited = z
     invite_url: z.string().meta({
       description:
         'One-time link under SCANWARD_PUBLIC_URL where the person sets their password; shown only in this answer',
-      example: 'https://scanward.example.com/console/set-password#token=inv_…',
+      example: 'https://scanward.example.com/set-password#token=inv_…',
     }),
     invite_expires_at: Timestamp,
   })

@@ -36,7 +36,7 @@ describe(`people of an organization (${testEngine})`, () => {
     // Invite as a viewer: a one-time link under SCANWARD_PUBLIC_URL that expires.
     const invited = okBody(await t.api.post<UserInvited>('/api/v1/users', { email, role: 'viewer' }), 201);
     expect(invited.user).toMatchObject({ email, role: 'viewer', disabled: false, invite_pending: true });
-    expect(invited.invite_url.startsWith(`${PUBLIC_URL}/console/set-password#token=`)).toBe(true);
+    expect(invited.invite_url.startsWith(`${PUBLIC_URL}/set-password#token=`)).toBe(true);
     const expires = Date.parse(invited.invite_expires_at) - Date.now();
     expect(expires).toBeGreaterThan(71 * 3600_000);
     expect(expires).toBeLessThanOrEqual(72 * 3600_000);
