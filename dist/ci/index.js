@@ -9733,6 +9733,7 @@ var Permission = schemas_enum([
   "read:grc",
   "write:grc"
 ]);
+var Role = schemas_enum(["admin", "member", "viewer"]);
 var DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
 function parseDateParam(value) {
   const m = DATE_TIME.exec(value);

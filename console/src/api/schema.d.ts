@@ -2208,7 +2208,7 @@ export interface components {
             user: components["schemas"]["User"];
             /**
              * @description One-time link under SCANWARD_PUBLIC_URL where the person sets their password; shown only in this answer
-             * @example https://scanward.example.com/console/set-password#token=inv_…
+             * @example https://scanward.example.com/set-password#token=inv_…
              */
             invite_url: string;
             /**
