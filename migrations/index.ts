@@ -6,6 +6,7 @@ import * as credentialChecks from './20261123000111_credential_checks.ts';
 import * as scanPhaseTimings from './20261123000120_scan_phase_timings.ts';
 import * as userLifecycle from './20261125185735_user_lifecycle.ts';
 import * as findingsByCve from './20261125220000_findings_by_cve.ts';
+import * as rolesPeopleAudit from './20261125220100_roles_people_audit.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -24,6 +25,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123000120_scan_phase_timings', scanPhaseTimings],
   ['20261125185735_user_lifecycle', userLifecycle],
   ['20261125220000_findings_by_cve', findingsByCve],
+  ['20261125220100_roles_people_audit', rolesPeopleAudit],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -115,6 +115,8 @@ const envSchema = z.object({
   SCANWARD_NMAP: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   SCANWARD_PGLITE_SHARED_BUFFERS_MB: wholeNumber(8, 4096).default(32),
   SCANWARD_TRUST_PROXY: booleanFlag.default(false),
+  /** The address people reach the service at (invitation links); the request's own origin when unset. */
+  SCANWARD_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be a pino level (fatal, error, warn, info, debug, trace, silent)',
@@ -154,6 +156,8 @@ export interface Config {
   bodyLimit: number;
   ai: { url: string; key: string | undefined; model: string } | undefined;
   trustProxy: boolean;
+  /** SCANWARD_PUBLIC_URL: where invitation links point; undefined: the origin of the request that invites. */
+  publicUrl: string | undefined;
   /** CISA KEV catalogue (JSON) used by the threat intelligence phase. */
   kevFile: string | undefined;
   /** Directory tree of nuclei-format templates run by full and compliance scans; unset: none. */
@@ -242,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { url: e.SCANWARD_AI_URL, key: e.SCANWARD_AI_KEY, model: e.SCANWARD_AI_MODEL ?? '' }
       : undefined,
     trustProxy: e.SCANWARD_TRUST_PROXY,
+    publicUrl: e.SCANWARD_PUBLIC_URL,
     kevFile: e.SCANWARD_KEV_FILE,
     templatesDir: e.SCANWARD_TEMPLATES_DIR,
     nmap: e.SCANWARD_NMAP,

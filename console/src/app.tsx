@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { apiClientRef, useApi } from './api/context';
+import { SetPassword } from './pages/set-password';
 import { SignIn } from './pages/sign-in';
 import { Link, navigate, useLocation } from './router';
 import { HOME, ROUTES, pageOf } from './routes';
@@ -37,7 +38,7 @@ export function App() {
 
   useEffect(() => {
     if (session === 'loading') return;
-    if (session === null && location.path !== '/sign-in') {
+    if (session === null && location.path !== '/sign-in' && location.path !== '/set-password') {
       navigate(`/sign-in?next=${encodeURIComponent(location.href)}`, { replace: true });
     } else if (session && (location.path === '/sign-in' || location.path === '/')) {
       navigate(location.path === '/sign-in' ? nextOf(location.query) : HOME, { replace: true });
@@ -53,7 +54,7 @@ export function App() {
   if (!context) {
     return (
       <main className="signed-out">
-        <SignIn onSignedIn={adopt} />
+        {location.path === '/set-password' ? <SetPassword /> : <SignIn onSignedIn={adopt} />}
       </main>
     );
   }

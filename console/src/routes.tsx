@@ -6,6 +6,8 @@ import { FindingList } from './pages/findings';
 import { ScanDetail } from './pages/scan-detail';
 import { ScanList } from './pages/scans';
 import { Settings } from './pages/settings';
+import { People } from './pages/settings/people';
+import { SetPassword } from './pages/set-password';
 import { Link, match } from './router';
 
 /**
@@ -31,6 +33,9 @@ export const ROUTES: readonly ConsoleRoute[] = [
   { path: '/compliance', nav: 'Compliance', page: () => <ComplianceList /> },
   { path: '/compliance/:id', page: ({ id }) => <ControlDetail key={id} id={id!} /> },
   { path: '/settings', nav: 'Settings', page: () => <Settings /> },
+  { path: '/settings/people', page: () => <People /> },
+  // An invitation's link opened in a browser already signed in (as someone else, say).
+  { path: '/set-password', page: () => <SetPassword /> },
 ];
 
 export function pageOf(path: string): ReactNode {

@@ -48,23 +48,31 @@ export async function insertApiKey(db: Db, row: NewApiKeyRow): Promise<ApiKeyRow
   return created!;
 }
 
-/** The organization's keys that are not revoked (expired ones included, so they can be seen and cleaned up). */
-function liveKeys(db: Db, orgId: string) {
-  return db('api_keys').where({ org_id: orgId }).whereNull('revoked_at');
+/**
+ * The organization's keys that are not revoked (expired ones included, so they can be
+ * seen and cleaned up); only those of `userId` when given (a member sees their own).
+ */
+function liveKeys(db: Db, orgId: string, userId?: string) {
+  const query = db('api_keys').where({ org_id: orgId }).whereNull('revoked_at');
+  if (userId !== undefined) void query.where({ user_id: userId });
+  return query;
 }
 
-export async function countLiveApiKeys(db: Db, orgId: string): Promise<number> {
-  const [row] = await liveKeys(db, orgId).select<{ total: number }[]>(db.raw('count(*)::int as total'));
+export async function countLiveApiKeys(db: Db, orgId: string, userId?: string): Promise<number> {
+  const [row] = await liveKeys(db, orgId, userId).select<{ total: number }[]>(
+    db.raw('count(*)::int as total'),
+  );
   return row?.total ?? 0;
 }
 
-/** A page of the organization's live keys, newest first, ties broken by id. */
+/** A page of the organization's live keys (or of one user's), newest first, ties broken by id. */
 export async function listLiveApiKeys(
   db: Db,
   orgId: string,
   page: { limit: number; offset: number },
+  userId?: string,
 ): Promise<ApiKeyRow[]> {
-  return liveKeys(db, orgId)
+  return liveKeys(db, orgId, userId)
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
@@ -73,9 +81,15 @@ export async function listLiveApiKeys(
     .offset(page.offset);
 }
 
-/** Revokes a live key of the organization; answers whether one was revoked. */
-export async function revokeLiveApiKey(db: Db, orgId: string, keyId: string, now: Date): Promise<boolean> {
-  return (await liveKeys(db, orgId).where({ id: keyId }).update({ revoked_at: now })) > 0;
+/** Revokes a live key of the organization (of `userId` only, when given); answers whether one was revoked. */
+export async function revokeLiveApiKey(
+  db: Db,
+  orgId: string,
+  keyId: string,
+  now: Date,
+  userId?: string,
+): Promise<boolean> {
+  return (await liveKeys(db, orgId, userId).where({ id: keyId }).update({ revoked_at: now })) > 0;
 }
 
 /** Revokes every live key of the user; returns how many. */

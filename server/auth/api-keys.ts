@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
-import { Permission, pageOf, type PageOf } from '../schemas/common.ts';
+import { insufficientPermission } from '../errors.ts';
+import { ownerScope, permissionsBeyondRole } from '../http/policy.ts';
+import type { Principal } from '../http/principal.ts';
+import { Permission, pageOf, type PageOf, type Role } from '../schemas/common.ts';
 import type { ApiKeyRecord } from '../schemas/auth.ts';
 import {
   countLiveApiKeys,
@@ -70,19 +73,47 @@ export async function createApiKey(
   return { ...present(row), key };
 }
 
-/** The organization's keys that are not revoked (expired ones included), newest first, ties broken by id. */
+/**
+ * The keys the caller may manage that are not revoked (expired ones included), newest
+ * first, ties broken by id: the organization's for an admin, their own for anyone else
+ * (the policy's ownership rule).
+ */
 export async function listApiKeys(
   db: Db,
-  orgId: string,
+  caller: Principal,
   page: number,
   perPage: number,
 ): Promise<PageOf<ApiKeyRecord>> {
-  const total = await countLiveApiKeys(db, orgId);
-  const rows = await listLiveApiKeys(db, orgId, { limit: perPage, offset: (page - 1) * perPage });
+  const owner = ownerScope(caller);
+  const total = await countLiveApiKeys(db, caller.org.id, owner);
+  const rows = await listLiveApiKeys(
+    db,
+    caller.org.id,
+    { limit: perPage, offset: (page - 1) * perPage },
+    owner,
+  );
   return pageOf(rows.map(present), total, page, perPage);
 }
 
-/** Revokes a key of the organization; false when it is missing, foreign or already revoked. */
-export async function revokeApiKey(db: Db, orgId: string, keyId: string, now = new Date()): Promise<boolean> {
-  return revokeLiveApiKey(db, orgId, keyId, now);
+/**
+ * Revokes a key the caller may manage; false when it is missing, foreign, someone
+ * else's (for a non-admin: answered like a missing one) or already revoked.
+ */
+export async function revokeApiKey(
+  db: Db,
+  caller: Principal,
+  keyId: string,
+  now = new Date(),
+): Promise<boolean> {
+  return revokeLiveApiKey(db, caller.org.id, keyId, now, ownerScope(caller));
+}
+
+/** A key never exceeds its creator's role: permissions the role does not grant are refused (403). */
+export function assertKeyWithinRole(role: Role, permissions: readonly Permission[]): void {
+  const beyond = permissionsBeyondRole(role, permissions);
+  if (beyond.length > 0) {
+    throw insufficientPermission(
+      `the ${role} role cannot give an API key ${beyond.join(', ')}: a key never exceeds its creator's role`,
+    );
+  }
 }

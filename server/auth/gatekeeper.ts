@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Db } from '../db/index.ts';
 import type { AccessRule, Gatekeeper } from '../http/contract.ts';
-import { AppError, insufficientPermission, planUpgradeRequired } from '../errors.ts';
+import { AppError, planUpgradeRequired } from '../errors.ts';
+import { authorize } from '../http/policy.ts';
 import type { Principal } from '../http/principal.ts';
 import { unstorableText } from '../http/text.ts';
 import { planAllows } from '../identity/plans.ts';
@@ -141,19 +142,9 @@ export async function resolvePrincipal(ctx: Context, options: { allowBasic: bool
   );
 }
 
-/** Applies a route's access rule to a caller. */
+/** Applies a route's access rule to a caller: the policy answers (http/policy.ts). */
 export function enforceAccess(access: AccessRule, principal: Principal): void {
-  if (access.public) return;
-  const viaKey = principal.via !== 'bearer' && principal.permissions !== undefined;
-  if (access.bearerOnly && viaKey) {
-    throw insufficientPermission('this endpoint accepts bearer tokens only, not API keys');
-  }
-  if (access.permission && viaKey && !principal.permissions!.has(access.permission)) {
-    throw insufficientPermission(`the API key lacks the ${access.permission} permission`);
-  }
-  if (access.admin && principal.user.role !== 'admin') {
-    throw insufficientPermission('this action needs the admin role');
-  }
+  authorize(access, principal);
 }
 
 export const gatekeeper: Gatekeeper = {

@@ -1,5 +1,7 @@
 import type { Db } from '../db/index.ts';
 import { AppError } from '../errors.ts';
+import { recordAuditEvent } from '../identity/audit.ts';
+import type { UserRow } from '../identity/users.repository.ts';
 import { findUserByEmail } from '../identity/users.ts';
 import type { KeyMaterial } from './keys.ts';
 import { failedWith, passed, throttledCheck } from './login-throttle.ts';
@@ -38,11 +40,14 @@ export async function login(
   attempt: LoginAttempt,
   now = new Date(),
 ): Promise<IssuedToken> {
+  // The account the e-mail names, if any: its failed attempts go to its organization's audit trail.
+  let known: UserRow | undefined;
   const user = await throttledCheck(
     db,
     { email: attempt.email, ip: attempt.ip },
     async () => {
       const found = await findUserByEmail(db, attempt.email);
+      known = found;
       const passwordOk = found
         ? await verifyPassword(attempt.password, found.password_hash)
         : await verifyAgainstDecoy(attempt.password);
@@ -59,12 +64,41 @@ export async function login(
       return passed(found);
     },
     now,
-  );
+  ).catch(async (err: unknown) => {
+    if (known && err instanceof AppError && err.status === 401) {
+      const person = { id: known.id, email: known.email };
+      await recordAuditEvent(
+        db,
+        {
+          orgId: known.org_id,
+          action: 'auth.login_failed',
+          target: person,
+          ip: attempt.ip,
+          details: { method: 'password', reason: err.code },
+        },
+        now,
+      );
+    }
+    throw err;
+  });
   if (!user) throw mfaRequired();
   const session = await createSession(
     db,
     { orgId: user.org_id, userId: user.id },
     { ip: attempt.ip, userAgent: attempt.userAgent },
+    now,
+  );
+  const person = { id: user.id, email: user.email };
+  await recordAuditEvent(
+    db,
+    {
+      orgId: user.org_id,
+      action: 'auth.login',
+      actor: person,
+      target: person,
+      ip: attempt.ip,
+      details: { method: 'password' },
+    },
     now,
   );
   return issueToken(keys.jwtSecret, { sub: user.id, org: user.org_id, sid: session.id }, now);

@@ -95,6 +95,19 @@ export async function revokeUnrevokedSessions(
     .update({ revoked_at: now });
 }
 
+/** Revokes every session of the user not revoked yet except `keepSessionId`; returns how many. */
+export async function revokeOtherSessions(
+  db: Db,
+  orgId: string,
+  userId: string,
+  keepSessionId: string | undefined,
+  now: Date,
+): Promise<number> {
+  const query = db('sessions').where({ org_id: orgId, user_id: userId }).whereNull('revoked_at');
+  if (keepSessionId !== undefined) void query.whereNot({ id: keepSessionId });
+  return query.update({ revoked_at: now });
+}
+
 /** Records that the session was used at `now`. */
 export async function touchSession(db: Db, orgId: string, sessionId: string, now: Date): Promise<void> {
   await db('sessions').where({ id: sessionId, org_id: orgId }).update({ last_used_at: now });

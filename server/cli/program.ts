@@ -171,7 +171,9 @@ export function buildProgram(context: CliContext): Command {
         .requiredOption('--org <org_id>', 'organization id')
         .requiredOption('--email <email>', 'e-mail address, used to log in')
         .requiredOption('--password <password>', PASSWORD_HELP)
-        .addOption(new Option('--role <role>', 'role').choices(['admin', 'member']).default('member')),
+        .addOption(
+          new Option('--role <role>', 'role').choices(['admin', 'member', 'viewer']).default('member'),
+        ),
     async (opts) => {
       const input = {
         orgId: opts.org,

@@ -13,7 +13,7 @@ import {
 import type { UserRow } from '../identity/users.repository.ts';
 import { createUser, EmailTakenError, findUserByEmail } from '../identity/users.ts';
 import { AppError } from '../errors.ts';
-import { ACCOUNT_EMAIL_PATTERN } from '../schemas/common.ts';
+import { ACCOUNT_EMAIL_PATTERN, Role } from '../schemas/common.ts';
 import { CliError, usageError } from './errors.ts';
 
 /*
@@ -26,8 +26,8 @@ import { CliError, usageError } from './errors.ts';
 export const MIN_PASSWORD_LENGTH = 12;
 const MAX_PASSWORD_LENGTH = 1024;
 
-export type Role = 'admin' | 'member';
-const ROLES: readonly Role[] = ['admin', 'member'];
+export type { Role };
+const ROLES: readonly Role[] = Role.options;
 
 export interface UserView {
   id: string;

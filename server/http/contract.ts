@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import { idParamNouns, type Permission } from '../schemas/common.ts';
+import { idParamNouns, type Permission, type Role } from '../schemas/common.ts';
 import type { Principal } from './principal.ts';
 import type { Services } from '../services.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -19,13 +19,16 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * Who may call a route. `public`: no credentials. Otherwise credentials are
  * needed; `permission` is what an API key must carry, `bearerOnly` refuses API
- * keys, `admin` requires the admin role.
+ * keys, `admin` requires the admin role, `roles` names the allowed roles outright.
+ * Without `admin` or `roles`, the roles derive from `permission` (policy.ts,
+ * routeRoles): read → every role, write → member and admin, none → every role.
  */
 export interface AccessRule {
   public?: boolean;
   permission?: Permission;
   bearerOnly?: boolean;
   admin?: boolean;
+  roles?: readonly Role[];
 }
 
 export type ErrorCode =

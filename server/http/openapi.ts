@@ -7,6 +7,7 @@ import {
 import { z } from 'zod';
 import { ErrorResponse } from '../schemas/common.ts';
 import { errorStatus, type AnyRoute, type ErrorCode } from './contract.ts';
+import { routeRoles } from './policy.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the route declarations (and the
@@ -155,7 +156,7 @@ function routeOperation(route: AnyRoute): RouteConfig {
       ? `API key permission: \`${route.access.permission}\`.`
       : '',
     route.access.bearerOnly ? 'Bearer tokens only (API keys are refused).' : '',
-    route.access.admin ? 'Needs the admin role.' : '',
+    route.access.public ? '' : `Roles: ${routeRoles(route.access).join(', ')}.`,
   ].filter(Boolean);
   return {
     method: route.method,
@@ -164,6 +165,8 @@ function routeOperation(route: AnyRoute): RouteConfig {
     summary: route.summary,
     ...(notes.length ? { description: notes.join('\n\n') } : {}),
     tags: route.tags,
+    // The roles the policy allows (http/policy.ts), machine-readable beside the sentence above.
+    ...(route.access.public ? {} : { 'x-scanward-roles': [...routeRoles(route.access)] }),
     security: route.access.public ? [] : route.access.bearerOnly ? [{ bearerAuth: [] }] : BEARER_OR_KEY,
     request: {
       ...(route.params ? { params: route.params } : {}),

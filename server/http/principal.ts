@@ -1,4 +1,4 @@
-import type { Permission, Plan } from '../schemas/common.ts';
+import type { Permission, Plan, Role } from '../schemas/common.ts';
 
 /**
  * The authenticated caller of a request, as the route contract and the middleware
@@ -9,7 +9,7 @@ import type { Permission, Plan } from '../schemas/common.ts';
 export interface PrincipalUser {
   id: string;
   email: string;
-  role: 'admin' | 'member';
+  role: Role;
 }
 
 /** The caller's organization as stored: its plan and its overrides of the plan's limits (null = default). */

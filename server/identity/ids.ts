@@ -13,7 +13,9 @@ export type IdKind =
   | 'wh'
   | 'whd'
   | 'evid'
-  | 'hist';
+  | 'hist'
+  | 'inv'
+  | 'audit';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 

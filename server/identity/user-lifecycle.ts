@@ -4,12 +4,14 @@ import { hashPassword } from '../auth/passwords.ts';
 import { revokeUnrevokedSessions } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/index.ts';
 import { conflict, notFound } from '../errors.ts';
+import type { Role } from '../schemas/common.ts';
 import { findOrganizationForUpdate } from './organizations.repository.ts';
 import {
   countActiveAdmins,
   deleteUserRow,
   findUser,
   setUserDisabled,
+  setUserRole,
   updateUserPassword,
   type UserRow,
 } from './users.repository.ts';
@@ -104,6 +106,24 @@ export async function disableUser(db: Db, ref: UserRef, now = new Date()): Promi
     await assertNotLastActiveAdmin(trx, user, 'disable');
     const updated = await setUserDisabled(trx, ref.orgId, ref.userId, true, now);
     return { user: updated!, revoked: await revokeAccess(trx, ref, now) };
+  });
+}
+
+/**
+ * Changes the user's role; refused (409) when it would demote the organization's last
+ * active admin. Takes effect on the user's next request: every request reads the role.
+ */
+export async function changeUserRole(
+  db: Db,
+  ref: UserRef,
+  role: Role,
+  now = new Date(),
+): Promise<{ user: UserRow; previous: Role }> {
+  return withOrganizationLocked(db, ref, async (trx, user) => {
+    if (user.role === role) return { user, previous: role };
+    if (role !== 'admin') await assertNotLastActiveAdmin(trx, user, 'demote');
+    await setUserRole(trx, ref.orgId, ref.userId, role, now);
+    return { user: { ...user, role, updated_at: now }, previous: user.role };
   });
 }
 

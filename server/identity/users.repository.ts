@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/index.ts';
+import type { Role } from '../schemas/common.ts';
 import {
   JOINED_ORGANIZATION_COLUMNS,
   organizationOf,
@@ -18,7 +19,7 @@ export interface UserRow {
   org_id: string;
   email: string;
   password_hash: string;
-  role: 'admin' | 'member';
+  role: Role;
   mfa_enabled: boolean;
   /** Encrypted at rest (auth/keys.ts sealSecret). */
   mfa_secret: string | null;
@@ -190,7 +191,7 @@ export async function countActiveAdmins(db: Db, orgId: string, exceptUserId?: st
 export interface UserListRow {
   id: string;
   email: string;
-  role: 'admin' | 'member';
+  role: Role;
   org_id: string;
   org_name: string;
   mfa_enabled: boolean;
@@ -261,4 +262,65 @@ export async function findPasswordCallerInAnyOrganization(
     disabled: row.disabled_at !== null,
     org: organizationOf(row),
   };
+}
+
+/*
+ * The People API (identity/people.ts): an organization's users with whether an
+ * invitation of theirs is still unused, and role changes.
+ */
+
+/** A user as the People API shows them. */
+export type PersonRow = Pick<
+  UserRow,
+  'id' | 'email' | 'role' | 'mfa_enabled' | 'disabled_at' | 'created_at'
+> & { invite_pending: boolean };
+
+function people(db: Db, orgId: string) {
+  return db('users as u')
+    .where('u.org_id', orgId)
+    .select<PersonRow[]>(
+      'u.id',
+      'u.email',
+      'u.role',
+      'u.mfa_enabled',
+      'u.disabled_at',
+      'u.created_at',
+      db.raw(
+        'exists (select 1 from user_invites i where i.user_id = u.id and i.used_at is null) as invite_pending',
+      ),
+    );
+}
+
+export async function countUsers(db: Db, orgId: string): Promise<number> {
+  const [row] = await db('users')
+    .where({ org_id: orgId })
+    .select<{ total: number }[]>(db.raw('count(*)::int as total'));
+  return row?.total ?? 0;
+}
+
+/** A page of the organization's users, oldest first, ties broken by id. */
+export async function listPeople(
+  db: Db,
+  orgId: string,
+  page: { limit: number; offset: number },
+): Promise<PersonRow[]> {
+  return people(db, orgId)
+    .orderBy([{ column: 'u.created_at' }, { column: 'u.id' }])
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function findPerson(db: Db, orgId: string, userId: string): Promise<PersonRow | undefined> {
+  const [row] = await people(db, orgId).where('u.id', userId);
+  return row;
+}
+
+export async function setUserRole(
+  db: Db,
+  orgId: string,
+  userId: string,
+  role: Role,
+  now: Date,
+): Promise<void> {
+  await db('users').where({ id: userId, org_id: orgId }).update({ role, updated_at: now });
 }

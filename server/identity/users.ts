@@ -1,5 +1,6 @@
 import { hashPassword } from '../auth/passwords.ts';
 import type { Db } from '../db/index.ts';
+import type { Role } from '../schemas/common.ts';
 import { newId } from './ids.ts';
 import { findUserByEmailInAnyOrganization, insertUser, type UserRow } from './users.repository.ts';
 
@@ -16,7 +17,7 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 
 export async function createUser(
   db: Db,
-  input: { orgId: string; email: string; password: string; role: 'admin' | 'member' },
+  input: { orgId: string; email: string; password: string; role: Role },
 ): Promise<UserRow> {
   const email = input.email.trim();
   if (await findUserByEmail(db, email)) throw new EmailTakenError(email);

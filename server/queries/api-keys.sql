@@ -17,7 +17,7 @@ values
 returning
   *;
 
--- countLiveApiKeys
+-- countLiveApiKeys (the organization)
 select
   count(*)::int as total
 from
@@ -26,7 +26,17 @@ where
   "org_id" = $1
   and "revoked_at" is null;
 
--- listLiveApiKeys
+-- countLiveApiKeys (one user)
+select
+  count(*)::int as total
+from
+  "api_keys"
+where
+  "org_id" = $1
+  and "revoked_at" is null
+  and "user_id" = $2;
+
+-- listLiveApiKeys (the organization)
 select
   *
 from
@@ -40,7 +50,22 @@ order by
 limit
   $2;
 
--- revokeLiveApiKey
+-- listLiveApiKeys (one user)
+select
+  *
+from
+  "api_keys"
+where
+  "org_id" = $1
+  and "revoked_at" is null
+  and "user_id" = $2
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $3;
+
+-- revokeLiveApiKey (any of the organization)
 update "api_keys"
 set
   "revoked_at" = $1
@@ -48,6 +73,16 @@ where
   "org_id" = $2
   and "revoked_at" is null
   and "id" = $3;
+
+-- revokeLiveApiKey (one user)
+update "api_keys"
+set
+  "revoked_at" = $1
+where
+  "org_id" = $2
+  and "revoked_at" is null
+  and "user_id" = $3
+  and "id" = $4;
 
 -- revokeUserApiKeys
 update "api_keys"

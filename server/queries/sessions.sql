@@ -66,6 +66,25 @@ where
   and "user_id" = $3
   and "revoked_at" is null;
 
+-- revokeOtherSessions (but one)
+update "sessions"
+set
+  "revoked_at" = $1
+where
+  "org_id" = $2
+  and "user_id" = $3
+  and "revoked_at" is null
+  and not "id" = $4;
+
+-- revokeOtherSessions (all)
+update "sessions"
+set
+  "revoked_at" = $1
+where
+  "org_id" = $2
+  and "user_id" = $3
+  and "revoked_at" is null;
+
 -- touchSession
 update "sessions"
 set

@@ -230,3 +230,70 @@ where
   lower(u.email) = lower($1)
 limit
   $2;
+
+-- countUsers
+select
+  count(*)::int as total
+from
+  "users"
+where
+  "org_id" = $1;
+
+-- listPeople
+select
+  "u"."id",
+  "u"."email",
+  "u"."role",
+  "u"."mfa_enabled",
+  "u"."disabled_at",
+  "u"."created_at",
+  exists (
+    select
+      1
+    from
+      user_invites i
+    where
+      i.user_id = u.id
+      and i.used_at is null
+  ) as invite_pending
+from
+  "users" as "u"
+where
+  "u"."org_id" = $1
+order by
+  "u"."created_at" asc,
+  "u"."id" asc
+limit
+  $2;
+
+-- findPerson
+select
+  "u"."id",
+  "u"."email",
+  "u"."role",
+  "u"."mfa_enabled",
+  "u"."disabled_at",
+  "u"."created_at",
+  exists (
+    select
+      1
+    from
+      user_invites i
+    where
+      i.user_id = u.id
+      and i.used_at is null
+  ) as invite_pending
+from
+  "users" as "u"
+where
+  "u"."org_id" = $1
+  and "u"."id" = $2;
+
+-- setUserRole
+update "users"
+set
+  "role" = $1,
+  "updated_at" = $2
+where
+  "id" = $3
+  and "org_id" = $4;

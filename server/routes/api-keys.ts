@@ -1,4 +1,4 @@
-import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+import { assertKeyWithinRole, createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
 import type { Principal } from '../http/principal.ts';
 import { defineRoute } from '../http/contract.ts';
 import { notFound, planUpgradeRequired } from '../errors.ts';
@@ -7,12 +7,13 @@ import { ApiKeyCreate, ApiKeyCreated, ApiKeyIdParams, ApiKeyList, Revoked } from
 import { PaginationQuery } from '../schemas/common.ts';
 
 /**
- * API keys of the organization, managed by its admins with a bearer token.
- * Professional and enterprise plans only.
+ * API keys, managed with a bearer token: an admin manages every key of the
+ * organization, a member their own (the policy's ownership rule); a key never
+ * exceeds its creator's role. Professional and enterprise plans only.
  */
 
 const tags = ['API keys'];
-const ACCESS = { bearerOnly: true, admin: true } as const;
+const ACCESS = { bearerOnly: true, roles: ['admin', 'member'] } as const;
 const ERRORS = ['INSUFFICIENT_PERMISSION', 'PLAN_UPGRADE_REQUIRED'] as const;
 
 function assertPlan(principal: Principal): void {
@@ -34,6 +35,7 @@ export const postApiKey = defineRoute({
   errors: [...ERRORS],
   handler: async ({ principal, body, services }) => {
     assertPlan(principal);
+    assertKeyWithinRole(principal.user.role, body.permissions);
     const created = await createApiKey(
       services.db,
       { orgId: principal.org.id, userId: principal.user.id },
@@ -52,7 +54,8 @@ export const getApiKeys = defineRoute({
   path: '/api/v1/api-keys',
   operationId: 'listApiKeys',
   summary: "List the organization's API keys (never their secrets)",
-  description: 'Revoked keys are not listed; expired ones are, with their `expires_at`.',
+  description:
+    'An admin sees every key of the organization, a member their own. Revoked keys are not listed; expired ones are, with their `expires_at`.',
   tags,
   access: ACCESS,
   query: PaginationQuery,
@@ -60,7 +63,7 @@ export const getApiKeys = defineRoute({
   errors: [...ERRORS],
   handler: async ({ principal, query, services }) => {
     assertPlan(principal);
-    return { body: await listApiKeys(services.db, principal.org.id, query.page, query.per_page) };
+    return { body: await listApiKeys(services.db, principal, query.page, query.per_page) };
   },
 });
 
@@ -77,7 +80,7 @@ export const deleteApiKey = defineRoute({
   errors: [...ERRORS, 'NOT_FOUND'],
   handler: async ({ principal, params, services }) => {
     assertPlan(principal);
-    if (!(await revokeApiKey(services.db, principal.org.id, params.key_id))) throw notFound('API key');
+    if (!(await revokeApiKey(services.db, principal, params.key_id))) throw notFound('API key');
     return { body: { id: params.key_id, revoked: true as const } };
   },
 });

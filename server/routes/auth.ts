@@ -29,6 +29,8 @@ import {
   TokenResponse,
 } from '../schemas/auth.ts';
 import { PaginationQuery } from '../schemas/common.ts';
+import { InviteAccept, InviteAccepted, PasswordChange, PasswordChanged } from '../schemas/people.ts';
+import { acceptInvite, changeOwnPassword } from '../identity/people.ts';
 import type { Services } from '../services.ts';
 
 const tags = ['Authentication'];
@@ -247,6 +249,43 @@ export const deleteMfa = defineRoute({
   },
 });
 
+export const changePassword = defineRoute({
+  method: 'post',
+  path: '/api/v1/auth/password',
+  operationId: 'changePassword',
+  summary: "Change the caller's own password",
+  description:
+    'Checks `current_password` (a wrong one is 422 on `current_password` and counts as a failed log-in of ' +
+    "the caller's e-mail), sets `new_password` (at least 12 characters) and revokes every other session of " +
+    'the caller; the calling session stays. API keys stay.',
+  tags,
+  access: { bearerOnly: true },
+  body: PasswordChange,
+  responses: { 200: { description: 'The password is changed', schema: PasswordChanged } },
+  errors: ['INSUFFICIENT_PERMISSION', 'RATE_LIMIT_EXCEEDED'],
+  handler: async ({ principal, body, services, ctx }) => ({
+    body: await changeOwnPassword(services.db, principal, body, ctx.ip),
+  }),
+});
+
+export const acceptInvitation = defineRoute({
+  method: 'post',
+  path: '/api/v1/auth/invitations/accept',
+  operationId: 'acceptInvitation',
+  summary: 'Set the password of an invited account with its one-time token',
+  description:
+    'The token is the `token` of the `invite_url` an admin received (POST /api/v1/users). It works once and ' +
+    'expires 72 hours after the invitation; a used, expired or unknown token is 422 on `token`. Then log in ' +
+    'with the e-mail and the new password.',
+  tags,
+  access: { public: true },
+  body: InviteAccept,
+  responses: { 200: { description: 'The password is set', schema: InviteAccepted } },
+  handler: async ({ body, services, ctx }) => ({
+    body: await acceptInvite(services.db, body, ctx.ip),
+  }),
+});
+
 export const authRoutes = [
   createToken,
   refreshToken,
@@ -258,4 +297,6 @@ export const authRoutes = [
   verifyMfa,
   regenerateMfaRecoveryCodes,
   deleteMfa,
+  changePassword,
+  acceptInvitation,
 ];

@@ -28,6 +28,8 @@ export const CONSOLE_PAGES = [
   '/compliance',
   '/compliance/:id',
   '/settings',
+  '/settings/people',
+  '/set-password',
 ];
 
 const TYPES: Record<string, string> = {

@@ -10,6 +10,8 @@ import { webhookRoutes } from './webhooks.ts';
 import { controlRoutes } from './controls.ts';
 import { aiAnalysisRoutes } from './ai-analysis.ts';
 import { playbookRoutes } from './playbooks.ts';
+import { userRoutes } from './users.ts';
+import { auditEventRoutes } from './audit-events.ts';
 
 /** Every route the API serves, in one list: mounted by the app, documented by /openapi.json. */
 export const allRoutes: AnyRoute[] = [
@@ -23,6 +25,8 @@ export const allRoutes: AnyRoute[] = [
   ...controlRoutes,
   ...aiAnalysisRoutes,
   ...playbookRoutes,
+  ...userRoutes,
+  ...auditEventRoutes,
 ];
 
 /** What each tag of `allRoutes` groups, in the order the documentation lists them. */
@@ -67,5 +71,15 @@ export const routeTags: TagDescription[] = [
     description:
       'Compliance controls (SOC 2, PCI DSS, ISO 27001), their status from the findings mapped to them, ' +
       'and evidence.',
+  },
+  {
+    name: 'People',
+    description:
+      "The organization's users and their roles (admin, member, viewer): invite, change a role, disable, " +
+      'enable, delete; admins only.',
+  },
+  {
+    name: 'Audit',
+    description: 'Who did what to whom: people changes, log-ins and failed log-ins; admins only.',
   },
 ];

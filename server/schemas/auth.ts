@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdParam, paginated, Permission, Plan, Timestamp } from './common.ts';
+import { IdParam, paginated, Permission, Plan, Role, Timestamp } from './common.ts';
 
 /** Wire shapes of login, sessions, MFA and API keys (interface-spec "Authentication", decisions.md). */
 
@@ -199,7 +199,7 @@ export const ConsoleSession = z
     user: z.object({
       id: z.string(),
       email: z.string(),
-      role: z.enum(['admin', 'member']),
+      role: Role,
       mfa_enabled: z.boolean(),
     }),
     organization: z.object({ id: z.string(), name: z.string(), plan: Plan }),

@@ -105,6 +105,14 @@ export const Permission = z.enum([
 ]);
 export type Permission = z.infer<typeof Permission>;
 
+/**
+ * A user's role in their organization (server/http/policy.ts says what each may do):
+ * `admin` everything, `member` reads everything and changes scans, findings and
+ * evidence, `viewer` reads. Ordered from most to least.
+ */
+export const Role = z.enum(['admin', 'member', 'viewer']);
+export type Role = z.infer<typeof Role>;
+
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
 

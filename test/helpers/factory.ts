@@ -14,7 +14,7 @@ import { newId } from '../../server/identity/ids.ts';
 import { createOrganization, setLimits, type LimitOverrides } from '../../server/identity/organizations.ts';
 import { createUser } from '../../server/identity/users.ts';
 import type { FindingStatus } from '../../server/schemas/findings.ts';
-import type { Permission, Plan } from '../../server/schemas/common.ts';
+import type { Permission, Plan, Role } from '../../server/schemas/common.ts';
 import type { Db } from '../../server/db/index.ts';
 import { insertObservations } from '../../server/findings/finding-observations.repository.ts';
 import { insertFindingsIfNew } from '../../server/findings/findings-lifecycle.repository.ts';
@@ -43,7 +43,7 @@ export interface TestUser {
   id: string;
   email: string;
   password: string;
-  role: 'admin' | 'member';
+  role: Role;
 }
 
 export interface Tenant {
@@ -64,7 +64,7 @@ export interface Tenant {
   /** A typed client calling with an API key of the admin carrying these permissions. */
   keyClient(permissions: Permission[]): Promise<ApiClient>;
   /** Adds a user to the tenant's organization. */
-  addUser(role: 'admin' | 'member'): Promise<TestUser>;
+  addUser(role: Role): Promise<TestUser>;
 }
 
 /** A fresh organization with an admin of its own. */
@@ -72,7 +72,7 @@ export async function createTenant(app: TestApp, plan: Plan = 'professional'): P
   const db = app.services.db;
   const tag = randomBytes(5).toString('hex');
   const org = await createOrganization(db, { name: `Org ${tag}`, plan });
-  const addUser = async (role: 'admin' | 'member'): Promise<TestUser> => {
+  const addUser = async (role: Role): Promise<TestUser> => {
     const email = `${role}-${randomBytes(5).toString('hex')}@${tag}.example.test`;
     const password = `pw-${randomBytes(12).toString('hex')}`;
     const user = await createUser(db, { orgId: org.id, email, password, role });

@@ -36,6 +36,8 @@ export interface paths {
          * @description `used_this_month` counts scans created since the first instant of the current UTC month; `resets_at` is the first instant of the next. `-1` means unlimited.
          *
          *     API key permission: `read:scans`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["getScanQuota"];
         put?: never;
@@ -58,6 +60,8 @@ export interface paths {
          * @description Professional and enterprise plans only (`PLAN_UPGRADE_REQUIRED` on startup). Oldest first.
          *
          *     API key permission: `read:scans`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["listSchedules"];
         put?: never;
@@ -71,7 +75,7 @@ export interface paths {
          *
          *     API key permission: `write:scans`.
          *
-         *     Needs the admin role.
+         *     Roles: admin.
          */
         post: operations["createSchedule"];
         delete?: never;
@@ -96,7 +100,7 @@ export interface paths {
          *
          *     API key permission: `write:scans`.
          *
-         *     Needs the admin role.
+         *     Roles: admin.
          */
         delete: operations["deleteSchedule"];
         options?: never;
@@ -116,6 +120,8 @@ export interface paths {
          * @description Newest first (ties by id). `target` matches exactly, ignoring case; `from_date` is inclusive and `to_date` exclusive (a date alone means 00:00Z).
          *
          *     API key permission: `read:scans`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["listScans"];
         put?: never;
@@ -130,6 +136,8 @@ export interface paths {
          *     Refused with `SCAN_QUOTA_EXCEEDED` when the month’s scans are used up and `CONCURRENT_SCAN_LIMIT` (with `Retry-After`) at the plan’s pending + running ceiling.
          *
          *     API key permission: `write:scans`.
+         *
+         *     Roles: admin, member.
          */
         post: operations["createScan"];
         delete?: never;
@@ -150,6 +158,8 @@ export interface paths {
          * @description `phases_completed` and `phases_remaining` together always list the phases of the scan’s type. `current_tool` is present while running, `started_at` and `completed_at` once they apply, `changes` once completed.
          *
          *     API key permission: `read:scans`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["getScan"];
         put?: never;
@@ -159,6 +169,8 @@ export interface paths {
          * @description A `pending` or `running` scan becomes `cancelled`, keeping its phase, progress and findings. Nothing is deleted. A finished scan answers 409 `SCAN_NOT_CANCELLABLE`.
          *
          *     API key permission: `write:scans`.
+         *
+         *     Roles: admin, member.
          */
         delete: operations["cancelScan"];
         options?: never;
@@ -178,6 +190,8 @@ export interface paths {
          * @description The findings this scan observed, with the severity it saw; the list of a finished scan never changes. Most severe first. `remediation` is the remediation summary in this view. `change` says whether this scan found the finding for the first time (`new`), found a resolved one again (`reopened`) or saw a known one (`unchanged`); filter on it to gate on what changed.
          *
          *     API key permission: `read:scans`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["listScanFindings"];
         put?: never;
@@ -200,6 +214,8 @@ export interface paths {
          * @description Findings of the caller’s organization. Default order: severity (critical first), then most recently detected; ties are broken by id, so pages never repeat or skip a finding. `scan_id` lists the findings that scan observed.
          *
          *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["listFindings"];
         put?: never;
@@ -222,6 +238,8 @@ export interface paths {
          * @description Counts by severity, status and tool over the findings detected in [from_date, to_date) (all when omitted), optionally for one target; trends over the last 7 days.
          *
          *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["getFindingStats"];
         put?: never;
@@ -244,6 +262,8 @@ export interface paths {
          * @description Every finding matching the list filters (and detected in [from_date, to_date)), as CSV (RFC 4180, spreadsheet-formula safe), a JSON array of finding details, or a PDF report. Not paginated. Streamed: the file is never built whole in memory. Every input is checked before the first byte; a failure after it cuts the response (the chunked body never ends), so a client can tell a cut file from a complete one.
          *
          *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["exportFindings"];
         put?: never;
@@ -268,6 +288,8 @@ export interface paths {
          * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing.
          *
          *     API key permission: `write:findings`.
+         *
+         *     Roles: admin, member.
          */
         post: operations["bulkUpdateFindings"];
         delete?: never;
@@ -286,6 +308,8 @@ export interface paths {
         /**
          * Finding details
          * @description API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["getFinding"];
         put?: never;
@@ -298,6 +322,8 @@ export interface paths {
          * @description Changes status and triage fields. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes.
          *
          *     API key permission: `write:findings`.
+         *
+         *     Roles: admin, member.
          */
         patch: operations["updateFinding"];
         trace?: never;
@@ -316,6 +342,8 @@ export interface paths {
          * @description The author is the caller (for an API key, the user who created it).
          *
          *     API key permission: `write:findings`.
+         *
+         *     Roles: admin, member.
          */
         post: operations["addFindingComment"];
         delete?: never;
@@ -358,6 +386,8 @@ export interface paths {
          * @description An expired token cannot be refreshed (TOKEN_EXPIRED); log in again instead.
          *
          *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         post: operations["refreshToken"];
         delete?: never;
@@ -376,6 +406,8 @@ export interface paths {
         /**
          * List the caller's active sessions
          * @description Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["listSessions"];
         put?: never;
@@ -401,6 +433,8 @@ export interface paths {
          * @description Every token of the session stops working at once (INVALID_TOKEN).
          *
          *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         delete: operations["revokeSession"];
         options?: never;
@@ -420,6 +454,8 @@ export interface paths {
         /**
          * Revoke all of the caller's sessions, the current one included
          * @description Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         post: operations["logoutAll"];
         delete?: never;
@@ -438,6 +474,8 @@ export interface paths {
         /**
          * Whether the caller's MFA is on, and how many recovery codes are left
          * @description Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["getMfa"];
         put?: never;
@@ -447,6 +485,8 @@ export interface paths {
          * @description A recovery code is accepted in place of a TOTP code. The recovery codes are deleted.
          *
          *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         delete: operations["disableMfa"];
         options?: never;
@@ -468,6 +508,8 @@ export interface paths {
          * @description TOTP (RFC 6238: SHA-1, 6 digits, 30 s). MFA is on only after POST /api/v1/auth/mfa/verify with a code of this secret. Refused (CONFLICT) while MFA is on.
          *
          *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         post: operations["setupMfa"];
         delete?: never;
@@ -490,6 +532,8 @@ export interface paths {
          * @description The answer carries 10 single-use recovery codes, shown only here: each logs in once in place of a TOTP code (and is accepted wherever a current code is asked for). New ones replace them with POST /api/v1/auth/mfa/recovery-codes.
          *
          *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         post: operations["verifyMfa"];
         delete?: never;
@@ -512,8 +556,54 @@ export interface paths {
          * @description Needs a current TOTP code or an unused recovery code (which is spent). Every earlier recovery code stops working; the new ones are shown only in this response. Wrong codes count as failed logins.
          *
          *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         post: operations["regenerateMfaRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the caller's own password
+         * @description Checks `current_password` (a wrong one is 422 on `current_password` and counts as a failed log-in of the caller's e-mail), sets `new_password` (at least 12 characters) and revokes every other session of the caller; the calling session stays. API keys stay.
+         *
+         *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the password of an invited account with its one-time token
+         * @description The token is the `token` of the `invite_url` an admin received (POST /api/v1/users). It works once and expires 72 hours after the invitation; a used, expired or unknown token is 422 on `token`. Then log in with the e-mail and the new password.
+         */
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -541,6 +631,8 @@ export interface paths {
         /**
          * Sign out: revoke the current session and clear the console cookie
          * @description Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin, member, viewer.
          */
         delete: operations["signOutConsole"];
         options?: never;
@@ -557,11 +649,11 @@ export interface paths {
         };
         /**
          * List the organization's API keys (never their secrets)
-         * @description Revoked keys are not listed; expired ones are, with their `expires_at`.
+         * @description An admin sees every key of the organization, a member their own. Revoked keys are not listed; expired ones are, with their `expires_at`.
          *
          *     Bearer tokens only (API keys are refused).
          *
-         *     Needs the admin role.
+         *     Roles: admin, member.
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -571,7 +663,7 @@ export interface paths {
          *
          *     Bearer tokens only (API keys are refused).
          *
-         *     Needs the admin role.
+         *     Roles: admin, member.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -596,7 +688,7 @@ export interface paths {
          *
          *     Bearer tokens only (API keys are refused).
          *
-         *     Needs the admin role.
+         *     Roles: admin, member.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -615,7 +707,7 @@ export interface paths {
          * List webhooks
          * @description Bearer tokens only (API keys are refused).
          *
-         *     Needs the admin role.
+         *     Roles: admin.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -625,7 +717,7 @@ export interface paths {
          *
          *     Bearer tokens only (API keys are refused).
          *
-         *     Needs the admin role.
+         *     Roles: admin.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -645,7 +737,7 @@ export interface paths {
          * Get a webhook
          * @description Bearer tokens only (API keys are refused).
          *
-         *     Needs the admin role.
+         *     Roles: admin.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -654,7 +746,7 @@ export interface paths {
          * Delete a webhook
          * @description Bearer tokens only (API keys are refused).
          *
-         *     Needs the admin role.
+         *     Roles: admin.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -673,7 +765,7 @@ export interface paths {
          * Delivery log of a webhook
          * @description Bearer tokens only (API keys are refused).
          *
-         *     Needs the admin role.
+         *     Roles: admin.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -699,7 +791,7 @@ export interface paths {
          *
          *     Bearer tokens only (API keys are refused).
          *
-         *     Needs the admin role.
+         *     Roles: admin.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -720,6 +812,8 @@ export interface paths {
          * @description The control catalogue (SOC 2, PCI DSS, ISO 27001) with each control’s status and evidence count in the caller’s organization, in catalogue order (framework, then reference). A control is `failing` while an open or in_progress finding maps to it, `passing` when a completed scan assessed it and nothing open maps to it, `not_assessed` otherwise.
          *
          *     API key permission: `read:grc`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["listControls"];
         put?: never;
@@ -742,6 +836,8 @@ export interface paths {
          * @description The control with the open and in_progress findings mapped to it (finding list items, most severe first) and its evidence records (newest first); each list holds at most 100 entries, `findings_total` and `evidence_count` have the totals.
          *
          *     API key permission: `read:grc`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["getControl"];
         put?: never;
@@ -766,6 +862,8 @@ export interface paths {
          * @description Records evidence a person attaches (a policy, a penetration test report, a ticket), with an optional http(s) link. It counts in `evidence_count`; only a completed scan assesses a control, so user evidence does not change its status.
          *
          *     API key permission: `write:grc`.
+         *
+         *     Roles: admin, member.
          */
         post: operations["addControlEvidence"];
         delete?: never;
@@ -786,6 +884,8 @@ export interface paths {
          * @description Risk assessment, attack scenarios, remediation priority and recommended actions for the finding, from the configured language-model provider (any OpenAI-compatible chat-completions endpoint) or, without one, the built-in remediation knowledge; `source` says which. A fresh analysis costs 1 AI credit of the organization’s monthly allowance and is cached: asking again costs 0. When the provider fails, the built-in analysis answers (`source: builtin`) for 0 credits and is not cached, so the next call asks the provider again. With the month’s credits used up, a fresh analysis is refused with AI_QUOTA_EXCEEDED (cached ones are still served).
          *
          *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["getFindingAiAnalysis"];
         put?: never;
@@ -808,8 +908,102 @@ export interface paths {
          * @description The remediation playbook an AI analysis names in `ansible_playbook_id`; `content` is the playbook YAML. Review its variables before running it.
          *
          *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
          */
         get: operations["getPlaybook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's users
+         * @description Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Invite a person by e-mail with a role
+         * @description Creates the account with no usable password and answers, once, `invite_url`: a one-time link under SCANWARD_PUBLIC_URL (the origin of this request when unset) where the person sets their password, valid 72 hours. Deliver it yourself (no e-mail is sent). An e-mail already in use is 409 CONFLICT.
+         *
+         *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        post: operations["inviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user of the organization
+         * @description Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user
+         * @description Their sessions and API keys stop working at once; their comments and finding history keep their e-mail. The last active admin cannot be deleted (409 CONFLICT).
+         *
+         *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role of a user, or disable or enable them
+         * @description A role change takes effect on the user's next request. `disabled: true` refuses their log-in and revokes every session and API key of theirs at once; `disabled: false` lets them log in again (what was revoked stays revoked). The last active admin can be neither demoted nor disabled (409 CONFLICT).
+         *
+         *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's audit events
+         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail), newest first. Filter by `actor` (user id or e-mail), `action` and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
+         *
+         *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1656,6 +1850,25 @@ export interface components {
         MfaStatus: {
             mfa_enabled: boolean;
         };
+        PasswordChanged: {
+            /** @enum {boolean} */
+            password_changed: true;
+            /** @description How many other sessions were revoked */
+            sessions_revoked: number;
+        };
+        PasswordChange: {
+            current_password: string;
+            new_password: string;
+        };
+        InviteAccepted: {
+            email: string;
+            /** @enum {boolean} */
+            password_set: true;
+        };
+        InviteAccept: {
+            token: string;
+            password: string;
+        };
         ConsoleSession: {
             session_id: string;
             /** @description Send as X-CSRF-Token on every console request that changes something */
@@ -1664,7 +1877,7 @@ export interface components {
                 id: string;
                 email: string;
                 /** @enum {string} */
-                role: "admin" | "member";
+                role: "admin" | "member" | "viewer";
                 mfa_enabled: boolean;
             };
             organization: {
@@ -1690,7 +1903,7 @@ export interface components {
                     id: string;
                     email: string;
                     /** @enum {string} */
-                    role: "admin" | "member";
+                    role: "admin" | "member" | "viewer";
                     mfa_enabled: boolean;
                 };
                 organization: {
@@ -1973,6 +2186,98 @@ export interface components {
             description: string;
             /** @description The Ansible playbook (YAML) */
             content: string;
+        };
+        UserList: {
+            items: components["schemas"]["User"][];
+            total: number;
+            page: number;
+            per_page: number;
+            pages: number;
+        };
+        User: {
+            /** @example user_0123456789abcdefghijklmn */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member" | "viewer";
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            disabled_at: string | null;
+            mfa_enabled: boolean;
+            /** @description Invited and has not set a password yet (the link may have expired) */
+            invite_pending: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        UserInvited: {
+            user: components["schemas"]["User"];
+            /**
+             * @description One-time link under SCANWARD_PUBLIC_URL where the person sets their password; shown only in this answer
+             * @example https://scanward.example.com/set-password#token=inv_…
+             */
+            invite_url: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            invite_expires_at: string;
+        };
+        UserInvite: {
+            /** @example alice@example.com */
+            email: string;
+            /**
+             * @default member
+             * @enum {string}
+             */
+            role: "admin" | "member" | "viewer";
+        };
+        UserUpdate: {
+            /** @enum {string} */
+            role?: "admin" | "member" | "viewer";
+            /** @description true: no log-in, and every session and API key of the user is revoked at once */
+            disabled?: boolean;
+        };
+        UserDeleted: {
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        AuditEventList: {
+            items: components["schemas"]["AuditEvent"][];
+            total: number;
+            page: number;
+            per_page: number;
+            pages: number;
+        };
+        AuditEvent: {
+            id: string;
+            /** @enum {string} */
+            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "auth.login" | "auth.login_failed";
+            /** @description Who acted; null when nobody signed in (a failed log-in) */
+            actor: {
+                id: string | null;
+                email: string | null;
+            } | null;
+            /** @description Whom it was done to */
+            target: {
+                id: string | null;
+                email: string | null;
+            } | null;
+            ip: string | null;
+            details: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
         };
     };
     responses: never;
@@ -4572,6 +4877,175 @@ export interface operations {
             };
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description The password is changed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChanged"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteAccept"];
+            };
+        };
+        responses: {
+            /** @description The password is set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteAccepted"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getConsoleSession: {
         parameters: {
             query?: never;
@@ -6086,6 +6560,642 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Users, oldest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserList"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserInvite"];
+            };
+        };
+        responses: {
+            /** @description The invited user and their link */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserInvited"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is deleted */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDeleted"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description The user as changed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description The actor's user id or e-mail */
+                actor?: string;
+                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "auth.login" | "auth.login_failed";
+                /** @description Events at or after this moment */
+                from?: string;
+                /** @description Events before this moment */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit events, newest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

@@ -137,3 +137,24 @@ export const DELIVERY_STATUSES = vocabulary<Schemas['WebhookDelivery']['status']
   succeeded: 'Succeeded',
   failed: 'Failed',
 });
+
+export type Role = Schemas['User']['role'];
+
+/** A person's role in the organization: what it lets them do, in a few words. */
+export const ROLES = vocabulary<Role>({
+  admin: 'Admin',
+  member: 'Member',
+  viewer: 'Viewer',
+});
+
+export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
+  'user.invited': 'Invited',
+  'user.invite_accepted': 'Accepted the invitation',
+  'user.role_changed': 'Role changed',
+  'user.disabled': 'Disabled',
+  'user.enabled': 'Enabled',
+  'user.deleted': 'Deleted',
+  'user.password_changed': 'Password changed',
+  'auth.login': 'Signed in',
+  'auth.login_failed': 'Failed to sign in',
+});

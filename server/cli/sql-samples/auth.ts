@@ -22,9 +22,18 @@ export const authSamples = [
         },
       ],
     ],
-    countLiveApiKeys: [[ORG]],
-    listLiveApiKeys: [[ORG, PAGE]],
-    revokeLiveApiKey: [[ORG, API_KEY, NOW]],
+    countLiveApiKeys: [
+      { name: 'the organization', args: [ORG] },
+      { name: 'one user', args: [ORG, USER] },
+    ],
+    listLiveApiKeys: [
+      { name: 'the organization', args: [ORG, PAGE] },
+      { name: 'one user', args: [ORG, PAGE, USER] },
+    ],
+    revokeLiveApiKey: [
+      { name: 'any of the organization', args: [ORG, API_KEY, NOW] },
+      { name: 'one user', args: [ORG, API_KEY, NOW, USER] },
+    ],
     revokeUserApiKeys: [[ORG, USER, NOW]],
     touchApiKey: [[ORG, API_KEY, NOW]],
     findApiKeyCallerByHash: [['hash']],
@@ -38,6 +47,10 @@ export const authSamples = [
       { name: 'one session', args: [ORG, USER, NOW, SESSION] },
     ],
     revokeUnrevokedSessions: [[ORG, USER, NOW]],
+    revokeOtherSessions: [
+      { name: 'but one', args: [ORG, USER, SESSION, NOW] },
+      { name: 'all', args: [ORG, USER, undefined, NOW] },
+    ],
     touchSession: [[ORG, SESSION, NOW]],
     findSessionCaller: [[ORG, { sessionId: SESSION, userId: USER }, NOW]],
   }),

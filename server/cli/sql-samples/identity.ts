@@ -1,7 +1,9 @@
 import * as organizations from '../../identity/organizations.repository.ts';
+import * as auditEvents from '../../identity/audit-events.repository.ts';
+import * as invites from '../../identity/user-invites.repository.ts';
 import * as users from '../../identity/users.repository.ts';
 import { QUERY_PIECE, repositorySamples } from '../sql-generator.ts';
-import { EMAIL, NOW, ORG, USER } from './fixture.ts';
+import { EMAIL, NOW, ORG, PAGE, USER } from './fixture.ts';
 
 /** Samples of server/identity/. */
 
@@ -40,5 +42,44 @@ export const identitySamples = [
       { name: 'one organization', args: [ORG] },
     ],
     findPasswordCallerInAnyOrganization: [[EMAIL]],
+    countUsers: [[ORG]],
+    listPeople: [[ORG, PAGE]],
+    findPerson: [[ORG, USER]],
+    setUserRole: [[ORG, USER, 'viewer', NOW]],
+  }),
+  repositorySamples('server/identity/user-invites.repository.ts', invites, {
+    insertUserInvite: [
+      [{ id: 'inv_new', org_id: ORG, user_id: USER, token_hash: 'hash', expires_at: NOW, created_at: NOW }],
+    ],
+    consumeUserInvite: [['hash', NOW]],
+  }),
+  repositorySamples('server/identity/audit-events.repository.ts', auditEvents, {
+    insertAuditEvent: [
+      [
+        {
+          id: 'audit_new',
+          org_id: ORG,
+          action: 'user.invited',
+          actor_id: USER,
+          actor_email: EMAIL,
+          target_id: 'user_new',
+          target_email: 'new@example.com',
+          ip: '127.0.0.1',
+          details: { role: 'member' },
+          created_at: NOW,
+        },
+      ],
+    ],
+    countAuditEvents: [
+      { name: 'every event', args: [ORG, {}] },
+      { name: 'every filter', args: [ORG, { actor: EMAIL, action: 'user.invited', from: NOW, to: NOW }] },
+    ],
+    listAuditEvents: [
+      { name: 'every event', args: [ORG, {}, PAGE] },
+      {
+        name: 'every filter',
+        args: [ORG, { actor: EMAIL, action: 'user.invited', from: NOW, to: NOW }, PAGE],
+      },
+    ],
   }),
 ];

@@ -165,17 +165,24 @@ describe(`API keys (${testEngine})`, () => {
     expect((await list(ownApi, '?page=3&per_page=2')).items).toEqual([]);
   });
 
-  it('lets only admins manage keys; members get INSUFFICIENT_PERMISSION', async () => {
+  it('lets admins manage every key, members only their own, viewers none', async () => {
     const member = await tenant.addUser('member');
     const memberApi = await tenant.client(member);
+    const viewerApi = await tenant.client(await tenant.addUser('viewer'));
     const existing = await create(admin, { name: 'admin-made', permissions: ['read:scans'] });
+    const mine = await create(memberApi, { name: 'mine', permissions: ['read:scans', 'write:scans'] });
+    // A member sees and revokes only their own; another's key answers like a missing one.
+    expect((await list(memberApi)).items.map((k) => k.id)).toEqual([mine.id]);
+    await expectError(await memberApi.del(`/api/v1/api-keys/${existing.id}`), 404, 'NOT_FOUND');
+    expect((await list(admin)).items.map((k) => k.id)).toContain(mine.id);
+    expect((await memberApi.del(`/api/v1/api-keys/${mine.id}`)).status).toBe(200);
+    // A viewer manages no keys.
     await expectError(
-      await memberApi.post('/api/v1/api-keys', { name: 'mine', permissions: ['read:scans'] }),
+      await viewerApi.post('/api/v1/api-keys', { name: 'v', permissions: ['read:scans'] }),
       403,
       'INSUFFICIENT_PERMISSION',
     );
-    await expectError(await memberApi.get('/api/v1/api-keys'), 403, 'INSUFFICIENT_PERMISSION');
-    await expectError(await memberApi.del(`/api/v1/api-keys/${existing.id}`), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await viewerApi.get('/api/v1/api-keys'), 403, 'INSUFFICIENT_PERMISSION');
     // Another admin of the organization manages the same keys.
     const otherAdmin = await tenant.addUser('admin');
     const otherAdminApi = await tenant.client(otherAdmin);

@@ -27,6 +27,7 @@ const OWNED_PARAMS = {
   delivery_id: 'webhook_deliveries',
   session_id: 'sessions',
   key_id: 'api_keys',
+  user_id: 'users',
 } as const;
 type OwnedParam = keyof typeof OWNED_PARAMS;
 
@@ -41,6 +42,7 @@ const CATALOGUE_PARAMS = new Set(['control_id', 'playbook_id']);
 const BODIES: Record<string, unknown> = {
   'PATCH /api/v1/findings/{finding_id}': { status: 'resolved', notes: 'taken over' },
   'POST /api/v1/findings/{finding_id}/comments': { text: 'x' },
+  'PATCH /api/v1/users/{user_id}': { role: 'viewer' },
 };
 
 /** What the owner gets for its own ids when that is not the route's success: A's scan is finished. */
@@ -117,6 +119,12 @@ describe(`organization isolation of every route with an id in its path (${testEn
         permissions: ['read:scans'],
       }),
     );
+    const colleague = okBody(
+      await api.post<{ user: { id: string } }>('/api/v1/users', {
+        email: `colleague@${tag}.example.test`,
+        role: 'member',
+      }),
+    );
     // A second session of the admin: revoking it (the positive control) leaves the client's session working.
     await tenant.bearer();
     const sessions = okBody(
@@ -133,6 +141,7 @@ describe(`organization isolation of every route with an id in its path (${testEn
       delivery_id: deliveryId!,
       session_id: other.id,
       key_id: key.id,
+      user_id: colleague.user.id,
     };
   };
 

@@ -5,7 +5,9 @@ import { enforceAccess, hashApiKey } from '../../../server/auth/gatekeeper.ts';
 import type { Principal } from '../../../server/http/principal.ts';
 import { AppError } from '../../../server/errors.ts';
 import type { OrganizationRow } from '../../../server/identity/organizations.repository.ts';
-import type { Permission } from '../../../server/schemas/common.ts';
+import type { Permission, Role } from '../../../server/schemas/common.ts';
+import { assertKeyWithinRole } from '../../../server/auth/api-keys.ts';
+import { mayManageOwnedBy, routeRoles } from '../../../server/http/policy.ts';
 
 const org: OrganizationRow = {
   id: 'org_test',
@@ -20,13 +22,13 @@ const org: OrganizationRow = {
   updated_at: new Date(0),
 };
 
-const bearer = (role: 'admin' | 'member'): Principal => ({
+const bearer = (role: Role): Principal => ({
   via: 'bearer',
   user: { id: 'user_1', email: 'u@example.test', role },
   org,
   sessionId: 'sess_1',
 });
-const apiKey = (role: 'admin' | 'member', permissions: Permission[]): Principal => ({
+const apiKey = (role: Role, permissions: Permission[]): Principal => ({
   via: 'api_key',
   user: { id: 'user_1', email: 'u@example.test', role },
   org,
@@ -89,6 +91,35 @@ describe('access rules', () => {
         enforceAccess({ permission: 'write:scans', admin: true }, apiKey('admin', ['write:scans'])),
       ),
     ).toBeUndefined();
+  });
+
+  it('lets a viewer read and nothing more, with a bearer token', () => {
+    expect(refusal(() => enforceAccess({ permission: 'read:grc' }, bearer('viewer')))).toBeUndefined();
+    for (const permission of ['write:scans', 'write:findings', 'write:grc'] as const) {
+      expect(refusal(() => enforceAccess({ permission }, bearer('viewer')))).toBe('INSUFFICIENT_PERMISSION');
+      expect(refusal(() => enforceAccess({ permission }, bearer('member')))).toBeUndefined();
+    }
+    // Self-service routes (no permission) are every role's.
+    expect(refusal(() => enforceAccess({ bearerOnly: true }, bearer('viewer')))).toBeUndefined();
+    expect(routeRoles({ bearerOnly: true, roles: ['admin', 'member'] })).toEqual(['admin', 'member']);
+  });
+
+  it("never lets an API key do more than its creator's current role", () => {
+    const all: Permission[] = ['read:findings', 'write:findings'];
+    expect(refusal(() => enforceAccess({ permission: 'write:findings' }, apiKey('viewer', all)))).toBe(
+      'INSUFFICIENT_PERMISSION',
+    );
+    expect(
+      refusal(() => enforceAccess({ permission: 'read:findings' }, apiKey('viewer', all))),
+    ).toBeUndefined();
+    expect(() => assertKeyWithinRole('viewer', ['read:scans', 'write:scans'])).toThrow(/write:scans/);
+    expect(() => assertKeyWithinRole('member', ['read:scans', 'write:scans'])).not.toThrow();
+  });
+
+  it('lets admins manage what anyone owns, others only their own', () => {
+    expect(mayManageOwnedBy(bearer('admin'), 'user_other')).toBe(true);
+    expect(mayManageOwnedBy(bearer('member'), 'user_other')).toBe(false);
+    expect(mayManageOwnedBy(bearer('member'), 'user_1')).toBe(true);
   });
 });
 

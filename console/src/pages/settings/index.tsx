@@ -1,5 +1,9 @@
 import type { ComponentType } from 'react';
+import type { Role } from '../../api/vocabulary';
+import { Link } from '../../router';
+import { useSession } from '../../session';
 import { Page } from '../../ui';
+import { Password } from './password';
 import { ApiKeys } from './api-keys';
 import { Mfa } from './mfa';
 import { Quota } from './quota';
@@ -13,19 +17,30 @@ import { Webhooks } from './webhooks';
  * and the session from `useSession()`, and is built of `Section` and, for a list, an
  * `ItemTable` over `useCollection` (../../data.ts). Adding one is a new file and a line here.
  */
-export const SETTINGS_SECTIONS: ReadonlyArray<{ id: string; Component: ComponentType }> = [
+export const SETTINGS_SECTIONS: ReadonlyArray<{
+  id: string;
+  Component: ComponentType;
+  roles?: readonly Role[];
+}> = [
   { id: 'quota', Component: Quota },
   { id: 'schedules', Component: Schedules },
-  { id: 'webhooks', Component: Webhooks },
-  { id: 'api-keys', Component: ApiKeys },
+  { id: 'webhooks', Component: Webhooks, roles: ['admin'] },
+  { id: 'api-keys', Component: ApiKeys, roles: ['admin', 'member'] },
   { id: 'sessions', Component: Sessions },
   { id: 'mfa', Component: Mfa },
+  { id: 'password', Component: Password },
 ];
 
+/** The settings sections the signed-in role may use (the API's policy decides; this only hides what it would refuse). */
 export function Settings() {
+  const { session } = useSession();
+  const role = session.user.role;
   return (
-    <Page title="Settings">
-      {SETTINGS_SECTIONS.map(({ id, Component }) => (
+    <Page
+      title="Settings"
+      actions={role === 'admin' ? <Link href="/settings/people">People</Link> : undefined}
+    >
+      {SETTINGS_SECTIONS.filter((s) => !s.roles || s.roles.includes(role)).map(({ id, Component }) => (
         <Component key={id} />
       ))}
     </Page>

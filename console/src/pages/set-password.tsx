@@ -1,0 +1,58 @@
+import { useState, type FormEvent } from 'react';
+import { problem } from '../api/contract';
+import { apiClientRef, useApi } from '../api/context';
+import { Link } from '../router';
+import { Problem } from '../ui';
+
+/**
+ * Where an invitation's link leads (`/set-password#token=…`, the token in the fragment so
+ * it reaches no server log): choose a password, then sign in.
+ */
+export function SetPassword() {
+  const api = useApi(apiClientRef);
+  const token = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    const { data, error: failure } = await api.POST('/api/v1/auth/invitations/accept', {
+      body: { token, password },
+    });
+    if (data) setDone(data.email);
+    else setError(problem(failure));
+  };
+
+  if (done) {
+    return (
+      <section className="sign-in card" role="status">
+        <h1>Password set</h1>
+        <p>You can now sign in as {done}.</p>
+        <Link href="/sign-in">Sign in</Link>
+      </section>
+    );
+  }
+  return (
+    <form className="sign-in card" onSubmit={(e) => void submit(e)}>
+      <h1>Choose your password</h1>
+      {!token && <Problem message="This link has no invitation token; ask your admin for a new one." />}
+      <label>
+        New password
+        <input
+          type="password"
+          name="new_password"
+          autoComplete="new-password"
+          minLength={12}
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <span className="hint">At least 12 characters.</span>
+      </label>
+      <Problem message={error} />
+      <button type="submit">Set password</button>
+    </form>
+  );
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import {
+  AccountEmail,
+  IdParam,
+  paginated,
+  PaginationQuery,
+  parseDateParam,
+  Role,
+  Timestamp,
+} from './common.ts';
+
+/**
+ * Wire shapes of the People API (users of an organization, invitations), the
+ * self-service password change and the audit trail (issue 22).
+ */
+
+/** Shortest password a person may set (the same rule as SCANWARD_ADMIN_PASSWORD and the command line). */
+export const MIN_PASSWORD_LENGTH = 12;
+export const NewPassword = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, { error: `must be at least ${MIN_PASSWORD_LENGTH} characters` })
+  .max(1024, { error: 'must be at most 1024 characters' });
+
+// ---- People ----
+
+export const UserRecord = z
+  .object({
+    id: z.string().meta({ example: 'user_0123456789abcdefghijklmn' }),
+    email: z.string(),
+    role: Role,
+    disabled: z.boolean(),
+    disabled_at: Timestamp.nullable(),
+    mfa_enabled: z.boolean(),
+    invite_pending: z
+      .boolean()
+      .meta({ description: 'Invited and has not set a password yet (the link may have expired)' }),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'User' });
+export type UserRecord = z.infer<typeof UserRecord>;
+
+export const UserList = paginated(UserRecord, 'UserList');
+
+export const UserIdParams = z.object({ user_id: IdParam('user', 'user_0123456789abcdefghijklmn') });
+
+export const UserInvite = z
+  .object({
+    email: AccountEmail,
+    role: Role.default('member'),
+  })
+  .meta({ id: 'UserInvite' });
+
+export const UserInvited = z
+  .object({
+    user: UserRecord,
+    invite_url: z.string().meta({
+      description:
+        'One-time link under SCANWARD_PUBLIC_URL where the person sets their password; shown only in this answer',
+      example: 'https://scanward.example.com/set-password#token=inv_…',
+    }),
+    invite_expires_at: Timestamp,
+  })
+  .meta({ id: 'UserInvited' });
+export type UserInvited = z.infer<typeof UserInvited>;
+
+export const UserUpdate = z
+  .object({
+    role: Role.optional(),
+    disabled: z.boolean().optional().meta({
+      description: 'true: no log-in, and every session and API key of the user is revoked at once',
+    }),
+  })
+  .refine((b) => b.role !== undefined || b.disabled !== undefined, { error: 'give role or disabled' })
+  .meta({ id: 'UserUpdate' });
+
+export const UserDeleted = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'UserDeleted' });
+
+export const InviteAccept = z
+  .object({
+    token: z.string().min(1, { error: 'is required' }).max(200),
+    password: NewPassword,
+  })
+  .meta({ id: 'InviteAccept' });
+
+export const InviteAccepted = z
+  .object({ email: z.string(), password_set: z.literal(true) })
+  .meta({ id: 'InviteAccepted' });
+
+// ---- Self-service ----
+
+export const PasswordChange = z
+  .object({
+    current_password: z.string().min(1, { error: 'is required' }).max(1024),
+    new_password: NewPassword,
+  })
+  .meta({ id: 'PasswordChange' });
+
+export const PasswordChanged = z
+  .object({
+    password_changed: z.literal(true),
+    sessions_revoked: z.number().int().meta({ description: 'How many other sessions were revoked' }),
+  })
+  .meta({ id: 'PasswordChanged' });
+
+// ---- Audit trail ----
+
+export const AuditAction = z.enum([
+  'user.invited',
+  'user.invite_accepted',
+  'user.role_changed',
+  'user.disabled',
+  'user.enabled',
+  'user.deleted',
+  'user.password_changed',
+  'auth.login',
+  'auth.login_failed',
+]);
+export type AuditAction = z.infer<typeof AuditAction>;
+
+const Person = z
+  .object({ id: z.string().nullable(), email: z.string().nullable() })
+  .meta({ id: 'AuditPerson' });
+
+export const AuditEvent = z
+  .object({
+    id: z.string(),
+    action: AuditAction,
+    actor: Person.nullable().meta({ description: 'Who acted; null when nobody signed in (a failed log-in)' }),
+    target: Person.nullable().meta({ description: 'Whom it was done to' }),
+    ip: z.string().nullable(),
+    details: z.record(z.string(), z.string()),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'AuditEvent' });
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+export const AuditEventList = paginated(AuditEvent, 'AuditEventList');
+
+const DateParam = z
+  .string()
+  .refine((v) => parseDateParam(v) !== undefined, { error: 'must be a date or ISO 8601 date-time' });
+
+export const AuditEventQuery = PaginationQuery.extend({
+  actor: z.string().max(320).optional().meta({ description: "The actor's user id or e-mail" }),
+  action: AuditAction.optional(),
+  from: DateParam.optional().meta({ description: 'Events at or after this moment' }),
+  to: DateParam.optional().meta({ description: 'Events before this moment' }),
+});
