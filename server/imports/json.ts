@@ -44,7 +44,9 @@ export function parseJson(source: string, firstLine = 1): unknown {
     const lineCol = /line (\d+) column (\d+)/.exec(message);
     const position = /position (\d+)/.exec(message);
     const line = lineCol ? Number(lineCol[1]) : position ? lineOf(source, Number(position[1])) : 1;
-    throw new ReportError(`line ${line + firstLine - 1}: not valid JSON (${message.replace(/\s*\(line.*$/, '')})`);
+    throw new ReportError(
+      `line ${line + firstLine - 1}: not valid JSON (${message.replace(/\s*\(line.*$/, '')})`,
+    );
   }
 }
 

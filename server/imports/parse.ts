@@ -38,7 +38,9 @@ export function parseReport(bytes: Uint8Array, format: ImportFormat | undefined)
   const trimmed = source.trimStart();
   if (trimmed === '') {
     if (!format)
-      throw new ReportError('the report is empty: name its format (format=nuclei, zap, nmap, openvas or scanward)');
+      throw new ReportError(
+        'the report is empty: name its format (format=nuclei, zap, nmap, openvas or scanward)',
+      );
     return { format, tool: TOOL[format], results: [] };
   }
   const first = trimmed[0];
@@ -46,7 +48,11 @@ export function parseReport(bytes: Uint8Array, format: ImportFormat | undefined)
   if (first === '[' || first === '{') return parseJsonReport(source, format);
   if (format === undefined || format === 'openvas') {
     if (/^\uFEFF?[^\n]*\bNVT Name\b/.test(trimmed) || format === 'openvas') {
-      return { format: 'openvas', tool: 'openvas', results: openvasCsvResults(trimmed.replace(/^\uFEFF/, '')) };
+      return {
+        format: 'openvas',
+        tool: 'openvas',
+        results: openvasCsvResults(trimmed.replace(/^\uFEFF/, '')),
+      };
     }
   }
   throw new ReportError(
@@ -62,7 +68,11 @@ function rootElement(source: string): string | undefined {
   return match?.[1];
 }
 
-const XML_FORMATS: Record<string, ImportFormat> = { OWASPZAPReport: 'zap', nmaprun: 'nmap', report: 'openvas' };
+const XML_FORMATS: Record<string, ImportFormat> = {
+  OWASPZAPReport: 'zap',
+  nmaprun: 'nmap',
+  report: 'openvas',
+};
 
 function parseXmlReport(source: string, format: ImportFormat | undefined): ParsedReport {
   const root = rootElement(source.replace(/^\uFEFF/, ''));
@@ -72,9 +82,15 @@ function parseXmlReport(source: string, format: ImportFormat | undefined): Parse
       `the root element <${root ?? '?'}> is not ${format ? `a ${format} report's` : "a report's this server reads"} (<OWASPZAPReport>, <nmaprun> or <report>)`,
     );
   }
-  if (detected === 'zap') return { format: 'zap', tool: 'zap', results: zapResults(parseXml(source, ZAP_XML_ARRAYS), 'xml') };
-  if (detected === 'nmap') return { format: 'nmap', tool: 'nmap', results: nmapResults(parseXml(source, NMAP_XML_ARRAYS)) };
-  return { format: 'openvas', tool: 'openvas', results: openvasXmlResults(parseXml(source, OPENVAS_XML_ARRAYS)) };
+  if (detected === 'zap')
+    return { format: 'zap', tool: 'zap', results: zapResults(parseXml(source, ZAP_XML_ARRAYS), 'xml') };
+  if (detected === 'nmap')
+    return { format: 'nmap', tool: 'nmap', results: nmapResults(parseXml(source, NMAP_XML_ARRAYS)) };
+  return {
+    format: 'openvas',
+    tool: 'openvas',
+    results: openvasXmlResults(parseXml(source, OPENVAS_XML_ARRAYS)),
+  };
 }
 
 function isNucleiResult(value: unknown): boolean {
@@ -98,15 +114,23 @@ function parseJsonReport(source: string, format: ImportFormat | undefined): Pars
   const detected = format ?? detectJson(document);
   switch (detected) {
     case 'nuclei':
-      return { format: 'nuclei', tool: 'nuclei', results: nucleiResults(Array.isArray(document) ? document : [document]) };
+      return {
+        format: 'nuclei',
+        tool: 'nuclei',
+        results: nucleiResults(Array.isArray(document) ? document : [document]),
+      };
     case 'zap': {
       const report = record(document);
-      if (!report || !Array.isArray(report['site'])) throw new ReportError('not a ZAP JSON report (it has no "site" array)');
+      if (!report || !Array.isArray(report['site']))
+        throw new ReportError('not a ZAP JSON report (it has no "site" array)');
       return { format: 'zap', tool: 'zap', results: zapResults(report, 'json') };
     }
     case 'scanward': {
       const items = scanwardItems(document);
-      if (!items) throw new ReportError('not Scanward findings (an array of findings, or an object with a "findings" array)');
+      if (!items)
+        throw new ReportError(
+          'not Scanward findings (an array of findings, or an object with a "findings" array)',
+        );
       return { format: 'scanward', tool: 'scanward', results: scanwardResults(items) };
     }
     default:

@@ -57,7 +57,10 @@ export function text(value: unknown, max = MAX_FIELD): string {
   else return '';
   if (s.length > max) s = `${s.slice(0, max)}… (cut at ${max} characters)`;
   // eslint-disable-next-line no-control-regex
-  return s.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  return s.replace(
+    /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '\uFFFD',
+  );
 }
 
 /** A value that may be one item or a list, as a list (XML elements met once, JSON fields either way). */
@@ -91,7 +94,8 @@ export function componentUrl(raw: string): string {
   const scheme = url.protocol.replace(/:$/, '');
   const port = url.port || String(DEFAULT_PORTS[scheme] ?? '');
   if (!url.hostname) return value;
-  const host = url.hostname.includes(':') && !url.hostname.startsWith('[') ? `[${url.hostname}]` : url.hostname;
+  const host =
+    url.hostname.includes(':') && !url.hostname.startsWith('[') ? `[${url.hostname}]` : url.hostname;
   // Special schemes always have a path ('/'); others (`tcp://h:22`) may have none.
   return `${scheme}://${host}${port ? `:${port}` : ''}${url.pathname}`;
 }

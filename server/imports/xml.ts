@@ -39,7 +39,8 @@ export function refuseDtd(source: string): void {
     }
   }
   const entity = /<!ENTITY\b/i.exec(source);
-  if (entity) throw new ReportError(`line ${lineOf(source, entity.index)}: entity declarations are not accepted`);
+  if (entity)
+    throw new ReportError(`line ${lineOf(source, entity.index)}: entity declarations are not accepted`);
 }
 
 /** Throws, naming the line, when elements nest deeper than MAX_DEPTH (a cheap pass before the parser). */
@@ -51,7 +52,9 @@ function refuseDeepNesting(source: string): void {
     if (m[1] === '/') depth--;
     else if (m[3] !== '/') depth++;
     if (depth > MAX_DEPTH) {
-      throw new ReportError(`line ${lineOf(source, m.index)}: elements nest deeper than ${MAX_DEPTH} levels at <${m[2]}>`);
+      throw new ReportError(
+        `line ${lineOf(source, m.index)}: elements nest deeper than ${MAX_DEPTH} levels at <${m[2]}>`,
+      );
     }
   }
 }

@@ -2,6 +2,7 @@ import type { AnyRoute } from '../http/contract.ts';
 import type { TagDescription } from '../http/openapi.ts';
 import { healthRoutes } from './health.ts';
 import { scanRoutes } from './scans.ts';
+import { importRoutes } from './imports.ts';
 import { findingRoutes } from './findings.ts';
 import { authRoutes } from './auth.ts';
 import { consoleSessionRoutes } from './console-session.ts';
@@ -15,6 +16,7 @@ import { playbookRoutes } from './playbooks.ts';
 export const allRoutes: AnyRoute[] = [
   ...healthRoutes,
   ...scanRoutes,
+  ...importRoutes,
   ...findingRoutes,
   ...authRoutes,
   ...consoleSessionRoutes,

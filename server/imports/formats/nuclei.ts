@@ -58,7 +58,8 @@ function nucleiResult(item: unknown, n: number): ImportedResult {
     port: componentPort(component) ?? portOf(r['port']),
     category: null,
     evidence: {
-      request: text(r['request']) || text(r['curl-command']) || `${text(r['type'], 32) || 'match'} ${matchedAt}`,
+      request:
+        text(r['request']) || text(r['curl-command']) || `${text(r['type'], 32) || 'match'} ${matchedAt}`,
       response:
         text(r['response']) ||
         [extracted.join('\n'), text(r['matched-line'])].filter(Boolean).join('\n') ||

@@ -200,10 +200,14 @@ export function openvasCsvResults(source: string): ImportedResult[] {
   const columns = new Map(header.fields.map((name, i) => [name.trim(), i]));
   const missing = REQUIRED_COLUMNS.filter((c) => !columns.has(c));
   if (missing.length > 0)
-    throw new ReportError(`line ${header.line}: the header has no ${missing.map((c) => `"${c}"`).join(', ')} column`);
+    throw new ReportError(
+      `line ${header.line}: the header has no ${missing.map((c) => `"${c}"`).join(', ')} column`,
+    );
   return records.map(({ line, fields }) => {
     if (fields.length !== header.fields.length)
-      throw new ReportError(`line ${line}: ${fields.length} fields where the header names ${header.fields.length}`);
+      throw new ReportError(
+        `line ${line}: ${fields.length} fields where the header names ${header.fields.length}`,
+      );
     const get = (name: string, max?: number) => {
       const i = columns.get(name);
       return i === undefined ? '' : text(fields[i], max).trim();
@@ -219,7 +223,11 @@ export function openvasCsvResults(source: string): ImportedResult[] {
       vector: '',
       name: get('NVT Name', 512),
       oid: get('NVT OID', 128),
-      cves: distinct(get('CVEs').split(/[,\s]+/).map(cveId)),
+      cves: distinct(
+        get('CVEs')
+          .split(/[,\s]+/)
+          .map(cveId),
+      ),
       summary: get('Summary'),
       insight: get('Vulnerability Insight'),
       impact: get('Impact'),

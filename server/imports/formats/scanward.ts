@@ -20,7 +20,9 @@ import {
  */
 export function isScanwardFinding(value: unknown): boolean {
   const r = record(value);
-  return r !== undefined && typeof r['template_id'] === 'string' && typeof r['affected_component'] === 'string';
+  return (
+    r !== undefined && typeof r['template_id'] === 'string' && typeof r['affected_component'] === 'string'
+  );
 }
 
 export function scanwardItems(document: unknown): unknown[] | undefined {
@@ -36,8 +38,13 @@ export function scanwardResults(items: readonly unknown[]): ImportedResult[] {
     const component = text(f?.['affected_component'], 4096).trim();
     const severity = text(f?.['severity'], 16);
     if (!f || !checkId || !component)
-      throw new ReportError(`finding ${i + 1}: not a Scanward finding (it needs template_id and affected_component)`);
-    if (!isSeverity(severity)) throw new ReportError(`finding ${i + 1} (${checkId}): severity "${severity}" is not one of critical, high, medium, low, info`);
+      throw new ReportError(
+        `finding ${i + 1}: not a Scanward finding (it needs template_id and affected_component)`,
+      );
+    if (!isSeverity(severity))
+      throw new ReportError(
+        `finding ${i + 1} (${checkId}): severity "${severity}" is not one of critical, high, medium, low, info`,
+      );
     const remediation = record(f['remediation']);
     const evidence = record(f['evidence']);
     const port = Number(f['port']);

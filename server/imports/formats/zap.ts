@@ -1,5 +1,14 @@
 import type { Severity } from '../../scoring/severity.ts';
-import { componentPort, componentUrl, cweId, list, record, ReportError, text, type ImportedResult } from '../report.ts';
+import {
+  componentPort,
+  componentUrl,
+  cweId,
+  list,
+  record,
+  ReportError,
+  text,
+  type ImportedResult,
+} from '../report.ts';
 
 /**
  * OWASP ZAP's XML report (`OWASPZAPReport`, ZAP 2.x, the traditional and "plus" forms) and
