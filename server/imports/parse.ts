@@ -5,7 +5,7 @@ import { isScanwardFinding, scanwardItems, scanwardResults } from './formats/sca
 import { zapResults, ZAP_XML_ARRAYS } from './formats/zap.ts';
 import { parseJson, parseJsonLines } from './json.ts';
 import { record, ReportError, type ImportFormat, type ParsedReport } from './report.ts';
-import { parseXml } from './xml.ts';
+import { parseXml, refuseDtd } from './xml.ts';
 
 /**
  * A report's bytes → its tool and results. Pure and synchronous: parse-worker.ts runs it
@@ -75,6 +75,8 @@ const XML_FORMATS: Record<string, ImportFormat> = {
 };
 
 function parseXmlReport(source: string, format: ImportFormat | undefined): ParsedReport {
+  // Before anything reads the prologue: a DTD that could declare or fetch entities is refused.
+  refuseDtd(source);
   const root = rootElement(source.replace(/^\uFEFF/, ''));
   const detected = root ? XML_FORMATS[root] : undefined;
   if (!detected || (format && format !== detected)) {
