@@ -56,8 +56,8 @@ export function text(value: unknown, max = MAX_FIELD): string {
   else if (typeof value === 'number' && Number.isFinite(value)) s = String(value);
   else return '';
   if (s.length > max) s = `${s.slice(0, max)}… (cut at ${max} characters)`;
-  // eslint-disable-next-line no-control-regex
   return s.replace(
+    // eslint-disable-next-line no-control-regex
     /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
     '\uFFFD',
   );

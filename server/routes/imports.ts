@@ -26,9 +26,9 @@ export const importReportRoute = defineRoute({
     const upload = await readUpload(ctx, services.config.importLimit);
     const params = ImportParams.safeParse({ ...queryFields(ctx.query), ...upload.fields });
     if (!params.success) {
-      const issue = params.error.issues[0]!;
-      const field = issue.path.map(String).join('.') || undefined;
-      const message = issue.message.replace(/^Invalid input: /, '');
+      const [issue] = params.error.issues;
+      const field = issue?.path.map(String).join('.') || undefined;
+      const message = (issue?.message ?? 'invalid').replace(/^Invalid input: /, '');
       throw new AppError(422, 'VALIDATION_ERROR', field ? `${field}: ${message}` : message, field);
     }
     const unstorable = findUnstorable(params.data);

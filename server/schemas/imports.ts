@@ -32,12 +32,8 @@ export const ImportUpload = ImportParams.extend({
 
 export const ImportResult = ScanDetail.extend({
   format: ImportFormat,
-  results_read: z
-    .number()
-    .int()
-    .min(0)
-    .meta({
-      description: 'Results read from the report (several on one weakness and place are one finding)',
-    }),
+  results_read: z.number().int().min(0).meta({
+    description: 'Results read from the report (several on one weakness and place are one finding)',
+  }),
 }).meta({ id: 'ImportResult' });
 export type ImportResult = z.infer<typeof ImportResult>;

@@ -186,7 +186,8 @@ export type PhaseTimings = z.infer<typeof PhaseTimings>;
 
 export const ScanSource = z.enum(['scan', 'import']).meta({
   id: 'ScanSource',
-  description: "`scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports",
+  description:
+    "`scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports",
 });
 export type ScanSource = z.infer<typeof ScanSource>;
 
@@ -205,7 +206,10 @@ export const ScanDetail = ScanListItem.extend({
   tool: z
     .string()
     .nullable()
-    .meta({ description: "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans" }),
+    .meta({
+      description:
+        "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans",
+    }),
 }).meta({ id: 'ScanDetail' });
 export type ScanDetail = z.infer<typeof ScanDetail>;
 
