@@ -10032,6 +10032,10 @@ var PhaseTimings = object({
     description: "Milliseconds of the final step (findings resolved, evidence recorded, scan completed); present once completed"
   })
 }).meta({ id: "PhaseTimings", description: "Where the time of a scan went" });
+var ScanSource = schemas_enum(["scan", "import"]).meta({
+  id: "ScanSource",
+  description: "`scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports"
+});
 var ScanDetail = ScanListItem.extend({
   current_tool: schemas_string().optional().meta({ description: "Present on a running scan" }),
   started_at: Timestamp.optional().meta({ description: "Present once started" }),
@@ -10042,7 +10046,11 @@ var ScanDetail = ScanListItem.extend({
   credential_checks: CredentialChecks,
   estimated_duration: schemas_number().int().meta({ description: "Seconds" }),
   changes: ScanChanges.optional().meta({ description: "Present once completed" }),
-  phase_timings: PhaseTimings
+  phase_timings: PhaseTimings,
+  source: ScanSource,
+  tool: schemas_string().nullable().meta({
+    description: "The tool that produced an imported report (`nuclei`, `zap`, \u2026); null for Scanward's own scans"
+  })
 }).meta({ id: "ScanDetail" });
 var ScanList = paginated(ScanListItem, "ScanList");
 var ScanCancelled = object({ id: schemas_string(), status: literal("cancelled"), message: schemas_string() }).meta({ id: "ScanCancelled" });
