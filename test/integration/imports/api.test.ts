@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, okBody, type Answer, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { factory, type BuiltTenant } from '../../helpers/factory.ts';
+import { factory, insertWebhook, type BuiltTenant } from '../../helpers/factory.ts';
 import { CORPUS_TARBALL, extractCorpus, type Corpus } from './corpus.ts';
 
 type Body = Record<string, unknown>;
@@ -311,6 +311,33 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     await expectError(await b.api.get(`/api/v1/scans/${scanA.id}`), 404, 'NOT_FOUND');
     const [findingA] = await findingsOf(a, { scan_id: scanA.id });
     await expectError(await b.api.get(`/api/v1/findings/${findingA!.id}`), 404, 'NOT_FOUND');
+  });
+
+  it('queues scan.completed and vulnerability.found, and records compliance evidence for the controls its findings map to', async () => {
+    const tenant = await factory.tenant(app, { plan: 'enterprise' });
+    const webhookId = await insertWebhook(app.services.db, tenant.orgId, [
+      'scan.completed',
+      'vulnerability.found',
+    ]);
+    const scan = await imported(tenant, 'nuclei/multi_cwe_fabricated.json', { target: 'events' });
+    const deliveries = (await app.services
+      .db('webhook_deliveries')
+      .where({ org_id: tenant.orgId, webhook_id: webhookId })
+      .orderBy('created_at')) as { event: string; payload: string }[];
+    const events = deliveries.map((d) => {
+      const data = (JSON.parse(d.payload) as { data: Body }).data;
+      return [d.event, data.scan_id ?? data.id];
+    });
+    expect(events).toEqual(
+      expect.arrayContaining([
+        ['vulnerability.found', scan.id],
+        ['scan.completed', scan.id],
+      ]),
+    );
+    expect(events).toHaveLength(2);
+    // CWE-79/89 are injection: SOC 2 CC7.1 among the controls; the import is evidence of it, and it fails.
+    const control = okBody(await tenant.api.get('/api/v1/controls/ctrl_soc2_cc7_1'));
+    expect(control).toMatchObject({ status: 'failing', evidence_count: 1 });
   });
 
   it('reads a large report off the event loop', async () => {
