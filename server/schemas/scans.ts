@@ -203,13 +203,10 @@ export const ScanDetail = ScanListItem.extend({
   changes: ScanChanges.optional().meta({ description: 'Present once completed' }),
   phase_timings: PhaseTimings,
   source: ScanSource,
-  tool: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans",
-    }),
+  tool: z.string().nullable().meta({
+    description:
+      "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans",
+  }),
 }).meta({ id: 'ScanDetail' });
 export type ScanDetail = z.infer<typeof ScanDetail>;
 
