@@ -9,7 +9,7 @@ import { list, record, ReportError, severityOfScore, text, type ImportedResult }
 export const NMAP_XML_ARRAYS = new Set(['host', 'address', 'hostname', 'port', 'script']);
 
 export function nmapResults(report: Record<string, unknown>): ImportedResult[] {
-  const root = record(report['nmaprun']);
+  const root = record(report['nmaprun']) ?? (report['nmaprun'] === '' ? {} : undefined);
   if (!root) throw new ReportError('the root element is not <nmaprun>');
   const args = text(root['@args'], 2048);
   const out: ImportedResult[] = [];

@@ -84,7 +84,7 @@ function toResult(row: OpenVasRow): ImportedResult {
 // --- XML
 
 export function openvasXmlResults(report: Record<string, unknown>): ImportedResult[] {
-  const outer = record(report['report']);
+  const outer = record(report['report']) ?? (report['report'] === '' ? {} : undefined);
   if (!outer) throw new ReportError('the root element is not <report>');
   const inner = record(outer['report']) ?? outer;
   const results = list(record(inner['results'])?.['result']);

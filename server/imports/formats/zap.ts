@@ -24,7 +24,10 @@ const RISK: Record<string, Severity> = { '0': 'info', '1': 'low', '2': 'medium',
 export const ZAP_XML_ARRAYS = new Set(['site', 'alertitem', 'instance']);
 
 export function zapResults(report: Record<string, unknown>, where: 'xml' | 'json'): ImportedResult[] {
-  const root = where === 'xml' ? record(report['OWASPZAPReport']) : report;
+  const root =
+    where === 'xml'
+      ? (record(report['OWASPZAPReport']) ?? (report['OWASPZAPReport'] === '' ? {} : undefined))
+      : report;
   if (!root) throw new ReportError('the root element is not <OWASPZAPReport>');
   const out: ImportedResult[] = [];
   list(root['site']).forEach((siteValue, s) => {

@@ -340,6 +340,29 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     expect(control).toMatchObject({ status: 'failing', evidence_count: 1 });
   });
 
+  it("imports Scanward's own findings export into another organization, detected as scanward", async () => {
+    const source = await factory.tenant(app, { plan: 'enterprise' });
+    await imported(source, 'nuclei/many_findings_new.json', { target: 'roundtrip' });
+    const exported = await source.api.get('/api/v1/findings/export?format=json');
+    expect(exported.status).toBe(200);
+    const destination = await factory.tenant(app, { plan: 'enterprise' });
+    const scan = okBody(
+      await destination.api.post('/api/v1/imports?target=roundtrip', Buffer.from(exported.text)),
+      201,
+    );
+    expect(scan).toMatchObject({ format: 'scanward', tool: 'scanward', results_read: 2 });
+    const original = await findingsOf(source, { target: 'roundtrip' });
+    const copied = await findingsOf(destination, { target: 'roundtrip' });
+    const shape = (f: ListedFinding) => [
+      f.template_id,
+      f.severity,
+      f.affected_component,
+      f.cve_ids,
+      f.cwe_ids,
+    ];
+    expect(copied.map(shape).sort()).toEqual(original.map(shape).sort());
+  });
+
   it('reads a large report off the event loop', async () => {
     const line = report('nuclei/many_findings_new.json').toString('utf8').split('\n')[0]!;
     const lines = Array.from({ length: 400 }, (_, i) =>
