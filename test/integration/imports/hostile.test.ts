@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, okBody } from '../../helpers/api-client.ts';
@@ -129,5 +130,73 @@ describe(`hostile reports on POST /api/v1/imports (${testEngine})`, () => {
     okBody(await post(nul, 'nul'), 201);
     expect((await post(withBrokenBytes, 'nul-broken')).status).toBeLessThan(500);
     await expectHealthy();
+  });
+});
+
+describe(`the import size limit, chunked and multipart (${testEngine})`, () => {
+  let app: TestApp;
+  let t: BuiltTenant;
+  const LIMIT = 4096;
+
+  beforeAll(async () => {
+    app = await startTestApp({ env: { SCANWARD_IMPORT_LIMIT: String(LIMIT) } });
+    t = await factory.tenant(app, { plan: 'enterprise' });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** Streams the body in chunks without announcing its length; resolves with the answer. */
+  function sendChunked(
+    path: string,
+    token: string,
+    chunks: Buffer[],
+  ): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(app.url + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      });
+      let answered = false;
+      req.on('response', (res) => {
+        answered = true;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', (err) => {
+        if (!answered) reject(err);
+      });
+      const writeNext = (i: number) => {
+        if (answered || req.destroyed) return;
+        if (i === chunks.length) return void req.end();
+        req.write(chunks[i], () => setImmediate(() => writeNext(i + 1)));
+      };
+      writeNext(0);
+    });
+  }
+
+  it('answers 413 when a chunked report grows past the limit, and records nothing', async () => {
+    const chunks = Array.from({ length: 20 }, () => Buffer.from(`${'{"template-id":"x"}\n'.repeat(25)}`));
+    const res = await sendChunked('/api/v1/imports?target=chunked', await t.bearer(), chunks);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ error_code: 'PAYLOAD_TOO_LARGE' });
+    expect(okBody(await t.api.get('/api/v1/scans')).total).toBe(0);
+    expect((await app.request('/api/health')).status).toBe(200);
+  });
+
+  it('answers 413 for a multipart file past the limit, and imports one under it', async () => {
+    const big = new FormData();
+    big.set('target', 'multipart');
+    big.set('file', new Blob([Buffer.alloc(LIMIT * 2, 0x20)]), 'big.json');
+    await expectError(await t.api.post('/api/v1/imports', big), 413, 'PAYLOAD_TOO_LARGE');
+    const small = new FormData();
+    small.set('target', 'multipart');
+    small.set('format', 'nuclei');
+    small.set('file', new Blob([Buffer.from('')]), 'empty.jsonl');
+    expect(okBody(await t.api.post('/api/v1/imports', small), 201)).toMatchObject({
+      vulnerabilities_found: 0,
+    });
   });
 });
