@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { runCi } from './ci/run.ts';
 
@@ -25,6 +25,7 @@ process.exitCode = await runCi({
   },
   now: () => Date.now(),
   writeFile: (path, data) => writeFile(path, data, 'utf8'),
+  readFile: (path) => readFile(path),
   mkdir: async (path) => {
     await mkdir(path, { recursive: true });
   },

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as core from '@actions/core';
 import { context } from '@actions/github';
@@ -26,6 +26,7 @@ await run({
   },
   now: () => Date.now(),
   writeFile: (path, data) => writeFile(path, data, 'utf8'),
+  readFile: (path) => readFile(path),
   mkdir: async (path) => {
     await mkdir(path, { recursive: true });
   },

@@ -29341,7 +29341,7 @@ function runUrl(context) {
 
 /***/ }),
 
-/***/ 4034:
+/***/ 623:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38959,6 +38959,7 @@ var Permission = schemas_enum([
   "read:grc",
   "write:grc"
 ]);
+var Role = schemas_enum(["admin", "member", "viewer"]);
 var DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
 function parseDateParam(value) {
   const m = DATE_TIME.exec(value);
@@ -39340,6 +39341,36 @@ var ScanFindingList = paginated(ScanFinding, "ScanFindingList");
 
 //# sourceMappingURL=scans.js.map
 
+;// CONCATENATED MODULE: ./server/schemas/imports.ts
+
+
+/** POST /api/v1/imports: another tool's report brought in as a completed scan (docs/imports.md). */
+const ImportFormat = schemas_enum(['scanward', 'nuclei', 'zap', 'nmap', 'openvas'], {
+    error: 'must be one of scanward, nuclei, zap, nmap, openvas',
+})
+    .meta({
+    id: 'ImportFormat',
+    description: 'The report format: `nuclei` (JSON array or JSON Lines), `zap` (XML or JSON report), `nmap` (XML), `openvas` (Greenbone XML or CSV), `scanward` (Scanward findings JSON). Detected from the report when omitted (an empty report needs it).',
+});
+/** The fields of an import: query parameters with a raw body, or form fields beside the `file` part. */
+const ImportParams = object({
+    format: ImportFormat.optional(),
+    target: schemas_string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters').meta({
+        description: "The asset the report is about (a host, a URL or any stable name such as `acme/app:staging`): the scan's target and its findings' target. Imports of one tool and target resolve what a later one no longer reports.",
+    }),
+    scan_type: ScanType.optional().meta({ description: 'A label for the imported scan; default `full`' }),
+});
+/** The multipart form of an import, for the OpenAPI document. */
+const ImportUpload = ImportParams.extend({
+    file: schemas_string().meta({ format: 'binary', description: 'The report file' }),
+}).meta({ id: 'ImportUpload' });
+const ImportResult = ScanDetail.extend({
+    format: ImportFormat,
+    results_read: schemas_number().int().min(0).meta({
+        description: 'Results read from the report (several on one weakness and place are one finding)',
+    }),
+}).meta({ id: 'ImportResult' });
+
 ;// CONCATENATED MODULE: ./action/core/scan.ts
 
 const SEVERITIES = FINDING_SEVERITIES;
@@ -39434,6 +39465,7 @@ function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
 
 
 
+
 /** GitHub ends a job after 6 hours. */
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 600;
@@ -39448,8 +39480,21 @@ function parseInputs(getInput, context, options = {}) {
         problems.push(`\`scan-id\` is "${scanIdRaw}"; use the id of a scan, like scan_0123456789abcdefghijklmn.`);
     }
     const scanId = scanIdRaw || undefined;
+    const importPath = read('import-file');
+    const importFormatRaw = read('import-format').toLowerCase();
+    const importFormat = importFormatRaw === '' ? undefined : ImportFormat.safeParse(importFormatRaw);
+    if (importFormat && !importFormat.success) {
+        problems.push(`\`import-format\` is "${importFormatRaw}"; use nuclei, zap, nmap, openvas or scanward (or leave it out to detect it).`);
+    }
+    if (importPath && scanId)
+        problems.push('Set `import-file` or `scan-id`, not both.');
+    if (importPath === '' && importFormat)
+        warnings.push('`import-format` is set but `import-file` is not; it is not used.');
     const target = read('target');
-    if (target === '' && !scanId) {
+    if (target === '' && importPath) {
+        problems.push('`target` is required with `import-file`: the asset the report is about (a host, URL or stable name).');
+    }
+    else if (target === '' && !scanId) {
         problems.push('`target` is required: the domain, IP address or CIDR range to scan (or set `scan-id`).');
     }
     else if (target.length > 253)
@@ -39543,6 +39588,7 @@ function parseInputs(getInput, context, options = {}) {
                 timeoutMs: Math.round(timeoutMinutes * 60_000),
                 pollIntervalMs: Math.round(pollSeconds * 1000),
                 idempotencyKey,
+                ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),
             },
             policy: { failOn: failOn, mode: gate, reportSeverity: reportSeverity },
             github: { uploadSarif: uploadSarif, sarifFile, comment: comment, githubToken },
@@ -40517,6 +40563,21 @@ class ScanwardClient {
             what: 'create the scan',
         });
     }
+    /**
+     * `POST /api/v1/imports`: a report as a completed scan of `target`, sent as the raw body.
+     * A retried import (after a network failure) records at most a second scan of the same
+     * findings: the findings themselves are never duplicated.
+     */
+    importReport(report, input, deadline) {
+        const query = new URLSearchParams({ target: input.target, scan_type: input.scan_type });
+        if (input.format)
+            query.set('format', input.format);
+        return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
+            raw: report,
+            deadline,
+            what: 'import the report',
+        });
+    }
     getScan(scanId, deadline) {
         return this.call('GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
             deadline,
@@ -40586,7 +40647,14 @@ class ScanwardClient {
         };
         if (options.body !== undefined)
             headers['content-type'] = 'application/json';
-        const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) }, `Scanward: ${options.what}`, options.deadline);
+        if (options.raw !== undefined)
+            headers['content-type'] = 'application/octet-stream';
+        const body = options.raw !== undefined
+            ? { body: options.raw }
+            : options.body !== undefined
+                ? { body: JSON.stringify(options.body) }
+                : {};
+        const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
         if (!res.ok)
             throw await scanwardError(res, options.what);
         const json = await res.json().catch(() => undefined);
@@ -40722,6 +40790,8 @@ function remoteScanSource(service, deps) {
 async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
     const { log, http } = deps;
     const deadline = http.now() + request.timeoutMs;
+    if (request.importFile)
+        return importReport(deps, client, apiUrl, request, hooks, deadline);
     let scanId;
     if (request.scanId) {
         scanId = request.scanId;
@@ -40783,6 +40853,28 @@ async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
     if (scan.status !== 'completed')
         return unsuccessful(scan, false);
     return completed(scan);
+}
+/**
+ * `import-file`: the report is sent to the import API, which answers with the completed scan
+ * it recorded; its findings are then read exactly as a completed scan's are.
+ */
+async function importReport(deps, client, apiUrl, request, hooks, deadline) {
+    const file = request.importFile;
+    if (!deps.readFile)
+        throw new Error('this front end cannot read report files');
+    let report;
+    try {
+        report = await deps.readFile(file.path);
+    }
+    catch (error) {
+        throw new errors/* ConfigurationError */.j1(`\`import-file\` ${file.path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const scan = await client.importReport(report, { target: request.target, scan_type: request.scanType, format: file.format }, deadline);
+    const links = serviceLinks(apiUrl, scan.id);
+    deps.log.info(`Imported ${file.path} as Scanward scan ${scan.id} of ${request.target}: ${links.scanUrl}`);
+    hooks.onScan?.(scan.id, links);
+    const findings = await readFindings(deps.log, client, scan.id);
+    return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
 }
 /** Polls until the scan ends or the deadline passes, logging changes only. */
 async function follow(deps, client, scanId, request, deadline) {
@@ -40925,6 +41017,7 @@ async function runAction(deps) {
         http: httpDeps(deps, (m) => core.info(m)),
         userAgent: USER_AGENT,
         onSecret: (secret) => core.setSecret(secret),
+        readFile: deps.readFile && ((path) => deps.readFile((0,external_node_path_namespaceObject.resolve)(deps.cwd, path))),
     });
     const outcome = await core.group('Scanward scan', () => source.run(inputs.scan, {
         onScan: (scanId, links) => {
@@ -41113,7 +41206,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6257);
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3206);
 /* harmony import */ var _github_context_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1738);
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4034);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(623);
 
 
 
@@ -41139,6 +41232,7 @@ await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_5__/* .run */ .e)({
     },
     now: () => Date.now(),
     writeFile: (path, data) => (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(path, data, 'utf8'),
+    readFile: (path) => (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(path),
     mkdir: async (path) => {
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(path, { recursive: true });
     },

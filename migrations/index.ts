@@ -7,6 +7,7 @@ import * as scanPhaseTimings from './20261123000120_scan_phase_timings.ts';
 import * as userLifecycle from './20261125185735_user_lifecycle.ts';
 import * as findingsByCve from './20261125220000_findings_by_cve.ts';
 import * as rolesPeopleAudit from './20261125220100_roles_people_audit.ts';
+import * as scanImports from './20261125221000_scan_imports.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -26,6 +27,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125185735_user_lifecycle', userLifecycle],
   ['20261125220000_findings_by_cve', findingsByCve],
   ['20261125220100_roles_people_audit', rolesPeopleAudit],
+  ['20261125221000_scan_imports', scanImports],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -12,6 +12,7 @@ import { httpMetricsMiddleware } from './metrics/http.ts';
 import { docsRouter } from './routes/docs.ts';
 import { metricsRouter } from './routes/metrics.ts';
 import { allRoutes } from './routes/index.ts';
+import { IMPORTS_PATH } from './routes/imports.ts';
 import type { Services } from './services.ts';
 
 async function securityHeaders(ctx: Context, next: Next) {
@@ -75,14 +76,12 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(securityHeaders);
   app.use(async (ctx, next) => {
     ctx.state.services = services;
-    if (exceedsLimit(ctx, services.config.bodyLimit)) {
+    // Report uploads (POST /api/v1/imports) have a limit of their own.
+    const limit = ctx.path === IMPORTS_PATH ? services.config.importLimit : services.config.bodyLimit;
+    if (exceedsLimit(ctx, limit)) {
       // Close the connection rather than read (and discard) an upload we refuse.
       ctx.set('Connection', 'close');
-      throw new AppError(
-        413,
-        'PAYLOAD_TOO_LARGE',
-        `request body is larger than ${services.config.bodyLimit} bytes`,
-      );
+      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than ${limit} bytes`);
     }
     try {
       await next();

@@ -107,6 +107,7 @@ const envSchema = z.object({
     })
     .optional(),
   SCANWARD_BODY_LIMIT: wholeNumber(1024, 100 * 1024 * 1024).default(1_048_576),
+  SCANWARD_IMPORT_LIMIT: wholeNumber(1024, 64 * 1024 * 1024).default(32 * 1024 * 1024),
   SCANWARD_AI_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   SCANWARD_AI_KEY: z.string().optional(),
   SCANWARD_AI_MODEL: z.string().optional(),
@@ -154,6 +155,8 @@ export interface Config {
   /** The operator's bearer token for GET /metrics; unset (and not public): /metrics answers no one. */
   metricsToken: string | undefined;
   bodyLimit: number;
+  /** Largest report POST /api/v1/imports accepts, in bytes (docs/imports.md). */
+  importLimit: number;
   ai: { url: string; key: string | undefined; model: string } | undefined;
   trustProxy: boolean;
   /** SCANWARD_PUBLIC_URL: where invitation links point; undefined: the origin of the request that invites. */
@@ -242,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPublic: e.SCANWARD_METRICS_PUBLIC,
     metricsToken: e.SCANWARD_METRICS_TOKEN,
     bodyLimit: e.SCANWARD_BODY_LIMIT,
+    importLimit: e.SCANWARD_IMPORT_LIMIT,
     ai: e.SCANWARD_AI_URL
       ? { url: e.SCANWARD_AI_URL, key: e.SCANWARD_AI_KEY, model: e.SCANWARD_AI_MODEL ?? '' }
       : undefined,

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /** tsx's ESM API (`register`), as a URL a worker can import from anywhere. */
 export function tsxApiUrl(): string {
@@ -23,8 +23,13 @@ export function runsFromSource(moduleUrl: string): boolean {
  * A worker thread running the module at `moduleUrl` (TypeScript or JavaScript), through
  * `worker-entry.mjs`, which registers tsx first when the module is TypeScript.
  */
-export function startModuleWorker(moduleUrl: URL, workerData: unknown = undefined): Worker {
+export function startModuleWorker(
+  moduleUrl: URL,
+  workerData: unknown = undefined,
+  options: Pick<WorkerOptions, 'resourceLimits'> = {},
+): Worker {
   return new Worker(new URL('./worker-entry.mjs', import.meta.url), {
+    ...options,
     workerData: {
       moduleUrl: moduleUrl.href,
       tsxUrl: runsFromSource(moduleUrl.href) ? tsxApiUrl() : undefined,

@@ -27,9 +27,12 @@ const INPUTS = [
   'timeout-minutes',
   'poll-interval-seconds',
   'idempotency-key',
+  'import-file',
+  'import-format',
 ] as const;
 
 export const USAGE = `Usage: scanward-ci [options]
+       scanward-ci import FILE --target ASSET [--import-format FORMAT] [options]
 
 Scan a host you own with your Scanward service, wait for the result, write
 reports and exit 0 (passed), 1 (gate failed), 2 (bad usage, or the service
@@ -56,6 +59,10 @@ SCANWARD_FAIL_ON=high. Flags win.
   --timeout-minutes N          cancel the scan and exit 3 after N minutes (default 30)
   --poll-interval-seconds N    between status checks (default 10)
   --idempotency-key KEY        default: derived from the CI job, or random
+  --import-file FILE           import this report (nuclei, ZAP, nmap, OpenVAS or Scanward
+                               JSON) as a completed scan of --target instead of scanning;
+                               \`scanward-ci import FILE\` is the same  (SCANWARD_IMPORT_FILE)
+  --import-format FORMAT       nuclei, zap, nmap, openvas, scanward (default: detected)
   --sarif FILE                 write SARIF 2.1.0
   --junit FILE                 write JUnit XML: one test case per reported finding
   --json FILE                  write the scan, gate and findings as JSON
@@ -71,9 +78,10 @@ export interface CommandLine {
 
 export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help' | 'version' {
   let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
   try {
     const options = Object.fromEntries(INPUTS.map((name) => [name, { type: 'string' as const }]));
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: argv,
       options: {
         ...options,
@@ -85,7 +93,7 @@ export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help'
         version: { type: 'boolean' },
       },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
     }));
   } catch (error) {
     throw new ConfigurationError(
@@ -94,6 +102,16 @@ export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help'
   }
   if (values.help) return 'help';
   if (values.version) return 'version';
+  // `scanward-ci import FILE`: the report as a positional argument.
+  if (positionals.length > 0) {
+    if (positionals[0] !== 'import' || positionals.length !== 2)
+      throw new ConfigurationError(
+        `unexpected argument "${positionals.join(' ')}"; the only command is \`import FILE\`.\nRun scanward-ci --help for the options.`,
+      );
+    if (typeof values['import-file'] === 'string')
+      throw new ConfigurationError('give the report once: `import FILE` or --import-file, not both.');
+    values['import-file'] = positionals[1];
+  }
   const get = (name: string): string => {
     if (name === 'wait' && values['no-wait']) return 'false';
     if (name === 'upload-sarif') return 'false';

@@ -38,6 +38,8 @@ export interface CiDeps {
   now: () => number;
   writeFile: (path: string, data: string) => Promise<void>;
   mkdir: (path: string) => Promise<void>;
+  /** Reads a report to import (`scanward-ci import FILE`, `--import-file`). */
+  readFile?: ((path: string) => Promise<Uint8Array>) | undefined;
   cwd: string;
   signal?: AbortSignal | undefined;
   retry?: RetryPolicy | undefined;
@@ -77,6 +79,7 @@ export async function runCi(deps: CiDeps): Promise<number> {
     http: httpDeps(deps, err),
     userAgent: `scanward-ci/${ACTION_VERSION}`,
     onSecret: () => undefined,
+    readFile: deps.readFile && ((path) => deps.readFile!(resolve(deps.cwd, path))),
   });
   let outcome: ScanOutcome;
   let verdict: Verdict;

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { FINDING_SEVERITIES } from '../../server/schemas/findings.ts';
+import { ImportFormat } from '../../server/schemas/imports.ts';
 import { CredentialChecks, Framework, ScanType, portSpecProblem } from '../../server/schemas/scans.ts';
 import { ConfigurationError } from './errors.ts';
 import { FAIL_ON_VALUES, type FailOn, type GatePolicy } from './gate.ts';
@@ -88,8 +89,24 @@ export function parseInputs(
   }
   const scanId = scanIdRaw || undefined;
 
+  const importPath = read('import-file');
+  const importFormatRaw = read('import-format').toLowerCase();
+  const importFormat = importFormatRaw === '' ? undefined : ImportFormat.safeParse(importFormatRaw);
+  if (importFormat && !importFormat.success) {
+    problems.push(
+      `\`import-format\` is "${importFormatRaw}"; use nuclei, zap, nmap, openvas or scanward (or leave it out to detect it).`,
+    );
+  }
+  if (importPath && scanId) problems.push('Set `import-file` or `scan-id`, not both.');
+  if (importPath === '' && importFormat)
+    warnings.push('`import-format` is set but `import-file` is not; it is not used.');
+
   const target = read('target');
-  if (target === '' && !scanId) {
+  if (target === '' && importPath) {
+    problems.push(
+      '`target` is required with `import-file`: the asset the report is about (a host, URL or stable name).',
+    );
+  } else if (target === '' && !scanId) {
     problems.push('`target` is required: the domain, IP address or CIDR range to scan (or set `scan-id`).');
   } else if (target.length > 253) problems.push('`target` must be at most 253 characters.');
   if (scanId && target !== '')
@@ -204,6 +221,7 @@ export function parseInputs(
         timeoutMs: Math.round(timeoutMinutes! * 60_000),
         pollIntervalMs: Math.round(pollSeconds! * 1000),
         idempotencyKey,
+        ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),
       },
       policy: { failOn: failOn!, mode: gate!, reportSeverity: reportSeverity! },
       github: { uploadSarif: uploadSarif!, sarifFile, comment: comment!, githubToken },

@@ -1,3 +1,4 @@
+import type { ImportFormat } from '../../server/schemas/imports.ts';
 import type { CredentialChecks, Framework, ScanType } from '../../server/schemas/scans.ts';
 import type { Finding, ScanLinks, ScanRecord, ToolInfo } from './scan.ts';
 
@@ -31,6 +32,11 @@ export interface ScanRequest {
   pollIntervalMs: number;
   /** Makes a retried or repeated create return the scan already created. */
   idempotencyKey: string;
+  /**
+   * Import this report (another scanner's, or Scanward's findings JSON) as a completed scan of
+   * `target` instead of running a scan (POST /api/v1/imports, docs/imports.md).
+   */
+  importFile?: { path: string; format?: ImportFormat | undefined } | undefined;
 }
 
 /** A scan that ended: completed with its findings, or failed, cancelled or timed out (and cancelled). */

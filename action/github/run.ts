@@ -33,6 +33,8 @@ export interface ActionDeps {
   now: () => number;
   writeFile: (path: string, data: string) => Promise<void>;
   mkdir: (path: string) => Promise<void>;
+  /** Reads a report to import (`import-file`). */
+  readFile?: ((path: string) => Promise<Uint8Array>) | undefined;
   /** Relative paths (sarif-file) resolve against this: the workspace on a runner. */
   cwd: string;
   /** Aborted when the job is cancelled. */
@@ -94,6 +96,7 @@ async function runAction(deps: ActionDeps): Promise<ActionResult> {
     http: httpDeps(deps, (m) => core.info(m)),
     userAgent: USER_AGENT,
     onSecret: (secret) => core.setSecret(secret),
+    readFile: deps.readFile && ((path) => deps.readFile!(resolve(deps.cwd, path))),
   });
   const outcome = await core.group('Scanward scan', () =>
     source.run(inputs.scan, {

@@ -66,6 +66,25 @@ export class ScanwardClient {
     });
   }
 
+  /**
+   * `POST /api/v1/imports`: a report as a completed scan of `target`, sent as the raw body.
+   * A retried import (after a network failure) records at most a second scan of the same
+   * findings: the findings themselves are never duplicated.
+   */
+  importReport(
+    report: Uint8Array,
+    input: { target: string; scan_type: string; format?: string | undefined },
+    deadline?: number,
+  ): Promise<ScanBody> {
+    const query = new URLSearchParams({ target: input.target, scan_type: input.scan_type });
+    if (input.format) query.set('format', input.format);
+    return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
+      raw: report,
+      deadline,
+      what: 'import the report',
+    });
+  }
+
   getScan(scanId: string, deadline?: number): Promise<ScanBody> {
     return this.call('GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
       deadline,
@@ -150,6 +169,8 @@ export class ScanwardClient {
     schema: T,
     options: {
       body?: unknown;
+      /** A raw body (a report file), sent as application/octet-stream. */
+      raw?: Uint8Array;
       headers?: Record<string, string>;
       deadline?: number | undefined;
       what: string;
@@ -163,10 +184,17 @@ export class ScanwardClient {
       ...options.headers,
     };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.raw !== undefined) headers['content-type'] = 'application/octet-stream';
+    const body =
+      options.raw !== undefined
+        ? { body: options.raw as RequestInit['body'] }
+        : options.body !== undefined
+          ? { body: JSON.stringify(options.body) }
+          : {};
     const res = await requestWithRetry(
       options.http ?? this.options.http,
       this.url(path),
-      { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) },
+      { method, headers, ...body },
       `Scanward: ${options.what}`,
       options.deadline,
     );

@@ -1,4 +1,4 @@
-import { ApiError } from '../core/errors.ts';
+import { ApiError, ConfigurationError } from '../core/errors.ts';
 import type { ServiceInputs } from '../core/inputs.ts';
 import type { Finding, ScanLinks, ScanRecord, ToolInfo } from '../core/scan.ts';
 import type { Log, ScanHooks, ScanOutcome, ScanRequest, ScanSource } from '../core/scan-source.ts';
@@ -23,6 +23,8 @@ export interface RemoteScanDeps {
   userAgent: string;
   /** Told every secret that should be masked (the key or token, a refreshed token). */
   onSecret: (secret: string) => void;
+  /** Reads a report file to import (`import-file`); the front end does the file I/O. */
+  readFile?: ((path: string) => Promise<Uint8Array>) | undefined;
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -51,6 +53,7 @@ async function runRemoteScan(
 ): Promise<ScanOutcome> {
   const { log, http } = deps;
   const deadline = http.now() + request.timeoutMs;
+  if (request.importFile) return importReport(deps, client, apiUrl, request, hooks, deadline);
 
   let scanId: string;
   if (request.scanId) {
@@ -114,6 +117,40 @@ async function runRemoteScan(
   }
   if (scan.status !== 'completed') return unsuccessful(scan, false);
   return completed(scan);
+}
+
+/**
+ * `import-file`: the report is sent to the import API, which answers with the completed scan
+ * it recorded; its findings are then read exactly as a completed scan's are.
+ */
+async function importReport(
+  deps: RemoteScanDeps,
+  client: ScanwardClient,
+  apiUrl: string,
+  request: ScanRequest,
+  hooks: ScanHooks,
+  deadline: number,
+): Promise<ScanOutcome> {
+  const file = request.importFile!;
+  if (!deps.readFile) throw new Error('this front end cannot read report files');
+  let report: Uint8Array;
+  try {
+    report = await deps.readFile(file.path);
+  } catch (error) {
+    throw new ConfigurationError(
+      `\`import-file\` ${file.path} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const scan = await client.importReport(
+    report,
+    { target: request.target, scan_type: request.scanType, format: file.format },
+    deadline,
+  );
+  const links = serviceLinks(apiUrl, scan.id);
+  deps.log.info(`Imported ${file.path} as Scanward scan ${scan.id} of ${request.target}: ${links.scanUrl}`);
+  hooks.onScan?.(scan.id, links);
+  const findings = await readFindings(deps.log, client, scan.id);
+  return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
 }
 
 /** Polls until the scan ends or the deadline passes, logging changes only. */

@@ -10,7 +10,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(211);
+/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76);
 
 
 
@@ -34,6 +34,7 @@ process.exitCode = await (0,_ci_run_js__WEBPACK_IMPORTED_MODULE_2__/* .runCi */ 
     },
     now: () => Date.now(),
     writeFile: (path, data) => (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(path, data, 'utf8'),
+    readFile: (path) => (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(path),
     mkdir: async (path) => {
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(path, { recursive: true });
     },
@@ -46,7 +47,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 211:
+/***/ 76:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9733,6 +9734,7 @@ var Permission = schemas_enum([
   "read:grc",
   "write:grc"
 ]);
+var Role = schemas_enum(["admin", "member", "viewer"]);
 var DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
 function parseDateParam(value) {
   const m = DATE_TIME.exec(value);
@@ -10114,6 +10116,36 @@ var ScanFindingList = paginated(ScanFinding, "ScanFindingList");
 
 //# sourceMappingURL=scans.js.map
 
+;// CONCATENATED MODULE: ./server/schemas/imports.ts
+
+
+/** POST /api/v1/imports: another tool's report brought in as a completed scan (docs/imports.md). */
+const ImportFormat = schemas_enum(['scanward', 'nuclei', 'zap', 'nmap', 'openvas'], {
+    error: 'must be one of scanward, nuclei, zap, nmap, openvas',
+})
+    .meta({
+    id: 'ImportFormat',
+    description: 'The report format: `nuclei` (JSON array or JSON Lines), `zap` (XML or JSON report), `nmap` (XML), `openvas` (Greenbone XML or CSV), `scanward` (Scanward findings JSON). Detected from the report when omitted (an empty report needs it).',
+});
+/** The fields of an import: query parameters with a raw body, or form fields beside the `file` part. */
+const ImportParams = object({
+    format: ImportFormat.optional(),
+    target: schemas_string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters').meta({
+        description: "The asset the report is about (a host, a URL or any stable name such as `acme/app:staging`): the scan's target and its findings' target. Imports of one tool and target resolve what a later one no longer reports.",
+    }),
+    scan_type: ScanType.optional().meta({ description: 'A label for the imported scan; default `full`' }),
+});
+/** The multipart form of an import, for the OpenAPI document. */
+const ImportUpload = ImportParams.extend({
+    file: schemas_string().meta({ format: 'binary', description: 'The report file' }),
+}).meta({ id: 'ImportUpload' });
+const ImportResult = ScanDetail.extend({
+    format: ImportFormat,
+    results_read: schemas_number().int().min(0).meta({
+        description: 'Results read from the report (several on one weakness and place are one finding)',
+    }),
+}).meta({ id: 'ImportResult' });
+
 ;// CONCATENATED MODULE: ./action/core/scan.ts
 
 const SEVERITIES = FINDING_SEVERITIES;
@@ -10208,6 +10240,7 @@ function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
 
 
 
+
 /** GitHub ends a job after 6 hours. */
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 600;
@@ -10222,8 +10255,21 @@ function parseInputs(getInput, context, options = {}) {
         problems.push(`\`scan-id\` is "${scanIdRaw}"; use the id of a scan, like scan_0123456789abcdefghijklmn.`);
     }
     const scanId = scanIdRaw || undefined;
+    const importPath = read('import-file');
+    const importFormatRaw = read('import-format').toLowerCase();
+    const importFormat = importFormatRaw === '' ? undefined : ImportFormat.safeParse(importFormatRaw);
+    if (importFormat && !importFormat.success) {
+        problems.push(`\`import-format\` is "${importFormatRaw}"; use nuclei, zap, nmap, openvas or scanward (or leave it out to detect it).`);
+    }
+    if (importPath && scanId)
+        problems.push('Set `import-file` or `scan-id`, not both.');
+    if (importPath === '' && importFormat)
+        warnings.push('`import-format` is set but `import-file` is not; it is not used.');
     const target = read('target');
-    if (target === '' && !scanId) {
+    if (target === '' && importPath) {
+        problems.push('`target` is required with `import-file`: the asset the report is about (a host, URL or stable name).');
+    }
+    else if (target === '' && !scanId) {
         problems.push('`target` is required: the domain, IP address or CIDR range to scan (or set `scan-id`).');
     }
     else if (target.length > 253)
@@ -10317,6 +10363,7 @@ function parseInputs(getInput, context, options = {}) {
                 timeoutMs: Math.round(timeoutMinutes * 60_000),
                 pollIntervalMs: Math.round(pollSeconds * 1000),
                 idempotencyKey,
+                ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),
             },
             policy: { failOn: failOn, mode: gate, reportSeverity: reportSeverity },
             github: { uploadSarif: uploadSarif, sarifFile, comment: comment, githubToken },
@@ -11228,6 +11275,21 @@ class ScanwardClient {
             what: 'create the scan',
         });
     }
+    /**
+     * `POST /api/v1/imports`: a report as a completed scan of `target`, sent as the raw body.
+     * A retried import (after a network failure) records at most a second scan of the same
+     * findings: the findings themselves are never duplicated.
+     */
+    importReport(report, input, deadline) {
+        const query = new URLSearchParams({ target: input.target, scan_type: input.scan_type });
+        if (input.format)
+            query.set('format', input.format);
+        return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
+            raw: report,
+            deadline,
+            what: 'import the report',
+        });
+    }
     getScan(scanId, deadline) {
         return this.call('GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
             deadline,
@@ -11297,7 +11359,14 @@ class ScanwardClient {
         };
         if (options.body !== undefined)
             headers['content-type'] = 'application/json';
-        const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) }, `Scanward: ${options.what}`, options.deadline);
+        if (options.raw !== undefined)
+            headers['content-type'] = 'application/octet-stream';
+        const body = options.raw !== undefined
+            ? { body: options.raw }
+            : options.body !== undefined
+                ? { body: JSON.stringify(options.body) }
+                : {};
+        const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
         if (!res.ok)
             throw await scanwardError(res, options.what);
         const json = await res.json().catch(() => undefined);
@@ -11433,6 +11502,8 @@ function remoteScanSource(service, deps) {
 async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
     const { log, http } = deps;
     const deadline = http.now() + request.timeoutMs;
+    if (request.importFile)
+        return importReport(deps, client, apiUrl, request, hooks, deadline);
     let scanId;
     if (request.scanId) {
         scanId = request.scanId;
@@ -11494,6 +11565,28 @@ async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
     if (scan.status !== 'completed')
         return unsuccessful(scan, false);
     return completed(scan);
+}
+/**
+ * `import-file`: the report is sent to the import API, which answers with the completed scan
+ * it recorded; its findings are then read exactly as a completed scan's are.
+ */
+async function importReport(deps, client, apiUrl, request, hooks, deadline) {
+    const file = request.importFile;
+    if (!deps.readFile)
+        throw new Error('this front end cannot read report files');
+    let report;
+    try {
+        report = await deps.readFile(file.path);
+    }
+    catch (error) {
+        throw new ConfigurationError(`\`import-file\` ${file.path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const scan = await client.importReport(report, { target: request.target, scan_type: request.scanType, format: file.format }, deadline);
+    const links = serviceLinks(apiUrl, scan.id);
+    deps.log.info(`Imported ${file.path} as Scanward scan ${scan.id} of ${request.target}: ${links.scanUrl}`);
+    hooks.onScan?.(scan.id, links);
+    const findings = await readFindings(deps.log, client, scan.id);
+    return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
 }
 /** Polls until the scan ends or the deadline passes, logging changes only. */
 async function follow(deps, client, scanId, request, deadline) {
@@ -11608,8 +11701,11 @@ const INPUTS = [
     'timeout-minutes',
     'poll-interval-seconds',
     'idempotency-key',
+    'import-file',
+    'import-format',
 ];
 const USAGE = `Usage: scanward-ci [options]
+       scanward-ci import FILE --target ASSET [--import-format FORMAT] [options]
 
 Scan a host you own with your Scanward service, wait for the result, write
 reports and exit 0 (passed), 1 (gate failed), 2 (bad usage, or the service
@@ -11636,6 +11732,10 @@ SCANWARD_FAIL_ON=high. Flags win.
   --timeout-minutes N          cancel the scan and exit 3 after N minutes (default 30)
   --poll-interval-seconds N    between status checks (default 10)
   --idempotency-key KEY        default: derived from the CI job, or random
+  --import-file FILE           import this report (nuclei, ZAP, nmap, OpenVAS or Scanward
+                               JSON) as a completed scan of --target instead of scanning;
+                               \`scanward-ci import FILE\` is the same  (SCANWARD_IMPORT_FILE)
+  --import-format FORMAT       nuclei, zap, nmap, openvas, scanward (default: detected)
   --sarif FILE                 write SARIF 2.1.0
   --junit FILE                 write JUnit XML: one test case per reported finding
   --json FILE                  write the scan, gate and findings as JSON
@@ -11645,9 +11745,10 @@ SCANWARD_DEBUG=1 adds debug lines (the Idempotency-Key, ...) to the log.
 `;
 function parseCommandLine(argv, env) {
     let values;
+    let positionals;
     try {
         const options = Object.fromEntries(INPUTS.map((name) => [name, { type: 'string' }]));
-        ({ values } = (0,external_node_util_namespaceObject.parseArgs)({
+        ({ values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
             args: argv,
             options: {
                 ...options,
@@ -11659,7 +11760,7 @@ function parseCommandLine(argv, env) {
                 version: { type: 'boolean' },
             },
             strict: true,
-            allowPositionals: false,
+            allowPositionals: true,
         }));
     }
     catch (error) {
@@ -11669,6 +11770,14 @@ function parseCommandLine(argv, env) {
         return 'help';
     if (values.version)
         return 'version';
+    // `scanward-ci import FILE`: the report as a positional argument.
+    if (positionals.length > 0) {
+        if (positionals[0] !== 'import' || positionals.length !== 2)
+            throw new ConfigurationError(`unexpected argument "${positionals.join(' ')}"; the only command is \`import FILE\`.\nRun scanward-ci --help for the options.`);
+        if (typeof values['import-file'] === 'string')
+            throw new ConfigurationError('give the report once: `import FILE` or --import-file, not both.');
+        values['import-file'] = positionals[1];
+    }
     const get = (name) => {
         if (name === 'wait' && values['no-wait'])
             return 'false';
@@ -11765,6 +11874,7 @@ async function runCi(deps) {
         http: httpDeps(deps, err),
         userAgent: `scanward-ci/${ACTION_VERSION}`,
         onSecret: () => undefined,
+        readFile: deps.readFile && ((path) => deps.readFile((0,external_node_path_namespaceObject.resolve)(deps.cwd, path))),
     });
     let outcome;
     let verdict;

@@ -116,6 +116,11 @@ export interface RouteSpec<
   body?: B;
   /** `json` (default) or `form` (application/x-www-form-urlencoded). */
   bodyType?: 'json' | 'form';
+  /**
+   * A file upload the handler reads itself (`readUpload`): documented as `multipart/form-data`
+   * with these fields and as a raw `application/octet-stream` body. Not read or validated here.
+   */
+  upload?: z.ZodType;
   headers?: H;
   responses: Record<number, ResponseSpec>;
   /** Error codes this route can answer with, beyond the ones every route shares. */

@@ -84,7 +84,7 @@ function errorsOf(route: AnyRoute): ErrorCode[] {
     if (!route.access.bearerOnly) for (const c of API_KEY_ERRORS) codes.add(c);
   }
   if (route.params || route.query || route.body || route.headers) codes.add('VALIDATION_ERROR');
-  if (route.body) for (const c of ['BAD_REQUEST', 'PAYLOAD_TOO_LARGE'] as const) codes.add(c);
+  if (route.body || route.upload) for (const c of ['BAD_REQUEST', 'PAYLOAD_TOO_LARGE'] as const) codes.add(c);
   codes.add('INTERNAL_ERROR');
   return [...codes];
 }
@@ -180,6 +180,17 @@ function routeOperation(route: AnyRoute): RouteConfig {
                 [route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
                   schema: route.body,
                 },
+              },
+            },
+          }
+        : {}),
+      ...(route.upload
+        ? {
+            body: {
+              required: true,
+              content: {
+                'multipart/form-data': { schema: route.upload },
+                'application/octet-stream': { schema: { type: 'string' as const, format: 'binary' } },
               },
             },
           }

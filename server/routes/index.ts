@@ -2,6 +2,7 @@ import type { AnyRoute } from '../http/contract.ts';
 import type { TagDescription } from '../http/openapi.ts';
 import { healthRoutes } from './health.ts';
 import { scanRoutes } from './scans.ts';
+import { importRoutes } from './imports.ts';
 import { findingRoutes } from './findings.ts';
 import { authRoutes } from './auth.ts';
 import { consoleSessionRoutes } from './console-session.ts';
@@ -17,6 +18,7 @@ import { auditEventRoutes } from './audit-events.ts';
 export const allRoutes: AnyRoute[] = [
   ...healthRoutes,
   ...scanRoutes,
+  ...importRoutes,
   ...findingRoutes,
   ...authRoutes,
   ...consoleSessionRoutes,

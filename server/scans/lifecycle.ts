@@ -420,3 +420,60 @@ export async function writeScanCounts(
 function leaseUntil(now: Date, leaseSeconds: number): Date {
   return new Date(now.getTime() + leaseSeconds * 1000);
 }
+
+// --- imports (server/imports/): a scan another tool ran
+
+export interface NewImportedScan {
+  orgId: string;
+  createdBy: string | null;
+  target: string;
+  scanType: ScanType;
+  /** The tool that produced the report (`nuclei`, `zap`, `nmap`, `openvas`, `scanward`). */
+  tool: string;
+}
+
+/**
+ * Records a scan another tool ran, already finished: one row, `completed`, progress 100,
+ * phase `complete`, `source: import`. `record` writes its findings (and evidence) in the
+ * same transaction, after which the scan (with the counts and changes they wrote) is read
+ * back and `scan.completed` is queued. The caller holds the organization's lock (quota).
+ */
+export async function recordImportedScan(
+  trx: Db,
+  scan: NewImportedScan,
+  record: (row: ScanRow, now: Date) => Promise<void>,
+  now = new Date(),
+): Promise<ScanRow> {
+  const inserted = await insertScanRow(trx, {
+    id: newId('scan'),
+    org_id: scan.orgId,
+    created_by: scan.createdBy,
+    schedule_id: null,
+    target: scan.target,
+    scan_type: scan.scanType,
+    frameworks: [],
+    ports: null,
+    credential_checks: 'none',
+    status: 'completed',
+    progress: 100,
+    phase: 'complete',
+    phases_completed: [],
+    estimated_duration: 0,
+    source: 'import',
+    tool: scan.tool,
+    created_at: now,
+    started_at: now,
+    completed_at: now,
+    updated_at: now,
+  });
+  await record(inserted, now);
+  const row = (await findScan(trx, scan.orgId, inserted.id))!;
+  await enqueueWebhookEvent(
+    trx,
+    scan.orgId,
+    'scan.completed',
+    { ...presentScanEvent(row), changes: row.changes ?? { new: 0, reopened: 0, resolved: 0, unchanged: 0 } },
+    now,
+  );
+  return row;
+}

@@ -69,6 +69,8 @@ export function presentScanDetail(scan: ScanRow, counts: SeverityCounts): ScanDe
     estimated_duration: scan.estimated_duration,
     ...(scan.status === 'completed' && scan.changes ? { changes: scan.changes } : {}),
     phase_timings: presentPhaseTimings(scan.phase_timings),
+    source: scan.source ?? 'scan',
+    tool: scan.tool ?? null,
   };
 }
 

@@ -62,6 +62,10 @@ export interface ScanRow {
   /** The engine's saved state (its own JSON: server/scanner/types.ts `ScanState`). */
   state: Record<string, unknown> | null;
   phase_timings: PhaseTimings | null;
+  /** `scan`: the engine ran it; `import`: another tool's report brought in (server/imports/). */
+  source: 'scan' | 'import';
+  /** The tool that produced an imported report; null for the engine's own scans. */
+  tool: string | null;
 }
 
 /** jsonb columns are written as JSON text (node-postgres would send an array as a PostgreSQL array). */

@@ -184,6 +184,13 @@ export const PhaseTimings = z
   .meta({ id: 'PhaseTimings', description: 'Where the time of a scan went' });
 export type PhaseTimings = z.infer<typeof PhaseTimings>;
 
+export const ScanSource = z.enum(['scan', 'import']).meta({
+  id: 'ScanSource',
+  description:
+    "`scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports",
+});
+export type ScanSource = z.infer<typeof ScanSource>;
+
 export const ScanDetail = ScanListItem.extend({
   current_tool: z.string().optional().meta({ description: 'Present on a running scan' }),
   started_at: Timestamp.optional().meta({ description: 'Present once started' }),
@@ -195,6 +202,11 @@ export const ScanDetail = ScanListItem.extend({
   estimated_duration: z.number().int().meta({ description: 'Seconds' }),
   changes: ScanChanges.optional().meta({ description: 'Present once completed' }),
   phase_timings: PhaseTimings,
+  source: ScanSource,
+  tool: z.string().nullable().meta({
+    description:
+      "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans",
+  }),
 }).meta({ id: 'ScanDetail' });
 export type ScanDetail = z.infer<typeof ScanDetail>;
 

@@ -153,19 +153,30 @@ export function apiClient(target: ApiTarget, credential: Credential = null): Api
     const upper = method.toUpperCase();
     const route = routeFor(routes, upper, path);
     const form = route?.bodyType === 'form' && body !== undefined && typeof body === 'object';
+    // Bytes and multipart forms (file uploads) are sent as they are; fetch writes a form's boundary.
+    const bytes = body instanceof Uint8Array;
+    const multipart = body instanceof FormData;
     const headers: Record<string, string> = {
       ...credentialHeaders(credential),
-      ...(body === undefined
+      ...(body === undefined || multipart
         ? {}
-        : { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' }),
+        : {
+            'content-type': bytes
+              ? 'application/octet-stream'
+              : form
+                ? 'application/x-www-form-urlencoded'
+                : 'application/json',
+          }),
       ...options.headers,
     };
     const encoded =
       body === undefined
         ? undefined
-        : form
-          ? new URLSearchParams(body as Record<string, string>).toString()
-          : JSON.stringify(body);
+        : bytes || multipart
+          ? body
+          : form
+            ? new URLSearchParams(body as Record<string, string>).toString()
+            : JSON.stringify(body);
     const res = await fetch(target.url + path, { method: upper, headers, body: encoded });
     const text = await res.text();
     const contentType = res.headers.get('content-type') ?? '';

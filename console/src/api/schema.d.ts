@@ -202,6 +202,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import another scanner's report
+         * @description Records a report of nuclei, OWASP ZAP, nmap, OpenVAS/Greenbone or Scanward as a completed scan of `target` (`source: import`, `tool` the producing tool), its results as findings through the same lifecycle as Scanward's own scans. Send the report as `multipart/form-data` (a `file` part, the other fields as parts) or as the raw request body with the fields in the query. Counts against the monthly scan quota. The body may be up to `SCANWARD_IMPORT_LIMIT` bytes (32 MiB by default; 413 beyond). A report that does not read is 422 naming the line or element, and nothing of it is recorded. XML external entities and DTDs are never resolved. See docs/imports.md.
+         *
+         *     API key permission: `write:scans`.
+         *
+         *     Roles: admin, member.
+         */
+        post: operations["importReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/findings": {
         parameters: {
             query?: never;
@@ -1416,6 +1440,9 @@ export interface components {
                 unchanged: number;
             };
             phase_timings: components["schemas"]["PhaseTimings"];
+            source: components["schemas"]["ScanSource"];
+            /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
+            tool: string | null;
         };
         /** @description Where the time of a scan went */
         PhaseTimings: {
@@ -1438,6 +1465,11 @@ export interface components {
             /** @description Milliseconds of the final step (findings resolved, evidence recorded, scan completed); present once completed */
             completion?: number;
         };
+        /**
+         * @description `scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports
+         * @enum {string}
+         */
+        ScanSource: "scan" | "import";
         ScanCancelled: {
             id: string;
             /** @enum {string} */
@@ -1489,6 +1521,86 @@ export interface components {
              * @enum {string}
              */
             change: "new" | "reopened" | "unchanged";
+        };
+        ImportResult: {
+            id: string;
+            target: string;
+            scan_type: components["schemas"]["ScanType"];
+            status: components["schemas"]["ScanStatus"];
+            progress: number;
+            phase: components["schemas"]["ScanPhase"];
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Present once completed
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            completed_at?: string;
+            /** @description critical + high + medium + low */
+            vulnerabilities_found: number;
+            critical_count: number;
+            high_count: number;
+            medium_count: number;
+            low_count: number;
+            info_count: number;
+            /** @description Why the scan failed; present on failed scans */
+            error?: string;
+            /** @description Present on cancelled scans */
+            message?: string;
+            /** @description Present on a running scan */
+            current_tool?: string;
+            /**
+             * Format: date-time
+             * @description Present once started
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            started_at?: string;
+            phases_completed: components["schemas"]["ScanPhase"][];
+            phases_remaining: components["schemas"]["ScanPhase"][];
+            frameworks: components["schemas"]["Framework"][];
+            /** @description The requested ports; null for the default list */
+            ports: string | null;
+            credential_checks: components["schemas"]["CredentialChecks"];
+            /** @description Seconds */
+            estimated_duration: number;
+            /** @description Present once completed */
+            changes?: {
+                new: number;
+                reopened: number;
+                resolved: number;
+                unchanged: number;
+            };
+            phase_timings: components["schemas"]["PhaseTimings"];
+            source: components["schemas"]["ScanSource"];
+            /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
+            tool: string | null;
+            format: components["schemas"]["ImportFormat"];
+            /** @description Results read from the report (several on one weakness and place are one finding) */
+            results_read: number;
+        };
+        /**
+         * @description The report format: `nuclei` (JSON array or JSON Lines), `zap` (XML or JSON report), `nmap` (XML), `openvas` (Greenbone XML or CSV), `scanward` (Scanward findings JSON). Detected from the report when omitted (an empty report needs it).
+         * @enum {string}
+         */
+        ImportFormat: "scanward" | "nuclei" | "zap" | "nmap" | "openvas";
+        ImportUpload: {
+            format?: components["schemas"]["ImportFormat"];
+            /** @description The asset the report is about (a host, a URL or any stable name such as `acme/app:staging`): the scan's target and its findings' target. Imports of one tool and target resolve what a later one no longer reports. */
+            target: string;
+            /**
+             * @description A label for the imported scan; default `full`
+             * @enum {string}
+             */
+            scan_type?: "quick" | "full" | "compliance";
+            /**
+             * Format: binary
+             * @description The report file
+             */
+            file: string;
         };
         FindingList: {
             items: components["schemas"]["FindingListItem"][];
@@ -3169,6 +3281,123 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importReport: {
+        parameters: {
+            query?: {
+                /** @description The report format: `nuclei` (JSON array or JSON Lines), `zap` (XML or JSON report), `nmap` (XML), `openvas` (Greenbone XML or CSV), `scanward` (Scanward findings JSON). Detected from the report when omitted (an empty report needs it). */
+                format?: components["schemas"]["ImportFormat"];
+                /** @description The asset the report is about (a host, a URL or any stable name such as `acme/app:staging`): the scan's target and its findings' target. Imports of one tool and target resolve what a later one no longer reports. */
+                target?: string;
+                /** @description A label for the imported scan; default `full` */
+                scan_type?: "quick" | "full" | "compliance";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportUpload"];
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The imported scan */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SCAN_QUOTA_EXCEEDED, INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

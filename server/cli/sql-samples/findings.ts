@@ -3,6 +3,7 @@ import * as history from '../../findings/finding-history.repository.ts';
 import * as observations from '../../findings/finding-observations.repository.ts';
 import * as versions from '../../findings/finding-versions.repository.ts';
 import * as controls from '../../findings/findings-controls.repository.ts';
+import * as imports from '../../findings/findings-imports.repository.ts';
 import * as lifecycle from '../../findings/findings-lifecycle.repository.ts';
 import * as listing from '../../findings/findings-listing.repository.ts';
 import * as remediation from '../../findings/findings-remediation.repository.ts';
@@ -177,6 +178,9 @@ export const findingsSamples = [
       { name: 'one control', args: [ORG, ['open', 'in_progress'], 'ctrl_soc2_cc6_1'] },
     ],
     findingsOfControl: [[ORG, 'ctrl_soc2_cc6_1', ['open', 'in_progress'], 20]],
+  }),
+  repositorySamples('server/findings/findings-imports.repository.ts', imports, {
+    openCheckIdsOfTool: [[ORG, TARGET, 'nuclei']],
   }),
   repositorySamples('server/findings/findings-remediation.repository.ts', remediation, {
     findFindingFacts: [[ORG, FINDING]],

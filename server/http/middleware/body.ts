@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { readFile, rm } from 'node:fs/promises';
 import type { Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { AppError } from '../../errors.ts';
@@ -166,4 +167,84 @@ function readFailure(err: unknown, limit: number): AppError {
  */
 export function exceedsLimit(ctx: Context, limit: number): boolean {
   return Number(ctx.get('content-length') || 0) > limit;
+}
+
+/** A file upload: the form fields (or none) and the file's bytes. */
+export interface Upload {
+  fields: Record<string, string>;
+  content: Buffer;
+}
+
+/**
+ * Reads a file upload of at most `limit` bytes: `multipart/form-data` with one file part
+ * named `file` (its other parts are fields), or any other media type as the raw file itself
+ * (the fields then come from the query). 413 beyond the limit, with the connection closed;
+ * 400 for a multipart body that does not read or has no `file` part.
+ */
+export async function readUpload(ctx: Context, limit: number): Promise<Upload> {
+  if (ctx.is('multipart/form-data')) return readMultipart(ctx, limit);
+  return { fields: {}, content: await readRaw(ctx, limit) };
+}
+
+function tooLarge(limit: number): AppError {
+  return new AppError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than ${limit} bytes`, undefined, {
+    Connection: 'close',
+  });
+}
+
+/** The raw body, counted as it arrives: over the limit, reading stops and 413 is answered. */
+async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+async function readMultipart(ctx: Context, limit: number): Promise<Upload> {
+  const parse = koaBody({
+    json: false,
+    urlencoded: false,
+    text: false,
+    multipart: true,
+    parsedMethods: METHODS,
+    formidable: {
+      maxFiles: 1,
+      maxFileSize: limit,
+      maxTotalFileSize: limit,
+      maxFields: 10,
+      maxFieldsSize: 64 * 1024,
+      allowEmptyFiles: true,
+      minFileSize: 0,
+    },
+  });
+  try {
+    await parse(ctx, async () => {});
+  } catch (err) {
+    const e = err as { httpCode?: number; code?: number; message?: string };
+    if (e.httpCode === 413 || /maxFileSize|maxTotalFileSize|exceeded/i.test(e.message ?? ''))
+      throw tooLarge(limit);
+    throw new AppError(400, 'BAD_REQUEST', `the multipart body does not read: ${e.message ?? 'malformed'}`);
+  }
+  const files = ctx.request.files ?? {};
+  const paths: string[] = [];
+  for (const value of Object.values(files)) for (const f of [value].flat()) paths.push(f.filepath);
+  try {
+    const file = [files['file'] ?? []].flat()[0];
+    if (!file || paths.length !== 1)
+      throw new AppError(422, 'VALIDATION_ERROR', 'file: one file part named "file" is required', 'file');
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const fields: Record<string, string> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (typeof value !== 'string')
+        throw new AppError(422, 'VALIDATION_ERROR', `${key}: must be given once`, key);
+      fields[key] = value;
+    }
+    return { fields, content: await readFile(file.filepath) };
+  } finally {
+    await Promise.all(paths.map((p) => rm(p, { force: true })));
+  }
 }

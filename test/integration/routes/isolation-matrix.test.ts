@@ -281,4 +281,30 @@ describe(`organization isolation of every route with an id in its path (${testEn
       expect(own.status, `${routeName(route)} as A: ${JSON.stringify(own.body)}`).toBe(expected);
     }
   });
+
+  it("an import by another organization, of the owner's target and checks, changes nothing of the owner's", async () => {
+    const before = await snapshot(a.orgId);
+    const ownerFindings = (await db('findings').where({ org_id: a.orgId })) as {
+      target: string;
+      template_id: string;
+      affected_component: string;
+    }[];
+    const target = ownerFindings[0]!.target;
+    // B reports one of A's checks at A's place, and then an empty report of the same tool and target.
+    const report = ownerFindings.slice(0, 1).map((f) => ({
+      template_id: f.template_id,
+      affected_component: f.affected_component,
+      severity: 'low',
+      title: 'imported by B',
+    }));
+    const api = apiClient(app, { token: bToken });
+    for (const findings of [report, []]) {
+      const res = await api.post(
+        `/api/v1/imports?format=scanward&target=${encodeURIComponent(target)}`,
+        Buffer.from(JSON.stringify({ findings })),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    expect(await snapshot(a.orgId)).toEqual(before);
+  });
 });

@@ -240,3 +240,28 @@ describe('the Action version', () => {
     expect(ACTION_VERSION).toBe(pkg.version);
   });
 });
+
+describe('import-file and import-format', () => {
+  it('asks for the report to be imported, with its format when given', () => {
+    const { inputs } = parse({ ...base, 'import-file': 'reports/zap.xml', 'import-format': 'ZAP' });
+    expect(inputs.scan.importFile).toEqual({ path: 'reports/zap.xml', format: 'zap' });
+    expect(parse(base).inputs.scan.importFile).toBeUndefined();
+    expect(parse({ ...base, 'import-file': 'n.jsonl' }).inputs.scan.importFile).toEqual({
+      path: 'n.jsonl',
+      format: undefined,
+    });
+  });
+
+  it('names every problem: an unknown format, no target, and scan-id beside it', () => {
+    const message = problemsOf({
+      ...base,
+      target: '',
+      'import-file': 'r.xml',
+      'import-format': 'burp',
+      'scan-id': 'scan_abc',
+    });
+    expect(message).toContain('`import-format` is "burp"');
+    expect(message).toContain('`target` is required with `import-file`');
+    expect(message).toContain('Set `import-file` or `scan-id`, not both.');
+  });
+});

@@ -1,0 +1,137 @@
+import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
+import { controlsForFinding } from '../controls/mapping.ts';
+import { AppError } from '../errors.ts';
+import { openCheckIdsOfTool } from '../findings/findings-imports.repository.ts';
+import { recordScanFindings, type FindingCoverage, type FindingDetection } from '../findings/lifecycle.ts';
+import type { Principal } from '../http/principal.ts';
+import { newId } from '../identity/ids.ts';
+import type { ImportParams, ImportResult } from '../schemas/imports.ts';
+import { recordImportedScan } from '../scans/lifecycle.ts';
+import { getScanDetail } from '../scans/listing.ts';
+import { assertMonthlyQuota, lockOrganization } from '../scans/quota.ts';
+import type { Services } from '../services.ts';
+import { parseReportOffLoop } from './parse-off-loop.ts';
+import { ReportError, type ImportedResult, type ParsedReport } from './report.ts';
+
+/**
+ * POST /api/v1/imports: another tool's report becomes a completed scan of `target`, and its
+ * results go through the findings lifecycle exactly as the engine's detections do
+ * (fingerprints, new/unchanged/reopened, counts, `vulnerability.*` and `scan.completed`
+ * events). See docs/imports.md.
+ *
+ * The report is parsed first, outside any transaction (off the event loop when large); a
+ * report that does not read is 422 naming the line or element, and nothing is written. Then,
+ * in one transaction with the organization locked: the monthly quota (an import counts as a
+ * scan), the scan row, its findings, the resolution of what earlier imports of the same tool
+ * and target reported and this one does not, and the compliance evidence.
+ */
+export async function importReport(
+  services: Pick<Services, 'db'>,
+  principal: Principal,
+  params: ImportParams,
+  bytes: Uint8Array,
+  now = new Date(),
+): Promise<ImportResult> {
+  const orgId = principal.org.id;
+  let report: ParsedReport;
+  try {
+    report = await parseReportOffLoop(bytes, params.format);
+  } catch (err) {
+    if (err instanceof ReportError)
+      throw new AppError(422, 'VALIDATION_ERROR', `file: ${err.message}`, 'file');
+    throw err;
+  }
+  const target = params.target;
+  const detections = report.results.map((r) => detectionOf(r, report.tool, target));
+
+  const scan = await services.db.transaction(async (trx) => {
+    const org = await lockOrganization(trx, orgId);
+    await assertMonthlyQuota(trx, org, now);
+    return recordImportedScan(
+      trx,
+      {
+        orgId,
+        createdBy: principal.user.id,
+        target,
+        scanType: params.scan_type ?? 'full',
+        tool: report.tool,
+      },
+      async (row, at) => {
+        // What this tool reported on this target before and is still open: covered by this
+        // import, so what it no longer reports is resolved.
+        const earlier = await openCheckIdsOfTool(trx, orgId, target, report.tool);
+        const checks = new Set([...earlier, ...detections.map((d) => d.check_id)]);
+        const coverage: FindingCoverage[] = [...checks].map((check_id) => ({ target, check_id }));
+        await recordScanFindings(trx, {
+          scan: { id: row.id, org_id: orgId, target, scan_type: row.scan_type },
+          detections,
+          coverage,
+          completed: true,
+          now: at,
+        });
+        const controls = [
+          ...new Set(detections.flatMap((d) => d.frameworks?.flatMap((f) => f.controls) ?? [])),
+        ];
+        await insertScanEvidence(
+          trx,
+          orgId,
+          controls.map((controlId) => ({
+            id: newId('evid'),
+            control_id: controlId,
+            scan_id: row.id,
+            title: `${report.tool} report imported for ${target}`,
+            description: `Imported as scan ${row.id} on ${at.toISOString()}: a finding of this report maps to the control.`,
+            created_at: at,
+          })),
+        );
+      },
+      now,
+    );
+  });
+  const detail = await getScanDetail(services.db, orgId, scan.id);
+  return { ...detail, format: report.format, results_read: report.results.length };
+}
+
+/** One result as the findings lifecycle's engine-neutral input. */
+function detectionOf(result: ImportedResult, tool: string, target: string): FindingDetection {
+  const component = result.affected_component || target;
+  const mapping = controlsForFinding({
+    category: result.category ?? null,
+    cwe_ids: result.cwe_ids,
+    cve_ids: result.cve_ids,
+    severity: result.severity,
+    target: hostOf(component) ?? target,
+  });
+  return {
+    check_id: result.check_id,
+    title: result.title,
+    severity: result.severity,
+    cvss_vector: result.cvss_vector ?? null,
+    target,
+    affected_component: component,
+    port: result.port ?? null,
+    tool,
+    category: result.category ?? null,
+    cve_ids: result.cve_ids,
+    cwe_ids: result.cwe_ids,
+    description: result.description,
+    impact: result.impact ?? '',
+    ...(result.remediation
+      ? {
+          remediation: {
+            summary: result.remediation.summary,
+            steps: [],
+            code_example: '',
+            references: result.remediation.references,
+          },
+        }
+      : {}),
+    evidence: { request: result.evidence.request, response: result.evidence.response, screenshot_url: null },
+    frameworks: mapping.frameworks,
+  };
+}
+
+function hostOf(component: string): string | undefined {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:?#]*)/i.exec(component);
+  return match?.[1]?.replace(/^\[|\]$/g, '') || undefined;
+}
