@@ -210,6 +210,20 @@ export function FindingDetail({ id }: { id: string }) {
                     ))
                   : '—'}
               </dd>
+              <dt>EPSS</dt>
+              <dd data-testid="finding-epss">
+                {f.epss_score === null
+                  ? '—'
+                  : `${(f.epss_score * 100).toFixed(1)}% probability of exploitation in the next 30 days (FIRST EPSS, ${f.epss_snapshot_date ?? 'date unknown'})`}
+              </dd>
+              <dt>Established</dt>
+              <dd>
+                {f.evidence.established === 'inferred from version'
+                  ? 'Inferred from the announced version'
+                  : f.evidence.established === 'confirmed'
+                    ? 'Confirmed by a probe'
+                    : '—'}
+              </dd>
             </dl>
             <h2>Description</h2>
             <p>{f.description}</p>

@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
     const { scan } = await runScan(app.services.db, tenant.orgId, [
       detection({ title: titles.critical, severity: 'critical', cve_ids: ['CVE-2024-0001'] }),
       ...titles.high.map((title) => detection({ title, severity: 'high' })),
-      detection({ title: titles.medium, severity: 'medium' }),
+      detection({ title: titles.medium, severity: 'medium', epss_score: 0.9731 }),
     ]);
     scanId = scan.id;
     browser = await launchChromium();
@@ -220,6 +220,15 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       await page.getByRole('link', { name: titles.medium }).click();
       await page.waitForURL(/\/findings\/finding_/);
       const id = page.url().split('/').pop()!;
+      // The EPSS score with the date of the snapshot behind it, as the API gives them.
+      const { epss_snapshot_date } = okBody(
+        await api.get<{ epss_snapshot_date: string | null }>(`/api/v1/findings/${id}`),
+        200,
+      );
+      expect(epss_snapshot_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(await page.getByTestId('finding-epss').textContent()).toBe(
+        `97.3% probability of exploitation in the next 30 days (FIRST EPSS, ${epss_snapshot_date})`,
+      );
       await page.getByRole('combobox', { name: /^Status/ }).selectOption('false_positive');
       await page.getByLabel('Note (optional)').fill('Only reachable from the build network');
       await page.getByRole('button', { name: 'Save status' }).click();
