@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,5 +47,16 @@ describe('the tests CI runs again on PostgreSQL', () => {
     ]) {
       expect(selected).toContain(path.join('test', 'integration', file));
     }
+  });
+
+  it('include every test that opens a database driver itself, so none escapes the PostgreSQL run', () => {
+    const selected = new Set(testsUsingADatabase(ROOT));
+    const driver = /^import (?!type\b)[^;]*from '(?:knex|pg|@electric-sql\/pglite|knex-pglite)';/m;
+    const opening = readdirSync(path.join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => path.join('test', name))
+      .filter((file) => driver.test(readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(opening.length).toBeGreaterThan(0);
+    expect(opening.filter((file) => !selected.has(file))).toEqual([]);
   });
 });
