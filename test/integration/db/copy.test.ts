@@ -161,6 +161,14 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
           201,
         );
         if (i === 0) seeded.webhookSecret = String(hook.secret);
+        // A pending invitation (and the audit event saying who made it).
+        okBody(
+          await apiClient(embedded, { token: org.token }).post('/api/v1/users', {
+            email: `invitee-${i}@example.test`,
+            role: 'viewer',
+          }),
+          201,
+        );
         const schedule = okBody(
           await apiClient(embedded, { token: org.token }).post('/api/v1/scans/schedules', {
             target: '127.0.0.1',
