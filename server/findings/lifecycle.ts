@@ -139,6 +139,11 @@ export interface RecordScanFindingsInput {
   coverage: readonly FindingCoverage[];
   /** True when the scan finished: only then are undetected covered findings resolved. */
   completed: boolean;
+  /**
+   * When given, the only findings the scan may resolve (an import resolves only what its own
+   * tool alone reported: server/imports/); coverage still says which of them it covered.
+   */
+  resolvable?: readonly string[];
   now?: Date;
 }
 
@@ -240,7 +245,7 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
   ];
 
   const resolved = input.completed
-    ? await resolveUndetected(trx, scan.id, orgId, input.coverage, canonical, now)
+    ? await resolveUndetected(trx, scan.id, orgId, input.coverage, canonical, now, input.resolvable)
     : [];
   history.push(...resolved.map((f) => statusChange(orgId, f.id, f.status, 'resolved', SYSTEM_ACTOR, now)));
   for (const batch of chunks(history)) await insertHistoryRows(trx, scan.org_id, batch);
@@ -426,8 +431,8 @@ function sightingOf(finding: FindingKey, p: Prepared): Sighting {
 
 /**
  * Resolves, as `system`, the open and in-progress findings whose target, check
- * and port the completed scan covered without observing them. Returns them with
- * the status they had.
+ * and port the completed scan covered without observing them (and, when given, that
+ * are `resolvable`). Returns them with the status they had.
  */
 async function resolveUndetected(
   trx: Db,
@@ -436,7 +441,9 @@ async function resolveUndetected(
   coverage: readonly FindingCoverage[],
   canonical: Map<string, string>,
   now: Date,
+  resolvable?: readonly string[],
 ): Promise<{ id: string; status: FindingStatus }[]> {
+  const allowed = resolvable && new Set(resolvable);
   const combos = new Map<string, { targets: Set<string>; combo: Omit<CoveredCombination, 'targets'> }>();
   for (const c of coverage) {
     const combo = {
@@ -458,7 +465,7 @@ async function resolveUndetected(
   for (const batch of chunks(combinations, 2000)) {
     const rows = await lockCoveredUnobserved(trx, orgId, scanId, batch);
     // A finding may match combos of two batches; it is resolved once.
-    for (const r of rows) if (!found.has(r.id)) found.set(r.id, r.status);
+    for (const r of rows) if (!found.has(r.id) && (!allowed || allowed.has(r.id))) found.set(r.id, r.status);
   }
   for (const batch of chunks([...found.keys()])) await markFindingsResolved(trx, orgId, batch, now);
   return [...found].map(([id, status]) => ({ id, status }));

@@ -1,11 +1,14 @@
 import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
 import { controlsForFinding } from '../controls/mapping.ts';
 import { AppError } from '../errors.ts';
-import { openCheckIdsOfTool } from '../findings/findings-imports.repository.ts';
+import { openFindingsOnlyOfTool } from '../findings/findings-imports.repository.ts';
 import { recordScanFindings, type FindingCoverage, type FindingDetection } from '../findings/lifecycle.ts';
 import type { Principal } from '../http/principal.ts';
 import { newId } from '../identity/ids.ts';
 import type { ImportParams, ImportResult } from '../schemas/imports.ts';
+import { BUILT_IN_CHECKS, builtInForTemplate } from '../scanner/check-registry.ts';
+import { SERVICE_NAMES } from '../scanner/net/services.ts';
+import { correlate } from '../scanner/phases/correlation.ts';
 import { recordImportedScan } from '../scans/lifecycle.ts';
 import { getScanDetail } from '../scans/listing.ts';
 import { assertMonthlyQuota, lockOrganization } from '../scans/quota.ts';
@@ -42,7 +45,10 @@ export async function importReport(
     throw err;
   }
   const target = params.target;
-  const detections = report.results.map((r) => detectionOf(r, report.tool, target));
+  const detections = keyedAsScanward(
+    report.results.map((r) => detectionOf(r, report.tool, target)),
+    report.tool,
+  );
 
   const scan = await services.db.transaction(async (trx) => {
     const org = await lockOrganization(trx, orgId);
@@ -57,15 +63,17 @@ export async function importReport(
         tool: report.tool,
       },
       async (row, at) => {
-        // What this tool reported on this target before and is still open: covered by this
-        // import, so what it no longer reports is resolved.
-        const earlier = await openCheckIdsOfTool(trx, orgId, target, report.tool);
-        const checks = new Set([...earlier, ...detections.map((d) => d.check_id)]);
+        // What only this tool reported on this target and is still open: covered by this
+        // import, so what it no longer reports is resolved. A finding Scanward's own scans or
+        // another tool also saw is not this import's to resolve.
+        const earlier = await openFindingsOnlyOfTool(trx, orgId, target, report.tool);
+        const checks = new Set(earlier.map((f) => f.template_id));
         const coverage: FindingCoverage[] = [...checks].map((check_id) => ({ target, check_id }));
         await recordScanFindings(trx, {
           scan: { id: row.id, org_id: orgId, target, scan_type: row.scan_type },
           detections,
           coverage,
+          resolvable: earlier.map((f) => f.id),
           completed: true,
           now: at,
         });
@@ -90,6 +98,37 @@ export async function importReport(
   });
   const detail = await getScanDetail(services.db, orgId, scan.id);
   return { ...detail, format: report.format, results_read: report.results.length };
+}
+
+/**
+ * nuclei results keyed as the scan engine keys its own template detections, so a result and
+ * Scanward's check of the same weakness on the same component are one finding: a template a
+ * built-in check stands for (`exposed-redis` → `redis-unauthenticated`, the registry's
+ * `builtInForTemplate`) takes the check's id, and a network template's `tcp://host:port` the
+ * scheme of the service the check is for (`redis://host:6379`, as the engine names it); then
+ * the engine's correlation (phases/correlation.ts) keys a template naming a CVE by the CVE on
+ * the service and merges what stands for one weakness. Other tools' check ids are their own.
+ */
+function keyedAsScanward(detections: FindingDetection[], tool: string): FindingDetection[] {
+  if (tool !== 'nuclei') return detections;
+  return correlate(detections.map(asBuiltInCheck));
+}
+
+function asBuiltInCheck(detection: FindingDetection): FindingDetection {
+  // A result's check id is `template-id`, or `template-id:matcher-name`.
+  const template = detection.check_id.split(':')[0]!;
+  const builtIn = builtInForTemplate(detection.check_id) ?? builtInForTemplate(template);
+  if (!builtIn) return detection;
+  const service = BUILT_IN_CHECKS.find((c) => c.id === builtIn)?.rule.description;
+  const scheme = (SERVICE_NAMES as readonly string[]).includes(service ?? '') ? service : undefined;
+  return {
+    ...detection,
+    check_id: builtIn,
+    upstream_ids: [...new Set([template, detection.check_id])],
+    affected_component: scheme
+      ? detection.affected_component.replace(/^tcp:\/\//i, `${scheme}://`)
+      : detection.affected_component,
+  };
 }
 
 /** One result as the findings lifecycle's engine-neutral input. */

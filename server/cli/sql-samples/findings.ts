@@ -180,7 +180,7 @@ export const findingsSamples = [
     findingsOfControl: [[ORG, 'ctrl_soc2_cc6_1', ['open', 'in_progress'], 20]],
   }),
   repositorySamples('server/findings/findings-imports.repository.ts', imports, {
-    openCheckIdsOfTool: [[ORG, TARGET, 'nuclei']],
+    openFindingsOnlyOfTool: [[ORG, TARGET, 'nuclei']],
   }),
   repositorySamples('server/findings/findings-remediation.repository.ts', remediation, {
     findFindingFacts: [[ORG, FINDING]],
