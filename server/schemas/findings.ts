@@ -149,7 +149,7 @@ export const findingFilters = {
   target: Trimmed(253).optional().meta({ description: 'Exact target, ignoring case' }),
   tool: Trimmed(100).optional(),
   cve: Trimmed(50)
-    .regex(/^CVE-\d{4}-\d{4,}$/i, { error: 'must be a CVE id (CVE-YYYY-NNNN…)' })
+    .regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: 'must be a CVE id (CVE-YYYY-NNNN…)' })
     .optional()
     .meta({
       description: 'Findings whose cve_ids contain this id (any case); anything else is a 422',
