@@ -32,6 +32,7 @@ import {
   tlsComponent,
   TLS_TOOL,
 } from './tls.ts';
+import { tlsCbcChecks } from './tls-cbc.ts';
 
 const NETWORK = 'CVSS:3.1/AV:N/AC:H/PR:N';
 /** Longest wait for the server's answer to one ClientHello. */
@@ -91,7 +92,7 @@ export const tlsWeakCipherSuitesCheck = defineCheck({
     impact:
       'An attacker who can steer or wait for a client that offers these suites (old libraries, downgrade ' +
       'attacks) can read, and with NULL or EXPORT suites also change, the traffic.',
-    upstreamIds: ['weak-cipher-suites'],
+    // nuclei's weak-cipher-suites (TLS 1.0 with AES-CBC) is BEAST's weakness, not this one: tls-cbc.ts.
     tool: TLS_TOOL,
     variants: {
       // RC4 and 3DES: the traffic can be read, not changed.
@@ -298,6 +299,7 @@ export const tlsIncompleteChainCheck = defineCheck({
 
 export const tlsBreadthChecks: DeclaredCheck[] = [
   tlsWeakCipherSuitesCheck,
+  ...tlsCbcChecks,
   tlsWeakKeyCheck,
   tlsNotYetValidCheck,
   tlsHostnameMismatchCheck,
