@@ -92,7 +92,9 @@ export const tlsWeakCipherSuitesCheck = defineCheck({
     impact:
       'An attacker who can steer or wait for a client that offers these suites (old libraries, downgrade ' +
       'attacks) can read, and with NULL or EXPORT suites also change, the traffic.',
-    // nuclei's weak-cipher-suites (TLS 1.0 with AES-CBC) is BEAST's weakness, not this one: tls-cbc.ts.
+    // nuclei's insecure-cipher-suite-detect offers NULL, EXPORT, RC4 and DES suites: this weakness. Its
+    // weak-cipher-suites (TLS 1.0/1.1 with AES-CBC and the like) is BEAST's, in tls-cbc.ts.
+    upstreamIds: ['insecure-cipher-suite-detect'],
     tool: TLS_TOOL,
     variants: {
       // RC4 and 3DES: the traffic can be read, not changed.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKS } from '../../../../server/scanner/check-registry.ts';
+import { builtInForTemplate, CHECKS } from '../../../../server/scanner/check-registry.ts';
 import { tlsWeakCipherSuitesCheck } from '../../../../server/scanner/checks/tls-breadth.ts';
 import { tlsBeastCheck, tlsLucky13Check } from '../../../../server/scanner/checks/tls-cbc.ts';
 import {
@@ -47,7 +47,6 @@ describe.skipIf(!openssl)('CBC cipher suite checks (BEAST, LUCKY13)', () => {
       title: 'TLS 1.0 service accepts CBC cipher suites (BEAST) (AES128-SHA)',
       severity: 'medium',
       cve_ids: ['CVE-2011-3389'],
-      upstream_ids: ['weak-cipher-suites'],
     });
     expect(beast!.evidence.request).toContain('offering only TLS 1.0 with only CBC suites');
     expect(beast!.evidence.response).toBe('accepted: ServerHello TLSv1, cipher AES128-SHA');
@@ -62,7 +61,14 @@ describe.skipIf(!openssl)('CBC cipher suite checks (BEAST, LUCKY13)', () => {
     expect(lucky!.evidence.response).toBe('accepted: ServerHello TLSv1.2, cipher AES128-SHA');
     // The weak-cipher check (NULL, EXPORT, RC4, 3DES) neither fires on AES-CBC nor claims its template.
     expect(await tlsWeakCipherSuitesCheck.run(ctx, https(weak))).toEqual([]);
+  });
+
+  it('folds the weak-cipher-suites template (TLS 1.0 with AES-CBC) into BEAST, never into tls-weak-cipher', () => {
+    expect(builtInForTemplate('weak-cipher-suites')).toBe('tls-cbc-beast');
     expect(tlsWeakCipherSuitesCheck.upstreamIds).not.toContain('weak-cipher-suites');
+    // Templates of the NULL/EXPORT/RC4/DES weakness (by id, or by their remediation id) stay with it.
+    expect(builtInForTemplate('insecure-cipher-suite-detect')).toBe('tls-weak-cipher');
+    expect(builtInForTemplate('tls-weak-cipher')).toBe('tls-weak-cipher');
   });
 
   it('reports LUCKY13 but not BEAST when CBC suites are offered on TLS 1.2 only', async () => {
