@@ -4,8 +4,8 @@
  * - weak cipher suites (NULL, EXPORT, RC4, 3DES), learned with a raw ClientHello per family
  *   (`net/tls-hello.ts`), since Node's OpenSSL no longer implements most of them;
  * - certificate facts read from the shared certificate handshake: an RSA key under 2048
- *   bits, a certificate not valid yet, a name that does not match the scan's DNS target,
- *   and a chain the server left incomplete.
+ *   bits, a certificate not valid yet, names that do not match the scan's DNS target or
+ *   address (or no subject alternative name at all), and a chain the server left incomplete.
  */
 import type { Socket } from 'node:net';
 import { checkServerIdentity } from 'node:tls';
@@ -18,7 +18,7 @@ import {
   WEAK_SUITE_FAMILIES,
   type WeakSuiteFamily,
 } from '../net/tls-hello.ts';
-import { defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
+import { coverPort, defineCheck, type DeclaredCheck, type PhaseContext } from '../check.ts';
 import { connectService, serverName, ServiceConnectError } from '../net/service-connect.ts';
 import { isTls } from '../net/service-rules.ts';
 import { certificateHandshake } from '../net/tls-handshake.ts';
@@ -32,6 +32,7 @@ import {
   tlsComponent,
   TLS_TOOL,
 } from './tls.ts';
+import { tlsCbcChecks } from './tls-cbc.ts';
 
 const NETWORK = 'CVSS:3.1/AV:N/AC:H/PR:N';
 /** Longest wait for the server's answer to one ClientHello. */
@@ -91,7 +92,9 @@ export const tlsWeakCipherSuitesCheck = defineCheck({
     impact:
       'An attacker who can steer or wait for a client that offers these suites (old libraries, downgrade ' +
       'attacks) can read, and with NULL or EXPORT suites also change, the traffic.',
-    upstreamIds: ['weak-cipher-suites'],
+    // nuclei's insecure-cipher-suite-detect offers NULL, EXPORT, RC4 and DES suites: this weakness. Its
+    // weak-cipher-suites (TLS 1.0/1.1 with AES-CBC and the like) is BEAST's, in tls-cbc.ts.
+    upstreamIds: ['insecure-cipher-suite-detect'],
     tool: TLS_TOOL,
     variants: {
       // RC4 and 3DES: the traffic can be read, not changed.
@@ -221,6 +224,9 @@ export const tlsNotYetValidCheck = defineCheck({
   },
 });
 
+/** The id of the finding for a certificate without any subject alternative name (a variant of the name check). */
+export const NO_SAN_CHECK_ID = 'tls-certificate-no-san';
+
 export const tlsHostnameMismatchCheck = defineCheck({
   meta: {
     id: 'tls-certificate-hostname-mismatch',
@@ -235,26 +241,69 @@ export const tlsHostnameMismatchCheck = defineCheck({
       'certificate an attacker presents for this name.',
     upstreamIds: ['mismatched-ssl-certificate'],
     tool: TLS_TOOL,
+    variants: {
+      // An address target: only clients that connect by the address check it, and most use a name.
+      address: {
+        title: 'TLS certificate does not match the address scanned',
+        severity: 'low',
+        cvssVector: `${NETWORK}/UI:R/S:U/C:L/I:N/A:N`,
+      },
+      // No subjectAltName at all: RFC 6125 clients (browsers since 2017) match no name.
+      'no-san': {
+        id: NO_SAN_CHECK_ID,
+        title: 'TLS certificate has no subject alternative name',
+        severity: 'medium',
+        cvssVector: `${NETWORK}/UI:R/S:U/C:H/I:L/A:N`,
+      },
+    },
   },
   phase: 'web_analysis',
   quick: true,
-  // Only a DNS name can be matched: clients of an address-only target have no name to check.
   appliesTo: isTls,
   detect: async (ctx, service) => {
-    const name = serverName(ctx, service);
-    if (!name) return [];
     const result = await certificateHandshake(ctx, service);
     const cert = result.certificate;
+    coverPort(ctx, service, NO_SAN_CHECK_ID);
     if (!cert) return [];
-    const mismatch = checkServerIdentity(name, cert);
+    const component = tlsComponent(service);
+    const evidence = certificateEvidence(ctx, service, result);
+    // A certificate that names nothing in a SAN: modern clients match no name or address
+    // against it, whatever the target. One weakness, one finding: no mismatch beside it.
+    if (!cert.subjectaltname) {
+      return [
+        {
+          variant: 'no-san' as const,
+          description:
+            `${component} presents a certificate for ${distinguishedName(cert.subject)} without a subject ` +
+            'alternative name extension: browsers and RFC 6125 clients ignore the common name, so it matches no host name or address.',
+          evidence,
+        },
+      ];
+    }
+    // A DNS target is matched as its clients do (SNI); an address target against the certificate's IP SANs.
+    const name = serverName(ctx, service);
+    const checked = name ?? service.address;
+    const mismatch = checkServerIdentity(checked, cert);
     if (!mismatch) return [];
+    if (name) {
+      return [
+        {
+          detail: name,
+          description:
+            `${component}, asked for ${name} (SNI), presents a certificate for ` +
+            `${cert.subjectaltname}: ${mismatch.message}`,
+          evidence,
+        },
+      ];
+    }
     return [
       {
-        detail: name,
+        variant: 'address' as const,
+        detail: checked,
         description:
-          `${tlsComponent(service)}, asked for ${name} (SNI), presents a certificate for ` +
-          `${cert.subjectaltname ?? distinguishedName(cert.subject)}: ${mismatch.message}`,
-        evidence: certificateEvidence(ctx, service, result),
+          `${component}, scanned by its address, presents a certificate for ${cert.subjectaltname}, ` +
+          `which names no IP address ${checked}: ${mismatch.message}`,
+        evidence,
       },
     ];
   },
@@ -298,6 +347,7 @@ export const tlsIncompleteChainCheck = defineCheck({
 
 export const tlsBreadthChecks: DeclaredCheck[] = [
   tlsWeakCipherSuitesCheck,
+  ...tlsCbcChecks,
   tlsWeakKeyCheck,
   tlsNotYetValidCheck,
   tlsHostnameMismatchCheck,

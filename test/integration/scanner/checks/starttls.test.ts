@@ -52,6 +52,9 @@ describe.skipIf(!openssl)(`TLS checks over STARTTLS through the scan runner (${t
       .orderBy('template_id')) as { template_id: string; affected_component: string; evidence: unknown }[];
     const component = `smtp://${host}:${weak.port}`;
     expect(findings.map((f) => [f.template_id, f.affected_component])).toEqual([
+      ['tls-cbc-beast', component],
+      ['tls-cbc-lucky13', component],
+      ['tls-certificate-hostname-mismatch', component],
       ['tls-certificate-self-signed', component],
       ['tls-certificate-weak-key', component],
       ['tls-legacy-protocol', component],

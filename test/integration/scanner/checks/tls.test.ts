@@ -54,8 +54,18 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
     expect(findings.map((f) => [f.template_id, f.severity, f.affected_component, f.tool])).toEqual([
       ['http-missing-security-headers', 'low', component, 'scanward-web'],
       ['https-missing-hsts', 'medium', component, 'scanward-web'],
+      ['tls-cbc-beast', 'medium', component, 'scanward-tls'],
+      ['tls-cbc-lucky13', 'low', component, 'scanward-tls'],
+      // Scanned by address, and the certificate names no IP address.
+      ['tls-certificate-hostname-mismatch', 'low', component, 'scanward-tls'],
       ['tls-certificate-self-signed', 'medium', component, 'scanward-tls'],
       ['tls-legacy-protocol', 'medium', component, 'scanward-tls'],
     ]);
+    // The CBC findings keep their check id and carry their CVE.
+    const cves = Object.fromEntries(
+      findings.map((f) => [f.template_id, (f as unknown as { cve_ids: string[] }).cve_ids]),
+    );
+    expect(cves['tls-cbc-beast']).toEqual(['CVE-2011-3389']);
+    expect(cves['tls-cbc-lucky13']).toEqual(['CVE-2013-0169']);
   }, 90_000);
 });

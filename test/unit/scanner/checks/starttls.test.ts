@@ -23,6 +23,7 @@ import { startListener } from '../../../fixtures/listeners.ts';
 import {
   generateTestCertificates,
   hasOpenssl,
+  LEAF_NAME,
   type TestCertificates,
 } from '../../../fixtures/tls-certificates.ts';
 import { checkContext } from '../../../helpers/phase-context.ts';
@@ -72,8 +73,12 @@ describe.skipIf(!openssl)('TLS checks over STARTTLS', () => {
     maxVersion: 'TLSv1.2' as const,
     ciphers: 'NULL-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-SHA:AES128-SHA:@SECLEVEL=0',
   });
-  /** The intermediate's leaf with its chain, TLS 1.2 and later only, Node's default suites. */
-  const hardenedTls = () => ({ key: certs.leaf.key, cert: certs.leaf.cert + certs.intermediate.cert });
+  /** The intermediate's leaf with its chain, TLS 1.2 and later only, AEAD suites only (no CBC: LUCKY13). */
+  const hardenedTls = () => ({
+    key: certs.leaf.key,
+    cert: certs.leaf.cert + certs.intermediate.cert,
+    ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-RSA-CHACHA20-POLY1305',
+  });
 
   beforeAll(() => {
     certs = generateTestCertificates();
@@ -93,6 +98,9 @@ describe.skipIf(!openssl)('TLS checks over STARTTLS', () => {
     const detections = await runTlsChecks(service);
     const component = `smtp://${fixture.address}:${fixture.port}`;
     expect(detections.map((d) => [d.check_id, d.severity, d.affected_component]).sort()).toEqual([
+      ['tls-cbc-beast', 'medium', component],
+      ['tls-cbc-lucky13', 'low', component],
+      ['tls-certificate-hostname-mismatch', 'low', component],
       ['tls-certificate-self-signed', 'medium', component],
       ['tls-certificate-weak-key', 'medium', component],
       ['tls-legacy-protocol', 'medium', component],
@@ -111,8 +119,8 @@ describe.skipIf(!openssl)('TLS checks over STARTTLS', () => {
       /^NULL: accepted \(ServerHello TLSv1\.2, TLS_RSA_WITH_NULL_SHA256\)/,
     );
     // Every TLS connection asked for the upgrade first (two legacy-version handshakes, the
-    // shared certificate handshake, four raw ClientHellos), and no mail command was sent.
-    expect(fixture.commands.filter((c) => c === 'STARTTLS')).toHaveLength(7);
+    // shared certificate handshake, four raw ClientHellos, two CBC handshakes), and no mail command was sent.
+    expect(fixture.commands.filter((c) => c === 'STARTTLS')).toHaveLength(9);
     expect(fixture.commands.some((c) => /^(MAIL|RCPT|DATA|AUTH)\b/i.test(c))).toBe(false);
   });
 
@@ -125,6 +133,9 @@ describe.skipIf(!openssl)('TLS checks over STARTTLS', () => {
     const detections = await runTlsChecks(service);
     const component = `postgresql://${fixture.address}:${fixture.port}`;
     expect(detections.map((d) => [d.check_id, d.affected_component]).sort()).toEqual([
+      ['tls-cbc-beast', component],
+      ['tls-cbc-lucky13', component],
+      ['tls-certificate-hostname-mismatch', component],
       ['tls-certificate-self-signed', component],
       ['tls-certificate-weak-key', component],
       ['tls-legacy-protocol', component],
@@ -145,6 +156,9 @@ describe.skipIf(!openssl)('TLS checks over STARTTLS', () => {
 
     const detections = await runTlsChecks(service);
     expect(detections.map((d) => d.check_id).sort()).toEqual([
+      'tls-cbc-beast',
+      'tls-cbc-lucky13',
+      'tls-certificate-hostname-mismatch',
       'tls-certificate-self-signed',
       'tls-certificate-weak-key',
       'tls-legacy-protocol',
@@ -168,14 +182,15 @@ describe.skipIf(!openssl)('TLS checks over STARTTLS', () => {
       writeFileSync(join(dir, 'root.pem'), certs.root.cert);
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', 'test/fixtures/run-tls-checks.ts', JSON.stringify(service)],
+        // Scanned by the name its clients use: the certificate names it, not the loopback address.
+        ['--import', 'tsx', 'test/fixtures/run-tls-checks.ts', JSON.stringify(service), LEAF_NAME],
         { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'root.pem') }, timeout: 60_000 },
       );
       expect(JSON.parse(stdout)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    expect(fixture.commands.filter((c) => c === 'STARTTLS')).toHaveLength(7);
+    expect(fixture.commands.filter((c) => c === 'STARTTLS')).toHaveLength(9);
   }, 60_000);
 
   it.each<StartTlsFixtureProtocol>(['smtp', 'imap', 'pop3', 'ftp', 'postgresql'])(
