@@ -70,7 +70,7 @@ ssl_certificate_key /etc/letsencrypt/live/{host}/privkey.pem;`,
 
 export const tlsHostnameMismatch: KnowledgeEntry = {
   id: 'tls-certificate-hostname-mismatch',
-  aliases: ['mismatched-ssl-certificate', 'ssl-dns-names', 'tls-hostname-mismatch'],
+  aliases: ['mismatched-ssl-certificate', 'ssl-dns-names', 'tls-hostname-mismatch', 'tls-certificate-no-san'],
   category: 'tls',
   cwe_ids: ['CWE-297'],
   defaultPort: 443,

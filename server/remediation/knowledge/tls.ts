@@ -69,6 +69,8 @@ export const tlsWeakCipher: KnowledgeEntry = {
     'ssl-weak-ciphers',
     'rc4-cipher',
     '3des-cipher',
+    'tls-cbc-beast',
+    'tls-cbc-lucky13',
   ],
   category: 'weak-crypto',
   cwe_ids: ['CWE-327', 'CWE-326'],
