@@ -5,6 +5,7 @@ import * as findingsOrder from './20261122000003_findings_order.ts';
 import * as credentialChecks from './20261123000111_credential_checks.ts';
 import * as scanPhaseTimings from './20261123000120_scan_phase_timings.ts';
 import * as userLifecycle from './20261125185735_user_lifecycle.ts';
+import * as domainEvents from './20261125220000_domain_events.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -22,6 +23,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123000111_credential_checks', credentialChecks],
   ['20261123000120_scan_phase_timings', scanPhaseTimings],
   ['20261125185735_user_lifecycle', userLifecycle],
+  ['20261125220000_domain_events', domainEvents],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

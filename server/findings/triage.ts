@@ -1,4 +1,5 @@
 import type { Db } from '../db/index.ts';
+import { appendEvent, appendEvents } from '../events/outbox.ts';
 import { notFound } from '../errors.ts';
 import { newId } from '../identity/ids.ts';
 import type {
@@ -26,7 +27,7 @@ import { bumpFindingsVersion } from './finding-versions.repository.ts';
  * What people do to findings: change status and triage fields, comment, and
  * change many at once. Any status may follow any other; every change of status
  * writes a history entry naming the acting user's e-mail (for an API key, its
- * creator's).
+ * creator's). Every change appends `finding.updated` to the domain-event outbox.
  */
 
 export interface Actor {
@@ -61,7 +62,18 @@ export async function updateFinding(
     }
     const row = await updateFindingTriage(trx, actor.orgId, findingId, values);
     if (!row) throw notFound('finding');
-    return presentTriaged(row);
+    const updated = presentTriaged(row);
+    await appendEvent(
+      trx,
+      actor.orgId,
+      {
+        type: 'finding.updated',
+        subjectId: findingId,
+        data: { ...updated, previous_status: current.status, by: actor.email },
+      },
+      now,
+    );
+    return updated;
   });
 }
 
@@ -139,6 +151,16 @@ export async function bulkUpdateStatus(
     // get the one their new status implies (resolvedAtAfter, in SQL).
     await setStatusOfFindings(trx, actor.orgId, [...existing], { status, notes, now });
     if (changing.length > 0) await bumpFindingsVersion(trx, actor.orgId);
+    await appendEvents(
+      trx,
+      actor.orgId,
+      found.map((f) => ({
+        type: 'finding.updated' as const,
+        subjectId: f.id,
+        data: { id: f.id, status, previous_status: f.status, by: actor.email, updated_at: now.toISOString() },
+      })),
+      now,
+    );
     return { updated: found.length, failed };
   });
 }

@@ -10,6 +10,7 @@ import { MIGRATION_TABLES } from '../../../server/db/migrate.ts';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { deliverDue } from '../../../server/webhooks/delivery.ts';
+import { dispatchWebhookEvents } from '../../../server/webhooks/outbox.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { runCliCaptured } from '../../helpers/cli.ts';
 import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
@@ -236,6 +237,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     ).not.toThrow();
     // …and a later scan's stay pending, to be sent from PostgreSQL.
     await runScan(db, orgs[0]!.orgId, [detection({ severity: 'critical' })]);
+    await dispatchWebhookEvents(db);
     seeded.pendingDeliveries = (
       (await db('webhook_deliveries').where({ status: 'pending' }).select('id')) as Array<{ id: string }>
     ).map((r) => r.id);
