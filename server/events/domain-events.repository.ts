@@ -72,16 +72,18 @@ export async function numberEventsOfAnyOrganization(db: Db, after: number, limit
   return result.rowCount ?? result.affectedRows ?? 0;
 }
 
-/** The organization's events after `afterSeq`, oldest first, at most `limit`. */
+/** The organization's events of the given types after `afterSeq`, oldest first, at most `limit`. */
 export async function listEventsAfter(
   db: Db,
   orgId: string,
   afterSeq: number,
+  types: readonly string[],
   limit: number,
 ): Promise<PublishedEvent[]> {
   const rows = await db('domain_events')
     .where({ org_id: orgId })
     .where('seq', '>', afterSeq)
+    .whereIn('type', types)
     .orderBy('seq')
     .limit(limit)
     .select(...PUBLISHED);

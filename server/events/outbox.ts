@@ -105,15 +105,20 @@ function present(e: PublishedEvent): OutboxEvent {
   };
 }
 
-/** The organization's numbered events after `afterSeq`, oldest first. */
+/** The organization's numbered events of the given types after `afterSeq`, oldest first. */
 export async function organizationEventsAfter(
   db: Db,
   orgId: string,
   afterSeq: number,
+  types: readonly DomainEventType[],
   limit: number,
 ): Promise<OutboxEvent[]> {
-  return (await listEventsAfter(db, orgId, afterSeq, limit)).map(present);
+  return (await listEventsAfter(db, orgId, afterSeq, types, limit)).map(present);
 }
+
+/** The events about scans, and those about findings (what an API key's permissions let it read). */
+export const SCAN_EVENTS = DOMAIN_EVENTS.filter((t) => t.startsWith('scan.'));
+export const FINDING_EVENTS = DOMAIN_EVENTS.filter((t) => !t.startsWith('scan.'));
 
 /** The organization's latest numbered position: a new stream starts there. */
 export async function organizationLatestSeq(db: Db, orgId: string): Promise<number> {

@@ -50,10 +50,11 @@ from
 where
   "org_id" = $1
   and "seq" > $2
+  and "type" in ($3, $4)
 order by
   "seq" asc
 limit
-  $3;
+  $5;
 
 -- latestEventSeq
 select

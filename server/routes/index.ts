@@ -10,6 +10,7 @@ import { webhookRoutes } from './webhooks.ts';
 import { controlRoutes } from './controls.ts';
 import { aiAnalysisRoutes } from './ai-analysis.ts';
 import { playbookRoutes } from './playbooks.ts';
+import { eventRoutes } from './events.ts';
 
 /** Every route the API serves, in one list: mounted by the app, documented by /openapi.json. */
 export const allRoutes: AnyRoute[] = [
@@ -23,6 +24,7 @@ export const allRoutes: AnyRoute[] = [
   ...controlRoutes,
   ...aiAnalysisRoutes,
   ...playbookRoutes,
+  ...eventRoutes,
 ];
 
 /** What each tag of `allRoutes` groups, in the order the documentation lists them. */
@@ -67,5 +69,11 @@ export const routeTags: TagDescription[] = [
     description:
       'Compliance controls (SOC 2, PCI DSS, ISO 27001), their status from the findings mapped to them, ' +
       'and evidence.',
+  },
+  {
+    name: 'Events',
+    description:
+      "A live stream (server-sent events) of the organization's scan progress and finding changes, " +
+      'resumable with Last-Event-ID; one request against the rate limit however long it stays open.',
   },
 ];

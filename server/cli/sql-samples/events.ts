@@ -11,7 +11,7 @@ export const eventsSamples = [
       [ORG, [{ org_id: ORG, type: 'scan.queued', subject_id: SCAN, payload: '{}', created_at: NOW }]],
     ],
     numberEventsOfAnyOrganization: [[41, 5000]],
-    listEventsAfter: [[ORG, 41, 100]],
+    listEventsAfter: [[ORG, 41, ['scan.started', 'vulnerability.found'], 100]],
     latestEventSeq: [[ORG]],
     listEventsOfAnyOrganization: [[41, 99, 500]],
     organizationsWithEventsAfter: [[41]],
