@@ -6,6 +6,7 @@ import * as credentialChecks from './20261123000111_credential_checks.ts';
 import * as scanPhaseTimings from './20261123000120_scan_phase_timings.ts';
 import * as userLifecycle from './20261125185735_user_lifecycle.ts';
 import * as domainEvents from './20261125220000_domain_events.ts';
+import * as riskAcceptance from './20261125222000_risk_acceptance.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -24,6 +25,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123000120_scan_phase_timings', scanPhaseTimings],
   ['20261125185735_user_lifecycle', userLifecycle],
   ['20261125220000_domain_events', domainEvents],
+  ['20261125222000_risk_acceptance', riskAcceptance],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

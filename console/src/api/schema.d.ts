@@ -1458,6 +1458,21 @@ export interface components {
              */
             due_date: string | null;
             notes: string | null;
+            /** @description Why the finding is `accepted` or `false_positive`; null in the other statuses */
+            justification: string | null;
+            /** @description Who gave the justification (an e-mail address) */
+            justified_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            justified_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the acceptance lapses and the finding reopens by itself; null: it does not
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            acceptance_expires_at: string | null;
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
@@ -1501,6 +1516,8 @@ export interface components {
             to: string;
             /** @description An e-mail address, or `system` for automatic changes */
             user: string;
+            /** @description The reason given with a move to `accepted` or `false_positive` */
+            justification: string | null;
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
@@ -1522,6 +1539,14 @@ export interface components {
             update: {
                 status: components["schemas"]["FindingStatus"];
                 notes?: string;
+                /** @description Why: required when `status` is `accepted` or `false_positive` */
+                justification?: string;
+                /**
+                 * Format: date-time
+                 * @description With `status: accepted` only: when the acceptance lapses and the finding reopens by itself
+                 * @example 2027-03-01T00:00:00.000Z
+                 */
+                expires_at?: string;
             };
         };
         UpdatedFinding: {
@@ -1535,6 +1560,21 @@ export interface components {
              */
             due_date: string | null;
             notes: string | null;
+            /** @description Why the finding is `accepted` or `false_positive`; null in the other statuses */
+            justification: string | null;
+            /** @description Who gave the justification (an e-mail address) */
+            justified_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            justified_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the acceptance lapses and the finding reopens by itself; null: it does not
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            acceptance_expires_at: string | null;
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
@@ -1555,6 +1595,14 @@ export interface components {
              */
             due_date?: string | null;
             notes?: string | null;
+            /** @description Why: required when `status` is `accepted` or `false_positive` */
+            justification?: string;
+            /**
+             * Format: date-time
+             * @description With `status: accepted` only: when the acceptance lapses and the finding reopens by itself
+             * @example 2027-03-01T00:00:00.000Z
+             */
+            expires_at?: string;
         };
         CreatedComment: {
             /** @example comment_0a1b2c3d4e5f6g7h8i9j0k1l */
