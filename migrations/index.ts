@@ -7,6 +7,7 @@ import * as scanPhaseTimings from './20261123000120_scan_phase_timings.ts';
 import * as userLifecycle from './20261125185735_user_lifecycle.ts';
 import * as domainEvents from './20261125220000_domain_events.ts';
 import * as riskAcceptance from './20261125222000_risk_acceptance.ts';
+import * as slaPolicies from './20261125230500_sla_policies.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -26,6 +27,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125185735_user_lifecycle', userLifecycle],
   ['20261125220000_domain_events', domainEvents],
   ['20261125222000_risk_acceptance', riskAcceptance],
+  ['20261125230500_sla_policies', slaPolicies],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -78,6 +78,8 @@ export interface FindingFilter {
   from?: Date | undefined;
   /** detected_at < to (exclusive). */
   to?: Date | undefined;
+  /** Overdue at this instant: due_date before it, still open or in progress. */
+  overdue_at?: Date | undefined;
 }
 
 export function applyFilter<Q extends Knex.QueryBuilder>(query: Q, orgId: string, filter: FindingFilter): Q {
@@ -89,6 +91,11 @@ export function applyFilter<Q extends Knex.QueryBuilder>(query: Q, orgId: string
   if (filter.cve) query.whereRaw('findings.cve_ids @> array[?]::text[]', [filter.cve.toUpperCase()]);
   if (filter.from) query.where('findings.detected_at', '>=', filter.from);
   if (filter.to) query.where('findings.detected_at', '<', filter.to);
+  if (filter.overdue_at) {
+    query
+      .where('findings.due_date', '<', filter.overdue_at)
+      .whereIn('findings.status', ['open', 'in_progress']);
+  }
   if (filter.scan_id) {
     const scanId = filter.scan_id;
     query.whereExists(function observedByScan() {

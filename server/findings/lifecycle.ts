@@ -1,6 +1,7 @@
 import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
 import type { FindingPriority, FindingStatus } from '../schemas/findings.ts';
+import type { SlaPolicy } from '../schemas/settings.ts';
 import { writeScanCounts, type ScanTally } from '../scans/lifecycle.ts';
 import type { ScanChanges } from '../scans/scans.repository.ts';
 import { tryCvssScore } from '../scoring/cvss.ts';
@@ -28,6 +29,7 @@ import {
 } from './findings-lifecycle.repository.ts';
 import type { NewFindingRow } from './findings.repository.ts';
 import { statusChange } from './history.ts';
+import { dueDateFor, slaPolicyOf } from './sla.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
 import {
   SYSTEM_ACTOR,
@@ -191,7 +193,8 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
   const fingerprints = [...prepared.keys()].sort();
   const existing = await lockByFingerprint(trx, orgId, fingerprints);
   const fresh = fingerprints.filter((fp) => !existing.has(fp)).map((fp) => prepared.get(fp)!);
-  const inserted = await insertNewFindings(trx, scan, fresh, now);
+  const sla = fresh.length > 0 ? await slaPolicyOf(trx, orgId) : undefined;
+  const inserted = await insertNewFindings(trx, scan, fresh, now, sla);
   // A concurrent scan may have created some of them first: treat those as known.
   const raced = fresh.filter((p) => !inserted.has(p.fingerprint)).map((p) => p.fingerprint);
   if (raced.length > 0) {
@@ -328,6 +331,7 @@ async function insertNewFindings(
   scan: ScanRef,
   fresh: Prepared[],
   now: Date,
+  sla: SlaPolicy | undefined,
 ): Promise<Map<string, string>> {
   const created = new Map<string, string>();
   for (const batch of chunks(fresh)) {
@@ -361,6 +365,8 @@ async function insertNewFindings(
         frameworks: JSON.stringify(d.frameworks ?? []),
         kev: d.kev ?? false,
         priority: d.priority ?? d.planned?.priority ?? null,
+        // The SLA's due date, set once at detection (sla.ts); a person may change it.
+        due_date: sla ? dueDateFor(sla, p.severity, now) : null,
         detected_at: now,
         last_seen_at: now,
         times_seen: 1,

@@ -49,9 +49,15 @@ export const listFindingsRoute = defineRoute({
   query: ListFindingsQuery,
   responses: { 200: { description: 'One page of findings', schema: FindingList } },
   handler: async ({ query, principal, services }) => {
-    const { page, per_page, ...filter } = query;
+    const { page, per_page, overdue, ...filter } = query;
+    const overdueAt = overdue === 'true' ? { overdue_at: new Date() } : {};
     return {
-      body: await listFindings(services.db, principal.org.id, { ...filter, page, perPage: per_page }),
+      body: await listFindings(services.db, principal.org.id, {
+        ...filter,
+        ...overdueAt,
+        page,
+        perPage: per_page,
+      }),
     };
   },
 });

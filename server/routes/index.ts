@@ -11,6 +11,7 @@ import { controlRoutes } from './controls.ts';
 import { aiAnalysisRoutes } from './ai-analysis.ts';
 import { playbookRoutes } from './playbooks.ts';
 import { eventRoutes } from './events.ts';
+import { settingsRoutes } from './settings.ts';
 
 /** Every route the API serves, in one list: mounted by the app, documented by /openapi.json. */
 export const allRoutes: AnyRoute[] = [
@@ -25,6 +26,7 @@ export const allRoutes: AnyRoute[] = [
   ...aiAnalysisRoutes,
   ...playbookRoutes,
   ...eventRoutes,
+  ...settingsRoutes,
 ];
 
 /** What each tag of `allRoutes` groups, in the order the documentation lists them. */

@@ -200,7 +200,15 @@ export const findingFilters = {
   order: z.enum(['asc', 'desc']).optional().meta({ description: 'Default `desc`' }),
 };
 
-export const ListFindingsQuery = z.object({ page: Page, per_page: PerPage, ...findingFilters });
+export const ListFindingsQuery = z.object({
+  page: Page,
+  per_page: PerPage,
+  ...findingFilters,
+  overdue: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().meta({
+    description:
+      '`true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter',
+  }),
+});
 export type ListFindingsQuery = z.infer<typeof ListFindingsQuery>;
 
 export const ExportFindingsQuery = z.object({

@@ -8,6 +8,7 @@ import * as listing from '../../findings/findings-listing.repository.ts';
 import * as remediation from '../../findings/findings-remediation.repository.ts';
 import * as stats from '../../findings/findings-stats.repository.ts';
 import * as timers from '../../findings/findings-timers.repository.ts';
+import * as sla from '../../findings/sla-policies.repository.ts';
 import * as triage from '../../findings/findings-triage.repository.ts';
 import * as findings from '../../findings/findings.repository.ts';
 import { LIST_COLUMNS } from '../../findings/rows.ts';
@@ -111,6 +112,22 @@ export const findingsSamples = [
       { name: 'one target, a date range', args: [ORG, { target: TARGET, from: WEEK_AGO, to: NOW }, NOW] },
     ],
     selectFindingTotals: [[ORG, { status: 'open' }]],
+  }),
+  repositorySamples('server/findings/sla-policies.repository.ts', sla, {
+    findSlaPolicy: [[ORG]],
+    saveSlaPolicy: [
+      [
+        ORG,
+        {
+          critical_days: 3,
+          high_days: 14,
+          medium_days: 60,
+          low_days: 120,
+          updated_by: EMAIL,
+          updated_at: NOW,
+        },
+      ],
+    ],
   }),
   repositorySamples('server/findings/findings-timers.repository.ts', timers, {
     lockExpiredAcceptancesOfAnyOrganization: [[NOW, 500]],

@@ -123,7 +123,8 @@ describe(`findings API (${testEngine})`, () => {
         ],
         assignee: null,
         priority: null,
-        due_date: null,
+        // The default SLA: a critical finding is due 7 days after its detection.
+        due_date: new Date(Date.parse(res.body.detected_at) + 7 * 86_400_000).toISOString(),
         notes: null,
       });
       expect(res.body.history).toEqual([
