@@ -9902,7 +9902,14 @@ var findingFilters = {
   }),
   order: schemas_enum(["asc", "desc"]).optional().meta({ description: "Default `desc`" })
 };
-var ListFindingsQuery = object({ page: Page, per_page: PerPage, ...findingFilters });
+var ListFindingsQuery = object({
+  page: Page,
+  per_page: PerPage,
+  ...findingFilters,
+  overdue: schemas_enum(["true", "false"], { error: "must be true or false" }).optional().meta({
+    description: "`true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter"
+  })
+});
 var ExportFindingsQuery = object({
   format: schemas_enum(EXPORT_FORMATS).default("csv"),
   ...findingFilters,
