@@ -4,8 +4,8 @@ import { FINDING_EVENTS, SCAN_EVENTS, type DomainEventType } from './outbox.ts';
 
 /**
  * The event types a caller may read on the stream: all of them for a user's
- * session; for an API key, the scan events with `read:scans` and the finding
- * events with `read:findings`, and 403 with neither.
+ * session; for an API key (the route already required `read:scans`), the scan
+ * events, and the finding events only with `read:findings`; 403 with neither.
  */
 export function streamTypesFor(principal: Principal): DomainEventType[] {
   if (principal.via === 'bearer' || principal.permissions === undefined)
