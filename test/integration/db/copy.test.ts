@@ -214,6 +214,15 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         }),
         201,
       );
+      // An SLA policy of its own.
+      okBody(
+        await apiClient(embedded, { token: org.token }).put('/api/v1/settings/sla', {
+          critical: 3 + i,
+          high: 14,
+          medium: 60,
+          low: 120,
+        }),
+      );
       // A queued scan created with an idempotency key (no runner here, so it stays pending).
       okBody(
         await apiClient(embedded, { token: org.token }).post(
