@@ -3036,6 +3036,16 @@ export interface operations {
                 order?: "asc" | "desc";
                 /** @description `true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter */
                 overdue?: "true" | "false";
+                /** @description Free text: findings whose title, affected component, target, CVE ids or description contain it, ignoring case */
+                q?: string;
+                /** @description `true`: only findings of a CVE on the CISA KEV list; `false`: only the others */
+                kev?: "true" | "false";
+                /** @description Assigned to this address, ignoring case */
+                assignee?: string;
+                /** @description Detected at or after (inclusive) */
+                from_date?: string;
+                /** @description Detected before (exclusive) */
+                to_date?: string;
             };
             header?: never;
             path?: never;
