@@ -39134,7 +39134,17 @@ var ListFindingsQuery = object({
   ...findingFilters,
   overdue: schemas_enum(["true", "false"], { error: "must be true or false" }).optional().meta({
     description: "`true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter"
-  })
+  }),
+  q: Trimmed(200).optional().meta({
+    description: "Free text: findings whose title, affected component, target, CVE ids or description contain it, ignoring case",
+    example: "redis"
+  }),
+  kev: schemas_enum(["true", "false"], { error: "must be true or false" }).optional().meta({
+    description: "`true`: only findings of a CVE on the CISA KEV list; `false`: only the others"
+  }),
+  assignee: Trimmed(254).optional().meta({ description: "Assigned to this address, ignoring case" }),
+  from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
 });
 var ExportFindingsQuery = object({
   format: schemas_enum(EXPORT_FORMATS).default("csv"),
