@@ -5,9 +5,12 @@ import * as findingsOrder from './20261122000003_findings_order.ts';
 import * as credentialChecks from './20261123000111_credential_checks.ts';
 import * as scanPhaseTimings from './20261123000120_scan_phase_timings.ts';
 import * as userLifecycle from './20261125185735_user_lifecycle.ts';
+import * as domainEvents from './20261125215900_domain_events.ts';
 import * as findingsByCve from './20261125220000_findings_by_cve.ts';
 import * as rolesPeopleAudit from './20261125220100_roles_people_audit.ts';
 import * as scanImports from './20261125221000_scan_imports.ts';
+import * as riskAcceptance from './20261125222000_risk_acceptance.ts';
+import * as slaPolicies from './20261125230500_sla_policies.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,9 +28,12 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123000111_credential_checks', credentialChecks],
   ['20261123000120_scan_phase_timings', scanPhaseTimings],
   ['20261125185735_user_lifecycle', userLifecycle],
+  ['20261125215900_domain_events', domainEvents],
   ['20261125220000_findings_by_cve', findingsByCve],
   ['20261125220100_roles_people_audit', rolesPeopleAudit],
   ['20261125221000_scan_imports', scanImports],
+  ['20261125222000_risk_acceptance', riskAcceptance],
+  ['20261125230500_sla_policies', slaPolicies],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -1,3 +1,4 @@
+import { startAcceptanceExpiry } from './findings/acceptance-expiry.ts';
 import { startCounterSweeper } from './ratelimit/sweeper.ts';
 import { startScheduler } from './scans/scheduler.ts';
 import { startRunner, type Runner } from './scanner/runner.ts';
@@ -14,8 +15,8 @@ export interface BackgroundWork {
 
 /**
  * The work a process does besides answering requests, by role
- * (SCANWARD_ROLE): `runner` runs scans; `api` runs the scheduler and
- * housekeeping; `all` does both. Every role delivers webhooks, since any
+ * (SCANWARD_ROLE): `runner` runs scans; `api` runs the scheduler, the
+ * acceptance-expiry timer and housekeeping; `all` does both. Every role delivers webhooks, since any
  * of them queues events.
  */
 export function startBackgroundWork(services: Services, role: Services['config']['role']): BackgroundWork {
@@ -26,6 +27,7 @@ export function startBackgroundWork(services: Services, role: Services['config']
   if (runner) stops.push(() => runner.stop());
   if (role !== 'runner') {
     stops.push(startScheduler(services));
+    stops.push(startAcceptanceExpiry(services.db, services.logger));
     const sweeper = startCounterSweeper(services.db, services.logger);
     stops.push(() => sweeper.stop());
   }

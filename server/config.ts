@@ -96,6 +96,7 @@ const envSchema = z.object({
   SCANWARD_RUNNER_SCANS: wholeNumber(1, 64).default(2),
   SCANWARD_SCAN_THREADS: wholeNumber(0, 64).optional(),
   SCANWARD_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  SCANWARD_EVENTS_HEARTBEAT_SECONDS: wholeNumber(1, 300).default(15),
   SCANWARD_DOCS_PUBLIC: booleanFlag.default(false),
   SCANWARD_METRICS_PUBLIC: booleanFlag.default(false),
   // The operator's bearer token for GET /metrics: sent as `Authorization: Bearer <token>`, so token68 characters.
@@ -145,6 +146,8 @@ export interface Config {
   /** Worker threads a port sweep is split over (0: on the runner's own thread). */
   scanThreads: number;
   webhookAllowPrivate: boolean;
+  /** Seconds of silence after which the event stream sends a heartbeat comment. */
+  eventsHeartbeatSeconds: number;
   /** The embedded database's page cache (PostgreSQL's `shared_buffers`), in MiB (db/index.ts). */
   pgliteSharedBuffersMb: number;
   /** `auto`: full and compliance scans ask nmap for a second opinion when it is installed. */
@@ -241,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runnerScans: e.SCANWARD_RUNNER_SCANS,
     scanThreads: e.SCANWARD_SCAN_THREADS ?? defaultScanThreads(),
     webhookAllowPrivate: e.SCANWARD_WEBHOOK_ALLOW_PRIVATE,
+    eventsHeartbeatSeconds: e.SCANWARD_EVENTS_HEARTBEAT_SECONDS,
     docsPublic: e.SCANWARD_DOCS_PUBLIC,
     metricsPublic: e.SCANWARD_METRICS_PUBLIC,
     metricsToken: e.SCANWARD_METRICS_TOKEN,

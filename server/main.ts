@@ -1,3 +1,4 @@
+import { closeEventStreams } from './events/stream.ts';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
@@ -135,6 +136,8 @@ async function serve(config: Config, logger: Logger, { services, database }: Run
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    // Open event streams end now (clients reconnect elsewhere with Last-Event-ID), so the server can close.
+    closeEventStreams(services.db);
     // In-flight requests finish while the background loops wind down; both still need the database.
     await Promise.all([server ? drain(server) : undefined, background.stop()]);
     // Closing the database releases the data-dir lock, so the next process can start at once.

@@ -9839,8 +9839,45 @@ var HistoryEntry = object({
   from: schemas_string().nullable(),
   to: schemas_string(),
   user: schemas_string().meta({ description: "An e-mail address, or `system` for automatic changes" }),
+  justification: schemas_string().nullable().meta({ description: "The reason given with a move to `accepted` or `false_positive`" }),
   timestamp: Timestamp
 }).meta({ id: "HistoryEntry" });
+var acceptanceFields = {
+  justification: schemas_string().nullable().meta({
+    description: "Why the finding is `accepted` or `false_positive`; null in the other statuses"
+  }),
+  justified_by: schemas_string().nullable().meta({ description: "Who gave the justification (an e-mail address)" }),
+  justified_at: Timestamp.nullable(),
+  acceptance_expires_at: Timestamp.nullable().meta({
+    description: "When the acceptance lapses and the finding reopens by itself; null: it does not"
+  })
+};
+var JUSTIFIED_STATUSES = ["accepted", "false_positive"];
+var Justification = schemas_string().trim().min(1, { error: "must not be empty" }).max(2e3, { error: "must be at most 2000 characters" }).meta({ description: "Why: required when `status` is `accepted` or `false_positive`" });
+var AcceptanceExpiry = iso_datetime({ offset: true, error: "must be an ISO 8601 date-time" }).meta({
+  description: "With `status: accepted` only: when the acceptance lapses and the finding reopens by itself",
+  example: "2027-03-01T00:00:00.000Z"
+});
+function checkJustified(change, ctx) {
+  const needs = JUSTIFIED_STATUSES.includes(change.status ?? "");
+  if (needs && change.justification === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["justification"],
+      message: `is required when status is ${change.status}`
+    });
+  }
+  if (!needs && change.justification !== void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["justification"],
+      message: "is given only with status accepted or false_positive"
+    });
+  }
+  if (change.expires_at !== void 0 && change.status !== "accepted") {
+    ctx.addIssue({ code: "custom", path: ["expires_at"], message: "is given only with status accepted" });
+  }
+}
 var FindingDetail = object({
   ...findingCore,
   cvss_vector: schemas_string().nullable(),
@@ -9859,6 +9896,7 @@ var FindingDetail = object({
   priority: FindingPriority.nullable(),
   due_date: Timestamp.nullable(),
   notes: schemas_string().nullable(),
+  ...acceptanceFields,
   updated_at: Timestamp
 }).meta({ id: "FindingDetail" });
 var FindingIdParams = object({
@@ -9871,7 +9909,7 @@ var findingFilters = {
   scan_id: Trimmed(100).optional().meta({ description: "Findings observed by this scan" }),
   target: Trimmed(253).optional().meta({ description: "Exact target, ignoring case" }),
   tool: Trimmed(100).optional(),
-  cve: Trimmed(50).regex(/^CVE-\d{4}-\d{4,}$/i, { error: "must be a CVE id (CVE-YYYY-NNNN\u2026)" }).optional().meta({
+  cve: Trimmed(50).regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: "must be a CVE id (CVE-YYYY-NNNN\u2026)" }).optional().meta({
     description: "Findings whose cve_ids contain this id (any case); anything else is a 422",
     example: "CVE-2021-44228"
   }),
@@ -9880,7 +9918,24 @@ var findingFilters = {
   }),
   order: schemas_enum(["asc", "desc"]).optional().meta({ description: "Default `desc`" })
 };
-var ListFindingsQuery = object({ page: Page, per_page: PerPage, ...findingFilters });
+var ListFindingsQuery = object({
+  page: Page,
+  per_page: PerPage,
+  ...findingFilters,
+  overdue: schemas_enum(["true", "false"], { error: "must be true or false" }).optional().meta({
+    description: "`true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter"
+  }),
+  q: Trimmed(200).optional().meta({
+    description: "Free text: findings whose title, affected component, target, CVE ids or description contain it, ignoring case",
+    example: "redis"
+  }),
+  kev: schemas_enum(["true", "false"], { error: "must be true or false" }).optional().meta({
+    description: "`true`: only findings of a CVE on the CISA KEV list; `false`: only the others"
+  }),
+  assignee: Trimmed(254).optional().meta({ description: "Assigned to this address, ignoring case" }),
+  from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
+});
 var ExportFindingsQuery = object({
   format: schemas_enum(EXPORT_FORMATS).default("csv"),
   ...findingFilters,
@@ -9911,10 +9966,12 @@ var UpdateFindingBody = object({
   }),
   priority: FindingPriority.nullable().optional(),
   due_date: iso_datetime({ offset: true, error: "must be an ISO 8601 date-time" }).nullable().optional().meta({ example: "2026-02-15T00:00:00.000Z" }),
-  notes: schemas_string().max(1e4).nullable().optional()
+  notes: schemas_string().max(1e4).nullable().optional(),
+  justification: Justification.optional(),
+  expires_at: AcceptanceExpiry.optional()
 }).refine((b) => Object.values(b).some((v) => v !== void 0), {
   error: "send at least one of status, assignee, priority, due_date, notes"
-}).meta({ id: "UpdateFinding" });
+}).superRefine(checkJustified).meta({ id: "UpdateFinding" });
 var UpdatedFinding = object({
   id: schemas_string(),
   status: FindingStatus,
@@ -9922,6 +9979,7 @@ var UpdatedFinding = object({
   priority: FindingPriority.nullable(),
   due_date: Timestamp.nullable(),
   notes: schemas_string().nullable(),
+  ...acceptanceFields,
   updated_at: Timestamp
 }).meta({ id: "UpdatedFinding" });
 var CreateCommentBody = object({
@@ -9932,8 +9990,10 @@ var BulkUpdateBody = object({
   finding_ids: array(schemas_string().max(100)).min(1, { error: "must list at least one id" }).max(BULK_MAX_IDS, { error: `must list at most ${BULK_MAX_IDS} ids` }),
   update: object({
     status: FindingStatus,
-    notes: schemas_string().max(1e4).optional()
-  })
+    notes: schemas_string().max(1e4).optional(),
+    justification: Justification.optional(),
+    expires_at: AcceptanceExpiry.optional()
+  }).superRefine(checkJustified)
 }).meta({ id: "BulkUpdateFindings" });
 var BulkUpdateResult = object({
   updated: schemas_number().int(),

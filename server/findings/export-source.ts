@@ -16,7 +16,7 @@ import { selectCommentsOfFindings } from './finding-comments.repository.ts';
 import { selectHistoryOfFindings } from './finding-history.repository.ts';
 import type { FindingFilter, FindingSort, SortOrder } from './findings.repository.ts';
 import { selectExportBatch, type ExportSourceRow } from './findings-listing.repository.ts';
-import { DETAIL_COLUMNS, LIST_COLUMNS } from './rows.ts';
+import { ACCEPTANCE_COLUMNS, DETAIL_COLUMNS, LIST_COLUMNS } from './rows.ts';
 import { commentView, exportFinding, historyEntry } from './views.ts';
 
 export interface ExportQuery extends FindingFilter {
@@ -52,7 +52,7 @@ export interface ExportOptions {
 
 export const EXPORT_BATCH_SIZE = 1000;
 
-const LIST_EXPORT_COLUMNS = [...LIST_COLUMNS, 'description'] as const;
+const LIST_EXPORT_COLUMNS = [...LIST_COLUMNS, 'description', ...ACCEPTANCE_COLUMNS] as const;
 
 /** Whether every CSV column is among the `list` fields, so the CSV may read only those. */
 export const csvNeedsOnlyListFields: boolean = CSV_HEADERS.every(

@@ -44,7 +44,17 @@ export async function findingExists(db: Db, orgId: string, findingId: string): P
 /** The triage fields a change answers with. */
 export type TriagedRow = Pick<
   FindingRow,
-  'id' | 'status' | 'assignee' | 'priority' | 'due_date' | 'notes' | 'updated_at'
+  | 'id'
+  | 'status'
+  | 'assignee'
+  | 'priority'
+  | 'due_date'
+  | 'notes'
+  | 'justification'
+  | 'justified_by'
+  | 'justified_at'
+  | 'acceptance_expires_at'
+  | 'updated_at'
 >;
 
 /** Applies a triage change to one of the organization's findings; undefined when it has no such finding. */
@@ -57,12 +67,24 @@ export async function updateFindingTriage(
   const [row] = await trx('findings')
     .where({ org_id: orgId, id: findingId })
     .update(values)
-    .returning(['id', 'status', 'assignee', 'priority', 'due_date', 'notes', 'updated_at']);
+    .returning([
+      'id',
+      'status',
+      'assignee',
+      'priority',
+      'due_date',
+      'notes',
+      'justification',
+      'justified_by',
+      'justified_at',
+      'acceptance_expires_at',
+      'updated_at',
+    ]);
   return row;
 }
 
 /**
- * Sets one status (and optionally notes) on the organization's findings `ids`.
+ * Sets one status (and optionally notes), with its risk decision, on the organization's findings `ids`.
  * Findings already in the target status keep their resolved_at; the others get
  * the one their new status implies (history.ts `resolvedAtAfter`, in SQL).
  */
@@ -70,9 +92,17 @@ export async function setStatusOfFindings(
   trx: Db,
   orgId: string,
   ids: readonly string[],
-  change: { status: FindingStatus; notes?: string | undefined; now: Date },
+  change: {
+    status: FindingStatus;
+    notes?: string | undefined;
+    /** The risk decision's columns (set or cleared by the status). */
+    acceptance: Partial<
+      Pick<FindingRow, 'justification' | 'justified_by' | 'justified_at' | 'acceptance_expires_at'>
+    >;
+    now: Date;
+  },
 ): Promise<void> {
-  const { status, notes, now } = change;
+  const { status, notes, acceptance, now } = change;
   await trx('findings')
     .where('org_id', orgId)
     .whereIn('id', ids)
@@ -83,6 +113,7 @@ export async function setStatusOfFindings(
         status === 'resolved'
           ? trx.raw("case when status = 'resolved' then coalesce(resolved_at, ?) else ? end", [now, now])
           : null,
+      ...acceptance,
       ...(notes !== undefined ? { notes } : {}),
     });
 }

@@ -78,6 +78,18 @@ export interface FindingFilter {
   from?: Date | undefined;
   /** detected_at < to (exclusive). */
   to?: Date | undefined;
+  /** Overdue at this instant: due_date before it, still open or in progress. */
+  overdue_at?: Date | undefined;
+  /** Free text, matched as a substring without case over title, component, target, CVE ids and description. */
+  q?: string | undefined;
+  kev?: boolean | undefined;
+  /** Exact, ignoring case. */
+  assignee?: string | undefined;
+}
+
+/** `text` as a LIKE pattern that matches it literally anywhere. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export function applyFilter<Q extends Knex.QueryBuilder>(query: Q, orgId: string, filter: FindingFilter): Q {
@@ -89,6 +101,24 @@ export function applyFilter<Q extends Knex.QueryBuilder>(query: Q, orgId: string
   if (filter.cve) query.whereRaw('findings.cve_ids @> array[?]::text[]', [filter.cve.toUpperCase()]);
   if (filter.from) query.where('findings.detected_at', '>=', filter.from);
   if (filter.to) query.where('findings.detected_at', '<', filter.to);
+  if (filter.q) {
+    const pattern = containing(filter.q);
+    query.where((w) =>
+      w
+        .whereRaw('findings.title ilike ?', [pattern])
+        .orWhereRaw('findings.affected_component ilike ?', [pattern])
+        .orWhereRaw('findings.target ilike ?', [pattern])
+        .orWhereRaw("array_to_string(findings.cve_ids, ' ') ilike ?", [pattern])
+        .orWhereRaw('findings.description ilike ?', [pattern]),
+    );
+  }
+  if (filter.kev !== undefined) query.where('findings.kev', filter.kev);
+  if (filter.assignee) query.whereRaw('lower(findings.assignee) = lower(?)', [filter.assignee]);
+  if (filter.overdue_at) {
+    query
+      .where('findings.due_date', '<', filter.overdue_at)
+      .whereIn('findings.status', ['open', 'in_progress']);
+  }
   if (filter.scan_id) {
     const scanId = filter.scan_id;
     query.whereExists(function observedByScan() {

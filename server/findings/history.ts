@@ -10,6 +10,7 @@ export function statusChange(
   to: FindingStatus,
   actor: string,
   at: Date,
+  justification: string | null = null,
 ): HistoryRow {
   return {
     id: newId('hist'),
@@ -19,6 +20,7 @@ export function statusChange(
     from_status: from,
     to_status: to,
     actor,
+    justification,
     created_at: at,
   };
 }

@@ -1,12 +1,12 @@
 import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
 import type { FindingPriority, FindingStatus } from '../schemas/findings.ts';
+import type { SlaPolicy } from '../schemas/settings.ts';
 import { writeScanCounts, type ScanTally } from '../scans/lifecycle.ts';
 import type { ScanChanges } from '../scans/scans.repository.ts';
 import { tryCvssScore } from '../scoring/cvss.ts';
 import { isSeverity, severityRank, type Severity } from '../scoring/severity.ts';
-import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
-import { anyWebhookSubscribed } from '../webhooks/webhooks.repository.ts';
+import { appendEvents, type NewDomainEvent } from '../events/outbox.ts';
 import { insertHistoryRows } from './finding-history.repository.ts';
 import {
   insertObservations,
@@ -29,6 +29,7 @@ import {
 } from './findings-lifecycle.repository.ts';
 import type { NewFindingRow } from './findings.repository.ts';
 import { statusChange } from './history.ts';
+import { dueDateFor, slaPolicyOf } from './sla.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
 import {
   SYSTEM_ACTOR,
@@ -53,8 +54,9 @@ import { findingListItem } from './views.ts';
  *   (their sightings are still recorded).
  * - Every sighting is an observation (scan, finding, severity then, change), so
  *   a scan's counts and finding list never change when later scans run.
- * - `vulnerability.found` is queued for every new or reopened finding, and
- *   `vulnerability.critical` too when it is critical, in the same transaction.
+ * - `vulnerability.found` is appended to the domain-event outbox for every new or
+ *   reopened finding, and `vulnerability.critical` too when it is critical, in the
+ *   same transaction (webhooks and the event stream read it there).
  *
  * Recording is idempotent per scan and may be incremental: a finding the scan
  * already observed is not counted twice, and resolution only happens on the
@@ -179,7 +181,7 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
  * Records one scan's detections in one transaction: the caller's, or a new one
  * when given the root connection. Writes findings, observations, history, the
  * scan's per-severity counts (and its `changes` once complete, through the scan
- * lifecycle) and the webhook outbox rows.
+ * lifecycle) and the domain events.
  */
 export async function recordScanFindings(
   db: Db,
@@ -201,7 +203,8 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
   const fingerprints = [...prepared.keys()].sort();
   const existing = await lockByFingerprint(trx, orgId, fingerprints);
   const fresh = fingerprints.filter((fp) => !existing.has(fp)).map((fp) => prepared.get(fp)!);
-  const inserted = await insertNewFindings(trx, scan, fresh, now);
+  const sla = fresh.length > 0 ? await slaPolicyOf(trx, orgId) : undefined;
+  const inserted = await insertNewFindings(trx, scan, fresh, now, sla);
   // A concurrent scan may have created some of them first: treat those as known.
   const raced = fresh.filter((p) => !inserted.has(p.fingerprint)).map((p) => p.fingerprint);
   if (raced.length > 0) {
@@ -339,6 +342,7 @@ async function insertNewFindings(
   scan: ScanRef,
   fresh: Prepared[],
   now: Date,
+  sla: SlaPolicy | undefined,
 ): Promise<Map<string, string>> {
   const created = new Map<string, string>();
   for (const batch of chunks(fresh)) {
@@ -372,6 +376,8 @@ async function insertNewFindings(
         frameworks: JSON.stringify(d.frameworks ?? []),
         kev: d.kev ?? false,
         priority: d.priority ?? d.planned?.priority ?? null,
+        // The SLA's due date, set once at detection (sla.ts); a person may change it.
+        due_date: sla ? dueDateFor(sla, p.severity, now) : null,
         detected_at: now,
         last_seen_at: now,
         times_seen: 1,
@@ -497,12 +503,11 @@ async function countScan(
   return { counts, changes };
 }
 
-const VULNERABILITY_EVENTS = ['vulnerability.found', 'vulnerability.critical'] as const;
-
 /**
  * `vulnerability.found` for each new or reopened finding, and
- * `vulnerability.critical` as well for a critical one. The data is the finding's
- * list view with `scan_id` naming the detecting scan.
+ * `vulnerability.critical` as well for a critical one, appended to the domain-event
+ * outbox (events/outbox.ts). The data is the finding's list view with `scan_id`
+ * naming the detecting scan.
  */
 async function queueVulnerabilityEvents(
   trx: Db,
@@ -511,15 +516,14 @@ async function queueVulnerabilityEvents(
   findingIds: string[],
   now: Date,
 ): Promise<void> {
-  if (findingIds.length === 0) return;
-  // Most organizations have no such webhook: one query instead of one per finding.
-  if (!(await anyWebhookSubscribed(trx, orgId, VULNERABILITY_EVENTS))) return;
   for (const batch of chunks(findingIds)) {
+    const events: NewDomainEvent[] = [];
     for (const row of await findingListRows(trx, orgId, batch)) {
       const data = { ...findingListItem(row), scan_id: scanId };
-      await enqueueWebhookEvent(trx, orgId, 'vulnerability.found', data, now);
+      events.push({ type: 'vulnerability.found', subjectId: row.id, data });
       if (row.severity === 'critical')
-        await enqueueWebhookEvent(trx, orgId, 'vulnerability.critical', data, now);
+        events.push({ type: 'vulnerability.critical', subjectId: row.id, data });
     }
+    await appendEvents(trx, orgId, events, now);
   }
 }

@@ -53,6 +53,12 @@ export interface FindingRow {
   priority: FindingPriority | null;
   due_date: Date | null;
   notes: string | null;
+  /** Why the finding is `accepted` or `false_positive` (docs/finding-lifecycle.md); null otherwise. */
+  justification: string | null;
+  justified_by: string | null;
+  justified_at: Date | null;
+  /** When an acceptance lapses and the finding reopens by itself; null: it does not. */
+  acceptance_expires_at: Date | null;
   detected_at: Date;
   last_seen_at: Date;
   times_seen: number;
@@ -85,6 +91,14 @@ export const LIST_COLUMNS = [
 
 export type ListRow = Pick<FindingRow, (typeof LIST_COLUMNS)[number]>;
 
+/** The risk decision on a finding: shown on the detail view and in every export. */
+export const ACCEPTANCE_COLUMNS = [
+  'justification',
+  'justified_by',
+  'justified_at',
+  'acceptance_expires_at',
+] as const satisfies readonly (keyof FindingRow)[];
+
 /** The columns of the detail view, comments and history aside. */
 export const DETAIL_COLUMNS = [
   ...LIST_COLUMNS,
@@ -97,6 +111,7 @@ export const DETAIL_COLUMNS = [
   'priority',
   'due_date',
   'notes',
+  ...ACCEPTANCE_COLUMNS,
   'updated_at',
 ] as const satisfies readonly (keyof FindingRow)[];
 
@@ -120,6 +135,8 @@ export interface HistoryRow {
   from_status: string | null;
   to_status: string;
   actor: string;
+  /** The justification given with a move to `accepted` or `false_positive`. */
+  justification?: string | null;
   created_at: Date;
 }
 

@@ -1,10 +1,13 @@
 import type { Db } from '../db/index.ts';
-import { notFound } from '../errors.ts';
+import { appendEvent, appendEvents } from '../events/outbox.ts';
+import { AppError, notFound } from '../errors.ts';
 import { newId } from '../identity/ids.ts';
+import { JUSTIFIED_STATUSES } from '../schemas/findings.ts';
 import type {
   BulkUpdateBody,
   BulkUpdateResult,
   CreatedComment,
+  FindingStatus,
   UpdatedFinding,
   UpdateFindingBody,
 } from '../schemas/findings.ts';
@@ -26,7 +29,7 @@ import { bumpFindingsVersion } from './finding-versions.repository.ts';
  * What people do to findings: change status and triage fields, comment, and
  * change many at once. Any status may follow any other; every change of status
  * writes a history entry naming the acting user's e-mail (for an API key, its
- * creator's).
+ * creator's). Every change appends `finding.updated` to the domain-event outbox.
  */
 
 export interface Actor {
@@ -46,7 +49,7 @@ export async function updateFinding(
     const current = await lockFindingForTriage(trx, actor.orgId, findingId);
     if (!current) throw notFound('finding');
 
-    const values: Partial<FindingRow> = { updated_at: now };
+    const values: Partial<FindingRow> = { updated_at: now, ...acceptanceOf(change, actor, now) };
     if (change.assignee !== undefined) values.assignee = change.assignee;
     if (change.priority !== undefined) values.priority = change.priority;
     if (change.due_date !== undefined) values.due_date = change.due_date ? new Date(change.due_date) : null;
@@ -55,14 +58,70 @@ export async function updateFinding(
       values.status = change.status;
       values.resolved_at = resolvedAtAfter(current.status, change.status, current.resolved_at, now);
       await insertHistoryRows(trx, actor.orgId, [
-        statusChange(actor.orgId, findingId, current.status, change.status, actor.email, now),
+        statusChange(
+          actor.orgId,
+          findingId,
+          current.status,
+          change.status,
+          actor.email,
+          now,
+          change.justification ?? null,
+        ),
       ]);
       await bumpFindingsVersion(trx, actor.orgId);
     }
     const row = await updateFindingTriage(trx, actor.orgId, findingId, values);
     if (!row) throw notFound('finding');
-    return presentTriaged(row);
+    const updated = presentTriaged(row);
+    await appendEvent(
+      trx,
+      actor.orgId,
+      {
+        type: 'finding.updated',
+        subjectId: findingId,
+        data: { ...updated, previous_status: current.status, by: actor.email },
+      },
+      now,
+    );
+    return updated;
   });
+}
+
+type AcceptanceValues = Pick<
+  FindingRow,
+  'justification' | 'justified_by' | 'justified_at' | 'acceptance_expires_at'
+>;
+
+/**
+ * The risk decision a status change records (docs/finding-lifecycle.md, "Accepting a
+ * risk"): a move to `accepted` or `false_positive` keeps its justification (required
+ * by the request schema), who gave it and when, and for `accepted` its expiry, which
+ * must lie in the future; a move to any other status clears them (the history keeps
+ * every justification). No status in the change: nothing to record.
+ */
+function acceptanceOf(
+  change: {
+    status?: FindingStatus | undefined;
+    justification?: string | undefined;
+    expires_at?: string | undefined;
+  },
+  actor: Actor,
+  now: Date,
+): AcceptanceValues | Record<string, never> {
+  if (change.status === undefined) return {};
+  if (!(JUSTIFIED_STATUSES as readonly string[]).includes(change.status)) {
+    return { justification: null, justified_by: null, justified_at: null, acceptance_expires_at: null };
+  }
+  const expires = change.expires_at === undefined ? null : new Date(change.expires_at);
+  if (expires && expires.getTime() <= now.getTime()) {
+    throw new AppError(422, 'VALIDATION_ERROR', 'expires_at: must be in the future', 'expires_at');
+  }
+  return {
+    justification: change.justification ?? null,
+    justified_by: actor.email,
+    justified_at: now,
+    acceptance_expires_at: expires,
+  };
 }
 
 /** The answer of PATCH /findings/{id}: the triage fields after the change. */
@@ -74,6 +133,10 @@ function presentTriaged(row: TriagedRow): UpdatedFinding {
     priority: row.priority,
     due_date: row.due_date ? row.due_date.toISOString() : null,
     notes: row.notes,
+    justification: row.justification,
+    justified_by: row.justified_by,
+    justified_at: row.justified_at ? row.justified_at.toISOString() : null,
+    acceptance_expires_at: row.acceptance_expires_at ? row.acceptance_expires_at.toISOString() : null,
     updated_at: row.updated_at.toISOString(),
   };
 }
@@ -120,7 +183,8 @@ export async function bulkUpdateStatus(
   now = new Date(),
 ): Promise<BulkUpdateResult> {
   const ids = [...new Set(request.finding_ids)];
-  const { status, notes } = request.update;
+  const { status, notes, justification } = request.update;
+  const acceptance = acceptanceOf(request.update, actor, now) as AcceptanceValues;
   return db.transaction(async (trx) => {
     const found = await lockFindingsForTriage(trx, actor.orgId, ids);
     const existing = new Set(found.map((f) => f.id));
@@ -133,12 +197,24 @@ export async function bulkUpdateStatus(
     await insertHistoryRows(
       trx,
       actor.orgId,
-      changing.map((f) => statusChange(actor.orgId, f.id, f.status, status, actor.email, now)),
+      changing.map((f) =>
+        statusChange(actor.orgId, f.id, f.status, status, actor.email, now, justification ?? null),
+      ),
     );
     // Findings already in the target status keep their resolved_at; the others
     // get the one their new status implies (resolvedAtAfter, in SQL).
-    await setStatusOfFindings(trx, actor.orgId, [...existing], { status, notes, now });
+    await setStatusOfFindings(trx, actor.orgId, [...existing], { status, notes, acceptance, now });
     if (changing.length > 0) await bumpFindingsVersion(trx, actor.orgId);
+    await appendEvents(
+      trx,
+      actor.orgId,
+      found.map((f) => ({
+        type: 'finding.updated' as const,
+        subjectId: f.id,
+        data: { id: f.id, status, previous_status: f.status, by: actor.email, updated_at: now.toISOString() },
+      })),
+      now,
+    );
     return { updated: found.length, failed };
   });
 }

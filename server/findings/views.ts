@@ -39,6 +39,9 @@ export function findingListItem(row: ListSourceRow): FindingListItem {
   };
 }
 
+const isoOrNull = (value: Date | string | null | undefined): string | null =>
+  value === null || value === undefined ? null : isoOf(value);
+
 export function commentView(row: CommentRow): Comment {
   return { id: row.id, user: row.user_email, text: row.text, created_at: iso(row.created_at) };
 }
@@ -49,6 +52,7 @@ export function historyEntry(row: HistoryRow): HistoryEntry {
     from: row.from_status,
     to: row.to_status,
     user: row.actor,
+    justification: row.justification ?? null,
     timestamp: iso(row.created_at),
   };
 }
@@ -108,6 +112,10 @@ export function exportFinding(row: ExportSourceRow): ExportFinding {
     last_seen_at: isoOf(row.last_seen_at),
     times_seen: row.times_seen,
     last_scan_id: row.last_scan_id,
+    justification: row.justification ?? null,
+    justified_by: row.justified_by ?? null,
+    justified_at: isoOrNull(row.justified_at),
+    acceptance_expires_at: isoOrNull(row.acceptance_expires_at),
   };
 }
 
@@ -145,6 +153,10 @@ export function findingDetail(row: DetailRow, comments: CommentRow[], history: H
     priority: row.priority,
     due_date: row.due_date ? iso(row.due_date) : null,
     notes: row.notes,
+    justification: base.justification ?? null,
+    justified_by: base.justified_by ?? null,
+    justified_at: base.justified_at ?? null,
+    acceptance_expires_at: base.acceptance_expires_at ?? null,
     updated_at: iso(row.updated_at),
   };
 }

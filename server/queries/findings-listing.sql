@@ -189,6 +189,10 @@ select
   "priority",
   "due_date",
   "notes",
+  "justification",
+  "justified_by",
+  "justified_at",
+  "acceptance_expires_at",
   "updated_at"
 from
   "findings"

@@ -58,6 +58,10 @@ returning
   "priority",
   "due_date",
   "notes",
+  "justification",
+  "justified_by",
+  "justified_at",
+  "acceptance_expires_at",
   "updated_at";
 
 -- setStatusOfFindings (to resolved, with notes)
@@ -69,10 +73,14 @@ set
     when status = 'resolved' then coalesce(resolved_at, $3)
     else $4
   end,
-  "notes" = $5
+  "justification" = $5,
+  "justified_by" = $6,
+  "justified_at" = $7,
+  "acceptance_expires_at" = $8,
+  "notes" = $9
 where
-  "org_id" = $6
-  and "id" in ($7);
+  "org_id" = $10
+  and "id" in ($11);
 
 -- setStatusOfFindings (to open)
 update "findings"
@@ -83,3 +91,17 @@ set
 where
   "org_id" = $4
   and "id" in ($5);
+
+-- setStatusOfFindings (to accepted, with a justification and an expiry)
+update "findings"
+set
+  "status" = $1,
+  "updated_at" = $2,
+  "resolved_at" = $3,
+  "justification" = $4,
+  "justified_by" = $5,
+  "justified_at" = $6,
+  "acceptance_expires_at" = $7
+where
+  "org_id" = $8
+  and "id" in ($9);

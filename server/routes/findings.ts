@@ -49,9 +49,22 @@ export const listFindingsRoute = defineRoute({
   query: ListFindingsQuery,
   responses: { 200: { description: 'One page of findings', schema: FindingList } },
   handler: async ({ query, principal, services }) => {
-    const { page, per_page, ...filter } = query;
+    const { page, per_page, overdue, kev, from_date, to_date, ...filter } = query;
+    checkDateRange(from_date, to_date);
+    const overdueAt = overdue === 'true' ? { overdue_at: new Date() } : {};
+    const more = {
+      ...(kev === undefined ? {} : { kev: kev === 'true' }),
+      ...(from_date ? { from: from_date } : {}),
+      ...(to_date ? { to: to_date } : {}),
+    };
     return {
-      body: await listFindings(services.db, principal.org.id, { ...filter, page, perPage: per_page }),
+      body: await listFindings(services.db, principal.org.id, {
+        ...filter,
+        ...overdueAt,
+        ...more,
+        page,
+        perPage: per_page,
+      }),
     };
   },
 });

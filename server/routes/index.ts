@@ -13,6 +13,8 @@ import { aiAnalysisRoutes } from './ai-analysis.ts';
 import { playbookRoutes } from './playbooks.ts';
 import { userRoutes } from './users.ts';
 import { auditEventRoutes } from './audit-events.ts';
+import { eventRoutes } from './events.ts';
+import { settingsRoutes } from './settings.ts';
 
 /** Every route the API serves, in one list: mounted by the app, documented by /openapi.json. */
 export const allRoutes: AnyRoute[] = [
@@ -29,6 +31,8 @@ export const allRoutes: AnyRoute[] = [
   ...playbookRoutes,
   ...userRoutes,
   ...auditEventRoutes,
+  ...eventRoutes,
+  ...settingsRoutes,
 ];
 
 /** What each tag of `allRoutes` groups, in the order the documentation lists them. */
@@ -83,5 +87,11 @@ export const routeTags: TagDescription[] = [
   {
     name: 'Audit',
     description: 'Who did what to whom: people changes, log-ins and failed log-ins; admins only.',
+  },
+  {
+    name: 'Events',
+    description:
+      "A live stream (server-sent events) of the organization's scan progress and finding changes, " +
+      'resumable with Last-Event-ID; one request against the rate limit however long it stays open.',
   },
 ];

@@ -12,7 +12,7 @@ import {
   type ScanStatus,
   type ScanType,
 } from '../schemas/scans.ts';
-import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
+import { appendEvent } from '../events/outbox.ts';
 import { estimatedDuration, firstPhase, phasesOf } from './phases.ts';
 import { presentScanEvent } from './presenter.ts';
 import {
@@ -47,9 +47,10 @@ import {
  *
  * Each transition is one conditional UPDATE on the status it expects (and, for
  * the runner's, on holding the scan), so two actors can never both move a scan:
- * the one whose UPDATE touches no row lost the race. Webhook events about the
- * scan (`scan.started`, `scan.completed`, `scan.failed`) are queued in the
- * transaction of the change they report. The SQL is in scans.repository.ts.
+ * the one whose UPDATE touches no row lost the race. Every transition appends its
+ * domain event (`scan.queued`, `scan.started`, `scan.progress`, `scan.completed`,
+ * `scan.failed`, `scan.cancelled`) to the outbox in the transaction of the change
+ * it reports (events/outbox.ts); webhooks and the event stream read it there. The SQL is in scans.repository.ts.
  */
 
 /** Claims after which a scan that keeps losing its runner is failed instead. */
@@ -72,9 +73,13 @@ export interface NewScan {
   createdAt: Date;
 }
 
-/** Creates a pending scan: first phase of its type, progress 0. No event: the runner sends scan.started. */
+/**
+ * Creates a pending scan: first phase of its type, progress 0, and appends
+ * `scan.queued` (the stream's; webhooks hear of the scan when the runner starts it).
+ * Call it in a transaction: the scan and its event commit together.
+ */
 export async function queueScan(db: Db, scan: NewScan): Promise<ScanRow> {
-  return insertScanRow(db, {
+  const row = await insertScanRow(db, {
     id: newId('scan'),
     org_id: scan.orgId,
     created_by: scan.createdBy,
@@ -92,6 +97,13 @@ export async function queueScan(db: Db, scan: NewScan): Promise<ScanRow> {
     created_at: scan.createdAt,
     updated_at: scan.createdAt,
   });
+  await appendEvent(
+    db,
+    scan.orgId,
+    { type: 'scan.queued', subjectId: row.id, data: presentScanEvent(row) },
+    scan.createdAt,
+  );
+  return row;
 }
 
 /** The scan, or 404 NOT_FOUND: the same answer for a missing scan and another organization's. */
@@ -117,11 +129,22 @@ export async function cancelScan(
   message: string,
   now = new Date(),
 ): Promise<ScanRow> {
-  const row = await updateActiveScan(db, orgId, scanId, {
-    status: 'cancelled',
-    message,
-    current_tool: null,
-    updated_at: now,
+  const row = await db.transaction(async (trx) => {
+    const cancelled = await updateActiveScan(trx, orgId, scanId, {
+      status: 'cancelled',
+      message,
+      current_tool: null,
+      updated_at: now,
+    });
+    if (cancelled) {
+      await appendEvent(
+        trx,
+        orgId,
+        { type: 'scan.cancelled', subjectId: scanId, data: presentScanEvent(cancelled) },
+        now,
+      );
+    }
+    return cancelled;
   });
   if (row) return row;
   const scan = await getScan(db, orgId, scanId);
@@ -195,7 +218,12 @@ export async function claimNextScan(
         now,
       );
       if (!takeover) {
-        await enqueueWebhookEvent(trx, candidate.org_id, 'scan.started', presentScanEvent(row), now);
+        await appendEvent(
+          trx,
+          candidate.org_id,
+          { type: 'scan.started', subjectId: row.id, data: presentScanEvent(row) },
+          now,
+        );
       }
       return { scan: row, takeover, ...(queueWaitMs !== undefined ? { queueWaitMs } : {}) };
     }
@@ -246,12 +274,19 @@ export async function renewLease(
   progress: ScanProgress | undefined,
   now = new Date(),
 ): Promise<'held' | 'cancelled' | 'lost'> {
-  const touched = await updateHeldScan(db, scanId, runnerId, {
-    lease_expires_at: leaseUntil(now, leaseSeconds),
-    updated_at: now,
-    ...(progress ? { ...progress, last_progress_at: now } : {}),
-  });
-  if (touched > 0) return 'held';
+  const lease = { lease_expires_at: leaseUntil(now, leaseSeconds), updated_at: now };
+  const held = progress
+    ? await db.transaction(async (trx) => {
+        const row = await updateHeldScanReturning(trx, scanId, runnerId, {
+          ...lease,
+          ...progress,
+          last_progress_at: now,
+        });
+        if (row) await appendProgress(trx, row, now);
+        return row !== undefined;
+      })
+    : (await updateHeldScan(db, scanId, runnerId, lease)) > 0;
+  if (held) return 'held';
   return (await scanStatusById(db, scanId)) === 'cancelled' ? 'cancelled' : 'lost';
 }
 
@@ -274,18 +309,42 @@ export async function savePhaseDone(
   done: PhaseDone,
   now = new Date(),
 ): Promise<boolean> {
-  const touched = await updateHeldScan(db, scanId, runnerId, {
-    phases_completed: [...done.phasesCompleted],
-    state: JSON.stringify(done.state),
-    phase_timings: JSON.stringify(done.timings),
-    progress: done.progress,
-    phase: done.nextPhase,
-    current_tool: null,
-    lease_expires_at: leaseUntil(now, leaseSeconds),
-    last_progress_at: now,
-    updated_at: now,
+  return db.transaction(async (trx) => {
+    const row = await updateHeldScanReturning(trx, scanId, runnerId, {
+      phases_completed: [...done.phasesCompleted],
+      state: JSON.stringify(done.state),
+      phase_timings: JSON.stringify(done.timings),
+      progress: done.progress,
+      phase: done.nextPhase,
+      current_tool: null,
+      lease_expires_at: leaseUntil(now, leaseSeconds),
+      last_progress_at: now,
+      updated_at: now,
+    });
+    if (row) await appendProgress(trx, row, now);
+    return row !== undefined;
   });
-  return touched > 0;
+}
+
+/** `scan.progress`: the scan's progress, phase, phases done and current tool, for the stream. */
+async function appendProgress(trx: Db, row: ScanRow, now: Date): Promise<void> {
+  await appendEvent(
+    trx,
+    row.org_id,
+    {
+      type: 'scan.progress',
+      subjectId: row.id,
+      data: {
+        id: row.id,
+        status: row.status,
+        progress: row.progress,
+        phase: row.phase,
+        phases_completed: row.phases_completed,
+        current_tool: row.current_tool,
+      },
+    },
+    now,
+  );
 }
 
 /** Hands the scan back at once (runner stopping): the next runner resumes it without waiting for the lease. */
@@ -335,13 +394,16 @@ export async function completeScan(
       updated_at: now,
     });
     if (!row) return false;
-    await enqueueWebhookEvent(
+    await appendEvent(
       trx,
       scan.org_id,
-      'scan.completed',
       {
-        ...presentScanEvent(row),
-        changes: row.changes ?? { new: 0, reopened: 0, resolved: 0, unchanged: 0 },
+        type: 'scan.completed',
+        subjectId: scan.id,
+        data: {
+          ...presentScanEvent(row),
+          changes: row.changes ?? { new: 0, reopened: 0, resolved: 0, unchanged: 0 },
+        },
       },
       now,
     );
@@ -350,7 +412,7 @@ export async function completeScan(
 }
 
 /**
- * Fails a pending or running scan with a reason and queues `scan.failed`, in
+ * Fails a pending or running scan with a reason and appends `scan.failed`, in
  * the caller's transaction. Runner-internal (by scan id). False when the scan
  * had already finished.
  */
@@ -369,7 +431,14 @@ export async function failScan(
     lease_expires_at: null,
     updated_at: now,
   });
-  if (row) await enqueueWebhookEvent(trx, orgId, 'scan.failed', { ...presentScanEvent(row), error }, now);
+  if (row) {
+    await appendEvent(
+      trx,
+      orgId,
+      { type: 'scan.failed', subjectId: scanId, data: { ...presentScanEvent(row), error } },
+      now,
+    );
+  }
   return row !== undefined;
 }
 
@@ -468,11 +537,17 @@ export async function recordImportedScan(
   });
   await record(inserted, now);
   const row = (await findScan(trx, scan.orgId, inserted.id))!;
-  await enqueueWebhookEvent(
+  await appendEvent(
     trx,
     scan.orgId,
-    'scan.completed',
-    { ...presentScanEvent(row), changes: row.changes ?? { new: 0, reopened: 0, resolved: 0, unchanged: 0 } },
+    {
+      type: 'scan.completed',
+      subjectId: row.id,
+      data: {
+        ...presentScanEvent(row),
+        changes: row.changes ?? { new: 0, reopened: 0, resolved: 0, unchanged: 0 },
+      },
+    },
     now,
   );
   return row;

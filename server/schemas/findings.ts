@@ -105,10 +105,70 @@ export const HistoryEntry = z
     from: z.string().nullable(),
     to: z.string(),
     user: z.string().meta({ description: 'An e-mail address, or `system` for automatic changes' }),
+    justification: z
+      .string()
+      .nullable()
+      .meta({ description: 'The reason given with a move to `accepted` or `false_positive`' }),
     timestamp: Timestamp,
   })
   .meta({ id: 'HistoryEntry' });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/** The risk decision on a finding (`accepted`, `false_positive`): why, who, when, until when. */
+const acceptanceFields = {
+  justification: z.string().nullable().meta({
+    description: 'Why the finding is `accepted` or `false_positive`; null in the other statuses',
+  }),
+  justified_by: z.string().nullable().meta({ description: 'Who gave the justification (an e-mail address)' }),
+  justified_at: Timestamp.nullable(),
+  acceptance_expires_at: Timestamp.nullable().meta({
+    description: 'When the acceptance lapses and the finding reopens by itself; null: it does not',
+  }),
+};
+
+/** Moving to these statuses needs a justification. */
+export const JUSTIFIED_STATUSES = ['accepted', 'false_positive'] as const;
+
+const Justification = z
+  .string()
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .max(2000, { error: 'must be at most 2000 characters' })
+  .meta({ description: 'Why: required when `status` is `accepted` or `false_positive`' });
+
+const AcceptanceExpiry = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).meta({
+  description: 'With `status: accepted` only: when the acceptance lapses and the finding reopens by itself',
+  example: '2027-03-01T00:00:00.000Z',
+});
+
+/** A justification with the statuses that need one, an expiry with `accepted` only: 422 naming the field. */
+function checkJustified(
+  change: {
+    status?: string | undefined;
+    justification?: string | undefined;
+    expires_at?: string | undefined;
+  },
+  ctx: z.core.$RefinementCtx,
+): void {
+  const needs = (JUSTIFIED_STATUSES as readonly string[]).includes(change.status ?? '');
+  if (needs && change.justification === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['justification'],
+      message: `is required when status is ${change.status}`,
+    });
+  }
+  if (!needs && change.justification !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['justification'],
+      message: 'is given only with status accepted or false_positive',
+    });
+  }
+  if (change.expires_at !== undefined && change.status !== 'accepted') {
+    ctx.addIssue({ code: 'custom', path: ['expires_at'], message: 'is given only with status accepted' });
+  }
+}
 
 export const FindingDetail = z
   .object({
@@ -130,6 +190,7 @@ export const FindingDetail = z
     priority: FindingPriority.nullable(),
     due_date: Timestamp.nullable(),
     notes: z.string().nullable(),
+    ...acceptanceFields,
     updated_at: Timestamp,
   })
   .meta({ id: 'FindingDetail' });
@@ -161,7 +222,26 @@ export const findingFilters = {
   order: z.enum(['asc', 'desc']).optional().meta({ description: 'Default `desc`' }),
 };
 
-export const ListFindingsQuery = z.object({ page: Page, per_page: PerPage, ...findingFilters });
+export const ListFindingsQuery = z.object({
+  page: Page,
+  per_page: PerPage,
+  ...findingFilters,
+  overdue: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().meta({
+    description:
+      '`true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter',
+  }),
+  q: Trimmed(200).optional().meta({
+    description:
+      'Free text: findings whose title, affected component, target, CVE ids or description contain it, ignoring case',
+    example: 'redis',
+  }),
+  kev: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().meta({
+    description: '`true`: only findings of a CVE on the CISA KEV list; `false`: only the others',
+  }),
+  assignee: Trimmed(254).optional().meta({ description: 'Assigned to this address, ignoring case' }),
+  from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
+  to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
+});
 export type ListFindingsQuery = z.infer<typeof ListFindingsQuery>;
 
 export const ExportFindingsQuery = z.object({
@@ -212,10 +292,13 @@ export const UpdateFindingBody = z
       .optional()
       .meta({ example: '2026-02-15T00:00:00.000Z' }),
     notes: z.string().max(10_000).nullable().optional(),
+    justification: Justification.optional(),
+    expires_at: AcceptanceExpiry.optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
     error: 'send at least one of status, assignee, priority, due_date, notes',
   })
+  .superRefine(checkJustified)
   .meta({ id: 'UpdateFinding' });
 export type UpdateFindingBody = z.infer<typeof UpdateFindingBody>;
 
@@ -227,6 +310,7 @@ export const UpdatedFinding = z
     priority: FindingPriority.nullable(),
     due_date: Timestamp.nullable(),
     notes: z.string().nullable(),
+    ...acceptanceFields,
     updated_at: Timestamp,
   })
   .meta({ id: 'UpdatedFinding' });
@@ -249,10 +333,14 @@ export const BulkUpdateBody = z
       .array(z.string().max(100))
       .min(1, { error: 'must list at least one id' })
       .max(BULK_MAX_IDS, { error: `must list at most ${BULK_MAX_IDS} ids` }),
-    update: z.object({
-      status: FindingStatus,
-      notes: z.string().max(10_000).optional(),
-    }),
+    update: z
+      .object({
+        status: FindingStatus,
+        notes: z.string().max(10_000).optional(),
+        justification: Justification.optional(),
+        expires_at: AcceptanceExpiry.optional(),
+      })
+      .superRefine(checkJustified),
   })
   .meta({ id: 'BulkUpdateFindings' });
 export type BulkUpdateBody = z.infer<typeof BulkUpdateBody>;

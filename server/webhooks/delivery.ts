@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { openSecret } from '../auth/keys.ts';
 import type { Db } from '../db/index.ts';
 import type { Services } from '../services.ts';
+import { dispatchWebhookEvents, pruneOutbox } from './outbox.ts';
 import { checkWebhookUrl } from './url-policy.ts';
 import {
   claimDueDeliveriesOfAnyOrganization,
@@ -27,6 +28,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 const CLAIM_SECONDS = DELIVERY_TIMEOUT_MS / 1000 + 5;
 const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** How often the worker deletes outbox events past their retention. */
+const PRUNE_INTERVAL_MS = 3600 * 1000;
 
 interface AttemptResult {
   ok: boolean;
@@ -148,12 +151,17 @@ async function recordResult(
   });
 }
 
-/** Sends every due delivery once; returns how many were attempted. */
+/** Turns the outbox's new webhook events into deliveries, then sends every due delivery once; returns how many were attempted. */
 export async function deliverDue(
   services: Services,
   options: { limit?: number; now?: Date } = {},
 ): Promise<number> {
   const now = options.now ?? new Date();
+  // The outbox's webhook events become deliveries first (webhooks/outbox.ts).
+  const BATCH = 500;
+  while ((await dispatchWebhookEvents(services.db, BATCH)) === BATCH) {
+    // a full batch: there may be more
+  }
   const claimed = await claimDueDeliveriesOfAnyOrganization(
     services.db,
     options.limit ?? 20,
@@ -202,10 +210,15 @@ export function startWebhookWorker(
   let stopped = false;
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let prunedAt = 0;
   const tick = () => {
     if (stopped || running) return;
     running = (async () => {
       try {
+        if (Date.now() - prunedAt > PRUNE_INTERVAL_MS) {
+          prunedAt = Date.now();
+          await pruneOutbox(services.db);
+        }
         while (!stopped && (await deliverDue(services)) > 0) {
           // keep going while there is work
         }

@@ -1,4 +1,14 @@
 import type { Db } from '../db/index.ts';
+import {
+  listEventsOfAnyOrganization,
+  pruneEventsOfAnyOrganization,
+} from '../events/domain-events.repository.ts';
+import { presentOutboxEvent, sequenceEvents } from '../events/outbox.ts';
+import {
+  lockOutboxPosition,
+  outboxPosition,
+  saveOutboxPosition,
+} from '../events/outbox-positions.repository.ts';
 import { newId } from '../identity/ids.ts';
 import { insertDeliveries } from './webhook-deliveries.repository.ts';
 import { subscribedWebhookIds } from './webhooks.repository.ts';
@@ -12,12 +22,13 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
+const isWebhookEvent = (type: string): type is WebhookEvent =>
+  (WEBHOOK_EVENTS as readonly string[]).includes(type);
+
 /**
- * Queues an event for every active webhook of the organization subscribed to it.
- * Call it with the transaction that records the event itself (the outbox
- * pattern): the event and its deliveries commit together or not at all, so a
- * process that dies afterwards loses nothing; the delivery worker sends them.
- * Returns the ids of the queued deliveries.
+ * Queues one event for every active webhook of the organization subscribed to it,
+ * in the caller's transaction. Returns the ids of the queued deliveries. The
+ * fan-out below calls it for each webhook event of the domain-event outbox.
  */
 export async function enqueueWebhookEvent(
   trx: Db,
@@ -43,4 +54,37 @@ export async function enqueueWebhookEvent(
   }));
   await insertDeliveries(trx, rows);
   return rows.map((r) => r.id);
+}
+
+/** How long numbered events stay in the outbox once webhooks have read them (a stream resumes within it). */
+export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The webhook reader of the domain-event outbox: numbers what committed, then
+ * turns the next batch of events into deliveries (the webhook events, for the
+ * webhooks subscribed at that moment) and moves its position past the batch, in
+ * one transaction, so an event becomes deliveries exactly once. The payload's
+ * `timestamp` is the event's time. Answers how many events it read.
+ */
+export async function dispatchWebhookEvents(db: Db, limit = 500): Promise<number> {
+  await sequenceEvents(db);
+  return db.transaction(async (trx) => {
+    const from = await lockOutboxPosition(trx, 'webhooks');
+    const upto = await outboxPosition(trx, 'sequence');
+    const events = await listEventsOfAnyOrganization(trx, from, upto, limit);
+    if (events.length === 0) return 0;
+    for (const row of events) {
+      if (!isWebhookEvent(row.type)) continue;
+      const event = presentOutboxEvent(row);
+      await enqueueWebhookEvent(trx, row.org_id, row.type, event.data, row.created_at);
+    }
+    await saveOutboxPosition(trx, 'webhooks', events.at(-1)!.seq);
+    return events.length;
+  });
+}
+
+/** Deletes events older than the retention that webhooks have read. Answers how many. */
+export async function pruneOutbox(db: Db, now = new Date()): Promise<number> {
+  const read = await outboxPosition(db, 'webhooks');
+  return pruneEventsOfAnyOrganization(db, new Date(now.getTime() - EVENT_RETENTION_MS), read);
 }

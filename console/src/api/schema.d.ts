@@ -1036,6 +1036,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live events of the organization (server-sent events)
+         * @description A `text/event-stream` of the organization’s scan progress and finding changes, as they commit: `scan.queued`, `scan.started`, `scan.progress`, `scan.completed`, `scan.failed`, `scan.cancelled`, `vulnerability.found`, `vulnerability.critical`, `finding.updated`. Each event has `id:` (its position), `event:` (its type) and one `data:` line holding `{type, timestamp, data}`, the webhook payload’s shape.
+         *
+         *     Opening the stream counts as one request against the rate limit, however long it stays open. A comment line (`: heartbeat`) is sent when nothing happened for a while (15 s by default, `SCANWARD_EVENTS_HEARTBEAT_SECONDS`), and the stream ends after an hour; reconnect with `Last-Event-ID` (EventSource does it by itself) to get every event after that id, in order, for as long as the events are kept (7 days). Without it, the stream starts with the next event.
+         *
+         *     An API key needs `read:scans` to open it, and sees the finding events only when it also has `read:findings`. See docs/events.md.
+         *
+         *     API key permission: `read:scans`.
+         *
+         *     Roles: admin, member, viewer.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The due-date policy by severity
+         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date.
+         *
+         *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
+         */
+        get: operations["getSlaPolicy"];
+        /**
+         * Change the due-date policy
+         * @description Replaces the policy (every severity). Applies to findings detected from now on; existing due dates stay as they are.
+         *
+         *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        put: operations["setSlaPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1746,6 +1806,21 @@ export interface components {
              */
             due_date: string | null;
             notes: string | null;
+            /** @description Why the finding is `accepted` or `false_positive`; null in the other statuses */
+            justification: string | null;
+            /** @description Who gave the justification (an e-mail address) */
+            justified_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            justified_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the acceptance lapses and the finding reopens by itself; null: it does not
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            acceptance_expires_at: string | null;
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
@@ -1794,6 +1869,8 @@ export interface components {
             to: string;
             /** @description An e-mail address, or `system` for automatic changes */
             user: string;
+            /** @description The reason given with a move to `accepted` or `false_positive` */
+            justification: string | null;
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
@@ -1815,6 +1892,14 @@ export interface components {
             update: {
                 status: components["schemas"]["FindingStatus"];
                 notes?: string;
+                /** @description Why: required when `status` is `accepted` or `false_positive` */
+                justification?: string;
+                /**
+                 * Format: date-time
+                 * @description With `status: accepted` only: when the acceptance lapses and the finding reopens by itself
+                 * @example 2027-03-01T00:00:00.000Z
+                 */
+                expires_at?: string;
             };
         };
         UpdatedFinding: {
@@ -1828,6 +1913,21 @@ export interface components {
              */
             due_date: string | null;
             notes: string | null;
+            /** @description Why the finding is `accepted` or `false_positive`; null in the other statuses */
+            justification: string | null;
+            /** @description Who gave the justification (an e-mail address) */
+            justified_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            justified_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the acceptance lapses and the finding reopens by itself; null: it does not
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            acceptance_expires_at: string | null;
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
@@ -1848,6 +1948,14 @@ export interface components {
              */
             due_date?: string | null;
             notes?: string | null;
+            /** @description Why: required when `status` is `accepted` or `false_positive` */
+            justification?: string;
+            /**
+             * Format: date-time
+             * @description With `status: accepted` only: when the acceptance lapses and the finding reopens by itself
+             * @example 2027-03-01T00:00:00.000Z
+             */
+            expires_at?: string;
         };
         CreatedComment: {
             /** @example comment_0a1b2c3d4e5f6g7h8i9j0k1l */
@@ -2390,6 +2498,16 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             created_at: string;
+        };
+        SlaPolicy: {
+            /** @example 7 */
+            critical: number;
+            /** @example 30 */
+            high: number;
+            /** @example 90 */
+            medium: number;
+            /** @example 180 */
+            low: number;
         };
     };
     responses: never;
@@ -3465,6 +3583,18 @@ export interface operations {
                 sort?: "severity" | "created_at" | "cvss_score";
                 /** @description Default `desc` */
                 order?: "asc" | "desc";
+                /** @description `true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter */
+                overdue?: "true" | "false";
+                /** @description Free text: findings whose title, affected component, target, CVE ids or description contain it, ignoring case */
+                q?: string;
+                /** @description `true`: only findings of a CVE on the CISA KEV list; `false`: only the others */
+                kev?: "true" | "false";
+                /** @description Assigned to this address, ignoring case */
+                assignee?: string;
+                /** @description Detected at or after (inclusive) */
+                from_date?: string;
+                /** @description Detected before (exclusive) */
+                to_date?: string;
             };
             header?: never;
             path?: never;
@@ -7425,6 +7555,268 @@ export interface operations {
             };
             /** @description Error: INSUFFICIENT_PERMISSION */
             403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `Last-Event-ID`: resume after this event (EventSource sends it when it reconnects) */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream; it stays open */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicy"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SlaPolicy"];
+            };
+        };
+        responses: {
+            /** @description The policy now in force */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicy"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

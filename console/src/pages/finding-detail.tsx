@@ -4,6 +4,7 @@ import { apiClientRef, useApi } from '../api/context';
 import { FINDING_STATUSES } from '../api/vocabulary';
 import { useLoad } from '../data';
 import { Link } from '../router';
+import { JustificationFields, justified, type Justified } from '../triage';
 import { Notice, Options, Page, Problem, Severity, Status, label, when } from '../ui';
 
 const cveLink = (id: string) => `https://nvd.nist.gov/vuln/detail/${encodeURIComponent(id)}`;
@@ -13,18 +14,21 @@ function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail'
   const api = useApi(apiClientRef);
   const [status, setStatus] = useState<Schemas['FindingStatus']>(finding.status);
   const [notes, setNotes] = useState('');
+  const [reason, setReason] = useState<Justified>({ justification: '', expiresOn: '' });
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
+    setDone(undefined);
     const { data, error: failure } = await api.PATCH('/api/v1/findings/{finding_id}', {
       params: { path: { finding_id: finding.id } },
-      body: { status, ...(notes.trim() ? { notes: notes.trim() } : {}) },
+      body: { status, ...(notes.trim() ? { notes: notes.trim() } : {}), ...justified(status, reason) },
     });
     if (!data) return setError(problem(failure));
     setDone(`Status is now ${FINDING_STATUSES.label(data.status)}.`);
     setNotes('');
+    setReason({ justification: '', expiresOn: '' });
     onChanged();
   };
   return (
@@ -40,6 +44,7 @@ function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail'
           <Options of={FINDING_STATUSES} />
         </select>
       </label>
+      <JustificationFields status={status} value={reason} onChange={setReason} />
       <label>
         Note (optional)
         <textarea name="notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
@@ -210,6 +215,15 @@ export function FindingDetail({ id }: { id: string }) {
                     ))
                   : '—'}
               </dd>
+              {f.justification !== null && (
+                <>
+                  <dt>Justification</dt>
+                  <dd data-testid="finding-justification">
+                    {f.justification} ({f.justified_by ?? 'unknown'}, {when(f.justified_at)}
+                    {f.acceptance_expires_at ? `; accepted until ${when(f.acceptance_expires_at)}` : ''})
+                  </dd>
+                </>
+              )}
               <dt>EPSS</dt>
               <dd data-testid="finding-epss">
                 {f.epss_score === null

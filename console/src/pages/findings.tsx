@@ -4,6 +4,7 @@ import { apiClientRef, useApi } from '../api/context';
 import { FINDING_STATUSES, SEVERITIES } from '../api/vocabulary';
 import { useLoad } from '../data';
 import { Link, navigate, useLocation } from '../router';
+import { JustificationFields, justified, type Justified } from '../triage';
 import { Notice, Options, Page, Pager, Problem, Severity, Status, queryString, when } from '../ui';
 
 type Query = QueryOf<'listFindings'>;
@@ -105,6 +106,7 @@ export function FindingList() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulkStatus, setBulkStatus] = useState<Schemas['FindingStatus']>('in_progress');
   const [bulkNote, setBulkNote] = useState('');
+  const [bulkReason, setBulkReason] = useState<Justified>({ justification: '', expiresOn: '' });
   const [note, setNote] = useState<string>();
   const [error, setError] = useState<string>();
 
@@ -124,7 +126,11 @@ export function FindingList() {
     const { data, error: failure } = await api.POST('/api/v1/findings/bulk', {
       body: {
         finding_ids: [...selected],
-        update: { status: bulkStatus, ...(bulkNote.trim() ? { notes: bulkNote.trim() } : {}) },
+        update: {
+          status: bulkStatus,
+          ...(bulkNote.trim() ? { notes: bulkNote.trim() } : {}),
+          ...justified(bulkStatus, bulkReason),
+        },
       },
     });
     if (!data) return setError(problem(failure));
@@ -135,6 +141,7 @@ export function FindingList() {
     );
     setSelected(new Set());
     setBulkNote('');
+    setBulkReason({ justification: '', expiresOn: '' });
     await list.reload();
   };
 
@@ -171,6 +178,7 @@ export function FindingList() {
             <Options of={FINDING_STATUSES} />
           </select>
         </label>
+        <JustificationFields status={bulkStatus} value={bulkReason} onChange={setBulkReason} />
         <label>
           Note (optional)
           <input name="bulk_note" value={bulkNote} onChange={(e) => setBulkNote(e.target.value)} />

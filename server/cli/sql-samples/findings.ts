@@ -8,6 +8,8 @@ import * as lifecycle from '../../findings/findings-lifecycle.repository.ts';
 import * as listing from '../../findings/findings-listing.repository.ts';
 import * as remediation from '../../findings/findings-remediation.repository.ts';
 import * as stats from '../../findings/findings-stats.repository.ts';
+import * as timers from '../../findings/findings-timers.repository.ts';
+import * as sla from '../../findings/sla-policies.repository.ts';
 import * as triage from '../../findings/findings-triage.repository.ts';
 import * as findings from '../../findings/findings.repository.ts';
 import { LIST_COLUMNS } from '../../findings/rows.ts';
@@ -112,6 +114,26 @@ export const findingsSamples = [
     ],
     selectFindingTotals: [[ORG, { status: 'open' }]],
   }),
+  repositorySamples('server/findings/sla-policies.repository.ts', sla, {
+    findSlaPolicy: [[ORG]],
+    saveSlaPolicy: [
+      [
+        ORG,
+        {
+          critical_days: 3,
+          high_days: 14,
+          medium_days: 60,
+          low_days: 120,
+          updated_by: EMAIL,
+          updated_at: NOW,
+        },
+      ],
+    ],
+  }),
+  repositorySamples('server/findings/findings-timers.repository.ts', timers, {
+    lockExpiredAcceptancesOfAnyOrganization: [[NOW, 500]],
+    reopenLapsedFindings: [[ORG, [FINDING], NOW]],
+  }),
   repositorySamples('server/findings/findings-triage.repository.ts', triage, {
     lockFindingForTriage: [[ORG, FINDING]],
     lockFindingsForTriage: [[ORG, [FINDING, 'finding_other']]],
@@ -126,9 +148,40 @@ export const findingsSamples = [
     setStatusOfFindings: [
       {
         name: 'to resolved, with notes',
-        args: [ORG, [FINDING], { status: 'resolved', notes: 'fixed', now: NOW }],
+        args: [
+          ORG,
+          [FINDING],
+          {
+            status: 'resolved',
+            notes: 'fixed',
+            acceptance: {
+              justification: null,
+              justified_by: null,
+              justified_at: null,
+              acceptance_expires_at: null,
+            },
+            now: NOW,
+          },
+        ],
       },
-      { name: 'to open', args: [ORG, [FINDING], { status: 'open', now: NOW }] },
+      { name: 'to open', args: [ORG, [FINDING], { status: 'open', acceptance: {}, now: NOW }] },
+      {
+        name: 'to accepted, with a justification and an expiry',
+        args: [
+          ORG,
+          [FINDING],
+          {
+            status: 'accepted',
+            acceptance: {
+              justification: 'compensating control: not reachable from outside',
+              justified_by: 'owner@example.com',
+              justified_at: NOW,
+              acceptance_expires_at: NOW,
+            },
+            now: NOW,
+          },
+        ],
+      },
     ],
   }),
   repositorySamples('server/findings/findings-lifecycle.repository.ts', lifecycle, {

@@ -1,6 +1,7 @@
 import type { RepositoryEntry } from '../sql-generator.ts';
 import { authSamples } from './auth.ts';
 import { controlsSamples } from './controls.ts';
+import { eventsSamples } from './events.ts';
 import { findingsSamples } from './findings.ts';
 import { identitySamples } from './identity.ts';
 import { ratelimitSamples } from './ratelimit.ts';
@@ -16,6 +17,7 @@ import { webhooksSamples } from './webhooks.ts';
 export const REPOSITORY_SAMPLES: readonly RepositoryEntry[] = [
   ...authSamples,
   ...controlsSamples,
+  ...eventsSamples,
   ...findingsSamples,
   ...identitySamples,
   ...ratelimitSamples,

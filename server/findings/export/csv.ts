@@ -37,6 +37,11 @@ const COLUMNS: readonly CsvColumn[] = [
   // The list view carries framework names only.
   { header: 'frameworks', value: (f) => f.frameworks.map((framework) => framework.name) },
   { header: 'description', value: (f) => f.description },
+  // The risk decision: why a finding is accepted or a false positive, who said so, when, until when.
+  { header: 'justification', value: (f) => f.justification },
+  { header: 'justified_by', value: (f) => f.justified_by },
+  { header: 'justified_at', value: (f) => f.justified_at },
+  { header: 'acceptance_expires_at', value: (f) => f.acceptance_expires_at },
 ];
 
 export const CSV_HEADERS: readonly string[] = COLUMNS.map((column) => column.header);

@@ -53,6 +53,8 @@ export interface FindingHistoryEntry {
   to: string;
   /** An e-mail address, or `system`. */
   user: string;
+  /** The reason given with a move to `accepted` or `false_positive`. */
+  justification?: string | null;
   timestamp: string;
 }
 
@@ -100,6 +102,11 @@ export interface ExportFinding {
   /** ISO 8601 UTC. */
   due_date?: string | null;
   notes?: string | null;
+  /** The risk decision (`accepted`, `false_positive`): why, who, when (ISO 8601 UTC), until when. */
+  justification?: string | null;
+  justified_by?: string | null;
+  justified_at?: string | null;
+  acceptance_expires_at?: string | null;
   /** ISO 8601 UTC. */
   updated_at?: string;
 }

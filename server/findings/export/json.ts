@@ -64,6 +64,10 @@ export function findingDetail(f: ExportFinding) {
     priority: f.priority ?? null,
     due_date: f.due_date ?? null,
     notes: f.notes ?? null,
+    justification: f.justification ?? null,
+    justified_by: f.justified_by ?? null,
+    justified_at: f.justified_at ?? null,
+    acceptance_expires_at: f.acceptance_expires_at ?? null,
     updated_at: f.updated_at ?? null,
   };
 }
@@ -80,6 +84,7 @@ const historyEntryOf = (h: FindingHistoryEntry): FindingHistoryEntry => ({
   from: h.from,
   to: h.to,
   user: h.user,
+  justification: h.justification ?? null,
   timestamp: h.timestamp,
 });
 

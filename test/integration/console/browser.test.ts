@@ -231,8 +231,15 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       );
       await page.getByRole('combobox', { name: /^Status/ }).selectOption('false_positive');
       await page.getByLabel('Note (optional)').fill('Only reachable from the build network');
+      // A false positive needs its reason: the browser will not send the form without one.
+      await page.getByRole('button', { name: 'Save status' }).click();
+      await page.getByLabel('Justification (required)').fill('The banner is a decoy on a honeypot');
       await page.getByRole('button', { name: 'Save status' }).click();
       await page.getByText('Status is now False positive.').waitFor();
+      await page
+        .getByTestId('finding-justification')
+        .getByText('The banner is a decoy on a honeypot', { exact: false })
+        .waitFor();
       const finding = okBody(
         await api.get<{ status: string; notes: string | null; history: Array<{ to: string }> }>(
           `/api/v1/findings/${id}`,
@@ -249,13 +256,25 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       await page.goto('/findings?severity=high');
       await page.getByLabel('Select all on this page').check();
       await page.getByLabel('New status').selectOption('accepted');
+      await page.getByLabel('Justification (required)').fill('Compensating control: WAF rule 12');
+      await page.getByLabel('Accepted until (optional)').fill('2099-12-31');
       await page.getByRole('button', { name: 'Change status of selected' }).click();
       await page.getByText('3 findings set to Accepted.').waitFor();
       const high = okBody(
-        await api.get<{ items: Array<{ status: string }> }>('/api/v1/findings?severity=high'),
+        await api.get<{ items: Array<{ id: string; status: string }> }>('/api/v1/findings?severity=high'),
         200,
       );
       expect(high.items.map((f) => f.status)).toEqual(['accepted', 'accepted', 'accepted']);
+      const accepted = okBody(
+        await api.get<{ justification: string; acceptance_expires_at: string }>(
+          `/api/v1/findings/${high.items[0]!.id}`,
+        ),
+        200,
+      );
+      expect(accepted).toMatchObject({
+        justification: 'Compensating control: WAF rule 12',
+        acceptance_expires_at: '2099-12-31T23:59:59.000Z',
+      });
     },
     T,
   );

@@ -10,6 +10,7 @@ import { MIGRATION_TABLES } from '../../../server/db/migrate.ts';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { deliverDue } from '../../../server/webhooks/delivery.ts';
+import { dispatchWebhookEvents } from '../../../server/webhooks/outbox.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { runCliCaptured } from '../../helpers/cli.ts';
 import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
@@ -221,6 +222,15 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         }),
         201,
       );
+      // An SLA policy of its own.
+      okBody(
+        await apiClient(embedded, { token: org.token }).put('/api/v1/settings/sla', {
+          critical: 3 + i,
+          high: 14,
+          medium: 60,
+          low: 120,
+        }),
+      );
       // A queued scan created with an idempotency key (no runner here, so it stays pending).
       okBody(
         await apiClient(embedded, { token: org.token }).post(
@@ -244,6 +254,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     ).not.toThrow();
     // …and a later scan's stay pending, to be sent from PostgreSQL.
     await runScan(db, orgs[0]!.orgId, [detection({ severity: 'critical' })]);
+    await dispatchWebhookEvents(db);
     seeded.pendingDeliveries = (
       (await db('webhook_deliveries').where({ status: 'pending' }).select('id')) as Array<{ id: string }>
     ).map((r) => r.id);

@@ -123,11 +123,19 @@ describe(`findings API (${testEngine})`, () => {
         ],
         assignee: null,
         priority: null,
-        due_date: null,
+        // The default SLA: a critical finding is due 7 days after its detection.
+        due_date: new Date(Date.parse(res.body.detected_at) + 7 * 86_400_000).toISOString(),
         notes: null,
       });
       expect(res.body.history).toEqual([
-        { action: 'status_changed', from: null, to: 'open', user: 'system', timestamp: res.body.detected_at },
+        {
+          action: 'status_changed',
+          from: null,
+          to: 'open',
+          user: 'system',
+          justification: null,
+          timestamp: res.body.detected_at,
+        },
       ]);
     });
 
@@ -146,7 +154,7 @@ describe(`findings API (${testEngine})`, () => {
       expect(exported.headers.get('content-type')).toMatch(/application\/json/);
       const bulk = await api.post<BulkUpdateResult>('/api/v1/findings/bulk', {
         finding_ids: ['finding_nope'],
-        update: { status: 'accepted' },
+        update: { status: 'accepted', justification: 'risk owner signed off' },
       });
       expect(bulk.body).toEqual({
         updated: 0,
@@ -173,6 +181,10 @@ describe(`findings API (${testEngine})`, () => {
         priority: 'p2',
         due_date: '2026-03-01T12:00:00.000Z',
         notes: 'Rotating certificates this sprint',
+        justification: null,
+        justified_by: null,
+        justified_at: null,
+        acceptance_expires_at: null,
         updated_at: expect.stringMatching(ISO),
       });
       expect(res.body.updated_at >= before.body.updated_at).toBe(true);
@@ -193,7 +205,11 @@ describe(`findings API (${testEngine})`, () => {
 
     it('lets any status follow any status, and writes no history when the status stays', async () => {
       for (const status of ['resolved', 'open', 'accepted', 'false_positive', 'in_progress', 'in_progress']) {
-        const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.info}`, { status });
+        const justified = status === 'accepted' || status === 'false_positive';
+        const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.info}`, {
+          status,
+          ...(justified ? { justification: `why ${status}` } : {}),
+        });
         expect(res.status).toBe(200);
         expect(res.body.status).toBe(status);
       }
@@ -282,7 +298,10 @@ describe(`findings API (${testEngine})`, () => {
       });
       expect(comment.status).toBe(201);
       expect(comment.body.user).toBe(member.email);
-      await auth.patch(`/api/v1/findings/${ids.critical}`, { status: 'accepted' });
+      await auth.patch(`/api/v1/findings/${ids.critical}`, {
+        status: 'accepted',
+        justification: 'compensating control',
+      });
       const detail = await auth.get<FindingDetail>(`/api/v1/findings/${ids.critical}`);
       expect(detail.body.history.at(-1)).toMatchObject({ to: 'accepted', user: member.email });
     });

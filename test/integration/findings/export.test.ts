@@ -94,7 +94,14 @@ describe(`findings export (${testEngine})`, () => {
       /^attachment; filename="scanward-findings-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const [header, ...records] = parseCsv(await res.text());
-    expect(header).toEqual([...FINDING_SPEC_LIST_FIELDS, 'description']);
+    expect(header).toEqual([
+      ...FINDING_SPEC_LIST_FIELDS,
+      'description',
+      'justification',
+      'justified_by',
+      'justified_at',
+      'acceptance_expires_at',
+    ]);
     expect(records).toHaveLength(10);
     const column = (name: string) => header!.indexOf(name);
     const critical = records.find((r) => r[column('severity')] === 'critical')!;

@@ -69,7 +69,11 @@ describe(`findings across organizations (${testEngine})`, () => {
       for (const id of [...theirIds, 'finding_000000000000000000000000']) {
         const operations: [string, string, unknown?][] = [
           ['GET', `/api/v1/findings/${id}`],
-          ['PATCH', `/api/v1/findings/${id}`, { status: 'false_positive', notes: 'mine now' }],
+          [
+            'PATCH',
+            `/api/v1/findings/${id}`,
+            { status: 'false_positive', notes: 'mine now', justification: 'not ours' },
+          ],
           ['POST', `/api/v1/findings/${id}/comments`, { text: 'hello' }],
         ];
         for (const [method, path, json] of operations) {
@@ -88,7 +92,7 @@ describe(`findings across organizations (${testEngine})`, () => {
     for (const headers of credentials()) {
       const res = await send(headers, 'POST', '/api/v1/findings/bulk', {
         finding_ids: [...theirIds, ours.id],
-        update: { status: 'accepted', notes: 'bulk' },
+        update: { status: 'accepted', notes: 'bulk', justification: 'bulk' },
       });
       expect(res.status).toBe(200);
       expect(res.body.updated).toBe(1);

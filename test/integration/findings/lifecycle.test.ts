@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dispatchWebhookEvents } from '../../../server/webhooks/outbox.ts';
 import { recordScanFindings } from '../../../server/findings/lifecycle.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { createTenant, detection, insertScan, insertWebhook, runScan } from '../../helpers/factory.ts';
@@ -303,6 +304,8 @@ describe(`finding lifecycle (${testEngine})`, () => {
     }); // critical unchanged, medium resolved: no events
     const third = await runScan(suite.db, orgId, [critical, medium]); // medium reopened
 
+    // Webhooks read the domain-event outbox the lifecycle appended to.
+    await dispatchWebhookEvents(suite.db);
     const deliveries = (await suite
       .db('webhook_deliveries')
       .where({ org_id: orgId, webhook_id: webhookId })
@@ -328,6 +331,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
     const { orgId } = await createTenant(suite.app);
     await insertWebhook(suite.db, orgId, ['scan.completed']);
     await runScan(suite.db, orgId, [detection({ severity: 'critical' })]);
+    await dispatchWebhookEvents(suite.db);
     expect(await suite.db('webhook_deliveries').where({ org_id: orgId })).toEqual([]);
   });
 

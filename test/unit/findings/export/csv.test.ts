@@ -83,9 +83,16 @@ const awkward = makeFinding({
 });
 
 describe('CSV export', () => {
-  it('writes a header row with the list-view fields in the spec order plus description', async () => {
+  it('writes a header row with the list-view fields in the spec order plus description and the risk decision', async () => {
     const [header] = parseCsv(await csvText([]));
-    expect(header).toEqual([...FINDING_SPEC_LIST_FIELDS, 'description']);
+    expect(header).toEqual([
+      ...FINDING_SPEC_LIST_FIELDS,
+      'description',
+      'justification',
+      'justified_by',
+      'justified_at',
+      'acceptance_expires_at',
+    ]);
   });
 
   it('writes only the header for no findings, ending in CRLF', async () => {

@@ -45,7 +45,20 @@ describe('JSON export', () => {
   });
 
   it("writes the detail view's keys in its order, empty when the source did not read them", async () => {
-    const { comments, history, assignee, priority, due_date, notes, updated_at, ...plain } = makeFinding();
+    const {
+      comments,
+      history,
+      assignee,
+      priority,
+      due_date,
+      notes,
+      justification,
+      justified_by,
+      justified_at,
+      acceptance_expires_at,
+      updated_at,
+      ...plain
+    } = makeFinding();
     const [full, bare] = (await exported([makeFinding(), plain])) as Record<string, unknown>[];
     expect(Object.keys(full ?? {})).toEqual([
       'id',
@@ -79,9 +92,25 @@ describe('JSON export', () => {
       'priority',
       'due_date',
       'notes',
+      'justification',
+      'justified_by',
+      'justified_at',
+      'acceptance_expires_at',
       'updated_at',
     ]);
-    expect(full).toMatchObject({ comments, history, assignee, priority, due_date, notes, updated_at });
+    expect(full).toMatchObject({
+      comments,
+      history,
+      assignee,
+      priority,
+      due_date,
+      notes,
+      justification,
+      justified_by,
+      justified_at,
+      acceptance_expires_at,
+      updated_at,
+    });
     expect(Object.keys(bare ?? {})).toEqual(Object.keys(full ?? {}));
     expect(bare).toMatchObject({
       comments: [],
@@ -90,6 +119,8 @@ describe('JSON export', () => {
       priority: null,
       due_date: null,
       notes: null,
+      justification: null,
+      acceptance_expires_at: null,
       updated_at: null,
     });
   });

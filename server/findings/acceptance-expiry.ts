@@ -1,0 +1,95 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/index.ts';
+import { appendEvents, type NewDomainEvent } from '../events/outbox.ts';
+import { bumpFindingsVersion } from './finding-versions.repository.ts';
+import { insertHistoryRows } from './finding-history.repository.ts';
+import { findingListRows } from './findings-lifecycle.repository.ts';
+import {
+  lockExpiredAcceptancesOfAnyOrganization,
+  reopenLapsedFindings,
+} from './findings-timers.repository.ts';
+import { statusChange } from './history.ts';
+import { SYSTEM_ACTOR } from './rows.ts';
+import { findingListItem } from './views.ts';
+
+/**
+ * The acceptance-expiry timer (docs/finding-lifecycle.md, "Accepting a risk"): an
+ * `accepted` finding whose `acceptance_expires_at` has passed reopens by itself, in
+ * one transaction per pass: status `open` with the risk decision cleared, a history
+ * entry by `system`, and the domain events `vulnerability.found` (as for a finding a
+ * scan reopens: the list view with `scan_id`, here the last scan that saw it) and
+ * `finding.updated`. Answers the ids it reopened.
+ */
+export async function reopenExpiredAcceptances(db: Db, now = new Date(), limit = 500): Promise<string[]> {
+  return db.transaction(async (trx) => {
+    const due = await lockExpiredAcceptancesOfAnyOrganization(trx, now, limit);
+    const byOrg = new Map<string, string[]>();
+    for (const f of due) byOrg.set(f.org_id, [...(byOrg.get(f.org_id) ?? []), f.id]);
+    for (const [orgId, ids] of byOrg) {
+      await reopenLapsedFindings(trx, orgId, ids, now);
+      await insertHistoryRows(
+        trx,
+        orgId,
+        ids.map((id) => statusChange(orgId, id, 'accepted', 'open', SYSTEM_ACTOR, now)),
+      );
+      await bumpFindingsVersion(trx, orgId);
+      const events: NewDomainEvent[] = [];
+      for (const row of await findingListRows(trx, orgId, ids)) {
+        const item = findingListItem(row);
+        events.push({
+          type: 'vulnerability.found',
+          subjectId: row.id,
+          data: { ...item, scan_id: row.last_scan_id },
+        });
+        if (row.severity === 'critical') {
+          events.push({
+            type: 'vulnerability.critical',
+            subjectId: row.id,
+            data: { ...item, scan_id: row.last_scan_id },
+          });
+        }
+        events.push({
+          type: 'finding.updated',
+          subjectId: row.id,
+          data: {
+            id: row.id,
+            status: 'open',
+            previous_status: 'accepted',
+            by: SYSTEM_ACTOR,
+            updated_at: now.toISOString(),
+          },
+        });
+      }
+      await appendEvents(trx, orgId, events, now);
+    }
+    return due.map((f) => f.id);
+  });
+}
+
+/** Runs the timer every `intervalMs` until stopped (roles `api` and `all`). */
+export function startAcceptanceExpiry(db: Db, logger: Logger, intervalMs = 60_000): () => Promise<void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<void> | undefined;
+  const tick = () => {
+    pass = (async () => {
+      try {
+        while (!stopped && (await reopenExpiredAcceptances(db)).length === 500) {
+          // a full pass: there may be more
+        }
+      } catch (err) {
+        logger.error({ err }, 'acceptance expiry pass failed');
+      }
+    })();
+    void pass.then(() => {
+      pass = undefined;
+      if (!stopped) timer = setTimeout(tick, intervalMs).unref();
+    });
+  };
+  tick();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await pass;
+  };
+}

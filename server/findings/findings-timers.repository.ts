@@ -1,0 +1,51 @@
+import type { Db } from '../db/index.ts';
+
+/**
+ * The findings timers' queries (findings/acceptance-expiry.ts): what has come due.
+ * The lock serves every organization (a timer runs for the whole service); the
+ * change is scoped by organization.
+ */
+
+export interface DueFinding {
+  id: string;
+  org_id: string;
+}
+
+/**
+ * Locks up to `limit` accepted findings of any organization whose acceptance expired
+ * at `now`, soonest first, skipping those another process holds.
+ */
+export async function lockExpiredAcceptancesOfAnyOrganization(
+  trx: Db,
+  now: Date,
+  limit: number,
+): Promise<DueFinding[]> {
+  return trx('findings')
+    .where('status', 'accepted')
+    .whereNotNull('acceptance_expires_at')
+    .where('acceptance_expires_at', '<=', now)
+    .orderBy([{ column: 'acceptance_expires_at' }, { column: 'id' }])
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .select('id', 'org_id');
+}
+
+/** Reopens the organization's findings `ids` whose acceptance lapsed: `open`, the risk decision cleared. */
+export async function reopenLapsedFindings(
+  trx: Db,
+  orgId: string,
+  ids: readonly string[],
+  now: Date,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await trx('findings').where('org_id', orgId).whereIn('id', ids).update({
+    status: 'open',
+    resolved_at: null,
+    justification: null,
+    justified_by: null,
+    justified_at: null,
+    acceptance_expires_at: null,
+    updated_at: now,
+  });
+}
