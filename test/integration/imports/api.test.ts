@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, insertWebhook, type BuiltTenant } from '../../helpers/factory.ts';
 import { CORPUS_TARBALL, extractCorpus, type Corpus } from './corpus.ts';
+import { dispatchWebhookEvents } from '../../../server/webhooks/outbox.ts';
 
 type Body = Record<string, unknown>;
 interface ListedFinding {
@@ -322,6 +323,9 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
       'vulnerability.found',
     ]);
     const scan = await imported(tenant, 'nuclei/multi_cwe_fabricated.json', { target: 'events' });
+    // The import appends to the domain-event outbox; webhooks fan out from it (in batches, after
+    // whatever the earlier imports of this file appended).
+    while ((await dispatchWebhookEvents(app.services.db)) > 0);
     const deliveries = (await app.services
       .db('webhook_deliveries')
       .where({ org_id: tenant.orgId, webhook_id: webhookId })
