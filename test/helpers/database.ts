@@ -68,7 +68,12 @@ export async function organizationRows(
     .sort();
   const lines = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
   const out: Record<string, string[]> = {};
-  for (const table of tables) out[table] = lines(await db(table).where({ org_id: orgId }));
+  for (const table of tables) {
+    const rows = (await db(table).where({ org_id: orgId })) as Record<string, unknown>[];
+    // The outbox's sequencer numbers committed events in the background (server/events/): an
+    // event's `seq` is the service's bookkeeping, not the organization's data.
+    out[table] = lines(table === 'domain_events' ? rows.map(({ seq: _seq, ...event }) => event) : rows);
+  }
   out.organizations = lines(await db('organizations').where({ id: orgId }));
   return out;
 }
