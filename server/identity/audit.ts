@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import { pageOf, parseDateParam, type PageOf } from '../schemas/common.ts';
+import { pageOf, type PageOf } from '../schemas/common.ts';
 import type { AuditAction, AuditEvent } from '../schemas/people.ts';
 import {
   countAuditEvents,
@@ -66,8 +66,8 @@ function present(row: AuditEventRow): AuditEvent {
 export interface AuditQuery {
   actor?: string | undefined;
   action?: AuditAction | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
   page: number;
   per_page: number;
 }
@@ -77,8 +77,8 @@ export async function listAuditTrail(db: Db, orgId: string, query: AuditQuery): 
   const filter: AuditEventFilter = {};
   if (query.actor !== undefined) filter.actor = query.actor.trim();
   if (query.action !== undefined) filter.action = query.action;
-  if (query.from !== undefined) filter.from = parseDateParam(query.from);
-  if (query.to !== undefined) filter.to = parseDateParam(query.to);
+  if (query.from !== undefined) filter.from = query.from;
+  if (query.to !== undefined) filter.to = query.to;
   const total = await countAuditEvents(db, orgId, filter);
   const rows = await listAuditEvents(db, orgId, filter, {
     limit: query.per_page,

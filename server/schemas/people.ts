@@ -4,7 +4,7 @@ import {
   IdParam,
   paginated,
   PaginationQuery,
-  parseDateParam,
+  DateParam,
   Role,
   Timestamp,
 } from './common.ts';
@@ -135,10 +135,6 @@ export const AuditEvent = z
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
 export const AuditEventList = paginated(AuditEvent, 'AuditEventList');
-
-const DateParam = z
-  .string()
-  .refine((v) => parseDateParam(v) !== undefined, { error: 'must be a date or ISO 8601 date-time' });
 
 export const AuditEventQuery = PaginationQuery.extend({
   actor: z.string().max(320).optional().meta({ description: "The actor's user id or e-mail" }),

@@ -178,8 +178,14 @@ export function apiClient(target: ApiTarget, credential: Credential = null): Api
             ? new URLSearchParams(body as Record<string, string>).toString()
             : JSON.stringify(body);
     const res = await fetch(target.url + path, { method: upper, headers, body: encoded });
-    const text = await res.text();
     const contentType = res.headers.get('content-type') ?? '';
+    // An event stream that opened never ends by itself: its status and headers are the answer
+    // (the stream's own tests read it with an EventSource-like reader of their own).
+    if (res.ok && /^text\/event-stream/.test(contentType)) {
+      await res.body?.cancel();
+      return { status: res.status, headers: res.headers, body: {} as T, text: '' };
+    }
+    const text = await res.text();
     let parsed: unknown = {};
     if (text) {
       try {
