@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  AccountEmail,
-  IdParam,
-  paginated,
-  PaginationQuery,
-  DateParam,
-  Role,
-  Timestamp,
-} from './common.ts';
+import { AccountEmail, IdParam, paginated, PaginationQuery, DateParam, Role, Timestamp } from './common.ts';
 
 /**
  * Wire shapes of the People API (users of an organization, invitations), the
