@@ -161,3 +161,22 @@ export function CodeInput(props: {
     </label>
   );
 }
+
+/** A new password, with the service's rule (at least 12 characters) stated and checked by the browser. */
+export function NewPasswordInput(props: { value: string; onChange: (password: string) => void }) {
+  return (
+    <label>
+      New password
+      <input
+        type="password"
+        name="new_password"
+        autoComplete="new-password"
+        minLength={12}
+        required
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      <span className="hint">At least 12 characters.</span>
+    </label>
+  );
+}

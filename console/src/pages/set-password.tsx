@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { problem } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import { Link } from '../router';
-import { Problem } from '../ui';
+import { NewPasswordInput, Problem } from '../ui';
 
 /**
  * Where an invitation's link leads (`/set-password#token=…`, the token in the fragment so
@@ -38,19 +38,7 @@ export function SetPassword() {
     <form className="sign-in card" onSubmit={(e) => void submit(e)}>
       <h1>Choose your password</h1>
       {!token && <Problem message="This link has no invitation token; ask your admin for a new one." />}
-      <label>
-        New password
-        <input
-          type="password"
-          name="new_password"
-          autoComplete="new-password"
-          minLength={12}
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <span className="hint">At least 12 characters.</span>
-      </label>
+      <NewPasswordInput value={password} onChange={setPassword} />
       <Problem message={error} />
       <button type="submit">Set password</button>
     </form>

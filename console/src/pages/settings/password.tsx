@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { apiClientRef, useApi } from '../../api/context';
 import { useAction } from '../../data';
-import { Notice, Problem } from '../../ui';
+import { NewPasswordInput, Notice, Problem } from '../../ui';
 import { Section } from './section';
 
 /** Change one's own password: the current one, the new one; the other sessions end. */
@@ -39,19 +39,7 @@ export function Password() {
             onChange={(e) => setCurrent(e.target.value)}
           />
         </label>
-        <label>
-          New password
-          <input
-            type="password"
-            name="new_password"
-            autoComplete="new-password"
-            minLength={12}
-            required
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-          />
-          <span className="hint">At least 12 characters.</span>
-        </label>
+        <NewPasswordInput value={next} onChange={setNext} />
         <button type="submit">Change password</button>
       </form>
     </Section>
