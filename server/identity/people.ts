@@ -165,7 +165,8 @@ export async function acceptInvite(
 /**
  * An admin's change of a person: role and/or disabled. Disabling revokes every
  * session and key of theirs at once; neither demoting nor disabling may take the
- * organization's last active admin away (409).
+ * organization's last active admin away (409). Both parts of one change apply together or
+ * not at all.
  */
 export async function updatePerson(
   db: Db,
@@ -176,41 +177,49 @@ export async function updatePerson(
   now = new Date(),
 ): Promise<UserRecord> {
   const ref = { orgId: principal.org.id, userId };
-  const audit = (
-    action: 'user.role_changed' | 'user.disabled' | 'user.enabled',
-    target: AuditPerson,
-    details = {},
-  ) =>
-    recordAuditEvent(db, { orgId: ref.orgId, action, actor: actorOf(principal), target, ip, details }, now);
-  if (change.role !== undefined) {
-    const { user, previous } = await changeUserRole(db, ref, change.role, now);
-    if (previous !== change.role) {
-      await audit(
-        'user.role_changed',
-        { id: user.id, email: user.email },
-        { from: previous, to: change.role },
+  // One transaction: a role change and a disable in one request happen together or not at all
+  // (demoting then failing to disable the last admin leaves the role as it was).
+  await db.transaction(async (trx) => {
+    const audit = (
+      action: 'user.role_changed' | 'user.disabled' | 'user.enabled',
+      target: AuditPerson,
+      details = {},
+    ) =>
+      recordAuditEvent(
+        trx,
+        { orgId: ref.orgId, action, actor: actorOf(principal), target, ip, details },
+        now,
       );
+    if (change.role !== undefined) {
+      const { user, previous } = await changeUserRole(trx, ref, change.role, now);
+      if (previous !== change.role) {
+        await audit(
+          'user.role_changed',
+          { id: user.id, email: user.email },
+          { from: previous, to: change.role },
+        );
+      }
     }
-  }
-  if (change.disabled === true) {
-    const before = await findUser(db, ref.orgId, ref.userId);
-    const { user, revoked } = await disableUser(db, ref, now);
-    if (before && before.disabled_at === null) {
-      await audit(
-        'user.disabled',
-        { id: user.id, email: user.email },
-        {
-          sessions_revoked: String(revoked.sessions),
-          api_keys_revoked: String(revoked.apiKeys),
-        },
-      );
+    if (change.disabled === true) {
+      const before = await findUser(trx, ref.orgId, ref.userId);
+      const { user, revoked } = await disableUser(trx, ref, now);
+      if (before && before.disabled_at === null) {
+        await audit(
+          'user.disabled',
+          { id: user.id, email: user.email },
+          {
+            sessions_revoked: String(revoked.sessions),
+            api_keys_revoked: String(revoked.apiKeys),
+          },
+        );
+      }
+    } else if (change.disabled === false) {
+      const before = await findUser(trx, ref.orgId, ref.userId);
+      const user = await enableUser(trx, ref, now);
+      if (before && before.disabled_at !== null)
+        await audit('user.enabled', { id: user.id, email: user.email });
     }
-  } else if (change.disabled === false) {
-    const before = await findUser(db, ref.orgId, ref.userId);
-    const user = await enableUser(db, ref, now);
-    if (before && before.disabled_at !== null)
-      await audit('user.enabled', { id: user.id, email: user.email });
-  }
+  });
   return getPerson(db, ref.orgId, userId);
 }
 
