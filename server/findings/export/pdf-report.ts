@@ -371,10 +371,30 @@ export class FindingsReport {
       ],
     ]);
 
+    this.riskDecision(finding);
     this.textSection('Description', finding.description);
     this.textSection('Impact', finding.impact);
     this.remediation(finding);
     this.findingsOnPage += 1;
+  }
+
+  /**
+   * Why a finding is accepted or a false positive, who decided and when, and until when an
+   * acceptance holds: an auditor reads the decision beside the finding it excuses.
+   */
+  private riskDecision(finding: ExportFinding): void {
+    if (!finding.justification) return;
+    const by = [finding.justified_by, finding.justified_at && `on ${formatDay(finding.justified_at)}`]
+      .filter(Boolean)
+      .join(' ');
+    const reason = /[.!?]$/.test(finding.justification) ? finding.justification : `${finding.justification}.`;
+    const until = finding.acceptance_expires_at
+      ? ` Accepted until ${formatDay(finding.acceptance_expires_at)}, then reopened.`
+      : '';
+    this.textSection(
+      'Risk decision',
+      `${STATUS_LABELS[finding.status]}${by ? ` by ${by}` : ''}: ${reason}${until}`,
+    );
   }
 
   private textSection(title: string, text: string): void {

@@ -170,6 +170,30 @@ describe('PDF export', () => {
     expect(pages[2]).toContain('Finding details');
   });
 
+  it('shows the risk decision of an accepted finding: why, who, when and until when', async (context) => {
+    if (!hasPdftotext) context.skip(NO_POPPLER);
+    const accepted = makeFinding({
+      id: 'finding_accepted',
+      title: 'Accepted with a reason',
+      status: 'accepted',
+      justification: 'Compensating WAF rule in place',
+      justified_by: 'risk.owner@globex.example',
+      justified_at: '2026-02-10T09:00:00.000Z',
+      acceptance_expires_at: '2026-05-01T00:00:00.000Z',
+    });
+    const open = makeFinding({ id: 'finding_open', title: 'Open without a decision' });
+    const details = pdfPages(await renderToBuffer([accepted, open]))
+      .slice(2)
+      .join('\n')
+      .replace(/\s+/g, ' ');
+    expect(details).toContain('Risk decision');
+    expect(details).toContain(
+      'Accepted by risk.owner@globex.example on 2026-02-10: Compensating WAF rule in place. ' +
+        'Accepted until 2026-05-01, then reopened.',
+    );
+    expect(details.match(/Risk decision/g)).toHaveLength(1);
+  });
+
   it('repeats the table header on every page the table continues on, and numbers every page', async (context) => {
     if (!hasPdftotext) context.skip(NO_POPPLER);
     const findings = Array.from({ length: 90 }, (_, i) =>
