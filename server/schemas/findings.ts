@@ -208,17 +208,12 @@ export const findingFilters = {
   status: FindingStatus.optional(),
   scan_id: Trimmed(100).optional().meta({ description: 'Findings observed by this scan' }),
   target: Trimmed(253).optional().meta({ description: 'Exact target, ignoring case' }),
-  asset_id: Trimmed(100)
-    .optional()
-    .meta({
-      description: 'Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing',
-    }),
-  template_id: Trimmed(200)
-    .optional()
-    .meta({
-      description:
-        'Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them',
-    }),
+  asset_id: Trimmed(100).optional().meta({
+    description: 'Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing',
+  }),
+  template_id: Trimmed(200).optional().meta({
+    description: 'Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them',
+  }),
   tool: Trimmed(100).optional(),
   cve: Trimmed(50)
     .regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: 'must be a CVE id (CVE-YYYY-NNNN…)' })

@@ -14,7 +14,14 @@ interface AssetDetail {
   names: string[];
   last_scan_id: string;
   open_findings: { total: number; info: number };
-  services: { port: number; service: string; product: string | null; version: string | null; tls: boolean }[];
+  services: {
+    port: number;
+    service: string;
+    product: string | null;
+    version: string | null;
+    tls: boolean;
+    eol: { status: string };
+  }[];
 }
 
 describe('imports keep the asset inventory', () => {
@@ -38,6 +45,7 @@ describe('imports keep the asset inventory', () => {
       product: 'Redis key-value store',
       version: '7.0.15',
       tls: false,
+      eol: { status: 'end_of_life', product: 'Redis', cycle: '7.0' },
     });
     // Its open-port results are on the asset.
     expect(asset.open_findings).toMatchObject({ total: 6, info: 6 });
