@@ -53,17 +53,20 @@ export async function updateAssetSeen(
     .update({ ...update, updated_at: update.last_seen_at });
 }
 
-/** A name now seen at `address` leaves the organization's other assets (a name follows its host's latest address). */
+/**
+ * A name now seen at these addresses leaves the organization's other assets (a name follows its
+ * host's latest addresses).
+ */
 export async function removeNameElsewhere(
   db: Db,
   orgId: string,
   name: string,
-  address: string,
+  addresses: readonly string[],
   now: Date,
 ): Promise<void> {
   await db('assets')
     .where({ org_id: orgId })
-    .whereNot('address', address)
+    .whereNotIn('address', addresses)
     .whereRaw('names @> array[?]::text[]', [name])
     .update({ names: db.raw('array_remove(names, ?)', [name]), updated_at: now });
 }

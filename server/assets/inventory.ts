@@ -131,7 +131,10 @@ export async function recordScanAssets(trx: Db, input: InventoryInput): Promise<
         updated_at: now,
       });
     }
-    for (const name of host.names) await removeNameElsewhere(trx, orgId, name, address, now);
+    for (const name of host.names) {
+      const seenAt = addresses.filter((a) => hosts.get(a)?.names.includes(name));
+      await removeNameElsewhere(trx, orgId, name, seenAt, now);
+    }
     await upsertAssetServices(
       trx,
       host.services.map((s) => serviceRow(orgId, assetId, scanId, s, now)),

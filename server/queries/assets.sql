@@ -45,8 +45,8 @@ set
   "updated_at" = $2
 where
   "org_id" = $3
-  and not "address" = $4
-  and names @> array[$5]::text[];
+  and "address" not in ($4, $5)
+  and names @> array[$6]::text[];
 
 -- selectAssetsNamed
 select

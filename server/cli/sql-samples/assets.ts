@@ -23,7 +23,7 @@ export const assetsSamples = [
       ],
     ],
     updateAssetSeen: [[ORG, ASSET, { names: ['localhost'], last_seen_at: NOW, last_scan_id: SCAN }]],
-    removeNameElsewhere: [[ORG, 'localhost', '127.0.0.1', NOW]],
+    removeNameElsewhere: [[ORG, 'localhost', ['127.0.0.1', '::1'], NOW]],
     selectAssetsNamed: [[ORG, ['127.0.0.1', 'localhost']]],
   }),
   repositorySamples('server/assets/asset-services.repository.ts', services, {

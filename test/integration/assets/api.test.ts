@@ -217,6 +217,15 @@ describe('assets API', () => {
       first_seen_at: first.toISOString(),
       last_seen_at: later.toISOString(),
     });
+    // One name at two addresses in one scan: both assets carry it.
+    await runScan(suite.db, tenant.orgId, [], {
+      hosts: [
+        { address: '127.0.0.1', names: ['dual.internal.test'], services: [] },
+        { address: '::1', names: ['dual.internal.test'], services: [] },
+      ],
+    });
+    const dual = okBody(await tenant.api.get<AssetPage>('/api/v1/assets?q=dual'));
+    expect(dual.items.map((a) => a.address).sort()).toEqual(['127.0.0.1', '::1']);
     // A port the later scan did not see stays, with its last sighting.
     expect(detail.services.find((s) => s.port === 443)).toMatchObject({ last_seen_at: first.toISOString() });
   });
