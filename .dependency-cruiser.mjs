@@ -8,7 +8,7 @@
  * Type-only imports count (tsPreCompilationDeps).
  */
 const DOMAIN =
-  '(routes|auth|identity|scans|findings|events|controls|webhooks|remediation|ratelimit|scanner|scoring|metrics|cli|db)';
+  '(routes|auth|identity|scans|findings|assets|events|controls|webhooks|remediation|ratelimit|scanner|scoring|metrics|cli|db)';
 const rule = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
 
 /** Node built-ins that reach the file system, the network or other processes. */

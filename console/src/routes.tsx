@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { AssetDetail } from './pages/asset-detail';
+import { AssetList } from './pages/assets';
 import { ComplianceList } from './pages/compliance';
 import { ControlDetail } from './pages/control-detail';
 import { FindingDetail } from './pages/finding-detail';
@@ -30,6 +32,9 @@ export const ROUTES: readonly ConsoleRoute[] = [
   { path: '/scans/:id', page: ({ id }) => <ScanDetail key={id} id={id!} /> },
   { path: '/findings', nav: 'Findings', page: () => <FindingList /> },
   { path: '/findings/:id', page: ({ id }) => <FindingDetail key={id} id={id!} /> },
+  // Assets live under /inventory: /assets/:name serves the console's built files.
+  { path: '/inventory', nav: 'Assets', page: () => <AssetList /> },
+  { path: '/inventory/:id', page: ({ id }) => <AssetDetail key={id} id={id!} /> },
   { path: '/compliance', nav: 'Compliance', page: () => <ComplianceList /> },
   { path: '/compliance/:id', page: ({ id }) => <ControlDetail key={id} id={id!} /> },
   { path: '/settings', nav: 'Settings', page: () => <Settings /> },

@@ -9908,6 +9908,12 @@ var findingFilters = {
   status: FindingStatus.optional(),
   scan_id: Trimmed(100).optional().meta({ description: "Findings observed by this scan" }),
   target: Trimmed(253).optional().meta({ description: "Exact target, ignoring case" }),
+  asset_id: Trimmed(100).optional().meta({
+    description: "Findings on this asset (`GET /api/v1/assets`); another organization\u2019s id finds nothing"
+  }),
+  template_id: Trimmed(200).optional().meta({
+    description: "Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them"
+  }),
   tool: Trimmed(100).optional(),
   cve: Trimmed(50).regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: "must be a CVE id (CVE-YYYY-NNNN\u2026)" }).optional().meta({
     description: "Findings whose cve_ids contain this id (any case); anything else is a 422",
@@ -9999,6 +10005,30 @@ var BulkUpdateResult = object({
   updated: schemas_number().int(),
   failed: array(object({ id: schemas_string(), error_code: schemas_string(), detail: schemas_string() }))
 }).meta({ id: "BulkUpdateResult" });
+var FINDING_GROUP_BYS = ["asset", "cve", "check"];
+var FindingGroupBy = schemas_enum(FINDING_GROUP_BYS, { error: "must be asset, cve or check" }).meta({ id: "FindingGroupBy" });
+var GroupFindingsQuery = ListFindingsQuery.omit({ sort: true, order: true }).extend({
+  by: FindingGroupBy.meta({
+    description: "`asset`: by the host the finding is on (key null: no asset yet); `cve`: by each CVE id (a finding with two is in both groups, one with none in no group); `check`: by check (`template_id`)"
+  })
+});
+var FindingGroup = object({
+  key: schemas_string().nullable().meta({
+    description: "The list filter that shows the group\u2019s findings: `asset_id`, `cve` or `template_id`; null: the findings with no asset yet"
+  }),
+  label: schemas_string().meta({ description: "The asset\u2019s address, the CVE id or the check id" }),
+  detail: schemas_string().nullable().meta({ description: "The asset\u2019s names, or the check\u2019s title" }),
+  total: schemas_number().int(),
+  by_severity: counts(FINDING_SEVERITIES)
+}).meta({ id: "FindingGroup" });
+var FindingGroupList = object({
+  by: FindingGroupBy,
+  items: array(FindingGroup),
+  total: schemas_number().int().meta({ description: "How many groups" }),
+  page: schemas_number().int(),
+  per_page: schemas_number().int(),
+  pages: schemas_number().int()
+}).meta({ id: "FindingGroupList" });
 
 //# sourceMappingURL=findings.js.map
 

@@ -85,6 +85,10 @@ export interface FindingFilter {
   kev?: boolean | undefined;
   /** Exact, ignoring case. */
   assignee?: string | undefined;
+  /** Of this check (`template_id`, exact). */
+  template_id?: string | undefined;
+  /** On this asset of the inventory (docs/assets.md). */
+  asset_id?: string | undefined;
 }
 
 /** `text` as a LIKE pattern that matches it literally anywhere. */
@@ -113,6 +117,8 @@ export function applyFilter<Q extends Knex.QueryBuilder>(query: Q, orgId: string
     );
   }
   if (filter.kev !== undefined) query.where('findings.kev', filter.kev);
+  if (filter.template_id) query.where('findings.template_id', filter.template_id);
+  if (filter.asset_id) query.where('findings.asset_id', filter.asset_id);
   if (filter.assignee) query.whereRaw('lower(findings.assignee) = lower(?)', [filter.assignee]);
   if (filter.overdue_at) {
     query

@@ -64,6 +64,8 @@ export interface FindingRow {
   times_seen: number;
   resolved_at: Date | null;
   created_at: Date;
+  /** The host the finding is on, in the asset inventory (docs/assets.md); null until a scan or import placed it. */
+  asset_id: string | null;
   updated_at: Date;
 }
 

@@ -15,7 +15,8 @@ export type IdKind =
   | 'evid'
   | 'hist'
   | 'inv'
-  | 'audit';
+  | 'audit'
+  | 'asset';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 

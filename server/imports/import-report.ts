@@ -1,3 +1,4 @@
+import { recordScanAssets, type ObservedHost } from '../assets/inventory.ts';
 import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
 import { controlsForFinding } from '../controls/mapping.ts';
 import { AppError } from '../errors.ts';
@@ -8,13 +9,14 @@ import { newId } from '../identity/ids.ts';
 import type { ImportParams, ImportResult } from '../schemas/imports.ts';
 import { BUILT_IN_CHECKS, builtInForTemplate } from '../scanner/check-registry.ts';
 import { SERVICE_NAMES } from '../scanner/net/services.ts';
+import { endOfLifeOfProduct } from '../scanner/inventory.ts';
 import { correlate } from '../scanner/phases/correlation.ts';
 import { recordImportedScan } from '../scans/lifecycle.ts';
 import { getScanDetail } from '../scans/listing.ts';
 import { assertMonthlyQuota, lockOrganization } from '../scans/quota.ts';
 import type { Services } from '../services.ts';
 import { parseReportOffLoop } from './parse-off-loop.ts';
-import { ReportError, type ImportedResult, type ParsedReport } from './report.ts';
+import { ReportError, type ImportedHost, type ImportedResult, type ParsedReport } from './report.ts';
 
 /**
  * POST /api/v1/imports: another tool's report becomes a completed scan of `target`, and its
@@ -75,6 +77,12 @@ export async function importReport(
           coverage,
           resolvable: earlier.map((f) => f.id),
           completed: true,
+          now: at,
+        });
+        await recordScanAssets(trx, {
+          orgId,
+          scanId: row.id,
+          hosts: (report.hosts ?? []).map(observedHost),
           now: at,
         });
         const controls = [
@@ -173,4 +181,16 @@ function detectionOf(result: ImportedResult, tool: string, target: string): Find
 function hostOf(component: string): string | undefined {
   const match = /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:?#]*)/i.exec(component);
   return match?.[1]?.replace(/^\[|\]$/g, '') || undefined;
+}
+
+/** A host of the report as the asset inventory takes it, with the end-of-life state of what it identified. */
+function observedHost(host: ImportedHost): ObservedHost {
+  return {
+    address: host.address,
+    names: host.names,
+    services: host.services.map((s) => {
+      const eol = endOfLifeOfProduct(host.address, s.port, s.product, s.version);
+      return { ...s, ...(eol ? { eol } : {}) };
+    }),
+  };
 }

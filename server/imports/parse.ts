@@ -1,4 +1,4 @@
-import { nmapResults, NMAP_XML_ARRAYS } from './formats/nmap.ts';
+import { nmapReport, NMAP_XML_ARRAYS } from './formats/nmap.ts';
 import { nucleiResults } from './formats/nuclei.ts';
 import { openvasCsvResults, openvasXmlResults, OPENVAS_XML_ARRAYS } from './formats/openvas.ts';
 import { isScanwardFinding, scanwardItems, scanwardResults } from './formats/scanward.ts';
@@ -87,7 +87,7 @@ function parseXmlReport(source: string, format: ImportFormat | undefined): Parse
   if (detected === 'zap')
     return { format: 'zap', tool: 'zap', results: zapResults(parseXml(source, ZAP_XML_ARRAYS), 'xml') };
   if (detected === 'nmap')
-    return { format: 'nmap', tool: 'nmap', results: nmapResults(parseXml(source, NMAP_XML_ARRAYS)) };
+    return { format: 'nmap', tool: 'nmap', ...nmapReport(parseXml(source, NMAP_XML_ARRAYS)) };
   return {
     format: 'openvas',
     tool: 'openvas',

@@ -30,11 +30,27 @@ export interface ImportedResult {
   evidence: { request: string; response: string };
 }
 
+/** A host the report saw, with what answered on it (reports that say so: nmap), for the asset inventory. */
+export interface ImportedHost {
+  address: string;
+  names: string[];
+  services: {
+    port: number;
+    protocol: 'tcp' | 'udp';
+    service: string;
+    product: string | null;
+    version: string | null;
+    tls: boolean;
+  }[];
+}
+
 export interface ParsedReport {
   format: ImportFormat;
   /** The tool that produced the report (the scan's `tool`, the findings' `tool`). */
   tool: string;
   results: ImportedResult[];
+  /** The hosts it saw and their open ports, where the format records them (nmap); absent otherwise. */
+  hosts?: ImportedHost[];
 }
 
 /** A report that cannot be imported: the message names the line or element at fault. */

@@ -75,22 +75,24 @@ where
   and findings.cve_ids @> array[$6]::text[]
   and "findings"."detected_at" >= $7
   and "findings"."detected_at" < $8
+  and "findings"."template_id" = $9
+  and "findings"."asset_id" = $10
   and exists (
     select
       1
     from
       "finding_observations" as "o"
     where
-      "o"."scan_id" = $9
+      "o"."scan_id" = $11
       and o.finding_id = findings.id
   )
 order by
   "findings"."cvss_score" asc,
   "findings"."id" asc
 limit
-  $10
+  $12
 offset
-  $11;
+  $13;
 
 -- selectFindingsPage (by created_at)
 select
@@ -150,13 +152,15 @@ where
   and findings.cve_ids @> array[$6]::text[]
   and "findings"."detected_at" >= $7
   and "findings"."detected_at" < $8
+  and "findings"."template_id" = $9
+  and "findings"."asset_id" = $10
   and exists (
     select
       1
     from
       "finding_observations" as "o"
     where
-      "o"."scan_id" = $9
+      "o"."scan_id" = $11
       and o.finding_id = findings.id
   );
 

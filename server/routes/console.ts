@@ -25,6 +25,8 @@ export const CONSOLE_PAGES = [
   '/scans/:id',
   '/findings',
   '/findings/:id',
+  '/inventory',
+  '/inventory/:id',
   '/compliance',
   '/compliance/:id',
   '/settings',

@@ -6,6 +6,7 @@ import type { Principal } from '../http/principal.ts';
 import type { ExportMetadata } from '../findings/export/index.ts';
 import { csvNeedsOnlyListFields, exportFindings, exportResponse } from '../findings/export-source.ts';
 import { getFindingDetail, listFindings } from '../findings/listing.ts';
+import { groupFindings } from '../findings/groups.ts';
 import { findingStats, findingTotals } from '../findings/stats.ts';
 import { addComment, bulkUpdateStatus, updateFinding, type Actor } from '../findings/triage.ts';
 import {
@@ -19,6 +20,8 @@ import {
   FindingList,
   FindingStats,
   FindingStatsQuery,
+  FindingGroupList,
+  GroupFindingsQuery,
   ListFindingsQuery,
   UpdateFindingBody,
   UpdatedFinding,
@@ -49,22 +52,45 @@ export const listFindingsRoute = defineRoute({
   query: ListFindingsQuery,
   responses: { 200: { description: 'One page of findings', schema: FindingList } },
   handler: async ({ query, principal, services }) => {
-    const { page, per_page, overdue, kev, from_date, to_date, ...filter } = query;
-    checkDateRange(from_date, to_date);
-    const overdueAt = overdue === 'true' ? { overdue_at: new Date() } : {};
-    const more = {
-      ...(kev === undefined ? {} : { kev: kev === 'true' }),
-      ...(from_date ? { from: from_date } : {}),
-      ...(to_date ? { to: to_date } : {}),
-    };
+    const { page, per_page, ...filters } = query;
     return {
       body: await listFindings(services.db, principal.org.id, {
-        ...filter,
-        ...overdueAt,
-        ...more,
+        ...listFilterOf(filters),
         page,
         perPage: per_page,
       }),
+    };
+  },
+});
+
+/** The list's filters (shared by the groups) as the repository takes them. */
+function listFilterOf(query: Omit<ListFindingsQuery, 'page' | 'per_page'>) {
+  const { overdue, kev, from_date, to_date, ...filter } = query;
+  checkDateRange(from_date, to_date);
+  return {
+    ...filter,
+    ...(overdue === 'true' ? { overdue_at: new Date() } : {}),
+    ...(kev === undefined ? {} : { kev: kev === 'true' }),
+    ...(from_date ? { from: from_date } : {}),
+    ...(to_date ? { to: to_date } : {}),
+  };
+}
+
+export const groupFindingsRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/findings/groups',
+  operationId: 'groupFindings',
+  summary: 'Findings grouped by asset, CVE or check',
+  description:
+    'The findings the list’s filters keep (the same query parameters as `GET /api/v1/findings`), grouped by `by`, with counts by severity; groups with the worst severity first, then the largest, then by key. A group’s `key` is the list filter that shows its findings (`asset_id`, `cve`, `template_id`). See docs/assets.md.',
+  tags,
+  access: { permission: 'read:findings' },
+  query: GroupFindingsQuery,
+  responses: { 200: { description: 'One page of groups', schema: FindingGroupList } },
+  handler: async ({ query, principal, services }) => {
+    const { page, per_page, by, ...filters } = query;
+    return {
+      body: await groupFindings(services.db, principal.org.id, by, listFilterOf(filters), page, per_page),
     };
   },
 });
@@ -212,10 +238,11 @@ export const addFindingCommentRoute = defineRoute({
   }),
 });
 
-/** Literal paths (stats, export, bulk) come before `{finding_id}` so it never captures them. */
+/** Literal paths (stats, groups, export, bulk) come before `{finding_id}` so it never captures them. */
 export const findingRoutes: AnyRoute[] = [
   listFindingsRoute,
   findingStatsRoute,
+  groupFindingsRoute,
   exportFindingsRoute,
   bulkUpdateFindingsRoute,
   getFindingRoute,

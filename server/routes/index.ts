@@ -4,6 +4,7 @@ import { healthRoutes } from './health.ts';
 import { scanRoutes } from './scans.ts';
 import { importRoutes } from './imports.ts';
 import { findingRoutes } from './findings.ts';
+import { assetRoutes } from './assets.ts';
 import { authRoutes } from './auth.ts';
 import { consoleSessionRoutes } from './console-session.ts';
 import { apiKeyRoutes } from './api-keys.ts';
@@ -22,6 +23,7 @@ export const allRoutes: AnyRoute[] = [
   ...scanRoutes,
   ...importRoutes,
   ...findingRoutes,
+  ...assetRoutes,
   ...authRoutes,
   ...consoleSessionRoutes,
   ...apiKeyRoutes,
@@ -54,6 +56,12 @@ export const routeTags: TagDescription[] = [
     description:
       'Vulnerabilities across scans: list, filter, triage (status, assignee, priority, notes, comments), ' +
       'bulk updates, statistics, export, AI analysis and remediation playbooks.',
+  },
+  {
+    name: 'Assets',
+    description:
+      'The inventory of hosts the completed scans and imports saw: their names, services (product, version, ' +
+      'TLS, end of life) and open findings by severity.',
   },
   {
     name: 'Authentication',

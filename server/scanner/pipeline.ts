@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
+import { recordScanAssets } from '../assets/inventory.ts';
 import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
 import { recordScanFindings } from '../findings/lifecycle.ts';
 import { newId } from '../identity/ids.ts';
@@ -23,6 +24,7 @@ import { ProgressTracker } from './progress.ts';
 import { createScopeGuard } from './scope-guard.ts';
 import { prepareSweepThreads } from './net/sweep-threads.ts';
 import { heartbeatIntervalMs } from './scan-rows.ts';
+import { inventoryOf } from './inventory.ts';
 import { emptyState, ScanAborted, type PhaseContext, type ScanRecord, type ScanState } from './types.ts';
 
 interface ExecuteOptions {
@@ -221,7 +223,8 @@ export async function executeScan(
  * remediation planning worked out (new, reopened and unchanged findings,
  * observations, history, counts and changes, `vulnerability.*` events), findings
  * the scan covered but no longer detects are resolved, the controls it assessed
- * are recorded as evidence, the scan becomes completed and `scan.completed` is
+ * are recorded as evidence, the hosts it saw and their services enter the asset inventory
+ * (assets/inventory.ts, which places the findings on them), the scan becomes completed and `scan.completed` is
  * queued with its changes.
  */
 async function completeScan(
@@ -235,6 +238,7 @@ async function completeScan(
   return completeScanRow(services.db, scan, runnerId, { state, timings, startedAt }, async (trx, now) => {
     const coverage = [...state.coverage, ...sweepCoverage(scan, state.hosts)];
     await recordScanFindings(trx, { scan, detections: state.detections, coverage, completed: true, now });
+    await recordScanAssets(trx, { orgId: scan.org_id, scanId: scan.id, hosts: inventoryOf(state), now });
     const assessed = state.compliance?.assessed ?? assessedControls(scan);
     await insertScanEvidence(
       trx,

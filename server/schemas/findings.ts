@@ -208,6 +208,12 @@ export const findingFilters = {
   status: FindingStatus.optional(),
   scan_id: Trimmed(100).optional().meta({ description: 'Findings observed by this scan' }),
   target: Trimmed(253).optional().meta({ description: 'Exact target, ignoring case' }),
+  asset_id: Trimmed(100).optional().meta({
+    description: 'Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing',
+  }),
+  template_id: Trimmed(200).optional().meta({
+    description: 'Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them',
+  }),
   tool: Trimmed(100).optional(),
   cve: Trimmed(50)
     .regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: 'must be a CVE id (CVE-YYYY-NNNN…)' })
@@ -352,3 +358,42 @@ export const BulkUpdateResult = z
   })
   .meta({ id: 'BulkUpdateResult' });
 export type BulkUpdateResult = z.infer<typeof BulkUpdateResult>;
+
+export const FINDING_GROUP_BYS = ['asset', 'cve', 'check'] as const;
+
+export const FindingGroupBy = z
+  .enum(FINDING_GROUP_BYS, { error: 'must be asset, cve or check' })
+  .meta({ id: 'FindingGroupBy' });
+
+export const GroupFindingsQuery = ListFindingsQuery.omit({ sort: true, order: true }).extend({
+  by: FindingGroupBy.meta({
+    description:
+      '`asset`: by the host the finding is on (key null: no asset yet); `cve`: by each CVE id (a finding with two is in both groups, one with none in no group); `check`: by check (`template_id`)',
+  }),
+});
+export type GroupFindingsQuery = z.infer<typeof GroupFindingsQuery>;
+
+export const FindingGroup = z
+  .object({
+    key: z.string().nullable().meta({
+      description:
+        'The list filter that shows the group’s findings: `asset_id`, `cve` or `template_id`; null: the findings with no asset yet',
+    }),
+    label: z.string().meta({ description: 'The asset’s address, the CVE id or the check id' }),
+    detail: z.string().nullable().meta({ description: 'The asset’s names, or the check’s title' }),
+    total: z.number().int(),
+    by_severity: counts(FINDING_SEVERITIES),
+  })
+  .meta({ id: 'FindingGroup' });
+
+export const FindingGroupList = z
+  .object({
+    by: FindingGroupBy,
+    items: z.array(FindingGroup),
+    total: z.number().int().meta({ description: 'How many groups' }),
+    page: z.number().int(),
+    per_page: z.number().int(),
+    pages: z.number().int(),
+  })
+  .meta({ id: 'FindingGroupList' });
+export type FindingGroupList = z.infer<typeof FindingGroupList>;

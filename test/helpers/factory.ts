@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { recordScanAssets, type ObservedHost } from '../../server/assets/inventory.ts';
 import { URI, type TOTP } from 'otpauth';
 import { createApiKey } from '../../server/auth/api-keys.ts';
 import { createSession } from '../../server/auth/sessions.ts';
@@ -301,7 +302,14 @@ export async function runScan(
   db: Db,
   orgId: string,
   detections: FindingDetection[],
-  options: { extraCoverage?: FindingCoverage[]; completed?: boolean; now?: Date; target?: string } = {},
+  options: {
+    extraCoverage?: FindingCoverage[];
+    completed?: boolean;
+    now?: Date;
+    target?: string;
+    /** The hosts the scan saw, recorded in the asset inventory as the completing scan does. */
+    hosts?: ObservedHost[];
+  } = {},
 ): Promise<{ scan: ScanRef; summary: ScanFindingsSummary }> {
   const scan = await insertScan(db, orgId, { target: options.target ?? '127.0.0.1' });
   const summary = await recordScanFindings(db, {
@@ -311,6 +319,12 @@ export async function runScan(
     completed: options.completed ?? true,
     ...(options.now ? { now: options.now } : {}),
   });
+  if (options.hosts) {
+    const hosts = options.hosts;
+    await db.transaction((trx) =>
+      recordScanAssets(trx, { orgId, scanId: scan.id, hosts, now: options.now ?? new Date() }),
+    );
+  }
   return { scan, summary };
 }
 

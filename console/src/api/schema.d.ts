@@ -274,6 +274,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/findings/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Findings grouped by asset, CVE or check
+         * @description The findings the list’s filters keep (the same query parameters as `GET /api/v1/findings`), grouped by `by`, with counts by severity; groups with the worst severity first, then the largest, then by key. A group’s `key` is the list filter that shows its findings (`asset_id`, `cve`, `template_id`). See docs/assets.md.
+         *
+         *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
+         */
+        get: operations["groupFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/findings/export": {
         parameters: {
             query?: never;
@@ -370,6 +394,54 @@ export interface paths {
          *     Roles: admin, member.
          */
         post: operations["addFindingComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List assets
+         * @description The hosts the organization’s completed scans and imports saw, most recently seen first (ties by id), each with its open findings by severity and whether a service on it is past its end of life.
+         *
+         *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
+         */
+        get: operations["listAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/{asset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Asset details
+         * @description The asset with its services (port, protocol, product, version, TLS, end of life).
+         *
+         *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
+         */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1744,6 +1816,33 @@ export interface components {
                 average_resolution_days: number;
             };
         };
+        FindingGroupList: {
+            by: components["schemas"]["FindingGroupBy"];
+            items: components["schemas"]["FindingGroup"][];
+            /** @description How many groups */
+            total: number;
+            page: number;
+            per_page: number;
+            pages: number;
+        };
+        /** @enum {string} */
+        FindingGroupBy: "asset" | "cve" | "check";
+        FindingGroup: {
+            /** @description The list filter that shows the group’s findings: `asset_id`, `cve` or `template_id`; null: the findings with no asset yet */
+            key: string | null;
+            /** @description The asset’s address, the CVE id or the check id */
+            label: string;
+            /** @description The asset’s names, or the check’s title */
+            detail: string | null;
+            total: number;
+            by_severity: {
+                critical: number;
+                high: number;
+                medium: number;
+                low: number;
+                info: number;
+            };
+        };
         FindingDetail: {
             /** @example finding_3k9x0c2m4q8w1e5r7t6y2u0i */
             id: string;
@@ -1974,6 +2073,121 @@ export interface components {
         CreateComment: {
             text: string;
         };
+        AssetList: {
+            items: components["schemas"]["AssetListItem"][];
+            total: number;
+            page: number;
+            per_page: number;
+            pages: number;
+        };
+        AssetListItem: {
+            /** @example asset_3k9x0c2m4q8w1e5r7t6y2u0i */
+            id: string;
+            /**
+             * @description The host address (the asset’s identity)
+             * @example 127.0.0.1
+             */
+            address: string;
+            /**
+             * @description Names the host was scanned as (lower case)
+             * @example [
+             *       "localhost"
+             *     ]
+             */
+            names: string[];
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            first_seen_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            last_seen_at: string;
+            /** @description The latest scan or import that saw it */
+            last_scan_id: string | null;
+            service_count: number;
+            /** @description A service on it runs software past its end of life */
+            end_of_life: boolean;
+            open_findings: components["schemas"]["AssetOpenFindings"];
+        };
+        /** @description Findings on the asset that are `open` or `in_progress`, by severity */
+        AssetOpenFindings: {
+            total: number;
+            critical: number;
+            high: number;
+            medium: number;
+            low: number;
+            info: number;
+        };
+        AssetDetail: {
+            /** @example asset_3k9x0c2m4q8w1e5r7t6y2u0i */
+            id: string;
+            /**
+             * @description The host address (the asset’s identity)
+             * @example 127.0.0.1
+             */
+            address: string;
+            /**
+             * @description Names the host was scanned as (lower case)
+             * @example [
+             *       "localhost"
+             *     ]
+             */
+            names: string[];
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            first_seen_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            last_seen_at: string;
+            /** @description The latest scan or import that saw it */
+            last_scan_id: string | null;
+            service_count: number;
+            /** @description A service on it runs software past its end of life */
+            end_of_life: boolean;
+            open_findings: components["schemas"]["AssetOpenFindings"];
+            services: components["schemas"]["AssetService"][];
+        };
+        AssetService: {
+            port: number;
+            /** @enum {string} */
+            protocol: "tcp" | "udp";
+            /** @description The service as the tool named it (`redis`, `https`, `unknown`) */
+            service: string;
+            product: string | null;
+            /** @description Only what the service itself revealed */
+            version: string | null;
+            tls: boolean;
+            eol: {
+                status: components["schemas"]["EolStatus"];
+                /** @description The product the release cycle is of */
+                product: string | null;
+                cycle: string | null;
+                /** @description When the cycle ended or ends (`YYYY-MM-DD`), when known */
+                date: string | null;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            first_seen_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            last_seen_at: string;
+        };
+        /**
+         * @description `end_of_life`: the release cycle of the product and version the service announced has ended; `supported`: it has not; `unknown`: no product and version the end-of-life data knows
+         * @enum {string}
+         */
+        EolStatus: "end_of_life" | "supported" | "unknown";
         Token: {
             /** @description HS256 JSON Web Token */
             access_token: string;
@@ -3576,6 +3790,10 @@ export interface operations {
                 scan_id?: string;
                 /** @description Exact target, ignoring case */
                 target?: string;
+                /** @description Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing */
+                asset_id?: string;
+                /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
+                template_id?: string;
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -3762,6 +3980,117 @@ export interface operations {
             };
         };
     };
+    groupFindings: {
+        parameters: {
+            query: {
+                page?: number;
+                per_page?: number;
+                severity?: components["schemas"]["FindingSeverity"];
+                status?: components["schemas"]["FindingStatus"];
+                /** @description Findings observed by this scan */
+                scan_id?: string;
+                /** @description Exact target, ignoring case */
+                target?: string;
+                /** @description Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing */
+                asset_id?: string;
+                /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
+                template_id?: string;
+                tool?: string;
+                /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
+                cve?: string;
+                /** @description `true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter */
+                overdue?: "true" | "false";
+                /** @description Free text: findings whose title, affected component, target, CVE ids or description contain it, ignoring case */
+                q?: string;
+                /** @description `true`: only findings of a CVE on the CISA KEV list; `false`: only the others */
+                kev?: "true" | "false";
+                /** @description Assigned to this address, ignoring case */
+                assignee?: string;
+                /** @description Detected at or after (inclusive) */
+                from_date?: string;
+                /** @description Detected before (exclusive) */
+                to_date?: string;
+                /** @description `asset`: by the host the finding is on (key null: no asset yet); `cve`: by each CVE id (a finding with two is in both groups, one with none in no group); `check`: by check (`template_id`) */
+                by: "asset" | "cve" | "check";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of groups */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FindingGroupList"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     exportFindings: {
         parameters: {
             query?: {
@@ -3772,6 +4101,10 @@ export interface operations {
                 scan_id?: string;
                 /** @description Exact target, ignoring case */
                 target?: string;
+                /** @description Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing */
+                asset_id?: string;
+                /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
+                template_id?: string;
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -4268,6 +4601,194 @@ export interface operations {
             };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAssets: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description An address prefix (`127.0.`), or part of a name, ignoring case */
+                q?: string;
+                /** @description `true`: only assets with an open or in-progress finding; `false`: only those without */
+                has_open_findings?: "true" | "false";
+                /** @description Only assets with an open or in-progress finding of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description `true`: only assets with a service past its end of life; `false`: only those without */
+                eol?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of assets */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetList"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset id */
+                asset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset and its services */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetDetail"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

@@ -158,3 +158,17 @@ export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
   'auth.login': 'Signed in',
   'auth.login_failed': 'Failed to sign in',
 });
+
+/** Where a service's software stands in its release cycle (the asset pages' badges). */
+export const EOL_STATUSES = vocabulary<Schemas['EolStatus']>({
+  end_of_life: 'End of life',
+  supported: 'Supported',
+  unknown: 'Not known',
+});
+
+/** How the findings list can be grouped. */
+export const FINDING_GROUP_BYS = vocabulary<Schemas['FindingGroupBy']>({
+  asset: 'Asset',
+  cve: 'CVE',
+  check: 'Check',
+});

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { problem, type QueryOf, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
-import { FINDING_STATUSES, SEVERITIES } from '../api/vocabulary';
+import { FINDING_GROUP_BYS, FINDING_STATUSES, SEVERITIES } from '../api/vocabulary';
 import { useLoad } from '../data';
 import { Link, navigate, useLocation } from '../router';
 import { JustificationFields, justified, type Justified } from '../triage';
@@ -11,7 +11,20 @@ type Query = QueryOf<'listFindings'>;
 type Sort = NonNullable<Query['sort']>;
 
 /** The filters, sorting and page of the findings table: all of them live in the URL. */
-const KEYS = ['severity', 'status', 'target', 'scan_id', 'tool', 'cve', 'sort', 'order', 'page'] as const;
+const KEYS = [
+  'severity',
+  'status',
+  'target',
+  'scan_id',
+  'asset_id',
+  'template_id',
+  'tool',
+  'cve',
+  'group',
+  'sort',
+  'order',
+  'page',
+] as const;
 
 function viewOf(query: URLSearchParams): Record<(typeof KEYS)[number], string> {
   const view = {} as Record<(typeof KEYS)[number], string>;
@@ -25,6 +38,8 @@ function apiQuery(view: ReturnType<typeof viewOf>): Query {
   if (view.status) q.status = view.status as Query['status'];
   if (view.target) q.target = view.target;
   if (view.scan_id) q.scan_id = view.scan_id;
+  if (view.asset_id) q.asset_id = view.asset_id;
+  if (view.template_id) q.template_id = view.template_id;
   if (view.tool) q.tool = view.tool;
   if (view.cve) q.cve = view.cve;
   if (view.sort) q.sort = view.sort as Sort;
@@ -65,7 +80,30 @@ function Filters({ view }: { view: ReturnType<typeof viewOf> }) {
         CVE
         <input name="cve" value={cve} placeholder="CVE-2024-…" onChange={(e) => setCve(e.target.value)} />
       </label>
+      <label>
+        Group by
+        <select name="group" value={view.group} onChange={(e) => go({ group: e.target.value })}>
+          <option value="">No grouping</option>
+          <Options of={FINDING_GROUP_BYS} />
+        </select>
+      </label>
       <button type="submit">Apply filters</button>
+      {view.asset_id && (
+        <p>
+          Asset <Link href={`/inventory/${view.asset_id}`}>{view.asset_id}</Link>{' '}
+          <button type="button" className="link" onClick={() => go({ asset_id: '' })}>
+            Show all assets
+          </button>
+        </p>
+      )}
+      {view.template_id && (
+        <p>
+          Check {view.template_id}{' '}
+          <button type="button" className="link" onClick={() => go({ template_id: '' })}>
+            Show all checks
+          </button>
+        </p>
+      )}
       {view.scan_id && (
         <p>
           Scan {view.scan_id}{' '}
@@ -98,7 +136,87 @@ function exportHref(view: ReturnType<typeof viewOf>, format: string): string {
   return `/api/v1/findings/export${queryString({ ...filters, format })}`;
 }
 
+/** The findings list, or its groups when `group` is chosen. */
 export function FindingList() {
+  const { query, href } = useLocation();
+  const view = viewOf(query);
+  return view.group ? <GroupedFindings key={href} view={view} href={href} /> : <UngroupedFindings />;
+}
+
+/** Which list filter shows a group's findings. */
+const GROUP_FILTER = { asset: 'asset_id', cve: 'cve', check: 'template_id' } as const;
+
+function GroupedFindings({ view, href }: { view: ReturnType<typeof viewOf>; href: string }) {
+  const api = useApi(apiClientRef);
+  const by = (FINDING_GROUP_BYS.values as readonly string[]).includes(view.group)
+    ? (view.group as Schemas['FindingGroupBy'])
+    : 'asset';
+  const { group: _group, sort: _sort, order: _order, ...filters } = view;
+  const groups = useLoad(
+    () => api.GET('/api/v1/findings/groups', { params: { query: { ...apiQuery(view), by } } }),
+    href,
+  );
+  const items = groups.data?.items ?? [];
+  const hrefOf = (key: string) =>
+    `/findings${queryString({ ...filters, page: '', [GROUP_FILTER[by]]: key })}`;
+  return (
+    <Page title="Findings">
+      <Filters key={href} view={view} />
+      <Problem message={groups.error} />
+      {groups.data && (
+        <>
+          <div
+            className="table-wrap"
+            tabIndex={0}
+            role="region"
+            aria-label={`Findings by ${FINDING_GROUP_BYS.label(by)}`}
+          >
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{FINDING_GROUP_BYS.label(by)}</th>
+                  {SEVERITIES.values.map((s) => (
+                    <th scope="col" key={s}>
+                      {SEVERITIES.label(s)}
+                    </th>
+                  ))}
+                  <th scope="col">Total</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((g) => (
+                  <tr key={g.key ?? ''}>
+                    <td>
+                      {g.key === null ? g.label : <Link href={hrefOf(g.key)}>{g.label}</Link>}
+                      {g.detail && <div className="sub names">{g.detail}</div>}
+                    </td>
+                    {SEVERITIES.values.map((s) => (
+                      <td key={s}>{g.by_severity[s]}</td>
+                    ))}
+                    <td>{g.total}</td>
+                  </tr>
+                ))}
+                {items.length === 0 && (
+                  <tr>
+                    <td colSpan={SEVERITIES.values.length + 2}>No findings match these filters.</td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={groups.data.page}
+            pages={groups.data.pages}
+            total={groups.data.total}
+            hrefOf={(p) => `/findings${queryString({ ...view, page: p })}`}
+          />
+        </>
+      )}
+    </Page>
+  );
+}
+
+function UngroupedFindings() {
   const api = useApi(apiClientRef);
   const { query, href } = useLocation();
   const view = viewOf(query);

@@ -3,6 +3,8 @@ import * as history from '../../findings/finding-history.repository.ts';
 import * as observations from '../../findings/finding-observations.repository.ts';
 import * as versions from '../../findings/finding-versions.repository.ts';
 import * as controls from '../../findings/findings-controls.repository.ts';
+import * as assets from '../../findings/findings-assets.repository.ts';
+import * as groups from '../../findings/findings-groups.repository.ts';
 import * as imports from '../../findings/findings-imports.repository.ts';
 import * as lifecycle from '../../findings/findings-lifecycle.repository.ts';
 import * as listing from '../../findings/findings-listing.repository.ts';
@@ -25,6 +27,8 @@ const EVERY_FILTER = {
   target: TARGET,
   tool: 'scanward',
   cve: 'CVE-2024-0001',
+  template_id: 'redis-unauthenticated',
+  asset_id: 'asset_sample',
   from: WEEK_AGO,
   to: NOW,
 } as const;
@@ -276,5 +280,21 @@ export const findingsSamples = [
   repositorySamples('server/findings/finding-versions.repository.ts', versions, {
     bumpFindingsVersion: [[ORG]],
     findingsVersion: [[ORG]],
+  }),
+  repositorySamples('server/findings/findings-assets.repository.ts', assets, {
+    selectFindingPlacesOfScan: [[ORG, SCAN]],
+    linkFindingsToAsset: [[ORG, 'asset_sample', [FINDING]]],
+    linkUnplacedFindingsByTarget: [[ORG, 'asset_sample', ['127.0.0.1', 'localhost']]],
+  }),
+  repositorySamples('server/findings/findings-groups.repository.ts', groups, {
+    selectFindingGroups: [
+      { name: 'by asset, no filter', args: [ORG, {}, 'asset', PAGE] },
+      { name: 'by cve, every filter', args: [ORG, EVERY_FILTER, 'cve', PAGE] },
+      { name: 'by check', args: [ORG, {}, 'check', PAGE] },
+    ],
+    countFindingGroups: [
+      { name: 'by asset', args: [ORG, {}, 'asset'] },
+      { name: 'by cve', args: [ORG, {}, 'cve'] },
+    ],
   }),
 ];

@@ -1,3 +1,4 @@
+import { insertAsset } from '../../assets/assets.repository.ts';
 import type { Db } from '../../db/index.ts';
 import { insertObservations } from '../../findings/finding-observations.repository.ts';
 import { insertFindingsIfNew } from '../../findings/findings-lifecycle.repository.ts';
@@ -9,7 +10,7 @@ import { insertWebhookUnlessUrlTaken } from '../../webhooks/webhooks.repository.
 
 /**
  * The one tenant the SQL samples run against (`npm run sql`): an organization, a user, a
- * completed scan, one finding it observed, a webhook and a delivery due, with fixed ids and times, so a
+ * completed scan, one finding it observed, the asset it saw, a webhook and a delivery due, with fixed ids and times, so a
  * query that reads before it writes takes the same path on every generation. Written
  * through the repositories themselves, into the fresh database, before any sample runs.
  */
@@ -18,6 +19,7 @@ export const ORG = 'org_sample';
 export const USER = 'user_sample';
 export const SCAN = 'scan_sample';
 export const FINDING = 'finding_sample';
+export const ASSET = 'asset_sample';
 export const WEBHOOK = 'wh_sample';
 export const DELIVERY = 'whd_sample';
 export const SCHEDULE = 'sched_sample';
@@ -72,6 +74,15 @@ export async function seedSampleTenant(db: Db): Promise<void> {
     [{ finding_id: FINDING, severity: 'high', change: 'new' }],
     WEEK_AGO,
   );
+  await insertAsset(db, {
+    id: ASSET,
+    org_id: ORG,
+    address: '127.0.0.1',
+    names: ['localhost'],
+    first_seen_at: WEEK_AGO,
+    last_seen_at: WEEK_AGO,
+    last_scan_id: SCAN,
+  });
   await insertWebhookUnlessUrlTaken(db, ORG, {
     id: WEBHOOK,
     url: 'https://hooks.example.com/scanward',

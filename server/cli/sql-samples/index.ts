@@ -1,4 +1,5 @@
 import type { RepositoryEntry } from '../sql-generator.ts';
+import { assetsSamples } from './assets.ts';
 import { authSamples } from './auth.ts';
 import { controlsSamples } from './controls.ts';
 import { eventsSamples } from './events.ts';
@@ -15,6 +16,7 @@ import { webhooksSamples } from './webhooks.ts';
  * arguments in the file of its folder; a new folder's file is listed here.
  */
 export const REPOSITORY_SAMPLES: readonly RepositoryEntry[] = [
+  ...assetsSamples,
   ...authSamples,
   ...controlsSamples,
   ...eventsSamples,

@@ -1,18 +1,36 @@
-import { list, record, ReportError, severityOfScore, text, type ImportedResult } from '../report.ts';
+import {
+  list,
+  record,
+  ReportError,
+  severityOfScore,
+  text,
+  type ImportedHost,
+  type ImportedResult,
+} from '../report.ts';
 
 /**
  * nmap's XML output (`-oX`). Each open port of each host is an informational result (check
  * `nmap-open-port`, the service and version nmap identified as evidence), and each CVE the
  * `vulners` script lists for a port is a result of its own, rated by the CVSS score vulners
- * gives (check: the CVE id). Closed and filtered ports are not results.
+ * gives (check: the CVE id). Closed and filtered ports are not results. Each host with an open
+ * port is also a host of the report (its address, its names, what nmap identified on each open
+ * port), for the asset inventory.
  */
 export const NMAP_XML_ARRAYS = new Set(['host', 'address', 'hostname', 'port', 'script']);
 
 export function nmapResults(report: Record<string, unknown>): ImportedResult[] {
+  return nmapReport(report).results;
+}
+
+export function nmapReport(report: Record<string, unknown>): {
+  results: ImportedResult[];
+  hosts: ImportedHost[];
+} {
   const root = record(report['nmaprun']) ?? (report['nmaprun'] === '' ? {} : undefined);
   if (!root) throw new ReportError('the root element is not <nmaprun>');
   const args = text(root['@args'], 2048);
   const out: ImportedResult[] = [];
+  const hosts: ImportedHost[] = [];
   list(root['host']).forEach((hostValue, h) => {
     const host = record(hostValue);
     if (!host) throw new ReportError(`<host> ${h + 1} is not an element`);
@@ -21,7 +39,11 @@ export function nmapResults(report: Record<string, unknown>): ImportedResult[] {
       addresses.find((a) => a?.['@addrtype'] === 'ipv4' || a?.['@addrtype'] === 'ipv6') ?? addresses[0];
     const addr = text(address?.['@addr'], 256).trim();
     if (!addr) throw new ReportError(`<host> ${h + 1} has no <address addr="…">`);
-    const name = text(record(list(record(host['hostnames'])?.['hostname'])[0])?.['@name'], 256).trim();
+    const names = list(record(host['hostnames'])?.['hostname'])
+      .map((n) => text(record(n)?.['@name'], 256).trim())
+      .filter(Boolean);
+    const name = names[0] ?? '';
+    const seen: ImportedHost = { address: addr, names, services: [] };
     const hostPart = addr.includes(':') ? `[${addr}]` : addr;
     for (const portValue of list(record(host['ports'])?.['port'])) {
       const port = record(portValue);
@@ -40,6 +62,14 @@ export function nmapResults(report: Record<string, unknown>): ImportedResult[] {
       const request = `nmap ${args.replace(/^nmap\s+/, '')}`.trim();
       const label = `${protocol}/${portId}${serviceName ? ` (${serviceName}${product ? `: ${product}` : ''})` : ''}`;
       const scripts = list(port['script']).map(record);
+      seen.services.push({
+        port: portId,
+        protocol: protocol === 'udp' ? 'udp' : 'tcp',
+        service: serviceName || 'unknown',
+        product: text(service?.['@product'], 256) || null,
+        version: text(service?.['@version'], 256) || null,
+        tls: text(service?.['@tunnel'], 16) === 'ssl' || /^(https|ssl)\b/.test(serviceName),
+      });
       out.push({
         check_id: 'nmap-open-port',
         title: `Open port ${label}`,
@@ -63,8 +93,9 @@ export function nmapResults(report: Record<string, unknown>): ImportedResult[] {
         out.push(...vulnersResults(text(script?.['@output']), component, portId, label, request));
       }
     }
+    if (seen.services.length > 0) hosts.push(seen);
   });
-  return out;
+  return { results: out, hosts };
 }
 
 /** The vulners script's lines: `\tCVE-2018-15919\t5.0\thttps://vulners.com/cve/CVE-2018-15919`. */

@@ -28,6 +28,7 @@ const OWNED_PARAMS = {
   session_id: 'sessions',
   key_id: 'api_keys',
   user_id: 'users',
+  asset_id: 'assets',
 } as const;
 type OwnedParam = keyof typeof OWNED_PARAMS;
 
@@ -125,6 +126,19 @@ describe(`organization isolation of every route with an id in its path (${testEn
         role: 'member',
       }),
     );
+    // An asset, from an nmap report of the tenant's host.
+    const nmap =
+      '<?xml version="1.0"?><nmaprun args="nmap -sV 127.0.0.1"><host><address addr="127.0.0.1" addrtype="ipv4"/>' +
+      `<hostnames><hostname name="${tag}.example.test"/></hostnames><ports><port protocol="tcp" portid="6379">` +
+      '<state state="open"/><service name="redis" product="Redis" version="7.0.15"/></port></ports></host></nmaprun>';
+    const imported = await api.post(
+      `/api/v1/imports?format=nmap&target=${tag}.example.test`,
+      Buffer.from(nmap),
+    );
+    if (imported.status !== 201) throw new Error(`the nmap import failed: ${JSON.stringify(imported.body)}`);
+    const assets = okBody(await api.get<{ items: { id: string }[] }>('/api/v1/assets'));
+    if (!assets.items[0]) throw new Error('the import recorded no asset');
+
     // A second session of the admin: revoking it (the positive control) leaves the client's session working.
     await tenant.bearer();
     const sessions = okBody(
@@ -142,6 +156,7 @@ describe(`organization isolation of every route with an id in its path (${testEn
       session_id: other.id,
       key_id: key.id,
       user_id: colleague.user.id,
+      asset_id: assets.items[0].id,
     };
   };
 
@@ -232,7 +247,9 @@ describe(`organization isolation of every route with an id in its path (${testEn
 
   it("answers another organization's ids exactly like missing ones (404 NOT_FOUND) and changes nothing", async () => {
     const before = await snapshot(a.orgId);
-    expect(before.scans).toHaveLength(1);
+    // The seeded scan and the nmap import that made the asset.
+    expect(before.scans).toHaveLength(2);
+    expect(before.assets).toHaveLength(1);
     expect(before.finding_comments).toHaveLength(1);
     expect(before.webhook_deliveries).toHaveLength(1);
 

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { okBody } from '../../helpers/api-client.ts';
+import { detection, factory, runScan } from '../../helpers/factory.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+
+/** An imported report that names hosts (nmap XML) creates and updates assets. PGlite and PostgreSQL. */
+
+const NMAP = readFileSync(new URL('../../fixtures/nmap-sv-loopback.xml', import.meta.url), 'utf8');
+
+interface AssetDetail {
+  id: string;
+  address: string;
+  names: string[];
+  last_scan_id: string;
+  open_findings: { total: number; info: number };
+  services: {
+    port: number;
+    service: string;
+    product: string | null;
+    version: string | null;
+    tls: boolean;
+    eol: { status: string };
+  }[];
+}
+
+describe('imports keep the asset inventory', () => {
+  const suite = useTestApp();
+
+  it('creates the asset of an nmap report with its open ports, then updates it from the next report', async () => {
+    const tenant = await factory.tenant(suite.app);
+    const first = okBody(
+      await tenant.api.post<{ id: string }>(
+        '/api/v1/imports?format=nmap&target=127.0.0.1',
+        Buffer.from(NMAP),
+      ),
+    );
+    const page = okBody(await tenant.api.get<{ items: { id: string }[]; total: number }>('/api/v1/assets'));
+    expect(page.total).toBe(1);
+    const asset = okBody(await tenant.api.get<AssetDetail>(`/api/v1/assets/${page.items[0]!.id}`));
+    expect(asset).toMatchObject({ address: '127.0.0.1', names: [], last_scan_id: first.id });
+    expect(asset.services.map((s) => s.port)).toEqual([1883, 3306, 4222, 5432, 5672, 6379]);
+    expect(asset.services.find((s) => s.port === 6379)).toMatchObject({
+      service: 'redis',
+      product: 'Redis key-value store',
+      version: '7.0.15',
+      tls: false,
+      eol: { status: 'end_of_life', product: 'Redis', cycle: '7.0' },
+    });
+    // Its open-port results are on the asset.
+    expect(asset.open_findings).toMatchObject({ total: 6, info: 6 });
+
+    // The next report: the host under a name, Redis upgraded and behind TLS.
+    const next = NMAP.replace(
+      '<hostnames>\n</hostnames>',
+      '<hostnames><hostname name="cache.internal.test" type="user"/></hostnames>',
+    ).replace('version="7.0.15"', 'version="7.4.1" tunnel="ssl"');
+    const second = okBody(
+      await tenant.api.post<{ id: string }>(
+        '/api/v1/imports?format=nmap&target=127.0.0.1',
+        Buffer.from(next),
+      ),
+    );
+    const updated = okBody(await tenant.api.get<AssetDetail>(`/api/v1/assets/${asset.id}`));
+    expect(updated).toMatchObject({ names: ['cache.internal.test'], last_scan_id: second.id });
+    expect(updated.services.find((s) => s.port === 6379)).toMatchObject({ version: '7.4.1', tls: true });
+    expect(okBody(await tenant.api.get<{ total: number }>('/api/v1/assets')).total).toBe(1);
+  });
+
+  it('records no asset from a report that names no hosts, but places its findings on a known one', async () => {
+    const tenant = await factory.tenant(suite.app);
+    await runScan(suite.db, tenant.orgId, [], { hosts: [{ address: '127.0.0.1', names: [], services: [] }] });
+    const report = {
+      findings: [
+        {
+          template_id: 'x-check',
+          affected_component: 'https://127.0.0.1:8443/',
+          severity: 'high',
+          title: 'X',
+        },
+      ],
+    };
+    okBody(
+      await tenant.api.post(
+        '/api/v1/imports?format=scanward&target=127.0.0.1',
+        Buffer.from(JSON.stringify(report)),
+      ),
+    );
+    const page = okBody(
+      await tenant.api.get<{ items: { id: string; open_findings: { high: number } }[]; total: number }>(
+        '/api/v1/assets',
+      ),
+    );
+    expect(page.total).toBe(1);
+    expect(page.items[0]!.open_findings.high).toBe(1);
+    // A finding on a host with no asset stays unplaced.
+    await runScan(suite.db, tenant.orgId, [
+      detection({
+        target: 'elsewhere.internal.test',
+        affected_component: 'https://elsewhere.internal.test:443/',
+      }),
+    ]);
+    expect(okBody(await tenant.api.get<{ total: number }>('/api/v1/assets')).total).toBe(1);
+  });
+});
