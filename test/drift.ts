@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { buildIfStale } from '../server/cli/build.mjs';
 
 /**
  * `npm run check:drift`: fails when a committed, generated file differs from a
@@ -76,6 +77,10 @@ async function openApiCheck(): Promise<string | undefined> {
 
 async function distCheck(): Promise<string | undefined> {
   if (!existsSync(path.join(ROOT, 'action/index.ts'))) return undefined;
+  // ncc resolves a module of server/ to the built `.js` beside its `.ts` when there is one, so a
+  // stale build would be bundled in place of the sources: bring it up to date first (as
+  // `npm run build:action` does through its `prebuild` script).
+  await buildIfStale();
   const out = mkdtempSync(path.join(tmpdir(), 'scanward-dist-'));
   try {
     try {
