@@ -104,6 +104,7 @@ export const AuditAction = z.enum([
   'user.enabled',
   'user.deleted',
   'user.password_changed',
+  'user.provisioned',
   'auth.login',
   'auth.login_failed',
 ]);

@@ -155,6 +155,7 @@ export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
   'user.enabled': 'Enabled',
   'user.deleted': 'Deleted',
   'user.password_changed': 'Password changed',
+  'user.provisioned': 'Created at first single sign-on',
   'auth.login': 'Signed in',
   'auth.login_failed': 'Failed to sign in',
 });
