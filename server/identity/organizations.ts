@@ -2,6 +2,8 @@ import type { Db } from '../db/index.ts';
 import type { Plan } from '../schemas/common.ts';
 import { newId } from './ids.ts';
 import { conflict } from '../errors.ts';
+import type { Principal } from '../http/principal.ts';
+import { recordAuditEvent } from './audit.ts';
 import {
   findPasswordLogin,
   insertOrganization,
@@ -72,15 +74,30 @@ export async function authenticationSettingsOf(
  */
 export async function setPasswordLogin(
   db: Db,
-  orgId: string,
+  principal: Principal,
   enabled: boolean,
   ssoConfigured: boolean,
+  ip: string,
 ): Promise<AuthenticationSettings> {
+  const orgId = principal.org.id;
   if (!enabled && !ssoConfigured) {
     throw conflict(
       'password sign-in cannot be switched off while single sign-on is not configured (SCANWARD_OIDC_ISSUER)',
     );
   }
-  await updatePasswordLogin(db, orgId, enabled, new Date());
+  const now = new Date();
+  await updatePasswordLogin(db, orgId, enabled, now);
+  const actor = { id: principal.user.id, email: principal.user.email };
+  await recordAuditEvent(
+    db,
+    {
+      orgId,
+      action: 'auth.password_login_changed',
+      actor,
+      ip,
+      details: { password_login: String(enabled) },
+    },
+    now,
+  );
   return authenticationSettingsOf(db, orgId, ssoConfigured);
 }

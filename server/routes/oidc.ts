@@ -176,12 +176,13 @@ export const putAuthenticationSettings = defineRoute({
   body: AuthenticationSettingsChange,
   responses: { 200: { description: 'The sign-in settings now in force', schema: AuthenticationSettings } },
   errors: ['CONFLICT'],
-  handler: async ({ body, principal, services }) => ({
+  handler: async ({ body, principal, services, ctx }) => ({
     body: await setPasswordLogin(
       services.db,
-      principal.org.id,
+      principal,
       body.password_login,
       services.config.oidc !== undefined,
+      ctx.ip,
     ),
   }),
 });

@@ -107,6 +107,7 @@ export const AuditAction = z.enum([
   'user.provisioned',
   'auth.login',
   'auth.login_failed',
+  'auth.password_login_changed',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 

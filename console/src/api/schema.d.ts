@@ -2592,7 +2592,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed";
+            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed";
             /** @description Who acted; null when nobody signed in (a failed log-in) */
             actor: {
                 id: string | null;
@@ -7979,7 +7979,7 @@ export interface operations {
                 per_page?: number;
                 /** @description The actor's user id or e-mail */
                 actor?: string;
-                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed";
+                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed";
                 /** @description Events at or after this moment */
                 from?: string;
                 /** @description Events before this moment */

@@ -158,4 +158,5 @@ export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
   'user.provisioned': 'Created at first single sign-on',
   'auth.login': 'Signed in',
   'auth.login_failed': 'Failed to sign in',
+  'auth.password_login_changed': 'Password sign-in switched on or off',
 });

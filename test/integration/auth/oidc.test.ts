@@ -286,6 +286,21 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
 
     await admin.put('/api/v1/settings/authentication', { password_login: true });
     expect((await logIn(app, tenant.admin)).status).toBe(200);
+
+    const changes = await admin.get<{
+      items: Array<{ actor: { email: string }; details: Record<string, string> }>;
+    }>('/api/v1/audit-events?action=auth.password_login_changed');
+    expect(changes.body.items.map((e) => [e.actor.email, e.details.password_login])).toEqual([
+      [tenant.admin.email, 'true'],
+      [tenant.admin.email, 'false'],
+    ]);
+    const refusedEvents = await admin.get<{ items: Array<{ details: Record<string, string> }> }>(
+      '/api/v1/audit-events?action=auth.login_failed',
+    );
+    expect(refusedEvents.body.items.map((e) => e.details)).toContainEqual({
+      method: 'password',
+      reason: 'PASSWORD_LOGIN_DISABLED',
+    });
   });
 
   it('refuses to switch password log-in off where single sign-on is not configured', async () => {
