@@ -119,6 +119,15 @@ const envSchema = z.object({
   SCANWARD_TRUST_PROXY: booleanFlag.default(false),
   /** The address people reach the service at (invitation links); the request's own origin when unset. */
   SCANWARD_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** OpenID Connect single sign-on (auth/oidc.ts, docs/authentication.md): the issuer and this service's client there. */
+  SCANWARD_OIDC_ISSUER: z.url({ protocol: /^https$/, error: 'must be an https URL (the issuer)' }).optional(),
+  SCANWARD_OIDC_CLIENT_ID: z.string().optional(),
+  SCANWARD_OIDC_CLIENT_SECRET: z.string().optional(),
+  SCANWARD_OIDC_AUTO_PROVISION: booleanFlag.default(false),
+  SCANWARD_OIDC_DEFAULT_ROLE: z
+    .enum(['admin', 'member', 'viewer'], { error: 'must be admin, member or viewer' })
+    .default('viewer'),
+  SCANWARD_OIDC_ALLOW_UNVERIFIED_EMAIL: booleanFlag.default(false),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be a pino level (fatal, error, warn, info, debug, trace, silent)',
@@ -164,11 +173,27 @@ export interface Config {
   trustProxy: boolean;
   /** SCANWARD_PUBLIC_URL: where invitation links point; undefined: the origin of the request that invites. */
   publicUrl: string | undefined;
+  /** Single sign-on through an OpenID Connect provider; undefined: not configured (auth/oidc.ts). */
+  oidc: OidcConfig | undefined;
   /** CISA KEV catalogue (JSON) used by the threat intelligence phase. */
   kevFile: string | undefined;
   /** Directory tree of nuclei-format templates run by full and compliance scans; unset: none. */
   templatesDir: string | undefined;
   logLevel: string;
+}
+
+export interface OidcConfig {
+  /** The issuer identifier; discovery reads `<issuer>/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  /** Unset: a public client (PKCE alone, no client authentication). */
+  clientSecret: string | undefined;
+  /** An unknown e-mail becomes a new user of the default organization instead of being refused. */
+  autoProvision: boolean;
+  /** The role of an auto-provisioned user. */
+  defaultRole: 'admin' | 'member' | 'viewer';
+  /** Accept an `email` claim without `email_verified: true` (providers that never send it, e.g. Entra ID). */
+  allowUnverifiedEmail: boolean;
 }
 
 /** A configuration an operator must fix; `problems` names every offending variable, one line each. */
@@ -185,6 +210,12 @@ function crossChecks(env: Record<string, string>): string[] {
   if (env.SCANWARD_AI_URL && !env.SCANWARD_AI_MODEL) {
     problems.push('SCANWARD_AI_MODEL: must be set when SCANWARD_AI_URL is set');
   }
+  if (env.SCANWARD_OIDC_ISSUER && !env.SCANWARD_OIDC_CLIENT_ID) {
+    problems.push('SCANWARD_OIDC_CLIENT_ID: must be set when SCANWARD_OIDC_ISSUER is set');
+  }
+  if (!env.SCANWARD_OIDC_ISSUER && (env.SCANWARD_OIDC_CLIENT_ID || env.SCANWARD_OIDC_CLIENT_SECRET)) {
+    problems.push('SCANWARD_OIDC_ISSUER: must be set when SCANWARD_OIDC_CLIENT_ID or _SECRET is set');
+  }
   return problems;
 }
 
@@ -194,6 +225,7 @@ const VERBATIM = new Set<string>([
   'SCANWARD_JWT_SECRET',
   'SCANWARD_AI_KEY',
   'SCANWARD_METRICS_TOKEN',
+  'SCANWARD_OIDC_CLIENT_SECRET',
 ]);
 
 /**
@@ -255,6 +287,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     trustProxy: e.SCANWARD_TRUST_PROXY,
     publicUrl: e.SCANWARD_PUBLIC_URL,
+    oidc:
+      e.SCANWARD_OIDC_ISSUER && e.SCANWARD_OIDC_CLIENT_ID
+        ? {
+            issuer: e.SCANWARD_OIDC_ISSUER,
+            clientId: e.SCANWARD_OIDC_CLIENT_ID,
+            clientSecret: e.SCANWARD_OIDC_CLIENT_SECRET,
+            autoProvision: e.SCANWARD_OIDC_AUTO_PROVISION,
+            defaultRole: e.SCANWARD_OIDC_DEFAULT_ROLE,
+            allowUnverifiedEmail: e.SCANWARD_OIDC_ALLOW_UNVERIFIED_EMAIL,
+          }
+        : undefined,
     kevFile: e.SCANWARD_KEV_FILE,
     templatesDir: e.SCANWARD_TEMPLATES_DIR,
     nmap: e.SCANWARD_NMAP,

@@ -18,6 +18,12 @@ export interface Services {
   logger: Logger;
   keys: KeyMaterial;
   version: string;
+  /**
+   * The fetch the OpenID Connect client reaches the issuer with (auth/oidc.ts). Unset: the
+   * global fetch, which verifies the issuer's TLS against Node's CA store and
+   * NODE_EXTRA_CA_CERTS. Tests hand in one that trusts their test CA.
+   */
+  oidcFetch?: typeof fetch;
   /** Check every response against its declared schema (tests). */
   validateResponses: boolean;
 }

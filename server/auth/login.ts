@@ -3,6 +3,7 @@ import { AppError } from '../errors.ts';
 import { recordAuditEvent } from '../identity/audit.ts';
 import type { UserRow } from '../identity/users.repository.ts';
 import { findUserByEmail } from '../identity/users.ts';
+import { passwordLoginAllowed } from '../identity/organizations.ts';
 import type { KeyMaterial } from './keys.ts';
 import { failedWith, passed, throttledCheck } from './login-throttle.ts';
 import { consumeLoginCode, invalidMfaCode } from './mfa.ts';
@@ -13,6 +14,12 @@ import { issueToken, type IssuedToken } from './tokens.ts';
 export const invalidCredentials = () =>
   new AppError(401, 'INVALID_CREDENTIALS', 'incorrect email or password');
 export const mfaRequired = () => new AppError(401, 'MFA_REQUIRED', 'MFA code required');
+export const passwordLoginDisabled = () =>
+  new AppError(
+    403,
+    'PASSWORD_LOGIN_DISABLED',
+    'password sign-in is switched off for this organization: sign in with single sign-on (SSO)',
+  );
 
 export interface LoginAttempt {
   email: string;
@@ -33,6 +40,11 @@ export interface LoginAttempt {
  * as failed logins (10 per e-mail, 50 per address in 15 minutes); the attempt is
  * reserved before the password is checked, so concurrent requests cannot check
  * more passwords than the limit allows.
+ *
+ * When the user's organization has switched password log-in off (single sign-on only),
+ * the right password and code answer PASSWORD_LOGIN_DISABLED instead of a token; a wrong
+ * one still answers like any wrong password, so the switch tells nothing about an e-mail
+ * to someone without its password.
  */
 export async function login(
   db: Db,
@@ -82,13 +94,27 @@ export async function login(
     throw err;
   });
   if (!user) throw mfaRequired();
+  const person = { id: user.id, email: user.email };
+  if (!(await passwordLoginAllowed(db, user.org_id))) {
+    await recordAuditEvent(
+      db,
+      {
+        orgId: user.org_id,
+        action: 'auth.login_failed',
+        target: person,
+        ip: attempt.ip,
+        details: { method: 'password', reason: 'PASSWORD_LOGIN_DISABLED' },
+      },
+      now,
+    );
+    throw passwordLoginDisabled();
+  }
   const session = await createSession(
     db,
     { orgId: user.org_id, userId: user.id },
     { ip: attempt.ip, userAgent: attempt.userAgent },
     now,
   );
-  const person = { id: user.id, email: user.email };
   await recordAuditEvent(
     db,
     {

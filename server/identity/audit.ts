@@ -28,7 +28,8 @@ export interface AuditRecord {
   orgId: string;
   action: AuditAction;
   actor?: AuditPerson | undefined;
-  target?: AuditPerson | undefined;
+  /** A failed sign-in may name an e-mail no user has (id null). */
+  target?: AuditPerson | { id: null; email: string } | undefined;
   ip?: string | undefined;
   details?: Record<string, string>;
 }

@@ -24,9 +24,22 @@ export type NewOrganizationRow = Pick<OrganizationRow, 'id' | 'name' | 'plan'> &
 
 export type OrganizationChanges = Partial<OrganizationRow>;
 
+/**
+ * The sign-in switch (auth/login.ts, auth/oidc.ts) is a column of the table, read and
+ * written only by the two queries below, so it is not part of every row a principal carries.
+ */
+interface OrganizationTableRow extends OrganizationRow {
+  /** Whether its people may log in with a password; false: single sign-on only. */
+  password_login: boolean;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
-    organizations: Knex.CompositeTableType<OrganizationRow, NewOrganizationRow, OrganizationChanges>;
+    organizations: Knex.CompositeTableType<
+      OrganizationTableRow,
+      NewOrganizationRow,
+      Partial<OrganizationTableRow>
+    >;
   }
 }
 
@@ -110,4 +123,15 @@ export function organizationOf(row: JoinedOrganization): OrganizationRow {
     created_at: row.org_created_at,
     updated_at: row.org_updated_at,
   };
+}
+
+/** Whether the organization's people may log in with a password; undefined when there is no such organization. */
+export async function findPasswordLogin(db: Db, orgId: string): Promise<boolean | undefined> {
+  const row = await db('organizations').where({ id: orgId }).first('password_login');
+  return row?.password_login;
+}
+
+/** Switches password log-in on or off for the organization. */
+export async function updatePasswordLogin(db: Db, orgId: string, enabled: boolean, now: Date): Promise<void> {
+  await db('organizations').where({ id: orgId }).update({ password_login: enabled, updated_at: now });
 }

@@ -1,7 +1,16 @@
 import type { Db } from '../db/index.ts';
 import type { Plan } from '../schemas/common.ts';
 import { newId } from './ids.ts';
-import { insertOrganization, updateOrganization, type OrganizationRow } from './organizations.repository.ts';
+import { conflict } from '../errors.ts';
+import type { Principal } from '../http/principal.ts';
+import { recordAuditEvent } from './audit.ts';
+import {
+  findPasswordLogin,
+  insertOrganization,
+  updateOrganization,
+  updatePasswordLogin,
+  type OrganizationRow,
+} from './organizations.repository.ts';
 
 export async function createOrganization(
   db: Db,
@@ -38,4 +47,57 @@ export async function setLimits(
   };
   const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   return updateOrganization(db, id, { ...defined, updated_at: new Date() });
+}
+
+/** Whether the organization's people may log in with a password (true unless an admin switched it off). */
+export async function passwordLoginAllowed(db: Db, orgId: string): Promise<boolean> {
+  return (await findPasswordLogin(db, orgId)) ?? true;
+}
+
+export interface AuthenticationSettings {
+  password_login: boolean;
+  sso_configured: boolean;
+}
+
+/** The organization's sign-in settings, beside whether this instance has single sign-on at all. */
+export async function authenticationSettingsOf(
+  db: Db,
+  orgId: string,
+  ssoConfigured: boolean,
+): Promise<AuthenticationSettings> {
+  return { password_login: await passwordLoginAllowed(db, orgId), sso_configured: ssoConfigured };
+}
+
+/**
+ * Switches password log-in on or off for the organization. Off needs single sign-on
+ * configured on the instance, or nobody could sign in any more (CONFLICT).
+ */
+export async function setPasswordLogin(
+  db: Db,
+  principal: Principal,
+  enabled: boolean,
+  ssoConfigured: boolean,
+  ip: string,
+): Promise<AuthenticationSettings> {
+  const orgId = principal.org.id;
+  if (!enabled && !ssoConfigured) {
+    throw conflict(
+      'password sign-in cannot be switched off while single sign-on is not configured (SCANWARD_OIDC_ISSUER)',
+    );
+  }
+  const now = new Date();
+  await updatePasswordLogin(db, orgId, enabled, now);
+  const actor = { id: principal.user.id, email: principal.user.email };
+  await recordAuditEvent(
+    db,
+    {
+      orgId,
+      action: 'auth.password_login_changed',
+      actor,
+      ip,
+      details: { password_login: String(enabled) },
+    },
+    now,
+  );
+  return authenticationSettingsOf(db, orgId, ssoConfigured);
 }

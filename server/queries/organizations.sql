@@ -49,3 +49,21 @@ where
   "id" = $4
 returning
   *;
+
+-- findPasswordLogin
+select
+  "password_login"
+from
+  "organizations"
+where
+  "id" = $1
+limit
+  $2;
+
+-- updatePasswordLogin
+update "organizations"
+set
+  "password_login" = $1,
+  "updated_at" = $2
+where
+  "id" = $3;

@@ -51,7 +51,13 @@ export const createToken = defineRoute({
   body: TokenRequest,
   bodyType: 'form',
   responses: { 200: { description: 'Access token', schema: TokenResponse } },
-  errors: ['INVALID_CREDENTIALS', 'MFA_REQUIRED', 'INVALID_MFA_CODE', 'RATE_LIMIT_EXCEEDED'],
+  errors: [
+    'INVALID_CREDENTIALS',
+    'MFA_REQUIRED',
+    'INVALID_MFA_CODE',
+    'PASSWORD_LOGIN_DISABLED',
+    'RATE_LIMIT_EXCEEDED',
+  ],
   handler: async ({ body, services, ctx }) => ({
     body: await login(services.db, services.keys, {
       email: body.username,

@@ -44,7 +44,13 @@ export const signInConsole = defineRoute({
   access: { public: true },
   body: ConsoleSignInBody,
   responses: { 200: { description: 'Signed in; the cookie is set', schema: ConsoleSession } },
-  errors: ['INVALID_CREDENTIALS', 'MFA_REQUIRED', 'INVALID_MFA_CODE', 'RATE_LIMIT_EXCEEDED'],
+  errors: [
+    'INVALID_CREDENTIALS',
+    'MFA_REQUIRED',
+    'INVALID_MFA_CODE',
+    'PASSWORD_LOGIN_DISABLED',
+    'RATE_LIMIT_EXCEEDED',
+  ],
   handler: async ({ body, services, ctx }) => {
     const token = await login(services.db, services.keys, {
       email: body.email,

@@ -16,6 +16,7 @@ import { userRoutes } from './users.ts';
 import { auditEventRoutes } from './audit-events.ts';
 import { eventRoutes } from './events.ts';
 import { settingsRoutes } from './settings.ts';
+import { oidcRoutes } from './oidc.ts';
 
 /** Every route the API serves, in one list: mounted by the app, documented by /openapi.json. */
 export const allRoutes: AnyRoute[] = [
@@ -26,6 +27,7 @@ export const allRoutes: AnyRoute[] = [
   ...assetRoutes,
   ...authRoutes,
   ...consoleSessionRoutes,
+  ...oidcRoutes,
   ...apiKeyRoutes,
   ...webhookRoutes,
   ...controlRoutes,

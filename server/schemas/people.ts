@@ -104,8 +104,10 @@ export const AuditAction = z.enum([
   'user.enabled',
   'user.deleted',
   'user.password_changed',
+  'user.provisioned',
   'auth.login',
   'auth.login_failed',
+  'auth.password_login_changed',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 

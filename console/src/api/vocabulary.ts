@@ -155,8 +155,10 @@ export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
   'user.enabled': 'Enabled',
   'user.deleted': 'Deleted',
   'user.password_changed': 'Password changed',
+  'user.provisioned': 'Created at first single sign-on',
   'auth.login': 'Signed in',
   'auth.login_failed': 'Failed to sign in',
+  'auth.password_login_changed': 'Password sign-in switched on or off',
 });
 
 /** Where a service's software stands in its release cycle (the asset pages' badges). */

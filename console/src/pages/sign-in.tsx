@@ -1,10 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { problem } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import type { ConsoleSession } from '../session';
 import { CodeInput, Problem } from '../ui';
 
-/** E-mail and password, then the MFA code when the account has MFA. */
+/**
+ * E-mail and password, then the MFA code when the account has MFA; and "Sign in with SSO"
+ * when the instance has an OpenID Connect provider (GET /api/v1/auth/methods says where it
+ * starts: a full-page navigation, since the provider's pages are not the console's).
+ */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) => void }) {
   const api = useApi(apiClientRef);
   const [email, setEmail] = useState('');
@@ -13,6 +17,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) =
   const [needsCode, setNeedsCode] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [ssoUrl, setSsoUrl] = useState<string>();
+
+  useEffect(() => {
+    void api.GET('/api/v1/auth/methods').then(({ data }) => setSsoUrl(data?.sso?.login_url));
+  }, [api]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -65,6 +74,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) =
       <button type="submit" disabled={busy}>
         {needsCode ? 'Verify' : 'Sign in'}
       </button>
+      {ssoUrl && !needsCode && (
+        <p className="sign-in-sso">
+          <a href={ssoUrl}>Sign in with SSO</a>
+        </p>
+      )}
     </form>
   );
 }

@@ -14,6 +14,8 @@ export const identitySamples = [
     findOrganizationForUpdate: [[ORG]],
     listOrganizations: [[]],
     updateOrganization: [[ORG, { plan: 'professional', monthly_scan_limit: 100, updated_at: NOW }]],
+    findPasswordLogin: [[ORG]],
+    updatePasswordLogin: [[ORG, false, NOW]],
     organizationOf: QUERY_PIECE,
   }),
   repositorySamples('server/identity/users.repository.ts', users, {

@@ -235,8 +235,13 @@ async function build(
   };
 }
 
-/** Fails unless the answer is below 500, in the error shape when an error, and fully delivered. */
-async function expectSafeAnswer(app: TestApp, method: string, request: Hostile): Promise<void> {
+/**
+ * Fails unless the answer is below 500, in the error shape when an error (or, for a browser
+ * route that declares its error answers as an HTML page, such as single sign-on, that page),
+ * and fully delivered.
+ */
+async function expectSafeAnswer(app: TestApp, route: AnyRoute, request: Hostile): Promise<void> {
+  const method = route.method.toUpperCase();
   const where = `${method} ${request.path}${request.query ? `?${request.query}` : ''}`;
   let res: Response;
   let body: string;
@@ -259,6 +264,12 @@ async function expectSafeAnswer(app: TestApp, method: string, request: Hostile):
   }
   if (res.status >= 500) throw new Error(`${where} answered ${res.status}: ${body.slice(0, 300)}`);
   if (res.status < 400) return;
+  if (route.responses[res.status]?.contentTypes?.includes('text/html')) {
+    if (!/^text\/html/.test(res.headers.get('content-type') ?? '')) {
+      throw new Error(`${where} answered ${res.status} as ${res.headers.get('content-type')}, not its page`);
+    }
+    return;
+  }
   if (!/^application\/json/.test(res.headers.get('content-type') ?? '')) {
     throw new Error(
       `${where} answered ${res.status} as ${res.headers.get('content-type')}: ${body.slice(0, 200)}`,
@@ -322,7 +333,7 @@ describe(`hostile input on every route of the contract (${testEngine})`, () => {
         fc.asyncProperty(requestFor(route, credentials.ids), async (drawn) => {
           if (Date.now() > deadline) return;
           const request = await build(route, drawn, credentials);
-          await expectSafeAnswer(app, route.method.toUpperCase(), request);
+          await expectSafeAnswer(app, route, request);
         }),
         { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
       );

@@ -9,6 +9,7 @@ import { Mfa } from './mfa';
 import { Quota } from './quota';
 import { Schedules } from './schedules';
 import { Sessions } from './sessions';
+import { SignInMethods } from './sign-in-methods';
 import { Webhooks } from './webhooks';
 
 /**
@@ -29,6 +30,7 @@ export const SETTINGS_SECTIONS: ReadonlyArray<{
   { id: 'sessions', Component: Sessions },
   { id: 'mfa', Component: Mfa },
   { id: 'password', Component: Password },
+  { id: 'sign-in-methods', Component: SignInMethods, roles: ['admin'] },
 ];
 
 /** The settings sections the signed-in role may use (the API's policy decides; this only hides what it would refuse). */

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { hasChromium, launchChromium, seriousViolations } from '../../helpers/browser.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { createTenant } from '../../helpers/factory.ts';
+import { fetchTrusting } from '../../helpers/trusting-fetch.ts';
+import { startTestProvider, type TestProvider } from '../../fixtures/oidc-provider.ts';
+import { generateLoopbackCertificates } from '../../fixtures/tls-certificates.ts';
+
+/**
+ * Single sign-on in Chromium against a real OpenID provider (`oidc-provider`, over HTTPS with
+ * a test CA, on loopback): "Sign in with SSO" on the console's sign-in page, the provider's
+ * login and consent pages, back into the console signed in; a newcomer created as a viewer
+ * (auto-provisioning on); sign out. The server trusts the test CA (as NODE_EXTRA_CA_CERTS
+ * would); Chromium is told to accept the provider's certificate. Any error answer or page
+ * error from the console fails the test (the provider's own pages load a web font the
+ * sandboxed browser cannot reach, so only the console's origin is watched).
+ */
+
+if (!hasChromium) console.warn('sso-browser: skipped; /usr/bin/chromium is absent');
+
+const T = 60_000;
+
+describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})`, () => {
+  let app: TestApp;
+  let provider: TestProvider;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    const certs = generateLoopbackCertificates();
+    provider = await startTestProvider(certs.server);
+    app = await startTestApp({
+      env: {
+        SCANWARD_OIDC_ISSUER: provider.issuer,
+        SCANWARD_OIDC_CLIENT_ID: provider.clientId,
+        SCANWARD_OIDC_CLIENT_SECRET: provider.clientSecret,
+        SCANWARD_OIDC_AUTO_PROVISION: 'true',
+      },
+    });
+    app.services.oidcFetch = fetchTrusting(certs.ca);
+    await bootstrapIfEmpty(app.services.db, app.config);
+    provider.register([`${app.url}/api/v1/auth/oidc/callback`]);
+    browser = await launchChromium();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    expect(problems.splice(0), 'page errors and error answers of the console').toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await provider?.close();
+  });
+
+  const open = async (): Promise<Page> => {
+    const context = await browser.newContext({ baseURL: app.url, ignoreHTTPSErrors: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.url().startsWith(app.url) && response.status() >= 400) {
+        problems.push(`${response.status()} for ${response.request().method()} ${response.url()}`);
+      }
+    });
+    return page;
+  };
+
+  /** From the console's sign-in page through the provider's login and consent pages. */
+  const signInWithSso = async (page: Page, login: string) => {
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Sign in with SSO' }).click();
+    await page.waitForURL((url) => url.href.startsWith(provider.issuer));
+    await page.locator('input[name="login"]').fill(login);
+    await page.locator('input[name="password"]').fill('any password the test provider accepts');
+    await page.locator('button[type="submit"]').click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((url) => url.href.startsWith(app.url));
+  };
+
+  it(
+    'signs a colleague in through the provider and out again',
+    async () => {
+      const tenant = await createTenant(app);
+      const member = await tenant.addUser('member');
+      const page = await open();
+      await page.goto('/');
+      await page.getByRole('heading', { name: 'Sign in to Scanward' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await signInWithSso(page, member.email);
+      await page.locator('.who .email', { hasText: member.email }).waitFor();
+      await page.goto('/settings');
+      await page.getByText(`${member.email} (member)`).waitFor();
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to Scanward' }).waitFor();
+      const session = await page.evaluate(async () => {
+        const res = await fetch('/api/v1/auth/console/session');
+        return ((await res.json()) as { session: unknown }).session;
+      });
+      expect(session).toBeNull();
+    },
+    T,
+  );
+
+  it(
+    'creates a newcomer as a viewer of the default organization (auto-provisioning on)',
+    async () => {
+      const newcomer = `newcomer-${randomBytes(4).toString('hex')}@example.test`;
+      const page = await open();
+      await signInWithSso(page, newcomer);
+      await page.goto('/settings');
+      await page.getByText(`${newcomer} (viewer)`).waitFor();
+      await page.getByText('Default organization', { exact: false }).first().waitFor();
+    },
+    T,
+  );
+
+  it(
+    'lets an admin switch password sign-in off in the settings; the password form then says why',
+    async () => {
+      const tenant = await createTenant(app);
+      const page = await open();
+      await page.goto('/settings');
+      await page.getByLabel('Email').fill(tenant.admin.email);
+      await page.getByLabel('Password').fill(tenant.admin.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.locator('.who .email', { hasText: tenant.admin.email }).waitFor();
+      const section = page.locator('section[aria-labelledby="sign-in-methods"]');
+      await section.getByText('Configured on this instance').waitFor();
+      await section.getByRole('button', { name: 'Switch password sign-in off' }).click();
+      await section.getByText('Off: single sign-on only').waitFor();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+
+      await page.getByLabel('Email').fill(tenant.admin.email);
+      await page.getByLabel('Password').fill(tenant.admin.password);
+      problems.length = 0;
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByText('password sign-in is switched off for this organization').waitFor();
+      // The refusal is the answer this test asked for, not a problem of the page.
+      expect(problems.splice(0)).toEqual([`403 for POST ${app.url}/api/v1/auth/console/session`]);
+
+      await signInWithSso(page, tenant.admin.email);
+      await page.locator('.who .email', { hasText: tenant.admin.email }).waitFor();
+    },
+    T,
+  );
+});
