@@ -119,6 +119,30 @@ const envSchema = z.object({
   SCANWARD_TRUST_PROXY: booleanFlag.default(false),
   /** The address people reach the service at (invitation links); the request's own origin when unset. */
   SCANWARD_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** OpenID issuers trust policies may name besides GitHub Actions' (docs/ci-trust.md): comma-separated https URLs. */
+  SCANWARD_CI_OIDC_ISSUERS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .url({
+            protocol: /^https$/,
+            error: 'must list https URLs (the issuers, as their tokens name them in iss)',
+          })
+          .refine((u) => !u.endsWith('/'), {
+            error: 'must not end with / (write each issuer as its tokens name it in iss)',
+          }),
+      ),
+    )
+    .default([]),
+  /** How long an access token of keyless CI sign-in lives, in seconds (at most 900). */
+  SCANWARD_CI_TOKEN_LIFETIME_SECONDS: wholeNumber(60, 900).default(900),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be a pino level (fatal, error, warn, info, debug, trace, silent)',
@@ -164,6 +188,10 @@ export interface Config {
   trustProxy: boolean;
   /** SCANWARD_PUBLIC_URL: where invitation links point; undefined: the origin of the request that invites. */
   publicUrl: string | undefined;
+  /** SCANWARD_CI_OIDC_ISSUERS: issuers trust policies may name besides GitHub Actions'. */
+  ciOidcIssuers: string[];
+  /** SCANWARD_CI_TOKEN_LIFETIME_SECONDS: lifetime of a CI access token (at most 900). */
+  ciTokenLifetimeSeconds: number;
   /** CISA KEV catalogue (JSON) used by the threat intelligence phase. */
   kevFile: string | undefined;
   /** Directory tree of nuclei-format templates run by full and compliance scans; unset: none. */
@@ -255,6 +283,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     trustProxy: e.SCANWARD_TRUST_PROXY,
     publicUrl: e.SCANWARD_PUBLIC_URL,
+    ciOidcIssuers: e.SCANWARD_CI_OIDC_ISSUERS,
+    ciTokenLifetimeSeconds: e.SCANWARD_CI_TOKEN_LIFETIME_SECONDS,
     kevFile: e.SCANWARD_KEV_FILE,
     templatesDir: e.SCANWARD_TEMPLATES_DIR,
     nmap: e.SCANWARD_NMAP,

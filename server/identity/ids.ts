@@ -15,7 +15,8 @@ export type IdKind =
   | 'evid'
   | 'hist'
   | 'inv'
-  | 'audit';
+  | 'audit'
+  | 'citp';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 

@@ -106,6 +106,10 @@ export const AuditAction = z.enum([
   'user.password_changed',
   'auth.login',
   'auth.login_failed',
+  'ci.token_issued',
+  'ci.token_refused',
+  'ci_trust.created',
+  'ci_trust.deleted',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 

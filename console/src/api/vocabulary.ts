@@ -157,4 +157,8 @@ export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
   'user.password_changed': 'Password changed',
   'auth.login': 'Signed in',
   'auth.login_failed': 'Failed to sign in',
+  'ci.token_issued': 'CI job signed in',
+  'ci.token_refused': 'CI job refused',
+  'ci_trust.created': 'CI trust policy created',
+  'ci_trust.deleted': 'CI trust policy deleted',
 });

@@ -28,6 +28,7 @@ const OWNED_PARAMS = {
   session_id: 'sessions',
   key_id: 'api_keys',
   user_id: 'users',
+  policy_id: 'ci_trust_policies',
 } as const;
 type OwnedParam = keyof typeof OWNED_PARAMS;
 
@@ -119,6 +120,13 @@ describe(`organization isolation of every route with an id in its path (${testEn
         permissions: ['read:scans'],
       }),
     );
+    const policy = okBody(
+      await api.post<{ id: string }>('/api/v1/ci-trust', {
+        name: `trust of ${tag}`,
+        conditions: { repository: `acme/${tag}` },
+        permissions: ['read:scans'],
+      }),
+    );
     const colleague = okBody(
       await api.post<{ user: { id: string } }>('/api/v1/users', {
         email: `colleague@${tag}.example.test`,
@@ -142,6 +150,7 @@ describe(`organization isolation of every route with an id in its path (${testEn
       session_id: other.id,
       key_id: key.id,
       user_id: colleague.user.id,
+      policy_id: policy.id,
     };
   };
 
