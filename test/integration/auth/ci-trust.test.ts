@@ -40,7 +40,7 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
 
   beforeAll(async () => {
     issuer = await startOidcIssuer();
-    app = await startTestApp({ env: { SCANWARD_CI_OIDC_ISSUERS: issuer.issuer } });
+    app = await startTestApp({ captureLogs: true, env: { SCANWARD_CI_OIDC_ISSUERS: issuer.issuer } });
     app.services.ciIssuers = new CiIssuers({ ca: issuer.ca });
     anonymous = apiClient(app);
   });
@@ -89,7 +89,8 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
       repository: r,
       event_name: 'pull_request',
     }));
-    const answer = okBody(await exchange(await issuer.sign(claimsOf(repo), { aud: audience })), 200);
+    const idToken = await issuer.sign(claimsOf(repo), { aud: audience });
+    const answer = okBody(await exchange(idToken), 200);
     expect(answer.token_type).toBe('bearer');
     expect(answer.expires_in).toBe(900);
     expect(answer.permissions).toEqual(['read:scans', 'write:scans']);
@@ -105,6 +106,11 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     await expectError(await ci.get('/api/v1/findings'), 403, 'INSUFFICIENT_PERMISSION');
     await expectError(await ci.get('/api/v1/ci-trust'), 403, 'INSUFFICIENT_PERMISSION');
     await expectError(await ci.post('/api/v1/auth/refresh'), 403, 'INSUFFICIENT_PERMISSION');
+
+    // Neither token is ever logged.
+    expect(app.rawLogs()).toContain('/api/v1/auth/ci-token');
+    expect(app.rawLogs()).not.toContain(idToken.split('.')[2]);
+    expect(app.rawLogs()).not.toContain(answer.access_token.split('.')[2]);
 
     const [event] = await auditOf(tenant, 'ci.token_issued');
     expect(event!.details).toMatchObject({
