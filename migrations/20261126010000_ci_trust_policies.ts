@@ -22,6 +22,8 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('deleted_at', { useTz: true });
     t.index(['org_id', 'issuer']);
+    // The exchange looks policies up by issuer across organizations (an ID token names none).
+    t.index(['issuer']);
     t.index(['org_id', 'created_at', 'id']);
   });
 }
