@@ -165,7 +165,7 @@ export async function exchangeCiToken(
       now,
     );
     if (!caller) throw insufficientPermission('no trust policy matches');
-    throw planUpgradeRequired('Keyless CI sign-in');
+    throw planUpgradeRequired('CI trust policies');
   }
   const permissions = Permission.options.filter((p) => policy.permissions.includes(p));
   const lifetime = Math.min(services.config.ciTokenLifetimeSeconds, CI_TOKEN_MAX_LIFETIME_SECONDS);
@@ -236,7 +236,7 @@ export async function ciPrincipal(services: Services, token: string): Promise<Pr
   }
   const caller = await findCiTokenCaller(services.db, org, pol);
   if (!caller || caller.user.id !== sub) throw invalidToken();
-  if (!planAllows(caller.org.plan, 'api_keys')) throw planUpgradeRequired('Keyless CI sign-in');
+  if (!planAllows(caller.org.plan, 'api_keys')) throw planUpgradeRequired('CI trust policies');
   const granted = new Set<Permission>(caller.permissions);
   const permissions = new Set(Permission.options.filter((p) => perms.includes(p) && granted.has(p)));
   return { via: 'ci_token', user: caller.user, org: caller.org, ciPolicyId: pol, permissions };

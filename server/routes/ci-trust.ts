@@ -24,7 +24,7 @@ const ACCESS = { admin: true, bearerOnly: true } as const;
 const ERRORS = ['INSUFFICIENT_PERMISSION', 'PLAN_UPGRADE_REQUIRED'] as const;
 
 function assertPlan(principal: Principal): void {
-  if (!planAllows(principal.org.plan, 'api_keys')) throw planUpgradeRequired('Keyless CI sign-in');
+  if (!planAllows(principal.org.plan, 'api_keys')) throw planUpgradeRequired('CI trust policies');
 }
 
 export const postCiTrust = defineRoute({
