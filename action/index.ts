@@ -32,4 +32,5 @@ await run({
   },
   cwd: process.env.GITHUB_WORKSPACE || process.cwd(),
   signal: aborter.signal,
+  idTokenAvailable: Boolean(process.env.ACTIONS_ID_TOKEN_REQUEST_URL),
 });

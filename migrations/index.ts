@@ -11,6 +11,7 @@ import * as rolesPeopleAudit from './20261125220100_roles_people_audit.ts';
 import * as scanImports from './20261125221000_scan_imports.ts';
 import * as riskAcceptance from './20261125222000_risk_acceptance.ts';
 import * as slaPolicies from './20261125230500_sla_policies.ts';
+import * as ciTrustPolicies from './20261126010000_ci_trust_policies.ts';
 import * as passwordLoginSwitch from './20261126020000_password_login_switch.ts';
 import * as assets from './20261126040000_assets.ts';
 
@@ -36,6 +37,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125221000_scan_imports', scanImports],
   ['20261125222000_risk_acceptance', riskAcceptance],
   ['20261125230500_sla_policies', slaPolicies],
+  ['20261126010000_ci_trust_policies', ciTrustPolicies],
   ['20261126020000_password_login_switch', passwordLoginSwitch],
   ['20261126040000_assets', assets],
 ];

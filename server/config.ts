@@ -128,6 +128,30 @@ const envSchema = z.object({
     .enum(['admin', 'member', 'viewer'], { error: 'must be admin, member or viewer' })
     .default('viewer'),
   SCANWARD_OIDC_ALLOW_UNVERIFIED_EMAIL: booleanFlag.default(false),
+  /** OpenID issuers trust policies may name besides GitHub Actions' (docs/ci-trust.md): comma-separated https URLs. */
+  SCANWARD_CI_OIDC_ISSUERS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .url({
+            protocol: /^https$/,
+            error: 'must list https URLs (the issuers, as their tokens name them in iss)',
+          })
+          .refine((u) => !u.endsWith('/'), {
+            error: 'must not end with / (write each issuer as its tokens name it in iss)',
+          }),
+      ),
+    )
+    .default([]),
+  /** How long an access token of keyless CI sign-in lives, in seconds (at most 900). */
+  SCANWARD_CI_TOKEN_LIFETIME_SECONDS: wholeNumber(60, 900).default(900),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be a pino level (fatal, error, warn, info, debug, trace, silent)',
@@ -175,6 +199,10 @@ export interface Config {
   publicUrl: string | undefined;
   /** Single sign-on through an OpenID Connect provider; undefined: not configured (auth/oidc.ts). */
   oidc: OidcConfig | undefined;
+  /** SCANWARD_CI_OIDC_ISSUERS: issuers trust policies may name besides GitHub Actions'. */
+  ciOidcIssuers: string[];
+  /** SCANWARD_CI_TOKEN_LIFETIME_SECONDS: lifetime of a CI access token (at most 900). */
+  ciTokenLifetimeSeconds: number;
   /** CISA KEV catalogue (JSON) used by the threat intelligence phase. */
   kevFile: string | undefined;
   /** Directory tree of nuclei-format templates run by full and compliance scans; unset: none. */
@@ -298,6 +326,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             allowUnverifiedEmail: e.SCANWARD_OIDC_ALLOW_UNVERIFIED_EMAIL,
           }
         : undefined,
+    ciOidcIssuers: e.SCANWARD_CI_OIDC_ISSUERS,
+    ciTokenLifetimeSeconds: e.SCANWARD_CI_TOKEN_LIFETIME_SECONDS,
     kevFile: e.SCANWARD_KEV_FILE,
     templatesDir: e.SCANWARD_TEMPLATES_DIR,
     nmap: e.SCANWARD_NMAP,

@@ -1,4 +1,5 @@
 import { loadKeyMaterial } from './auth/keys.ts';
+import { CiIssuers } from './auth/ci-issuers.ts';
 import { openDatabase, type Database, type Engine } from './db/index.ts';
 import { migrateLatest } from './db/migrate.ts';
 import { VERSION } from './version.ts';
@@ -17,6 +18,8 @@ export interface Services {
   engine: Engine;
   logger: Logger;
   keys: KeyMaterial;
+  /** The OpenID issuers of CI providers, with their keys cached (keyless CI sign-in). */
+  ciIssuers: CiIssuers;
   version: string;
   /**
    * The fetch the OpenID Connect client reaches the issuer with (auth/oidc.ts). Unset: the
@@ -57,6 +60,7 @@ export async function startRuntime(
         engine: database.engine,
         logger,
         keys,
+        ciIssuers: new CiIssuers(),
         version: VERSION,
         validateResponses: options.validateResponses ?? false,
       },

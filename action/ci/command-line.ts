@@ -29,6 +29,7 @@ const INPUTS = [
   'idempotency-key',
   'import-file',
   'import-format',
+  'id-token-env',
 ] as const;
 
 export const USAGE = `Usage: scanward-ci [options]
@@ -45,6 +46,9 @@ SCANWARD_FAIL_ON=high. Flags win.
   --api-url URL                Scanward service address        (SCANWARD_API_URL, required)
   --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
   --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
+  --id-token-env VAR           sign in with the CI's OpenID ID token in the
+                               variable VAR (GitLab id_tokens:), no stored key
+                               (SCANWARD_ID_TOKEN_ENV)
   --target HOST                domain, IP or CIDR to scan      (SCANWARD_TARGET)
   --scan-type TYPE             quick (default), full, compliance
   --ports PORTS                e.g. 80,443 or 1-1024
@@ -116,6 +120,11 @@ export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help'
     if (name === 'wait' && values['no-wait']) return 'false';
     if (name === 'upload-sarif') return 'false';
     if (name === 'comment') return 'false';
+    // The ID token itself, read from the variable --id-token-env names (never a flag: it is a secret).
+    if (name === 'id-token') {
+      const source = get('id-token-env');
+      return source ? (env[source] ?? '') : '';
+    }
     const flag = values[name];
     if (typeof flag === 'string') return flag;
     return env[`SCANWARD_${name.toUpperCase().replace(/-/g, '_')}`] ?? '';

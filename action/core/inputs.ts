@@ -19,7 +19,13 @@ import type { Severity } from './scan.ts';
  * How the user asked to authenticate to the Scanward service. service/credentials.ts turns
  * it into the headers of every request (and is the one place that acquires credentials).
  */
-export type AuthInput = { kind: 'api-key'; apiKey: string } | { kind: 'token'; token: string };
+export type AuthInput =
+  | { kind: 'api-key'; apiKey: string }
+  | { kind: 'token'; token: string }
+  /** Keyless CI sign-in on GitHub: the runner's ID token for `audience`, exchanged (docs/ci-trust.md). */
+  | { kind: 'oidc'; audience: string }
+  /** Keyless CI sign-in elsewhere: an ID token the CI minted (GitLab `id_tokens:`), exchanged. */
+  | { kind: 'id-token'; idToken: string };
 
 export interface ServiceInputs {
   /** The service base, without a trailing slash or `/api/v1`. */
@@ -69,6 +75,11 @@ const MAX_POLL_SECONDS = 600;
 export interface ParseOptions {
   /** Who is asking, for the error heading: "The Scanward Action's inputs" or "scanward-ci's options". */
   heading?: string | undefined;
+  /**
+   * Whether the runner can mint an ID token (GitHub sets ACTIONS_ID_TOKEN_REQUEST_URL when the
+   * job has `id-token: write`): with no `api-key` or `token`, the Action then signs in with it.
+   */
+  idTokenAvailable?: boolean | undefined;
 }
 
 export function parseInputs(
@@ -81,7 +92,19 @@ export function parseInputs(
   const read = (name: string) => getInput(name).trim();
 
   const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
-  const auth = parseAuth(read('api-key'), read('token'), problems);
+  const auth = parseAuth(
+    {
+      mode: read('auth').toLowerCase(),
+      apiKey: read('api-key'),
+      token: read('token'),
+      audience: read('audience'),
+      idToken: read('id-token'),
+      idTokenSource: read('id-token-env'),
+    },
+    apiUrl,
+    options.idTokenAvailable ?? false,
+    problems,
+  );
 
   const scanIdRaw = read('scan-id');
   if (scanIdRaw !== '' && !/^scan_[A-Za-z0-9]{1,95}$/.test(scanIdRaw)) {
@@ -268,16 +291,82 @@ function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-function parseAuth(apiKey: string, token: string, problems: string[]): AuthInput | undefined {
+interface AuthFields {
+  /** `auth`: '' (chosen from what is given), api-key, token or oidc. */
+  mode: string;
+  apiKey: string;
+  token: string;
+  audience: string;
+  /** scanward-ci: the value of the variable `--id-token-env` names. */
+  idToken: string;
+  /** scanward-ci: the name of that variable, for messages. */
+  idTokenSource: string;
+}
+
+const AUTH_HELP =
+  'Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}), ' +
+  '`token` (a bearer token), or sign in without a secret with `auth: oidc` (the job needs `permissions: id-token: write` ' +
+  'and a trust policy in Scanward; docs/github-action.md).';
+
+function parseAuth(
+  fields: AuthFields,
+  apiUrl: string | undefined,
+  idTokenAvailable: boolean,
+  problems: string[],
+): AuthInput | undefined {
+  const { mode, apiKey, token, audience, idToken, idTokenSource } = fields;
+  if (!['', 'api-key', 'token', 'oidc'].includes(mode)) {
+    problems.push(`\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`);
+    return undefined;
+  }
   if (apiKey && token) {
     problems.push('Set either `api-key` or `token`, not both.');
     return undefined;
   }
+  const given = [apiKey && 'api-key', token && 'token', idTokenSource && 'id-token-env'].filter(Boolean);
+  if (given.length > 1) {
+    problems.push(
+      `Set only one of \`api-key\`, \`token\` and \`id-token-env\` (${given.join(' and ')} are set).`,
+    );
+    return undefined;
+  }
+  if (mode === 'api-key' && !apiKey) {
+    problems.push('`auth` is api-key but `api-key` is empty. ' + AUTH_HELP);
+    return undefined;
+  }
+  if (mode === 'token' && !token) {
+    problems.push('`auth` is token but `token` is empty. ' + AUTH_HELP);
+    return undefined;
+  }
+  if (mode === 'oidc' && (apiKey || token)) {
+    problems.push(
+      '`auth` is oidc: leave `api-key` and `token` out (the job signs in with its own identity).',
+    );
+    return undefined;
+  }
   if (apiKey) return { kind: 'api-key', apiKey };
   if (token) return { kind: 'token', token: token.replace(/^Bearer\s+/i, '') };
-  problems.push(
-    'Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}) or `token` (a bearer token).',
-  );
+  if (idTokenSource) {
+    if (!idToken) {
+      problems.push(
+        `\`id-token-env\` names ${idTokenSource}, which is empty or unset; in GitLab declare it under \`id_tokens:\` with the audience of your Scanward trust policy.`,
+      );
+      return undefined;
+    }
+    return { kind: 'id-token', idToken };
+  }
+  if (mode === 'oidc' || idTokenAvailable) {
+    if (!idTokenAvailable) {
+      problems.push(
+        '`auth` is oidc but the runner offers no ID token: give the job `permissions: id-token: write` (docs/github-action.md).',
+      );
+      return undefined;
+    }
+    const aud = audience || apiUrl;
+    if (!aud) return undefined;
+    return { kind: 'oidc', audience: aud };
+  }
+  problems.push(AUTH_HELP);
   return undefined;
 }
 

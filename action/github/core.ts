@@ -8,7 +8,16 @@ import type * as actionsCore from '@actions/core';
  */
 export type ActionCore = Pick<
   typeof actionsCore,
-  'getInput' | 'setOutput' | 'setSecret' | 'info' | 'warning' | 'error' | 'debug' | 'setFailed' | 'group'
+  | 'getInput'
+  | 'setOutput'
+  | 'setSecret'
+  | 'info'
+  | 'warning'
+  | 'error'
+  | 'debug'
+  | 'setFailed'
+  | 'group'
+  | 'getIDToken'
 > & {
   summary: { addRaw(text: string, addEOL?: boolean): unknown; write(): Promise<unknown> };
 };

@@ -46,6 +46,8 @@ export interface ActionDeps {
   githubRetryBaseMs?: number | undefined;
   /** false: no throttling plugin, so tests do not wait a second between writes. */
   githubThrottle?: boolean | undefined;
+  /** Whether the runner can mint an ID token (ACTIONS_ID_TOKEN_REQUEST_URL is set: the job has `id-token: write`). */
+  idTokenAvailable?: boolean | undefined;
 }
 
 export interface ActionResult {
@@ -87,7 +89,9 @@ function failStep(core: ActionCore, error: unknown): void {
 async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const { core, context } = deps;
   core.info(`Scanward Action ${ACTION_VERSION} on Node ${process.version}`);
-  const { inputs, warnings } = parseInputs((name) => core.getInput(name), context);
+  const { inputs, warnings } = parseInputs((name) => core.getInput(name), context, {
+    idTokenAvailable: deps.idTokenAvailable,
+  });
   for (const warning of warnings) core.warning(warning);
   if (inputs.github.githubToken) core.setSecret(inputs.github.githubToken);
 
@@ -96,6 +100,7 @@ async function runAction(deps: ActionDeps): Promise<ActionResult> {
     http: httpDeps(deps, (m) => core.info(m)),
     userAgent: USER_AGENT,
     onSecret: (secret) => core.setSecret(secret),
+    idToken: (audience) => core.getIDToken(audience),
     readFile: deps.readFile && ((path) => deps.readFile!(resolve(deps.cwd, path))),
   });
   const outcome = await core.group('Scanward scan', () =>

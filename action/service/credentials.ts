@@ -1,7 +1,8 @@
+import { ConfigurationError } from '../core/errors.ts';
 import type { AuthInput } from '../core/inputs.ts';
 import { scanwardError } from './api-errors.ts';
 import { requestWithRetry, type HttpDeps } from './http.ts';
-import { TokenBody } from './responses.ts';
+import { CiTokenBody, TokenBody } from './responses.ts';
 
 /**
  * Credential acquisition for the Scanward service, in one place: from what the user gave
@@ -29,6 +30,8 @@ export interface CredentialDeps {
   userAgent: string;
   /** Told every secret (the key or token given, and each refreshed token), so the log masks it. */
   onSecret?: ((secret: string) => void) | undefined;
+  /** The runner's ID token for an audience (`@actions/core`'s getIDToken); only the Action has it. */
+  idToken?: ((audience: string) => Promise<string>) | undefined;
 }
 
 /** Refresh a bearer token this long before it expires (tokens live one hour). */
@@ -42,6 +45,13 @@ export function acquireCredentials(auth: AuthInput, deps: CredentialDeps): Crede
     case 'token':
       deps.onSecret?.(auth.token);
       return new RefreshingToken(auth.token, deps);
+    case 'oidc': {
+      const mint = deps.idToken;
+      if (!mint) throw new ConfigurationError('`auth: oidc` works only in a GitHub Actions job.');
+      return new ExchangedToken(() => mint(auth.audience), deps);
+    }
+    case 'id-token':
+      return new ExchangedToken(async () => auth.idToken, deps);
   }
 }
 
@@ -90,5 +100,54 @@ export function tokenExpiry(token: string): number | undefined {
     return typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Exchange again this long before the access token expires (it lives at most 15 minutes). */
+const EXCHANGE_MARGIN_MS = 60_000;
+
+/**
+ * Keyless CI sign-in (docs/ci-trust.md): the CI provider's ID token exchanged at
+ * `POST /api/v1/auth/ci-token` for a short-lived access token limited to the matching trust
+ * policy's permissions. The access token cannot be refreshed: shortly before it expires a new ID
+ * token is exchanged (the runner mints a fresh one; a token from a variable is reused, and the
+ * service refuses it once it has expired).
+ */
+class ExchangedToken implements Credentials {
+  private token: string | undefined;
+  private expiresAt = 0;
+
+  constructor(
+    private readonly idToken: () => Promise<string>,
+    private readonly deps: CredentialDeps,
+  ) {}
+
+  async headers(): Promise<Record<string, string>> {
+    if (!this.token || this.expiresAt - this.deps.http.now() <= EXCHANGE_MARGIN_MS) await this.exchange();
+    return { authorization: `Bearer ${this.token!}` };
+  }
+
+  private async exchange(): Promise<void> {
+    const idToken = await this.idToken();
+    this.deps.onSecret?.(idToken);
+    const res = await requestWithRetry(
+      this.deps.http,
+      `${this.deps.baseUrl}/api/v1/auth/ci-token`,
+      {
+        method: 'POST',
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'user-agent': this.deps.userAgent,
+        },
+        body: JSON.stringify({ id_token: idToken }),
+      },
+      "Scanward: exchange the CI job's ID token",
+    );
+    if (!res.ok) throw await scanwardError(res, "exchange the CI job's ID token (keyless sign-in)");
+    const { access_token, expires_in } = CiTokenBody.parse(await res.json());
+    this.deps.onSecret?.(access_token);
+    this.token = access_token;
+    this.expiresAt = this.deps.http.now() + expires_in * 1000;
   }
 }

@@ -25,6 +25,8 @@ export interface RemoteScanDeps {
   onSecret: (secret: string) => void;
   /** Reads a report file to import (`import-file`); the front end does the file I/O. */
   readFile?: ((path: string) => Promise<Uint8Array>) | undefined;
+  /** The runner's ID token for an audience (`auth: oidc`); only the Action has it. */
+  idToken?: ((audience: string) => Promise<string>) | undefined;
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -37,6 +39,7 @@ export function remoteScanSource(service: ServiceInputs, deps: RemoteScanDeps): 
       http: deps.http,
       userAgent: deps.userAgent,
       onSecret: deps.onSecret,
+      idToken: deps.idToken,
     }),
     http: deps.http,
     userAgent: deps.userAgent,

@@ -10348,7 +10348,14 @@ function parseInputs(getInput, context, options = {}) {
     const warnings = [];
     const read = (name) => getInput(name).trim();
     const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
-    const auth = parseAuth(read('api-key'), read('token'), problems);
+    const auth = parseAuth({
+        mode: read('auth').toLowerCase(),
+        apiKey: read('api-key'),
+        token: read('token'),
+        audience: read('audience'),
+        idToken: read('id-token'),
+        idTokenSource: read('id-token-env'),
+    }, apiUrl, options.idTokenAvailable ?? false, problems);
     const scanIdRaw = read('scan-id');
     if (scanIdRaw !== '' && !/^scan_[A-Za-z0-9]{1,95}$/.test(scanIdRaw)) {
         problems.push(`\`scan-id\` is "${scanIdRaw}"; use the id of a scan, like scan_0123456789abcdefghijklmn.`);
@@ -10505,16 +10512,58 @@ function parseApiUrl(raw, problems, warnings) {
 function isLoopbackHost(host) {
     return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
-function parseAuth(apiKey, token, problems) {
+const AUTH_HELP = 'Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}), ' +
+    '`token` (a bearer token), or sign in without a secret with `auth: oidc` (the job needs `permissions: id-token: write` ' +
+    'and a trust policy in Scanward; docs/github-action.md).';
+function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
+    const { mode, apiKey, token, audience, idToken, idTokenSource } = fields;
+    if (!['', 'api-key', 'token', 'oidc'].includes(mode)) {
+        problems.push(`\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`);
+        return undefined;
+    }
     if (apiKey && token) {
         problems.push('Set either `api-key` or `token`, not both.');
+        return undefined;
+    }
+    const given = [apiKey && 'api-key', token && 'token', idTokenSource && 'id-token-env'].filter(Boolean);
+    if (given.length > 1) {
+        problems.push(`Set only one of \`api-key\`, \`token\` and \`id-token-env\` (${given.join(' and ')} are set).`);
+        return undefined;
+    }
+    if (mode === 'api-key' && !apiKey) {
+        problems.push('`auth` is api-key but `api-key` is empty. ' + AUTH_HELP);
+        return undefined;
+    }
+    if (mode === 'token' && !token) {
+        problems.push('`auth` is token but `token` is empty. ' + AUTH_HELP);
+        return undefined;
+    }
+    if (mode === 'oidc' && (apiKey || token)) {
+        problems.push('`auth` is oidc: leave `api-key` and `token` out (the job signs in with its own identity).');
         return undefined;
     }
     if (apiKey)
         return { kind: 'api-key', apiKey };
     if (token)
         return { kind: 'token', token: token.replace(/^Bearer\s+/i, '') };
-    problems.push('Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}) or `token` (a bearer token).');
+    if (idTokenSource) {
+        if (!idToken) {
+            problems.push(`\`id-token-env\` names ${idTokenSource}, which is empty or unset; in GitLab declare it under \`id_tokens:\` with the audience of your Scanward trust policy.`);
+            return undefined;
+        }
+        return { kind: 'id-token', idToken };
+    }
+    if (mode === 'oidc' || idTokenAvailable) {
+        if (!idTokenAvailable) {
+            problems.push('`auth` is oidc but the runner offers no ID token: give the job `permissions: id-token: write` (docs/github-action.md).');
+            return undefined;
+        }
+        const aud = audience || apiUrl;
+        if (!aud)
+            return undefined;
+        return { kind: 'oidc', audience: aud };
+    }
+    problems.push(AUTH_HELP);
     return undefined;
 }
 function parseFrameworks(raw, problems) {
@@ -11340,6 +11389,12 @@ function pageBody(item) {
 }
 const HealthBody = object({ version: schemas_string().optional() });
 const TokenBody = object({ access_token: schemas_string().min(1), expires_in: schemas_number().optional() });
+/** POST /api/v1/auth/ci-token: a short-lived access token for a CI job's ID token. */
+const CiTokenBody = object({
+    access_token: schemas_string().min(1),
+    expires_in: schemas_number().int().positive(),
+    permissions: array(schemas_string()).optional(),
+});
 
 ;// CONCATENATED MODULE: ./action/service/client.ts
 
@@ -11487,6 +11542,7 @@ class ScanwardClient {
 
 
 
+
 /** Refresh a bearer token this long before it expires (tokens live one hour). */
 const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 function acquireCredentials(auth, deps) {
@@ -11497,6 +11553,14 @@ function acquireCredentials(auth, deps) {
         case 'token':
             deps.onSecret?.(auth.token);
             return new RefreshingToken(auth.token, deps);
+        case 'oidc': {
+            const mint = deps.idToken;
+            if (!mint)
+                throw new ConfigurationError('`auth: oidc` works only in a GitHub Actions job.');
+            return new ExchangedToken(() => mint(auth.audience), deps);
+        }
+        case 'id-token':
+            return new ExchangedToken(async () => auth.idToken, deps);
     }
 }
 /** A bearer token of a user's session, refreshed through `POST /api/v1/auth/refresh` shortly before it expires. */
@@ -11541,6 +11605,49 @@ function tokenExpiry(token) {
     }
     catch {
         return undefined;
+    }
+}
+/** Exchange again this long before the access token expires (it lives at most 15 minutes). */
+const EXCHANGE_MARGIN_MS = 60_000;
+/**
+ * Keyless CI sign-in (docs/ci-trust.md): the CI provider's ID token exchanged at
+ * `POST /api/v1/auth/ci-token` for a short-lived access token limited to the matching trust
+ * policy's permissions. The access token cannot be refreshed: shortly before it expires a new ID
+ * token is exchanged (the runner mints a fresh one; a token from a variable is reused, and the
+ * service refuses it once it has expired).
+ */
+class ExchangedToken {
+    idToken;
+    deps;
+    token;
+    expiresAt = 0;
+    constructor(idToken, deps) {
+        this.idToken = idToken;
+        this.deps = deps;
+    }
+    async headers() {
+        if (!this.token || this.expiresAt - this.deps.http.now() <= EXCHANGE_MARGIN_MS)
+            await this.exchange();
+        return { authorization: `Bearer ${this.token}` };
+    }
+    async exchange() {
+        const idToken = await this.idToken();
+        this.deps.onSecret?.(idToken);
+        const res = await requestWithRetry(this.deps.http, `${this.deps.baseUrl}/api/v1/auth/ci-token`, {
+            method: 'POST',
+            headers: {
+                accept: 'application/json',
+                'content-type': 'application/json',
+                'user-agent': this.deps.userAgent,
+            },
+            body: JSON.stringify({ id_token: idToken }),
+        }, "Scanward: exchange the CI job's ID token");
+        if (!res.ok)
+            throw await scanwardError(res, "exchange the CI job's ID token (keyless sign-in)");
+        const { access_token, expires_in } = CiTokenBody.parse(await res.json());
+        this.deps.onSecret?.(access_token);
+        this.token = access_token;
+        this.expiresAt = this.deps.http.now() + expires_in * 1000;
     }
 }
 
@@ -11592,6 +11699,7 @@ function remoteScanSource(service, deps) {
             http: deps.http,
             userAgent: deps.userAgent,
             onSecret: deps.onSecret,
+            idToken: deps.idToken,
         }),
         http: deps.http,
         userAgent: deps.userAgent,
@@ -11802,6 +11910,7 @@ const INPUTS = [
     'idempotency-key',
     'import-file',
     'import-format',
+    'id-token-env',
 ];
 const USAGE = `Usage: scanward-ci [options]
        scanward-ci import FILE --target ASSET [--import-format FORMAT] [options]
@@ -11817,6 +11926,9 @@ SCANWARD_FAIL_ON=high. Flags win.
   --api-url URL                Scanward service address        (SCANWARD_API_URL, required)
   --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
   --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
+  --id-token-env VAR           sign in with the CI's OpenID ID token in the
+                               variable VAR (GitLab id_tokens:), no stored key
+                               (SCANWARD_ID_TOKEN_ENV)
   --target HOST                domain, IP or CIDR to scan      (SCANWARD_TARGET)
   --scan-type TYPE             quick (default), full, compliance
   --ports PORTS                e.g. 80,443 or 1-1024
@@ -11884,6 +11996,11 @@ function parseCommandLine(argv, env) {
             return 'false';
         if (name === 'comment')
             return 'false';
+        // The ID token itself, read from the variable --id-token-env names (never a flag: it is a secret).
+        if (name === 'id-token') {
+            const source = get('id-token-env');
+            return source ? (env[source] ?? '') : '';
+        }
         const flag = values[name];
         if (typeof flag === 'string')
             return flag;

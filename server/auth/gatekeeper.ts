@@ -16,6 +16,7 @@ import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { findApiKeyCallerByHash, touchApiKey } from './api-keys.repository.ts';
 import { findSessionCaller, touchSession } from './sessions.repository.ts';
 import { invalidToken, verifyToken } from './tokens.ts';
+import { ciPrincipal, isCiAccessToken } from './ci-exchange.ts';
 
 /** API keys look like `sw_<43 base64url characters>`. */
 export const API_KEY_PREFIX = 'sw_';
@@ -29,6 +30,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /** The caller of a session's access token (bearer header or console cookie); throws 401 when it fails. */
 export async function bearerPrincipal(services: Services, token: string): Promise<Principal> {
+  if (isCiAccessToken(token)) return ciPrincipal(services, token);
   const claims = await verifyToken(services.keys.jwtSecret, token);
   const caller = await findSessionCaller(
     services.db,

@@ -29,15 +29,18 @@ export interface PrincipalOrganization {
 /**
  * Who is calling. An API key acts as the user who created it, limited to the
  * key's permissions; a bearer token (or HTTP Basic on the docs) carries the
- * user's full rights.
+ * user's full rights. A CI access token (keyless CI sign-in) acts as the admin who created its
+ * trust policy, limited to the policy's permissions, as an API key does.
  */
 export interface Principal {
-  via: 'bearer' | 'cookie' | 'api_key' | 'basic';
+  via: 'bearer' | 'cookie' | 'api_key' | 'basic' | 'ci_token';
   user: PrincipalUser;
   org: PrincipalOrganization;
   /** The session of a bearer token or console cookie. */
   sessionId?: string;
   apiKeyId?: string;
+  /** The trust policy a CI access token was exchanged under (docs/ci-trust.md). */
+  ciPolicyId?: string;
   /** The API key's permissions; undefined for bearer and basic callers (all rights of the user). */
   permissions?: ReadonlySet<Permission>;
 }

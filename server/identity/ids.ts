@@ -16,7 +16,8 @@ export type IdKind =
   | 'hist'
   | 'inv'
   | 'audit'
-  | 'asset';
+  | 'asset'
+  | 'citp';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 

@@ -11,6 +11,8 @@ import {
 } from '../auth/mfa.ts';
 import { listSessions, revokeAllSessions, revokeSession } from '../auth/sessions.ts';
 import { issueToken, invalidToken } from '../auth/tokens.ts';
+import { exchangeCiToken } from '../auth/ci-exchange.ts';
+import { CiTokenRequest, CiTokenResponse } from '../schemas/ci-trust.ts';
 import { defineRoute } from '../http/contract.ts';
 import { notFound } from '../errors.ts';
 import {
@@ -65,6 +67,36 @@ export const createToken = defineRoute({
       mfaCode: body.mfa_code,
       ip: ctx.ip,
       userAgent: ctx.get('user-agent') || undefined,
+    }),
+  }),
+});
+
+export const postCiToken = defineRoute({
+  method: 'post',
+  path: '/api/v1/auth/ci-token',
+  operationId: 'exchangeCiToken',
+  summary: "Exchange a CI provider's ID token for a short-lived access token",
+  description:
+    'Keyless CI sign-in: the ID token (GitHub Actions, GitLab `id_tokens:`…) is verified against its ' +
+    "issuer's published keys and matched against the trust policies. The answer is a bearer token of " +
+    "at most 15 minutes carrying only the matching policy's permissions; it cannot be refreshed. " +
+    'An invalid token answers 401, a valid one no policy matches 403. Every exchange is in the audit trail.',
+  tags,
+  access: { public: true },
+  body: CiTokenRequest,
+  responses: { 200: { description: 'Access token', schema: CiTokenResponse } },
+  errors: [
+    'INVALID_TOKEN',
+    'TOKEN_EXPIRED',
+    'INSUFFICIENT_PERMISSION',
+    'PLAN_UPGRADE_REQUIRED',
+    'SERVICE_UNAVAILABLE',
+  ],
+  handler: async ({ body, services, ctx }) => ({
+    body: await exchangeCiToken(services, {
+      idToken: body.id_token,
+      organizationId: body.organization_id,
+      ip: ctx.ip,
     }),
   }),
 });
@@ -295,6 +327,7 @@ export const acceptInvitation = defineRoute({
 export const authRoutes = [
   createToken,
   refreshToken,
+  postCiToken,
   listMySessions,
   deleteSession,
   logoutAll,

@@ -17,6 +17,7 @@ import { auditEventRoutes } from './audit-events.ts';
 import { eventRoutes } from './events.ts';
 import { settingsRoutes } from './settings.ts';
 import { oidcRoutes } from './oidc.ts';
+import { ciTrustRoutes } from './ci-trust.ts';
 
 /** Every route the API serves, in one list: mounted by the app, documented by /openapi.json. */
 export const allRoutes: AnyRoute[] = [
@@ -37,6 +38,7 @@ export const allRoutes: AnyRoute[] = [
   ...auditEventRoutes,
   ...eventRoutes,
   ...settingsRoutes,
+  ...ciTrustRoutes,
 ];
 
 /** What each tag of `allRoutes` groups, in the order the documentation lists them. */
@@ -75,6 +77,13 @@ export const routeTags: TagDescription[] = [
     description:
       'Keys for automation, limited to their permissions (professional and enterprise plans); ' +
       "managed by the organization's admins with a bearer token.",
+  },
+  {
+    name: 'CI trust',
+    description:
+      'Keyless CI sign-in: trust policies let CI jobs (GitHub Actions, GitLab) exchange their own ' +
+      'OpenID Connect ID token for a short-lived access token instead of storing an API key; managed ' +
+      'by admins with a bearer token.',
   },
   {
     name: 'Webhooks',

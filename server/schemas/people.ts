@@ -108,6 +108,10 @@ export const AuditAction = z.enum([
   'auth.login',
   'auth.login_failed',
   'auth.password_login_changed',
+  'ci.token_issued',
+  'ci.token_refused',
+  'ci_trust.created',
+  'ci_trust.deleted',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 

@@ -74,6 +74,8 @@ describe('configuration from the environment', () => {
       importLimit: 33_554_432,
       ai: undefined,
       trustProxy: false,
+      ciOidcIssuers: [],
+      ciTokenLifetimeSeconds: 900,
       logLevel: 'info',
     });
   });
@@ -113,6 +115,8 @@ describe('configuration from the environment', () => {
       SCANWARD_AI_KEY: 'sk-test',
       SCANWARD_AI_MODEL: 'small-model',
       SCANWARD_TRUST_PROXY: '1',
+      SCANWARD_CI_OIDC_ISSUERS: 'https://gitlab.example.com, https://ci.example.org/oidc',
+      SCANWARD_CI_TOKEN_LIFETIME_SECONDS: '300',
       LOG_LEVEL: 'debug',
     });
     expect(config).toEqual({
@@ -147,6 +151,8 @@ describe('configuration from the environment', () => {
       importLimit: 4096,
       ai: { url: 'https://llm.example.com/v1', key: 'sk-test', model: 'small-model' },
       trustProxy: true,
+      ciOidcIssuers: ['https://gitlab.example.com', 'https://ci.example.org/oidc'],
+      ciTokenLifetimeSeconds: 300,
       logLevel: 'debug',
     });
   });

@@ -492,6 +492,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/ci-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a CI provider's ID token for a short-lived access token
+         * @description Keyless CI sign-in: the ID token (GitHub Actions, GitLab `id_tokens:`…) is verified against its issuer's published keys and matched against the trust policies. The answer is a bearer token of at most 15 minutes carrying only the matching policy's permissions; it cannot be refreshed. An invalid token answers 401, a valid one no policy matches 403. Every exchange is in the audit trail.
+         */
+        post: operations["exchangeCiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/sessions": {
         parameters: {
             query?: never;
@@ -1253,6 +1273,60 @@ export interface paths {
         put: operations["setSlaPolicy"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ci-trust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's trust policies
+         * @description Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        get: operations["listCiTrustPolicies"];
+        put?: never;
+        /**
+         * Trust a CI identity: create a trust policy
+         * @description ID tokens of `issuer` carrying `audience` whose claims meet every condition can be exchanged (POST /api/v1/auth/ci-token) for an access token with `permissions`, acting as the admin who created the policy.
+         *
+         *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        post: operations["createCiTrustPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ci-trust/{policy_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a trust policy
+         * @description Access tokens exchanged under it stop working at once (INVALID_TOKEN).
+         *
+         *     Bearer tokens only (API keys are refused).
+         *
+         *     Roles: admin.
+         */
+        delete: operations["deleteCiTrustPolicy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2296,6 +2370,23 @@ export interface components {
             /** @description Current 6-digit TOTP code, or an unused recovery code (spent by the log-in); required when MFA is enabled */
             mfa_code?: string;
         };
+        CiToken: {
+            /** @description Send as `Authorization: Bearer …` */
+            access_token: string;
+            /** @enum {string} */
+            token_type: "bearer";
+            /** @description Seconds until the token expires (at most 900); it cannot be refreshed */
+            expires_in: number;
+            /** @description The matching policy's permissions */
+            permissions: ("read:scans" | "write:scans" | "read:findings" | "write:findings" | "read:grc" | "write:grc")[];
+            policy_id: string;
+        };
+        CiTokenRequest: {
+            /** @description The CI provider's OpenID Connect ID token (a JWT) */
+            id_token: string;
+            /** @description Only when policies of several organizations sharing an audience match the token: which one to sign in to */
+            organization_id?: string;
+        };
         SessionList: {
             items: components["schemas"]["Session"][];
             total: number;
@@ -2806,7 +2897,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed";
+            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
             /** @description Who acted; null when nobody signed in (a failed log-in) */
             actor: {
                 id: string | null;
@@ -2836,6 +2927,66 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
+        };
+        CiTrustPolicy: {
+            /** @example citp_0123456789abcdefghijklmn */
+            id: string;
+            name: string;
+            issuer: string;
+            audience: string;
+            conditions: {
+                [key: string]: string;
+            };
+            permissions: ("read:scans" | "write:scans" | "read:findings" | "write:findings" | "read:grc" | "write:grc")[];
+            allow_forks: boolean;
+            created_by: {
+                id: string;
+                email: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        CiTrustPolicyCreate: {
+            name: string;
+            /**
+             * Format: uri
+             * @description The OpenID issuer; default https://token.actions.githubusercontent.com. Others must be listed in SCANWARD_CI_OIDC_ISSUERS.
+             */
+            issuer?: string;
+            /** @description The `aud` the token must carry; default SCANWARD_PUBLIC_URL (else the request's origin) */
+            audience?: string;
+            conditions: components["schemas"]["CiTrustConditions"];
+            permissions: ("read:scans" | "write:scans" | "read:findings" | "write:findings" | "read:grc" | "write:grc")[];
+            /**
+             * @description Whether tokens of runs that may execute code from a fork (`pull_request_target`, `workflow_run`) may match
+             * @default false
+             */
+            allow_forks: boolean;
+        };
+        /** @description Every condition given must hold (exact value or glob: `*` any characters but `/`, `**` any characters, `?` one character but `/`). A claim the token lacks fails its condition. */
+        CiTrustConditions: {
+            /** @description `owner/name`, e.g. `acme/web` or `acme/*` */
+            repository?: string;
+            /** @description e.g. `acme` */
+            repository_owner?: string;
+            /** @description e.g. `refs/heads/main` or `refs/pull/*\/merge` */
+            ref?: string;
+            /** @description e.g. `push` or `pull_request` */
+            event_name?: string;
+            /** @description The deployment environment of the job */
+            environment?: string;
+            /** @description e.g. `acme/ci/.github/workflows/scan.yml@refs/heads/main` */
+            job_workflow_ref?: string;
+        };
+        CiTrustPolicyList: {
+            items: components["schemas"]["CiTrustPolicy"][];
+            total: number;
+            page: number;
+            per_page: number;
+            pages: number;
         };
     };
     responses: never;
@@ -5101,6 +5252,93 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exchangeCiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CiTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Access token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CiToken"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8500,7 +8738,7 @@ export interface operations {
                 per_page?: number;
                 /** @description The actor's user id or e-mail */
                 actor?: string;
-                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed";
+                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
                 /** @description Events at or after this moment */
                 from?: string;
                 /** @description Events before this moment */
@@ -8797,6 +9035,295 @@ export interface operations {
             };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCiTrustPolicies: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Trust policies, newest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CiTrustPolicyList"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCiTrustPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CiTrustPolicyCreate"];
+            };
+        };
+        responses: {
+            /** @description The policy */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CiTrustPolicy"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCiTrustPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The trust policy id */
+                policy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy is deleted */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

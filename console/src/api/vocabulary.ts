@@ -159,6 +159,10 @@ export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
   'auth.login': 'Signed in',
   'auth.login_failed': 'Failed to sign in',
   'auth.password_login_changed': 'Password sign-in switched on or off',
+  'ci.token_issued': 'CI job signed in',
+  'ci.token_refused': 'CI job refused',
+  'ci_trust.created': 'CI trust policy created',
+  'ci_trust.deleted': 'CI trust policy deleted',
 });
 
 /** Where a service's software stands in its release cycle (the asset pages' badges). */

@@ -1,4 +1,5 @@
 import * as apiKeys from '../../auth/api-keys.repository.ts';
+import * as ciTrustPolicies from '../../auth/ci-trust-policies.repository.ts';
 import * as recoveryCodes from '../../auth/mfa-recovery-codes.repository.ts';
 import * as sessions from '../../auth/sessions.repository.ts';
 import * as settings from '../../auth/settings.repository.ts';
@@ -37,6 +38,29 @@ export const authSamples = [
     revokeUserApiKeys: [[ORG, USER, NOW]],
     touchApiKey: [[ORG, API_KEY, NOW]],
     findApiKeyCallerByHash: [['hash']],
+  }),
+  repositorySamples('server/auth/ci-trust-policies.repository.ts', ciTrustPolicies, {
+    insertCiTrustPolicy: [
+      [
+        {
+          id: 'citp_sample',
+          org_id: ORG,
+          name: 'Pull requests of acme/web',
+          issuer: 'https://token.actions.githubusercontent.com',
+          audience: 'https://scanward.example.com',
+          conditions: { repository: 'acme/web', event_name: 'pull_request' },
+          permissions: ['read:scans', 'write:scans'],
+          allow_forks: false,
+          created_by: USER,
+        },
+      ],
+    ],
+    countCiTrustPolicies: [[ORG]],
+    listCiTrustPolicies: [[ORG, PAGE]],
+    findCiTrustPolicy: [[ORG, 'citp_sample']],
+    deleteCiTrustPolicy: [[ORG, 'citp_sample', NOW]],
+    findCiTrustPoliciesByIssuer: [['https://token.actions.githubusercontent.com']],
+    findCiTokenCaller: [[ORG, 'citp_sample']],
   }),
   repositorySamples('server/auth/sessions.repository.ts', sessions, {
     insertSession: [[{ id: SESSION, org_id: ORG, user_id: USER, expires_at: NOW }]],

@@ -293,6 +293,7 @@ function recordingCore(inputs: Record<string, string>): RecordingCore {
     summaries: [],
     secrets: [],
     getInput: (name) => (inputs[name] ?? '').trim(),
+    getIDToken: () => Promise.reject(new Error('this test job has no ID token')),
     setOutput: (name, value) => void core.outputs.set(name, String(value)),
     setSecret: (secret) => void core.secrets.push(secret),
     info: (message) => void core.infos.push(message),

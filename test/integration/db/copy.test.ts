@@ -154,6 +154,15 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
           201,
         );
         if (i === 0) seeded.apiKey = String(key.key);
+        // A trust policy for keyless CI sign-in.
+        okBody(
+          await apiClient(embedded, { token: org.token }).post('/api/v1/ci-trust', {
+            name: `main of acme-${i}/*`,
+            conditions: { repository: `acme-${i}/*`, ref: 'refs/heads/main' },
+            permissions: ['read:scans', 'write:scans'],
+          }),
+          201,
+        );
         const hook = okBody(
           await apiClient(embedded, { token: org.token }).post('/api/v1/webhooks', {
             url: `${receiver.url}/${i}`,

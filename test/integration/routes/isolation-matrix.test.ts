@@ -29,6 +29,7 @@ const OWNED_PARAMS = {
   key_id: 'api_keys',
   user_id: 'users',
   asset_id: 'assets',
+  policy_id: 'ci_trust_policies',
 } as const;
 type OwnedParam = keyof typeof OWNED_PARAMS;
 
@@ -120,6 +121,13 @@ describe(`organization isolation of every route with an id in its path (${testEn
         permissions: ['read:scans'],
       }),
     );
+    const policy = okBody(
+      await api.post<{ id: string }>('/api/v1/ci-trust', {
+        name: `trust of ${tag}`,
+        conditions: { repository: `acme/${tag}` },
+        permissions: ['read:scans'],
+      }),
+    );
     const colleague = okBody(
       await api.post<{ user: { id: string } }>('/api/v1/users', {
         email: `colleague@${tag}.example.test`,
@@ -157,6 +165,7 @@ describe(`organization isolation of every route with an id in its path (${testEn
       key_id: key.id,
       user_id: colleague.user.id,
       asset_id: assets.items[0].id,
+      policy_id: policy.id,
     };
   };
 

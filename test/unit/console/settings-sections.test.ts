@@ -145,6 +145,75 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
     expect(harness.served.filter((p) => p.startsWith('/api/'))).toEqual([]);
   });
 
+  it('lists trust policies for keyless CI sign-in, adds one with only the conditions filled in, and deletes one', async () => {
+    const policies: ApiSchemas['CiTrustPolicy'][] = [
+      {
+        id: 'citp_main000000000000000000',
+        name: 'main of acme/*',
+        issuer: 'https://token.actions.githubusercontent.com',
+        audience: 'https://scanward.example.test',
+        conditions: { repository: 'acme/*', ref: 'refs/heads/main' },
+        permissions: ['read:scans', 'write:scans'],
+        allow_forks: false,
+        created_by: { id: 'user_1', email: 'ada@example.test' },
+        created_at,
+      },
+    ];
+    const { page, calls } = await mount('ci-trust', {
+      'GET /api/v1/ci-trust': () => ({ status: 200, body: listOf(policies) }),
+      'POST /api/v1/ci-trust': ({ body }) => {
+        const request = body as ApiSchemas['CiTrustPolicyCreate'];
+        const policy: ApiSchemas['CiTrustPolicy'] = {
+          ...policies[0]!,
+          id: 'citp_prs0000000000000000000',
+          name: request.name,
+          conditions: request.conditions as Record<string, string>,
+          permissions: request.permissions,
+          allow_forks: request.allow_forks ?? false,
+        };
+        policies.push(policy);
+        return { status: 201, body: policy };
+      },
+      'DELETE /api/v1/ci-trust/:policy_id': ({ params }) => {
+        policies.splice(
+          policies.findIndex((p) => p.id === params.policy_id),
+          1,
+        );
+        const answer: ApiSchemas['Revoked'] = { id: params.policy_id!, revoked: true };
+        return { status: 200, body: answer };
+      },
+    });
+    const section = page.getByRole('region', { name: 'CI sign-in without keys' });
+    const mainRow = section.getByRole('row').filter({ hasText: 'main of acme/*' });
+    await mainRow.waitFor();
+    expect(await mainRow.getByRole('cell').allTextContents()).toEqual([
+      'main of acme/*',
+      'repository = acme/*, ref = refs/heads/main',
+      'https://scanward.example.test',
+      'read:scans, write:scans',
+      'refused',
+      'Delete main of acme/*',
+    ]);
+
+    await section.getByLabel('Policy name').fill('pull requests of acme/web');
+    await section.getByLabel('Repository', { exact: true }).fill('acme/web');
+    await section.getByLabel('Event').fill('pull_request');
+    await section.getByLabel('read:findings').uncheck();
+    await section.getByRole('button', { name: 'Add trust policy' }).click();
+    await section.getByRole('cell', { name: 'pull requests of acme/web', exact: true }).waitFor();
+    const create = calls.find((c) => c.method === 'POST')!;
+    expect(create.body).toEqual({
+      name: 'pull requests of acme/web',
+      conditions: { repository: 'acme/web', event_name: 'pull_request' },
+      permissions: ['read:scans', 'write:scans'],
+      allow_forks: false,
+    });
+
+    await section.getByRole('button', { name: 'Delete main of acme/*' }).click();
+    await mainRow.waitFor({ state: 'detached' });
+    expect(policies.map((p) => p.name)).toEqual(['pull requests of acme/web']);
+  });
+
   it("shows the API's error for a refused change and clears it when the next change succeeds", async () => {
     const keys = [apiKey('key_deploy00000000000000000', 'deploy', ['read:scans'])];
     const { page } = await mount('api-keys', apiKeyRoutes(keys));

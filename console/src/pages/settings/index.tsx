@@ -5,6 +5,7 @@ import { useSession } from '../../session';
 import { Page } from '../../ui';
 import { Password } from './password';
 import { ApiKeys } from './api-keys';
+import { CiTrust } from './ci-trust';
 import { Mfa } from './mfa';
 import { Quota } from './quota';
 import { Schedules } from './schedules';
@@ -27,6 +28,7 @@ export const SETTINGS_SECTIONS: ReadonlyArray<{
   { id: 'schedules', Component: Schedules },
   { id: 'webhooks', Component: Webhooks, roles: ['admin'] },
   { id: 'api-keys', Component: ApiKeys, roles: ['admin', 'member'] },
+  { id: 'ci-trust', Component: CiTrust, roles: ['admin'] },
   { id: 'sessions', Component: Sessions },
   { id: 'mfa', Component: Mfa },
   { id: 'password', Component: Password },

@@ -265,3 +265,45 @@ describe('import-file and import-format', () => {
     expect(message).toContain('Set `import-file` or `scan-id`, not both.');
   });
 });
+
+describe('keyless CI sign-in inputs (issue 26)', () => {
+  const keyless = {
+    'api-url': 'https://scanward.example.com',
+    target: 'app.example.com',
+    'github-token': 'ghs_x',
+  };
+  const withIdToken = (inputs: Record<string, string>) =>
+    parseInputs((name) => inputs[name] ?? '', context, { idTokenAvailable: true });
+
+  it('signs in with the job ID token when no key or token is given and the runner can mint one', () => {
+    expect(withIdToken(keyless).inputs.service.auth).toEqual({
+      kind: 'oidc',
+      audience: 'https://scanward.example.com',
+    });
+    expect(
+      withIdToken({ ...keyless, auth: 'oidc', audience: 'https://aud.example.com' }).inputs.service.auth,
+    ).toEqual({ kind: 'oidc', audience: 'https://aud.example.com' });
+    // A key given still wins over the automatic choice.
+    expect(withIdToken({ ...keyless, 'api-key': 'sw_key' }).inputs.service.auth.kind).toBe('api-key');
+  });
+
+  it('explains what is missing for auth: oidc', () => {
+    expect(problemsOf({ ...keyless, auth: 'oidc' })).toContain('id-token: write');
+    expect(problemsOf({ ...keyless, auth: 'oidc', 'api-key': 'sw_key' })).toContain(
+      'leave `api-key` and `token` out',
+    );
+    expect(problemsOf({ ...keyless, auth: 'magic' })).toContain('use api-key, token or oidc');
+  });
+
+  it('takes the ID token scanward-ci read from the variable --id-token-env names', () => {
+    expect(
+      parse({ ...keyless, 'id-token-env': 'GITLAB_OIDC', 'id-token': 'eyJ.x.y' }).inputs.service.auth,
+    ).toEqual({
+      kind: 'id-token',
+      idToken: 'eyJ.x.y',
+    });
+    expect(problemsOf({ ...keyless, 'id-token-env': 'GITLAB_OIDC' })).toContain(
+      'names GITLAB_OIDC, which is empty',
+    );
+  });
+});
