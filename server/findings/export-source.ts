@@ -17,7 +17,7 @@ import { selectHistoryOfFindings } from './finding-history.repository.ts';
 import type { FindingFilter, FindingSort, SortOrder } from './findings.repository.ts';
 import { selectExportBatch, type ExportSourceRow } from './findings-listing.repository.ts';
 import { ACCEPTANCE_COLUMNS, DETAIL_COLUMNS, LIST_COLUMNS } from './rows.ts';
-import { commentView, exportFinding, historyEntry } from './views.ts';
+import { commentView, exportFinding, historyEntry, isOverdue } from './views.ts';
 
 export interface ExportQuery extends FindingFilter {
   sort?: FindingSort | undefined;
@@ -139,6 +139,7 @@ function withDiscussion(finding: ExportFinding, row: ExportSourceRow, discussion
   finding.assignee = row.assignee ?? null;
   finding.priority = row.priority ?? null;
   finding.due_date = row.due_date ? row.due_date.toISOString() : null;
+  finding.overdue = isOverdue(row, new Date());
   finding.notes = row.notes ?? null;
   if (row.updated_at) finding.updated_at = row.updated_at.toISOString();
   return finding;

@@ -26,7 +26,8 @@ select
     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
   ) as "last_seen_at",
   "findings"."times_seen",
-  "findings"."last_scan_id"
+  "findings"."last_scan_id",
+  "findings"."due_date"
 from
   "findings"
 where
@@ -63,7 +64,8 @@ select
     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
   ) as "last_seen_at",
   "findings"."times_seen",
-  "findings"."last_scan_id"
+  "findings"."last_scan_id",
+  "findings"."due_date"
 from
   "findings"
 where
@@ -71,26 +73,29 @@ where
   and "findings"."severity_rank" = $2
   and "findings"."status" = $3
   and "findings"."tool" = $4
-  and lower(findings.target) = lower($5)
-  and findings.cve_ids @> array[$6]::text[]
-  and "findings"."detected_at" >= $7
-  and "findings"."detected_at" < $8
+  and (
+    lower(findings.target) = $5
+    or lower(findings.target) like $6
+  )
+  and findings.cve_ids @> array[$7]::text[]
+  and "findings"."detected_at" >= $8
+  and "findings"."detected_at" < $9
   and exists (
     select
       1
     from
       "finding_observations" as "o"
     where
-      "o"."scan_id" = $9
+      "o"."scan_id" = $10
       and o.finding_id = findings.id
   )
 order by
   "findings"."cvss_score" asc,
   "findings"."id" asc
 limit
-  $10
+  $11
 offset
-  $11;
+  $12;
 
 -- selectFindingsPage (by created_at)
 select
@@ -117,7 +122,8 @@ select
     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
   ) as "last_seen_at",
   "findings"."times_seen",
-  "findings"."last_scan_id"
+  "findings"."last_scan_id",
+  "findings"."due_date"
 from
   "findings"
 where
@@ -127,6 +133,96 @@ order by
   "findings"."id" desc
 limit
   $2;
+
+-- selectFindingsPage (search: free text, a target prefix, overdue)
+select
+  "findings"."id",
+  "findings"."title",
+  "findings"."severity",
+  "findings"."status",
+  "findings"."cvss_score",
+  "findings"."epss_score",
+  "findings"."target",
+  "findings"."affected_component",
+  "findings"."tool",
+  "findings"."template_id",
+  "findings"."cve_ids",
+  "findings"."cwe_ids",
+  "findings"."scan_id",
+  to_char(
+    findings."detected_at" at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) as "detected_at",
+  "findings"."frameworks",
+  to_char(
+    findings."last_seen_at" at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) as "last_seen_at",
+  "findings"."times_seen",
+  "findings"."last_scan_id",
+  "findings"."due_date"
+from
+  "findings"
+where
+  "findings"."org_id" = $1
+  and (
+    lower(findings.target) = $2
+    or lower(findings.target) like $3
+  )
+  and scanward_finding_text (
+    findings.title,
+    findings.affected_component,
+    findings.target,
+    findings.cve_ids,
+    findings.description
+  ) like lower($4)
+  and "findings"."due_date" < $5
+  and "findings"."status" in ($6, $7)
+order by
+  "findings"."severity_rank" desc,
+  "findings"."detected_at" desc,
+  "findings"."id" desc
+limit
+  $8;
+
+-- selectFindingsPage (a target range (CIDR))
+select
+  "findings"."id",
+  "findings"."title",
+  "findings"."severity",
+  "findings"."status",
+  "findings"."cvss_score",
+  "findings"."epss_score",
+  "findings"."target",
+  "findings"."affected_component",
+  "findings"."tool",
+  "findings"."template_id",
+  "findings"."cve_ids",
+  "findings"."cwe_ids",
+  "findings"."scan_id",
+  to_char(
+    findings."detected_at" at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) as "detected_at",
+  "findings"."frameworks",
+  to_char(
+    findings."last_seen_at" at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) as "last_seen_at",
+  "findings"."times_seen",
+  "findings"."last_scan_id",
+  "findings"."due_date"
+from
+  "findings"
+where
+  "findings"."org_id" = $1
+  and scanward_inet (findings.target) <<= $2::inet
+order by
+  "findings"."severity_rank" desc,
+  "findings"."detected_at" desc,
+  "findings"."id" desc
+limit
+  $3;
 
 -- countFindings (no filter)
 select
@@ -146,17 +242,20 @@ where
   and "findings"."severity_rank" = $2
   and "findings"."status" = $3
   and "findings"."tool" = $4
-  and lower(findings.target) = lower($5)
-  and findings.cve_ids @> array[$6]::text[]
-  and "findings"."detected_at" >= $7
-  and "findings"."detected_at" < $8
+  and (
+    lower(findings.target) = $5
+    or lower(findings.target) like $6
+  )
+  and findings.cve_ids @> array[$7]::text[]
+  and "findings"."detected_at" >= $8
+  and "findings"."detected_at" < $9
   and exists (
     select
       1
     from
       "finding_observations" as "o"
     where
-      "o"."scan_id" = $9
+      "o"."scan_id" = $10
       and o.finding_id = findings.id
   );
 
@@ -180,6 +279,7 @@ select
   "last_seen_at",
   "times_seen",
   "last_scan_id",
+  "due_date",
   "cvss_vector",
   "description",
   "impact",
@@ -187,7 +287,6 @@ select
   "evidence",
   "assignee",
   "priority",
-  "due_date",
   "notes",
   "justification",
   "justified_by",
@@ -227,7 +326,8 @@ select
     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
   ) as "last_seen_at",
   "findings"."times_seen",
-  "findings"."last_scan_id"
+  "findings"."last_scan_id",
+  "findings"."due_date"
 from
   "findings"
 where
@@ -265,6 +365,7 @@ select
   ) as "last_seen_at",
   "findings"."times_seen",
   "findings"."last_scan_id",
+  "findings"."due_date",
   "findings"."description"
 from
   "findings"

@@ -15,6 +15,7 @@ import { userRoutes } from './users.ts';
 import { auditEventRoutes } from './audit-events.ts';
 import { eventRoutes } from './events.ts';
 import { settingsRoutes } from './settings.ts';
+import { overviewRoutes } from './overview.ts';
 
 /** Every route the API serves, in one list: mounted by the app, documented by /openapi.json. */
 export const allRoutes: AnyRoute[] = [
@@ -33,6 +34,7 @@ export const allRoutes: AnyRoute[] = [
   ...auditEventRoutes,
   ...eventRoutes,
   ...settingsRoutes,
+  ...overviewRoutes,
 ];
 
 /** What each tag of `allRoutes` groups, in the order the documentation lists them. */
