@@ -131,6 +131,8 @@ export function exportFinding(row: ExportSourceRow): ExportFinding {
     justified_by: row.justified_by ?? null,
     justified_at: isoOrNull(row.justified_at),
     acceptance_expires_at: isoOrNull(row.acceptance_expires_at),
+    due_date: isoOrNull(row.due_date),
+    overdue: isOverdue(row, new Date()),
   };
 }
 

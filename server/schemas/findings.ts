@@ -257,10 +257,8 @@ export const findingFilters = {
   order: z.enum(['asc', 'desc']).optional().meta({ description: 'Default `desc`' }),
 };
 
-export const ListFindingsQuery = z.object({
-  page: Page,
-  per_page: PerPage,
-  ...findingFilters,
+/** The search filters of the list, also taken by the export (docs/findings-search.md). */
+const searchFilters = {
   overdue: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().meta({
     description:
       '`true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter',
@@ -274,6 +272,13 @@ export const ListFindingsQuery = z.object({
     description: '`true`: only findings of a CVE on the CISA KEV list; `false`: only the others',
   }),
   assignee: Trimmed(254).optional().meta({ description: 'Assigned to this address, ignoring case' }),
+};
+
+export const ListFindingsQuery = z.object({
+  page: Page,
+  per_page: PerPage,
+  ...findingFilters,
+  ...searchFilters,
   from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
   to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
 });
@@ -282,6 +287,7 @@ export type ListFindingsQuery = z.infer<typeof ListFindingsQuery>;
 export const ExportFindingsQuery = z.object({
   format: z.enum(EXPORT_FORMATS).default('csv'),
   ...findingFilters,
+  ...searchFilters,
   from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
   to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
 });

@@ -107,6 +107,11 @@ describe('finding search by target', () => {
       await tenant.api.get<{ overdue: boolean; due_date: string }>(`/api/v1/findings/${late.id}`),
     );
     expect(detail).toMatchObject({ overdue: true, due_date: late.due_date });
+    // The export takes the same search filters.
+    const exported = await tenant.api.get<{ id: string; overdue: boolean }[]>(
+      '/api/v1/findings/export?format=json&overdue=true&q=weakness',
+    );
+    expect(exported.body.map((f) => [f.id, f.overdue])).toEqual([[late.id, true]]);
     // Resolved, it is no longer overdue.
     okBody(await tenant.api.patch(`/api/v1/findings/${late.id}`, { status: 'resolved' }));
     expect(okBody(await tenant.api.get<Page>('/api/v1/findings?overdue=true')).total).toBe(0);

@@ -9,6 +9,7 @@ import { Mfa } from './mfa';
 import { Quota } from './quota';
 import { Schedules } from './schedules';
 import { Sessions } from './sessions';
+import { Sla } from './sla';
 import { Webhooks } from './webhooks';
 
 /**
@@ -23,6 +24,7 @@ export const SETTINGS_SECTIONS: ReadonlyArray<{
   roles?: readonly Role[];
 }> = [
   { id: 'quota', Component: Quota },
+  { id: 'sla', Component: Sla },
   { id: 'schedules', Component: Schedules },
   { id: 'webhooks', Component: Webhooks, roles: ['admin'] },
   { id: 'api-keys', Component: ApiKeys, roles: ['admin', 'member'] },
