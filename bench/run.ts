@@ -7,6 +7,7 @@
  *   npm run bench -- portscan      # only the ones named
  *   npm run bench -- scan-vs-nmap  # scans end to end against nmap, side by side
  *   npm run bench -- footprint     # memory on both databases, beside issue 25's goals
+ *   npm run bench -- findings-search  # the findings search filters on 100k findings, both databases
  *
  * Loopback only: the scanner benchmarks run under a loopback scope policy
  * (bench/loopback.ts) and the service under SCANWARD_SCAN_ALLOW=loopback; the
@@ -24,6 +25,8 @@ const BENCHMARKS: Record<string, string[]> = {
   // BENCH_DATABASE_URL runs them on PostgreSQL.
   'scan-vs-nmap': ['bench/scan-e2e.ts', '3', 'host', 'range24', 'range22', 'host-min-rate'],
   findings: ['bench/findings.ts'],
+  // Issue 23's search filters (q, target, overdue) on 100,000 findings, both databases.
+  'findings-search': ['bench/findings-search.ts'],
   'templates-load': ['bench/templates-load.ts', '3'],
   // Memory as users run the service (the JavaScript build), on both databases, beside issue 25's goals.
   footprint: ['bench/footprint.ts'],

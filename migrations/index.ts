@@ -14,6 +14,7 @@ import * as slaPolicies from './20261125230500_sla_policies.ts';
 import * as ciTrustPolicies from './20261126010000_ci_trust_policies.ts';
 import * as passwordLoginSwitch from './20261126020000_password_login_switch.ts';
 import * as assets from './20261126040000_assets.ts';
+import * as findingsSearch from './20261126050000_findings_search.ts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -40,6 +41,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261126010000_ci_trust_policies', ciTrustPolicies],
   ['20261126020000_password_login_switch', passwordLoginSwitch],
   ['20261126040000_assets', assets],
+  ['20261126050000_findings_search', findingsSearch],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -5,6 +5,7 @@ import { ComplianceList } from './pages/compliance';
 import { ControlDetail } from './pages/control-detail';
 import { FindingDetail } from './pages/finding-detail';
 import { FindingList } from './pages/findings';
+import { Overview } from './pages/overview';
 import { ScanDetail } from './pages/scan-detail';
 import { ScanList } from './pages/scans';
 import { Settings } from './pages/settings';
@@ -25,9 +26,10 @@ export interface ConsoleRoute {
 }
 
 /** Where the console opens: after signing in without a page to return to, and at `/`. */
-export const HOME = '/scans';
+export const HOME = '/overview';
 
 export const ROUTES: readonly ConsoleRoute[] = [
+  { path: '/overview', nav: 'Overview', page: () => <Overview /> },
   { path: '/scans', nav: 'Scans', page: () => <ScanList /> },
   { path: '/scans/:id', page: ({ id }) => <ScanDetail key={id} id={id!} /> },
   { path: '/findings', nav: 'Findings', page: () => <FindingList /> },
@@ -52,7 +54,7 @@ export function pageOf(path: string): ReactNode {
     <section className="page">
       <h1>Page not found</h1>
       <p>
-        <Link href={HOME}>Go to the scans</Link>
+        <Link href={HOME}>Go to the overview</Link>
       </p>
     </section>
   );

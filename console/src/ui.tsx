@@ -78,6 +78,18 @@ export function when(iso: string | null | undefined): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** A due date as a day, with "Overdue" written out when it is past and the finding still open. */
+export function DueDate({ due, overdue }: { due: string | null | undefined; overdue: boolean }) {
+  if (!due) return <span className="muted">None</span>;
+  const day = new Date(due).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return (
+    <span className={overdue ? 'due overdue' : 'due'}>
+      {day}
+      {overdue ? <strong className="overdue-tag"> Overdue</strong> : null}
+    </span>
+  );
+}
+
 export function Problem({ message }: { message: string | undefined }) {
   if (!message) return null;
   return (

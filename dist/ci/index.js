@@ -2853,9 +2853,9 @@ const $ZodNumberFormat = /*@__PURE__*/ $constructor("$ZodNumberFormat", (inst, d
     $ZodCheckNumberFormat.init(inst, def);
     $ZodNumber.init(inst, def); // no format checks
 });
-const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodBoolean", (inst, def) => {
+const $ZodBoolean = /*@__PURE__*/ $constructor("$ZodBoolean", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes.boolean;
+    inst._zod.pattern = regexes_boolean;
     inst._zod.parse = (payload, _ctx) => {
         if (def.coerce)
             try {
@@ -2873,7 +2873,7 @@ const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null &&
         });
         return payload;
     };
-})));
+});
 const $ZodBigInt = /*@__PURE__*/ $constructor("$ZodBigInt", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.pattern = bigint;
@@ -5263,7 +5263,7 @@ function _uint32(Class, params) {
 function _boolean(Class, params) {
     return new Class({
         type: "boolean",
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -8805,13 +8805,13 @@ function int32(params) {
 function uint32(params) {
     return core._uint32(ZodNumberFormat, params);
 }
-const ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodBoolean", (inst, def) => {
-    core.$ZodBoolean.init(inst, def);
+const ZodBoolean = /*@__PURE__*/ $constructor("ZodBoolean", (inst, def) => {
+    $ZodBoolean.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.booleanProcessor(inst, ctx, json, params);
-})));
+    inst._zod.processJSONSchema = (ctx, json, params) => booleanProcessor(inst, ctx, json, params);
+});
 function schemas_boolean(params) {
-    return core._boolean(ZodBoolean, params);
+    return _boolean(ZodBoolean, params);
 }
 const ZodBigInt = /*@__PURE__*/ $constructor("ZodBigInt", (inst, def) => {
     $ZodBigInt.init(inst, def);
@@ -9767,6 +9767,30 @@ function IdParam(noun, example) {
   idParamNouns.add(schema, { noun });
   return schema;
 }
+var IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+var HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
+function isIpv6(text) {
+  const halves = text.split("::");
+  if (halves.length > 2) return false;
+  const groupsOf = (half) => half === "" ? [] : half.split(":");
+  const groups = halves.flatMap(groupsOf);
+  const last = groups.at(-1);
+  const tail = last !== void 0 && last.includes(".") ? IPV4.test(last) ? 2 : -99 : 0;
+  if (tail < 0) return false;
+  const hex = tail ? groups.slice(0, -1) : groups;
+  if (!hex.every((g) => HEX_GROUP.test(g))) return false;
+  const count = hex.length + tail;
+  return halves.length === 2 ? count <= 7 : count === 8;
+}
+function parseCidr(value) {
+  const m = /^([^/]+)\/(\d{1,3})$/.exec(value);
+  if (!m) return void 0;
+  const address = m[1];
+  const prefix = Number(m[2]);
+  if (IPV4.test(address)) return prefix <= 32 ? { address, prefix, version: 4 } : void 0;
+  if (isIpv6(address)) return prefix <= 128 ? { address, prefix, version: 6 } : void 0;
+  return void 0;
+}
 
 //# sourceMappingURL=common.js.map
 
@@ -9806,9 +9830,18 @@ var findingCore = {
   times_seen: schemas_number().int().meta({ description: "How many scans have detected the finding" }),
   last_scan_id: schemas_string().meta({ description: "The latest scan that detected the finding" })
 };
+var deadlineFields = {
+  due_date: Timestamp.nullable().meta({
+    description: "When the finding should be dealt with: set at detection from the SLA policy, or by a person"
+  }),
+  overdue: schemas_boolean().meta({
+    description: "Past its `due_date` and still `open` or `in_progress` at the time of the answer"
+  })
+};
 var FindingListItem = object({
   ...findingCore,
-  frameworks: array(schemas_string()).meta({ description: "Framework slugs the finding maps to" })
+  frameworks: array(schemas_string()).meta({ description: "Framework slugs the finding maps to" }),
+  ...deadlineFields
 }).meta({ id: "FindingListItem" });
 var FindingList = paginated(FindingListItem, "FindingList");
 var Remediation = object({
@@ -9894,7 +9927,7 @@ var FindingDetail = object({
   history: array(HistoryEntry),
   assignee: schemas_string().nullable(),
   priority: FindingPriority.nullable(),
-  due_date: Timestamp.nullable(),
+  ...deadlineFields,
   notes: schemas_string().nullable(),
   ...acceptanceFields,
   updated_at: Timestamp
@@ -9903,11 +9936,17 @@ var FindingIdParams = object({
   finding_id: IdParam("finding", "finding_3k9x0c2m4q8w1e5r7t6y2u0i")
 });
 var Trimmed = (max) => schemas_string().trim().min(1, { error: "must not be empty" }).max(max);
+var TargetFilter = Trimmed(253).refine((value) => !value.includes("/") || parseCidr(value) !== void 0, {
+  error: "must be a host name, an address, a leading part of one, or an address range (127.0.0.0/24)"
+}).meta({
+  description: "A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it",
+  example: "127.0.0.0/24"
+});
 var findingFilters = {
   severity: FindingSeverity.optional(),
   status: FindingStatus.optional(),
   scan_id: Trimmed(100).optional().meta({ description: "Findings observed by this scan" }),
-  target: Trimmed(253).optional().meta({ description: "Exact target, ignoring case" }),
+  target: TargetFilter.optional(),
   asset_id: Trimmed(100).optional().meta({
     description: "Findings on this asset (`GET /api/v1/assets`); another organization\u2019s id finds nothing"
   }),
@@ -9924,10 +9963,7 @@ var findingFilters = {
   }),
   order: schemas_enum(["asc", "desc"]).optional().meta({ description: "Default `desc`" })
 };
-var ListFindingsQuery = object({
-  page: Page,
-  per_page: PerPage,
-  ...findingFilters,
+var searchFilters = {
   overdue: schemas_enum(["true", "false"], { error: "must be true or false" }).optional().meta({
     description: "`true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter"
   }),
@@ -9938,20 +9974,27 @@ var ListFindingsQuery = object({
   kev: schemas_enum(["true", "false"], { error: "must be true or false" }).optional().meta({
     description: "`true`: only findings of a CVE on the CISA KEV list; `false`: only the others"
   }),
-  assignee: Trimmed(254).optional().meta({ description: "Assigned to this address, ignoring case" }),
+  assignee: Trimmed(254).optional().meta({ description: "Assigned to this address, ignoring case" })
+};
+var ListFindingsQuery = object({
+  page: Page,
+  per_page: PerPage,
+  ...findingFilters,
+  ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
   to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
 });
 var ExportFindingsQuery = object({
   format: schemas_enum(EXPORT_FORMATS).default("csv"),
   ...findingFilters,
+  ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
   to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
 });
 var FindingStatsQuery = object({
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
   to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" }),
-  target: Trimmed(253).optional().meta({ description: "Exact target, ignoring case" })
+  target: TargetFilter.optional()
 });
 var counts = (keys) => object(Object.fromEntries(keys.map((k) => [k, schemas_number().int()])));
 var FindingStats = object({
@@ -10208,6 +10251,10 @@ var ScanFinding = object({
   last_seen_at: Timestamp,
   times_seen: schemas_number().int().meta({ description: "How many scans have detected the finding" }),
   last_scan_id: schemas_string().meta({ description: "The latest scan that detected the finding" }),
+  due_date: Timestamp.nullable().meta({ description: "The finding\u2019s due date (SLA policy or a person)" }),
+  overdue: schemas_boolean().meta({
+    description: "Past its `due_date` and still `open` or `in_progress` at the time of the answer"
+  }),
   change: FindingChange
 }).meta({ id: "ScanFinding" });
 var ScanFindingList = paginated(ScanFinding, "ScanFindingList");

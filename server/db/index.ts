@@ -151,10 +151,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // A directory without PG_VERSION (or memory without a snapshot) is created by initdb on open.
   const creates = snapshot === undefined && !(filename && existsSync(path.join(filename, 'PG_VERSION')));
   const { PGlite: Embedded } = await import('@electric-sql/pglite');
+  // pg_trgm: the trigram index behind the findings' free-text search (docs/findings-search.md);
+  // its files are loaded only when a migration or a query asks for the extension.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const settings = pgliteSettings(options.pgliteSharedBuffersMb).flatMap((setting) => ['-c', setting]);
   const pglite: PGlite = new Embedded({
     ...(snapshot ? { loadDataDir: snapshot } : { dataDir: filename }),
     startParams: [...Embedded.defaultStartParams, ...settings],
+    extensions: { pg_trgm },
   });
   const connection = { pglite } as unknown as Knex.StaticConnectionConfig;
   const db = knexFactory({

@@ -54,9 +54,13 @@ export const EXPORT_BATCH_SIZE = 1000;
 
 const LIST_EXPORT_COLUMNS = [...LIST_COLUMNS, 'description', ...ACCEPTANCE_COLUMNS] as const;
 
+/** CSV columns computed from the list fields: `first_seen_at` is `detected_at`, `overdue` from `due_date` and `status`. */
+const COMPUTED_COLUMNS: readonly string[] = ['first_seen_at', 'overdue'];
+
 /** Whether every CSV column is among the `list` fields, so the CSV may read only those. */
 export const csvNeedsOnlyListFields: boolean = CSV_HEADERS.every(
-  (header) => (LIST_EXPORT_COLUMNS as readonly string[]).includes(header) || header === 'first_seen_at',
+  (header) =>
+    (LIST_EXPORT_COLUMNS as readonly string[]).includes(header) || COMPUTED_COLUMNS.includes(header),
 );
 
 /**
@@ -138,7 +142,6 @@ function withDiscussion(finding: ExportFinding, row: ExportSourceRow, discussion
   history.delete(row.id);
   finding.assignee = row.assignee ?? null;
   finding.priority = row.priority ?? null;
-  finding.due_date = row.due_date ? row.due_date.toISOString() : null;
   finding.notes = row.notes ?? null;
   if (row.updated_at) finding.updated_at = row.updated_at.toISOString();
   return finding;

@@ -53,6 +53,7 @@ export interface ScanFindingRow {
   last_seen_at: Date | string;
   times_seen: number | string;
   last_scan_id: string;
+  due_date: Date | null;
   change: ScanFinding['change'];
 }
 
@@ -108,6 +109,7 @@ export async function selectScanFindingsPage(
       'f.last_seen_at',
       'f.times_seen',
       'f.last_scan_id',
+      'f.due_date',
       'o.change',
     )
     .orderByRaw(`${SEVERITY_RANK} desc, f.detected_at desc, f.id asc`)

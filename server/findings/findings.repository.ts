@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/index.ts';
 import { severityRank } from '../scoring/severity.ts';
+import { parseCidr } from '../schemas/common.ts';
 import type { FindingSeverity, FindingStatus } from '../schemas/findings.ts';
 import type { FindingRow } from './rows.ts';
 
@@ -69,7 +70,7 @@ export interface FindingFilter {
   status?: FindingStatus | undefined;
   /** Findings the scan observed (finding_observations), not only those it owns. */
   scan_id?: string | undefined;
-  /** Exact, ignoring case. */
+  /** A CIDR range, or a host and the hosts it begins up to a dot, ignoring case ({@link applyTarget}). */
   target?: string | undefined;
   tool?: string | undefined;
   /** cve_ids contains it (compared upper-case, as CVE ids are written). */
@@ -91,9 +92,40 @@ export interface FindingFilter {
   asset_id?: string | undefined;
 }
 
+/** `text` with LIKE's wildcards escaped, so it matches literally. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** `text` as a LIKE pattern that matches it literally anywhere. */
 function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${literal(text)}%`;
+}
+
+/**
+ * The text `q` searches, lower-cased: title, component, target, CVE ids and description, one
+ * per line. The same expression as the trigram index (migrations/20261126050000_findings_search.ts).
+ */
+const SEARCH_TEXT =
+  'scanward_finding_text(findings.title, findings.affected_component, findings.target, findings.cve_ids, findings.description)';
+
+/**
+ * The target rule (docs/findings-search.md): a CIDR range keeps the targets that are
+ * addresses inside it; any other value, ignoring case, the target itself and the targets it
+ * begins up to a dot (`redis` → `redis.internal`; `127.0.0` → `127.0.0.1`); a value ending
+ * in a dot, every target that begins with it. The schema has checked a range's syntax.
+ */
+function applyTarget(query: Knex.QueryBuilder, target: string): void {
+  const range = parseCidr(target);
+  if (range) {
+    query.whereRaw('scanward_inet(findings.target) <<= ?::inet', [`${range.address}/${range.prefix}`]);
+  } else if (target.endsWith('.')) {
+    query.whereRaw('lower(findings.target) like ?', [`${literal(target.toLowerCase())}%`]);
+  } else {
+    query.where((w) =>
+      w
+        .whereRaw('lower(findings.target) = ?', [target.toLowerCase()])
+        .orWhereRaw('lower(findings.target) like ?', [`${literal(target.toLowerCase())}.%`]),
+    );
+  }
 }
 
 export function applyFilter<Q extends Knex.QueryBuilder>(query: Q, orgId: string, filter: FindingFilter): Q {
@@ -101,21 +133,11 @@ export function applyFilter<Q extends Knex.QueryBuilder>(query: Q, orgId: string
   if (filter.severity) query.where('findings.severity_rank', severityRank(filter.severity));
   if (filter.status) query.where('findings.status', filter.status);
   if (filter.tool) query.where('findings.tool', filter.tool);
-  if (filter.target) query.whereRaw('lower(findings.target) = lower(?)', [filter.target]);
+  if (filter.target) applyTarget(query, filter.target);
   if (filter.cve) query.whereRaw('findings.cve_ids @> array[?]::text[]', [filter.cve.toUpperCase()]);
   if (filter.from) query.where('findings.detected_at', '>=', filter.from);
   if (filter.to) query.where('findings.detected_at', '<', filter.to);
-  if (filter.q) {
-    const pattern = containing(filter.q);
-    query.where((w) =>
-      w
-        .whereRaw('findings.title ilike ?', [pattern])
-        .orWhereRaw('findings.affected_component ilike ?', [pattern])
-        .orWhereRaw('findings.target ilike ?', [pattern])
-        .orWhereRaw("array_to_string(findings.cve_ids, ' ') ilike ?", [pattern])
-        .orWhereRaw('findings.description ilike ?', [pattern]),
-    );
-  }
+  if (filter.q) query.whereRaw(`${SEARCH_TEXT} like lower(?)`, [containing(filter.q)]);
   if (filter.kev !== undefined) query.where('findings.kev', filter.kev);
   if (filter.template_id) query.where('findings.template_id', filter.template_id);
   if (filter.asset_id) query.where('findings.asset_id', filter.asset_id);

@@ -89,6 +89,7 @@ export const LIST_COLUMNS = [
   'last_seen_at',
   'times_seen',
   'last_scan_id',
+  'due_date',
 ] as const satisfies readonly (keyof FindingRow)[];
 
 export type ListRow = Pick<FindingRow, (typeof LIST_COLUMNS)[number]>;
@@ -111,7 +112,6 @@ export const DETAIL_COLUMNS = [
   'evidence',
   'assignee',
   'priority',
-  'due_date',
   'notes',
   ...ACCEPTANCE_COLUMNS,
   'updated_at',

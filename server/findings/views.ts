@@ -14,7 +14,20 @@ const iso = (d: Date) => d.toISOString();
 
 const isoOf = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
 
+/** Still to be dealt with: what can be overdue. */
+const UNRESOLVED: ReadonlySet<string> = new Set(['open', 'in_progress']);
+
+/** Past its due date and still open or in progress at `now`. */
+export function isOverdue(
+  row: { status: string; due_date: Date | string | null | undefined },
+  now: Date,
+): boolean {
+  if (!row.due_date || !UNRESOLVED.has(row.status)) return false;
+  return new Date(row.due_date).getTime() < now.getTime();
+}
+
 export function findingListItem(row: ListSourceRow): FindingListItem {
+  const now = new Date();
   const detectedAt = isoOf(row.detected_at);
   return {
     id: row.id,
@@ -36,6 +49,8 @@ export function findingListItem(row: ListSourceRow): FindingListItem {
     last_seen_at: isoOf(row.last_seen_at),
     times_seen: row.times_seen,
     last_scan_id: row.last_scan_id,
+    due_date: isoOrNull(row.due_date),
+    overdue: isOverdue(row, now),
   };
 }
 
@@ -116,6 +131,8 @@ export function exportFinding(row: ExportSourceRow): ExportFinding {
     justified_by: row.justified_by ?? null,
     justified_at: isoOrNull(row.justified_at),
     acceptance_expires_at: isoOrNull(row.acceptance_expires_at),
+    due_date: isoOrNull(row.due_date),
+    overdue: isOverdue(row, new Date()),
   };
 }
 
@@ -152,6 +169,7 @@ export function findingDetail(row: DetailRow, comments: CommentRow[], history: H
     assignee: row.assignee,
     priority: row.priority,
     due_date: row.due_date ? iso(row.due_date) : null,
+    overdue: isOverdue(row, new Date()),
     notes: row.notes,
     justification: base.justification ?? null,
     justified_by: base.justified_by ?? null,

@@ -31,6 +31,7 @@ select
   "f"."last_seen_at",
   "f"."times_seen",
   "f"."last_scan_id",
+  "f"."due_date",
   "o"."change"
 from
   "finding_observations" as "o"

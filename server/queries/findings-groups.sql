@@ -84,19 +84,22 @@ from
       and "findings"."severity_rank" = $2
       and "findings"."status" = $3
       and "findings"."tool" = $4
-      and lower(findings.target) = lower($5)
-      and findings.cve_ids @> array[$6]::text[]
-      and "findings"."detected_at" >= $7
-      and "findings"."detected_at" < $8
-      and "findings"."template_id" = $9
-      and "findings"."asset_id" = $10
+      and (
+        lower(findings.target) = $5
+        or lower(findings.target) like $6
+      )
+      and findings.cve_ids @> array[$7]::text[]
+      and "findings"."detected_at" >= $8
+      and "findings"."detected_at" < $9
+      and "findings"."template_id" = $10
+      and "findings"."asset_id" = $11
       and exists (
         select
           1
         from
           "finding_observations" as "o"
         where
-          "o"."scan_id" = $11
+          "o"."scan_id" = $12
           and o.finding_id = findings.id
       )
   ) as "g"
@@ -107,7 +110,7 @@ order by
   count(*) desc,
   g.group_key asc nulls last
 limit
-  $12;
+  $13;
 
 -- selectFindingGroups (by check)
 select

@@ -196,7 +196,8 @@ select
   "frameworks",
   "last_seen_at",
   "times_seen",
-  "last_scan_id"
+  "last_scan_id",
+  "due_date"
 from
   "findings"
 where

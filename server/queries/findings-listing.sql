@@ -26,7 +26,8 @@ select
     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
   ) as "last_seen_at",
   "findings"."times_seen",
-  "findings"."last_scan_id"
+  "findings"."last_scan_id",
+  "findings"."due_date"
 from
   "findings"
 where
@@ -63,7 +64,8 @@ select
     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
   ) as "last_seen_at",
   "findings"."times_seen",
-  "findings"."last_scan_id"
+  "findings"."last_scan_id",
+  "findings"."due_date"
 from
   "findings"
 where
@@ -71,28 +73,31 @@ where
   and "findings"."severity_rank" = $2
   and "findings"."status" = $3
   and "findings"."tool" = $4
-  and lower(findings.target) = lower($5)
-  and findings.cve_ids @> array[$6]::text[]
-  and "findings"."detected_at" >= $7
-  and "findings"."detected_at" < $8
-  and "findings"."template_id" = $9
-  and "findings"."asset_id" = $10
+  and (
+    lower(findings.target) = $5
+    or lower(findings.target) like $6
+  )
+  and findings.cve_ids @> array[$7]::text[]
+  and "findings"."detected_at" >= $8
+  and "findings"."detected_at" < $9
+  and "findings"."template_id" = $10
+  and "findings"."asset_id" = $11
   and exists (
     select
       1
     from
       "finding_observations" as "o"
     where
-      "o"."scan_id" = $11
+      "o"."scan_id" = $12
       and o.finding_id = findings.id
   )
 order by
   "findings"."cvss_score" asc,
   "findings"."id" asc
 limit
-  $12
+  $13
 offset
-  $13;
+  $14;
 
 -- selectFindingsPage (by created_at)
 select
@@ -119,7 +124,8 @@ select
     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
   ) as "last_seen_at",
   "findings"."times_seen",
-  "findings"."last_scan_id"
+  "findings"."last_scan_id",
+  "findings"."due_date"
 from
   "findings"
 where
@@ -129,6 +135,96 @@ order by
   "findings"."id" desc
 limit
   $2;
+
+-- selectFindingsPage (search: free text, a target prefix, overdue)
+select
+  "findings"."id",
+  "findings"."title",
+  "findings"."severity",
+  "findings"."status",
+  "findings"."cvss_score",
+  "findings"."epss_score",
+  "findings"."target",
+  "findings"."affected_component",
+  "findings"."tool",
+  "findings"."template_id",
+  "findings"."cve_ids",
+  "findings"."cwe_ids",
+  "findings"."scan_id",
+  to_char(
+    findings."detected_at" at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) as "detected_at",
+  "findings"."frameworks",
+  to_char(
+    findings."last_seen_at" at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) as "last_seen_at",
+  "findings"."times_seen",
+  "findings"."last_scan_id",
+  "findings"."due_date"
+from
+  "findings"
+where
+  "findings"."org_id" = $1
+  and (
+    lower(findings.target) = $2
+    or lower(findings.target) like $3
+  )
+  and scanward_finding_text (
+    findings.title,
+    findings.affected_component,
+    findings.target,
+    findings.cve_ids,
+    findings.description
+  ) like lower($4)
+  and "findings"."due_date" < $5
+  and "findings"."status" in ($6, $7)
+order by
+  "findings"."severity_rank" desc,
+  "findings"."detected_at" desc,
+  "findings"."id" desc
+limit
+  $8;
+
+-- selectFindingsPage (a target range (CIDR))
+select
+  "findings"."id",
+  "findings"."title",
+  "findings"."severity",
+  "findings"."status",
+  "findings"."cvss_score",
+  "findings"."epss_score",
+  "findings"."target",
+  "findings"."affected_component",
+  "findings"."tool",
+  "findings"."template_id",
+  "findings"."cve_ids",
+  "findings"."cwe_ids",
+  "findings"."scan_id",
+  to_char(
+    findings."detected_at" at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) as "detected_at",
+  "findings"."frameworks",
+  to_char(
+    findings."last_seen_at" at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) as "last_seen_at",
+  "findings"."times_seen",
+  "findings"."last_scan_id",
+  "findings"."due_date"
+from
+  "findings"
+where
+  "findings"."org_id" = $1
+  and scanward_inet (findings.target) <<= $2::inet
+order by
+  "findings"."severity_rank" desc,
+  "findings"."detected_at" desc,
+  "findings"."id" desc
+limit
+  $3;
 
 -- countFindings (no filter)
 select
@@ -148,19 +244,22 @@ where
   and "findings"."severity_rank" = $2
   and "findings"."status" = $3
   and "findings"."tool" = $4
-  and lower(findings.target) = lower($5)
-  and findings.cve_ids @> array[$6]::text[]
-  and "findings"."detected_at" >= $7
-  and "findings"."detected_at" < $8
-  and "findings"."template_id" = $9
-  and "findings"."asset_id" = $10
+  and (
+    lower(findings.target) = $5
+    or lower(findings.target) like $6
+  )
+  and findings.cve_ids @> array[$7]::text[]
+  and "findings"."detected_at" >= $8
+  and "findings"."detected_at" < $9
+  and "findings"."template_id" = $10
+  and "findings"."asset_id" = $11
   and exists (
     select
       1
     from
       "finding_observations" as "o"
     where
-      "o"."scan_id" = $11
+      "o"."scan_id" = $12
       and o.finding_id = findings.id
   );
 
@@ -184,6 +283,7 @@ select
   "last_seen_at",
   "times_seen",
   "last_scan_id",
+  "due_date",
   "cvss_vector",
   "description",
   "impact",
@@ -191,7 +291,6 @@ select
   "evidence",
   "assignee",
   "priority",
-  "due_date",
   "notes",
   "justification",
   "justified_by",
@@ -231,7 +330,8 @@ select
     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
   ) as "last_seen_at",
   "findings"."times_seen",
-  "findings"."last_scan_id"
+  "findings"."last_scan_id",
+  "findings"."due_date"
 from
   "findings"
 where
@@ -269,6 +369,7 @@ select
   ) as "last_seen_at",
   "findings"."times_seen",
   "findings"."last_scan_id",
+  "findings"."due_date",
   "findings"."description"
 from
   "findings"

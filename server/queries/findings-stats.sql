@@ -128,9 +128,12 @@ from
   "findings"
 where
   "findings"."org_id" = $3
-  and lower(findings.target) = lower($4)
-  and "findings"."detected_at" >= $5
-  and "findings"."detected_at" < $6
+  and (
+    lower(findings.target) = $4
+    or lower(findings.target) like $5
+  )
+  and "findings"."detected_at" >= $6
+  and "findings"."detected_at" < $7
 group by
   "tool",
   "severity_rank",
@@ -186,3 +189,144 @@ where
   and "findings"."status" = $12
 limit
   $13;
+
+-- selectOverviewCounts
+select
+  count(*) filter (
+    where
+      status = 'open'
+      and severity = $1
+  )::int as "sev_critical",
+  count(*) filter (
+    where
+      status = 'open'
+      and severity = $2
+  )::int as "sev_high",
+  count(*) filter (
+    where
+      status = 'open'
+      and severity = $3
+  )::int as "sev_medium",
+  count(*) filter (
+    where
+      status = 'open'
+      and severity = $4
+  )::int as "sev_low",
+  count(*) filter (
+    where
+      status = 'open'
+      and severity = $5
+  )::int as "sev_info",
+  count(*) filter (
+    where
+      status = 'open'
+      and detected_at >= $6
+  )::int as "age_0",
+  count(*) filter (
+    where
+      status = 'open'
+      and detected_at < $7
+  )::int as "age_1",
+  count(*) filter (
+    where
+      status in ('open', 'in_progress')
+      and due_date < $8
+  )::int as overdue,
+  count(*) filter (
+    where
+      status = 'open'
+      and kev
+  )::int as kev
+from
+  "findings"
+where
+  "org_id" = $9
+limit
+  $10;
+
+-- selectWeeklyTrend
+select
+  to_char(
+    date_trunc('week', "detected_at" at time zone 'UTC'),
+    'YYYY-MM-DD'
+  ) as week,
+  count(*)::int as n
+from
+  "findings"
+where
+  "org_id" = $1
+  and "detected_at" >= $2
+group by
+  1;
+select
+  to_char(
+    date_trunc('week', "resolved_at" at time zone 'UTC'),
+    'YYYY-MM-DD'
+  ) as week,
+  count(*)::int as n
+from
+  "findings"
+where
+  "org_id" = $1
+  and "status" = $2
+  and "resolved_at" >= $3
+group by
+  1;
+
+-- selectTopTargets
+select
+  "target",
+  count(*)::int as open,
+  count(*) filter (
+    where
+      severity = $1
+  )::int as "critical",
+  count(*) filter (
+    where
+      severity = $2
+  )::int as "high",
+  count(*) filter (
+    where
+      severity = $3
+  )::int as "medium",
+  count(*) filter (
+    where
+      severity = $4
+  )::int as "low",
+  count(*) filter (
+    where
+      severity = $5
+  )::int as "info"
+from
+  "findings"
+where
+  "org_id" = $6
+  and "status" = $7
+group by
+  "target"
+order by
+  "open" desc,
+  "target" asc
+limit
+  $8;
+
+-- selectTopCves
+select
+  "c"."cve",
+  bool_or(findings.kev) as kev,
+  count(*)::int as open,
+  max(findings.severity_rank)::int as severity_rank
+from
+  findings,
+  unnest(findings.cve_ids) as c (cve)
+where
+  "findings"."org_id" = $1
+  and "findings"."status" = $2
+group by
+  "c"."cve"
+order by
+  bool_or(findings.kev) desc,
+  count(*) desc,
+  c.cve asc
+limit
+  $3;

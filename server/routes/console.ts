@@ -21,6 +21,7 @@ const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../c
 export const CONSOLE_PAGES = [
   '/',
   '/sign-in',
+  '/overview',
   '/scans',
   '/scans/:id',
   '/findings',

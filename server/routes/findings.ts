@@ -40,6 +40,16 @@ function checkDateRange(from: Date | undefined, to: Date | undefined) {
     throw validationError('to_date', 'to_date must be after from_date');
 }
 
+/** The wire's search parameters as the findings filter takes them (`overdue=true`: overdue now). */
+function searchFilter(q: { overdue?: string; kev?: string; from_date?: Date; to_date?: Date }) {
+  return {
+    ...(q.overdue === 'true' ? { overdue_at: new Date() } : {}),
+    ...(q.kev === undefined ? {} : { kev: q.kev === 'true' }),
+    ...(q.from_date ? { from: q.from_date } : {}),
+    ...(q.to_date ? { to: q.to_date } : {}),
+  };
+}
+
 export const listFindingsRoute = defineRoute({
   method: 'get',
   path: '/api/v1/findings',
@@ -67,13 +77,7 @@ export const listFindingsRoute = defineRoute({
 function listFilterOf(query: Omit<ListFindingsQuery, 'page' | 'per_page'>) {
   const { overdue, kev, from_date, to_date, ...filter } = query;
   checkDateRange(from_date, to_date);
-  return {
-    ...filter,
-    ...(overdue === 'true' ? { overdue_at: new Date() } : {}),
-    ...(kev === undefined ? {} : { kev: kev === 'true' }),
-    ...(from_date ? { from: from_date } : {}),
-    ...(to_date ? { to: to_date } : {}),
-  };
+  return { ...filter, ...searchFilter({ overdue, kev, from_date, to_date }) };
 }
 
 export const groupFindingsRoute = defineRoute({
@@ -136,9 +140,9 @@ export const exportFindingsRoute = defineRoute({
   },
   handler: async ({ query, principal, services, ctx }) => {
     checkDateRange(query.from_date, query.to_date);
-    const { format, from_date, to_date, ...listFilters } = query;
+    const { format, from_date, to_date, overdue, kev, ...listFilters } = query;
     const { sort, order, ...rest } = listFilters;
-    const filter = { ...rest, from: from_date, to: to_date };
+    const filter = { ...rest, ...searchFilter({ overdue, kev, from_date, to_date }) };
     const applied = Object.fromEntries(
       Object.entries(listFilters).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
     );
@@ -147,7 +151,7 @@ export const exportFindingsRoute = defineRoute({
       generatedAt: new Date(),
       ...(from_date ? { from: from_date } : {}),
       ...(to_date ? { to: to_date } : {}),
-      filters: applied,
+      filters: { ...applied, ...(overdue ? { overdue } : {}), ...(kev ? { kev } : {}) },
       ...(format === 'pdf' ? { totals: await findingTotals(services.db, principal.org.id, filter) } : {}),
     };
     const fields = format === 'csv' && csvNeedsOnlyListFields ? 'list' : 'detail';

@@ -18,6 +18,7 @@ import { eventRoutes } from './events.ts';
 import { settingsRoutes } from './settings.ts';
 import { oidcRoutes } from './oidc.ts';
 import { ciTrustRoutes } from './ci-trust.ts';
+import { overviewRoutes } from './overview.ts';
 
 /** Every route the API serves, in one list: mounted by the app, documented by /openapi.json. */
 export const allRoutes: AnyRoute[] = [
@@ -39,6 +40,7 @@ export const allRoutes: AnyRoute[] = [
   ...eventRoutes,
   ...settingsRoutes,
   ...ciTrustRoutes,
+  ...overviewRoutes,
 ];
 
 /** What each tag of `allRoutes` groups, in the order the documentation lists them. */

@@ -6,6 +6,7 @@ import {
   type ScanFindingRow,
 } from '../findings/finding-observations.repository.ts';
 import type { ScanFinding } from '../schemas/scans.ts';
+import { isOverdue } from '../findings/views.ts';
 import { getScan } from './lifecycle.ts';
 
 /**
@@ -52,6 +53,8 @@ function present(r: ScanFindingRow): ScanFinding {
     last_seen_at: new Date(r.last_seen_at).toISOString(),
     times_seen: Number(r.times_seen),
     last_scan_id: r.last_scan_id,
+    due_date: r.due_date ? new Date(r.due_date).toISOString() : null,
+    overdue: isOverdue(r, new Date()),
     change: r.change,
   };
 }

@@ -176,3 +176,36 @@ export function IdParam(noun: string, example: string) {
   idParamNouns.add(schema, { noun });
   return schema;
 }
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
+
+function isIpv6(text: string): boolean {
+  const halves = text.split('::');
+  if (halves.length > 2) return false;
+  const groupsOf = (half: string) => (half === '' ? [] : half.split(':'));
+  const groups = halves.flatMap(groupsOf);
+  const last = groups.at(-1);
+  // An IPv4 tail (::ffff:127.0.0.1) counts as two groups.
+  const tail = last !== undefined && last.includes('.') ? (IPV4.test(last) ? 2 : -99) : 0;
+  if (tail < 0) return false;
+  const hex = tail ? groups.slice(0, -1) : groups;
+  if (!hex.every((g) => HEX_GROUP.test(g))) return false;
+  const count = hex.length + tail;
+  return halves.length === 2 ? count <= 7 : count === 8;
+}
+
+/**
+ * An address range in CIDR notation (`127.0.0.0/24`, `::1/128`; host bits may be set), or
+ * undefined: the findings `target` filter's ranges. Checked here, without node built-ins, so
+ * a malformed range is a 422 naming the field rather than a database error.
+ */
+export function parseCidr(value: string): { address: string; prefix: number; version: 4 | 6 } | undefined {
+  const m = /^([^/]+)\/(\d{1,3})$/.exec(value);
+  if (!m) return undefined;
+  const address = m[1]!;
+  const prefix = Number(m[2]);
+  if (IPV4.test(address)) return prefix <= 32 ? { address, prefix, version: 4 } : undefined;
+  if (isIpv6(address)) return prefix <= 128 ? { address, prefix, version: 6 } : undefined;
+  return undefined;
+}

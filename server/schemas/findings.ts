@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { AccountEmail, DateParam, IdParam, Page, PerPage, Timestamp, paginated } from './common.ts';
+import {
+  AccountEmail,
+  DateParam,
+  IdParam,
+  Page,
+  PerPage,
+  Timestamp,
+  paginated,
+  parseCidr,
+} from './common.ts';
 
 export { DateParam } from './common.ts';
 
@@ -45,10 +54,22 @@ const findingCore = {
   last_scan_id: z.string().meta({ description: 'The latest scan that detected the finding' }),
 };
 
+/** The deadline of a finding (docs/finding-lifecycle.md, "Due dates and SLAs"), on every view of it. */
+const deadlineFields = {
+  due_date: Timestamp.nullable().meta({
+    description:
+      'When the finding should be dealt with: set at detection from the SLA policy, or by a person',
+  }),
+  overdue: z.boolean().meta({
+    description: 'Past its `due_date` and still `open` or `in_progress` at the time of the answer',
+  }),
+};
+
 export const FindingListItem = z
   .object({
     ...findingCore,
     frameworks: z.array(z.string()).meta({ description: 'Framework slugs the finding maps to' }),
+    ...deadlineFields,
   })
   .meta({ id: 'FindingListItem' });
 export type FindingListItem = z.infer<typeof FindingListItem>;
@@ -188,7 +209,7 @@ export const FindingDetail = z
     history: z.array(HistoryEntry),
     assignee: z.string().nullable(),
     priority: FindingPriority.nullable(),
-    due_date: Timestamp.nullable(),
+    ...deadlineFields,
     notes: z.string().nullable(),
     ...acceptanceFields,
     updated_at: Timestamp,
@@ -202,12 +223,26 @@ export const FindingIdParams = z.object({
 
 const Trimmed = (max: number) => z.string().trim().min(1, { error: 'must not be empty' }).max(max);
 
+/** Targets as users type them (docs/findings-search.md): an address range, or a host and its leading labels. */
+export const TargetFilter = Trimmed(253)
+  .refine((value) => !value.includes('/') || parseCidr(value) !== undefined, {
+    error: 'must be a host name, an address, a leading part of one, or an address range (127.0.0.0/24)',
+  })
+  .meta({
+    description:
+      'A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything ' +
+      'else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and ' +
+      '`redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches ' +
+      'every target that begins with it',
+    example: '127.0.0.0/24',
+  });
+
 /** The filters shared by the list, the export and (in part) the statistics. */
 export const findingFilters = {
   severity: FindingSeverity.optional(),
   status: FindingStatus.optional(),
   scan_id: Trimmed(100).optional().meta({ description: 'Findings observed by this scan' }),
-  target: Trimmed(253).optional().meta({ description: 'Exact target, ignoring case' }),
+  target: TargetFilter.optional(),
   asset_id: Trimmed(100).optional().meta({
     description: 'Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing',
   }),
@@ -228,10 +263,8 @@ export const findingFilters = {
   order: z.enum(['asc', 'desc']).optional().meta({ description: 'Default `desc`' }),
 };
 
-export const ListFindingsQuery = z.object({
-  page: Page,
-  per_page: PerPage,
-  ...findingFilters,
+/** The search filters of the list, also taken by the export (docs/findings-search.md). */
+const searchFilters = {
   overdue: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().meta({
     description:
       '`true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter',
@@ -245,6 +278,13 @@ export const ListFindingsQuery = z.object({
     description: '`true`: only findings of a CVE on the CISA KEV list; `false`: only the others',
   }),
   assignee: Trimmed(254).optional().meta({ description: 'Assigned to this address, ignoring case' }),
+};
+
+export const ListFindingsQuery = z.object({
+  page: Page,
+  per_page: PerPage,
+  ...findingFilters,
+  ...searchFilters,
   from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
   to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
 });
@@ -253,6 +293,7 @@ export type ListFindingsQuery = z.infer<typeof ListFindingsQuery>;
 export const ExportFindingsQuery = z.object({
   format: z.enum(EXPORT_FORMATS).default('csv'),
   ...findingFilters,
+  ...searchFilters,
   from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
   to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
 });
@@ -261,7 +302,7 @@ export type ExportFindingsQuery = z.infer<typeof ExportFindingsQuery>;
 export const FindingStatsQuery = z.object({
   from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
   to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
-  target: Trimmed(253).optional().meta({ description: 'Exact target, ignoring case' }),
+  target: TargetFilter.optional(),
 });
 export type FindingStatsQuery = z.infer<typeof FindingStatsQuery>;
 

@@ -277,6 +277,10 @@ export const ScanFinding = z
     last_seen_at: Timestamp,
     times_seen: z.number().int().meta({ description: 'How many scans have detected the finding' }),
     last_scan_id: z.string().meta({ description: 'The latest scan that detected the finding' }),
+    due_date: Timestamp.nullable().meta({ description: 'The finding’s due date (SLA policy or a person)' }),
+    overdue: z.boolean().meta({
+      description: 'Past its `due_date` and still `open` or `in_progress` at the time of the answer',
+    }),
     change: FindingChange,
   })
   .meta({ id: 'ScanFinding' });

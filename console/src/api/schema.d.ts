@@ -1332,6 +1332,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The risk overview
+         * @description What a team looks at first (docs/overview.md): open findings by severity and by age, the overdue and known-exploited counts, new and resolved findings per week over 12 weeks, the targets and CVEs with the most open findings, and the scans running now. Each figure carries `filter`, the `GET /api/v1/findings` query that lists the findings it counts.
+         *
+         *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
+         */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1813,6 +1837,14 @@ export interface components {
             /** @description The latest scan that detected the finding */
             last_scan_id: string;
             /**
+             * Format: date-time
+             * @description The finding’s due date (SLA policy or a person)
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            due_date: string | null;
+            /** @description Past its `due_date` and still `open` or `in_progress` at the time of the answer */
+            overdue: boolean;
+            /**
              * @description `new`: this scan detected the finding for the first time; `reopened`: it detected again a finding that was resolved; `unchanged`: the finding was already known and not resolved
              * @enum {string}
              */
@@ -1947,6 +1979,14 @@ export interface components {
             last_scan_id: string;
             /** @description Framework slugs the finding maps to */
             frameworks: string[];
+            /**
+             * Format: date-time
+             * @description When the finding should be dealt with: set at detection from the SLA policy, or by a person
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            due_date: string | null;
+            /** @description Past its `due_date` and still `open` or `in_progress` at the time of the answer */
+            overdue: boolean;
         };
         /** @enum {string} */
         FindingSeverity: "critical" | "high" | "medium" | "low" | "info";
@@ -2065,9 +2105,12 @@ export interface components {
             priority: components["schemas"]["FindingPriority"];
             /**
              * Format: date-time
+             * @description When the finding should be dealt with: set at detection from the SLA policy, or by a person
              * @example 2026-01-31T12:00:00.000Z
              */
             due_date: string | null;
+            /** @description Past its `due_date` and still `open` or `in_progress` at the time of the answer */
+            overdue: boolean;
             notes: string | null;
             /** @description Why the finding is `accepted` or `false_positive`; null in the other statuses */
             justification: string | null;
@@ -2987,6 +3030,161 @@ export interface components {
             page: number;
             per_page: number;
             pages: number;
+        };
+        Overview: {
+            /**
+             * Format: date-time
+             * @description The instant the figures were computed at (ages and overdue)
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            generated_at: string;
+            /** @description Findings with status `open` */
+            open: {
+                total: number;
+                by_severity: {
+                    critical: number;
+                    high: number;
+                    medium: number;
+                    low: number;
+                    info: number;
+                };
+                /**
+                 * @description The query of `GET /api/v1/findings` (and of the console’s findings page) that lists the findings counted here
+                 * @example {
+                 *       "status": "open",
+                 *       "severity": "critical"
+                 *     }
+                 */
+                filter: {
+                    [key: string]: string;
+                };
+            };
+            /** @description Past their due date and still `open` or `in_progress` */
+            overdue: {
+                total: number;
+                /**
+                 * @description The query of `GET /api/v1/findings` (and of the console’s findings page) that lists the findings counted here
+                 * @example {
+                 *       "status": "open",
+                 *       "severity": "critical"
+                 *     }
+                 */
+                filter: {
+                    [key: string]: string;
+                };
+            };
+            /** @description Open findings of a CVE on the CISA Known Exploited Vulnerabilities list */
+            kev: {
+                total: number;
+                /**
+                 * @description The query of `GET /api/v1/findings` (and of the console’s findings page) that lists the findings counted here
+                 * @example {
+                 *       "status": "open",
+                 *       "severity": "critical"
+                 *     }
+                 */
+                filter: {
+                    [key: string]: string;
+                };
+            };
+            /** @description The last 12 weeks, oldest first, the current week last */
+            trend: {
+                /**
+                 * Format: date-time
+                 * @description Monday 00:00 UTC
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                week_start: string;
+                /**
+                 * Format: date-time
+                 * @description The next Monday 00:00 UTC (exclusive)
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                week_end: string;
+                /** @description Findings first detected in the week */
+                new: number;
+                /** @description Findings resolved in the week that are still resolved */
+                resolved: number;
+                /**
+                 * @description The findings detected in the week
+                 * @example {
+                 *       "status": "open",
+                 *       "severity": "critical"
+                 *     }
+                 */
+                filter: {
+                    [key: string]: string;
+                };
+            }[];
+            /** @description Open findings by days since first detection */
+            open_by_age: {
+                /** @example 8–30 days */
+                label: string;
+                min_days: number;
+                /** @description Exclusive; null for the oldest bucket */
+                max_days: number | null;
+                count: number;
+                /**
+                 * @description The query of `GET /api/v1/findings` (and of the console’s findings page) that lists the findings counted here
+                 * @example {
+                 *       "status": "open",
+                 *       "severity": "critical"
+                 *     }
+                 */
+                filter: {
+                    [key: string]: string;
+                };
+            }[];
+            /** @description The 5 targets with the most open findings */
+            top_targets: {
+                target: string;
+                open: number;
+                by_severity: {
+                    critical: number;
+                    high: number;
+                    medium: number;
+                    low: number;
+                    info: number;
+                };
+                /**
+                 * @description The query of `GET /api/v1/findings` (and of the console’s findings page) that lists the findings counted here
+                 * @example {
+                 *       "status": "open",
+                 *       "severity": "critical"
+                 *     }
+                 */
+                filter: {
+                    [key: string]: string;
+                };
+            }[];
+            /** @description The 10 CVEs with the most open findings, those on the KEV list first */
+            top_cves: {
+                /** @example CVE-2021-44228 */
+                cve: string;
+                /** @description On the CISA KEV list */
+                kev: boolean;
+                open: number;
+                /**
+                 * @description The worst severity among its open findings
+                 * @enum {string}
+                 */
+                severity: "critical" | "high" | "medium" | "low" | "info";
+                /**
+                 * @description The query of `GET /api/v1/findings` (and of the console’s findings page) that lists the findings counted here
+                 * @example {
+                 *       "status": "open",
+                 *       "severity": "critical"
+                 *     }
+                 */
+                filter: {
+                    [key: string]: string;
+                };
+            }[];
+            /** @description Scans with status `running` (the 10 newest); null for an API key without the `read:scans` permission */
+            running_scans: {
+                total: number;
+                items: components["schemas"]["ScanListItem"][];
+            } | null;
         };
     };
     responses: never;
@@ -4053,7 +4251,7 @@ export interface operations {
                 status?: components["schemas"]["FindingStatus"];
                 /** @description Findings observed by this scan */
                 scan_id?: string;
-                /** @description Exact target, ignoring case */
+                /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
                 target?: string;
                 /** @description Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing */
                 asset_id?: string;
@@ -4164,7 +4362,7 @@ export interface operations {
                 from_date?: string;
                 /** @description Detected before (exclusive) */
                 to_date?: string;
-                /** @description Exact target, ignoring case */
+                /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
                 target?: string;
             };
             header?: never;
@@ -4254,7 +4452,7 @@ export interface operations {
                 status?: components["schemas"]["FindingStatus"];
                 /** @description Findings observed by this scan */
                 scan_id?: string;
-                /** @description Exact target, ignoring case */
+                /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
                 target?: string;
                 /** @description Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing */
                 asset_id?: string;
@@ -4364,7 +4562,7 @@ export interface operations {
                 status?: components["schemas"]["FindingStatus"];
                 /** @description Findings observed by this scan */
                 scan_id?: string;
-                /** @description Exact target, ignoring case */
+                /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
                 target?: string;
                 /** @description Findings on this asset (`GET /api/v1/assets`); another organization’s id finds nothing */
                 asset_id?: string;
@@ -4377,6 +4575,14 @@ export interface operations {
                 sort?: "severity" | "created_at" | "cvss_score";
                 /** @description Default `desc` */
                 order?: "asc" | "desc";
+                /** @description `true`: only findings past their `due_date` that are still `open` or `in_progress`; `false` (the default): no such filter */
+                overdue?: "true" | "false";
+                /** @description Free text: findings whose title, affected component, target, CVE ids or description contain it, ignoring case */
+                q?: string;
+                /** @description `true`: only findings of a CVE on the CISA KEV list; `false`: only the others */
+                kev?: "true" | "false";
+                /** @description Assigned to this address, ignoring case */
+                assignee?: string;
                 /** @description Detected at or after (inclusive) */
                 from_date?: string;
                 /** @description Detected before (exclusive) */
@@ -9336,6 +9542,75 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

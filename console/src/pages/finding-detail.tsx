@@ -5,7 +5,7 @@ import { FINDING_STATUSES } from '../api/vocabulary';
 import { useLoad } from '../data';
 import { Link } from '../router';
 import { JustificationFields, justified, type Justified } from '../triage';
-import { Notice, Options, Page, Problem, Severity, Status, label, when } from '../ui';
+import { DueDate, Notice, Options, Page, Problem, Severity, Status, label, when } from '../ui';
 
 const cveLink = (id: string) => `https://nvd.nist.gov/vuln/detail/${encodeURIComponent(id)}`;
 const cweLink = (id: string) => `https://cwe.mitre.org/data/definitions/${id.replace(/^CWE-/i, '')}.html`;
@@ -182,6 +182,10 @@ export function FindingDetail({ id }: { id: string }) {
               <dt>Status</dt>
               <dd data-testid="finding-status">
                 <Status value={f.status} />
+              </dd>
+              <dt>Due</dt>
+              <dd data-testid="finding-due">
+                <DueDate due={f.due_date} overdue={f.overdue} />
               </dd>
               <dt>Target</dt>
               <dd>{f.target}</dd>

@@ -1,17 +1,18 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { problem, type QueryOf, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import { FINDING_GROUP_BYS, FINDING_STATUSES, SEVERITIES } from '../api/vocabulary';
 import { useLoad } from '../data';
 import { Link, navigate, useLocation } from '../router';
 import { JustificationFields, justified, type Justified } from '../triage';
-import { Notice, Options, Page, Pager, Problem, Severity, Status, queryString, when } from '../ui';
+import { DueDate, Notice, Options, Page, Pager, Problem, Severity, Status, queryString, when } from '../ui';
 
 type Query = QueryOf<'listFindings'>;
 type Sort = NonNullable<Query['sort']>;
 
 /** The filters, sorting and page of the findings table: all of them live in the URL. */
 const KEYS = [
+  'q',
   'severity',
   'status',
   'target',
@@ -20,20 +21,28 @@ const KEYS = [
   'template_id',
   'tool',
   'cve',
+  'kev',
+  'overdue',
+  'assignee',
+  'from_date',
+  'to_date',
   'group',
   'sort',
   'order',
   'page',
 ] as const;
 
-function viewOf(query: URLSearchParams): Record<(typeof KEYS)[number], string> {
-  const view = {} as Record<(typeof KEYS)[number], string>;
+type View = Record<(typeof KEYS)[number], string>;
+
+function viewOf(query: URLSearchParams): View {
+  const view = {} as View;
   for (const key of KEYS) view[key] = query.get(key) ?? '';
   return view;
 }
 
-function apiQuery(view: ReturnType<typeof viewOf>): Query {
+function apiQuery(view: View): Query {
   const q: Query = { per_page: 25, page: Number(view.page) || 1 };
+  if (view.q) q.q = view.q;
   if (view.severity) q.severity = view.severity as Query['severity'];
   if (view.status) q.status = view.status as Query['status'];
   if (view.target) q.target = view.target;
@@ -42,22 +51,60 @@ function apiQuery(view: ReturnType<typeof viewOf>): Query {
   if (view.template_id) q.template_id = view.template_id;
   if (view.tool) q.tool = view.tool;
   if (view.cve) q.cve = view.cve;
+  if (view.kev === 'true' || view.kev === 'false') q.kev = view.kev;
+  if (view.overdue === 'true') q.overdue = 'true';
+  if (view.assignee) q.assignee = view.assignee;
+  if (view.from_date) q.from_date = view.from_date;
+  if (view.to_date) q.to_date = view.to_date;
   if (view.sort) q.sort = view.sort as Sort;
   if (view.order) q.order = view.order as Query['order'];
   return q;
 }
 
-function Filters({ view }: { view: ReturnType<typeof viewOf> }) {
-  const [target, setTarget] = useState(view.target);
-  const [cve, setCve] = useState(view.cve);
-  const go = (changes: Partial<ReturnType<typeof viewOf>>) =>
+/** The free-text boxes of the filters, kept until "Apply filters". */
+const TEXT_KEYS = ['q', 'target', 'cve', 'assignee', 'from_date', 'to_date'] as const;
+type TextFilters = Record<(typeof TEXT_KEYS)[number], string>;
+
+/** A date box over a URL value that may be a date-time (an overview link): shown as its day, kept unless changed. */
+function DateBox(props: { label: string; name: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <label>
+      {props.label}
+      <input
+        type="date"
+        name={props.name}
+        value={props.value.slice(0, 10)}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
+  );
+}
+
+function Filters({ view }: { view: View }) {
+  const [text, setText] = useState<TextFilters>(() => {
+    const t = {} as TextFilters;
+    for (const key of TEXT_KEYS) t[key] = view[key];
+    return t;
+  });
+  const go = (changes: Partial<View>) =>
     navigate(`/findings${queryString({ ...view, ...changes, page: '' })}`);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    go({ target: target.trim(), cve: cve.trim() });
+    const trimmed = {} as TextFilters;
+    for (const key of TEXT_KEYS) trimmed[key] = text[key].trim();
+    go(trimmed);
   };
+  const box = (key: 'q' | 'target' | 'cve' | 'assignee') => ({
+    name: key,
+    value: text[key],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => setText({ ...text, [key]: e.target.value }),
+  });
   return (
     <form className="filters card" onSubmit={submit} aria-label="Filters">
+      <label className="search">
+        Search
+        <input type="search" placeholder="Title, component, target, CVE, description" {...box('q')} />
+      </label>
       <label>
         Severity
         <select name="severity" value={view.severity} onChange={(e) => go({ severity: e.target.value })}>
@@ -73,13 +120,46 @@ function Filters({ view }: { view: ReturnType<typeof viewOf> }) {
         </select>
       </label>
       <label>
+        Known exploited
+        <select name="kev" value={view.kev} onChange={(e) => go({ kev: e.target.value })}>
+          <option value="">Any</option>
+          <option value="true">On the KEV list</option>
+          <option value="false">Not on the KEV list</option>
+        </select>
+      </label>
+      <label className="inline">
+        <input
+          type="checkbox"
+          name="overdue"
+          checked={view.overdue === 'true'}
+          onChange={(e) => go({ overdue: e.target.checked ? 'true' : '' })}
+        />{' '}
+        Overdue only
+      </label>
+      <label>
         Target
-        <input name="target" value={target} onChange={(e) => setTarget(e.target.value)} />
+        <input placeholder="host, 127.0.0, 10.0.0.0/24" {...box('target')} />
       </label>
       <label>
         CVE
-        <input name="cve" value={cve} placeholder="CVE-2024-…" onChange={(e) => setCve(e.target.value)} />
+        <input placeholder="CVE-2024-…" {...box('cve')} />
       </label>
+      <label>
+        Assignee
+        <input type="email" placeholder="e-mail" {...box('assignee')} />
+      </label>
+      <DateBox
+        label="Detected from"
+        name="from_date"
+        value={text.from_date}
+        onChange={(v) => setText({ ...text, from_date: v })}
+      />
+      <DateBox
+        label="Detected before"
+        name="to_date"
+        value={text.to_date}
+        onChange={(v) => setText({ ...text, to_date: v })}
+      />
       <label>
         Group by
         <select name="group" value={view.group} onChange={(e) => go({ group: e.target.value })}>
@@ -116,7 +196,7 @@ function Filters({ view }: { view: ReturnType<typeof viewOf> }) {
   );
 }
 
-function SortHeader(props: { view: ReturnType<typeof viewOf>; sort: Sort; children: string }) {
+function SortHeader(props: { view: View; sort: Sort; children: string }) {
   const { view, sort } = props;
   const active = (view.sort || 'severity') === sort;
   const order = view.order || 'desc';
@@ -131,7 +211,7 @@ function SortHeader(props: { view: ReturnType<typeof viewOf>; sort: Sort; childr
   );
 }
 
-function exportHref(view: ReturnType<typeof viewOf>, format: string): string {
+function exportHref(view: View, format: string): string {
   const { page: _page, ...filters } = view;
   return `/api/v1/findings/export${queryString({ ...filters, format })}`;
 }
@@ -331,6 +411,7 @@ function UngroupedFindings() {
                   <SortHeader view={view} sort="created_at">
                     Detected
                   </SortHeader>
+                  <th scope="col">Due</th>
                 </tr>
               </thead>
               <tbody>
@@ -357,11 +438,14 @@ function UngroupedFindings() {
                     </td>
                     <td>{f.cvss_score.toFixed(1)}</td>
                     <td>{when(f.detected_at)}</td>
+                    <td>
+                      <DueDate due={f.due_date} overdue={f.overdue} />
+                    </td>
                   </tr>
                 ))}
                 {items.length === 0 && (
                   <tr>
-                    <td colSpan={7}>No findings match these filters.</td>
+                    <td colSpan={8}>No findings match these filters.</td>
                   </tr>
                 )}
               </tbody>

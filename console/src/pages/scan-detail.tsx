@@ -4,7 +4,7 @@ import { apiClientRef, useApi } from '../api/context';
 import { SCAN_PHASES } from '../api/vocabulary';
 import { useLoad } from '../data';
 import { Link } from '../router';
-import { Notice, Page, Problem, Severity, Status, queryString, when } from '../ui';
+import { DueDate, Notice, Page, Problem, Severity, Status, queryString, when } from '../ui';
 import { Counts, isActive, Progress } from './scans';
 
 /** One scan: live status, phases, current tool, counts, changes since the previous scan, its findings. */
@@ -118,6 +118,7 @@ export function ScanDetail({ id }: { id: string }) {
                 <th scope="col">Title</th>
                 <th scope="col">Component</th>
                 <th scope="col">Status</th>
+                <th scope="col">Due</th>
               </tr>
             </thead>
             <tbody>
@@ -133,11 +134,14 @@ export function ScanDetail({ id }: { id: string }) {
                   <td>
                     <Status value={f.status} />
                   </td>
+                  <td>
+                    <DueDate due={f.due_date} overdue={f.overdue} />
+                  </td>
                 </tr>
               ))}
               {findings.data.items.length === 0 && (
                 <tr>
-                  <td colSpan={4}>No findings (yet).</td>
+                  <td colSpan={5}>No findings (yet).</td>
                 </tr>
               )}
             </tbody>

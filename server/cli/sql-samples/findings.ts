@@ -82,6 +82,11 @@ export const findingsSamples = [
         args: [ORG, EVERY_FILTER, { sort: 'cvss_score', order: 'asc', limit: 50, offset: 50 }],
       },
       { name: 'by created_at', args: [ORG, {}, { sort: 'created_at', order: 'desc', limit: 50, offset: 0 }] },
+      {
+        name: 'search: free text, a target prefix, overdue',
+        args: [ORG, { q: 'redis', target: '127.0.0', overdue_at: NOW }, { limit: 50, offset: 0 }],
+      },
+      { name: 'a target range (CIDR)', args: [ORG, { target: '127.0.0.0/24' }, { limit: 50, offset: 0 }] },
     ],
     countFindings: [
       { name: 'no filter', args: [ORG, {}] },
@@ -117,6 +122,19 @@ export const findingsSamples = [
       { name: 'one target, a date range', args: [ORG, { target: TARGET, from: WEEK_AGO, to: NOW }, NOW] },
     ],
     selectFindingTotals: [[ORG, { status: 'open' }]],
+    selectOverviewCounts: [
+      [
+        ORG,
+        [
+          { from: WEEK_AGO, to: null },
+          { from: null, to: WEEK_AGO },
+        ],
+        NOW,
+      ],
+    ],
+    selectWeeklyTrend: [[ORG, WEEK_AGO]],
+    selectTopTargets: [[ORG, 5]],
+    selectTopCves: [[ORG, 10]],
   }),
   repositorySamples('server/findings/sla-policies.repository.ts', sla, {
     findSlaPolicy: [[ORG]],

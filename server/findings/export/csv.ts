@@ -36,6 +36,8 @@ const COLUMNS: readonly CsvColumn[] = [
   { header: 'detected_at', value: (f) => f.detected_at },
   // The list view carries framework names only.
   { header: 'frameworks', value: (f) => f.frameworks.map((framework) => framework.name) },
+  { header: 'due_date', value: (f) => f.due_date ?? null },
+  { header: 'overdue', value: (f) => String(f.overdue ?? false) },
   { header: 'description', value: (f) => f.description },
   // The risk decision: why a finding is accepted or a false positive, who said so, when, until when.
   { header: 'justification', value: (f) => f.justification },

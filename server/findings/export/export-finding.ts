@@ -101,6 +101,8 @@ export interface ExportFinding {
   priority?: Priority | null;
   /** ISO 8601 UTC. */
   due_date?: string | null;
+  /** Past its due date and still open or in progress when the export was made. */
+  overdue?: boolean;
   notes?: string | null;
   /** The risk decision (`accepted`, `false_positive`): why, who, when (ISO 8601 UTC), until when. */
   justification?: string | null;

@@ -63,6 +63,7 @@ export function findingDetail(f: ExportFinding) {
     assignee: f.assignee ?? null,
     priority: f.priority ?? null,
     due_date: f.due_date ?? null,
+    overdue: f.overdue ?? false,
     notes: f.notes ?? null,
     justification: f.justification ?? null,
     justified_by: f.justified_by ?? null,

@@ -91,7 +91,7 @@ describe.skipIf(!hasChromium)(`people in the web console (${testEngine})`, () =>
       await p.getByRole('heading', { name: 'Password set' }).waitFor();
       await p.getByRole('link', { name: 'Sign in' }).click();
       await signIn(p, email, password);
-      await p.waitForURL((url) => url.pathname === '/scans');
+      await p.waitForURL((url) => url.pathname === '/overview');
 
       // A viewer's settings: no API keys; their own password they change.
       await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();

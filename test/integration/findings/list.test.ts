@@ -182,9 +182,11 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
     await bumpFindingsVersion(db, orgId);
   });
 
-  it('matches the target exactly, ignoring case', async () => {
+  it('matches the target and the targets it begins up to a dot, ignoring case (docs/findings-search.md)', async () => {
     const res = await listPage('target=APP.EXAMPLE.TEST');
-    expect(res.items.map((i) => i.target)).toEqual(['App.Example.test']);
+    expect(res.items.map((i) => i.target).sort()).toEqual(['App.Example.test', 'app.example.test.evil']);
+    const exact = await listPage('target=app.example.test.evil');
+    expect(exact.items.map((i) => i.target)).toEqual(['app.example.test.evil']);
   });
 
   it('filters by scan through its observations: a scan lists what it saw, including findings another scan owns', async () => {

@@ -11,6 +11,7 @@ import { Quota } from './quota';
 import { Schedules } from './schedules';
 import { Sessions } from './sessions';
 import { SignInMethods } from './sign-in-methods';
+import { Sla } from './sla';
 import { Webhooks } from './webhooks';
 
 /**
@@ -25,6 +26,7 @@ export const SETTINGS_SECTIONS: ReadonlyArray<{
   roles?: readonly Role[];
 }> = [
   { id: 'quota', Component: Quota },
+  { id: 'sla', Component: Sla },
   { id: 'schedules', Component: Schedules },
   { id: 'webhooks', Component: Webhooks, roles: ['admin'] },
   { id: 'api-keys', Component: ApiKeys, roles: ['admin', 'member'] },

@@ -1,0 +1,86 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Schemas } from '../../api/contract';
+import { apiClientRef, useApi } from '../../api/context';
+import { SEVERITIES } from '../../api/vocabulary';
+import { useAction, useLoad } from '../../data';
+import { useSession } from '../../session';
+import { Notice, Problem } from '../../ui';
+import { Section } from './section';
+
+type Policy = Schemas['SlaPolicy'];
+const LEVELS = ['critical', 'high', 'medium', 'low'] as const;
+
+/**
+ * The SLA policy: days from detection to a new finding's due date, by severity. Everyone
+ * sees it; an admin changes it (the API refuses anyone else). Informational findings get
+ * no due date.
+ */
+export function Sla() {
+  const api = useApi(apiClientRef);
+  const { session } = useSession();
+  const admin = session.user.role === 'admin';
+  const policy = useLoad(() => api.GET('/api/v1/settings/sla'), 'settings/sla');
+  const action = useAction();
+  const [draft, setDraft] = useState<Record<(typeof LEVELS)[number], string>>();
+
+  useEffect(() => {
+    if (policy.data) {
+      const p = policy.data;
+      setDraft({
+        critical: String(p.critical),
+        high: String(p.high),
+        medium: String(p.medium),
+        low: String(p.low),
+      });
+    }
+  }, [policy.data]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft) return;
+    const body = Object.fromEntries(LEVELS.map((l) => [l, Number(draft[l])])) as Policy;
+    void action.act(api.PUT('/api/v1/settings/sla', { body }), () => {
+      void policy.reload();
+      return 'SLA policy saved; it applies to findings detected from now on.';
+    });
+  };
+
+  return (
+    <Section id="sla" title="SLA policy">
+      <p className="hint">
+        Days from detection to a finding’s due date, by severity. A finding past its due date and still open
+        or in progress is overdue. Informational findings have no due date.
+      </p>
+      <Problem message={policy.error ?? action.error} />
+      <Notice message={action.notice} />
+      {draft && admin && (
+        <form onSubmit={submit} className="sla-form">
+          {LEVELS.map((level) => (
+            <label key={level}>
+              {SEVERITIES.label(level)} (days)
+              <input
+                type="number"
+                name={`sla_${level}`}
+                min={1}
+                max={3650}
+                required
+                value={draft[level]}
+                onChange={(e) => setDraft({ ...draft, [level]: e.target.value })}
+              />
+            </label>
+          ))}
+          <button type="submit">Save SLA policy</button>
+        </form>
+      )}
+      {policy.data && !admin && (
+        <ul>
+          {LEVELS.map((level) => (
+            <li key={level}>
+              {SEVERITIES.label(level)}: {policy.data![level]} days
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}

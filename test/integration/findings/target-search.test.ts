@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { okBody } from '../../helpers/api-client.ts';
+import { detection, factory, runScan } from '../../helpers/factory.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+
+/**
+ * The findings' `target` rule (docs/findings-search.md): exact host, leading labels, a
+ * trailing-dot prefix, CIDR containment; malformed ranges and CVE ids are 422 on every route
+ * that takes them; due dates and `overdue` on the list. PGlite and PostgreSQL.
+ */
+describe('finding search by target', () => {
+  const suite = useTestApp();
+  type Page = {
+    items: { id: string; target: string; due_date: string | null; overdue: boolean }[];
+    total: number;
+  };
+
+  it('matches a host, the hosts it begins up to a dot, a trailing-dot prefix and a CIDR range', async () => {
+    const tenant = await factory.tenant(suite.app);
+    const targets = [
+      '127.0.0.1',
+      '127.0.0.12',
+      '127.0.10.5',
+      'Redis.internal',
+      'redis',
+      'redis-01',
+      '::1',
+      'localhost',
+    ];
+    await runScan(
+      suite.db,
+      tenant.orgId,
+      targets.map((target) => detection({ target })),
+    );
+    const search = async (target: string) =>
+      okBody(await tenant.api.get<Page>(`/api/v1/findings?per_page=100&target=${encodeURIComponent(target)}`))
+        .items.map((f) => f.target)
+        .sort();
+    expect(await search('127.0.0.1')).toEqual(['127.0.0.1']);
+    expect(await search('127.0.0')).toEqual(['127.0.0.1', '127.0.0.12']);
+    expect(await search('127.0.')).toEqual(['127.0.0.1', '127.0.0.12', '127.0.10.5']);
+    expect(await search('REDIS')).toEqual(['Redis.internal', 'redis']);
+    expect(await search('127.0.0.0/24')).toEqual(['127.0.0.1', '127.0.0.12']);
+    expect(await search('127.0.0.9/16')).toEqual(['127.0.0.1', '127.0.0.12', '127.0.10.5']);
+    expect(await search('127.0.0.12/32')).toEqual(['127.0.0.12']);
+    expect(await search('::/0')).toEqual(['::1']);
+    expect(await search('10.0.0.0/8')).toEqual([]);
+    expect(await search('red')).toEqual([]);
+    // `_` and `%` are literal.
+    expect(await search('127%')).toEqual([]);
+    // The export and the statistics follow the same rule.
+    const csv = await tenant.api.get<string>('/api/v1/findings/export?format=json&target=127.0.0.0%2F24');
+    expect((csv.body as unknown as unknown[]).length).toBe(2);
+    const stats = okBody(await tenant.api.get<{ total: number }>('/api/v1/findings/stats?target=redis'));
+    expect(stats.total).toBe(2);
+    // Another organization's findings are never found.
+    const other = await factory.tenant(suite.app);
+    expect(okBody(await other.api.get<Page>('/api/v1/findings?target=127.0.0.0/8')).total).toBe(0);
+  });
+
+  it('refuses a malformed range or CVE id with 422 naming the field, on the list, the export and the statistics', async () => {
+    const tenant = await factory.tenant(suite.app);
+    for (const path of ['/api/v1/findings', '/api/v1/findings/export', '/api/v1/findings/stats']) {
+      for (const bad of ['127.0.0.0/33', '300.0.0.0/8', 'redis/24', '::1/129']) {
+        const answer = await tenant.api.get(`${path}?target=${encodeURIComponent(bad)}`);
+        expect(answer.status, `${path} target=${bad}`).toBe(422);
+        expect(answer.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'target' });
+      }
+    }
+    for (const path of ['/api/v1/findings', '/api/v1/findings/export']) {
+      for (const bad of ['log4shell', 'CVE-21-1', 'CVE-2021-44228x']) {
+        const answer = await tenant.api.get(`${path}?cve=${encodeURIComponent(bad)}`);
+        expect(answer.status, `${path} cve=${bad}`).toBe(422);
+        expect(answer.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'cve' });
+      }
+    }
+  });
+
+  it('shows the due date and whether a finding is overdue on the list and the scan’s findings', async () => {
+    const tenant = await factory.tenant(suite.app);
+    const old = await runScan(
+      suite.db,
+      tenant.orgId,
+      [detection({ severity: 'critical', target: '127.0.0.3' })],
+      {
+        now: new Date(Date.now() - 10 * 86_400_000),
+      },
+    );
+    await runScan(suite.db, tenant.orgId, [detection({ severity: 'high', target: '127.0.0.4' })]);
+    const items = okBody(await tenant.api.get<Page>('/api/v1/findings?per_page=100')).items;
+    const late = items.find((f) => f.target === '127.0.0.3')!;
+    const fresh = items.find((f) => f.target === '127.0.0.4')!;
+    expect(late.overdue).toBe(true);
+    expect(fresh.overdue).toBe(false);
+    expect(new Date(fresh.due_date!).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    const overdue = okBody(await tenant.api.get<Page>('/api/v1/findings?overdue=true')).items;
+    expect(overdue.map((f) => f.id)).toEqual([late.id]);
+    const scanFindings = okBody(
+      await tenant.api.get<{ items: { id: string; due_date: string | null; overdue: boolean }[] }>(
+        `/api/v1/scans/${old.scan.id}/findings`,
+      ),
+    ).items;
+    expect(scanFindings).toEqual([
+      expect.objectContaining({ id: late.id, due_date: late.due_date, overdue: true }),
+    ]);
+    const detail = okBody(
+      await tenant.api.get<{ overdue: boolean; due_date: string }>(`/api/v1/findings/${late.id}`),
+    );
+    expect(detail).toMatchObject({ overdue: true, due_date: late.due_date });
+    // The export takes the same search filters.
+    const exported = await tenant.api.get<{ id: string; overdue: boolean }[]>(
+      '/api/v1/findings/export?format=json&overdue=true&q=weakness',
+    );
+    expect(exported.body.map((f) => [f.id, f.overdue])).toEqual([[late.id, true]]);
+    // Resolved, it is no longer overdue.
+    okBody(await tenant.api.patch(`/api/v1/findings/${late.id}`, { status: 'resolved' }));
+    expect(okBody(await tenant.api.get<Page>('/api/v1/findings?overdue=true')).total).toBe(0);
+  });
+});
