@@ -92,8 +92,8 @@ export const SCAN_PHASES = vocabulary<Schemas['ScanPhase']>({
  */
 export const FRAMEWORKS = vocabulary<Schemas['Framework'] | Schemas['ComplianceFramework']>({
   soc2: 'SOC 2',
-  'pci-dss': 'PCI-DSS',
-  iso27001: 'ISO 27001',
+  'pci-dss': 'PCI DSS 4.0',
+  iso27001: 'ISO/IEC 27001:2022',
 });
 
 export const CONTROL_STATUSES = vocabulary<Schemas['ControlStatus']>({

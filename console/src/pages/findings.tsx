@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { problem, type QueryOf, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import { FINDING_STATUSES, SEVERITIES } from '../api/vocabulary';
-import { useLoad } from '../data';
+import { useLoad, type Live } from '../data';
 import { Link, navigate, useLocation } from '../router';
 import { JustificationFields, justified, type Justified } from '../triage';
 import { Notice, Options, Page, Pager, Problem, Severity, Status, queryString, when } from '../ui';
@@ -98,11 +98,24 @@ function exportHref(view: ReturnType<typeof viewOf>, format: string): string {
   return `/api/v1/findings/export${queryString({ ...filters, format })}`;
 }
 
+/** The list is read again when a scan finds a finding, or someone triages one it shows. */
+const liveFindings: Live<Schemas['FindingList']> = {
+  on(event, list) {
+    if (event.type === 'vulnerability.found') return 'reload';
+    if (event.type === 'finding.updated' && list.items.some((f) => f.id === event.data.id)) return 'reload';
+    return undefined;
+  },
+};
+
 export function FindingList() {
   const api = useApi(apiClientRef);
   const { query, href } = useLocation();
   const view = viewOf(query);
-  const list = useLoad(() => api.GET('/api/v1/findings', { params: { query: apiQuery(view) } }), href);
+  const list = useLoad(
+    () => api.GET('/api/v1/findings', { params: { query: apiQuery(view) } }),
+    href,
+    liveFindings,
+  );
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulkStatus, setBulkStatus] = useState<Schemas['FindingStatus']>('in_progress');
   const [bulkNote, setBulkNote] = useState('');
@@ -123,6 +136,7 @@ export function FindingList() {
   const applyBulk = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
+    setNote(undefined);
     const { data, error: failure } = await api.POST('/api/v1/findings/bulk', {
       body: {
         finding_ids: [...selected],
