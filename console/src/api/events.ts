@@ -1,4 +1,8 @@
-import type { Schemas } from './contract';
+// The schema by its file name, and no DOM type: the unit test (test/unit/console/live-events.test.ts)
+// compiles this module under the server's settings too.
+import type { components } from './schema.d.ts';
+
+type Schemas = components['schemas'];
 
 /**
  * The console's live events: one EventSource on `GET /api/v1/events` (docs/events.md) per
@@ -70,11 +74,29 @@ export interface LiveEvents {
   watch(listener: (state: StreamState) => void): () => void;
 }
 
+/** What the stream uses of the browser's EventSource. */
+interface StreamMessage {
+  type: string;
+  data: string;
+}
+interface EventSourceLike {
+  readonly readyState: number;
+  onopen: (() => void) | null;
+  onerror: (() => void) | null;
+  addEventListener(type: string, listener: (message: StreamMessage) => void): void;
+  close(): void;
+}
+export interface EventSourceClass {
+  new (url: string, init: { withCredentials: boolean }): EventSourceLike;
+  readonly OPEN: number;
+  readonly CLOSED: number;
+}
+
 export interface LiveEventsOptions {
   url?: string;
   /** After a stream that failed for good (closed, not reconnecting), a new one is tried after this long. */
   retryMs?: number;
-  EventSource?: typeof EventSource;
+  EventSource?: EventSourceClass;
 }
 
 /** How long a stream may try to reconnect before the pages fall back to polling. */
@@ -83,11 +105,12 @@ const GRACE_MS = 10_000;
 export function createLiveEvents(options: LiveEventsOptions = {}): LiveEvents {
   const url = options.url ?? '/api/v1/events';
   const retryMs = options.retryMs ?? 60_000;
-  const Source = options.EventSource ?? globalThis.EventSource;
+  const Source =
+    options.EventSource ?? (globalThis as unknown as { EventSource?: EventSourceClass }).EventSource;
   const listeners = new Set<(event: LiveEvent) => void>();
   const watchers = new Set<(state: StreamState) => void>();
   let state: StreamState = 'off';
-  let source: EventSource | undefined;
+  let source: EventSourceLike | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let grace: ReturnType<typeof setTimeout> | undefined;
 
@@ -102,7 +125,7 @@ export function createLiveEvents(options: LiveEventsOptions = {}): LiveEvents {
     retry = grace = undefined;
   };
 
-  const deliver = (message: MessageEvent<string>) => {
+  const deliver = (message: StreamMessage) => {
     let parsed: { type?: string; data?: unknown };
     try {
       parsed = JSON.parse(message.data) as typeof parsed;
@@ -142,7 +165,10 @@ export function createLiveEvents(options: LiveEventsOptions = {}): LiveEvents {
         if (source === es && es.readyState !== Source.OPEN) set('down');
       }, GRACE_MS);
     };
-    for (const type of LIVE_EVENT_TYPES) es.addEventListener(type, deliver as EventListener);
+    const onMessage = (message: StreamMessage) => {
+      if (source === es) deliver(message);
+    };
+    for (const type of LIVE_EVENT_TYPES) es.addEventListener(type, onMessage);
   };
 
   return {

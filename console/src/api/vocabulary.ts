@@ -96,6 +96,13 @@ export const FRAMEWORKS = vocabulary<Schemas['Framework'] | Schemas['ComplianceF
   iso27001: 'ISO/IEC 27001:2022',
 });
 
+export const REMEDIATION_PRIORITIES = vocabulary<Schemas['AiAnalysis']['remediation_priority']>({
+  immediate: 'Immediate',
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+});
+
 export const CONTROL_STATUSES = vocabulary<Schemas['ControlStatus']>({
   failing: 'Failing',
   passing: 'Passing',

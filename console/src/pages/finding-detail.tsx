@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { problem, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
-import { FINDING_STATUSES, FRAMEWORKS } from '../api/vocabulary';
+import { FINDING_STATUSES, FRAMEWORKS, REMEDIATION_PRIORITIES } from '../api/vocabulary';
 import { useLoad, type Live } from '../data';
 import { Markdown } from '../markdown';
 import { Link } from '../router';
@@ -135,7 +135,8 @@ function AiAnalysis({ id }: { id: string }) {
         <div className="card">
           <p className="sub">
             {result.ai_credits_used} credit{result.ai_credits_used === 1 ? '' : 's'} used · source{' '}
-            {result.source} · priority {result.ai_analysis.remediation_priority}
+            {result.source === 'builtin' ? 'built-in guidance' : result.source} · priority{' '}
+            {REMEDIATION_PRIORITIES.label(result.ai_analysis.remediation_priority)}
           </p>
           <p>{result.ai_analysis.risk_assessment}</p>
           <h3>Attack scenarios</h3>
