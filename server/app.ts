@@ -7,7 +7,7 @@ import { AppError } from './errors.ts';
 import { exceedsLimit } from './http/middleware/body.ts';
 import { errorMiddleware } from './http/middleware/errors.ts';
 import { requestLog } from './http/middleware/request-log.ts';
-import { consoleRouter } from './routes/console.ts';
+import { consolePages } from './routes/console.ts';
 import { httpMetricsMiddleware } from './metrics/http.ts';
 import { docsRouter } from './routes/docs.ts';
 import { metricsRouter } from './routes/metrics.ts';
@@ -92,7 +92,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
       if (!ctx.req.complete && !ctx.headerSent) ctx.set('Connection', 'close');
     }
   });
-  const pages = consoleRouter();
+  const { router: pages, notFound: consoleNotFound } = consolePages();
   app.use(docsRouter.routes());
   app.use(metricsRouter.routes());
   app.use(pages.routes());
@@ -111,6 +111,8 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
         },
       );
     }
+    // A browser's unknown page: the console's "Page not found" (404); the API's paths stay JSON.
+    if (consoleNotFound(ctx)) return;
     throw new AppError(404, 'NOT_FOUND', 'route not found');
   });
   return app;

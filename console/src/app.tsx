@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { apiClientRef, useApi } from './api/context';
+import { apiClientRef, liveEventsRef, useApi } from './api/context';
 import { SetPassword } from './pages/set-password';
 import { SignIn } from './pages/sign-in';
 import { Link, navigate, useLocation } from './router';
@@ -14,6 +14,7 @@ function nextOf(query: URLSearchParams): string {
 
 export function App() {
   const api = useApi(apiClientRef);
+  const events = useApi(liveEventsRef);
   const location = useLocation();
   const [session, setSession] = useState<ConsoleSession | null | 'loading'>('loading');
 
@@ -44,6 +45,14 @@ export function App() {
       navigate(location.path === '/sign-in' ? nextOf(location.query) : HOME, { replace: true });
     }
   }, [session, location.path, location.href, location.query]);
+
+  // One event stream per signed-in console, shared by every page (api/events.ts).
+  const signedIn = session !== null && session !== 'loading';
+  useEffect(() => {
+    if (!signedIn) return;
+    events.start();
+    return () => events.stop();
+  }, [signedIn, events]);
 
   const context = useMemo(
     () => (session && session !== 'loading' ? { session, refresh } : undefined),

@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { problem } from './api/contract';
+import { liveEventsRef, useOptionalApi } from './api/context';
+import type { LiveEvent, StreamState } from './api/events';
 
 /**
  * How a component loads API data and changes it. Every page and settings section uses
  * these three hooks, so the load–change–reload pattern is written once:
  *
- * - `useLoad(load, key, every?)`: loads, reloads when `key` changes, polls while `every` says.
- * - `useAction()`: sends a change, shows the API's error or clears the last one.
+ * - `useLoad(load, key, live?)`: loads, reloads when `key` changes, follows the live event stream.
+ * - `useAction()`: sends a change, shows the API's error or its notice; each change clears the last one's.
  * - `useCollection(key, load)`: a list with both: every change reloads the list.
  *
  * `key` names what is loaded (`'settings/api-keys'`, a scan id, the page's URL): a new key
@@ -21,27 +23,49 @@ export interface Answer<D> {
 }
 
 /**
- * Loads data and reloads it when `key` changes; `every` polls while the caller says it
- * should (live scans). Returns the data, an error message, and a reload function.
+ * What a live event does to data a page has loaded: the data with the event applied (no
+ * request), `'reload'` (the page asks the API again; several in a burst make one request),
+ * or `undefined` when the event is not about it.
+ */
+export interface Live<T> {
+  on(event: LiveEvent, data: T): T | 'reload' | undefined;
+}
+
+/** How often a live page asks again while the event stream is down (and only then). */
+export const FALLBACK_POLL_MS = 30_000;
+/** Reloads asked for within this long of each other are one request. */
+const COALESCE_MS = 300;
+
+/**
+ * Loads data and reloads it when `key` changes. With `live`, the data follows the
+ * console's event stream (api/events.ts) instead of polling: each event is applied or
+ * reloads; when the stream (re)opens, the data is read once more (events may have passed
+ * while it was closed); while the stream is down, the page polls every FALLBACK_POLL_MS.
+ * Returns the data, an error message, and a reload function.
  */
 export function useLoad<T>(
   load: () => Promise<{ data?: T; error?: unknown }>,
   key: string,
-  every?: (data: T) => number | undefined,
+  live?: Live<T>,
 ): { data: T | undefined; error: string | undefined; reload: () => Promise<void> } {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
   const loadRef = useRef(load);
   loadRef.current = load;
-  const everyRef = useRef(every);
-  everyRef.current = every;
+  const liveRef = useRef(live);
+  liveRef.current = live;
+  const dataRef = useRef<T>(undefined);
   const generation = useRef(0);
+  const events = useOptionalApi(liveEventsRef);
+  const isLive = live !== undefined && events !== undefined;
+  const [streamState, setStreamState] = useState<StreamState | undefined>(events?.state());
 
   const reload = useCallback(async () => {
     const mine = ++generation.current;
     const result = await loadRef.current();
     if (mine !== generation.current) return;
     if (result.data !== undefined) {
+      dataRef.current = result.data;
       setData(result.data);
       setError(undefined);
     } else {
@@ -51,31 +75,59 @@ export function useLoad<T>(
   }, []);
 
   useEffect(() => {
+    dataRef.current = undefined;
     setData(undefined);
     void reload();
   }, [key, reload]);
 
   useEffect(() => {
-    if (data === undefined || !everyRef.current) return;
-    const ms = everyRef.current(data);
-    if (!ms) return;
-    // Polls count against the organization's request rate: none while the tab is hidden.
-    let timer = 0;
-    const tick = () => {
-      if (document.hidden) timer = window.setTimeout(tick, ms);
-      else void reload();
+    if (!isLive || !events) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const reloadSoon = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        void reload();
+      }, COALESCE_MS);
     };
-    timer = window.setTimeout(tick, ms);
-    return () => window.clearTimeout(timer);
-  }, [data, reload]);
+    const unsubscribe = events.subscribe((event) => {
+      const current = dataRef.current;
+      const apply = liveRef.current;
+      if (current === undefined || !apply) return;
+      const next = apply.on(event, current);
+      if (next === 'reload') reloadSoon();
+      else if (next !== undefined) {
+        dataRef.current = next;
+        setData(next);
+      }
+    });
+    const unwatch = events.watch((state) => {
+      setStreamState(state);
+      if (state === 'open' && dataRef.current !== undefined) reloadSoon();
+    });
+    setStreamState(events.state());
+    return () => {
+      unsubscribe();
+      unwatch();
+      if (timer) clearTimeout(timer);
+    };
+  }, [isLive, events, reload]);
+
+  useEffect(() => {
+    if (!isLive || streamState === 'open' || streamState === 'connecting') return;
+    // The stream is down: poll slowly, and not while the tab is hidden (polls count against the rate limit).
+    const timer = window.setInterval(() => {
+      if (!document.hidden) void reload();
+    }, FALLBACK_POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [isLive, streamState, reload]);
 
   return { data, error, reload };
 }
 
 export interface Action {
-  /** The last change's error (the API's `detail`), until a change succeeds. */
+  /** The last change's error (the API's `detail`), until the next change. */
   error: string | undefined;
-  /** What the last successful change said it did, when it said something. */
+  /** What the last change said it did, when it succeeded and said something; cleared by the next. */
   notice: string | undefined;
   /** Shows an error found before sending anything (a box left unticked). */
   fail(message: string): void;
@@ -90,6 +142,9 @@ export function useAction(): Action {
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const act = useCallback(async <D>(call: Promise<Answer<D>>, then?: (data: D) => string | void) => {
+    // A new change: what the last one said is stale.
+    setError(undefined);
+    setNotice(undefined);
     const { data, error: failure, response } = await call;
     if (!response.ok) {
       setError(problem(failure));
@@ -100,7 +155,11 @@ export function useAction(): Action {
     if (said) setNotice(said);
     return true;
   }, []);
-  return { error, notice, fail: setError, act };
+  const fail = useCallback((message: string) => {
+    setNotice(undefined);
+    setError(message);
+  }, []);
+  return { error, notice, fail, act };
 }
 
 export interface Collection<Item> extends Action {

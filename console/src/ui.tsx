@@ -73,9 +73,19 @@ export function Choices<T extends string>(props: {
   );
 }
 
+/** A moment as the reader's local date and time, to the second. */
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+/**
+ * Asks before something that cannot be undone (cancel a scan, delete a key, a webhook, a
+ * schedule, a person): the browser's own confirmation dialog, which every assistive technology
+ * announces and which keeps the focus where it was. True when the person confirmed.
+ */
+export function confirmed(question: string): boolean {
+  return window.confirm(question);
 }
 
 /** A due date as a day, with "Overdue" written out when it is past and the finding still open. */

@@ -9859,6 +9859,14 @@ var Evidence = object({
   })
 }).meta({ id: "Evidence" });
 var FrameworkMapping = object({ name: schemas_string().meta({ example: "pci-dss" }), controls: array(schemas_string()) }).meta({ id: "FrameworkMapping" });
+var MappedControl = object({
+  id: schemas_string().meta({ example: "ctrl_pcidss_1_3_1" }),
+  reference: schemas_string().meta({ description: "The framework's own identifier", example: "1.3.1" }),
+  name: schemas_string().meta({ example: "Inbound traffic to the cardholder data environment is restricted" })
+}).meta({ id: "MappedControl" });
+var FrameworkMappingDetail = FrameworkMapping.extend({
+  control_details: array(MappedControl).meta({ description: "The controls of `controls`, in that order, named" })
+}).meta({ id: "FrameworkMappingDetail" });
 var Comment = object({
   id: schemas_string().meta({ example: "comment_0a1b2c3d4e5f6g7h8i9j0k1l" }),
   finding_id: schemas_string().optional().meta({ description: "Present in the create response" }),
@@ -9873,6 +9881,9 @@ var HistoryEntry = object({
   to: schemas_string(),
   user: schemas_string().meta({ description: "An e-mail address, or `system` for automatic changes" }),
   justification: schemas_string().nullable().meta({ description: "The reason given with a move to `accepted` or `false_positive`" }),
+  note: schemas_string().nullable().meta({
+    description: "The note sent with this change (`notes` of the update); null when it came without one. `note_added` entries record a note given without a change of status"
+  }),
   timestamp: Timestamp
 }).meta({ id: "HistoryEntry" });
 var acceptanceFields = {
@@ -9922,7 +9933,7 @@ var FindingDetail = object({
   impact: schemas_string(),
   remediation: Remediation,
   evidence: Evidence,
-  frameworks: array(FrameworkMapping),
+  frameworks: array(FrameworkMappingDetail),
   comments: array(Comment),
   history: array(HistoryEntry),
   assignee: schemas_string().nullable(),

@@ -94,7 +94,8 @@ export async function setStatusOfFindings(
   ids: readonly string[],
   change: {
     status: FindingStatus;
-    notes?: string | undefined;
+    /** Set when given (null clears it); left as it is when undefined. */
+    notes?: string | null | undefined;
     /** The risk decision's columns (set or cleared by the status). */
     acceptance: Partial<
       Pick<FindingRow, 'justification' | 'justified_by' | 'justified_at' | 'acceptance_expires_at'>

@@ -11,6 +11,7 @@ export function statusChange(
   actor: string,
   at: Date,
   justification: string | null = null,
+  note: string | null = null,
 ): HistoryRow {
   return {
     id: newId('hist'),
@@ -21,6 +22,33 @@ export function statusChange(
     to_status: to,
     actor,
     justification,
+    note,
+    created_at: at,
+  };
+}
+
+/**
+ * A `note_added` history row: a note given without a change of status (`from` and `to` are
+ * the status it stays in).
+ */
+export function noteAdded(
+  orgId: string,
+  findingId: string,
+  status: FindingStatus,
+  actor: string,
+  at: Date,
+  note: string,
+): HistoryRow {
+  return {
+    id: newId('hist'),
+    org_id: orgId,
+    finding_id: findingId,
+    action: 'note_added',
+    from_status: status,
+    to_status: status,
+    actor,
+    justification: null,
+    note,
     created_at: at,
   };
 }

@@ -139,6 +139,8 @@ export interface HistoryRow {
   actor: string;
   /** The justification given with a move to `accepted` or `false_positive`. */
   justification?: string | null;
+  /** The note sent with this change (PATCH or bulk `notes`); null without one. */
+  note?: string | null;
   created_at: Date;
 }
 

@@ -11,7 +11,7 @@ import type {
   UpdatedFinding,
   UpdateFindingBody,
 } from '../schemas/findings.ts';
-import { resolvedAtAfter, statusChange } from './history.ts';
+import { noteAdded, resolvedAtAfter, statusChange } from './history.ts';
 import { insertComment } from './finding-comments.repository.ts';
 import { insertHistoryRows } from './finding-history.repository.ts';
 import {
@@ -66,9 +66,16 @@ export async function updateFinding(
           actor.email,
           now,
           change.justification ?? null,
+          change.notes ?? null,
         ),
       ]);
+      // The finding's note is its latest change's: a change without one leaves none behind.
+      if (change.notes === undefined) values.notes = null;
       await bumpFindingsVersion(trx, actor.orgId);
+    } else if (typeof change.notes === 'string') {
+      await insertHistoryRows(trx, actor.orgId, [
+        noteAdded(actor.orgId, findingId, current.status, actor.email, now, change.notes),
+      ]);
     }
     const row = await updateFindingTriage(trx, actor.orgId, findingId, values);
     if (!row) throw notFound('finding');
@@ -197,13 +204,44 @@ export async function bulkUpdateStatus(
     await insertHistoryRows(
       trx,
       actor.orgId,
-      changing.map((f) =>
-        statusChange(actor.orgId, f.id, f.status, status, actor.email, now, justification ?? null),
+      found.flatMap((f) =>
+        f.status !== status
+          ? [
+              statusChange(
+                actor.orgId,
+                f.id,
+                f.status,
+                status,
+                actor.email,
+                now,
+                justification ?? null,
+                notes ?? null,
+              ),
+            ]
+          : notes !== undefined
+            ? [noteAdded(actor.orgId, f.id, f.status, actor.email, now, notes)]
+            : [],
       ),
     );
-    // Findings already in the target status keep their resolved_at; the others
-    // get the one their new status implies (resolvedAtAfter, in SQL).
-    await setStatusOfFindings(trx, actor.orgId, [...existing], { status, notes, acceptance, now });
+    // Findings already in the target status keep their resolved_at; the others get
+    // the one their new status implies (resolvedAtAfter, in SQL). A finding's note is its
+    // latest change's: the ones changing status without a note keep none.
+    const staying = found.filter((f) => f.status === status).map((f) => f.id);
+    if (staying.length > 0)
+      await setStatusOfFindings(trx, actor.orgId, staying, { status, notes, acceptance, now });
+    if (changing.length > 0) {
+      await setStatusOfFindings(
+        trx,
+        actor.orgId,
+        changing.map((f) => f.id),
+        {
+          status,
+          notes: notes ?? null,
+          acceptance,
+          now,
+        },
+      );
+    }
     if (changing.length > 0) await bumpFindingsVersion(trx, actor.orgId);
     await appendEvents(
       trx,

@@ -1,5 +1,6 @@
+import { getControl } from '../controls/catalogue.ts';
 import { epssSnapshotInfo } from '../scanner/intel/epss.ts';
-import type { ExportFinding } from './export/index.ts';
+import type { ExportFinding, FrameworkMapping } from './export/index.ts';
 import type { ExportSourceRow, ListSourceRow } from './findings-listing.repository.ts';
 import type { CommentRow, DetailRow, HistoryRow } from './rows.ts';
 import type { Comment, FindingDetail, FindingListItem, HistoryEntry } from '../schemas/findings.ts';
@@ -61,6 +62,18 @@ export function commentView(row: CommentRow): Comment {
   return { id: row.id, user: row.user_email, text: row.text, created_at: iso(row.created_at) };
 }
 
+/** A finding's framework mappings with each control's reference and name (from the catalogue). */
+function namedFrameworks(frameworks: readonly FrameworkMapping[]) {
+  return frameworks.map((m) => ({
+    name: m.name,
+    controls: m.controls,
+    control_details: m.controls.map((id) => {
+      const control = getControl(id);
+      return { id, reference: control?.reference ?? id, name: control?.name ?? id };
+    }),
+  }));
+}
+
 export function historyEntry(row: HistoryRow): HistoryEntry {
   return {
     action: row.action,
@@ -68,6 +81,7 @@ export function historyEntry(row: HistoryRow): HistoryEntry {
     to: row.to_status,
     user: row.actor,
     justification: row.justification ?? null,
+    note: row.note ?? null,
     timestamp: iso(row.created_at),
   };
 }
@@ -118,7 +132,7 @@ export function exportFinding(row: ExportSourceRow): ExportFinding {
     cwe_ids: row.cwe_ids,
     scan_id: row.scan_id,
     detected_at: detectedAt,
-    frameworks: row.frameworks,
+    frameworks: namedFrameworks(row.frameworks),
     description: row.description,
     impact: row.impact ?? '',
     remediation: row.remediation ? remediationOf(row.remediation) : EMPTY_REMEDIATION,
@@ -159,7 +173,7 @@ export function findingDetail(row: DetailRow, comments: CommentRow[], history: H
     impact: base.impact,
     remediation: base.remediation,
     evidence: base.evidence,
-    frameworks: base.frameworks,
+    frameworks: namedFrameworks(row.frameworks),
     comments: comments.map(commentView),
     history: history.map(historyEntry),
     first_seen_at: base.first_seen_at,

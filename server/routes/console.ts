@@ -53,12 +53,25 @@ function assetsOf(dir: string): Map<string, string> {
   return files;
 }
 
-export function consoleRouter(dir = DIST): Router {
+/** Paths that are the API's (or its documents'): an unknown one answers the JSON error, never a page. */
+const NOT_PAGES = /^\/(api|openapi\.json$|metrics$|health)/;
+
+export interface ConsolePages {
+  router: Router;
+  /**
+   * Answers an unknown path with the console's page and status 404, so a browser shows the
+   * console's "Page not found" rather than the API's JSON; false (the caller answers the JSON
+   * 404) for the API's paths, a method other than GET/HEAD, or a client that asks for JSON.
+   */
+  notFound(ctx: Context): boolean;
+}
+
+export function consolePages(dir = DIST): ConsolePages {
   const router = new Router();
   const index = path.join(dir, 'index.html');
   const assets = assetsOf(dir);
 
-  const page = (ctx: Context) => {
+  const send = (ctx: Context) => {
     if (!existsSync(index)) {
       throw new AppError(503, 'SERVICE_UNAVAILABLE', 'the console is not built: run `npm run build:console`');
     }
@@ -66,7 +79,16 @@ export function consoleRouter(dir = DIST): Router {
     ctx.set('Content-Security-Policy', PAGE_CSP);
     ctx.body = createReadStream(index);
   };
-  for (const pagePath of CONSOLE_PAGES) router.get(pagePath, page);
+  for (const pagePath of CONSOLE_PAGES) router.get(pagePath, send);
+
+  const notFound = (ctx: Context) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+    if (NOT_PAGES.test(ctx.path) || ctx.path.startsWith('/assets/') || !existsSync(index)) return false;
+    if (ctx.accepts('html', 'json') !== 'html') return false;
+    send(ctx);
+    ctx.status = 404;
+    return true;
+  };
 
   router.get('/assets/:name', (ctx) => {
     const file = assets.get(ctx.params.name ?? '');
@@ -77,5 +99,5 @@ export function consoleRouter(dir = DIST): Router {
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.body = createReadStream(file);
   });
-  return router;
+  return { router, notFound };
 }

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Router from '@koa/router';
@@ -78,15 +78,46 @@ const swaggerPage = `<!doctype html>
 </body>
 </html>`;
 
-// validatorUrl: null keeps Swagger UI from sending the document to validator.swagger.io.
-const swaggerInit = `window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  validatorUrl: null,
-  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-  layout: 'StandaloneLayout',
-});`;
+/**
+ * validatorUrl: null keeps Swagger UI from sending the document to validator.swagger.io.
+ *
+ * "Try it out" with a console session: the browser sends the session cookie by itself, but a
+ * request that changes something also needs the session's CSRF token (docs/console.md). The
+ * interceptor reads it once from GET /api/v1/auth/console/session (a same-origin read another
+ * site cannot make) and adds X-CSRF-Token to every such request, unless the person authorized
+ * Swagger UI with a token or an API key, which need none.
+ */
+const swaggerInit = `(function () {
+  var csrf;
+  function csrfToken() {
+    csrf = csrf || fetch('/api/v1/auth/console/session', { credentials: 'same-origin' })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (body) { return (body && body.session && body.session.csrf_token) || ''; })
+      .catch(function () { return ''; });
+    return csrf;
+  }
+  function hasHeader(headers, name) {
+    return Object.keys(headers || {}).some(function (k) { return k.toLowerCase() === name; });
+  }
+  window.ui = SwaggerUIBundle({
+    url: '/openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: 'StandaloneLayout',
+    requestInterceptor: function (request) {
+      var method = (request.method || 'GET').toUpperCase();
+      if (method === 'GET' || method === 'HEAD' || request.loadSpec) return request;
+      request.headers = request.headers || {};
+      if (hasHeader(request.headers, 'authorization') || hasHeader(request.headers, 'x-api-key')) return request;
+      return csrfToken().then(function (token) {
+        if (token) request.headers['X-CSRF-Token'] = token;
+        return request;
+      });
+    },
+  });
+})();`;
 
 const redocPage = `<!doctype html>
 <html lang="en">
@@ -171,7 +202,17 @@ docsRouter.get('/redoc', requireDocsAccess, (ctx) => {
   ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.body = redocPage;
 });
-docsRouter.get(
-  '/redoc/assets/redoc.standalone.js',
-  staticFile(redocBundle, 'text/javascript; charset=utf-8'),
-);
+/**
+ * ReDoc's bundle shows a Redocly logo from cdn.redoc.ly in its side menu, which the pages'
+ * Content-Security-Policy refuses (a console error) and which would be a request to another
+ * site: the bundle is served with that one address replaced by an empty inline image.
+ */
+const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const EMPTY_IMAGE = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E';
+let redocSource: string | undefined;
+docsRouter.get('/redoc/assets/redoc.standalone.js', (ctx) => {
+  redocSource ??= readFileSync(redocBundle, 'utf8').replaceAll(REDOC_CDN_LOGO, EMPTY_IMAGE);
+  ctx.type = 'text/javascript; charset=utf-8';
+  ctx.set('Cache-Control', 'public, max-age=86400');
+  ctx.body = redocSource;
+});

@@ -106,6 +106,22 @@ export const FrameworkMapping = z
   .object({ name: z.string().meta({ example: 'pci-dss' }), controls: z.array(z.string()) })
   .meta({ id: 'FrameworkMapping' });
 
+/** A control a finding maps to, named: its id, the framework's reference and its name. */
+export const MappedControl = z
+  .object({
+    id: z.string().meta({ example: 'ctrl_pcidss_1_3_1' }),
+    reference: z.string().meta({ description: "The framework's own identifier", example: '1.3.1' }),
+    name: z.string().meta({ example: 'Inbound traffic to the cardholder data environment is restricted' }),
+  })
+  .meta({ id: 'MappedControl' });
+
+/** A framework mapping on the finding page: the controls with their references and names. */
+export const FrameworkMappingDetail = FrameworkMapping.extend({
+  control_details: z
+    .array(MappedControl)
+    .meta({ description: 'The controls of `controls`, in that order, named' }),
+}).meta({ id: 'FrameworkMappingDetail' });
+
 export const Comment = z
   .object({
     id: z.string().meta({ example: 'comment_0a1b2c3d4e5f6g7h8i9j0k1l' }),
@@ -130,6 +146,10 @@ export const HistoryEntry = z
       .string()
       .nullable()
       .meta({ description: 'The reason given with a move to `accepted` or `false_positive`' }),
+    note: z.string().nullable().meta({
+      description:
+        'The note sent with this change (`notes` of the update); null when it came without one. `note_added` entries record a note given without a change of status',
+    }),
     timestamp: Timestamp,
   })
   .meta({ id: 'HistoryEntry' });
@@ -204,7 +224,7 @@ export const FindingDetail = z
     impact: z.string(),
     remediation: Remediation,
     evidence: Evidence,
-    frameworks: z.array(FrameworkMapping),
+    frameworks: z.array(FrameworkMappingDetail),
     comments: z.array(Comment),
     history: z.array(HistoryEntry),
     assignee: z.string().nullable(),

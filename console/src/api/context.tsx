@@ -1,5 +1,6 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { ApiClient } from './client';
+import type { LiveEvents } from './events';
 
 /**
  * How components get the APIs they talk to, in the manner of Backstage's `useApi`: each API
@@ -7,8 +8,8 @@ import type { ApiClient } from './client';
  * each, and a component asks for one by its reference. A test provides stubs instead, so
  * no component reaches a module-level client it could not replace.
  *
- * A new API (the live event stream, say) is one new reference and its implementation,
- * provided beside the others in main.tsx.
+ * A new API is one new reference and its implementation, provided beside the others in main.tsx
+ * (the API client and the live event stream).
  */
 
 export interface ApiRef<T> {
@@ -23,6 +24,9 @@ export function createApiRef<T>(id: string): ApiRef<T> {
 
 /** The Scanward API (openapi-fetch over the generated schema, with the console session). */
 export const apiClientRef = createApiRef<ApiClient>('scanward.api');
+
+/** The live event stream of the signed-in console (api/events.ts). */
+export const liveEventsRef = createApiRef<LiveEvents>('scanward.events');
 
 /** One API and what implements it. */
 export type ApiEntry<T> = readonly [ApiRef<T>, T];
@@ -44,4 +48,10 @@ export function useApi<T>(ref: ApiRef<T>): T {
   if (!holder) throw new Error(`useApi(${ref.id}) outside an <ApiProvider>`);
   if (!holder.has(ref.id)) throw new Error(`no implementation of ${ref.id} was provided`);
   return holder.get(ref.id) as T;
+}
+
+/** An API that a component can do without (a settings section in a test harness has no event stream). */
+export function useOptionalApi<T>(ref: ApiRef<T>): T | undefined {
+  const holder = useContext(Apis);
+  return holder?.get(ref.id) as T | undefined;
 }

@@ -2098,7 +2098,7 @@ export interface components {
             impact: string;
             remediation: components["schemas"]["Remediation"];
             evidence: components["schemas"]["Evidence"];
-            frameworks: components["schemas"]["FrameworkMapping"][];
+            frameworks: components["schemas"]["FrameworkMappingDetail"][];
             comments: components["schemas"]["Comment"][];
             history: components["schemas"]["HistoryEntry"][];
             assignee: string | null;
@@ -2149,10 +2149,23 @@ export interface components {
              */
             established?: "confirmed" | "inferred from version";
         };
-        FrameworkMapping: {
+        FrameworkMappingDetail: {
             /** @example pci-dss */
             name: string;
             controls: string[];
+            /** @description The controls of `controls`, in that order, named */
+            control_details: components["schemas"]["MappedControl"][];
+        };
+        MappedControl: {
+            /** @example ctrl_pcidss_1_3_1 */
+            id: string;
+            /**
+             * @description The framework's own identifier
+             * @example 1.3.1
+             */
+            reference: string;
+            /** @example Inbound traffic to the cardholder data environment is restricted */
+            name: string;
         };
         Comment: {
             /** @example comment_0a1b2c3d4e5f6g7h8i9j0k1l */
@@ -2177,6 +2190,8 @@ export interface components {
             user: string;
             /** @description The reason given with a move to `accepted` or `false_positive` */
             justification: string | null;
+            /** @description The note sent with this change (`notes` of the update); null when it came without one. `note_added` entries record a note given without a change of status */
+            note: string | null;
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z

@@ -92,8 +92,15 @@ export const SCAN_PHASES = vocabulary<Schemas['ScanPhase']>({
  */
 export const FRAMEWORKS = vocabulary<Schemas['Framework'] | Schemas['ComplianceFramework']>({
   soc2: 'SOC 2',
-  'pci-dss': 'PCI-DSS',
-  iso27001: 'ISO 27001',
+  'pci-dss': 'PCI DSS 4.0',
+  iso27001: 'ISO/IEC 27001:2022',
+});
+
+export const REMEDIATION_PRIORITIES = vocabulary<Schemas['AiAnalysis']['remediation_priority']>({
+  immediate: 'Immediate',
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
 });
 
 export const CONTROL_STATUSES = vocabulary<Schemas['ControlStatus']>({

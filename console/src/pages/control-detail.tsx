@@ -16,6 +16,8 @@ function AddEvidence({ id, onAdded }: { id: string; onAdded: () => void }) {
   const [done, setDone] = useState<string>();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setError(undefined);
+    setDone(undefined);
     const { data, error: failure } = await api.POST('/api/v1/controls/{control_id}/evidence', {
       params: { path: { control_id: id } },
       body: {

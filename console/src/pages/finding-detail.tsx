@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { problem, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
-import { FINDING_STATUSES } from '../api/vocabulary';
-import { useLoad } from '../data';
+import { FINDING_STATUSES, FRAMEWORKS, REMEDIATION_PRIORITIES } from '../api/vocabulary';
+import { useLoad, type Live } from '../data';
+import { Markdown } from '../markdown';
 import { Link } from '../router';
 import { JustificationFields, justified, type Justified } from '../triage';
 import { DueDate, Notice, Options, Page, Problem, Severity, Status, label, when } from '../ui';
@@ -62,6 +63,7 @@ function Comments({ finding, onAdded }: { finding: Schemas['FindingDetail']; onA
   const [error, setError] = useState<string>();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setError(undefined);
     const { data, error: failure } = await api.POST('/api/v1/findings/{finding_id}/comments', {
       params: { path: { finding_id: finding.id } },
       body: { text: text.trim() },
@@ -106,6 +108,7 @@ function AiAnalysis({ id }: { id: string }) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const ask = async () => {
+    setError(undefined);
     setBusy(true);
     const { data, error: failure } = await api.GET('/api/v1/findings/{finding_id}/ai-analysis', {
       params: { path: { finding_id: id } },
@@ -132,7 +135,8 @@ function AiAnalysis({ id }: { id: string }) {
         <div className="card">
           <p className="sub">
             {result.ai_credits_used} credit{result.ai_credits_used === 1 ? '' : 's'} used · source{' '}
-            {result.source} · priority {result.ai_analysis.remediation_priority}
+            {result.source === 'builtin' ? 'built-in guidance' : result.source} · priority{' '}
+            {REMEDIATION_PRIORITIES.label(result.ai_analysis.remediation_priority)}
           </p>
           <p>{result.ai_analysis.risk_assessment}</p>
           <h3>Attack scenarios</h3>
@@ -153,6 +157,29 @@ function AiAnalysis({ id }: { id: string }) {
   );
 }
 
+type Finding = Schemas['FindingDetail'];
+
+/** The finding is read again when someone triages it or a scan finds it again. */
+function liveFinding(id: string): Live<Finding> {
+  return {
+    on: (event) =>
+      (event.type === 'finding.updated' || event.type === 'vulnerability.found') && event.data.id === id
+        ? 'reload'
+        : undefined,
+  };
+}
+
+/** A history entry's statuses in words: `Open → In progress`. */
+function statusWords(value: string | null): string {
+  if (value === null) return '';
+  return (FINDING_STATUSES.words as Record<string, string>)[value] ?? label(value);
+}
+
+/** The framework's name as people write it (`PCI DSS 4.0`), for a mapping's `name`. */
+function frameworkName(name: string): string {
+  return (FRAMEWORKS.words as Record<string, string>)[name] ?? name;
+}
+
 /** A finding: what, where, proof, how to fix, compliance, triage, comments, history. */
 export function FindingDetail({ id }: { id: string }) {
   const api = useApi(apiClientRef);
@@ -163,6 +190,7 @@ export function FindingDetail({ id }: { id: string }) {
   } = useLoad(
     () => api.GET('/api/v1/findings/{finding_id}', { params: { path: { finding_id: id } } }),
     `finding/${id}`,
+    liveFinding(id),
   );
   return (
     <Page title={f ? f.title : 'Finding'}>
@@ -244,7 +272,7 @@ export function FindingDetail({ id }: { id: string }) {
               </dd>
             </dl>
             <h2>Description</h2>
-            <p>{f.description}</p>
+            <Markdown text={f.description} />
             {f.impact && (
               <>
                 <h2>Impact</h2>
@@ -257,14 +285,18 @@ export function FindingDetail({ id }: { id: string }) {
             <h3>Response</h3>
             <pre tabIndex={0}>{f.evidence.response || '—'}</pre>
             <h2>Remediation</h2>
-            <p>{f.remediation.summary}</p>
-            {f.remediation.steps.length > 0 && (
-              <ol>
-                {f.remediation.steps.map((s) => (
-                  <li key={s}>{s}</li>
-                ))}
-              </ol>
-            )}
+            <div data-testid="remediation">
+              <Markdown text={f.remediation.summary} />
+              {f.remediation.steps.length > 0 && (
+                <ol>
+                  {f.remediation.steps.map((s) => (
+                    <li key={s}>
+                      <Markdown text={s} inline />
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </div>
             {f.remediation.code_example && (
               <>
                 <h3>Example</h3>
@@ -274,7 +306,7 @@ export function FindingDetail({ id }: { id: string }) {
               </>
             )}
             {f.remediation.references.length > 0 && (
-              <ul>
+              <ul className="references">
                 {f.remediation.references.map((r) => (
                   <li key={r}>
                     <a href={r} rel="noreferrer" target="_blank">
@@ -289,11 +321,13 @@ export function FindingDetail({ id }: { id: string }) {
               <ul>
                 {f.frameworks.map((m) => (
                   <li key={m.name}>
-                    {m.name}:{' '}
-                    {m.controls.map((c, i) => (
-                      <span key={c}>
+                    {frameworkName(m.name)}:{' '}
+                    {m.control_details.map((c, i) => (
+                      <span key={c.id}>
                         {i > 0 && ', '}
-                        <Link href={`/compliance/${encodeURIComponent(c)}`}>{c}</Link>
+                        <Link href={`/compliance/${encodeURIComponent(c.id)}`}>
+                          {c.reference} {c.name}
+                        </Link>
                       </span>
                     ))}
                   </li>
@@ -312,11 +346,13 @@ export function FindingDetail({ id }: { id: string }) {
               <ol className="history">
                 {f.history.map((h, i) => (
                   <li key={i}>
-                    {label(h.action)}: {h.from ? `${h.from} → ` : ''}
-                    {h.to}{' '}
+                    {label(h.action)}: {h.from ? `${statusWords(h.from)} → ` : ''}
+                    {statusWords(h.to)}{' '}
                     <span className="sub">
                       by {h.user}, {when(h.timestamp)}
                     </span>
+                    {h.justification && <p className="history-text">Justification: {h.justification}</p>}
+                    {h.note && <p className="history-text">Note: {h.note}</p>}
                   </li>
                 ))}
               </ol>

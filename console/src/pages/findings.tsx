@@ -2,7 +2,7 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { problem, type QueryOf, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import { FINDING_GROUP_BYS, FINDING_STATUSES, SEVERITIES } from '../api/vocabulary';
-import { useLoad } from '../data';
+import { useLoad, type Live } from '../data';
 import { Link, navigate, useLocation } from '../router';
 import { JustificationFields, justified, type Justified } from '../triage';
 import { DueDate, Notice, Options, Page, Pager, Problem, Severity, Status, queryString, when } from '../ui';
@@ -216,6 +216,15 @@ function exportHref(view: View, format: string): string {
   return `/api/v1/findings/export${queryString({ ...filters, format })}`;
 }
 
+/** The list is read again when a scan finds a finding, or someone triages one it shows. */
+const liveFindings: Live<Schemas['FindingList']> = {
+  on(event, list) {
+    if (event.type === 'vulnerability.found') return 'reload';
+    if (event.type === 'finding.updated' && list.items.some((f) => f.id === event.data.id)) return 'reload';
+    return undefined;
+  },
+};
+
 /** The findings list, or its groups when `group` is chosen. */
 export function FindingList() {
   const { query, href } = useLocation();
@@ -226,6 +235,12 @@ export function FindingList() {
 /** Which list filter shows a group's findings. */
 const GROUP_FILTER = { asset: 'asset_id', cve: 'cve', check: 'template_id' } as const;
 
+/** Groups are counted again when a scan finds a finding or someone triages one. */
+const liveGroups: Live<Schemas['FindingGroupList']> = {
+  on: (event) =>
+    event.type === 'vulnerability.found' || event.type === 'finding.updated' ? 'reload' : undefined,
+};
+
 function GroupedFindings({ view, href }: { view: ReturnType<typeof viewOf>; href: string }) {
   const api = useApi(apiClientRef);
   const by = (FINDING_GROUP_BYS.values as readonly string[]).includes(view.group)
@@ -235,6 +250,7 @@ function GroupedFindings({ view, href }: { view: ReturnType<typeof viewOf>; href
   const groups = useLoad(
     () => api.GET('/api/v1/findings/groups', { params: { query: { ...apiQuery(view), by } } }),
     href,
+    liveGroups,
   );
   const items = groups.data?.items ?? [];
   const hrefOf = (key: string) =>
@@ -300,7 +316,11 @@ function UngroupedFindings() {
   const api = useApi(apiClientRef);
   const { query, href } = useLocation();
   const view = viewOf(query);
-  const list = useLoad(() => api.GET('/api/v1/findings', { params: { query: apiQuery(view) } }), href);
+  const list = useLoad(
+    () => api.GET('/api/v1/findings', { params: { query: apiQuery(view) } }),
+    href,
+    liveFindings,
+  );
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulkStatus, setBulkStatus] = useState<Schemas['FindingStatus']>('in_progress');
   const [bulkNote, setBulkNote] = useState('');
@@ -321,6 +341,7 @@ function UngroupedFindings() {
   const applyBulk = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
+    setNote(undefined);
     const { data, error: failure } = await api.POST('/api/v1/findings/bulk', {
       body: {
         finding_ids: [...selected],

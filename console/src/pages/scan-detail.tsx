@@ -1,11 +1,95 @@
 import { useState } from 'react';
 import { problem } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
-import { SCAN_PHASES } from '../api/vocabulary';
-import { useLoad } from '../data';
+import type { Schemas } from '../api/contract';
+import { FRAMEWORKS, SCAN_PHASES, SCAN_TYPES } from '../api/vocabulary';
+import { useLoad, type Live } from '../data';
 import { Link } from '../router';
-import { DueDate, Notice, Page, Problem, Severity, Status, queryString, when } from '../ui';
-import { Counts, isActive, Progress } from './scans';
+import { confirmed, DueDate, Page, Problem, Severity, Status, queryString, when } from '../ui';
+import { Counts, findingsOf, isActive, Progress, withProgress } from './scans';
+
+type Scan = Schemas['ScanDetail'];
+type ScanFindings = Schemas['ScanFindingList'];
+
+/** The scan follows the stream: progress in place, a start or an end read again (counts, changes, timings). */
+function liveScan(id: string): Live<Scan> {
+  return {
+    on(event, scan) {
+      if (!event.type.startsWith('scan.') || (event.data as { id: string }).id !== id) return undefined;
+      if (event.type !== 'scan.progress') return 'reload';
+      const { phases_completed, current_tool } = event.data;
+      const order = [...scan.phases_completed, ...scan.phases_remaining];
+      return {
+        ...withProgress(scan, event),
+        phases_completed,
+        phases_remaining: order.filter((p) => !phases_completed.includes(p)),
+        ...(current_tool ? { current_tool } : { current_tool: undefined }),
+      };
+    },
+  };
+}
+
+/** The scan's findings are read again when it finds, or someone triages, one of them, and when it ends. */
+function liveScanFindings(id: string): Live<ScanFindings> {
+  return {
+    on(event, list) {
+      switch (event.type) {
+        case 'vulnerability.found':
+          return event.data.scan_id === id ? 'reload' : undefined;
+        case 'finding.updated':
+          return list.items.some((f) => f.id === event.data.id) ? 'reload' : undefined;
+        case 'scan.completed':
+        case 'scan.failed':
+          return event.data.id === id ? 'reload' : undefined;
+        default:
+          return undefined;
+      }
+    },
+  };
+}
+
+/** Milliseconds as seconds with one decimal (`4.2 s`), minutes past a minute (`2 min 05 s`). */
+export function duration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+}
+
+/** Where the scan's time went: the wait for a runner, each phase done, the final step. */
+function PhaseTimings({ scan }: { scan: Scan }) {
+  const t = scan.phase_timings;
+  const rows: Array<[string, number]> = [];
+  if (t.queue_wait !== undefined) rows.push(['Waiting for a runner', t.queue_wait]);
+  for (const phase of [...scan.phases_completed, ...scan.phases_remaining]) {
+    const ms = phase === 'complete' ? undefined : t.phases[phase];
+    if (ms !== undefined) rows.push([SCAN_PHASES.label(phase), ms]);
+  }
+  if (t.completion !== undefined) rows.push(['Completing', t.completion]);
+  if (rows.length === 0) return null;
+  return (
+    <>
+      <h2 id="timings">Phase timings</h2>
+      <div className="table-wrap" tabIndex={0}>
+        <table aria-labelledby="timings" data-testid="phase-timings">
+          <thead>
+            <tr>
+              <th scope="col">Step</th>
+              <th scope="col">Took</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(([name, ms]) => (
+              <tr key={name}>
+                <td>{name}</td>
+                <td>{duration(ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
 
 /** One scan: live status, phases, current tool, counts, changes since the previous scan, its findings. */
 export function ScanDetail({ id }: { id: string }) {
@@ -13,26 +97,27 @@ export function ScanDetail({ id }: { id: string }) {
   const scan = useLoad(
     () => api.GET('/api/v1/scans/{scan_id}', { params: { path: { scan_id: id } } }),
     `scan/${id}`,
-    (s) => (isActive(s.status) ? 2000 : undefined),
+    liveScan(id),
   );
   const s = scan.data;
-  // The findings reload whenever the scan's status or count changes.
   const findings = useLoad(
     () =>
       api.GET('/api/v1/scans/{scan_id}/findings', {
         params: { path: { scan_id: id }, query: { per_page: 50 } },
       }),
-    `scan/${id}/findings?status=${s?.status}&found=${s?.vulnerabilities_found}`,
+    `scan/${id}/findings`,
+    liveScanFindings(id),
   );
-  const [note, setNote] = useState<string>();
   const [error, setError] = useState<string>();
 
   const cancel = async () => {
-    const { data, error: failure } = await api.DELETE('/api/v1/scans/{scan_id}', {
+    if (!confirmed(`Cancel the scan of ${s?.target ?? 'this target'}? Its findings so far are kept.`)) return;
+    setError(undefined);
+    // The answer's message is the scan's: it shows once, from the scan read again.
+    const { error: failure, response } = await api.DELETE('/api/v1/scans/{scan_id}', {
       params: { path: { scan_id: id } },
     });
-    if (data) setNote(data.message);
-    else setError(problem(failure));
+    if (!response.ok) setError(problem(failure));
     await scan.reload();
   };
 
@@ -51,7 +136,6 @@ export function ScanDetail({ id }: { id: string }) {
         <Link href="/scans">All scans</Link>
       </p>
       <Problem message={scan.error ?? error} />
-      <Notice message={note} />
       {s && (
         <>
           <dl className="facts">
@@ -68,21 +152,21 @@ export function ScanDetail({ id }: { id: string }) {
             <dt>Current tool</dt>
             <dd>{s.current_tool ?? '—'}</dd>
             <dt>Type</dt>
-            <dd>{s.scan_type}</dd>
+            <dd>{SCAN_TYPES.label(s.scan_type)}</dd>
             <dt>Ports</dt>
             <dd>{s.ports ?? 'default'}</dd>
             <dt>Frameworks</dt>
-            <dd>{s.frameworks.length ? s.frameworks.join(', ') : '—'}</dd>
+            <dd>{s.frameworks.length ? s.frameworks.map((f) => FRAMEWORKS.label(f)).join(', ') : '—'}</dd>
             <dt>Started</dt>
             <dd>{when(s.started_at ?? s.created_at)}</dd>
             <dt>Completed</dt>
             <dd>{when(s.completed_at)}</dd>
             <dt>Findings</dt>
-            <dd>
-              {s.vulnerabilities_found} (<Counts scan={s} />)
+            <dd data-testid="scan-findings">
+              {findingsOf(s)} (<Counts scan={s} />)
             </dd>
           </dl>
-          {s.message && <p>{s.message}</p>}
+          {s.message && <p data-testid="scan-message">{s.message}</p>}
           {s.error && <Problem message={s.error} />}
           <h2>Phases</h2>
           <ol className="phases">
@@ -99,12 +183,13 @@ export function ScanDetail({ id }: { id: string }) {
           {s.changes && (
             <>
               <h2>Changes since the previous scan</h2>
-              <p className="changes">
-                {s.changes.new} new · {s.changes.reopened} reopened · {s.changes.resolved} resolved ·{' '}
-                {s.changes.unchanged} unchanged
+              <p className="changes" data-testid="scan-changes">
+                Of the {findingsOf(s)} findings: {s.changes.new} new · {s.changes.reopened} reopened ·{' '}
+                {s.changes.unchanged} unchanged. {s.changes.resolved} resolved (not seen again).
               </p>
             </>
           )}
+          <PhaseTimings scan={s} />
         </>
       )}
       <h2>Findings of this scan</h2>

@@ -2,11 +2,20 @@ import { useState, type FormEvent } from 'react';
 import { problem, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import { FRAMEWORKS, SCAN_TYPES } from '../api/vocabulary';
-import { useLoad } from '../data';
+import type { LiveEvent } from '../api/events';
+import { useLoad, type Live } from '../data';
 import { Link, navigate, useLocation } from '../router';
 import { Choices, Options, Page, Pager, Problem, queryString, Status, when } from '../ui';
 
 export const isActive = (status: Schemas['ScanStatus']) => status === 'pending' || status === 'running';
+
+/**
+ * Every finding of a scan, informational ones included: the sum of the five counts. (The
+ * API's `vulnerabilities_found` leaves out `info`; the scan's changes and findings list count
+ * them, so the console shows this number beside them.)
+ */
+export const findingsOf = (scan: Schemas['ScanListItem']) =>
+  scan.critical_count + scan.high_count + scan.medium_count + scan.low_count + scan.info_count;
 
 /** The five severity counts of a scan, as text. */
 export function Counts({ scan }: { scan: Schemas['ScanListItem'] }) {
@@ -18,6 +27,31 @@ export function Counts({ scan }: { scan: Schemas['ScanListItem'] }) {
     </span>
   );
 }
+
+/** A scan's progress as `scan.progress` says it (its list view's part of it). */
+export function withProgress<S extends Schemas['ScanListItem']>(
+  scan: S,
+  event: Extract<LiveEvent, { type: 'scan.progress' }>,
+): S {
+  const { status, progress, phase } = event.data;
+  return { ...scan, status, progress, phase };
+}
+
+/** The scans list follows the stream: progress in place; a new, started or finished scan as the event gives it. */
+const liveScans: Live<Schemas['ScanList']> = {
+  on(event, list) {
+    if (event.type === 'scan.queued') return 'reload';
+    if (!event.type.startsWith('scan.')) return undefined;
+    const id = (event.data as { id: string }).id;
+    if (!list.items.some((s) => s.id === id)) return undefined;
+    const items = list.items.map((s) => {
+      if (s.id !== id) return s;
+      if (event.type === 'scan.progress') return withProgress(s, event);
+      return { ...s, ...(event.data as Schemas['ScanListItem']) };
+    });
+    return { ...list, items };
+  },
+};
 
 export function Progress({ value, label }: { value: number; label: string }) {
   return (
@@ -40,6 +74,7 @@ function StartScan() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!authorized) return setError('Confirm that you are authorized to scan this target.');
+    setError(undefined);
     setBusy(true);
     const { data, error: failure } = await api.POST('/api/v1/scans', {
       body: {
@@ -109,7 +144,7 @@ export function ScanList() {
   const { data, error } = useLoad(
     () => api.GET('/api/v1/scans', { params: { query: { page, per_page: 20 } } }),
     `scans?page=${page}`,
-    (list) => (list.items.some((s) => isActive(s.status)) ? 3000 : 30_000),
+    liveScans,
   );
 
   return (
@@ -137,7 +172,7 @@ export function ScanList() {
                     <td>
                       <Link href={`/scans/${scan.id}`}>{scan.target}</Link>
                     </td>
-                    <td>{scan.scan_type}</td>
+                    <td>{SCAN_TYPES.label(scan.scan_type)}</td>
                     <td>
                       <Status value={scan.status} />
                     </td>

@@ -17,6 +17,15 @@ export interface FrameworkMapping {
   name: string;
   /** Control identifiers within the framework. */
   controls: string[];
+  /** The controls of `controls`, named (the detail view and the JSON export). */
+  control_details?: MappedControl[];
+}
+
+export interface MappedControl {
+  id: string;
+  /** The framework's own identifier (`11.3.1`). */
+  reference: string;
+  name: string;
 }
 
 export interface Remediation {
@@ -55,6 +64,8 @@ export interface FindingHistoryEntry {
   user: string;
   /** The reason given with a move to `accepted` or `false_positive`. */
   justification?: string | null;
+  /** The note sent with the change. */
+  note?: string | null;
   timestamp: string;
 }
 

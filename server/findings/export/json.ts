@@ -53,7 +53,15 @@ export function findingDetail(f: ExportFinding) {
       screenshot_url: f.evidence.screenshot_url,
       ...(f.evidence.established && { established: f.evidence.established }),
     },
-    frameworks: f.frameworks.map((framework) => ({ name: framework.name, controls: framework.controls })),
+    frameworks: f.frameworks.map((framework) => ({
+      name: framework.name,
+      controls: framework.controls,
+      control_details: (framework.control_details ?? []).map((c) => ({
+        id: c.id,
+        reference: c.reference,
+        name: c.name,
+      })),
+    })),
     comments: f.comments ? f.comments.map(commentOf) : [],
     history: f.history ? f.history.map(historyEntryOf) : [],
     first_seen_at: f.first_seen_at,
@@ -86,6 +94,7 @@ const historyEntryOf = (h: FindingHistoryEntry): FindingHistoryEntry => ({
   to: h.to,
   user: h.user,
   justification: h.justification ?? null,
+  note: h.note ?? null,
   timestamp: h.timestamp,
 });
 

@@ -336,6 +336,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       200,
     );
     const finding = critical.items.find((f) => f.title === titles.critical)!;
+    // Every page of the console (console/src/routes.tsx), and its page for an unknown path.
     const pages = [
       ['scans', '/scans', 'Scans'],
       ['scan', `/scans/${liveScanId ?? scanId}`, 'Scan of'],
@@ -344,16 +345,18 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       ['compliance', '/compliance', 'Compliance'],
       ['control', '/compliance/ctrl_soc2_cc7_1', 'CC7.1'],
       ['settings', '/settings', 'Settings'],
+      ['people', '/settings/people', 'People'],
+      ['not-found', '/no-such-page', 'Page not found'],
     ] as const;
     for (const width of [1280, 390]) {
       const page = await open({ width, height: 900 });
+      watched!.expect(404, '/no-such-page');
       await visit(page, '/scans');
       for (const [name, path, heading] of pages) {
         await page.goto(path);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         await page.waitForLoadState('networkidle');
-        // axe once per page; the narrow pass checks the layout (both widths in the docs' screenshots).
-        if (width === 1280) expect(await seriousViolations(page), path).toEqual([]);
+        expect(await seriousViolations(page), `${path} at ${width} px`).toEqual([]);
         expect(await overflowing(page), `${path} at ${width} px: wider than the window`).toEqual([]);
         await screenshot(page, `${name}-${width}`);
       }

@@ -134,6 +134,7 @@ describe(`findings API (${testEngine})`, () => {
           to: 'open',
           user: 'system',
           justification: null,
+          note: null,
           timestamp: res.body.detected_at,
         },
       ]);
@@ -221,6 +222,54 @@ describe(`findings API (${testEngine})`, () => {
         ['open', 'accepted'],
         ['accepted', 'false_positive'],
         ['false_positive', 'in_progress'],
+      ]);
+    });
+
+    it('keeps each note with its change in the history, and a later change without one carries none', async () => {
+      const { summary } = await runScan(db, tenant.orgId, [detection({ severity: 'low' })]);
+      const id = summary.new_finding_ids[0]!;
+      const patch = (body: Record<string, unknown>) =>
+        api.patch<FindingDetail>(`/api/v1/findings/${id}`, body);
+      expect((await patch({ status: 'in_progress', notes: 'Waiting for the vendor' })).body.notes).toBe(
+        'Waiting for the vendor',
+      );
+      // A note alone is a history entry of its own, in the status the finding stays in.
+      expect((await patch({ notes: 'Vendor answered' })).body.notes).toBe('Vendor answered');
+      expect((await patch({ status: 'resolved' })).body.notes).toBeNull();
+      const { body } = await api.get<FindingDetail>(`/api/v1/findings/${id}`);
+      expect(body.notes).toBeNull();
+      expect(body.history.map((h) => [h.action, h.from, h.to, h.note])).toEqual([
+        ['status_changed', null, 'open', null],
+        ['status_changed', 'open', 'in_progress', 'Waiting for the vendor'],
+        ['note_added', 'in_progress', 'in_progress', 'Vendor answered'],
+        ['status_changed', 'in_progress', 'resolved', null],
+      ]);
+
+      const bulk = (update: Record<string, unknown>) =>
+        api.post<BulkUpdateResult>('/api/v1/findings/bulk', { finding_ids: [id], update });
+      expect((await bulk({ status: 'open', notes: 'Seen again by hand' })).status).toBe(200);
+      expect((await bulk({ status: 'in_progress' })).status).toBe(200);
+      const after = (await api.get<FindingDetail>(`/api/v1/findings/${id}`)).body;
+      expect(after.notes).toBeNull();
+      expect(after.history.slice(-2).map((h) => [h.to, h.note])).toEqual([
+        ['open', 'Seen again by hand'],
+        ['in_progress', null],
+      ]);
+    });
+
+    it('names the controls a finding maps to', async () => {
+      const { summary } = await runScan(db, tenant.orgId, [
+        detection({ frameworks: [{ name: 'pci-dss', controls: ['ctrl_pcidss_11_3_1'] }] }),
+      ]);
+      const { body } = await api.get<FindingDetail>(`/api/v1/findings/${summary.new_finding_ids[0]}`);
+      expect(body.frameworks).toEqual([
+        {
+          name: 'pci-dss',
+          controls: ['ctrl_pcidss_11_3_1'],
+          control_details: [
+            { id: 'ctrl_pcidss_11_3_1', reference: '11.3.1', name: 'Internal vulnerability scanning' },
+          ],
+        },
       ]);
     });
 

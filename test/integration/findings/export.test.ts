@@ -234,12 +234,13 @@ describe(`findings export (${testEngine})`, () => {
         assignee: other.admin.email,
         priority: 'p2',
         due_date: '2026-03-01T00:00:00.000Z',
-        notes: 'Patch on Friday.',
+        // The note went with the change to in_progress; the change to resolved came without one.
+        notes: null,
         comments: [{ text: 'Seen on staging too.' }, { text: 'Patched, re-scan pending.' }],
         history: [
-          { from: null, to: 'open', user: 'system' },
-          { from: 'open', to: 'in_progress', user: other.admin.email },
-          { from: 'in_progress', to: 'resolved', user: other.admin.email },
+          { from: null, to: 'open', user: 'system', note: null },
+          { from: 'open', to: 'in_progress', user: other.admin.email, note: 'Patch on Friday.' },
+          { from: 'in_progress', to: 'resolved', user: other.admin.email, note: null },
         ],
       });
       expect(items.find((i) => i.id === commented!.id)).toMatchObject({

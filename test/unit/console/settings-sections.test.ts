@@ -127,6 +127,16 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
     expect(create.headers['x-csrf-token']).toBe(session.csrf_token);
     expect(await section.getByLabel('Key name').inputValue()).toBe('');
 
+    // Revoking asks first: declined, nothing is sent.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await section.getByRole('button', { name: 'Revoke deploy' }).click();
+    expect(asked).toEqual(['Revoke the API key deploy? Whatever uses it stops working at once.']);
+    expect(calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+    page.once('dialog', (dialog) => void dialog.accept());
     await section.getByRole('button', { name: 'Revoke deploy' }).click();
     await deployRow.waitFor({ state: 'detached' });
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
@@ -246,7 +256,7 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
     expect(await section.getByRole('table').count()).toBe(0);
   });
 
-  it('lists schedules in words, sends none without the authorization box, and deletes one', async () => {
+  it('lists schedules in words, adds one with every scan option, sends none without the authorization box, and deletes one after asking', async () => {
     const schedules: ApiSchemas['Schedule'][] = [
       {
         id: 'sched_nightly000000000000000',
@@ -279,12 +289,26 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
         const answer: ApiSchemas['ScheduleDeleted'] = { id: params.schedule_id!, deleted: true };
         return { status: 200, body: answer };
       },
+      'POST /api/v1/scans/schedules': ({ body }) => {
+        const request = body as ApiSchemas['CreateScheduleRequest'];
+        const schedule: ApiSchemas['Schedule'] = {
+          ...schedules[0]!,
+          id: 'sched_added0000000000000000',
+          target: request.target,
+          scan_type: request.scan_type ?? 'quick',
+          ports: request.ports ?? null,
+          frameworks: request.frameworks ?? [],
+        };
+        schedules.push(schedule);
+        return { status: 201, body: schedule };
+      },
     });
     const section = page.getByRole('region', { name: 'Scheduled scans' });
     const row = section.getByRole('row').filter({ hasText: 'app.example.test' });
     await row.waitFor();
-    expect((await row.getByRole('cell').allTextContents()).slice(0, 2)).toEqual([
-      'app.example.test (full)',
+    expect((await row.getByRole('cell').allTextContents()).slice(0, 3)).toEqual([
+      'app.example.test',
+      'Full, default ports',
       'Weekly at 3:00 UTC',
     ]);
     // The frequency choices are the schema's values with the form's words.
@@ -302,8 +326,36 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
       .waitFor();
     expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
 
+    // Every option of a scan: type, ports, frameworks. The error before is gone once it is sent.
+    await section.getByLabel('Scan type').selectOption('compliance');
+    await section.getByLabel('Ports (optional)').fill('22,443');
+    await section.getByLabel('PCI DSS 4.0').check();
+    await section.getByLabel('I am authorized to scan this target').check();
+    await section.getByRole('button', { name: 'Add schedule' }).click();
+    await section.getByRole('status').getByText('Schedule of other.example.test added.').waitFor();
+    expect(await section.getByRole('alert').count()).toBe(0);
+    const added = calls.find((c) => c.method === 'POST')!;
+    expect(added.body).toMatchObject({
+      target: 'other.example.test',
+      scan_type: 'compliance',
+      ports: '22,443',
+      frameworks: ['pci-dss'],
+    });
+    const addedRow = section.getByRole('row').filter({ hasText: 'other.example.test' });
+    expect((await addedRow.getByRole('cell').allTextContents())[1]).toBe(
+      'Compliance, ports 22,443, PCI DSS 4.0',
+    );
+
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
     await section.getByRole('button', { name: 'Delete schedule of app.example.test' }).click();
-    await section.getByRole('cell', { name: 'No schedules.' }).waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect(asked).toEqual(['Delete the schedule of app.example.test? Scans it already ran are kept.']);
+    // The notice of the change before is replaced by this one's.
+    await section.getByRole('status').getByText('Schedule of app.example.test deleted.').waitFor();
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
       '/api/v1/scans/schedules/sched_nightly000000000000000',
     ]);

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { apiClientRef, useApi } from '../../api/context';
 import { PERMISSIONS, type Permission } from '../../api/vocabulary';
 import { useCollection } from '../../data';
-import { Choices, Problem, when } from '../../ui';
+import { Choices, confirmed, Problem, when } from '../../ui';
 import { ItemTable, Secret, Section } from './section';
 
 /** API keys: the list, a form to create one (its secret shown once), revoke. */
@@ -17,12 +17,14 @@ export function ApiKeys() {
 
   const create = (event: FormEvent) => {
     event.preventDefault();
+    setSecret(undefined);
     void keys.act(api.POST('/api/v1/api-keys', { body: { name: name.trim(), permissions } }), (created) => {
       setSecret(created.key);
       setName('');
     });
   };
-  const revoke = (id: string) => {
+  const revoke = (id: string, keyName: string) => {
+    if (!confirmed(`Revoke the API key ${keyName}? Whatever uses it stops working at once.`)) return;
     setSecret(undefined);
     void keys.act(api.DELETE('/api/v1/api-keys/{key_id}', { params: { path: { key_id: id } } }));
   };
@@ -42,7 +44,7 @@ export function ApiKeys() {
             { header: 'Last used', cell: (k) => when(k.last_used_at) },
           ]}
           actions={(k) => (
-            <button type="button" className="link" onClick={() => revoke(k.id)}>
+            <button type="button" className="link" onClick={() => revoke(k.id, k.name)}>
               Revoke {k.name}
             </button>
           )}

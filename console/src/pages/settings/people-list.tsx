@@ -3,7 +3,7 @@ import { ROLES, type Role } from '../../api/vocabulary';
 import type { Collection } from '../../data';
 import type { Schemas } from '../../api/contract';
 import { useSession } from '../../session';
-import { Options, Problem, when } from '../../ui';
+import { confirmed, Options, Problem, when } from '../../ui';
 import { ItemTable, Section } from './section';
 
 type Person = Schemas['User'];
@@ -16,7 +16,7 @@ export function PeopleList({ people }: { people: Collection<Person> }) {
   const update = (id: string, body: { role?: Role; disabled?: boolean }) =>
     void people.act(api.PATCH('/api/v1/users/{user_id}', { ...path(id), body }));
   const remove = (person: Person) => {
-    if (!window.confirm(`Delete ${person.email}? Their sessions and API keys stop working at once.`)) return;
+    if (!confirmed(`Delete ${person.email}? Their sessions and API keys stop working at once.`)) return;
     void people.act(api.DELETE('/api/v1/users/{user_id}', path(person.id)));
   };
 

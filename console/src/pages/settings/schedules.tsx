@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { Schemas } from '../../api/contract';
 import { apiClientRef, useApi } from '../../api/context';
-import { SCHEDULE_FREQUENCIES, vocabulary } from '../../api/vocabulary';
+import { FRAMEWORKS, SCAN_TYPES, SCHEDULE_FREQUENCIES, vocabulary } from '../../api/vocabulary';
 import { useCollection } from '../../data';
-import { Options, Problem, when } from '../../ui';
+import { Choices, confirmed, Notice, Options, Problem, when } from '../../ui';
 import { ItemTable, Section } from './section';
 
 type Frequency = Schemas['ScheduleFrequency'];
@@ -15,7 +15,16 @@ const FREQUENCY_CHOICES = vocabulary<Frequency>({
   monthly: 'Monthly (the 1st)',
 });
 
-/** Recurring scans: the list, a form to add one, delete. */
+/** A schedule's scan in words: `Full, ports 22,443, PCI DSS 4.0`. */
+function scanOf(s: Schemas['Schedule']): string {
+  return [
+    SCAN_TYPES.label(s.scan_type),
+    s.ports ? `ports ${s.ports}` : 'default ports',
+    ...s.frameworks.map((f) => FRAMEWORKS.label(f)),
+  ].join(', ');
+}
+
+/** Recurring scans: the list, a form to add one with every option of a scan, delete. */
 export function Schedules() {
   const api = useApi(apiClientRef);
   const schedules = useCollection('settings/schedules', () =>
@@ -24,6 +33,9 @@ export function Schedules() {
   const [target, setTarget] = useState('');
   const [frequency, setFrequency] = useState<Frequency>('weekly');
   const [hour, setHour] = useState('3');
+  const [scanType, setScanType] = useState<Schemas['ScanType']>('quick');
+  const [ports, setPorts] = useState('');
+  const [frameworks, setFrameworks] = useState<Schemas['Framework'][]>([]);
   const [authorized, setAuthorized] = useState(false);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -37,6 +49,9 @@ export function Schedules() {
           hour: Number(hour),
           timezone: zone,
           authorized: true,
+          scan_type: scanType,
+          ...(ports.trim() ? { ports: ports.trim() } : {}),
+          ...(frameworks.length ? { frameworks } : {}),
           ...(frequency === 'weekly'
             ? { frequency, day_of_week: 1 }
             : frequency === 'monthly'
@@ -44,23 +59,33 @@ export function Schedules() {
               : { frequency }),
         },
       }),
-      () => setTarget(''),
+      (created) => {
+        setTarget('');
+        setPorts('');
+        setFrameworks([]);
+        return `Schedule of ${created.target} added.`;
+      },
     );
   };
-  const remove = (id: string) =>
+  const remove = (s: Schemas['Schedule']) => {
+    if (!confirmed(`Delete the schedule of ${s.target}? Scans it already ran are kept.`)) return;
     void schedules.act(
-      api.DELETE('/api/v1/scans/schedules/{schedule_id}', { params: { path: { schedule_id: id } } }),
+      api.DELETE('/api/v1/scans/schedules/{schedule_id}', { params: { path: { schedule_id: s.id } } }),
+      () => `Schedule of ${s.target} deleted.`,
     );
+  };
 
   return (
     <Section id="schedules" title="Scheduled scans">
       <Problem message={schedules.error} />
+      <Notice message={schedules.notice} />
       {schedules.items && (
         <ItemTable
           items={schedules.items}
           empty="No schedules."
           columns={[
-            { header: 'Target', cell: (s) => `${s.target} (${s.scan_type})` },
+            { header: 'Target', cell: (s) => s.target },
+            { header: 'Scan', cell: scanOf },
             {
               header: 'When',
               cell: (s) => `${SCHEDULE_FREQUENCIES.label(s.frequency)} at ${s.hour}:00 ${s.timezone}`,
@@ -72,7 +97,7 @@ export function Schedules() {
             },
           ]}
           actions={(s) => (
-            <button type="button" className="link" onClick={() => remove(s.id)}>
+            <button type="button" className="link" onClick={() => remove(s)}>
               Delete schedule of {s.target}
             </button>
           )}
@@ -105,6 +130,26 @@ export function Schedules() {
             onChange={(e) => setHour(e.target.value)}
           />
         </label>
+        <label>
+          Scan type
+          <select
+            name="schedule_scan_type"
+            value={scanType}
+            onChange={(e) => setScanType(e.target.value as Schemas['ScanType'])}
+          >
+            <Options of={SCAN_TYPES} />
+          </select>
+        </label>
+        <label>
+          Ports (optional)
+          <input
+            name="schedule_ports"
+            placeholder="22,80,443 or 1-1024"
+            value={ports}
+            onChange={(e) => setPorts(e.target.value)}
+          />
+        </label>
+        <Choices legend="Frameworks" of={FRAMEWORKS} chosen={frameworks} onChange={setFrameworks} />
         <label className="inline">
           <input type="checkbox" checked={authorized} onChange={(e) => setAuthorized(e.target.checked)} /> I
           am authorized to scan this target

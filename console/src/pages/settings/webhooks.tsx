@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { apiClientRef, useApi } from '../../api/context';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../api/vocabulary';
 import { useCollection } from '../../data';
-import { Choices, Problem } from '../../ui';
+import { Choices, confirmed, Problem } from '../../ui';
 import { Deliveries } from './webhook-deliveries';
 import { Secret, Section } from './section';
 
@@ -24,8 +24,11 @@ export function Webhooks() {
       setUrl('');
     });
   };
-  const remove = (id: string) =>
+  const remove = (id: string, url: string) => {
+    if (!confirmed(`Delete the webhook to ${url}? It stops receiving events at once.`)) return;
+    setSecret(undefined);
     void webhooks.act(api.DELETE('/api/v1/webhooks/{webhook_id}', { params: { path: { webhook_id: id } } }));
+  };
 
   return (
     <Section id="webhooks" title="Webhooks">
@@ -40,7 +43,7 @@ export function Webhooks() {
           <button type="button" className="link" onClick={() => setOpen(open === w.id ? undefined : w.id)}>
             {open === w.id ? 'Hide deliveries' : 'Show deliveries'}
           </button>{' '}
-          <button type="button" className="link" onClick={() => remove(w.id)}>
+          <button type="button" className="link" onClick={() => remove(w.id, w.url)}>
             Delete webhook
           </button>
           {open === w.id && <Deliveries webhookId={w.id} />}
