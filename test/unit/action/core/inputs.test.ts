@@ -105,9 +105,9 @@ describe('action inputs', () => {
       'https://h.example.com/api/v1/',
       'https://h.example.com/',
     ]) {
-      expect(parse({ ...base, 'api-url': url }).inputs.service.apiUrl).toBe('https://h.example.com');
+      expect(parse({ ...base, 'api-url': url }).inputs.service?.apiUrl).toBe('https://h.example.com');
     }
-    expect(parse({ ...base, 'api-url': 'https://h.example.com/scanward/' }).inputs.service.apiUrl).toBe(
+    expect(parse({ ...base, 'api-url': 'https://h.example.com/scanward/' }).inputs.service?.apiUrl).toBe(
       'https://h.example.com/scanward',
     );
   });
@@ -119,7 +119,7 @@ describe('action inputs', () => {
 
   it('takes a bearer token instead of an API key, with or without the Bearer prefix', () => {
     const { inputs } = parse({ ...base, 'api-key': '', token: 'Bearer eyJ.a.b' });
-    expect(inputs.service.auth).toEqual({ kind: 'token', token: 'eyJ.a.b' });
+    expect(inputs.service?.auth).toEqual({ kind: 'token', token: 'eyJ.a.b' });
   });
 
   it('parses lists, numbers and booleans', () => {
