@@ -108,6 +108,7 @@ async function runLocalScan(
         scanType: report.scan_type,
         format: 'scanward',
         what: `Recorded the local scan of ${report.target}`,
+        idempotencyKey: request.idempotencyKey,
       },
       hooks,
       http.now() + request.timeoutMs,

@@ -167,6 +167,7 @@ async function importReport(
       scanType: request.scanType,
       format: file.format,
       what: `Imported ${file.path}`,
+      idempotencyKey: request.idempotencyKey,
     },
     hooks,
     deadline,
@@ -189,6 +190,8 @@ export async function recordReport(
     format?: ImportFormat | undefined;
     /** What was done, for the log line: `Imported nuclei.json`. */
     what: string;
+    /** Makes a retried import answer the scan already recorded. */
+    idempotencyKey: string;
   },
   hooks: ScanHooks,
   deadline: number,
@@ -196,6 +199,7 @@ export async function recordReport(
   const scan = await client.importReport(
     report,
     { target: input.target, scan_type: input.scanType, format: input.format },
+    input.idempotencyKey,
     deadline,
   );
   const links = serviceLinks(apiUrl, scan.id);

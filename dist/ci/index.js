@@ -9809,7 +9809,9 @@ var findingCore = {
   title: schemas_string(),
   severity: FindingSeverity,
   status: FindingStatus,
-  cvss_score: schemas_number().meta({ description: "CVSS base score computed from cvss_vector; 0.0 without one" }),
+  cvss_score: schemas_number().meta({
+    description: "CVSS base score computed from cvss_vector; without one, the score an imported report stated, else 0.0"
+  }),
   epss_score: schemas_number().nullable().meta({ description: "EPSS probability (0\u20131); null when unknown" }),
   target: schemas_string().meta({ description: "The concrete host scanned" }),
   affected_component: schemas_string().meta({ example: "https://app.example.com:443/login" }),
@@ -11396,15 +11398,16 @@ class ScanwardClient {
     }
     /**
      * `POST /api/v1/imports`: a report as a completed scan of `target`, sent as the raw body.
-     * A retried import (after a network failure) records at most a second scan of the same
-     * findings: the findings themselves are never duplicated.
+     * The key makes a retried import (after a timeout or a network failure) answer the scan the
+     * first one recorded instead of recording a second one.
      */
-    importReport(report, input, deadline) {
+    importReport(report, input, idempotencyKey, deadline) {
         const query = new URLSearchParams({ target: input.target, scan_type: input.scan_type });
         if (input.format)
             query.set('format', input.format);
         return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
             raw: report,
+            headers: { 'Idempotency-Key': idempotencyKey },
             deadline,
             what: 'import the report',
         });
@@ -11709,6 +11712,7 @@ async function importReport(deps, client, apiUrl, request, hooks, deadline) {
         scanType: request.scanType,
         format: file.format,
         what: `Imported ${file.path}`,
+        idempotencyKey: request.idempotencyKey,
     }, hooks, deadline);
 }
 /**
@@ -11717,7 +11721,7 @@ async function importReport(deps, client, apiUrl, request, hooks, deadline) {
  * reopened for that target). `import-file` and the local engine's result both come this way.
  */
 async function recordReport(log, client, apiUrl, report, input, hooks, deadline) {
-    const scan = await client.importReport(report, { target: input.target, scan_type: input.scanType, format: input.format }, deadline);
+    const scan = await client.importReport(report, { target: input.target, scan_type: input.scanType, format: input.format }, input.idempotencyKey, deadline);
     const links = serviceLinks(apiUrl, scan.id);
     log.info(`${input.what} as Scanward scan ${scan.id} of ${input.target}: ${links.scanUrl}`);
     hooks.onScan?.(scan.id, links);
@@ -11881,6 +11885,7 @@ async function runLocalScan(local, deps, request, hooks = {}) {
             scanType: report.scan_type,
             format: 'scanward',
             what: `Recorded the local scan of ${report.target}`,
+            idempotencyKey: request.idempotencyKey,
         }, hooks, http.now() + request.timeoutMs);
     }
     const findings = report.findings.map(asFinding);

@@ -1,4 +1,12 @@
-import { list, record, ReportError, severityOfScore, text, type ImportedResult } from '../report.ts';
+import {
+  list,
+  record,
+  ReportError,
+  severityOfScore,
+  statedScore,
+  text,
+  type ImportedResult,
+} from '../report.ts';
 
 /**
  * nmap's XML output (`-oX`). Each open port of each host is an informational result (check
@@ -83,6 +91,7 @@ function vulnersResults(
       check_id: cve,
       title: `${cve} in ${label}`,
       severity: severityOfScore(score),
+      cvss_score: statedScore(score) ?? null,
       cve_ids: [cve],
       cwe_ids: [],
       description: `The vulners script lists ${cve} (CVSS ${m[2]}) for the software nmap identified on ${label}.`,
