@@ -265,3 +265,34 @@ describe('import-file and import-format', () => {
     expect(message).toContain('Set `import-file` or `scan-id`, not both.');
   });
 });
+
+describe('mode: local', () => {
+  const local = { mode: 'local', target: 'http://localhost:8080', 'github-token': 'ghs_x' };
+
+  it('needs no service; the asset defaults to <repository>:<target> and the scan type to full', () => {
+    const { inputs, warnings } = parse(local);
+    expect(inputs.mode).toBe('local');
+    expect(inputs.service).toBeUndefined();
+    expect(inputs.local).toEqual({ asset: 'octo/shop:http://localhost:8080' });
+    expect(inputs.scan.scanType).toBe('full');
+    expect(warnings).toEqual([]);
+  });
+
+  it('records on the service when one is named, under the asset given', () => {
+    const { inputs } = parse({ ...local, 'api-url': 'https://sw.example', 'api-key': 'k', asset: 'shop:pr' });
+    expect(inputs.service?.apiUrl).toBe('https://sw.example');
+    expect(inputs.local?.asset).toBe('shop:pr');
+  });
+
+  it('warns that gate: new counts every finding without a service', () => {
+    expect(parse({ ...local, gate: 'new' }).warnings.join(' ')).toContain('no Scanward service is named');
+  });
+
+  it('refuses a target that is not a URL, a key without the service, and the remote-only inputs', () => {
+    const problems = problemsOf({ ...local, target: 'localhost', 'api-key': 'k', 'scan-id': 'scan_x1' });
+    expect(problems).toContain('name the service as a URL');
+    expect(problems).toContain('`api-url` is required');
+    expect(problems).toContain('`scan-id` cannot be used with mode: local');
+    expect(problemsOf({ ...local, mode: 'elsewhere' })).toContain('`mode` is "elsewhere"');
+  });
+});
