@@ -53,6 +53,29 @@ export default {
       { path: [ACTIONS_TOOLKIT, '^action/(github|ci|reports)/', '^action/[^/]+\\.ts$'] },
     ),
     rule(
+      'action-local-knows-no-front-end',
+      'action/local/ (the local scan source, which loads the engine bundle at run time) serves both front ends: it knows neither, nor the Actions toolkit, nor the engine itself (server/local-scan/ is its own bundle, dist/local/)',
+      { path: '^action/local/' },
+      {
+        path: [ACTIONS_TOOLKIT, '^action/(github|ci|reports)/', '^action/[^/]+\\.ts$', '^server/local-scan/'],
+      },
+    ),
+    {
+      name: 'local-engine-runs-without-a-database',
+      comment:
+        'the local engine (server/local-scan/, bundled to dist/local/engine.mjs) runs in a CI job with no database and no HTTP service: nothing it reaches, however indirectly, is a repository, the db/ layer, a route, the HTTP toolkit, or knex, PGlite, pg or koa',
+      severity: 'error',
+      from: { path: '^server/local-scan/' },
+      to: {
+        path: [
+          '\\.repository\\.ts$',
+          '^server/(db|routes|http|auth|identity|events|webhooks)/',
+          '^node_modules/(knex|knex-pglite|pg|@electric-sql|koa|@koa)/',
+        ],
+        reachable: true,
+      },
+    },
+    rule(
       'scanward-ci-bundles-no-github-toolkit',
       'scanward-ci (action/ci/, action/ci-main.ts) is bundled without the GitHub front end and the Actions toolkit',
       { path: '^action/(ci/|ci-main\\.ts$)' },

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { LocalEngine } from '../server/schemas/local-scan.ts';
 import { runCi } from './ci/run.ts';
 
 /**
@@ -31,4 +34,12 @@ process.exitCode = await runCi({
   },
   cwd: process.cwd(),
   signal: aborter.signal,
+  // The local engine (mode: local) is its own bundle beside this one, loaded only when asked for.
+  loadEngine: async () =>
+    (await import(
+      /* webpackIgnore: true */ pathToFileURL(
+        join(dirname(fileURLToPath(import.meta.url)), '..', 'local', 'engine.mjs'),
+      ).href
+    )) as LocalEngine,
+  sinceStart: () => performance.now(),
 });

@@ -1,5 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { LocalEngine } from '../server/schemas/local-scan.ts';
 import * as core from '@actions/core';
 import { context } from '@actions/github';
 import { fromActionsContext } from './github/context.ts';
@@ -33,4 +36,13 @@ await run({
   cwd: process.env.GITHUB_WORKSPACE || process.cwd(),
   signal: aborter.signal,
   idTokenAvailable: Boolean(process.env.ACTIONS_ID_TOKEN_REQUEST_URL),
+  // The local engine (mode: local) is its own bundle beside this one, loaded only when asked for.
+  loadEngine: async () =>
+    (await import(
+      /* webpackIgnore: true */ pathToFileURL(
+        join(dirname(fileURLToPath(import.meta.url)), 'local', 'engine.mjs'),
+      ).href
+    )) as LocalEngine,
+  sinceStart: () => performance.now(),
+  cacheDir: process.env.RUNNER_TEMP ? join(process.env.RUNNER_TEMP, 'scanward-local') : undefined,
 });

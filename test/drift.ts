@@ -11,7 +11,8 @@ import { buildIfStale } from '../server/cli/build.mjs';
  * fresh generation, and says which command brings it up to date.
  *   - docs/openapi.json   vs `tsx server/cli/openapi.ts`  (fix: npm run openapi)
  *   - dist/               vs fresh ncc builds of action/index.ts and action/ci-main.ts
- *                         (dist/ci/, the scanward-ci command) (fix: npm run build:action)
+ *                         (dist/ci/, the scanward-ci command) and the local engine's esbuild
+ *                         bundle (dist/local/, server/cli/build-local-engine.mjs) (fix: npm run build:action)
  *   - console/src/api/schema.d.ts vs openapi-typescript over docs/openapi.json (fix: npm run api:console)
  *   - console/dist/       vs a fresh Vite build of console/ (fix: npm run build:console)
  *   - server/queries/     vs the SQL of every repository query, generated afresh against a
@@ -95,6 +96,11 @@ async function distCheck(): Promise<string | undefined> {
           { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
         );
       }
+      // The local engine's bundle and its data files into dist/local.
+      await run(process.execPath, ['server/cli/build-local-engine.mjs', path.join(out, 'local')], {
+        cwd: ROOT,
+        maxBuffer: 64 * 1024 * 1024,
+      });
     } catch (err) {
       const output = (err as { stderr?: string }).stderr ?? String(err);
       const lines = output.split('\n').filter((l) => l.trim() && !/^\s+at /.test(l));
@@ -102,7 +108,7 @@ async function distCheck(): Promise<string | undefined> {
     }
     const problems = treeDifferences(path.join(ROOT, 'dist'), out);
     if (problems.length === 0) return undefined;
-    return `dist/ differs from a fresh build of action/index.ts and action/ci-main.ts (${problems.join('; ')}); run \`npm run build:action\` and commit dist/.`;
+    return `dist/ differs from a fresh build of action/index.ts, action/ci-main.ts and the local engine (${problems.join('; ')}); run \`npm run build:action\` and commit dist/.`;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

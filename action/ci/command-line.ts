@@ -30,10 +30,13 @@ const INPUTS = [
   'import-file',
   'import-format',
   'id-token-env',
+  'mode',
+  'asset',
 ] as const;
 
 export const USAGE = `Usage: scanward-ci [options]
        scanward-ci import FILE --target ASSET [--import-format FORMAT] [options]
+       scanward-ci scan --local --target http://localhost:8080 [--asset NAME] [options]
 
 Scan a host you own with your Scanward service, wait for the result, write
 reports and exit 0 (passed), 1 (gate failed), 2 (bad usage, or the service
@@ -67,6 +70,13 @@ SCANWARD_FAIL_ON=high. Flags win.
                                JSON) as a completed scan of --target instead of scanning;
                                \`scanward-ci import FILE\` is the same  (SCANWARD_IMPORT_FILE)
   --import-format FORMAT       nuclei, zap, nmap, openvas, scanward (default: detected)
+  --local                      run Scanward's engine here, in the job, against --target, a
+                               URL only this job reaches (http://localhost:8080): that host
+                               and port only. --api-url and a key are then optional: with
+                               them the result is recorded as a scan of --asset, so --gate
+                               new compares with what the service knows  (SCANWARD_MODE=local)
+  --asset NAME                 the stable name a local scan is recorded under
+                               (default: <repository>:<target>)
   --sarif FILE                 write SARIF 2.1.0
   --junit FILE                 write JUnit XML: one test case per reported finding
   --json FILE                  write the scan, gate and findings as JSON
@@ -90,6 +100,7 @@ export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help'
       options: {
         ...options,
         'no-wait': { type: 'boolean' },
+        local: { type: 'boolean' },
         sarif: { type: 'string' },
         junit: { type: 'string' },
         json: { type: 'string' },
@@ -106,11 +117,19 @@ export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help'
   }
   if (values.help) return 'help';
   if (values.version) return 'version';
+  // `scanward-ci scan --local`: the scan is the default command; `scan` may be named.
+  if (positionals[0] === 'scan') {
+    if (positionals.length !== 1)
+      throw new ConfigurationError(
+        `unexpected argument "${positionals.slice(1).join(' ')}"; give the target with --target.\nRun scanward-ci --help for the options.`,
+      );
+    positionals = [];
+  }
   // `scanward-ci import FILE`: the report as a positional argument.
   if (positionals.length > 0) {
     if (positionals[0] !== 'import' || positionals.length !== 2)
       throw new ConfigurationError(
-        `unexpected argument "${positionals.join(' ')}"; the only command is \`import FILE\`.\nRun scanward-ci --help for the options.`,
+        `unexpected argument "${positionals.join(' ')}"; the commands are \`scan\` and \`import FILE\`.\nRun scanward-ci --help for the options.`,
       );
     if (typeof values['import-file'] === 'string')
       throw new ConfigurationError('give the report once: `import FILE` or --import-file, not both.');
@@ -118,6 +137,7 @@ export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help'
   }
   const get = (name: string): string => {
     if (name === 'wait' && values['no-wait']) return 'false';
+    if (name === 'mode' && values.local) return 'local';
     if (name === 'upload-sarif') return 'false';
     if (name === 'comment') return 'false';
     // The ID token itself, read from the variable --id-token-env names (never a flag: it is a secret).

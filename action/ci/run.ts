@@ -11,6 +11,8 @@ import { sarifReport } from '../reports/sarif.ts';
 import { renderText } from '../reports/text.ts';
 import { httpDeps, type Fetch, type RetryPolicy, type Sleep } from '../service/http.ts';
 import { remoteScanSource } from '../service/remote-scan.ts';
+import { localScanSource } from '../local/local-scan.ts';
+import type { LocalEngine } from '../../server/schemas/local-scan.ts';
 import { USAGE, ciJob, parseCommandLine, type CommandLine } from './command-line.ts';
 
 /**
@@ -43,6 +45,16 @@ export interface CiDeps {
   cwd: string;
   signal?: AbortSignal | undefined;
   retry?: RetryPolicy | undefined;
+  /** Loads the local engine (`--local`): dist/local/engine.mjs beside the bundle. */
+  loadEngine?: (() => Promise<LocalEngine>) | undefined;
+  /** Milliseconds since the process started, for the local engine's first-probe line. */
+  sinceStart?: (() => number) | undefined;
+  /** Where the local engine keeps its compiled-template cache. */
+  cacheDir?: string | undefined;
+}
+
+async function missingEngine(): Promise<LocalEngine> {
+  throw new Error('this build of scanward-ci has no local engine (dist/local/engine.mjs)');
 }
 
 export async function runCi(deps: CiDeps): Promise<number> {
@@ -70,17 +82,30 @@ export async function runCi(deps: CiDeps): Promise<number> {
     return EXIT.usage;
   }
 
-  const source = remoteScanSource(inputs.service, {
-    log: {
-      info: err,
-      warning: (m) => err(`warning: ${m}`),
-      debug: (m) => deps.env.SCANWARD_DEBUG && err(`debug: ${m}`),
-    },
-    http: httpDeps(deps, err),
-    userAgent: `scanward-ci/${ACTION_VERSION}`,
-    onSecret: () => undefined,
-    readFile: deps.readFile && ((path) => deps.readFile!(resolve(deps.cwd, path))),
-  });
+  const log = {
+    info: err,
+    warning: (m: string) => err(`warning: ${m}`),
+    debug: (m: string) => void (deps.env.SCANWARD_DEBUG && err(`debug: ${m}`)),
+  };
+  const http = httpDeps(deps, err);
+  const userAgent = `scanward-ci/${ACTION_VERSION}`;
+  const source =
+    inputs.mode === 'local'
+      ? localScanSource(inputs.local!, {
+          log,
+          loadEngine: deps.loadEngine ?? missingEngine,
+          sinceStart: deps.sinceStart ?? (() => 0),
+          service: inputs.service && { inputs: inputs.service, http, userAgent, onSecret: () => undefined },
+          cacheDir: deps.cacheDir,
+          signal: deps.signal,
+        })
+      : remoteScanSource(inputs.service!, {
+          log,
+          http,
+          userAgent,
+          onSecret: () => undefined,
+          readFile: deps.readFile && ((path) => deps.readFile!(resolve(deps.cwd, path))),
+        });
   let outcome: ScanOutcome;
   let verdict: Verdict;
   try {
@@ -90,7 +115,11 @@ export async function runCi(deps: CiDeps): Promise<number> {
       return EXIT.passed;
     }
     if (outcome.kind === 'aborted') {
-      err(`error: the job was cancelled; Scanward scan ${outcome.scanId} was cancelled too.`);
+      err(
+        outcome.scanId === 'local'
+          ? 'error: the job was cancelled; the local scan stopped.'
+          : `error: the job was cancelled; Scanward scan ${outcome.scanId} was cancelled too.`,
+      );
       return EXIT.scanFailed;
     }
     verdict = judge(outcome, inputs.policy);

@@ -43,8 +43,22 @@ export interface GitHubInputs {
   githubToken?: string | undefined;
 }
 
+/**
+ * `mode: local` (`scanward-ci scan --local`): the engine runs in the job against `target`, a URL
+ * only the job can reach. With `service` set the result is recorded there as a scan of `asset`.
+ */
+export interface LocalInputs {
+  /** The stable name the result is recorded under on the service: `asset`, else `<repository>:<target>`. */
+  asset: string;
+}
+
 export interface ActionInputs {
-  service: ServiceInputs;
+  /** Where the scan runs: the Scanward service (remote, the default) or this job (local). */
+  mode: 'remote' | 'local';
+  /** The Scanward service; undefined only in local mode without `api-url`. */
+  service: ServiceInputs | undefined;
+  /** Set in local mode. */
+  local: LocalInputs | undefined;
   scan: ScanRequest;
   policy: GatePolicy;
   github: GitHubInputs;
@@ -91,20 +105,35 @@ export function parseInputs(
   const warnings: string[] = [];
   const read = (name: string) => getInput(name).trim();
 
-  const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
-  const auth = parseAuth(
-    {
-      mode: read('auth').toLowerCase(),
-      apiKey: read('api-key'),
-      token: read('token'),
-      audience: read('audience'),
-      idToken: read('id-token'),
-      idTokenSource: read('id-token-env'),
-    },
-    apiUrl,
-    options.idTokenAvailable ?? false,
-    problems,
-  );
+  const modeRaw = (read('mode') || 'remote').toLowerCase();
+  const mode = modeRaw === 'remote' || modeRaw === 'local' ? modeRaw : undefined;
+  if (!mode) {
+    problems.push(
+      `\`mode\` is "${modeRaw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`,
+    );
+  }
+  const local = mode === 'local';
+  // A local scan records its result on the service only when one is named.
+  const serviceNamed =
+    !local ||
+    ['api-url', 'api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
+    read('auth').toLowerCase() === 'oidc';
+  const apiUrl = serviceNamed ? parseApiUrl(read('api-url'), problems, warnings) : undefined;
+  const auth = serviceNamed
+    ? parseAuth(
+        {
+          mode: read('auth').toLowerCase(),
+          apiKey: read('api-key'),
+          token: read('token'),
+          audience: read('audience'),
+          idToken: read('id-token'),
+          idTokenSource: read('id-token-env'),
+        },
+        apiUrl,
+        options.idTokenAvailable ?? false,
+        problems,
+      )
+    : undefined;
 
   const scanIdRaw = read('scan-id');
   if (scanIdRaw !== '' && !/^scan_[A-Za-z0-9]{1,95}$/.test(scanIdRaw)) {
@@ -125,7 +154,23 @@ export function parseInputs(
     warnings.push('`import-format` is set but `import-file` is not; it is not used.');
 
   const target = read('target');
-  if (target === '' && importPath) {
+  if (local) {
+    if (scanIdRaw !== '')
+      problems.push('`scan-id` cannot be used with mode: local (the scan runs in this job).');
+    if (importPath) problems.push('Set `import-file` or mode: local, not both.');
+    if (read('wait') !== '' && read('wait') !== 'true')
+      problems.push('`wait` must be true with mode: local (the scan runs in this step).');
+    if (read('ports') !== '')
+      warnings.push('`ports` is not used with mode: local: the scan reaches only the port `target` names.');
+    if (target === '')
+      problems.push(
+        '`target` is required with mode: local: the URL of the service this job started, e.g. http://localhost:8080.',
+      );
+    else if (!/^https?:\/\/[^\s/]+/i.test(target))
+      problems.push(
+        `\`target\` is "${target}"; with mode: local, name the service as a URL: http://localhost:8080 (scheme, host and port).`,
+      );
+  } else if (target === '' && importPath) {
     problems.push(
       '`target` is required with `import-file`: the asset the report is about (a host, URL or stable name).',
     );
@@ -135,7 +180,7 @@ export function parseInputs(
   if (scanId && target !== '')
     warnings.push('`scan-id` is set, so `target` and the other scan inputs are not used.');
 
-  const scanTypeRaw = read('scan-type') || 'quick';
+  const scanTypeRaw = read('scan-type') || (local ? 'full' : 'quick');
   const scanType = ScanType.safeParse(scanTypeRaw);
   if (!scanType.success) problems.push(`\`scan-type\` is "${scanTypeRaw}"; use quick, full or compliance.`);
 
@@ -211,6 +256,18 @@ export function parseInputs(
 
   const sarifFile = read('sarif-file') || 'scanward.sarif';
 
+  const assetRaw = read('asset');
+  const asset = assetRaw || (context.repository ? `${context.repository}:${target}` : target);
+  if (local && asset.length > 255)
+    problems.push(
+      `\`asset\` "${asset.slice(0, 40)}…" must be at most 255 characters; set a shorter \`asset\`.`,
+    );
+  if (!local && assetRaw !== '') warnings.push('`asset` is only used with mode: local; it is not used.');
+  if (local && !serviceNamed && (read('gate') || 'all').toLowerCase() === 'new')
+    warnings.push(
+      'gate is new but no Scanward service is named (api-url): every finding of a local scan is new without the history the service keeps, so the gate counts them all.',
+    );
+
   const scanInputs = {
     target,
     scan_type: scanType.success ? scanType.data : 'quick',
@@ -232,7 +289,9 @@ export function parseInputs(
   }
   return {
     inputs: {
-      service: { apiUrl: apiUrl!, auth: auth! },
+      mode: mode!,
+      service: serviceNamed ? { apiUrl: apiUrl!, auth: auth! } : undefined,
+      local: local ? { asset } : undefined,
       scan: {
         target,
         scanType: scanType.data!,

@@ -12,6 +12,8 @@ import { sarifReport } from '../reports/sarif.ts';
 import { renderSummary, type UploadState } from '../reports/summary.ts';
 import { httpDeps, type Fetch, type RetryPolicy, type Sleep } from '../service/http.ts';
 import { remoteScanSource } from '../service/remote-scan.ts';
+import { localScanSource } from '../local/local-scan.ts';
+import type { LocalEngine } from '../../server/schemas/local-scan.ts';
 import type { GitHubClient } from './api.ts';
 import { runUrl, splitRepository, type GitHubContext } from './context.ts';
 import type { ActionCore } from './core.ts';
@@ -48,6 +50,16 @@ export interface ActionDeps {
   githubThrottle?: boolean | undefined;
   /** Whether the runner can mint an ID token (ACTIONS_ID_TOKEN_REQUEST_URL is set: the job has `id-token: write`). */
   idTokenAvailable?: boolean | undefined;
+  /** Loads the local engine (`mode: local`): dist/local/engine.mjs beside the bundle. */
+  loadEngine?: (() => Promise<LocalEngine>) | undefined;
+  /** Milliseconds since the step started, for the local engine's first-probe line. */
+  sinceStart?: (() => number) | undefined;
+  /** Where the local engine keeps its compiled-template cache (RUNNER_TEMP). */
+  cacheDir?: string | undefined;
+}
+
+async function missingEngine(): Promise<LocalEngine> {
+  throw new Error('this build of the Action has no local engine (dist/local/engine.mjs)');
 }
 
 export interface ActionResult {
@@ -95,21 +107,47 @@ async function runAction(deps: ActionDeps): Promise<ActionResult> {
   for (const warning of warnings) core.warning(warning);
   if (inputs.github.githubToken) core.setSecret(inputs.github.githubToken);
 
-  const source = remoteScanSource(inputs.service, {
-    log: { info: (m) => core.info(m), warning: (m) => core.warning(m), debug: (m) => core.debug(m) },
-    http: httpDeps(deps, (m) => core.info(m)),
-    userAgent: USER_AGENT,
-    onSecret: (secret) => core.setSecret(secret),
-    idToken: (audience) => core.getIDToken(audience),
-    readFile: deps.readFile && ((path) => deps.readFile!(resolve(deps.cwd, path))),
-  });
-  const outcome = await core.group('Scanward scan', () =>
-    source.run(inputs.scan, {
-      onScan: (scanId, links) => {
-        core.setOutput('scan-id', scanId);
-        core.setOutput('report-url', links.reportUrl);
-      },
-    }),
+  const log = {
+    info: (m: string) => core.info(m),
+    warning: (m: string) => core.warning(m),
+    debug: (m: string) => core.debug(m),
+  };
+  const http = httpDeps(deps, (m) => core.info(m));
+  const onSecret = (secret: string) => core.setSecret(secret);
+  const source =
+    inputs.mode === 'local'
+      ? localScanSource(inputs.local!, {
+          log,
+          loadEngine: deps.loadEngine ?? missingEngine,
+          sinceStart: deps.sinceStart ?? (() => 0),
+          service: inputs.service && {
+            inputs: inputs.service,
+            http,
+            userAgent: USER_AGENT,
+            onSecret,
+            idToken: (audience: string) => core.getIDToken(audience),
+          },
+          runUrl: runUrl(context),
+          cacheDir: deps.cacheDir,
+          signal: deps.signal,
+        })
+      : remoteScanSource(inputs.service!, {
+          log,
+          http,
+          userAgent: USER_AGENT,
+          onSecret,
+          idToken: (audience) => core.getIDToken(audience),
+          readFile: deps.readFile && ((path) => deps.readFile!(resolve(deps.cwd, path))),
+        });
+  const outcome = await core.group(
+    inputs.mode === 'local' ? 'Scanward scan in this job' : 'Scanward scan',
+    () =>
+      source.run(inputs.scan, {
+        onScan: (scanId, links) => {
+          core.setOutput('scan-id', scanId);
+          core.setOutput('report-url', links.reportUrl);
+        },
+      }),
   );
 
   switch (outcome.kind) {
@@ -117,7 +155,11 @@ async function runAction(deps: ActionDeps): Promise<ActionResult> {
       core.setOutput('result', 'started');
       return { outcome: 'started', scanId: outcome.scanId };
     case 'aborted':
-      core.setFailed(`The job was cancelled; Scanward scan ${outcome.scanId} was cancelled too.`);
+      core.setFailed(
+        outcome.scanId === 'local'
+          ? 'The job was cancelled; the local scan stopped.'
+          : `The job was cancelled; Scanward scan ${outcome.scanId} was cancelled too.`,
+      );
       return { outcome: 'failed', scanId: outcome.scanId };
   }
   const verdict = judge(outcome, inputs.policy);

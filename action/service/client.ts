@@ -68,18 +68,20 @@ export class ScanwardClient {
 
   /**
    * `POST /api/v1/imports`: a report as a completed scan of `target`, sent as the raw body.
-   * A retried import (after a network failure) records at most a second scan of the same
-   * findings: the findings themselves are never duplicated.
+   * The key makes a retried import (after a timeout or a network failure) answer the scan the
+   * first one recorded instead of recording a second one.
    */
   importReport(
     report: Uint8Array,
     input: { target: string; scan_type: string; format?: string | undefined },
+    idempotencyKey: string,
     deadline?: number,
   ): Promise<ScanBody> {
     const query = new URLSearchParams({ target: input.target, scan_type: input.scan_type });
     if (input.format) query.set('format', input.format);
     return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
       raw: report,
+      headers: { 'Idempotency-Key': idempotencyKey },
       deadline,
       what: 'import the report',
     });

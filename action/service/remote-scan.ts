@@ -1,7 +1,15 @@
 import { ApiError, ConfigurationError } from '../core/errors.ts';
 import type { ServiceInputs } from '../core/inputs.ts';
 import type { Finding, ScanLinks, ScanRecord, ToolInfo } from '../core/scan.ts';
-import type { Log, ScanHooks, ScanOutcome, ScanRequest, ScanSource } from '../core/scan-source.ts';
+import type { ImportFormat } from '../../server/schemas/imports.ts';
+import type {
+  FinishedScan,
+  Log,
+  ScanHooks,
+  ScanOutcome,
+  ScanRequest,
+  ScanSource,
+} from '../core/scan-source.ts';
 import { ACTION_VERSION } from '../core/version.ts';
 import { ScanwardClient } from './client.ts';
 import { acquireCredentials } from './credentials.ts';
@@ -32,7 +40,16 @@ export interface RemoteScanDeps {
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export function remoteScanSource(service: ServiceInputs, deps: RemoteScanDeps): ScanSource {
-  const client = new ScanwardClient({
+  const client = serviceClient(service, deps);
+  return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
+}
+
+/** The typed client of the service, with its credentials acquired in the one place that does. */
+export function serviceClient(
+  service: ServiceInputs,
+  deps: Pick<RemoteScanDeps, 'http' | 'userAgent' | 'onSecret' | 'idToken'>,
+): ScanwardClient {
+  return new ScanwardClient({
     baseUrl: service.apiUrl,
     credentials: acquireCredentials(service.auth, {
       baseUrl: service.apiUrl,
@@ -44,7 +61,6 @@ export function remoteScanSource(service: ServiceInputs, deps: RemoteScanDeps): 
     http: deps.http,
     userAgent: deps.userAgent,
   });
-  return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
 }
 
 async function runRemoteScan(
@@ -144,15 +160,55 @@ async function importReport(
       `\`import-file\` ${file.path} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  return recordReport(
+    deps.log,
+    client,
+    apiUrl,
+    report,
+    {
+      target: request.target,
+      scanType: request.scanType,
+      format: file.format,
+      what: `Imported ${file.path}`,
+      idempotencyKey: request.idempotencyKey,
+    },
+    hooks,
+    deadline,
+  );
+}
+
+/**
+ * Sends a report to the import API as a completed scan of `target` and reads that scan's
+ * findings back exactly as a completed scan's are (so `change` is the service's: new, unchanged,
+ * reopened for that target). `import-file` and the local engine's result both come this way.
+ */
+export async function recordReport(
+  log: Log,
+  client: ScanwardClient,
+  apiUrl: string,
+  report: Uint8Array,
+  input: {
+    target: string;
+    scanType: string;
+    format?: ImportFormat | undefined;
+    /** What was done, for the log line: `Imported nuclei.json`. */
+    what: string;
+    /** Makes a retried import answer the scan already recorded. */
+    idempotencyKey: string;
+  },
+  hooks: ScanHooks,
+  deadline: number,
+): Promise<FinishedScan> {
   const scan = await client.importReport(
     report,
-    { target: request.target, scan_type: request.scanType, format: file.format },
+    { target: input.target, scan_type: input.scanType, format: input.format },
+    input.idempotencyKey,
     deadline,
   );
   const links = serviceLinks(apiUrl, scan.id);
-  deps.log.info(`Imported ${file.path} as Scanward scan ${scan.id} of ${request.target}: ${links.scanUrl}`);
+  log.info(`${input.what} as Scanward scan ${scan.id} of ${input.target}: ${links.scanUrl}`);
   hooks.onScan?.(scan.id, links);
-  const findings = await readFindings(deps.log, client, scan.id);
+  const findings = await readFindings(log, client, scan.id);
   return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
 }
 

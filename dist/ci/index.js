@@ -8,9 +8,23 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
-/* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(475);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
+/* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(695);
+var __rewriteRelativeImportExtension = (undefined && undefined.__rewriteRelativeImportExtension) || function (path, preserveJsx) {
+    if (typeof path === "string" && /^\.\.?\//.test(path)) {
+        return path.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function (m, tsx, d, ext, cm) {
+            return tsx ? preserveJsx ? ".jsx" : ".js" : d && (!ext || !cm) ? m : (d + ext + "." + cm.toLowerCase() + "js");
+        });
+    }
+    return path;
+};
+
+
 
 
 
@@ -23,14 +37,14 @@ const aborter = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => aborter.abort(new Error(`received ${signal}`)));
 }
-process.exitCode = await (0,_ci_run_js__WEBPACK_IMPORTED_MODULE_2__/* .runCi */ .ql)({
+process.exitCode = await (0,_ci_run_js__WEBPACK_IMPORTED_MODULE_4__/* .runCi */ .ql)({
     argv: process.argv.slice(2),
     env: process.env,
     stderr: (text) => process.stderr.write(text),
     stdout: (text) => process.stdout.write(text),
     fetch: (input, init) => fetch(input, init),
     sleep: async (ms, signal) => {
-        await (0,node_timers_promises__WEBPACK_IMPORTED_MODULE_1__.setTimeout)(ms, undefined, { signal });
+        await (0,node_timers_promises__WEBPACK_IMPORTED_MODULE_2__.setTimeout)(ms, undefined, { signal });
     },
     now: () => Date.now(),
     writeFile: (path, data) => (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(path, data, 'utf8'),
@@ -40,6 +54,10 @@ process.exitCode = await (0,_ci_run_js__WEBPACK_IMPORTED_MODULE_2__/* .runCi */ 
     },
     cwd: process.cwd(),
     signal: aborter.signal,
+    // The local engine (mode: local) is its own bundle beside this one, loaded only when asked for.
+    loadEngine: async () => (await import(__rewriteRelativeImportExtension(
+    /* webpackIgnore: true */ (0,node_url__WEBPACK_IMPORTED_MODULE_3__.pathToFileURL)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)((0,node_url__WEBPACK_IMPORTED_MODULE_3__.fileURLToPath)(import.meta.url)), '..', 'local', 'engine.mjs')).href))),
+    sinceStart: () => performance.now(),
 });
 
 __webpack_async_result__();
@@ -47,7 +65,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 475:
+/***/ 695:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -58,8 +76,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: EXIT, USAGE
 
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(760);
 ;// CONCATENATED MODULE: ./action/core/errors.ts
 /**
  * The two kinds of failure the Action reports differently (as actions/checkout
@@ -9815,7 +9833,9 @@ var findingCore = {
   title: schemas_string(),
   severity: FindingSeverity,
   status: FindingStatus,
-  cvss_score: schemas_number().meta({ description: "CVSS base score computed from cvss_vector; 0.0 without one" }),
+  cvss_score: schemas_number().meta({
+    description: "CVSS base score computed from cvss_vector; without one, the score an imported report stated, else 0.0"
+  }),
   epss_score: schemas_number().nullable().meta({ description: "EPSS probability (0\u20131); null when unknown" }),
   target: schemas_string().meta({ description: "The concrete host scanned" }),
   affected_component: schemas_string().meta({ example: "https://app.example.com:443/login" }),
@@ -10405,15 +10425,27 @@ function parseInputs(getInput, context, options = {}) {
     const problems = [];
     const warnings = [];
     const read = (name) => getInput(name).trim();
-    const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
-    const auth = parseAuth({
-        mode: read('auth').toLowerCase(),
-        apiKey: read('api-key'),
-        token: read('token'),
-        audience: read('audience'),
-        idToken: read('id-token'),
-        idTokenSource: read('id-token-env'),
-    }, apiUrl, options.idTokenAvailable ?? false, problems);
+    const modeRaw = (read('mode') || 'remote').toLowerCase();
+    const mode = modeRaw === 'remote' || modeRaw === 'local' ? modeRaw : undefined;
+    if (!mode) {
+        problems.push(`\`mode\` is "${modeRaw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`);
+    }
+    const local = mode === 'local';
+    // A local scan records its result on the service only when one is named.
+    const serviceNamed = !local ||
+        ['api-url', 'api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
+        read('auth').toLowerCase() === 'oidc';
+    const apiUrl = serviceNamed ? parseApiUrl(read('api-url'), problems, warnings) : undefined;
+    const auth = serviceNamed
+        ? parseAuth({
+            mode: read('auth').toLowerCase(),
+            apiKey: read('api-key'),
+            token: read('token'),
+            audience: read('audience'),
+            idToken: read('id-token'),
+            idTokenSource: read('id-token-env'),
+        }, apiUrl, options.idTokenAvailable ?? false, problems)
+        : undefined;
     const scanIdRaw = read('scan-id');
     if (scanIdRaw !== '' && !/^scan_[A-Za-z0-9]{1,95}$/.test(scanIdRaw)) {
         problems.push(`\`scan-id\` is "${scanIdRaw}"; use the id of a scan, like scan_0123456789abcdefghijklmn.`);
@@ -10430,7 +10462,21 @@ function parseInputs(getInput, context, options = {}) {
     if (importPath === '' && importFormat)
         warnings.push('`import-format` is set but `import-file` is not; it is not used.');
     const target = read('target');
-    if (target === '' && importPath) {
+    if (local) {
+        if (scanIdRaw !== '')
+            problems.push('`scan-id` cannot be used with mode: local (the scan runs in this job).');
+        if (importPath)
+            problems.push('Set `import-file` or mode: local, not both.');
+        if (read('wait') !== '' && read('wait') !== 'true')
+            problems.push('`wait` must be true with mode: local (the scan runs in this step).');
+        if (read('ports') !== '')
+            warnings.push('`ports` is not used with mode: local: the scan reaches only the port `target` names.');
+        if (target === '')
+            problems.push('`target` is required with mode: local: the URL of the service this job started, e.g. http://localhost:8080.');
+        else if (!/^https?:\/\/[^\s/]+/i.test(target))
+            problems.push(`\`target\` is "${target}"; with mode: local, name the service as a URL: http://localhost:8080 (scheme, host and port).`);
+    }
+    else if (target === '' && importPath) {
         problems.push('`target` is required with `import-file`: the asset the report is about (a host, URL or stable name).');
     }
     else if (target === '' && !scanId) {
@@ -10440,7 +10486,7 @@ function parseInputs(getInput, context, options = {}) {
         problems.push('`target` must be at most 253 characters.');
     if (scanId && target !== '')
         warnings.push('`scan-id` is set, so `target` and the other scan inputs are not used.');
-    const scanTypeRaw = read('scan-type') || 'quick';
+    const scanTypeRaw = read('scan-type') || (local ? 'full' : 'quick');
     const scanType = ScanType.safeParse(scanTypeRaw);
     if (!scanType.success)
         problems.push(`\`scan-type\` is "${scanTypeRaw}"; use quick, full or compliance.`);
@@ -10497,6 +10543,14 @@ function parseInputs(getInput, context, options = {}) {
         problems.push('`github-token` is empty but comment is true; leave github-token at its default (${{ github.token }}).');
     }
     const sarifFile = read('sarif-file') || 'scanward.sarif';
+    const assetRaw = read('asset');
+    const asset = assetRaw || (context.repository ? `${context.repository}:${target}` : target);
+    if (local && asset.length > 255)
+        problems.push(`\`asset\` "${asset.slice(0, 40)}…" must be at most 255 characters; set a shorter \`asset\`.`);
+    if (!local && assetRaw !== '')
+        warnings.push('`asset` is only used with mode: local; it is not used.');
+    if (local && !serviceNamed && (read('gate') || 'all').toLowerCase() === 'new')
+        warnings.push('gate is new but no Scanward service is named (api-url): every finding of a local scan is new without the history the service keeps, so the gate counts them all.');
     const scanInputs = {
         target,
         scan_type: scanType.success ? scanType.data : 'quick',
@@ -10515,7 +10569,9 @@ function parseInputs(getInput, context, options = {}) {
     }
     return {
         inputs: {
-            service: { apiUrl: apiUrl, auth: auth },
+            mode: mode,
+            service: serviceNamed ? { apiUrl: apiUrl, auth: auth } : undefined,
+            local: local ? { asset } : undefined,
             scan: {
                 target,
                 scanType: scanType.data,
@@ -11489,15 +11545,16 @@ class ScanwardClient {
     }
     /**
      * `POST /api/v1/imports`: a report as a completed scan of `target`, sent as the raw body.
-     * A retried import (after a network failure) records at most a second scan of the same
-     * findings: the findings themselves are never duplicated.
+     * The key makes a retried import (after a timeout or a network failure) answer the scan the
+     * first one recorded instead of recording a second one.
      */
-    importReport(report, input, deadline) {
+    importReport(report, input, idempotencyKey, deadline) {
         const query = new URLSearchParams({ target: input.target, scan_type: input.scan_type });
         if (input.format)
             query.set('format', input.format);
         return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
             raw: report,
+            headers: { 'Idempotency-Key': idempotencyKey },
             deadline,
             what: 'import the report',
         });
@@ -11750,7 +11807,12 @@ class ProgressLog {
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 function remoteScanSource(service, deps) {
-    const client = new ScanwardClient({
+    const client = serviceClient(service, deps);
+    return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
+}
+/** The typed client of the service, with its credentials acquired in the one place that does. */
+function serviceClient(service, deps) {
+    return new ScanwardClient({
         baseUrl: service.apiUrl,
         credentials: acquireCredentials(service.auth, {
             baseUrl: service.apiUrl,
@@ -11762,7 +11824,6 @@ function remoteScanSource(service, deps) {
         http: deps.http,
         userAgent: deps.userAgent,
     });
-    return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
 }
 async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
     const { log, http } = deps;
@@ -11846,11 +11907,25 @@ async function importReport(deps, client, apiUrl, request, hooks, deadline) {
     catch (error) {
         throw new ConfigurationError(`\`import-file\` ${file.path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const scan = await client.importReport(report, { target: request.target, scan_type: request.scanType, format: file.format }, deadline);
+    return recordReport(deps.log, client, apiUrl, report, {
+        target: request.target,
+        scanType: request.scanType,
+        format: file.format,
+        what: `Imported ${file.path}`,
+        idempotencyKey: request.idempotencyKey,
+    }, hooks, deadline);
+}
+/**
+ * Sends a report to the import API as a completed scan of `target` and reads that scan's
+ * findings back exactly as a completed scan's are (so `change` is the service's: new, unchanged,
+ * reopened for that target). `import-file` and the local engine's result both come this way.
+ */
+async function recordReport(log, client, apiUrl, report, input, hooks, deadline) {
+    const scan = await client.importReport(report, { target: input.target, scan_type: input.scanType, format: input.format }, input.idempotencyKey, deadline);
     const links = serviceLinks(apiUrl, scan.id);
-    deps.log.info(`Imported ${file.path} as Scanward scan ${scan.id} of ${request.target}: ${links.scanUrl}`);
+    log.info(`${input.what} as Scanward scan ${scan.id} of ${input.target}: ${links.scanUrl}`);
     hooks.onScan?.(scan.id, links);
-    const findings = await readFindings(deps.log, client, scan.id);
+    const findings = await readFindings(log, client, scan.id);
     return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
 }
 /** Polls until the scan ends or the deadline passes, logging changes only. */
@@ -11943,6 +12018,137 @@ function serviceLinks(apiUrl, scanId) {
     };
 }
 
+;// CONCATENATED MODULE: ./server/schemas/local-scan.js
+// Generated by `npm run build` from server/schemas/local-scan.ts; edit that file.
+
+// server/schemas/local-scan.ts
+var LOCAL_SCAN_REPORT_FORMAT = "scanward-local-scan/1";
+var LOCAL_TARGET_ERROR = "LocalTargetError";
+
+//# sourceMappingURL=local-scan.js.map
+
+;// CONCATENATED MODULE: ./action/local/local-scan.ts
+
+
+
+
+
+function localScanSource(local, deps) {
+    return { run: (request, hooks) => runLocalScan(local, deps, request, hooks) };
+}
+async function runLocalScan(local, deps, request, hooks = {}) {
+    const { log } = deps;
+    const engine = await deps.loadEngine();
+    const engineStarted = deps.sinceStart();
+    // The step's own time limit, as for a remote scan: the scan is stopped and the step fails.
+    const timeout = AbortSignal.timeout(request.timeoutMs);
+    const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+    let report;
+    try {
+        report = await engine.runLocalScan({
+            target: request.target,
+            scanType: request.scanType,
+            credentialChecks: request.credentialChecks,
+            cacheDir: deps.cacheDir,
+            log: (line) => log.info(line),
+            signal,
+        });
+    }
+    catch (error) {
+        if (error instanceof Error && error.name === LOCAL_TARGET_ERROR)
+            throw new ConfigurationError(error.message);
+        if (deps.signal?.aborted)
+            return { kind: 'aborted', scanId: 'local', links: localLinks(deps, request) };
+        if (timeout.aborted) {
+            return {
+                kind: 'unsuccessful',
+                scan: { ...scanRecord(request.target, request.scanType, emptyCounts()), status: 'cancelled' },
+                links: localLinks(deps, request),
+                timedOut: true,
+                timeoutMs: request.timeoutMs,
+            };
+        }
+        throw error;
+    }
+    if (report.first_probe_ms !== null) {
+        log.info(`First probe ${Math.round(engineStarted + report.first_probe_ms)} ms after the step started; ` +
+            `${report.findings.length} finding(s).`);
+    }
+    for (const note of report.notes)
+        log.debug(note);
+    if (deps.service) {
+        const { inputs, ...clientDeps } = deps.service;
+        const client = serviceClient(inputs, clientDeps);
+        const body = new TextEncoder().encode(JSON.stringify({ findings: report.findings }));
+        return recordReport(log, client, inputs.apiUrl, body, {
+            target: local.asset,
+            scanType: report.scan_type,
+            format: 'scanward',
+            what: `Recorded the local scan of ${report.target}`,
+            idempotencyKey: request.idempotencyKey,
+        }, hooks, clientDeps.http.now() + request.timeoutMs);
+    }
+    const findings = report.findings.map(asFinding);
+    const counts = emptyCounts();
+    for (const f of findings)
+        counts[f.severity] += 1;
+    const scan = {
+        ...scanRecord(report.target, report.scan_type, counts),
+        started_at: report.started_at,
+        completed_at: report.completed_at,
+    };
+    const links = localLinks(deps, request);
+    hooks.onScan?.(scan.id, links);
+    return {
+        kind: 'completed',
+        scan,
+        links,
+        tool: { version: ACTION_VERSION, informationUri: deps.runUrl ?? report.target },
+        findings,
+    };
+}
+/** A scan record for a scan the service never saw. */
+function scanRecord(target, scanType, counts) {
+    return {
+        id: 'local',
+        target,
+        scan_type: scanType,
+        status: 'completed',
+        progress: 100,
+        phase: 'complete',
+        vulnerabilities_found: counts.critical + counts.high + counts.medium + counts.low,
+        critical_count: counts.critical,
+        high_count: counts.high,
+        medium_count: counts.medium,
+        low_count: counts.low,
+        info_count: counts.info,
+    };
+}
+function localLinks(deps, request) {
+    const url = deps.runUrl ?? request.target;
+    return { scanUrl: url, reportUrl: url, findingUrl: () => url };
+}
+/** An engine finding as the reports read findings: open, and new (there is no history here). */
+function asFinding(f) {
+    return {
+        id: f.id,
+        title: f.title,
+        severity: f.severity,
+        cvss_score: f.cvss_score,
+        status: 'open',
+        tool: f.tool,
+        affected_component: f.affected_component,
+        description: f.description,
+        remediation: f.remediation?.summary || null,
+        cve_ids: f.cve_ids,
+        change: 'new',
+        template_id: f.template_id,
+        cwe_ids: f.cwe_ids,
+        target: f.target,
+        frameworks: f.frameworks,
+    };
+}
+
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./action/ci/command-line.ts
@@ -11969,9 +12175,12 @@ const INPUTS = [
     'import-file',
     'import-format',
     'id-token-env',
+    'mode',
+    'asset',
 ];
 const USAGE = `Usage: scanward-ci [options]
        scanward-ci import FILE --target ASSET [--import-format FORMAT] [options]
+       scanward-ci scan --local --target http://localhost:8080 [--asset NAME] [options]
 
 Scan a host you own with your Scanward service, wait for the result, write
 reports and exit 0 (passed), 1 (gate failed), 2 (bad usage, or the service
@@ -12005,6 +12214,13 @@ SCANWARD_FAIL_ON=high. Flags win.
                                JSON) as a completed scan of --target instead of scanning;
                                \`scanward-ci import FILE\` is the same  (SCANWARD_IMPORT_FILE)
   --import-format FORMAT       nuclei, zap, nmap, openvas, scanward (default: detected)
+  --local                      run Scanward's engine here, in the job, against --target, a
+                               URL only this job reaches (http://localhost:8080): that host
+                               and port only. --api-url and a key are then optional: with
+                               them the result is recorded as a scan of --asset, so --gate
+                               new compares with what the service knows  (SCANWARD_MODE=local)
+  --asset NAME                 the stable name a local scan is recorded under
+                               (default: <repository>:<target>)
   --sarif FILE                 write SARIF 2.1.0
   --junit FILE                 write JUnit XML: one test case per reported finding
   --json FILE                  write the scan, gate and findings as JSON
@@ -12022,6 +12238,7 @@ function parseCommandLine(argv, env) {
             options: {
                 ...options,
                 'no-wait': { type: 'boolean' },
+                local: { type: 'boolean' },
                 sarif: { type: 'string' },
                 junit: { type: 'string' },
                 json: { type: 'string' },
@@ -12039,10 +12256,16 @@ function parseCommandLine(argv, env) {
         return 'help';
     if (values.version)
         return 'version';
+    // `scanward-ci scan --local`: the scan is the default command; `scan` may be named.
+    if (positionals[0] === 'scan') {
+        if (positionals.length !== 1)
+            throw new ConfigurationError(`unexpected argument "${positionals.slice(1).join(' ')}"; give the target with --target.\nRun scanward-ci --help for the options.`);
+        positionals = [];
+    }
     // `scanward-ci import FILE`: the report as a positional argument.
     if (positionals.length > 0) {
         if (positionals[0] !== 'import' || positionals.length !== 2)
-            throw new ConfigurationError(`unexpected argument "${positionals.join(' ')}"; the only command is \`import FILE\`.\nRun scanward-ci --help for the options.`);
+            throw new ConfigurationError(`unexpected argument "${positionals.join(' ')}"; the commands are \`scan\` and \`import FILE\`.\nRun scanward-ci --help for the options.`);
         if (typeof values['import-file'] === 'string')
             throw new ConfigurationError('give the report once: `import FILE` or --import-file, not both.');
         values['import-file'] = positionals[1];
@@ -12050,6 +12273,8 @@ function parseCommandLine(argv, env) {
     const get = (name) => {
         if (name === 'wait' && values['no-wait'])
             return 'false';
+        if (name === 'mode' && values.local)
+            return 'local';
         if (name === 'upload-sarif')
             return 'false';
         if (name === 'comment')
@@ -12104,6 +12329,7 @@ function ciJob(env) {
 
 
 
+
 /**
  * `scanward-ci`: the Action's scan, gate and reports for every other CI
  * (GitLab CI, Jenkins, Azure Pipelines, CircleCI, a shell). The same inputs
@@ -12114,6 +12340,9 @@ function ciJob(env) {
  */
 const EXIT = { passed: 0, gateFailed: 1, usage: 2, scanFailed: 3 };
 
+async function missingEngine() {
+    throw new Error('this build of scanward-ci has no local engine (dist/local/engine.mjs)');
+}
 async function runCi(deps) {
     const err = (line) => deps.stderr(`${line}\n`);
     const fail = (error) => err(`error: ${error instanceof Error ? error.message : String(error)}`);
@@ -12139,17 +12368,29 @@ async function runCi(deps) {
         fail(error);
         return EXIT.usage;
     }
-    const source = remoteScanSource(inputs.service, {
-        log: {
-            info: err,
-            warning: (m) => err(`warning: ${m}`),
-            debug: (m) => deps.env.SCANWARD_DEBUG && err(`debug: ${m}`),
-        },
-        http: httpDeps(deps, err),
-        userAgent: `scanward-ci/${ACTION_VERSION}`,
-        onSecret: () => undefined,
-        readFile: deps.readFile && ((path) => deps.readFile((0,external_node_path_namespaceObject.resolve)(deps.cwd, path))),
-    });
+    const log = {
+        info: err,
+        warning: (m) => err(`warning: ${m}`),
+        debug: (m) => void (deps.env.SCANWARD_DEBUG && err(`debug: ${m}`)),
+    };
+    const http = httpDeps(deps, err);
+    const userAgent = `scanward-ci/${ACTION_VERSION}`;
+    const source = inputs.mode === 'local'
+        ? localScanSource(inputs.local, {
+            log,
+            loadEngine: deps.loadEngine ?? missingEngine,
+            sinceStart: deps.sinceStart ?? (() => 0),
+            service: inputs.service && { inputs: inputs.service, http, userAgent, onSecret: () => undefined },
+            cacheDir: deps.cacheDir,
+            signal: deps.signal,
+        })
+        : remoteScanSource(inputs.service, {
+            log,
+            http,
+            userAgent,
+            onSecret: () => undefined,
+            readFile: deps.readFile && ((path) => deps.readFile((0,external_node_path_.resolve)(deps.cwd, path))),
+        });
     let outcome;
     let verdict;
     try {
@@ -12159,7 +12400,9 @@ async function runCi(deps) {
             return EXIT.passed;
         }
         if (outcome.kind === 'aborted') {
-            err(`error: the job was cancelled; Scanward scan ${outcome.scanId} was cancelled too.`);
+            err(outcome.scanId === 'local'
+                ? 'error: the job was cancelled; the local scan stopped.'
+                : `error: the job was cancelled; Scanward scan ${outcome.scanId} was cancelled too.`);
             return EXIT.scanFailed;
         }
         verdict = judge(outcome, inputs.policy);
@@ -12190,8 +12433,8 @@ async function writeReports(deps, files, verdict) {
     for (const [file, build] of reports) {
         if (!file)
             continue;
-        const path = (0,external_node_path_namespaceObject.resolve)(deps.cwd, file);
-        await deps.mkdir((0,external_node_path_namespaceObject.dirname)(path));
+        const path = (0,external_node_path_.resolve)(deps.cwd, file);
+        await deps.mkdir((0,external_node_path_.dirname)(path));
         await deps.writeFile(path, build());
         deps.stderr(`Wrote ${path}\n`);
     }
@@ -12213,10 +12456,24 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/prom
 
 /***/ }),
 
+/***/ 760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
 /***/ 500:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+
+/***/ }),
+
+/***/ 136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 
 /***/ })
 

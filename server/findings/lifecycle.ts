@@ -75,8 +75,13 @@ export interface FindingDetection {
   upstream_ids?: string[];
   title: string;
   severity: Severity;
-  /** CVSS vector; the score is computed from it (0.0 without a valid one). */
+  /** CVSS vector; the score is computed from it (0.0 without a valid one, unless `cvss_score` states one). */
   cvss_vector?: string | null;
+  /**
+   * A base score stated without a vector (another tool's report, server/imports/): the finding's
+   * score only when `cvss_vector` gives none. A vector always wins, since the score is computed.
+   */
+  cvss_score?: number | null;
   epss_score?: number | null;
   /** The concrete host scanned. */
   target: string;
@@ -166,6 +171,11 @@ interface Prepared {
   cvssScore: number;
   cvssVector: string | null;
   evidence: EvidenceValue;
+}
+
+/** A stated score within CVSS's 0.0 to 10.0, else 0.0. */
+function statedScore(score: number | null | undefined): number {
+  return typeof score === 'number' && Number.isFinite(score) && score >= 0 && score <= 10 ? score : 0;
 }
 
 /** Rows per multi-row statement: well under PostgreSQL's 65,535 bind parameters. */
@@ -302,7 +312,7 @@ function prepareDetections(
       checkId,
       detection: { ...detection, cve_ids: cveIds },
       severity: detection.severity,
-      cvssScore: score?.baseScore ?? 0,
+      cvssScore: score?.baseScore ?? statedScore(detection.cvss_score),
       cvssVector: score ? score.vector : null,
       evidence: {
         request: detection.evidence.request,

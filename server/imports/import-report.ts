@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { recordScanAssets, type ObservedHost } from '../assets/inventory.ts';
 import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
 import { controlsForFinding } from '../controls/mapping.ts';
@@ -6,7 +7,8 @@ import { openFindingsOnlyOfTool } from '../findings/findings-imports.repository.
 import { recordScanFindings, type FindingCoverage, type FindingDetection } from '../findings/lifecycle.ts';
 import type { Principal } from '../http/principal.ts';
 import { newId } from '../identity/ids.ts';
-import type { ImportParams, ImportResult } from '../schemas/imports.ts';
+import { ImportResult, type ImportParams } from '../schemas/imports.ts';
+import { recallResponse, rememberResponse, requestHash } from '../scans/idempotency.ts';
 import { BUILT_IN_CHECKS, builtInForTemplate } from '../scanner/check-registry.ts';
 import { SERVICE_NAMES } from '../scanner/net/services.ts';
 import { endOfLifeOfProduct } from '../scanner/inventory.ts';
@@ -36,8 +38,19 @@ export async function importReport(
   params: ImportParams,
   bytes: Uint8Array,
   now = new Date(),
+  idempotencyKey?: string | undefined,
 ): Promise<ImportResult> {
   const orgId = principal.org.id;
+  // A retried import (the same Idempotency-Key, the same fields and the same bytes) answers the
+  // scan the first one recorded, and records nothing: checked before parsing, and again under
+  // the organization's lock, as POST /api/v1/scans does (server/scans/create-scan.ts).
+  const hash = idempotencyKey
+    ? requestHash({ import: params, sha256: createHash('sha256').update(bytes).digest('hex') })
+    : '';
+  if (idempotencyKey) {
+    const earlier = await recallResponse(services.db, orgId, idempotencyKey, hash, now);
+    if (earlier) return ImportResult.parse(earlier.body);
+  }
   let report: ParsedReport;
   try {
     report = await parseReportOffLoop(bytes, params.format);
@@ -52,10 +65,14 @@ export async function importReport(
     report.tool,
   );
 
-  const scan = await services.db.transaction(async (trx) => {
+  const recorded = await services.db.transaction(async (trx) => {
     const org = await lockOrganization(trx, orgId);
+    if (idempotencyKey) {
+      const earlier = await recallResponse(trx, orgId, idempotencyKey, hash, now);
+      if (earlier) return ImportResult.parse(earlier.body);
+    }
     await assertMonthlyQuota(trx, org, now);
-    return recordImportedScan(
+    const scan = await recordImportedScan(
       trx,
       {
         orgId,
@@ -103,9 +120,16 @@ export async function importReport(
       },
       now,
     );
+    const result: ImportResult = {
+      ...(await getScanDetail(trx, orgId, scan.id)),
+      format: report.format,
+      results_read: report.results.length,
+    };
+    if (idempotencyKey)
+      await rememberResponse(trx, orgId, idempotencyKey, hash, { status: 201, body: result }, now);
+    return result;
   });
-  const detail = await getScanDetail(services.db, orgId, scan.id);
-  return { ...detail, format: report.format, results_read: report.results.length };
+  return recorded;
 }
 
 /**
@@ -154,6 +178,7 @@ function detectionOf(result: ImportedResult, tool: string, target: string): Find
     title: result.title,
     severity: result.severity,
     cvss_vector: result.cvss_vector ?? null,
+    cvss_score: result.cvss_score ?? null,
     target,
     affected_component: component,
     port: result.port ?? null,

@@ -15,6 +15,11 @@ export interface ImportedResult {
   title: string;
   severity: Severity;
   cvss_vector?: string | null;
+  /**
+   * The CVSS base score the report states (OpenVAS CSV, nmap's vulners, nuclei's `cvss-score`):
+   * the finding's score when the report gives no valid vector to compute one from.
+   */
+  cvss_score?: number | null;
   cve_ids: string[];
   cwe_ids: string[];
   description: string;
@@ -121,6 +126,17 @@ export function componentPort(component: string): number | null {
   const match = /^[a-z][a-z0-9+.-]*:\/\/(?:\[[^\]]*\]|[^/:]*):(\d+)/i.exec(component);
   const port = match ? Number(match[1]) : NaN;
   return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
+}
+
+/** A stated CVSS base score, when it is one (0.0 to 10.0), to one decimal; undefined otherwise. */
+export function statedScore(value: unknown): number | undefined {
+  const score =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
+  return Number.isFinite(score) && score >= 0 && score <= 10 ? Math.round(score * 10) / 10 : undefined;
 }
 
 /** Severity from a CVSS base score (CVSS v3 qualitative ratings; 0 is informational). */

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../scans/idempotency.ts';
 import { readUpload } from '../http/middleware/body.ts';
 import { AppError } from '../errors.ts';
 import { findUnstorable } from '../http/text.ts';
@@ -19,10 +21,19 @@ export const importReportRoute = defineRoute({
   tags,
   access: { permission: 'write:scans' },
   query: ImportParams.partial(),
+  headers: z.object({
+    'idempotency-key': z
+      .string()
+      .regex(/^[\x21-\x7e]{1,255}$/, { error: 'must be 1-255 printable ASCII characters' })
+      .optional()
+      .meta({
+        description: `\`${IDEMPOTENCY_HEADER}\`: 1-255 printable ASCII characters, kept 24 hours. A repeat with the same key, fields and report answers the scan the first import recorded and records nothing; the same key with another request is a validation error naming the header.`,
+      }),
+  }),
   upload: ImportUpload,
   errors: ['SCAN_QUOTA_EXCEEDED'],
   responses: { 201: { description: 'The imported scan', schema: ImportResult } },
-  async handler({ ctx, principal, services }) {
+  async handler({ ctx, headers, principal, services }) {
     const upload = await readUpload(ctx, services.config.importLimit);
     const params = ImportParams.safeParse({ ...queryFields(ctx.query), ...upload.fields });
     if (!params.success) {
@@ -36,7 +47,11 @@ export const importReportRoute = defineRoute({
       const field = unstorable.path.join('.');
       throw new AppError(422, 'VALIDATION_ERROR', `${field}: ${unstorable.problem}`, field);
     }
-    return { status: 201, body: await importReport(services, principal, params.data, upload.content) };
+    const key = parseIdempotencyKey(headers['idempotency-key']);
+    return {
+      status: 201,
+      body: await importReport(services, principal, params.data, upload.content, undefined, key),
+    };
   },
 });
 

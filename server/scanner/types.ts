@@ -4,7 +4,7 @@ import type { Phase as PhaseName } from '../schemas/scans.ts';
 import type { FrameworkValue, RemediationValue } from '../findings/rows.ts';
 import type { Severity } from '../scoring/severity.ts';
 import type { ServiceIdentification } from './net/services.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config.ts';
 
 /**
  * The engine's vocabulary. A scan runs the phases of its type in order; each
@@ -139,7 +139,11 @@ export interface PhaseContext {
   scan: ScanRecord;
   state: ScanState;
   signal: AbortSignal;
-  services: Services;
+  /**
+   * What the phases read of the process: its configuration only, so the engine also runs
+   * without a database (the local engine in a CI job, server/local-scan/).
+   */
+  services: { config: Config };
   log: Logger;
   progress: PhaseProgress;
   /** Throws when the address is outside the scan scope policy; called before every connection. */

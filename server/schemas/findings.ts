@@ -38,7 +38,10 @@ const findingCore = {
   title: z.string(),
   severity: FindingSeverity,
   status: FindingStatus,
-  cvss_score: z.number().meta({ description: 'CVSS base score computed from cvss_vector; 0.0 without one' }),
+  cvss_score: z.number().meta({
+    description:
+      'CVSS base score computed from cvss_vector; without one, the score an imported report stated, else 0.0',
+  }),
   epss_score: z.number().nullable().meta({ description: 'EPSS probability (0–1); null when unknown' }),
   target: z.string().meta({ description: 'The concrete host scanned' }),
   affected_component: z.string().meta({ example: 'https://app.example.com:443/login' }),

@@ -141,6 +141,17 @@ const TREE: Record<string, string> = {
   'server/cli/program.ts':
     "import { register } from './command.ts';\nexport interface Ctx { a: 1 }\nexport const p = register;",
   'server/cli/command.ts': "import type { Ctx } from './program.ts';\nexport const register = (c: Ctx) => c;",
+  // The local engine reaches a repository through a domain module, and the scanner's phases (allowed).
+  'server/local-scan/engine.ts': [
+    "import { checks } from '../scanner/phases/checks.ts';",
+    "import { listFindings } from '../findings/listing.ts';",
+    'export const engine = [checks, listFindings];',
+  ].join('\n'),
+  'action/local/local-scan.ts': [
+    "import { gate } from '../core/gate.ts';",
+    "import { run } from '../github/run.ts';",
+    'export const local = [gate, run];',
+  ].join('\n'),
   // The console: extensionless imports, as its bundler resolution writes them.
   'console/src/api/client.ts': [
     "import createClient from 'openapi-fetch';",
@@ -228,6 +239,19 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
     expect(violations('action-service-knows-no-front-end')).toEqual([
       'action/service/client.ts → action/github/run.ts',
       expect.stringMatching(/^action\/service\/client\.ts → node_modules\/@octokit\/plugin-retry\//),
+    ]);
+  });
+
+  it('keeps the front ends out of the local scan source', () => {
+    expect(violations('action-local-knows-no-front-end')).toEqual([
+      'action/local/local-scan.ts → action/github/run.ts',
+    ]);
+  });
+
+  it('keeps every repository, the db/ layer and knex out of the local engine, however indirectly', () => {
+    expect(violations('local-engine-runs-without-a-database')).toEqual([
+      'server/local-scan/engine.ts → node_modules/knex/knex.js',
+      'server/local-scan/engine.ts → server/findings/findings.repository.ts',
     ]);
   });
 

@@ -1943,7 +1943,7 @@ export interface components {
             title: string;
             severity: components["schemas"]["FindingSeverity"];
             status: components["schemas"]["FindingStatus"];
-            /** @description CVSS base score computed from cvss_vector; 0.0 without one */
+            /** @description CVSS base score computed from cvss_vector; without one, the score an imported report stated, else 0.0 */
             cvss_score: number;
             /** @description EPSS probability (0–1); null when unknown */
             epss_score: number | null;
@@ -2053,7 +2053,7 @@ export interface components {
             title: string;
             severity: components["schemas"]["FindingSeverity"];
             status: components["schemas"]["FindingStatus"];
-            /** @description CVSS base score computed from cvss_vector; 0.0 without one */
+            /** @description CVSS base score computed from cvss_vector; without one, the score an imported report stated, else 0.0 */
             cvss_score: number;
             /** @description EPSS probability (0–1); null when unknown */
             epss_score: number | null;
@@ -4150,7 +4150,10 @@ export interface operations {
                 /** @description A label for the imported scan; default `full` */
                 scan_type?: "quick" | "full" | "compliance";
             };
-            header?: never;
+            header?: {
+                /** @description `Idempotency-Key`: 1-255 printable ASCII characters, kept 24 hours. A repeat with the same key, fields and report answers the scan the first import recorded and records nothing; the same key with another request is a validation error naming the header. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

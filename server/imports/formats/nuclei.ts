@@ -8,6 +8,7 @@ import {
   list,
   record,
   ReportError,
+  statedScore,
   text,
   type ImportedResult,
 } from '../report.ts';
@@ -49,6 +50,7 @@ function nucleiResult(item: unknown, n: number): ImportedResult {
     title: text(info['name'], 512).trim() || templateId,
     severity: isSeverity(declared) ? declared : 'info',
     cvss_vector: text(classification['cvss-metrics'], 256) || null,
+    cvss_score: statedScore(classification['cvss-score']) ?? null,
     cve_ids: distinct(list(classification['cve-id']).map(cveId)),
     cwe_ids: distinct(list(classification['cwe-id']).map(cweId)),
     description: text(info['description']),

@@ -6,6 +6,7 @@ import {
   record,
   ReportError,
   severityOfScore,
+  statedScore,
   text,
   type ImportedResult,
 } from '../report.ts';
@@ -66,6 +67,7 @@ function toResult(row: OpenVasRow): ImportedResult {
     title: row.name || `NVT ${row.oid}`,
     severity,
     cvss_vector: row.vector || null,
+    cvss_score: statedScore(row.score) ?? null,
     cve_ids: row.cves,
     cwe_ids: [],
     description: [row.summary, row.insight].filter(Boolean).join('\n\n'),

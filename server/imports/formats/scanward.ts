@@ -7,6 +7,7 @@ import {
   list,
   record,
   ReportError,
+  statedScore,
   text,
   type ImportedResult,
 } from '../report.ts';
@@ -53,6 +54,7 @@ export function scanwardResults(items: readonly unknown[]): ImportedResult[] {
       title: text(f['title'], 512).trim() || checkId,
       severity,
       cvss_vector: text(f['cvss_vector'], 256) || null,
+      cvss_score: statedScore(f['cvss_score']) ?? null,
       cve_ids: distinct(list(f['cve_ids']).map(cveId)),
       cwe_ids: distinct(list(f['cwe_ids']).map(cweId)),
       description: text(f['description']),

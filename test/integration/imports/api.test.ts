@@ -164,7 +164,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     expect(((await detail(t, port.id)).evidence as Body).request).toContain('--script=vulners/vulners.nse');
   });
 
-  it('maps OpenVAS CSV and XML: threat level, CVEs, the vector where given, solution and the specific result', async () => {
+  it('maps OpenVAS CSV and XML: threat level, CVEs, the vector where given (else the stated score), solution and the specific result', async () => {
     const csv = await imported(t, 'openvas/one_vuln.csv', { target: 'openvas-csv' });
     const [ssh] = await findingsOf(t, { scan_id: csv.id });
     expect(ssh).toMatchObject({
@@ -175,6 +175,8 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     });
     const sshDetail = await detail(t, ssh!.id);
     expect((sshDetail.remediation as Body).summary).toBe('Disable the weak encryption algorithms.');
+    // The CSV states a score and no vector: the finding keeps the stated score, not 0.0.
+    expect(sshDetail).toMatchObject({ cvss_vector: null, cvss_score: 4.3 });
     expect((sshDetail.evidence as Body).response).toContain('aes256-cbc');
 
     const xml = await imported(t, 'openvas/report_detail_v2.xml', { target: 'openvas-xml' });
@@ -253,6 +255,30 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     ).toMatch(/line 2: 5 fields/);
     expect(okBody(await t.api.get('/api/v1/scans')).total).toBe(scansBefore);
     expect(await findingsOf(t, { target: 'broken' })).toEqual([]);
+  });
+
+  it('answers a retried import with the same Idempotency-Key with the scan it recorded, and records no second one', async () => {
+    const k = await factory.tenant(app, { plan: 'enterprise' });
+    const send = (target: string, key: string) =>
+      k.api.post(
+        `/api/v1/imports?target=${target}&format=nuclei`,
+        report('nuclei/multi_cwe_fabricated.json'),
+        {
+          headers: { 'Idempotency-Key': key },
+        },
+      );
+    const first = okBody(await send('retried', 'import-1'), 201) as Body & { id: string };
+    const again = okBody(await send('retried', 'import-1'), 201) as Body & { id: string };
+    expect(again.id).toBe(first.id);
+    expect(okBody(await k.api.get('/api/v1/scans')).total).toBe(1);
+    expect(okBody(await k.api.get('/api/v1/scans/quota')).used_this_month).toBe(1);
+    // The same key with another request is refused, naming the header; nothing is recorded.
+    const other = await expectError(await send('elsewhere', 'import-1'), 422, 'VALIDATION_ERROR');
+    expect(other.field).toBe('Idempotency-Key');
+    expect(okBody(await k.api.get('/api/v1/scans')).total).toBe(1);
+    // Without a key, a re-sent report is a second import (of unchanged findings).
+    okBody(await send('retried', 'import-2'), 201);
+    expect(okBody(await k.api.get('/api/v1/scans')).total).toBe(2);
   });
 
   it('takes a multipart upload with the fields as parts, and validates them', async () => {

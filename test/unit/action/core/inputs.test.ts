@@ -105,9 +105,9 @@ describe('action inputs', () => {
       'https://h.example.com/api/v1/',
       'https://h.example.com/',
     ]) {
-      expect(parse({ ...base, 'api-url': url }).inputs.service.apiUrl).toBe('https://h.example.com');
+      expect(parse({ ...base, 'api-url': url }).inputs.service?.apiUrl).toBe('https://h.example.com');
     }
-    expect(parse({ ...base, 'api-url': 'https://h.example.com/scanward/' }).inputs.service.apiUrl).toBe(
+    expect(parse({ ...base, 'api-url': 'https://h.example.com/scanward/' }).inputs.service?.apiUrl).toBe(
       'https://h.example.com/scanward',
     );
   });
@@ -119,7 +119,7 @@ describe('action inputs', () => {
 
   it('takes a bearer token instead of an API key, with or without the Bearer prefix', () => {
     const { inputs } = parse({ ...base, 'api-key': '', token: 'Bearer eyJ.a.b' });
-    expect(inputs.service.auth).toEqual({ kind: 'token', token: 'eyJ.a.b' });
+    expect(inputs.service?.auth).toEqual({ kind: 'token', token: 'eyJ.a.b' });
   });
 
   it('parses lists, numbers and booleans', () => {
@@ -276,15 +276,15 @@ describe('keyless CI sign-in inputs (issue 26)', () => {
     parseInputs((name) => inputs[name] ?? '', context, { idTokenAvailable: true });
 
   it('signs in with the job ID token when no key or token is given and the runner can mint one', () => {
-    expect(withIdToken(keyless).inputs.service.auth).toEqual({
+    expect(withIdToken(keyless).inputs.service?.auth).toEqual({
       kind: 'oidc',
       audience: 'https://scanward.example.com',
     });
     expect(
-      withIdToken({ ...keyless, auth: 'oidc', audience: 'https://aud.example.com' }).inputs.service.auth,
+      withIdToken({ ...keyless, auth: 'oidc', audience: 'https://aud.example.com' }).inputs.service?.auth,
     ).toEqual({ kind: 'oidc', audience: 'https://aud.example.com' });
     // A key given still wins over the automatic choice.
-    expect(withIdToken({ ...keyless, 'api-key': 'sw_key' }).inputs.service.auth.kind).toBe('api-key');
+    expect(withIdToken({ ...keyless, 'api-key': 'sw_key' }).inputs.service?.auth.kind).toBe('api-key');
   });
 
   it('explains what is missing for auth: oidc', () => {
@@ -297,7 +297,7 @@ describe('keyless CI sign-in inputs (issue 26)', () => {
 
   it('takes the ID token scanward-ci read from the variable --id-token-env names', () => {
     expect(
-      parse({ ...keyless, 'id-token-env': 'GITLAB_OIDC', 'id-token': 'eyJ.x.y' }).inputs.service.auth,
+      parse({ ...keyless, 'id-token-env': 'GITLAB_OIDC', 'id-token': 'eyJ.x.y' }).inputs.service?.auth,
     ).toEqual({
       kind: 'id-token',
       idToken: 'eyJ.x.y',
@@ -305,5 +305,36 @@ describe('keyless CI sign-in inputs (issue 26)', () => {
     expect(problemsOf({ ...keyless, 'id-token-env': 'GITLAB_OIDC' })).toContain(
       'names GITLAB_OIDC, which is empty',
     );
+  });
+});
+
+describe('mode: local', () => {
+  const local = { mode: 'local', target: 'http://localhost:8080', 'github-token': 'ghs_x' };
+
+  it('needs no service; the asset defaults to <repository>:<target> and the scan type to full', () => {
+    const { inputs, warnings } = parse(local);
+    expect(inputs.mode).toBe('local');
+    expect(inputs.service).toBeUndefined();
+    expect(inputs.local).toEqual({ asset: 'octo/shop:http://localhost:8080' });
+    expect(inputs.scan.scanType).toBe('full');
+    expect(warnings).toEqual([]);
+  });
+
+  it('records on the service when one is named, under the asset given', () => {
+    const { inputs } = parse({ ...local, 'api-url': 'https://sw.example', 'api-key': 'k', asset: 'shop:pr' });
+    expect(inputs.service?.apiUrl).toBe('https://sw.example');
+    expect(inputs.local?.asset).toBe('shop:pr');
+  });
+
+  it('warns that gate: new counts every finding without a service', () => {
+    expect(parse({ ...local, gate: 'new' }).warnings.join(' ')).toContain('no Scanward service is named');
+  });
+
+  it('refuses a target that is not a URL, a key without the service, and the remote-only inputs', () => {
+    const problems = problemsOf({ ...local, target: 'localhost', 'api-key': 'k', 'scan-id': 'scan_x1' });
+    expect(problems).toContain('name the service as a URL');
+    expect(problems).toContain('`api-url` is required');
+    expect(problems).toContain('`scan-id` cannot be used with mode: local');
+    expect(problemsOf({ ...local, mode: 'elsewhere' })).toContain('`mode` is "elsewhere"');
   });
 });
