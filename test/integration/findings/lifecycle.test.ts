@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dispatchWebhookEvents } from '../../../server/webhooks/outbox.ts';
 import { recordScanFindings } from '../../../server/findings/lifecycle.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { factory, detection, insertScan, insertWebhook, runScan } from '../../helpers/factory.ts';
+import { factory, detection, insertScan, insertWebhook, runScan, scanRow } from '../../helpers/factory.ts';
+import { selectHistoryOfFinding } from '../../../server/findings/finding-history.repository.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { FINDING_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
 
@@ -21,12 +22,9 @@ describe(`finding lifecycle (${testEngine})`, () => {
 
   const findingsOf = (orgId: string) =>
     suite.db('findings').where({ org_id: orgId }).orderBy('template_id') as Promise<FindingState[]>;
-  const historyOf = (findingId: string) =>
-    suite.db('finding_history').where({ finding_id: findingId }).orderBy('seq') as Promise<
-      { from_status: string | null; to_status: string; actor: string }[]
-    >;
-  const scanRow = async (scanId: string): Promise<Record<string, unknown>> => ({
-    ...(await suite.db('scans').where({ id: scanId }).first()),
+  const historyOf = (orgId: string, findingId: string) => selectHistoryOfFinding(suite.db, orgId, findingId);
+  const scanOf = async (orgId: string, scanId: string): Promise<Record<string, unknown>> => ({
+    ...(await scanRow(suite.app, orgId, scanId)),
   });
 
   it('creates an open finding owned by the scan, with a history entry by system', async () => {
@@ -35,7 +33,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
     const [finding] = await findingsOf(orgId);
     expect(finding).toMatchObject({ status: 'open', scan_id: scan.id, last_scan_id: scan.id, times_seen: 1 });
     expect(summary.new_finding_ids).toEqual([finding!.id]);
-    expect(await historyOf(finding!.id)).toEqual([
+    expect(await historyOf(orgId, finding!.id)).toEqual([
       expect.objectContaining({ from_status: null, to_status: 'open', actor: 'system' }),
     ]);
   });
@@ -82,7 +80,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
       detection({ severity: 'info' }),
       detection({ severity: 'info' }),
     ]);
-    expect(await scanRow(scan.id)).toMatchObject({
+    expect(await scanOf(orgId, scan.id)).toMatchObject({
       vulnerabilities_found: 4,
       critical_count: 1,
       high_count: 0,
@@ -126,8 +124,13 @@ describe(`finding lifecycle (${testEngine})`, () => {
     expect(goneRow.resolved_at).toBeInstanceOf(Date);
     expect(summary.resolved_finding_ids).toEqual([goneRow.id]);
     expect(summary.changes).toEqual({ new: 0, reopened: 0, resolved: 1, unchanged: 1 });
-    expect((await scanRow(scan.id)).changes).toEqual({ new: 0, reopened: 0, resolved: 1, unchanged: 1 });
-    expect((await historyOf(goneRow.id)).at(-1)).toMatchObject({
+    expect((await scanOf(orgId, scan.id)).changes).toEqual({
+      new: 0,
+      reopened: 0,
+      resolved: 1,
+      unchanged: 1,
+    });
+    expect((await historyOf(orgId, goneRow.id)).at(-1)).toMatchObject({
       from_status: 'open',
       to_status: 'resolved',
       actor: 'system',
@@ -152,7 +155,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
       completed: false,
     });
     expect((await findingsOf(orgId)).map((f) => f.status)).toEqual(['open', 'open', 'open']);
-    expect((await scanRow(scan.id)).changes).toBeNull();
+    expect((await scanOf(orgId, scan.id)).changes).toBeNull();
   });
 
   it('treats coverage without a port as covering every port, and matches targets ignoring case', async () => {
@@ -226,7 +229,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
     expect(finding).toMatchObject({ status: 'open', times_seen: 2, resolved_at: null });
     expect(summary.reopened_finding_ids).toEqual([finding!.id]);
     expect(summary.changes).toEqual({ new: 0, reopened: 1, resolved: 0, unchanged: 0 });
-    expect((await historyOf(finding!.id)).map((h) => [h.from_status, h.to_status, h.actor])).toEqual([
+    expect((await historyOf(orgId, finding!.id)).map((h) => [h.from_status, h.to_status, h.actor])).toEqual([
       [null, 'open', 'system'],
       ['open', 'resolved', 'system'],
       ['resolved', 'open', 'system'],
@@ -254,7 +257,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
     const rows = await findingsOf(orgId);
     expect(rows.map((r) => r.status)).toEqual(['false_positive', 'accepted']);
     expect(rows.map((r) => r.times_seen)).toEqual([3, 2]);
-    for (const row of rows) expect(await historyOf(row.id)).toHaveLength(1);
+    for (const row of rows) expect(await historyOf(orgId, row.id)).toHaveLength(1);
   });
 
   it("keeps an old scan's observations, counts and changes when later scans run", async () => {
@@ -262,7 +265,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
     const a = detection({ severity: 'high' });
     const b = detection({ severity: 'low' });
     const first = await runScan(suite.db, orgId, [a, b]);
-    const before = await scanRow(first.scan.id);
+    const before = await scanOf(orgId, first.scan.id);
     const observationsBefore = await suite
       .db('finding_observations')
       .where({ scan_id: first.scan.id })
@@ -272,7 +275,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
       extraCoverage: [{ target: b.target, check_id: b.check_id, port: 443 }],
     });
 
-    const after = await scanRow(first.scan.id);
+    const after = await scanOf(orgId, first.scan.id);
     for (const column of ['vulnerabilities_found', 'critical_count', 'high_count', 'low_count', 'changes']) {
       expect(after[column]).toEqual(before[column]);
     }
@@ -383,6 +386,6 @@ describe(`finding lifecycle (${testEngine})`, () => {
     ).rejects.toThrow('the scan engine failed');
     expect(await suite.db('findings').where({ org_id: orgId })).toEqual([]);
     expect(await suite.db('finding_observations').where({ scan_id: scan.id })).toEqual([]);
-    expect((await scanRow(scan.id)).vulnerabilities_found).toBe(0);
+    expect((await scanOf(orgId, scan.id)).vulnerabilities_found).toBe(0);
   });
 });
