@@ -7,7 +7,7 @@ import type { PageOf } from '../../../server/schemas/common.ts';
 import type { Control, ControlDetail, ControlEvidence } from '../../../server/schemas/controls.ts';
 import { apiClient, ISO_MS, type ApiClient } from '../../helpers/api-client.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
+import { factory, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const CC7_1 = 'ctrl_soc2_cc7_1';
@@ -43,7 +43,7 @@ describe(`compliance controls API (${testEngine})`, () => {
   describe('listing', () => {
     let auth: ApiClient;
     beforeAll(async () => {
-      auth = await (await createTenant(suite.app, 'professional')).client();
+      auth = await (await factory.tenant(suite.app, { plan: 'professional' })).client();
     });
 
     it('lists the whole catalogue in catalogue order with the full pagination envelope', async () => {
@@ -117,7 +117,7 @@ describe(`compliance controls API (${testEngine})`, () => {
     let tenant: Tenant;
     let auth: ApiClient;
     beforeAll(async () => {
-      tenant = await createTenant(suite.app, 'professional');
+      tenant = await factory.tenant(suite.app, { plan: 'professional' });
       auth = await tenant.client();
     });
 
@@ -209,7 +209,7 @@ describe(`compliance controls API (${testEngine})`, () => {
     let auth: ApiClient;
     let scanId: string;
     beforeAll(async () => {
-      tenant = await createTenant(suite.app, 'professional');
+      tenant = await factory.tenant(suite.app, { plan: 'professional' });
       auth = await tenant.client();
       scanId = await recordScanEvidence(tenant.orgId, [CC7_1]);
       await runScan(suite.db, tenant.orgId, [
@@ -337,8 +337,8 @@ describe(`compliance controls API (${testEngine})`, () => {
 
   describe('organization isolation', () => {
     it("never counts another organization's evidence or findings", async () => {
-      const them = await createTenant(suite.app, 'professional');
-      const us = await createTenant(suite.app, 'professional');
+      const them = await factory.tenant(suite.app, { plan: 'professional' });
+      const us = await factory.tenant(suite.app, { plan: 'professional' });
       const theirAuth = await them.client();
       const ourAuth = await us.client();
 
@@ -370,7 +370,7 @@ describe(`compliance controls API (${testEngine})`, () => {
   describe('permissions', () => {
     let tenant: Tenant;
     beforeAll(async () => {
-      tenant = await createTenant(suite.app, 'professional');
+      tenant = await factory.tenant(suite.app, { plan: 'professional' });
     });
     const keyWith = (...permissions: Permission[]) => tenant.keyClient(permissions);
 

@@ -8,7 +8,7 @@ import { startCounterSweeper } from '../../../server/ratelimit/sweeper.ts';
 import { testEngine } from '../../helpers/database.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { createTenant, mintApiKey, mintBearerToken, type Tenant } from '../../helpers/factory.ts';
+import { factory, mintApiKey, mintBearerToken, type Tenant } from '../../helpers/factory.ts';
 import { eventually } from '../../helpers/poll.ts';
 
 const guarded = defineRoute({
@@ -50,7 +50,7 @@ describe(`request rate limits per organization (${testEngine})`, () => {
     plan: 'startup' | 'professional' | 'enterprise',
     limits: { hourly?: number; daily?: number } = {},
   ): Promise<{ tenant: Tenant; auth: Record<string, string> }> {
-    const tenant = await createTenant(app, plan);
+    const tenant = await factory.tenant(app, { plan, limits: false });
     if (limits.hourly !== undefined || limits.daily !== undefined) {
       await setLimits(app.services.db, tenant.orgId, limits);
     }
