@@ -14,7 +14,9 @@ const CC7_1 = 'ctrl_soc2_cc7_1';
 const CC6_7 = 'ctrl_soc2_cc6_7';
 const PCI_4_2_1 = 'ctrl_pcidss_4_2_1';
 
-describe(`compliance controls API (${testEngine})`, () => {
+// Its tests still lean on each other's order (seed 13 fails on both engines): in file order
+// until they each own their data (issue 20, item 3).
+describe(`compliance controls API (${testEngine})`, { shuffle: false }, () => {
   const suite = useTestApp();
 
   /** What the scan runner writes when a completed scan assessed the controls. */
