@@ -20,5 +20,9 @@ export default defineConfig({
     // from ~500 s to ~290 s) without starving the tests that bound a response time.
     maxWorkers: 3,
     env: { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    // Files and the tests inside them run in a random order, so a test that leans on another's
+    // rows fails here rather than the day someone reorders a file. vitest prints the seed
+    // ("Running tests with seed …"); `npx vitest run <files> --sequence.seed=<seed>` replays it.
+    sequence: { shuffle: true },
   },
 });

@@ -102,6 +102,7 @@ export interface RouteSpec<
   Q extends AnyObject | undefined = AnyObject | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   H extends AnyObject | undefined = AnyObject | undefined,
+  R extends Record<number, ResponseSpec> = Record<number, ResponseSpec>,
 > {
   method: HttpMethod;
   /** OpenAPI-style path: `/api/v1/scans/{scan_id}`. */
@@ -124,7 +125,8 @@ export interface RouteSpec<
    */
   upload?: z.ZodType;
   headers?: H;
-  responses: Record<number, ResponseSpec>;
+  /** Keyed by status; the declared type is kept, so a test client can answer a route's own body type. */
+  responses: R;
   /** Error codes this route can answer with, beyond the ones every route shares. */
   errors?: ErrorCode[];
   handler: (req: RouteRequest<P, Q, B, H>) => Promise<RouteResult | void>;
@@ -160,7 +162,8 @@ export function defineRoute<
   Q extends AnyObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   H extends AnyObject | undefined = undefined,
->(spec: RouteSpec<P, Q, B, H>): RouteSpec<P, Q, B, H> {
+  R extends Record<number, ResponseSpec> = Record<number, ResponseSpec>,
+>(spec: RouteSpec<P, Q, B, H, R>): RouteSpec<P, Q, B, H, R> {
   return spec;
 }
 

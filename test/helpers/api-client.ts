@@ -43,8 +43,17 @@ export interface ApiClient {
     body?: unknown,
     options?: CallOptions,
   ): Promise<Answer<T>>;
-  /** Calls a declared route with inputs typed by its schemas; `{name}` in its path is filled from `params`. */
-  call<R extends AnyRoute>(route: R, input?: RouteInput<R>, options?: CallOptions): Promise<Answer>;
+  /**
+   * Calls a declared route (the constant `server/routes/` exports) with inputs typed by its
+   * schemas, `{name}` in its path filled from `params`; the body is typed as the route's
+   * declared success response (`RouteBody<R>`). The answer is checked like any other, so a
+   * test reads `okBody(await api.call(getScanRoute, { params: { scan_id } })).status`.
+   */
+  call<R extends AnyRoute>(
+    route: R,
+    input?: RouteInput<R>,
+    options?: CallOptions,
+  ): Promise<Answer<RouteBody<R>>>;
   /** The same client with another credential. */
   as(credential: Credential): ApiClient;
 }
@@ -59,6 +68,27 @@ export type RouteInput<R> =
         headers?: In<H>;
       }
     : never;
+
+type SuccessBody<Responses> = {
+  [K in keyof Responses]: K extends number
+    ? `${K}` extends `2${string}`
+      ? Responses[K] extends { schema: infer S extends z.ZodType }
+        ? z.output<S>
+        : never
+      : never
+    : never;
+}[keyof Responses];
+
+/**
+ * What a route answers on success: the output of the schema of its declared 2xx response (a
+ * union when it declares several), or a plain record for a route that answers no JSON.
+ */
+export type RouteBody<R> =
+  R extends RouteSpec<infer _P, infer _Q, infer _B, infer _H, infer Responses>
+    ? [SuccessBody<Responses>] extends [never]
+      ? Record<string, unknown>
+      : SuccessBody<Responses>
+    : Record<string, unknown>;
 
 /** Where the client sends requests: a test app, or a server process (`{ url }`) serving the production routes. */
 export interface ApiTarget {
@@ -214,7 +244,7 @@ export function apiClient(target: ApiTarget, credential: Credential = null): Api
       const search = query
         ? `?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
         : '';
-      return send(route.method, fillPath(route.path, params) + search, body, {
+      return send<RouteBody<typeof route>>(route.method, fillPath(route.path, params) + search, body, {
         headers: { ...headers, ...options.headers },
       });
     },

@@ -11,12 +11,16 @@ export interface SuiteApp {
 
 /**
  * Starts the real app ({@link startTestApp}) before the tests of the calling describe block
- * and closes it after them.
+ * and closes it after them. Options that depend on something a hook starts first (a fixture
+ * server's port) are given as a function, called when the app starts. Its `beforeAll` runs
+ * before the hooks declared after the call, and its `afterAll` after theirs.
  */
-export function useTestApp(options: TestAppOptions = {}): SuiteApp {
+export function useTestApp(
+  options: TestAppOptions | (() => TestAppOptions | Promise<TestAppOptions>) = {},
+): SuiteApp {
   let started: TestApp | undefined;
   beforeAll(async () => {
-    started = await startTestApp(options);
+    started = await startTestApp(typeof options === 'function' ? await options() : options);
   });
   afterAll(async () => {
     await started?.close();

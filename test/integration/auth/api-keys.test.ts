@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../../server/identity/organizations.ts';
 import { apiClient, expectError, ISO_MS, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const RECORD_KEYS = ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'permissions', 'prefix'];
@@ -46,13 +47,11 @@ describe(`API keys (${testEngine})`, () => {
    */
   const useKey = (key: string) => apiClient(app, { apiKey: key }).get('/api/v1/auth/sessions');
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'professional');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
     admin = await tenant.client();
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   it('creates a key shown once: sw_ + 43 base64url characters, stored only as its SHA-256', async () => {
@@ -153,7 +152,7 @@ describe(`API keys (${testEngine})`, () => {
   });
 
   it('pages the list newest first with the full envelope', async () => {
-    const own = await createTenant(app, 'enterprise');
+    const own = await factory.tenant(app, { plan: 'enterprise' });
     const ownApi = await own.client();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++)
@@ -191,7 +190,7 @@ describe(`API keys (${testEngine})`, () => {
   });
 
   it("never shows or revokes another organization's keys: 404 like a missing one", async () => {
-    const stranger = await createTenant(app, 'professional');
+    const stranger = await factory.tenant(app, { plan: 'professional' });
     const strangerApi = await stranger.client();
     const theirs = await create(strangerApi, { name: 'theirs', permissions: ['read:scans'] });
     expect((await list(admin)).items.map((k) => k.id)).not.toContain(theirs.id);
@@ -202,7 +201,7 @@ describe(`API keys (${testEngine})`, () => {
   });
 
   it('is a professional and enterprise feature: startup gets PLAN_UPGRADE_REQUIRED, also for keys made before a downgrade', async () => {
-    const small = await createTenant(app, 'startup');
+    const small = await factory.tenant(app, { plan: 'startup' });
     const smallApi = await small.client();
     await expectError(
       await smallApi.post('/api/v1/api-keys', { name: 'k', permissions: ['read:scans'] }),
@@ -212,7 +211,7 @@ describe(`API keys (${testEngine})`, () => {
     await expectError(await smallApi.get('/api/v1/api-keys'), 403, 'PLAN_UPGRADE_REQUIRED');
     await expectError(await smallApi.del('/api/v1/api-keys/key_any'), 403, 'PLAN_UPGRADE_REQUIRED');
 
-    const shrinking = await createTenant(app, 'professional');
+    const shrinking = await factory.tenant(app, { plan: 'professional' });
     const created = await create(await shrinking.client(), { name: 'k', permissions: ['read:scans'] });
     await setPlan(app.services.db, shrinking.orgId, 'startup');
     await expectError(await useKey(created.key), 403, 'PLAN_UPGRADE_REQUIRED');

@@ -1,8 +1,9 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, expectError, okBody, type Answer } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, logIn, type Tenant, type TestUser } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, logIn, type Tenant, type TestUser } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -37,12 +38,10 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
   const sessions = async (token: string, query = '') =>
     okBody(await apiClient(app, { token }).get<Page<SessionRecord>>(`/api/v1/auth/sessions${query}`), 200);
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'professional');
-  });
-  afterAll(async () => {
-    await app?.close();
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
   });
 
   it('logs in with the form fields and answers a bearer JWT of one hour bound to a new session', async () => {
@@ -130,7 +129,7 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
   it('never lists or revokes the sessions of another user or organization', async () => {
     const user = await tenant.addUser('member');
     const colleague = await tenant.addUser('admin');
-    const stranger = await createTenant(app, 'enterprise');
+    const stranger = await factory.tenant(app, { plan: 'enterprise' });
     const mine = tokenOf(await login(user));
     const theirs = tokenOf(await login(colleague));
     const foreign = tokenOf(await login(stranger.admin));

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_EMAIL } from '../../../server/auth/login-throttle.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
 import { apiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import {
   enrollMfa,
@@ -59,13 +60,11 @@ describe(`failed-login limits under concurrency (${testEngine})`, () => {
       body: new URLSearchParams({ username, password, ...(mfa === undefined ? {} : { mfa_code: mfa }) }),
     });
 
+  // Behind a trusted proxy each scenario can be a client address of its own.
+  const suite = useTestApp({ env: { SCANWARD_TRUST_PROXY: 'true' } });
   beforeAll(async () => {
-    // Behind a trusted proxy each scenario can be a client address of its own.
-    app = await startTestApp({ env: { SCANWARD_TRUST_PROXY: 'true' } });
+    app = suite.app;
     tenant = await factory.tenant(app, { plan: 'professional' });
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   it(`checks exactly ${MAX_FAILURES_PER_EMAIL} of ${BURST} simultaneous wrong passwords for one e-mail, then refuses the right one`, async () => {

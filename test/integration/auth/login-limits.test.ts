@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reserveLoginAttempt } from '../../../server/auth/login-throttle.ts';
 import { expectError } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 /** Failed logins are limited over a sliding 15-minute window, kept in 15-minute blocks (decisions.md, "Rate limits"). */
@@ -52,12 +53,10 @@ function expectRetryAfter(res: Response): void {
 describe(`failed-login limit per e-mail (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'professional');
-  });
-  afterAll(async () => {
-    await app?.close();
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
   });
 
   it('answers 429 with Retry-After after 10 failures, even to the right password, for that e-mail only', async () => {
@@ -121,14 +120,12 @@ describe(`failed-login limit per e-mail (${testEngine})`, () => {
 describe(`failed-login limit per client address (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
+  // Behind a trusted proxy the client address comes from X-Forwarded-For, so
+  // each run of the scenario can be a client of its own.
+  const suite = useTestApp({ env: { SCANWARD_TRUST_PROXY: 'true' } });
   beforeAll(async () => {
-    // Behind a trusted proxy the client address comes from X-Forwarded-For, so
-    // each run of the scenario can be a client of its own.
-    app = await startTestApp({ env: { SCANWARD_TRUST_PROXY: 'true' } });
-    tenant = await createTenant(app, 'professional');
-  });
-  afterAll(async () => {
-    await app?.close();
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
   });
 
   // Fifty password checks: the timeout allows for a slow machine.

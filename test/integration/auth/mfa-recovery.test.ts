@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spendRecoveryCode } from '../../../server/auth/mfa-recovery-codes.repository.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import {
-  createTenant,
+  factory,
   enrollMfa,
   logIn,
   stepWithRoom,
@@ -41,12 +42,10 @@ describe(`MFA recovery codes (${testEngine})`, () => {
     return { user, api, totp, step, codes: verified.recovery_codes as string[] };
   }
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'professional');
-  });
-  afterAll(async () => {
-    await app?.close();
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
   });
 
   it('hands out 10 distinct codes when MFA is turned on, stored only as hashes', async () => {

@@ -1,10 +1,11 @@
 import { URI, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openSecret } from '../../../server/auth/keys.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, logIn, type Tenant, type TestUser, stepWithRoom } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, logIn, type Tenant, type TestUser, stepWithRoom } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 describe(`MFA with TOTP (${testEngine})`, () => {
@@ -34,12 +35,10 @@ describe(`MFA with TOTP (${testEngine})`, () => {
   };
   const codeAt = (totp: TOTP, step: number) => totp.generate({ timestamp: step * 30_000 });
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'startup');
-  });
-  afterAll(async () => {
-    await app?.close();
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'startup' });
   });
 
   it('sets up with an RFC 6238 secret (SHA-1, 6 digits, 30 s) stored encrypted, and is not on until verified', async () => {

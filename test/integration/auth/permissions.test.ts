@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnyRoute } from '../../../server/http/contract.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { Permission } from '../../../server/schemas/common.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 /**
@@ -62,10 +63,11 @@ describe(`API key permissions on every route (${testEngine})`, () => {
   const send = (route: AnyRoute, headers: Record<string, string>) =>
     app.request(placeholderPath(route), requestInit(route, headers));
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     // Enterprise: no plan gate or quota can answer 403 for another reason.
-    const tenant = await createTenant(app, 'enterprise');
+    const tenant = await factory.tenant(app, { plan: 'enterprise' });
     const token = await tenant.login();
     const createKey = async (name: string, permissions: readonly string[]) => {
       const res = await app.request('/api/v1/api-keys', {
@@ -87,9 +89,6 @@ describe(`API key permissions on every route (${testEngine})`, () => {
         ),
       );
     }
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   it('covers the routes registered in allRoutes, including the authentication ones', () => {

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt, generateKeyPair, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, expectError } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -30,15 +31,13 @@ describe(`bearer token attacks (${testEngine})`, () => {
       .setJti(randomUUID())
       .sign(secret);
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'professional');
-    other = await createTenant(app, 'professional');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
+    other = await factory.tenant(app, { plan: 'professional' });
     token = await tenant.login();
     claims = decodeJwt(token);
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   it('accepts a token the test signs exactly like the server (the control for every attack below)', async () => {

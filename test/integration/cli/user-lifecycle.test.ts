@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { OpenOperatorDatabase } from '../../../server/cli/database.ts';
 import { spendRecoveryCode } from '../../../server/auth/mfa-recovery-codes.repository.ts';
 import { disableUser } from '../../../server/identity/user-lifecycle.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { runCliCaptured } from '../../helpers/cli.ts';
 import { testEngine } from '../../helpers/database.ts';
 import {
@@ -71,12 +72,10 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
       headers: { authorization: `Basic ${Buffer.from(`${user.email}:${user.password}`).toString('base64')}` },
     });
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     tenant = await factory.tenant(app, { plan: 'professional', findings: [detection()] });
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   it('disable cuts every credential off at once and refuses the log-in; enable lets the user log in again', async () => {

@@ -10,9 +10,10 @@ import {
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
 import { okBody, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import {
-  createTenant,
+  factory,
   detection,
   runScan,
   TEST_USER_AGENT,
@@ -74,9 +75,10 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
     medium: 'Console medium weakness',
   };
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'enterprise');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'enterprise' });
     api = await tenant.client();
     runner = startRunner(app.services, { pollIntervalMs: 100 });
     fixture = await startListener({ host: randomLoopbackAddress(), serve: fakeRedis });
@@ -98,7 +100,6 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
     await browser?.close();
     await runner?.stop();
     await fixture?.close();
-    await app?.close();
   });
 
   const open = async (viewport?: { width: number; height: number }) => {

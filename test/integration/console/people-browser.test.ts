@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, type Tenant } from '../../helpers/factory.ts';
 import {
   hasChromium,
   launchChromium,
@@ -30,9 +31,10 @@ describe.skipIf(!hasChromium)(`people in the web console (${testEngine})`, () =>
   let browser: Browser;
   const pages: WatchedPage[] = [];
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'enterprise');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'enterprise' });
     browser = await launchChromium();
   }, 60_000);
   afterEach(async () => {
@@ -42,7 +44,6 @@ describe.skipIf(!hasChromium)(`people in the web console (${testEngine})`, () =>
   });
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
   });
 
   const open = async () => {

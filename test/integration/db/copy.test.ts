@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { runCliCaptured } from '../../helpers/cli.ts';
 import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
 import {
-  createTenant,
+  factory,
   detection,
   logIn,
   runScan,
@@ -119,8 +119,8 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     const [bootstrapOrg] = (await db('organizations').select('id')) as Array<{ id: string }>;
     // Two more organizations, one on each of the other plans; a failed login leaves a throttle counter.
     const tenants: Tenant[] = [
-      await createTenant(embedded, 'professional'),
-      await createTenant(embedded, 'startup'),
+      await factory.tenant(embedded, { plan: 'professional' }),
+      await factory.tenant(embedded, { plan: 'startup' }),
     ];
     expect((await logIn(embedded, { email: ADMIN.email, password: 'not the password' })).status).toBe(401);
 

@@ -1,67 +1,57 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
+import { describe, expect, it } from 'vitest';
+import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
+import { detection, factory } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { FINDING_DETAIL_FIELDS, FINDING_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
-import type { PageOf } from '../../../server/schemas/common.ts';
-import type {
-  BulkUpdateResult,
-  Comment,
-  FindingDetail,
-  FindingListItem,
-  FindingStats,
-} from '../../../server/schemas/findings.ts';
+import {
+  addFindingCommentRoute,
+  bulkUpdateFindingsRoute,
+  exportFindingsRoute,
+  findingStatsRoute,
+  getFindingRoute,
+  listFindingsRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe(`findings API (${testEngine})`, () => {
-  let app: TestApp;
-  let db: Knex;
-  let tenant: Tenant;
-  let token: string;
-  let api: ApiClient;
-  let scanId: string;
-  let ids: { critical: string; high: string; info: string };
+  const suite = useTestApp();
 
-  beforeAll(async () => {
-    app = await startTestApp();
-    db = app.services.db;
-    tenant = await createTenant(app, 'professional');
-    token = await tenant.bearer();
-    api = apiClient(app, { token });
-    const { scan, summary } = await runScan(db, tenant.orgId, [
-      detection({
-        check_id: 'log4shell',
-        severity: 'critical',
-        cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H',
-        epss_score: 0.975,
-        cve_ids: ['CVE-2021-44228'],
-        cwe_ids: ['CWE-502'],
-        frameworks: [
-          { name: 'soc2', controls: ['ctrl_soc2_cc7_1'] },
-          { name: 'pci-dss', controls: ['ctrl_pci_dss_6_3_3'] },
-        ],
-      }),
-      detection({ check_id: 'weak-tls', severity: 'high', tool: 'scanward-tls' }),
-      detection({ check_id: 'open-port', severity: 'info', cvss_vector: null, frameworks: [] }),
-    ]);
-    scanId = scan.id;
-    const rows = (await db('findings').where({ org_id: tenant.orgId }).select('id', 'severity')) as {
-      id: string;
-      severity: 'critical' | 'high' | 'info';
-    }[];
-    ids = Object.fromEntries(rows.map((r) => [r.severity, r.id])) as typeof ids;
-    expect(summary.new_finding_ids).toHaveLength(3);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  /** A tenant of its own with three findings (critical, high, info) of one scan: each test changes only its own. */
+  async function seeded() {
+    const tenant = await factory.tenant(suite.app, {
+      findings: [
+        detection({
+          check_id: 'log4shell',
+          severity: 'critical',
+          cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H',
+          epss_score: 0.975,
+          cve_ids: ['CVE-2021-44228'],
+          cwe_ids: ['CWE-502'],
+          frameworks: [
+            { name: 'soc2', controls: ['ctrl_soc2_cc7_1'] },
+            { name: 'pci-dss', controls: ['ctrl_pci_dss_6_3_3'] },
+          ],
+        }),
+        detection({ check_id: 'weak-tls', severity: 'high', tool: 'scanward-tls' }),
+        detection({ check_id: 'open-port', severity: 'info', cvss_vector: null, frameworks: [] }),
+      ],
+    });
+    expect(tenant.summary!.new_finding_ids).toHaveLength(3);
+    const { items } = okBody(await tenant.api.call(listFindingsRoute));
+    const ids = Object.fromEntries(items.map((f) => [f.severity, f.id])) as Record<
+      'critical' | 'high' | 'info',
+      string
+    >;
+    return { ...tenant, ids, scanId: tenant.scan!.id };
+  }
 
   describe('GET /api/v1/findings', () => {
     it('lists exactly the list-view fields in the full pagination envelope', async () => {
-      const res = await api.get<PageOf<FindingListItem>>('/api/v1/findings');
+      const { api, ids, scanId } = await seeded();
+      const res = await api.call(listFindingsRoute);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ total: 3, page: 1, per_page: 20, pages: 1 });
       const critical = res.body.items[0]!;
@@ -86,6 +76,7 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('answers 422 naming the parameter for a bad filter, sort, order or page size', async () => {
+      const { api } = await seeded();
       for (const [query, field] of [
         ['severity=urgent', 'severity'],
         ['status=closed', 'status'],
@@ -101,15 +92,15 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('asks for credentials', async () => {
-      const res = await apiClient(app).get('/api/v1/findings');
-      expect(res.status).toBe(401);
-      expect(res.body.error_code).toBe('AUTHENTICATION_REQUIRED');
+      const res = await apiClient(suite.app).call(listFindingsRoute);
+      await expectError(res, 401, 'AUTHENTICATION_REQUIRED');
     });
   });
 
   describe('GET /api/v1/findings/{finding_id}', () => {
     it('returns the detail view with remediation, evidence, framework controls, comments and history', async () => {
-      const res = await api.get<FindingDetail>(`/api/v1/findings/${ids.critical}`);
+      const { api, ids } = await seeded();
+      const res = await api.call(getFindingRoute, { params: { finding_id: ids.critical } });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual([...FINDING_DETAIL_FIELDS].sort());
       expect(res.body).toMatchObject({
@@ -141,21 +132,24 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('answers 404 NOT_FOUND for an unknown id', async () => {
-      const res = await api.get('/api/v1/findings/finding_doesnotexist');
-      expect(res.status).toBe(404);
-      expect(res.body.error_code).toBe('NOT_FOUND');
+      const { api } = await seeded();
+      const res = await api.call(getFindingRoute, { params: { finding_id: 'finding_doesnotexist' } });
+      await expectError(res, 404, 'NOT_FOUND');
     });
   });
 
   describe('literal paths under /findings', () => {
     it('are not taken for finding ids', async () => {
-      expect((await api.get<FindingStats>('/api/v1/findings/stats')).body).toHaveProperty('by_severity');
-      const exported = await api.get('/api/v1/findings/export?format=json');
+      const { api } = await seeded();
+      expect((await api.call(findingStatsRoute)).body).toHaveProperty('by_severity');
+      const exported = await api.call(exportFindingsRoute, { query: { format: 'json' } });
       expect(exported.status).toBe(200);
       expect(exported.headers.get('content-type')).toMatch(/application\/json/);
-      const bulk = await api.post<BulkUpdateResult>('/api/v1/findings/bulk', {
-        finding_ids: ['finding_nope'],
-        update: { status: 'accepted', justification: 'risk owner signed off' },
+      const bulk = await api.call(bulkUpdateFindingsRoute, {
+        body: {
+          finding_ids: ['finding_nope'],
+          update: { status: 'accepted', justification: 'risk owner signed off' },
+        },
       });
       expect(bulk.body).toEqual({
         updated: 0,
@@ -166,13 +160,18 @@ describe(`findings API (${testEngine})`, () => {
 
   describe('PATCH /api/v1/findings/{finding_id}', () => {
     it('changes status and triage fields, and records the change with the caller e-mail', async () => {
-      const before = await api.get<FindingDetail>(`/api/v1/findings/${ids.high}`);
-      const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.high}`, {
-        status: 'in_progress',
-        assignee: 'alice@example.test',
-        priority: 'p2',
-        due_date: '2026-03-01T12:00:00Z',
-        notes: 'Rotating certificates this sprint',
+      const { api, ids, admin } = await seeded();
+      const params = { finding_id: ids.high };
+      const before = await api.call(getFindingRoute, { params });
+      const res = await api.call(updateFindingRoute, {
+        params,
+        body: {
+          status: 'in_progress',
+          assignee: 'alice@example.test',
+          priority: 'p2',
+          due_date: '2026-03-01T12:00:00Z',
+          notes: 'Rotating certificates this sprint',
+        },
       });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -190,7 +189,7 @@ describe(`findings API (${testEngine})`, () => {
       });
       expect(res.body.updated_at >= before.body.updated_at).toBe(true);
 
-      const detail = await api.get<FindingDetail>(`/api/v1/findings/${ids.high}`);
+      const detail = await api.call(getFindingRoute, { params });
       expect(detail.body).toMatchObject({
         status: 'in_progress',
         assignee: 'alice@example.test',
@@ -200,22 +199,32 @@ describe(`findings API (${testEngine})`, () => {
         action: 'status_changed',
         from: 'open',
         to: 'in_progress',
-        user: tenant.admin.email,
+        user: admin.email,
       });
     });
 
     it('lets any status follow any status, and writes no history when the status stays', async () => {
-      for (const status of ['resolved', 'open', 'accepted', 'false_positive', 'in_progress', 'in_progress']) {
+      const { api, ids } = await seeded();
+      const params = { finding_id: ids.info };
+      const statuses = [
+        'resolved',
+        'open',
+        'accepted',
+        'false_positive',
+        'in_progress',
+        'in_progress',
+      ] as const;
+      for (const status of statuses) {
         const justified = status === 'accepted' || status === 'false_positive';
-        const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.info}`, {
-          status,
-          ...(justified ? { justification: `why ${status}` } : {}),
+        const res = await api.call(updateFindingRoute, {
+          params,
+          body: { status, ...(justified ? { justification: `why ${status}` } : {}) },
         });
         expect(res.status).toBe(200);
         expect(res.body.status).toBe(status);
       }
-      const { body } = await api.get<FindingDetail>(`/api/v1/findings/${ids.info}`);
-      expect(body.history.map((h: { from: string | null; to: string }) => [h.from, h.to])).toEqual([
+      const { body } = await api.call(getFindingRoute, { params });
+      expect(body.history.map((h) => [h.from, h.to])).toEqual([
         [null, 'open'],
         ['open', 'resolved'],
         ['resolved', 'open'],
@@ -274,20 +283,27 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('clears fields set to null and leaves fields it is not sent', async () => {
-      await api.patch(`/api/v1/findings/${ids.info}`, { assignee: 'bob@example.test', notes: 'x' });
-      const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.info}`, { assignee: null });
+      const { api, ids } = await seeded();
+      const params = { finding_id: ids.info };
+      await api.call(updateFindingRoute, { params, body: { assignee: 'bob@example.test', notes: 'x' } });
+      const res = await api.call(updateFindingRoute, { params, body: { assignee: null } });
       expect(res.body).toMatchObject({ assignee: null, notes: 'x' });
     });
 
     it('accepts as assignee any address an account logs in with, such as the default admin@localhost', async () => {
-      for (const assignee of ['admin@localhost', tenant.admin.email]) {
-        const res = await api.patch<FindingDetail>(`/api/v1/findings/${ids.info}`, { assignee });
+      const { api, ids, admin } = await seeded();
+      for (const assignee of ['admin@localhost', admin.email]) {
+        const res = await api.call(updateFindingRoute, {
+          params: { finding_id: ids.info },
+          body: { assignee },
+        });
         expect(res.status, assignee).toBe(200);
         expect(res.body.assignee).toBe(assignee);
       }
     });
 
     it('answers 422 naming the field for invalid values or an empty body', async () => {
+      const { api, ids } = await seeded();
       for (const [json, field] of [
         [{ status: 'closed' }, 'status'],
         [{ priority: 'p5' }, 'priority'],
@@ -304,77 +320,91 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('answers 400 for malformed JSON and 404 for an unknown finding', async () => {
-      const bad = await app.request(`/api/v1/findings/${ids.info}`, {
+      const { api, ids, bearer } = await seeded();
+      const bad = await suite.app.request(`/api/v1/findings/${ids.info}`, {
         method: 'PATCH',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${await bearer()}`, 'content-type': 'application/json' },
         body: '{"status":',
       });
       await expectError(bad, 400, 'BAD_REQUEST');
-      const missing = await api.patch('/api/v1/findings/finding_missing', { status: 'open' });
-      expect(missing.status).toBe(404);
-      expect(missing.body.error_code).toBe('NOT_FOUND');
+      const missing = await api.call(updateFindingRoute, {
+        params: { finding_id: 'finding_missing' },
+        body: { status: 'open' },
+      });
+      await expectError(missing, 404, 'NOT_FOUND');
     });
   });
 
   describe('POST /api/v1/findings/{finding_id}/comments', () => {
     it('answers 201 with the comment, authored by the caller, and lists it on the finding', async () => {
-      const res = await api.post<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
-        text: 'Patched in staging, rolling out.',
+      const { api, ids, admin } = await seeded();
+      const params = { finding_id: ids.critical };
+      const res = await api.call(addFindingCommentRoute, {
+        params,
+        body: { text: 'Patched in staging, rolling out.' },
       });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         id: expect.stringMatching(/^comment_[0-9a-z]{24}$/),
         finding_id: ids.critical,
-        user: tenant.admin.email,
+        user: admin.email,
         text: 'Patched in staging, rolling out.',
         created_at: expect.stringMatching(ISO),
       });
-      const detail = await api.get<FindingDetail>(`/api/v1/findings/${ids.critical}`);
+      const detail = await api.call(getFindingRoute, { params });
       expect(detail.body.comments.at(-1)).toEqual({
         id: res.body.id,
-        user: tenant.admin.email,
+        user: admin.email,
         text: 'Patched in staging, rolling out.',
         created_at: res.body.created_at,
       });
     });
 
     it('names the creator of an API key as the author of its comments and status changes', async () => {
+      const tenant = await seeded();
+      const params = { finding_id: tenant.ids.critical };
       const member = await tenant.addUser('member');
       const key = await tenant.apiKey(['read:findings', 'write:findings'], member);
-      const auth = apiClient(app, { apiKey: key });
-      const comment = await auth.post<Comment>(`/api/v1/findings/${ids.critical}/comments`, {
-        text: 'via key',
-      });
+      const auth = apiClient(suite.app, { apiKey: key });
+      const comment = await auth.call(addFindingCommentRoute, { params, body: { text: 'via key' } });
       expect(comment.status).toBe(201);
       expect(comment.body.user).toBe(member.email);
-      await auth.patch(`/api/v1/findings/${ids.critical}`, {
-        status: 'accepted',
-        justification: 'compensating control',
+      await auth.call(updateFindingRoute, {
+        params,
+        body: { status: 'accepted', justification: 'compensating control' },
       });
-      const detail = await auth.get<FindingDetail>(`/api/v1/findings/${ids.critical}`);
+      const detail = await auth.call(getFindingRoute, { params });
       expect(detail.body.history.at(-1)).toMatchObject({ to: 'accepted', user: member.email });
     });
 
     it('answers 422 for empty, blank or too long text, and 404 for an unknown finding', async () => {
+      const { api, ids } = await seeded();
       for (const json of [{}, { text: '' }, { text: '   ' }, { text: 'x'.repeat(10_001) }]) {
         const res = await api.post(`/api/v1/findings/${ids.critical}/comments`, json);
         expect(res.status).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'text' });
       }
-      const longest = await api.post(`/api/v1/findings/${ids.critical}/comments`, {
-        text: 'y'.repeat(10_000),
+      const longest = await api.call(addFindingCommentRoute, {
+        params: { finding_id: ids.critical },
+        body: { text: 'y'.repeat(10_000) },
       });
       expect(longest.status).toBe(201);
-      const missing = await api.post('/api/v1/findings/finding_missing/comments', { text: 'hi' });
+      const missing = await api.call(addFindingCommentRoute, {
+        params: { finding_id: 'finding_missing' },
+        body: { text: 'hi' },
+      });
       expect(missing.status).toBe(404);
     });
   });
 
   describe('POST /api/v1/findings/bulk', () => {
     it('updates the listed findings in one go, with history, and reports unknown ids', async () => {
-      const res = await api.post<BulkUpdateResult>('/api/v1/findings/bulk', {
-        finding_ids: [ids.high, ids.info, ids.info, 'finding_unknown'],
-        update: { status: 'resolved', notes: 'Fixed in release 4.2' },
+      const { api, ids, admin } = await seeded();
+      const res = await api.call(bulkUpdateFindingsRoute, {
+        body: {
+          finding_ids: [ids.high, ids.info, ids.info, 'finding_unknown'],
+          update: { status: 'resolved', notes: 'Fixed in release 4.2' },
+        },
       });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -382,13 +412,14 @@ describe(`findings API (${testEngine})`, () => {
         failed: [{ id: 'finding_unknown', error_code: 'NOT_FOUND', detail: 'finding not found' }],
       });
       for (const id of [ids.high, ids.info]) {
-        const { body } = await api.get<FindingDetail>(`/api/v1/findings/${id}`);
+        const { body } = await api.call(getFindingRoute, { params: { finding_id: id } });
         expect(body).toMatchObject({ status: 'resolved', notes: 'Fixed in release 4.2' });
-        expect(body.history.at(-1)).toMatchObject({ to: 'resolved', user: tenant.admin.email });
+        expect(body.history.at(-1)).toMatchObject({ to: 'resolved', user: admin.email });
       }
     });
 
     it('answers 422 for no ids, more than 1000 ids, or a bad status', async () => {
+      const { api, ids } = await seeded();
       const cases = [
         [{ finding_ids: [], update: { status: 'open' } }, 'finding_ids'],
         [
@@ -406,9 +437,12 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('accepts exactly 1000 ids', async () => {
-      const res = await api.post<BulkUpdateResult>('/api/v1/findings/bulk', {
-        finding_ids: [ids.high, ...Array.from({ length: 999 }, (_, i) => `finding_x${i}`)],
-        update: { status: 'open' },
+      const { api, ids } = await seeded();
+      const res = await api.call(bulkUpdateFindingsRoute, {
+        body: {
+          finding_ids: [ids.high, ...Array.from({ length: 999 }, (_, i) => `finding_x${i}`)],
+          update: { status: 'open' },
+        },
       });
       expect(res.status).toBe(200);
       expect(res.body.updated).toBe(1);
@@ -418,6 +452,8 @@ describe(`findings API (${testEngine})`, () => {
 
   describe('API key permissions', () => {
     it('lets read:findings read and refuses it writes; lets write:findings write', async () => {
+      const tenant = await seeded();
+      const { ids } = tenant;
       const readKey = await tenant.apiKey(['read:findings']);
       const writeKey = await tenant.apiKey(['write:findings']);
       const scansKey = await tenant.apiKey(['read:scans']);
@@ -428,9 +464,9 @@ describe(`findings API (${testEngine})`, () => {
         '/api/v1/findings/export?format=csv',
       ];
       for (const path of reads) {
-        expect((await apiClient(app, { apiKey: readKey }).get(path)).status, path).toBe(200);
+        expect((await apiClient(suite.app, { apiKey: readKey }).get(path)).status, path).toBe(200);
         for (const key of [writeKey, scansKey]) {
-          const refused = await apiClient(app, { apiKey: key }).get(path);
+          const refused = await apiClient(suite.app, { apiKey: key }).get(path);
           expect(refused.status, path).toBe(403);
           expect(refused.body.error_code).toBe('INSUFFICIENT_PERMISSION');
         }
@@ -441,10 +477,10 @@ describe(`findings API (${testEngine})`, () => {
         ['POST', '/api/v1/findings/bulk', { finding_ids: [ids.critical], update: { status: 'open' } }],
       ];
       for (const [method, path, json] of writes) {
-        const refused = await apiClient(app, { apiKey: readKey }).send(method, path, json);
+        const refused = await apiClient(suite.app, { apiKey: readKey }).send(method, path, json);
         expect(refused.status, path).toBe(403);
         expect(refused.body.error_code).toBe('INSUFFICIENT_PERMISSION');
-        const ok = await apiClient(app, { apiKey: writeKey }).send(method, path, json);
+        const ok = await apiClient(suite.app, { apiKey: writeKey }).send(method, path, json);
         expect(ok.status, path).toBeLessThan(300);
       }
     });

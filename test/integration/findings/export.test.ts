@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FINDING_SPEC_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
 import type { Knex } from 'knex';
 import { csvRecords } from '../../../server/findings/export/csv.ts';
@@ -7,8 +7,9 @@ import { csvNeedsOnlyListFields, exportFindings } from '../../../server/findings
 import type { FindingSort, SortOrder } from '../../../server/findings/findings.repository.ts';
 import { listFindings } from '../../../server/findings/listing.ts';
 import { apiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const DAY = 86_400_000;
@@ -48,10 +49,11 @@ describe(`findings export (${testEngine})`, () => {
   let orgId: string;
   let token: string;
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     db = app.services.db;
-    const tenant = await createTenant(app, 'professional');
+    const tenant = await factory.tenant(app, { plan: 'professional' });
     orgId = tenant.orgId;
     token = await tenant.login();
     await runScan(
@@ -77,9 +79,6 @@ describe(`findings export (${testEngine})`, () => {
       ...Array.from({ length: 6 }, () => detection({ severity: 'medium' })),
       detection({ severity: 'info', cvss_vector: null }),
     ]);
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   /** GET /api/v1/findings/export as a raw response: an export is a file (the PDF is bytes, which the typed client does not read). */
@@ -180,7 +179,7 @@ describe(`findings export (${testEngine})`, () => {
   });
 
   it('exports in JSON exactly the detail view, comments, history and triage fields included', async () => {
-    const other = await createTenant(app, 'professional');
+    const other = await factory.tenant(app, { plan: 'professional' });
     const otherToken = await other.bearer();
     const api = apiClient(app, { token: otherToken });
     await runScan(db, other.orgId, [

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import type { FindingStats } from '../../../server/schemas/findings.ts';
 
@@ -24,11 +25,12 @@ describe(`findings across organizations (${testEngine})`, () => {
     history: await db('finding_history').where({ org_id: theirOrg }).orderBy('seq'),
   });
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     db = app.services.db;
-    const them = await createTenant(app, 'enterprise');
-    const us = await createTenant(app, 'professional');
+    const them = await factory.tenant(app, { plan: 'enterprise' });
+    const us = await factory.tenant(app, { plan: 'professional' });
     theirOrg = them.orgId;
     const { scan, summary } = await runScan(db, them.orgId, [
       detection({ severity: 'critical', target: 'shared.example.test', cve_ids: ['CVE-2024-0001'] }),
@@ -39,9 +41,6 @@ describe(`findings across organizations (${testEngine})`, () => {
     await runScan(db, us.orgId, [detection({ severity: 'low', target: 'ours.example.test' })]);
     ourToken = await us.login();
     ourKey = await us.apiKey(['read:findings', 'write:findings']);
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   const credentials = (): Record<string, string>[] => [

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dispatchWebhookEvents } from '../../../server/webhooks/outbox.ts';
 import { recordScanFindings } from '../../../server/findings/lifecycle.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { createTenant, detection, insertScan, insertWebhook, runScan } from '../../helpers/factory.ts';
+import { factory, detection, insertScan, insertWebhook, runScan, scanRow } from '../../helpers/factory.ts';
+import { selectHistoryOfFinding } from '../../../server/findings/finding-history.repository.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { FINDING_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
 
@@ -21,27 +22,24 @@ describe(`finding lifecycle (${testEngine})`, () => {
 
   const findingsOf = (orgId: string) =>
     suite.db('findings').where({ org_id: orgId }).orderBy('template_id') as Promise<FindingState[]>;
-  const historyOf = (findingId: string) =>
-    suite.db('finding_history').where({ finding_id: findingId }).orderBy('seq') as Promise<
-      { from_status: string | null; to_status: string; actor: string }[]
-    >;
-  const scanRow = async (scanId: string): Promise<Record<string, unknown>> => ({
-    ...(await suite.db('scans').where({ id: scanId }).first()),
+  const historyOf = (orgId: string, findingId: string) => selectHistoryOfFinding(suite.db, orgId, findingId);
+  const scanOf = async (orgId: string, scanId: string): Promise<Record<string, unknown>> => ({
+    ...(await scanRow(suite.app, orgId, scanId)),
   });
 
   it('creates an open finding owned by the scan, with a history entry by system', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const { scan, summary } = await runScan(suite.db, orgId, [detection({ severity: 'high' })]);
     const [finding] = await findingsOf(orgId);
     expect(finding).toMatchObject({ status: 'open', scan_id: scan.id, last_scan_id: scan.id, times_seen: 1 });
     expect(summary.new_finding_ids).toEqual([finding!.id]);
-    expect(await historyOf(finding!.id)).toEqual([
+    expect(await historyOf(orgId, finding!.id)).toEqual([
       expect.objectContaining({ from_status: null, to_status: 'open', actor: 'system' }),
     ]);
   });
 
   it('updates the existing finding when the same detections are recorded again, never copying it', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const detections = [
       detection({ severity: 'critical' }),
       detection({ severity: 'high' }),
@@ -73,7 +71,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('writes the per-severity counts and changes to the scan row, not counting informational findings', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const { scan } = await runScan(suite.db, orgId, [
       detection({ severity: 'critical' }),
       detection({ severity: 'medium' }),
@@ -82,7 +80,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
       detection({ severity: 'info' }),
       detection({ severity: 'info' }),
     ]);
-    expect(await scanRow(scan.id)).toMatchObject({
+    expect(await scanOf(orgId, scan.id)).toMatchObject({
       vulnerabilities_found: 4,
       critical_count: 1,
       high_count: 0,
@@ -94,7 +92,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('counts one finding once when a scan reports the same fingerprint twice, keeping the more severe', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const d = detection({ severity: 'low' });
     const { summary } = await runScan(suite.db, orgId, [d, { ...d, severity: 'high' }]);
     expect(summary.changes.new).toBe(1);
@@ -102,7 +100,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('treats a detection under an upstream template id as the canonical check', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const canonical = detection({ check_id: 'redis-no-auth', upstream_ids: ['network/redis-unauth'] });
     await runScan(suite.db, orgId, [canonical]);
     const upstream = { ...canonical, check_id: 'network/redis-unauth', upstream_ids: [], tool: 'nuclei' };
@@ -113,7 +111,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('resolves, by system, a finding that a completed scan covering its target, check and port no longer detects', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const kept = detection();
     const gone = detection({ severity: 'high' });
     await runScan(suite.db, orgId, [kept, gone]);
@@ -126,8 +124,13 @@ describe(`finding lifecycle (${testEngine})`, () => {
     expect(goneRow.resolved_at).toBeInstanceOf(Date);
     expect(summary.resolved_finding_ids).toEqual([goneRow.id]);
     expect(summary.changes).toEqual({ new: 0, reopened: 0, resolved: 1, unchanged: 1 });
-    expect((await scanRow(scan.id)).changes).toEqual({ new: 0, reopened: 0, resolved: 1, unchanged: 1 });
-    expect((await historyOf(goneRow.id)).at(-1)).toMatchObject({
+    expect((await scanOf(orgId, scan.id)).changes).toEqual({
+      new: 0,
+      reopened: 0,
+      resolved: 1,
+      unchanged: 1,
+    });
+    expect((await historyOf(orgId, goneRow.id)).at(-1)).toMatchObject({
       from_status: 'open',
       to_status: 'resolved',
       actor: 'system',
@@ -135,7 +138,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('does not resolve a finding the scan did not cover, covered on another port, or while the scan is incomplete', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const a = detection();
     const b = detection();
     const c = detection();
@@ -152,11 +155,11 @@ describe(`finding lifecycle (${testEngine})`, () => {
       completed: false,
     });
     expect((await findingsOf(orgId)).map((f) => f.status)).toEqual(['open', 'open', 'open']);
-    expect((await scanRow(scan.id)).changes).toBeNull();
+    expect((await scanOf(orgId, scan.id)).changes).toBeNull();
   });
 
   it('treats coverage without a port as covering every port, and matches targets ignoring case', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const d = detection({ target: 'app.example.test', affected_component: 'https://app.example.test:8443/' });
     await runScan(suite.db, orgId, [{ ...d, port: 8443 }]);
     await runScan(suite.db, orgId, [], {
@@ -166,7 +169,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('treats coverage by port ranges as covering exactly the ports inside them', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const on = (port: number) =>
       detection({ port, affected_component: `tcp://127.0.0.1:${port}`, check_id: 'open-service' });
     await runScan(suite.db, orgId, [on(22), on(80), on(443), on(8080)]);
@@ -189,7 +192,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('resolves per host when many hosts share the same swept port ranges', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const on = (target: string, port: number) =>
       detection({ target, port, affected_component: `tcp://${target}:${port}`, check_id: 'open-service' });
     await runScan(suite.db, orgId, [on('10.9.0.1', 22), on('10.9.0.2', 22), on('10.9.0.3', 22)]);
@@ -214,7 +217,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('reopens a resolved finding that is detected again, with a history entry by system', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const d = detection({ severity: 'critical' });
     await runScan(suite.db, orgId, [d]);
     await runScan(suite.db, orgId, [], {
@@ -226,7 +229,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
     expect(finding).toMatchObject({ status: 'open', times_seen: 2, resolved_at: null });
     expect(summary.reopened_finding_ids).toEqual([finding!.id]);
     expect(summary.changes).toEqual({ new: 0, reopened: 1, resolved: 0, unchanged: 0 });
-    expect((await historyOf(finding!.id)).map((h) => [h.from_status, h.to_status, h.actor])).toEqual([
+    expect((await historyOf(orgId, finding!.id)).map((h) => [h.from_status, h.to_status, h.actor])).toEqual([
       [null, 'open', 'system'],
       ['open', 'resolved', 'system'],
       ['resolved', 'open', 'system'],
@@ -234,7 +237,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('never changes false_positive or accepted findings, detected again or not', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const fp = detection();
     const acc = detection();
     await runScan(suite.db, orgId, [fp, acc]);
@@ -254,15 +257,15 @@ describe(`finding lifecycle (${testEngine})`, () => {
     const rows = await findingsOf(orgId);
     expect(rows.map((r) => r.status)).toEqual(['false_positive', 'accepted']);
     expect(rows.map((r) => r.times_seen)).toEqual([3, 2]);
-    for (const row of rows) expect(await historyOf(row.id)).toHaveLength(1);
+    for (const row of rows) expect(await historyOf(orgId, row.id)).toHaveLength(1);
   });
 
   it("keeps an old scan's observations, counts and changes when later scans run", async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const a = detection({ severity: 'high' });
     const b = detection({ severity: 'low' });
     const first = await runScan(suite.db, orgId, [a, b]);
-    const before = await scanRow(first.scan.id);
+    const before = await scanOf(orgId, first.scan.id);
     const observationsBefore = await suite
       .db('finding_observations')
       .where({ scan_id: first.scan.id })
@@ -272,7 +275,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
       extraCoverage: [{ target: b.target, check_id: b.check_id, port: 443 }],
     });
 
-    const after = await scanRow(first.scan.id);
+    const after = await scanOf(orgId, first.scan.id);
     for (const column of ['vulnerabilities_found', 'critical_count', 'high_count', 'low_count', 'changes']) {
       expect(after[column]).toEqual(before[column]);
     }
@@ -283,7 +286,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('does not count a finding twice when the same scan is recorded again', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const d = detection();
     const scan = await insertScan(suite.db, orgId);
     const input = { scan, detections: [d], coverage: [], completed: false };
@@ -294,7 +297,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('queues vulnerability.found for new and reopened findings only, and vulnerability.critical for critical ones', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const webhookId = await insertWebhook(suite.db, orgId, ['vulnerability.found', 'vulnerability.critical']);
     const critical = detection({ severity: 'critical' });
     const medium = detection({ severity: 'medium' });
@@ -328,7 +331,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('queues nothing for an organization without a subscribed webhook', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     await insertWebhook(suite.db, orgId, ['scan.completed']);
     await runScan(suite.db, orgId, [detection({ severity: 'critical' })]);
     await dispatchWebhookEvents(suite.db);
@@ -336,7 +339,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('computes the CVSS score from the vector and stores 0.0 without a valid one', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     await runScan(suite.db, orgId, [
       detection({ check_id: 'a-scored', cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }),
       detection({ check_id: 'b-none', cvss_vector: null, severity: 'info' }),
@@ -354,7 +357,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it('records hundreds of detections in one call', async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const many = Array.from({ length: 700 }, (_, i) =>
       detection({
         severity: i % 7 === 0 ? 'critical' : 'low',
@@ -372,7 +375,7 @@ describe(`finding lifecycle (${testEngine})`, () => {
   });
 
   it("writes in the caller's transaction, so a rollback by the caller leaves no trace", async () => {
-    const { orgId } = await createTenant(suite.app);
+    const { orgId } = await factory.tenant(suite.app);
     const scan = await insertScan(suite.db, orgId);
     await expect(
       suite.db.transaction(async (trx) => {
@@ -383,6 +386,6 @@ describe(`finding lifecycle (${testEngine})`, () => {
     ).rejects.toThrow('the scan engine failed');
     expect(await suite.db('findings').where({ org_id: orgId })).toEqual([]);
     expect(await suite.db('finding_observations').where({ scan_id: scan.id })).toEqual([]);
-    expect((await scanRow(scan.id)).vulnerabilities_found).toBe(0);
+    expect((await scanOf(orgId, scan.id)).vulnerabilities_found).toBe(0);
   });
 });

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { bumpFindingsVersion } from '../../../server/findings/finding-versions.repository.ts';
 import { apiClient, okBody } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 interface Row {
@@ -38,10 +39,11 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
   let firstScan: string;
   let lastScan: string;
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     db = app.services.db;
-    const tenant = await createTenant(app, 'enterprise');
+    const tenant = await factory.tenant(app, { plan: 'enterprise' });
     orgId = tenant.orgId;
     token = await tenant.login();
     const now = Date.now();
@@ -87,9 +89,6 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
       .where({ org_id: orgId })
       .select('id', 'severity_rank', 'detected_at', 'cvss_score')) as Row[];
     expect(rows).toHaveLength(16);
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   const listPage = async (query: string) =>

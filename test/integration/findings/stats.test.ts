@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import type { FindingStats } from '../../../server/schemas/findings.ts';
 
@@ -18,10 +19,11 @@ describe(`findings statistics (${testEngine})`, () => {
   let token: string;
   let orgId: string;
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     db = app.services.db;
-    const tenant = await createTenant(app);
+    const tenant = await factory.tenant(app);
     orgId = tenant.orgId;
     token = await tenant.login();
     const now = Date.now();
@@ -59,9 +61,6 @@ describe(`findings statistics (${testEngine})`, () => {
       id: string;
     };
     await db('findings').where({ id: accepted.id }).update({ status: 'accepted' });
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   const stats = async <T = FindingStats>(query = '') => {

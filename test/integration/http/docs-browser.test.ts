@@ -3,10 +3,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 
 /**
  * Loads /docs and /redoc in headless Chromium and checks the rendered DOM: the
@@ -53,11 +54,9 @@ async function renderedDom(url: string): Promise<string> {
 
 describe.skipIf(!existsSync(CHROMIUM))(`documentation pages in a browser (${testEngine})`, () => {
   let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
-  });
-  afterAll(async () => {
-    await app?.close();
+  const suite = useTestApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
+  beforeAll(() => {
+    app = suite.app;
   });
 
   /** Summaries as they appear in serialised HTML text. */

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngine } from '../../helpers/database.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, mintApiKey, mintBearerToken, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, mintApiKey, mintBearerToken, type Tenant } from '../../helpers/factory.ts';
 
 const PAGES = ['/openapi.json', '/docs', '/redoc'];
 
@@ -23,12 +24,10 @@ const EXPECTED_TYPES: Record<string, RegExp> = {
 describe(`documentation pages (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'professional');
-  });
-  afterAll(async () => {
-    await app?.close();
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
   });
 
   it('asks for a login with a Basic challenge when no credentials are sent', async () => {
@@ -107,11 +106,9 @@ describe(`documentation pages (${testEngine})`, () => {
 
 describe(`documentation pages with SCANWARD_DOCS_PUBLIC=true (${testEngine})`, () => {
   let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
-  });
-  afterAll(async () => {
-    await app?.close();
+  const suite = useTestApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
+  beforeAll(() => {
+    app = suite.app;
   });
 
   it('serves the pages and the document without credentials', async () => {

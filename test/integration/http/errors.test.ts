@@ -1,12 +1,13 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute } from '../../../server/http/contract.ts';
 import { PaginationQuery } from '../../../server/schemas/common.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { expectError } from '../../helpers/api-client.ts';
 import { sendRaw } from '../../helpers/raw-http.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 
 /** Throwaway routes, served by this test's app only. */
 const echo = defineRoute({
@@ -118,14 +119,12 @@ function sendChunked(url: string, path: string, chunks: string[]): Promise<RawRe
 
 describe(`errors share one shape and the decided statuses (${testEngine})`, () => {
   let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({
-      env: { SCANWARD_BODY_LIMIT: String(BODY_LIMIT) },
-      extraRoutes: [echo, listing, guarded, crash, badSql],
-    });
+  const suite = useTestApp({
+    env: { SCANWARD_BODY_LIMIT: String(BODY_LIMIT) },
+    extraRoutes: [echo, listing, guarded, crash, badSql],
   });
-  afterAll(async () => {
-    await app?.close();
+  beforeAll(() => {
+    app = suite.app;
   });
 
   const postJson = (path: string, body: string, contentType = 'application/json') =>

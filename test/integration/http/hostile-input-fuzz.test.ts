@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AnyRoute } from '../../../server/http/contract.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { organizationRows, testEngine } from '../../helpers/database.ts';
 
 /**
@@ -291,10 +292,11 @@ describe(`hostile input on every route of the contract (${testEngine})`, () => {
   let credentials: Credentials;
   let before: Record<string, string[]>;
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    owner = await createTenant(app, 'enterprise');
-    caller = await createTenant(app, 'enterprise');
+    app = suite.app;
+    owner = await factory.tenant(app, { plan: 'enterprise' });
+    caller = await factory.tenant(app, { plan: 'enterprise' });
     const ownIds: string[] = [];
     for (const tenant of [owner, caller]) {
       const { scan, summary } = await runScan(app.services.db, tenant.orgId, [
@@ -316,9 +318,6 @@ describe(`hostile input on every route of the contract (${testEngine})`, () => {
       ]),
     };
     before = await organizationRows(app.services.db, owner.orgId, ['rate_counters']);
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   const name = (route: AnyRoute) => `${route.method.toUpperCase()} ${route.path}`;

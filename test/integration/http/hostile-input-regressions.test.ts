@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { hashApiKey } from '../../../server/auth/gatekeeper.ts';
 import { defineRoute } from '../../../server/http/contract.ts';
@@ -10,8 +10,9 @@ import { FindingDetail } from '../../../server/schemas/findings.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { sendRaw } from '../../helpers/raw-http.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { eventually } from '../../helpers/poll.ts';
 
 /**
@@ -91,23 +92,21 @@ describe(`hostile input regressions (${testEngine})`, () => {
   /** The tenant's admin: hostile values in well-formed requests go through the typed client. */
   let api: ApiClient;
 
+  const suite = useTestApp({
+    captureLogs: true,
+    extraRoutes: [
+      streamRoute('before-first-byte', false),
+      streamRoute('after-first-byte', true),
+      failingInsert,
+    ],
+  });
   beforeAll(async () => {
-    app = await startTestApp({
-      captureLogs: true,
-      extraRoutes: [
-        streamRoute('before-first-byte', false),
-        streamRoute('after-first-byte', true),
-        failingInsert,
-      ],
-    });
-    tenant = await createTenant(app, 'professional');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
     token = await tenant.bearer();
     api = apiClient(app, { token });
     const { summary } = await runScan(app.services.db, tenant.orgId, [detection({ severity: 'high' })]);
     findingId = summary.new_finding_ids[0]!;
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   describe('NUL and other text PostgreSQL cannot store', () => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngine } from '../../helpers/database.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, mintApiKey, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, mintApiKey, type Tenant } from '../../helpers/factory.ts';
 import { eventually } from '../../helpers/poll.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -10,12 +11,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 describe(`request logs and request ids (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
+  const suite = useTestApp({ captureLogs: true });
   beforeAll(async () => {
-    app = await startTestApp({ captureLogs: true });
-    tenant = await createTenant(app, 'professional');
-  });
-  afterAll(async () => {
-    await app?.close();
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
   });
 
   /** The request line logged for a request id, once it is written. */

@@ -1,11 +1,12 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { renderOpenApi } from '../../../server/cli/openapi.ts';
 import { documentationPages } from '../../../server/routes/docs.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, mintBearerToken } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, mintBearerToken } from '../../helpers/factory.ts';
 
 interface Operation {
   operationId: string;
@@ -29,9 +30,10 @@ describe(`/openapi.json (${testEngine})`, () => {
   let app: TestApp;
   let doc: Document;
   let text: string;
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    const tenant = await createTenant(app, 'professional');
+    app = suite.app;
+    const tenant = await factory.tenant(app, { plan: 'professional' });
     const token = await mintBearerToken(app.services.db, app.services.keys.jwtSecret, {
       id: tenant.admin.id,
       orgId: tenant.orgId,
@@ -41,9 +43,6 @@ describe(`/openapi.json (${testEngine})`, () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     text = await res.text();
     doc = JSON.parse(text) as Document;
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, okBody, type Answer, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, insertWebhook, type BuiltTenant } from '../../helpers/factory.ts';
 import { CORPUS_TARBALL, extractCorpus, type Corpus } from './corpus.ts';
@@ -32,13 +33,13 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
   let t: BuiltTenant;
   let corpus: Corpus;
 
+  const suite = useTestApp();
   beforeAll(async () => {
     corpus = extractCorpus();
-    app = await startTestApp();
+    app = suite.app;
     t = await factory.tenant(app, { plan: 'enterprise' });
   });
   afterAll(async () => {
-    await app?.close();
     corpus?.remove();
   });
 

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCi, type CiDeps } from '../../../action/ci/run.ts';
 import { okBody } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { CORPUS_TARBALL, extractCorpus, type Corpus } from './corpus.ts';
@@ -17,14 +18,14 @@ describe.skipIf(!CORPUS_TARBALL)(`scanward-ci import against the real service ($
   let corpus: Corpus;
   let key: string;
 
+  const suite = useTestApp();
   beforeAll(async () => {
     corpus = extractCorpus();
-    app = await startTestApp();
+    app = suite.app;
     t = await factory.tenant(app, { plan: 'enterprise' });
     key = await t.apiKey(['read:scans', 'write:scans', 'read:findings']);
   });
   afterAll(async () => {
-    await app?.close();
     corpus?.remove();
   });
 

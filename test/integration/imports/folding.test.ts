@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FindingDetection } from '../../../server/findings/lifecycle.ts';
 import { okBody } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { detection, factory, runScan, type BuiltTenant } from '../../helpers/factory.ts';
 
@@ -21,11 +22,9 @@ interface ListedFinding {
 describe(`imports fold into Scanward's own findings (${testEngine})`, () => {
   let app: TestApp;
 
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.close();
+  const suite = useTestApp();
+  beforeAll(() => {
+    app = suite.app;
   });
 
   /** Scanward's own unauthenticated-Redis finding on 127.0.0.1, as the exposed-services check reports it. */

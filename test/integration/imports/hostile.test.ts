@@ -2,7 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, okBody } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { parseRawAnswer, sendRaw } from '../../helpers/raw-http.ts';
@@ -19,8 +20,9 @@ describe(`hostile reports on POST /api/v1/imports (${testEngine})`, () => {
   let connections = 0;
   let listenerUrl: string;
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     t = await factory.tenant(app, { plan: 'enterprise' });
     listener = createServer((socket) => {
       connections++;
@@ -31,7 +33,6 @@ describe(`hostile reports on POST /api/v1/imports (${testEngine})`, () => {
     listenerUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/dtd`;
   });
   afterAll(async () => {
-    await app?.close();
     await new Promise((resolve) => listener?.close(resolve));
   });
 
@@ -138,12 +139,10 @@ describe(`the import size limit, chunked and multipart (${testEngine})`, () => {
   let t: BuiltTenant;
   const LIMIT = 4096;
 
+  const suite = useTestApp({ env: { SCANWARD_IMPORT_LIMIT: String(LIMIT) } });
   beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_IMPORT_LIMIT: String(LIMIT) } });
+    app = suite.app;
     t = await factory.tenant(app, { plan: 'enterprise' });
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   /** Streams the body in chunks without announcing its length; resolves with the answer. */

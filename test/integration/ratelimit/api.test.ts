@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute } from '../../../server/http/contract.ts';
 import { setLimits } from '../../../server/identity/organizations.ts';
@@ -6,8 +6,9 @@ import { createLogger } from '../../../server/logger.ts';
 import { sweepExpiredCounters } from '../../../server/ratelimit/counters.ts';
 import { startCounterSweeper } from '../../../server/ratelimit/sweeper.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, mintApiKey, mintBearerToken, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, mintApiKey, mintBearerToken, type Tenant } from '../../helpers/factory.ts';
 import { eventually } from '../../helpers/poll.ts';
 
 const guarded = defineRoute({
@@ -40,18 +41,16 @@ function rateHeaders(res: Response): RateHeaders {
 
 describe(`request rate limits per organization (${testEngine})`, () => {
   let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({ extraRoutes: [guarded] });
-  });
-  afterAll(async () => {
-    await app?.close();
+  const suite = useTestApp({ extraRoutes: [guarded] });
+  beforeAll(() => {
+    app = suite.app;
   });
 
   async function tenantWithToken(
     plan: 'startup' | 'professional' | 'enterprise',
     limits: { hourly?: number; daily?: number } = {},
   ): Promise<{ tenant: Tenant; auth: Record<string, string> }> {
-    const tenant = await createTenant(app, plan);
+    const tenant = await factory.tenant(app, { plan, limits: false });
     if (limits.hourly !== undefined || limits.daily !== undefined) {
       await setLimits(app.services.db, tenant.orgId, limits);
     }

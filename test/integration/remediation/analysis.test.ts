@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { setLimits } from '../../../server/identity/organizations.ts';
 import { PLAN_LIMITS } from '../../../server/identity/plans.ts';
 import { creditMonth } from '../../../server/remediation/credits.ts';
@@ -7,7 +7,7 @@ import type { Plan } from '../../../server/schemas/common.ts';
 import type { FindingDetection } from '../../../server/findings/lifecycle.ts';
 import { expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
+import { factory, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const redisDetection = (overrides: Partial<FindingDetection> = {}) =>
@@ -33,7 +33,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
 
   /** A tenant with findings of the given detections; returns their ids in order. */
   const tenantWith = async (plan: Plan, detections: FindingDetection[]) => {
-    const tenant = await createTenant(suite.app, plan);
+    const tenant = await factory.tenant(suite.app, { plan });
     await runScan(suite.db, tenant.orgId, detections);
     const ids: string[] = [];
     for (const d of detections) {
@@ -61,7 +61,8 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
     let auth: ApiClient;
     let redisId: string;
     let webId: string;
-    beforeAll(async () => {
+    // A tenant per test: credits are counted per organization, and no test counts another's.
+    beforeEach(async () => {
       const setup = await tenantWith('professional', [
         redisDetection(),
         detection({ check_id: 'web-misconfig' }),
@@ -103,7 +104,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       const again = await analysis(redisId, auth);
       expect(again.status).toBe(200);
       expect(JSON.stringify(again.body)).toBe(JSON.stringify({ ...first.body, ai_credits_used: 0 }));
-      expect(first.body.ai_credits_used).toBe(0);
+      expect(first.body.ai_credits_used).toBe(1);
       expect(await creditsUsed(tenant.orgId)).toBe(1);
       const cached = await suite.db('ai_analyses').where({ org_id: tenant.orgId, finding_id: redisId });
       expect(cached).toHaveLength(1);
@@ -116,7 +117,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       expect(res.body.ai_credits_used).toBe(1);
       expect(res.body.ai_analysis.automation_available).toBe(false);
       expect(res.body.ai_analysis).not.toHaveProperty('ansible_playbook_id');
-      expect(await creditsUsed(tenant.orgId)).toBe(2);
+      expect(await creditsUsed(tenant.orgId)).toBe(1);
     });
 
     it("answers 404 for a missing finding and for another organization's, charging nothing", async () => {
@@ -126,7 +127,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       const missing = await analysis('finding_doesnotexist000000000000', auth);
       await expectError(missing, 404, 'NOT_FOUND');
       expect(await creditsUsed(other.tenant.orgId)).toBe(0);
-      expect(await creditsUsed(tenant.orgId)).toBe(2);
+      expect(await creditsUsed(tenant.orgId)).toBe(0);
     });
 
     it('needs read:findings for API keys', async () => {

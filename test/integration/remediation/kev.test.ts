@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AiAnalysisResponse } from '../../../server/schemas/ai.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const KEV_FILE = fileURLToPath(new URL('../../../../shared/data/cisa-kev-2025-08-25.json', import.meta.url));
@@ -15,9 +16,10 @@ describe.skipIf(!haveKev)(`AI analysis with CISA KEV context (${testEngine})`, (
   let auth: Record<string, string>;
   const ids: Record<'kev' | 'plain', string> = { kev: '', plain: '' };
 
+  const suite = useTestApp({ env: { SCANWARD_KEV_FILE: KEV_FILE } });
   beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_KEV_FILE: KEV_FILE } });
-    const tenant = await createTenant(app, 'professional');
+    app = suite.app;
+    const tenant = await factory.tenant(app, { plan: 'professional' });
     auth = { authorization: `Bearer ${await tenant.bearer()}` };
     const medium = { severity: 'medium' as const, category: 'known-vulnerability' };
     await runScan(app.services.db, tenant.orgId, [
@@ -32,9 +34,6 @@ describe.skipIf(!haveKev)(`AI analysis with CISA KEV context (${testEngine})`, (
         .first('id')) as { id: string };
       ids[key] = row.id;
     }
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   const analysis = async (findingId: string) => {

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getPlaybook, PLAYBOOK_IDS } from '../../../server/remediation/playbooks/index.ts';
 import type { Playbook } from '../../../server/schemas/ai.ts';
 import { apiClient, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 describe(`playbooks API (${testEngine})`, () => {
@@ -11,13 +12,11 @@ describe(`playbooks API (${testEngine})`, () => {
   let tenant: Tenant;
   let api: ApiClient;
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'professional');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
     api = await tenant.client();
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   const playbook = <T>(id: string, caller: ApiClient = api) => caller.get<T>(`/api/v1/playbooks/${id}`);

@@ -9,8 +9,9 @@ import {
   MODEL_ANSWER,
   type FakeProvider,
 } from '../../fixtures/chat-provider.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 describe(`AI analysis through a language-model provider (${testEngine})`, () => {
@@ -20,21 +21,23 @@ describe(`AI analysis through a language-model provider (${testEngine})`, () => 
   let tenant: Tenant;
   let auth: Record<string, string>;
 
-  beforeAll(async () => {
+  const suite = useTestApp(async () => {
     provider = await fakeProvider();
-    app = await startTestApp({
+    return {
       env: {
         SCANWARD_AI_URL: provider.url,
         SCANWARD_AI_MODEL: MODEL,
         SCANWARD_AI_KEY: API_KEY,
       },
-    });
+    };
+  });
+  beforeAll(async () => {
+    app = suite.app;
     db = app.services.db;
-    tenant = await createTenant(app, 'professional');
+    tenant = await factory.tenant(app, { plan: 'professional' });
     auth = { authorization: `Bearer ${await tenant.bearer()}` };
   });
   afterAll(async () => {
-    await app?.close();
     await provider?.close();
   });
   beforeEach(() => {

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { successStatus, type AnyRoute } from '../../../server/http/contract.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { Permission } from '../../../server/schemas/common.ts';
 import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
 import { apiClient, okBody, type ApiClient, type Credential } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { organizationRows, testEngine } from '../../helpers/database.ts';
 
 /**
@@ -197,19 +198,17 @@ describe(`organization isolation of every route with an id in its path (${testEn
     return [make(params), ...(params.length > 1 ? params.map((p) => make([p])) : [])];
   };
 
+  const suite = useTestApp({ env: { SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
   beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    app = suite.app;
     db = app.services.db;
-    a = await createTenant(app, 'enterprise');
-    b = await createTenant(app, 'enterprise');
+    a = await factory.tenant(app, { plan: 'enterprise' });
+    b = await factory.tenant(app, { plan: 'enterprise' });
     aToken = await a.bearer();
     bToken = await b.bearer();
     bKey = await b.apiKey([...Permission.options]);
     aIds = await seed(a, apiClient(app, { token: aToken }), 'org-a');
     bIds = await seed(b, apiClient(app, { token: bToken }), 'org-b');
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   it('classifies every path parameter of every route as organization-owned or catalogue', () => {

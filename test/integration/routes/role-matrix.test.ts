@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnyRoute } from '../../../server/http/contract.ts';
 import { ROLES, roleGrants, routeRoles } from '../../../server/http/policy.ts';
 import { openApiDocument } from '../../../server/routes/docs.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { Permission, type Role } from '../../../server/schemas/common.ts';
 import { apiClient, type Answer, type Credential } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type BuiltTenant, type TestUser } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
@@ -46,17 +47,15 @@ describe(`every route × every role (${testEngine})`, () => {
   const call = (route: AnyRoute, credential: Credential) =>
     apiClient(app, credential).send(route.method, fillPath(route.path));
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     tenant = await factory.tenant(app, { plan: 'enterprise' });
     users = {
       admin: tenant.admin,
       member: await tenant.addUser('member'),
       viewer: await tenant.addUser('viewer'),
     };
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   it('derives the roles of the routes from their permissions, with the admin-only ones named', () => {

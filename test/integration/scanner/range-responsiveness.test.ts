@@ -13,7 +13,8 @@ import { announceScanQueued } from '../../../server/scans/queue-signal.ts';
 import { queueScan } from '../../../server/scans/lifecycle.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, type Tenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
 import {
@@ -40,9 +41,10 @@ describe(`scan speed and visibility (${testEngine})`, () => {
   let token: string;
   let listeners: FixtureListener[] = [];
 
+  const suite = useTestApp({ env: { SCANWARD_METRICS_TOKEN: METRICS_TOKEN } });
   beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_METRICS_TOKEN: METRICS_TOKEN } });
-    tenant = await createTenant(app, 'enterprise');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'enterprise' });
     token = await tenant.bearer();
     listeners = [await startListener({ host: randomLoopbackAddress(), banner: 'SSH-2.0-OpenSSH_9.2p1\r\n' })];
     // A poll a minute: a scan that starts at once was woken by its creation, not found by a poll.
@@ -52,7 +54,6 @@ describe(`scan speed and visibility (${testEngine})`, () => {
   afterAll(async () => {
     await runner?.stop();
     await closeAll(listeners);
-    await app?.close();
   });
 
   const auth = () => ({ authorization: `Bearer ${token}` });

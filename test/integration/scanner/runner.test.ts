@@ -3,8 +3,9 @@ import { cancelScan, queueScan } from '../../../server/scans/lifecycle.ts';
 import { claimScan } from '../../../server/scanner/runner.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { PHASES } from '../../../server/scans/phases.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, scanRow, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, scanRow, type Tenant } from '../../helpers/factory.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
 import {
@@ -22,13 +23,14 @@ describe(`scan runner (${testEngine})`, () => {
   let host: string;
   let listeners: FixtureListener[] = [];
 
+  // 127.254.0.0/16 is denied: the out-of-scope target below stays on loopback, so even a broken
+  // scope check could not reach another machine.
+  const suite = useTestApp({
+    env: { SCANWARD_RUNNER_LEASE_SECONDS: '6', SCANWARD_SCAN_DENY: '127.254.0.0/16' },
+  });
   beforeAll(async () => {
-    // 127.254.0.0/16 is denied: the out-of-scope target below stays on loopback, so even a broken
-    // scope check could not reach another machine.
-    app = await startTestApp({
-      env: { SCANWARD_RUNNER_LEASE_SECONDS: '6', SCANWARD_SCAN_DENY: '127.254.0.0/16' },
-    });
-    tenant = await createTenant(app, 'enterprise');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'enterprise' });
     host = randomLoopbackAddress();
     listeners = [
       await startListener({ host, banner: 'SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n' }),
@@ -39,7 +41,6 @@ describe(`scan runner (${testEngine})`, () => {
   afterAll(async () => {
     await runner?.stop();
     await closeAll(listeners);
-    await app?.close();
   });
 
   const scanOf = (id: string) => scanRow(app, tenant.orgId, id);
@@ -197,7 +198,7 @@ describe(`scan runner (${testEngine})`, () => {
   it('lets only one of many concurrent claimers take each pending scan', async () => {
     // Park the shared runner first, so only the claimers below can take these scans.
     await runner.stop();
-    const other = await createTenant(app, 'enterprise');
+    const other = await factory.tenant(app, { plan: 'enterprise' });
     const ids = new Set<string>();
     for (let i = 0; i < 8; i++) {
       const scan = await queueScan(app.services.db, {

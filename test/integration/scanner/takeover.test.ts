@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueScan } from '../../../server/scans/lifecycle.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, scanRow, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, scanRow, type Tenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { SERVER_ENTRY } from '../../helpers/server-process.ts';
@@ -40,9 +41,10 @@ describe.skipIf(testEngine !== 'postgres')(`runner takeover across processes (${
   let listeners: FixtureListener[] = [];
   const runners: ChildProcess[] = [];
 
+  const suite = useTestApp({ env: { SCANWARD_JWT_SECRET: 'x'.repeat(48) } });
   beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_JWT_SECRET: 'x'.repeat(48) } });
-    tenant = await createTenant(app, 'enterprise');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'enterprise' });
     const host = randomLoopbackAddress();
     // Each port greets after a pause, so identification keeps the scan busy for a few seconds.
     listeners = await Promise.all(
@@ -60,7 +62,6 @@ describe.skipIf(testEngine !== 'postgres')(`runner takeover across processes (${
   afterAll(async () => {
     for (const child of runners) child.kill('SIGKILL');
     await closeAll(listeners);
-    await app?.close();
   });
 
   it('finishes a scan whose runner was killed with SIGKILL, without duplicate findings', async () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { phasesOf } from '../../../server/scans/phases.ts';
 import { apiClient, ISO_MS } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import {
   factory,
   type BuiltTenant,
@@ -17,12 +18,10 @@ describe(`scans API (${testEngine})`, () => {
   let app: TestApp;
   let t: BuiltTenant;
 
+  const suite = useTestApp({ env: { SCANWARD_SCAN_DENY: 'denied.localhost,127.0.0.99' } });
   beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_SCAN_DENY: 'denied.localhost,127.0.0.99' } });
+    app = suite.app;
     t = await factory.tenant(app, { plan: 'enterprise' });
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   const create = async (tenant: BuiltTenant, extra: Body = {}) => {

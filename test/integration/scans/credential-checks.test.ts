@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type BuiltTenant, loopbackScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
@@ -8,12 +9,10 @@ describe(`the credential_checks scan option (${testEngine})`, () => {
   let app: TestApp;
   let t: BuiltTenant;
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     t = await factory.tenant(app, { plan: 'enterprise' });
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   const created = async (body: Record<string, unknown>) => {

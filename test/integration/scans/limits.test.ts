@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, loopbackScan, updateScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 describe(`scan quota and concurrency (${testEngine})`, () => {
   let app: TestApp;
 
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.close();
+  const suite = useTestApp();
+  beforeAll(() => {
+    app = suite.app;
   });
 
   it('refuses a second scan while the startup plan’s one concurrent scan is pending, with Retry-After', async () => {

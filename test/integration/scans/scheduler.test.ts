@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../helpers/poll.ts';
 import { openDatabase } from '../../../server/db/index.ts';
 import { setLimits, setPlan } from '../../../server/identity/organizations.ts';
 import { runDueSchedules, startScheduler } from '../../../server/scans/scheduler.ts';
 import type { ScheduleRow } from '../../../server/scans/scan-schedules.repository.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type BuiltTenant, loopbackScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
@@ -21,11 +22,9 @@ const daily = (extra: Record<string, unknown> = {}) => ({
 describe(`scheduler (${testEngine})`, () => {
   let app: TestApp;
 
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.close();
+  const suite = useTestApp();
+  beforeAll(() => {
+    app = suite.app;
   });
 
   const db = () => app.services.db;

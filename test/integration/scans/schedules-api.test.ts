@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../../server/identity/organizations.ts';
 import { apiClient, ISO_MS } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
@@ -22,12 +23,10 @@ describe(`scan schedules API (${testEngine})`, () => {
   let app: TestApp;
   let t: BuiltTenant;
 
+  const suite = useTestApp();
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     t = await factory.tenant(app, { plan: 'professional' });
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 
   describe('POST /api/v1/scans/schedules', () => {

@@ -5,7 +5,8 @@ import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
 import { findDelivery } from '../../../server/webhooks/webhook-deliveries.repository.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
+import { factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
@@ -19,7 +20,7 @@ describe(`webhooks (${testEngine})`, () => {
 
   /** A tenant of its own with one webhook, so deliveries of other tests never mix in. */
   const isolatedHook = async (path: string, events: string[]) => {
-    const own = await createTenant(app, 'professional');
+    const own = await factory.tenant(app, { plan: 'professional' });
     const ownToken = await own.bearer();
     const res = await apiClient(app, { token: ownToken }).post('/api/v1/webhooks', {
       url: receiver.url + path,
@@ -29,15 +30,15 @@ describe(`webhooks (${testEngine})`, () => {
     return { ...hook, orgId: own.orgId, token: ownToken };
   };
 
+  const suite = useTestApp({ env: { SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
   beforeAll(async () => {
-    app = await startTestApp({ env: { SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
-    tenant = await createTenant(app, 'professional');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
     api = await tenant.client();
     receiver = await startWebhookReceiver({ status: 200 });
   });
   afterAll(async () => {
     await receiver?.close();
-    await app?.close();
   });
 
   it('registers a webhook and shows its generated secret once', async () => {
@@ -196,7 +197,7 @@ describe(`webhooks (${testEngine})`, () => {
   it('refuses receivers on loopback or private addresses unless the operator allows them', async () => {
     const strict = await startTestApp();
     try {
-      const t = await createTenant(strict);
+      const t = await factory.tenant(strict);
       const api = await t.client();
       // The receiver itself, then IPv4-compatible, IPv4-mapped and NAT64 forms of loopback.
       const port = new URL(receiver.url).port;
@@ -234,7 +235,7 @@ describe(`webhooks (${testEngine})`, () => {
       id: string;
     };
     const [deliveryId] = await enqueueWebhookEvent(app.services.db, tenant.orgId, 'scan.started', {});
-    const other = await createTenant(app);
+    const other = await factory.tenant(app);
     const otherToken = await other.bearer();
     const attempts: [string, string][] = [
       ['GET', `/api/v1/webhooks/${created.id}`],

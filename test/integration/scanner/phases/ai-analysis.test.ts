@@ -10,8 +10,9 @@ import {
   type FixtureListener,
 } from '../../../fixtures/listeners.ts';
 import { runScanToEnd } from '../../../helpers/scanner.ts';
-import { startTestApp, type TestApp } from '../../../helpers/app.ts';
-import { createTenant, type Tenant } from '../../../helpers/factory.ts';
+import type { TestApp } from '../../../helpers/app.ts';
+import { useTestApp } from '../../../helpers/suite-app.ts';
+import { factory, type Tenant } from '../../../helpers/factory.ts';
 import { testEngine } from '../../../helpers/database.ts';
 
 describe(`ai_analysis phase with a language-model provider (${testEngine})`, () => {
@@ -21,16 +22,19 @@ describe(`ai_analysis phase with a language-model provider (${testEngine})`, () 
   let runner: Runner;
   let listeners: FixtureListener[] = [];
 
-  beforeAll(async () => {
+  const suite = useTestApp(async () => {
     provider = await fakeProvider();
-    app = await startTestApp({
+    return {
       env: {
         SCANWARD_AI_URL: provider.url,
         SCANWARD_AI_MODEL: MODEL,
         SCANWARD_AI_KEY: API_KEY,
       },
-    });
-    tenant = await createTenant(app, 'professional');
+    };
+  });
+  beforeAll(async () => {
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'professional' });
     const host = randomLoopbackAddress();
     listeners = [
       await startListener({ host, serve: fakeRedis }),
@@ -41,7 +45,6 @@ describe(`ai_analysis phase with a language-model provider (${testEngine})`, () 
   afterAll(async () => {
     await runner?.stop();
     await closeAll(listeners);
-    await app?.close();
     await provider?.close();
   });
 
