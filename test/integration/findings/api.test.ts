@@ -235,17 +235,19 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('keeps each note with its change in the history, and a later change without one carries none', async () => {
-      const { summary } = await runScan(db, tenant.orgId, [detection({ severity: 'low' })]);
-      const id = summary.new_finding_ids[0]!;
-      const patch = (body: Record<string, unknown>) =>
-        api.patch<FindingDetail>(`/api/v1/findings/${id}`, body);
-      expect((await patch({ status: 'in_progress', notes: 'Waiting for the vendor' })).body.notes).toBe(
+      const { api, summary } = await factory.tenant(suite.app, {
+        findings: [detection({ severity: 'low' })],
+      });
+      const params = { finding_id: summary!.new_finding_ids[0]! };
+      const patch = async (body: Record<string, unknown>) =>
+        okBody(await api.call(updateFindingRoute, { params, body }));
+      expect((await patch({ status: 'in_progress', notes: 'Waiting for the vendor' })).notes).toBe(
         'Waiting for the vendor',
       );
       // A note alone is a history entry of its own, in the status the finding stays in.
-      expect((await patch({ notes: 'Vendor answered' })).body.notes).toBe('Vendor answered');
-      expect((await patch({ status: 'resolved' })).body.notes).toBeNull();
-      const { body } = await api.get<FindingDetail>(`/api/v1/findings/${id}`);
+      expect((await patch({ notes: 'Vendor answered' })).notes).toBe('Vendor answered');
+      expect((await patch({ status: 'resolved' })).notes).toBeNull();
+      const body = okBody(await api.call(getFindingRoute, { params }));
       expect(body.notes).toBeNull();
       expect(body.history.map((h) => [h.action, h.from, h.to, h.note])).toEqual([
         ['status_changed', null, 'open', null],
@@ -254,11 +256,11 @@ describe(`findings API (${testEngine})`, () => {
         ['status_changed', 'in_progress', 'resolved', null],
       ]);
 
-      const bulk = (update: Record<string, unknown>) =>
-        api.post<BulkUpdateResult>('/api/v1/findings/bulk', { finding_ids: [id], update });
+      const bulk = (update: { status: 'open' | 'in_progress'; notes?: string }) =>
+        api.call(bulkUpdateFindingsRoute, { body: { finding_ids: [params.finding_id], update } });
       expect((await bulk({ status: 'open', notes: 'Seen again by hand' })).status).toBe(200);
       expect((await bulk({ status: 'in_progress' })).status).toBe(200);
-      const after = (await api.get<FindingDetail>(`/api/v1/findings/${id}`)).body;
+      const after = okBody(await api.call(getFindingRoute, { params }));
       expect(after.notes).toBeNull();
       expect(after.history.slice(-2).map((h) => [h.to, h.note])).toEqual([
         ['open', 'Seen again by hand'],
@@ -267,10 +269,12 @@ describe(`findings API (${testEngine})`, () => {
     });
 
     it('names the controls a finding maps to', async () => {
-      const { summary } = await runScan(db, tenant.orgId, [
-        detection({ frameworks: [{ name: 'pci-dss', controls: ['ctrl_pcidss_11_3_1'] }] }),
-      ]);
-      const { body } = await api.get<FindingDetail>(`/api/v1/findings/${summary.new_finding_ids[0]}`);
+      const { api, summary } = await factory.tenant(suite.app, {
+        findings: [detection({ frameworks: [{ name: 'pci-dss', controls: ['ctrl_pcidss_11_3_1'] }] })],
+      });
+      const body = okBody(
+        await api.call(getFindingRoute, { params: { finding_id: summary!.new_finding_ids[0]! } }),
+      );
       expect(body.frameworks).toEqual([
         {
           name: 'pci-dss',
