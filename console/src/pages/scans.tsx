@@ -5,6 +5,7 @@ import { FRAMEWORKS, SCAN_TYPES } from '../api/vocabulary';
 import type { LiveEvent } from '../api/events';
 import { useLoad, type Live } from '../data';
 import { Link, navigate, useLocation } from '../router';
+import { useSession } from '../session';
 import { Choices, Options, Page, Pager, Problem, queryString, Status, when } from '../ui';
 
 export const isActive = (status: Schemas['ScanStatus']) => status === 'pending' || status === 'running';
@@ -139,6 +140,8 @@ function StartScan() {
 
 export function ScanList() {
   const api = useApi(apiClientRef);
+  // A viewer reads scans and starts none (the API's policy); the form is not offered.
+  const { session } = useSession();
   const { query } = useLocation();
   const page = Number(query.get('page') ?? '1') || 1;
   const { data, error } = useLoad(
@@ -149,7 +152,7 @@ export function ScanList() {
 
   return (
     <Page title="Scans">
-      <StartScan />
+      {session.user.role !== 'viewer' && <StartScan />}
       <Problem message={error} />
       {data && (
         <>

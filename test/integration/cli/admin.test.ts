@@ -51,7 +51,9 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** A command line split on spaces (no value in these tests contains one unless passed separately). */
 const args = (line: string) => line.split(' ');
 
-describe(`operator command line (${testEngine})`, () => {
+// In file order: the first test migrates the fresh database the later ones share (shuffled, a
+// command run first would have migrated it already).
+describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
   let env: Record<string, string>;
   let dataDir: string | undefined;
   let pg: TestDatabase | undefined;

@@ -264,7 +264,7 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
 
       // A malformed CVE is the API's 422 message, shown, not an empty list.
       watched!.expect(422, '/api/v1/findings');
-      await page.getByLabel('CVE').fill('log4shell');
+      await page.getByRole('textbox', { name: 'CVE' }).fill('log4shell');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page
         .getByRole('alert')

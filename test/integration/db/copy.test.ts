@@ -77,7 +77,8 @@ async function snapshot(db: Knex): Promise<Map<string, string[]>> {
   });
 }
 
-describe('scanward db copy: the embedded database into PostgreSQL', () => {
+// In file order: one copy, then the service on its target, then a second copy into it.
+describe('scanward db copy: the embedded database into PostgreSQL', { shuffle: false }, () => {
   let root: string;
   let dataDir: string;
   let target: TestDatabase & { url: string };
@@ -194,11 +195,34 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         seeded.schedules.push(schedule);
       }
       // Findings with observations (and queued webhook deliveries), a comment and a status change.
-      const { summary } = await runScan(db, org.orgId, [
-        detection({ severity: 'critical' }),
-        detection({ severity: 'high', cve_ids: ['CVE-2024-0001'] }),
-        detection({ severity: 'low' }),
-      ]);
+      // The scan's hosts go into the asset inventory (assets, asset_services).
+      const { summary } = await runScan(
+        db,
+        org.orgId,
+        [
+          detection({ severity: 'critical' }),
+          detection({ severity: 'high', cve_ids: ['CVE-2024-0001'] }),
+          detection({ severity: 'low' }),
+        ],
+        {
+          hosts: [
+            {
+              address: '127.0.0.1',
+              names: ['localhost'],
+              services: [
+                {
+                  port: 6379,
+                  protocol: 'tcp',
+                  service: 'redis',
+                  product: 'Redis',
+                  version: '7.0.15',
+                  tls: false,
+                },
+              ],
+            },
+          ],
+        },
+      );
       expect(summary).toBeDefined();
       const findings = okBody(
         await apiClient(embedded, { token: org.token }).get('/api/v1/findings'),

@@ -19,7 +19,8 @@ describe('the migration list', () => {
   });
 });
 
-describe(`migrations up, down and up again (${testEngine})`, () => {
+// In file order: up, down, then up again are steps of one story on one database.
+describe(`migrations up, down and up again (${testEngine})`, { shuffle: false }, () => {
   let testDb: TestDatabase;
   let database: Database;
   beforeAll(async () => {

@@ -34,7 +34,8 @@ interface ScanDetail {
 /** The operator's /metrics token of this file's app (SCANWARD_METRICS_TOKEN). */
 const METRICS_TOKEN = randomBytes(32).toString('hex');
 
-describe(`scan speed and visibility (${testEngine})`, () => {
+// In file order: the metrics test reads the counters the scans of the tests before it left.
+describe(`scan speed and visibility (${testEngine})`, { shuffle: false }, () => {
   let app: TestApp;
   let tenant: Tenant;
   let runner: Runner;

@@ -256,6 +256,37 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
     expect(await section.getByRole('table').count()).toBe(0);
   });
 
+  it('shows a viewer the schedules without the form to add one or the button to delete one', async () => {
+    const schedule: ApiSchemas['Schedule'] = {
+      id: 'sched_viewer0000000000000000',
+      target: 'viewer.example.test',
+      scan_type: 'quick',
+      frequency: 'daily',
+      day_of_week: null,
+      day_of_month: null,
+      hour: 4,
+      timezone: 'UTC',
+      frameworks: [],
+      ports: null,
+      credential_checks: 'defaults',
+      authorized: true,
+      enabled: true,
+      next_run_at: created_at,
+      last_run_at: null,
+      last_scan_id: null,
+      last_error: null,
+      created_at,
+    };
+    mounted = await mountSettingsSection(browser, harness, 'schedules', {
+      session: { ...session, user: { ...session.user, role: 'viewer' } },
+      api: { 'GET /api/v1/scans/schedules': () => ({ status: 200, body: listOf([schedule]) }) },
+    });
+    const section = mounted.page.getByRole('region', { name: 'Scheduled scans' });
+    await section.getByRole('row').filter({ hasText: 'viewer.example.test' }).waitFor();
+    expect(await section.getByRole('button').count()).toBe(0);
+    expect(await section.getByLabel('Schedule target').count()).toBe(0);
+  });
+
   it('lists schedules in words, adds one with every scan option, sends none without the authorization box, and deletes one after asking', async () => {
     const schedules: ApiSchemas['Schedule'][] = [
       {

@@ -3,6 +3,7 @@ import type { Schemas } from '../../api/contract';
 import { apiClientRef, useApi } from '../../api/context';
 import { FRAMEWORKS, SCAN_TYPES, SCHEDULE_FREQUENCIES, vocabulary } from '../../api/vocabulary';
 import { useCollection } from '../../data';
+import { useSession } from '../../session';
 import { Choices, confirmed, Notice, Options, Problem, when } from '../../ui';
 import { ItemTable, Section } from './section';
 
@@ -75,6 +76,8 @@ export function Schedules() {
     );
   };
 
+  // Schedules are the admin's (the API's policy); everyone else reads them.
+  const canManage = useSession().session.user.role === 'admin';
   return (
     <Section id="schedules" title="Scheduled scans">
       <Problem message={schedules.error} />
@@ -96,66 +99,77 @@ export function Schedules() {
               cell: (s) => `${when(s.last_run_at)}${s.last_error ? ` — ${s.last_error}` : ''}`,
             },
           ]}
-          actions={(s) => (
-            <button type="button" className="link" onClick={() => remove(s)}>
-              Delete schedule of {s.target}
-            </button>
-          )}
+          actions={
+            canManage
+              ? (s) => (
+                  <button type="button" className="link" onClick={() => remove(s)}>
+                    Delete schedule of {s.target}
+                  </button>
+                )
+              : undefined
+          }
         />
       )}
-      <form onSubmit={create} className="row">
-        <label>
-          Schedule target
-          <input name="schedule_target" required value={target} onChange={(e) => setTarget(e.target.value)} />
-        </label>
-        <label>
-          Frequency
-          <select
-            name="frequency"
-            value={frequency}
-            onChange={(e) => setFrequency(e.target.value as Frequency)}
-          >
-            <Options of={FREQUENCY_CHOICES} />
-          </select>
-        </label>
-        <label>
-          Hour ({zone})
-          <input
-            name="hour"
-            type="number"
-            min={0}
-            max={23}
-            required
-            value={hour}
-            onChange={(e) => setHour(e.target.value)}
-          />
-        </label>
-        <label>
-          Scan type
-          <select
-            name="schedule_scan_type"
-            value={scanType}
-            onChange={(e) => setScanType(e.target.value as Schemas['ScanType'])}
-          >
-            <Options of={SCAN_TYPES} />
-          </select>
-        </label>
-        <label>
-          Ports (optional)
-          <input
-            name="schedule_ports"
-            placeholder="22,80,443 or 1-1024"
-            value={ports}
-            onChange={(e) => setPorts(e.target.value)}
-          />
-        </label>
-        <Choices legend="Frameworks" of={FRAMEWORKS} chosen={frameworks} onChange={setFrameworks} />
-        <label className="inline">
-          <input type="checkbox" checked={authorized} onChange={(e) => setAuthorized(e.target.checked)} /> I
-          am authorized to scan this target
-        </label>
-        <button type="submit">Add schedule</button>
-      </form>
+      {canManage && (
+        <form onSubmit={create} className="row">
+          <label>
+            Schedule target
+            <input
+              name="schedule_target"
+              required
+              value={target}
+              onChange={(e) => setTarget(e.target.value)}
+            />
+          </label>
+          <label>
+            Frequency
+            <select
+              name="frequency"
+              value={frequency}
+              onChange={(e) => setFrequency(e.target.value as Frequency)}
+            >
+              <Options of={FREQUENCY_CHOICES} />
+            </select>
+          </label>
+          <label>
+            Hour ({zone})
+            <input
+              name="hour"
+              type="number"
+              min={0}
+              max={23}
+              required
+              value={hour}
+              onChange={(e) => setHour(e.target.value)}
+            />
+          </label>
+          <label>
+            Scan type
+            <select
+              name="schedule_scan_type"
+              value={scanType}
+              onChange={(e) => setScanType(e.target.value as Schemas['ScanType'])}
+            >
+              <Options of={SCAN_TYPES} />
+            </select>
+          </label>
+          <label>
+            Ports (optional)
+            <input
+              name="schedule_ports"
+              placeholder="22,80,443 or 1-1024"
+              value={ports}
+              onChange={(e) => setPorts(e.target.value)}
+            />
+          </label>
+          <Choices legend="Frameworks" of={FRAMEWORKS} chosen={frameworks} onChange={setFrameworks} />
+          <label className="inline">
+            <input type="checkbox" checked={authorized} onChange={(e) => setAuthorized(e.target.checked)} /> I
+            am authorized to scan this target
+          </label>
+          <button type="submit">Add schedule</button>
+        </form>
+      )}
     </Section>
   );
 }
