@@ -185,3 +185,11 @@ export const FINDING_GROUP_BYS = vocabulary<Schemas['FindingGroupBy']>({
   cve: 'CVE',
   check: 'Check',
 });
+
+/** A finding's priority as a person set it (p1 first). */
+export const FINDING_PRIORITIES = vocabulary<NonNullable<Schemas['FindingPriority']>>({
+  p1: 'P1 (first)',
+  p2: 'P2',
+  p3: 'P3',
+  p4: 'P4 (last)',
+});

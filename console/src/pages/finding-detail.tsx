@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { problem, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
-import { FINDING_STATUSES, FRAMEWORKS, REMEDIATION_PRIORITIES } from '../api/vocabulary';
+import { FINDING_PRIORITIES, FINDING_STATUSES, FRAMEWORKS, REMEDIATION_PRIORITIES } from '../api/vocabulary';
 import { useLoad, type Live } from '../data';
 import { Markdown } from '../markdown';
 import { Link } from '../router';
@@ -53,6 +53,74 @@ function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail'
       <Problem message={error} />
       <Notice message={done} />
       <button type="submit">Save status</button>
+    </form>
+  );
+}
+
+/** `YYYY-MM-DD` of an ISO time in UTC, for a date box; empty when there is none. */
+const dayOf = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+
+/**
+ * Who works on the finding, how urgent it is and by when: a person's due date replaces the one
+ * the SLA set at detection (an empty box clears it, and the SLA does not set it again).
+ */
+function Assignment({ finding, onChanged }: { finding: Schemas['FindingDetail']; onChanged: () => void }) {
+  const api = useApi(apiClientRef);
+  const [assignee, setAssignee] = useState(finding.assignee ?? '');
+  const [priority, setPriority] = useState<NonNullable<Schemas['FindingPriority']> | ''>(
+    finding.priority ?? '',
+  );
+  const [due, setDue] = useState(dayOf(finding.due_date));
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    setDone(undefined);
+    const { data, error: failure } = await api.PATCH('/api/v1/findings/{finding_id}', {
+      params: { path: { finding_id: finding.id } },
+      body: {
+        assignee: assignee.trim() || null,
+        priority: priority || null,
+        // The end of the chosen day, in UTC: due on that day means overdue after it.
+        due_date: due ? `${due}T23:59:59.000Z` : null,
+      },
+    });
+    if (!data) return setError(problem(failure));
+    setDone('Assignment saved.');
+    onChanged();
+  };
+  return (
+    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="assignment">
+      <h2 id="assignment">Assignment</h2>
+      <label>
+        Assignee
+        <input
+          type="email"
+          name="assignee"
+          placeholder="e-mail"
+          value={assignee}
+          onChange={(e) => setAssignee(e.target.value)}
+        />
+      </label>
+      <label>
+        Priority
+        <select
+          name="priority"
+          value={priority}
+          onChange={(e) => setPriority(e.target.value as NonNullable<Schemas['FindingPriority']> | '')}
+        >
+          <option value="">None</option>
+          <Options of={FINDING_PRIORITIES} />
+        </select>
+      </label>
+      <label>
+        Due date
+        <input type="date" name="due_date" value={due} onChange={(e) => setDue(e.target.value)} />
+      </label>
+      <Problem message={error} />
+      <Notice message={done} />
+      <button type="submit">Save assignment</button>
     </form>
   );
 }
@@ -215,6 +283,12 @@ export function FindingDetail({ id }: { id: string }) {
               <dd data-testid="finding-due">
                 <DueDate due={f.due_date} overdue={f.overdue} />
               </dd>
+              <dt>Assignee</dt>
+              <dd data-testid="finding-assignee">{f.assignee ?? 'Nobody'}</dd>
+              <dt>Priority</dt>
+              <dd data-testid="finding-priority">
+                {f.priority ? FINDING_PRIORITIES.label(f.priority) : 'None'}
+              </dd>
               <dt>Target</dt>
               <dd>{f.target}</dd>
               <dt>Component</dt>
@@ -340,6 +414,7 @@ export function FindingDetail({ id }: { id: string }) {
           </div>
           <div className="side-col">
             <ChangeStatus finding={f} onChanged={() => void reload()} />
+            <Assignment key={f.updated_at} finding={f} onChanged={() => void reload()} />
             <Comments finding={f} onAdded={() => void reload()} />
             <section aria-labelledby="history">
               <h2 id="history">History</h2>

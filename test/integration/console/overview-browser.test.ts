@@ -221,6 +221,34 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
   );
 
   it(
+    'assigns a finding, gives it a priority and a due date of its own on the finding page',
+    async () => {
+      const page = await open();
+      await signInAt(page, '/findings?q=Overview%20low');
+      await page.getByRole('link', { name: 'Overview low' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Overview low' }).waitFor();
+      const form = page.getByRole('form', { name: 'Assignment' });
+      await form.getByLabel('Assignee').fill('alice@example.test');
+      await form.getByLabel('Priority').selectOption('p2');
+      await form.getByLabel('Due date').fill('2099-12-31');
+      await form.getByRole('button', { name: 'Save assignment' }).click();
+      await page.getByTestId('finding-assignee').getByText('alice@example.test').waitFor();
+      await page.getByTestId('finding-priority').getByText('P2').waitFor();
+
+      const id = new URL(page.url()).pathname.split('/').at(-1)!;
+      const detail = okBody(
+        await api.get<{ assignee: string; priority: string; due_date: string }>(`/api/v1/findings/${id}`),
+      );
+      expect(detail).toMatchObject({
+        assignee: 'alice@example.test',
+        priority: 'p2',
+        due_date: '2099-12-31T23:59:59.000Z',
+      });
+    },
+    T,
+  );
+
+  it(
     'searches by free text, target prefix, KEV and dates, with every filter in the URL and kept on reload',
     async () => {
       const page = await open();
