@@ -143,13 +143,18 @@ export interface StreamOptions {
   heartbeatMs: number;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /**
+   * Whether the caller's credentials still hold (the session not revoked, the key not deleted,
+   * the user not disabled); asked at most once a heartbeat, and the stream ends when not.
+   */
+  stillAuthorized?: (() => Promise<boolean>) | undefined;
 }
 
 /**
  * The stream's body: a `retry` line, then every event of the organization after
  * the starting position, in order, as they are published; a comment line as a
  * heartbeat when nothing happened for `heartbeatMs`. Ends when the client goes
- * away, the process stops, or after MAX_STREAM_MS.
+ * away, the process stops, the caller's credentials stop holding, or after MAX_STREAM_MS.
  */
 export async function openEventStream(options: StreamOptions): Promise<Readable> {
   const { db, orgId, signal } = options;
@@ -199,7 +204,12 @@ export async function openEventStream(options: StreamOptions): Promise<Readable>
   async function* lines(): AsyncGenerator<string> {
     try {
       yield `retry: ${RETRY_MS}\n\n`;
+      let checkedAt = Date.now();
       while (!closed && Date.now() < deadline) {
+        if (options.stillAuthorized && Date.now() - checkedAt >= options.heartbeatMs) {
+          checkedAt = Date.now();
+          if (!(await options.stillAuthorized())) break;
+        }
         woken = false;
         const events = await organizationEventsAfter(db, orgId, cursor, options.types, STREAM_PAGE);
         for (const event of events) {

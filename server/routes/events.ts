@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { streamTypesFor } from '../events/access.ts';
 import { openEventStream } from '../events/stream.ts';
+import { resolvePrincipal } from '../auth/gatekeeper.ts';
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
 import { LastEventId } from '../schemas/events.ts';
 
@@ -13,7 +14,7 @@ export const eventStreamRoute = defineRoute({
   summary: 'Live events of the organization (server-sent events)',
   description: [
     'A `text/event-stream` of the organization’s scan progress and finding changes, as they commit: `scan.queued`, `scan.started`, `scan.progress`, `scan.completed`, `scan.failed`, `scan.cancelled`, `vulnerability.found`, `vulnerability.critical`, `finding.updated`. Each event has `id:` (its position), `event:` (its type) and one `data:` line holding `{type, timestamp, data}`, the webhook payload’s shape.',
-    'Opening the stream counts as one request against the rate limit, however long it stays open. A comment line (`: heartbeat`) is sent when nothing happened for a while (15 s by default, `SCANWARD_EVENTS_HEARTBEAT_SECONDS`), and the stream ends after an hour; reconnect with `Last-Event-ID` (EventSource does it by itself) to get every event after that id, in order, for as long as the events are kept (7 days). Without it, the stream starts with the next event.',
+    'Opening the stream counts as one request against the rate limit, however long it stays open. A comment line (`: heartbeat`) is sent when nothing happened for a while (15 s by default, `SCANWARD_EVENTS_HEARTBEAT_SECONDS`), and the stream ends after an hour, or within a heartbeat of its credentials being revoked (a session signed out, a key deleted, a user disabled); reconnect with `Last-Event-ID` (EventSource does it by itself) to get every event after that id, in order, for as long as the events are kept (7 days). Without it, the stream starts with the next event.',
     'An API key needs `read:scans` to open it, and sees the finding events only when it also has `read:findings`. See docs/events.md.',
   ].join('\n\n'),
   tags,
@@ -38,6 +39,15 @@ export const eventStreamRoute = defineRoute({
       lastEventId: raw === undefined ? undefined : Number(raw),
       heartbeatMs: services.config.eventsHeartbeatSeconds * 1000,
       signal: abort.signal,
+      // A revoked session, a deleted key or a disabled user ends an open stream within a heartbeat.
+      stillAuthorized: async () => {
+        try {
+          const again = await resolvePrincipal(ctx, { allowBasic: false });
+          return again.user.id === principal.user.id && again.org.id === principal.org.id;
+        } catch {
+          return false;
+        }
+      },
     });
     // The connection stays open without a request timeout, and no proxy should buffer it.
     ctx.req.socket.setTimeout(0);

@@ -20,6 +20,8 @@ export interface EventStreamClient {
   next(count: number, timeoutMs?: number): Promise<StreamedEvent[]>;
   /** Waits until a comment line (a heartbeat) arrived. */
   comment(timeoutMs?: number): Promise<string>;
+  /** Waits until the server ends the stream (reading and dropping what still arrives). */
+  ended(timeoutMs?: number): Promise<void>;
   close(): void;
 }
 
@@ -33,6 +35,7 @@ export async function openStream(app: TestApp, headers: Record<string, string>):
       text: await res.text(),
       next: () => Promise.reject(new Error(`stream refused: ${res.status}`)),
       comment: () => Promise.reject(new Error(`stream refused: ${res.status}`)),
+      ended: () => Promise.resolve(),
       close: () => abort.abort(),
     };
   }
@@ -99,6 +102,17 @@ export async function openStream(app: TestApp, headers: Record<string, string>):
     comment: async (timeoutMs = 20_000) => {
       await readUntil(() => comments.length > 0, 'a comment line', timeoutMs);
       return comments.shift()!;
+    },
+    ended: async (timeoutMs = 20_000) => {
+      const timer = setTimeout(() => abort.abort(), timeoutMs);
+      try {
+        while (await readMore());
+      } catch (err) {
+        if (abort.signal.aborted) throw new Error('timed out waiting for the stream to end', { cause: err });
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
     },
     close: () => abort.abort(),
   };

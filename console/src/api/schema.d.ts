@@ -1229,7 +1229,7 @@ export interface paths {
          * Live events of the organization (server-sent events)
          * @description A `text/event-stream` of the organization’s scan progress and finding changes, as they commit: `scan.queued`, `scan.started`, `scan.progress`, `scan.completed`, `scan.failed`, `scan.cancelled`, `vulnerability.found`, `vulnerability.critical`, `finding.updated`. Each event has `id:` (its position), `event:` (its type) and one `data:` line holding `{type, timestamp, data}`, the webhook payload’s shape.
          *
-         *     Opening the stream counts as one request against the rate limit, however long it stays open. A comment line (`: heartbeat`) is sent when nothing happened for a while (15 s by default, `SCANWARD_EVENTS_HEARTBEAT_SECONDS`), and the stream ends after an hour; reconnect with `Last-Event-ID` (EventSource does it by itself) to get every event after that id, in order, for as long as the events are kept (7 days). Without it, the stream starts with the next event.
+         *     Opening the stream counts as one request against the rate limit, however long it stays open. A comment line (`: heartbeat`) is sent when nothing happened for a while (15 s by default, `SCANWARD_EVENTS_HEARTBEAT_SECONDS`), and the stream ends after an hour, or within a heartbeat of its credentials being revoked (a session signed out, a key deleted, a user disabled); reconnect with `Last-Event-ID` (EventSource does it by itself) to get every event after that id, in order, for as long as the events are kept (7 days). Without it, the stream starts with the next event.
          *
          *     An API key needs `read:scans` to open it, and sees the finding events only when it also has `read:findings`. See docs/events.md.
          *

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { okBody } from '../../helpers/api-client.ts';
 import { openStream, type EventStreamClient } from '../../helpers/event-stream.ts';
 import { detection, factory, loopbackScan, runScan } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -144,6 +145,33 @@ describe('the event stream', () => {
       const res = await tenant.api.get('/api/v1/scans');
       expect(res.status).toBe(200);
       expect(Number(res.headers.get('x-ratelimit-remaining'))).toBe(afterOpen - 1);
+    } finally {
+      closeAll();
+    }
+  });
+
+  it('ends an open stream within a heartbeat once its credentials are revoked: a disabled user, a deleted key', async () => {
+    try {
+      const tenant = await factory.tenant(suite.app);
+      const member = await tenant.addUser('member');
+      const memberStream = await open({ authorization: `Bearer ${await tenant.bearer(member)}` });
+      const keyId = okBody(
+        await tenant.api.post<{ id: string; key: string }>('/api/v1/api-keys', {
+          name: 'stream reader',
+          permissions: ['read:scans'],
+        }),
+        201,
+      );
+      const keyStream = await open({ 'x-api-key': keyId.key });
+      const adminStream = await open(await bearerHeaders(tenant));
+      expect([memberStream.status, keyStream.status, adminStream.status]).toEqual([200, 200, 200]);
+
+      okBody(await tenant.api.patch(`/api/v1/users/${member.id}`, { disabled: true }));
+      okBody(await tenant.api.del(`/api/v1/api-keys/${keyId.id}`));
+      await memberStream.ended();
+      await keyStream.ended();
+      // The admin, whose credentials hold, keeps the stream: it still beats.
+      expect(await adminStream.comment()).toBe('heartbeat');
     } finally {
       closeAll();
     }
