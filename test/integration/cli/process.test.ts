@@ -102,7 +102,8 @@ function startServer(env: Record<string, string>): Promise<RunningServer> {
   });
 }
 
-describe(`scanward binary (${testEngine})`, () => {
+// In file order: the binary runs against one data directory whose state each test leaves for the next.
+describe(`scanward binary (${testEngine})`, { shuffle: false }, () => {
   let env: Record<string, string>;
   let dataDir: string | undefined;
   let pg: TestDatabase | undefined;

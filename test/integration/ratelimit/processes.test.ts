@@ -37,8 +37,11 @@ if (!process.env.DATABASE_URL) {
 if (!countedRoute)
   console.warn('platform-ratelimit-processes: skipped; no counted GET route is registered yet');
 
+// In file order: the first test counts the users the two processes' start made, before the
+// next adds its own.
 describe.skipIf(!process.env.DATABASE_URL || !countedRoute)(
   'two server processes sharing one PostgreSQL enforce one request limit (postgres)',
+  { shuffle: false },
   () => {
     let database: TestDatabase;
     let db: Knex;

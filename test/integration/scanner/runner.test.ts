@@ -16,7 +16,8 @@ import {
   fakeRedis,
 } from '../../fixtures/listeners.ts';
 
-describe(`scan runner (${testEngine})`, () => {
+// In file order: the scans of one tenant build on each other (the first finds everything new).
+describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
   let app: TestApp;
   let tenant: Tenant;
   let runner: Runner;

@@ -10,7 +10,9 @@ import { factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
-describe(`webhooks (${testEngine})`, () => {
+// In file order: the tests share one receiver whose queued answers (500, then 200) each test sets up
+// for the delivery it makes.
+describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
   let app: TestApp;
   let tenant: Tenant;
   let api: ApiClient;

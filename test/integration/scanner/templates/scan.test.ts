@@ -116,164 +116,171 @@ async function startFixture(host: string, initial: Fixture) {
   });
 }
 
-describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEngine})`, () => {
-  let scanner: ScanApp;
-  let work: string;
-  const fixtures: Array<Awaited<ReturnType<typeof startFixture>>> = [];
+// In file order: each scan of the shared fixture reads what the scans before it recorded.
+describe.skipIf(!haveCorpus)(
+  `nuclei templates through the scan runner (${testEngine})`,
+  { shuffle: false },
+  () => {
+    let scanner: ScanApp;
+    let work: string;
+    const fixtures: Array<Awaited<ReturnType<typeof startFixture>>> = [];
 
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'scanward-template-scan-'));
-    execFileSync('tar', ['-xzf', CORPUS, '-C', work, ...CORPUS_TEMPLATES]);
-    const templates = join(work, 'templates');
-    mkdirSync(templates);
-    for (const file of CORPUS_TEMPLATES)
-      copyFileSync(join(work, file), join(templates, file.split('/').pop()!));
-    writeFileSync(join(templates, 'debug-header.yaml'), BANNER_TEMPLATE);
-    writeFileSync(join(templates, 'default-login.yaml'), LOGIN_TEMPLATE);
-    scanner = await startScanApp({ env: { SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' } });
-    for (const kind of ['vulnerable', 'clean', 'templates-only'] as const) {
-      const host = randomLoopbackAddress();
-      fixtures.push(await startFixture(host, kind));
-    }
-  }, 60_000);
-  afterAll(async () => {
-    await scanner?.close();
-    for (const f of fixtures) {
-      await f.close();
-    }
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
-
-  async function scan(
-    host: string,
-    port: number,
-    credentialChecks?: 'defaults' | 'none',
-  ): Promise<ScanRow & { state: ScanState | string }> {
-    const final = await runScanToEnd(scanner, {
-      target: host,
-      ports: String(port),
-      credentialChecks,
+    beforeAll(async () => {
+      work = mkdtempSync(join(tmpdir(), 'scanward-template-scan-'));
+      execFileSync('tar', ['-xzf', CORPUS, '-C', work, ...CORPUS_TEMPLATES]);
+      const templates = join(work, 'templates');
+      mkdirSync(templates);
+      for (const file of CORPUS_TEMPLATES)
+        copyFileSync(join(work, file), join(templates, file.split('/').pop()!));
+      writeFileSync(join(templates, 'debug-header.yaml'), BANNER_TEMPLATE);
+      writeFileSync(join(templates, 'default-login.yaml'), LOGIN_TEMPLATE);
+      scanner = await startScanApp({ env: { SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' } });
+      for (const kind of ['vulnerable', 'clean', 'templates-only'] as const) {
+        const host = randomLoopbackAddress();
+        fixtures.push(await startFixture(host, kind));
+      }
+    }, 60_000);
+    afterAll(async () => {
+      await scanner?.close();
+      for (const f of fixtures) {
+        await f.close();
+      }
+      if (work) rmSync(work, { recursive: true, force: true });
     });
-    expect(final.error).toBeNull();
-    expect(final.status).toBe('completed');
-    return final;
-  }
 
-  it('template findings merge with the built-in checks, and template-only ones are recorded', async () => {
-    const { host, port } = fixtures[0]!;
-    const final = await scan(host, port);
-    const base = `http://${host}:${port}`;
-    const findings = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId })
-      .whereLike('affected_component', `${base}%`)
-      .whereNot({ template_id: 'open-service' })
-      .orderBy('template_id')) as FindingRow[];
-    expect(findings.map((f) => [f.template_id, f.affected_component])).toEqual([
-      ['directory-listing', `${base}/`],
-      ['env-file-exposed', `${base}/.env`],
-      ['git-config-exposed', `${base}/.git/config`],
-      ['http-missing-security-headers', base],
-      ['scanward-test-debug-header', `${base}/status`],
-    ]);
-    // The built-in check is more severe than the git-config template: its finding wins the merge.
-    expect(findings.find((f) => f.template_id === 'git-config-exposed')).toMatchObject({
-      severity: 'high',
-      tool: 'scanward-web',
-    });
-    const own = findings.find((f) => f.template_id === 'scanward-test-debug-header')!;
-    expect(own).toMatchObject({ severity: 'low', tool: 'nuclei-template' });
-    expect(JSON.stringify(own.cwe_ids)).toContain('CWE-215');
-    expect(JSON.stringify(own.evidence)).toContain('X-Debug-Mode: ON');
-    // Whichever detection won, no secret value reached the evidence.
-    for (const f of findings) expect(JSON.stringify(f.evidence)).not.toContain('hunter2');
+    async function scan(
+      host: string,
+      port: number,
+      credentialChecks?: 'defaults' | 'none',
+    ): Promise<ScanRow & { state: ScanState | string }> {
+      const final = await runScanToEnd(scanner, {
+        target: host,
+        ports: String(port),
+        credentialChecks,
+      });
+      expect(final.error).toBeNull();
+      expect(final.status).toBe('completed');
+      return final;
+    }
 
-    const state = (typeof final.state === 'string' ? JSON.parse(final.state) : final.state) as ScanState;
-    const git = state.detections.find((d) => d.check_id === 'git-config-exposed')!;
-    expect(git.upstream_ids).toEqual(expect.arrayContaining(['git-config', 'exposed-git']));
-    expect(state.detections.find((d) => d.check_id === 'env-file-exposed')!.upstream_ids).toContain(
-      'generic-env',
-    );
-    expect(state.detections.find((d) => d.check_id === 'directory-listing')!.upstream_ids).toContain(
-      'dir-listing',
-    );
-    expect(state.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^templates: 5 of 5 loaded/)]));
-    const covered = state.coverage.filter((c) => c.port === port).map((c) => c.check_id);
-    expect(covered).toEqual(
-      expect.arrayContaining([
-        'nuclei-templates',
-        'git-config-exposed',
-        'env-file-exposed',
-        'scanward-test-debug-header',
-      ]),
-    );
-  }, 120_000);
+    it('template findings merge with the built-in checks, and template-only ones are recorded', async () => {
+      const { host, port } = fixtures[0]!;
+      const final = await scan(host, port);
+      const base = `http://${host}:${port}`;
+      const findings = (await scanner.app.services
+        .db('findings')
+        .where({ org_id: scanner.tenant.orgId })
+        .whereLike('affected_component', `${base}%`)
+        .whereNot({ template_id: 'open-service' })
+        .orderBy('template_id')) as FindingRow[];
+      expect(findings.map((f) => [f.template_id, f.affected_component])).toEqual([
+        ['directory-listing', `${base}/`],
+        ['env-file-exposed', `${base}/.env`],
+        ['git-config-exposed', `${base}/.git/config`],
+        ['http-missing-security-headers', base],
+        ['scanward-test-debug-header', `${base}/status`],
+      ]);
+      // The built-in check is more severe than the git-config template: its finding wins the merge.
+      expect(findings.find((f) => f.template_id === 'git-config-exposed')).toMatchObject({
+        severity: 'high',
+        tool: 'scanward-web',
+      });
+      const own = findings.find((f) => f.template_id === 'scanward-test-debug-header')!;
+      expect(own).toMatchObject({ severity: 'low', tool: 'nuclei-template' });
+      expect(JSON.stringify(own.cwe_ids)).toContain('CWE-215');
+      expect(JSON.stringify(own.evidence)).toContain('X-Debug-Mode: ON');
+      // Whichever detection won, no secret value reached the evidence.
+      for (const f of findings) expect(JSON.stringify(f.evidence)).not.toContain('hunter2');
 
-  it('a clean web server yields no template findings', async () => {
-    const { host, port } = fixtures[1]!;
-    await scan(host, port);
-    const findings = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId })
-      .whereLike('affected_component', `http://${host}:${port}%`)) as FindingRow[];
-    expect(findings.filter((f) => f.tool === 'nuclei-template')).toEqual([]);
-    expect(findings.map((f) => f.template_id)).not.toContain('git-config-exposed');
-    expect(findings.map((f) => f.template_id)).not.toContain('scanward-test-debug-header');
-  }, 120_000);
+      const state = (typeof final.state === 'string' ? JSON.parse(final.state) : final.state) as ScanState;
+      const git = state.detections.find((d) => d.check_id === 'git-config-exposed')!;
+      expect(git.upstream_ids).toEqual(expect.arrayContaining(['git-config', 'exposed-git']));
+      expect(state.detections.find((d) => d.check_id === 'env-file-exposed')!.upstream_ids).toContain(
+        'generic-env',
+      );
+      expect(state.detections.find((d) => d.check_id === 'directory-listing')!.upstream_ids).toContain(
+        'dir-listing',
+      );
+      expect(state.notes).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^templates: 5 of 5 loaded/)]),
+      );
+      const covered = state.coverage.filter((c) => c.port === port).map((c) => c.check_id);
+      expect(covered).toEqual(
+        expect.arrayContaining([
+          'nuclei-templates',
+          'git-config-exposed',
+          'env-file-exposed',
+          'scanward-test-debug-header',
+        ]),
+      );
+    }, 120_000);
 
-  it('runs default-login templates only under credential_checks: defaults', async () => {
-    const fixture = fixtures[1]!;
-    const logins = () => fixture.requests.filter((r) => r.path === '/console/login').length;
-    const before = logins();
-    await scan(fixture.host, fixture.port, 'none');
-    expect(logins()).toBe(before);
-    await scan(fixture.host, fixture.port, 'defaults');
-    expect(logins()).toBe(before + 1);
-  }, 120_000);
+    it('a clean web server yields no template findings', async () => {
+      const { host, port } = fixtures[1]!;
+      await scan(host, port);
+      const findings = (await scanner.app.services
+        .db('findings')
+        .where({ org_id: scanner.tenant.orgId })
+        .whereLike('affected_component', `http://${host}:${port}%`)) as FindingRow[];
+      expect(findings.filter((f) => f.tool === 'nuclei-template')).toEqual([]);
+      expect(findings.map((f) => f.template_id)).not.toContain('git-config-exposed');
+      expect(findings.map((f) => f.template_id)).not.toContain('scanward-test-debug-header');
+    }, 120_000);
 
-  it('corpus templates report on their own, under the canonical ids, where the built-in checks see nothing', async () => {
-    const { host, port } = fixtures[2]!;
-    await scan(host, port);
-    const base = `http://${host}:${port}`;
-    const findings = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
-      .whereLike('affected_component', `${base}%`)
-      .orderBy('template_id')) as FindingRow[];
-    expect(findings.map((f) => [f.template_id, f.severity, f.affected_component])).toEqual([
-      ['directory-listing', 'info', `${base}/`],
-      ['env-file-exposed', 'high', `${base}/.env`],
-      ['git-config-exposed', 'medium', `${base}/.git/config`],
-    ]);
-    const env = JSON.stringify(findings.find((f) => f.template_id === 'env-file-exposed')!.evidence);
-    expect(env).toContain('SECRET_KEY=***');
-    expect(env).not.toContain('s3cr3t-value');
-  }, 120_000);
+    it('runs default-login templates only under credential_checks: defaults', async () => {
+      const fixture = fixtures[1]!;
+      const logins = () => fixture.requests.filter((r) => r.path === '/console/login').length;
+      const before = logins();
+      await scan(fixture.host, fixture.port, 'none');
+      expect(logins()).toBe(before);
+      await scan(fixture.host, fixture.port, 'defaults');
+      expect(logins()).toBe(before + 1);
+    }, 120_000);
 
-  it('template findings the next scan no longer sees are resolved (coverage per template)', async () => {
-    const fixture = fixtures[2]!;
-    const base = `http://${fixture.host}:${fixture.port}`;
-    fixture.become('clean');
-    await scan(fixture.host, fixture.port);
-    const findings = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
-      .whereLike('affected_component', `${base}%`)
-      .orderBy('template_id')) as Array<FindingRow & { status: string }>;
-    expect(findings.map((f) => [f.template_id, f.status])).toEqual([
-      ['directory-listing', 'resolved'],
-      ['env-file-exposed', 'resolved'],
-      ['git-config-exposed', 'resolved'],
-    ]);
+    it('corpus templates report on their own, under the canonical ids, where the built-in checks see nothing', async () => {
+      const { host, port } = fixtures[2]!;
+      await scan(host, port);
+      const base = `http://${host}:${port}`;
+      const findings = (await scanner.app.services
+        .db('findings')
+        .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
+        .whereLike('affected_component', `${base}%`)
+        .orderBy('template_id')) as FindingRow[];
+      expect(findings.map((f) => [f.template_id, f.severity, f.affected_component])).toEqual([
+        ['directory-listing', 'info', `${base}/`],
+        ['env-file-exposed', 'high', `${base}/.env`],
+        ['git-config-exposed', 'medium', `${base}/.git/config`],
+      ]);
+      const env = JSON.stringify(findings.find((f) => f.template_id === 'env-file-exposed')!.evidence);
+      expect(env).toContain('SECRET_KEY=***');
+      expect(env).not.toContain('s3cr3t-value');
+    }, 120_000);
 
-    // A template with no built-in counterpart is resolved by the template's own coverage alone.
-    const first = fixtures[0]!;
-    first.become('clean');
-    await scan(first.host, first.port);
-    const own = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId, template_id: 'scanward-test-debug-header' })
-      .first()) as FindingRow & { status: string };
-    expect(own.status).toBe('resolved');
-  }, 120_000);
-});
+    it('template findings the next scan no longer sees are resolved (coverage per template)', async () => {
+      const fixture = fixtures[2]!;
+      const base = `http://${fixture.host}:${fixture.port}`;
+      fixture.become('clean');
+      await scan(fixture.host, fixture.port);
+      const findings = (await scanner.app.services
+        .db('findings')
+        .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
+        .whereLike('affected_component', `${base}%`)
+        .orderBy('template_id')) as Array<FindingRow & { status: string }>;
+      expect(findings.map((f) => [f.template_id, f.status])).toEqual([
+        ['directory-listing', 'resolved'],
+        ['env-file-exposed', 'resolved'],
+        ['git-config-exposed', 'resolved'],
+      ]);
+
+      // A template with no built-in counterpart is resolved by the template's own coverage alone.
+      const first = fixtures[0]!;
+      first.become('clean');
+      await scan(first.host, first.port);
+      const own = (await scanner.app.services
+        .db('findings')
+        .where({ org_id: scanner.tenant.orgId, template_id: 'scanward-test-debug-header' })
+        .first()) as FindingRow & { status: string };
+      expect(own.status).toBe('resolved');
+    }, 120_000);
+  },
+);
