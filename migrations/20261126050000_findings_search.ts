@@ -8,7 +8,9 @@ import type { Knex } from 'knex';
  *   `pg_trgm` a trigram GIN index over it serves `like '%…%'`. Without the extension (a
  *   PostgreSQL without contrib) the search still works, by reading the organization's rows.
  * - `scanward_inet(target)`: the target as an address, null when it is a name; a b-tree over
- *   (org_id, it) serves the CIDR filter (`<<=` is a range over a b-tree).
+ *   (org_id, it) serves the CIDR filter (`<<=` is a range over a b-tree). PARALLEL UNSAFE: its
+ *   exception handler opens a subtransaction, which PostgreSQL refuses anywhere in a parallel
+ *   query ("cannot start subtransactions during a parallel operation", seen at 100k findings).
  * - (org_id, lower(target) text_pattern_ops): the prefix filter (`like 'redis.%'`), whatever
  *   the database's collation.
  */
@@ -28,7 +30,7 @@ export async function up(knex: Knex): Promise<void> {
     $$`);
   await knex.raw(`
     create or replace function scanward_inet(value text) returns inet
-    language plpgsql immutable strict parallel safe as $$
+    language plpgsql immutable strict parallel unsafe as $$
     begin
       if value !~ '^[0-9A-Fa-f:.]+$' or value !~ '[.:]' then
         return null;

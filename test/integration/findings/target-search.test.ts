@@ -15,6 +15,16 @@ describe('finding search by target', () => {
     total: number;
   };
 
+  it('keeps the address function out of parallel plans: its exception handler cannot run in one', async () => {
+    // A parallel plan of a large CIDR search failed on PostgreSQL with "cannot start
+    // subtransactions during a parallel operation" (the 100k-findings benchmark); PARALLEL
+    // UNSAFE keeps every query that calls it serial.
+    const rows = (await suite.db.raw("select proparallel from pg_proc where proname = 'scanward_inet'")) as {
+      rows: { proparallel: string }[];
+    };
+    expect(rows.rows).toEqual([{ proparallel: 'u' }]);
+  });
+
   it('matches a host, the hosts it begins up to a dot, a trailing-dot prefix and a CIDR range', async () => {
     const tenant = await factory.tenant(suite.app);
     const targets = [
