@@ -14,6 +14,10 @@
  *
  * Plus, for each database, the breakdown by subsystem (bench/footprint-stages.mjs).
  *
+ * To compare with an earlier version, point it at that version's checkout and the command its
+ * `npm start` ran (the breakdown is skipped then):
+ *   BENCH_SERVICE_ROOT=/tmp/before BENCH_SERVICE_ARGS='--import tsx server/main.ts' npm run bench -- footprint
+ *
  * Loopback only: every scan target is in 127.0.0.0/8 and the service runs under a loopback
  * scope policy, which refuses anything else. Port 2024, where this machine's own harness listens
  * on every address, is left out of the scans' port lists, so no check or template talks to it.
@@ -31,6 +35,9 @@ import { formatPortSpec, parsePortSpec } from '../server/scanner/net/ports.ts';
 import { LOOPBACK_SCOPE } from './loopback.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The checkout and the node arguments of the service measured: this one, as `npm start` runs it. */
+const SERVICE_ROOT = process.env.BENCH_SERVICE_ROOT ?? ROOT;
+const SERVICE_ARGS = process.env.BENCH_SERVICE_ARGS?.split(' ') ?? ['server/main.js'];
 const PASSWORD = 'bench-password-0123456789';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Where the harness of this machine listens on every loopback address: never scanned. */
@@ -111,8 +118,8 @@ interface Service {
 
 async function startService(dbEnv: Record<string, string>): Promise<Service> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['server/main.js'], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, SERVICE_ARGS, {
+    cwd: SERVICE_ROOT,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -267,7 +274,7 @@ async function main(): Promise<void> {
   if (await buildIfStale()) console.error('(rebuilt the JavaScript first)');
   console.log(
     `${new Date().toISOString()}; ${cpus().length} CPUs, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.versions.node}; ` +
-      `load average at the start ${load()}\n`,
+      `load average at the start ${load()}; service ${SERVICE_ROOT} ${SERVICE_ARGS.join(' ')}\n`,
   );
   const results: Result[] = [];
   for (const database of [await postgres(), pglite()]) results.push(await measure(database));
@@ -293,6 +300,7 @@ async function main(): Promise<void> {
     `| full scan of 127.0.0.0/24, default ports: time, peak RSS growth | ≤ +150 MB | ${scanRow(pgResult, pgResult.range)} | ${scanRow(liteResult, liteResult.range)} |`,
   );
   console.log(`| load average after | | ${pgResult.load} | ${liteResult.load} |`);
+  if (SERVICE_ROOT !== ROOT) return;
 
   for (const [label, env] of [
     ['PostgreSQL', { DATABASE_URL: PG_URL }],

@@ -35,6 +35,13 @@ describe("nmap's second opinion", () => {
   it('is not asked about the Erlang distribution port, whose probes it only waits out', () => {
     expect(secondOpinionPorts([serviceAt('127.0.0.1', 25672, 'erlang-dist')]).size).toBe(0);
   });
+
+  it('is not asked about an epmd our probe read (it states no version), but is about an unnamed 4369', () => {
+    expect(secondOpinionPorts([serviceAt('127.0.0.1', 4369, 'epmd')]).size).toBe(0);
+    expect(Object.fromEntries(secondOpinionPorts([serviceAt('127.0.0.1', 4369, 'unknown')]))).toEqual({
+      '127.0.0.1': [4369],
+    });
+  });
 });
 
 describe('the order of open ports and services', () => {
