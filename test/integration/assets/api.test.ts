@@ -1,32 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { ObservedHost } from '../../../server/assets/inventory.ts';
-import { expectError, okBody } from '../../helpers/api-client.ts';
+import { getAssetRoute, listAssetsRoute } from '../../../server/routes/assets.ts';
+import {
+  groupFindingsRoute,
+  listFindingsRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
+import { expectError, okBody, type RouteInput } from '../../helpers/api-client.ts';
 import { detection, factory, runScan } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 
 /** GET /api/v1/assets, /api/v1/assets/{id}, the findings' asset_id filter and groups. PGlite and PostgreSQL. */
 
-interface Asset {
-  id: string;
-  address: string;
-  names: string[];
-  service_count: number;
-  end_of_life: boolean;
-  last_scan_id: string | null;
-  open_findings: Record<'total' | 'critical' | 'high' | 'medium' | 'low' | 'info', number>;
-}
-interface AssetPage {
-  items: Asset[];
-  total: number;
-  pages: number;
-}
-interface Group {
-  key: string | null;
-  label: string;
-  detail: string | null;
-  total: number;
-  by_severity: Record<string, number>;
-}
+type AssetQuery = NonNullable<RouteInput<typeof listAssetsRoute>['query']>;
+type GroupQuery = NonNullable<RouteInput<typeof groupFindingsRoute>['query']>;
 
 const redisHost = (address: string, names: string[] = []): ObservedHost => ({
   address,
@@ -68,7 +55,7 @@ describe('assets API', () => {
         hosts: [redisHost('127.0.0.1', ['localhost']), { address: '127.0.0.2', names: [], services: [] }],
       },
     );
-    const page = okBody(await tenant.api.get<AssetPage>('/api/v1/assets'));
+    const page = okBody(await tenant.api.call(listAssetsRoute));
     expect(page.total).toBe(2);
     const one = page.items.find((a) => a.address === '127.0.0.1')!;
     expect(one).toMatchObject({
@@ -78,7 +65,7 @@ describe('assets API', () => {
       last_scan_id: scan.id,
       open_findings: { total: 3, critical: 1, high: 2, medium: 0, low: 0, info: 0 },
     });
-    const detail = okBody(await tenant.api.get<Asset & { services: unknown[] }>(`/api/v1/assets/${one.id}`));
+    const detail = okBody(await tenant.api.call(getAssetRoute, { params: { asset_id: one.id } }));
     expect(detail.services).toEqual([
       expect.objectContaining({
         port: 443,
@@ -98,15 +85,16 @@ describe('assets API', () => {
     ]);
 
     // A resolved finding is no longer open.
-    const open = okBody(
-      await tenant.api.get<{ items: { id: string; severity: string }[] }>(
-        `/api/v1/findings?asset_id=${one.id}`,
-      ),
-    );
+    const open = okBody(await tenant.api.call(listFindingsRoute, { query: { asset_id: one.id } }));
     expect(open.items).toHaveLength(3);
     const critical = open.items.find((f) => f.severity === 'critical')!;
-    okBody(await tenant.api.patch(`/api/v1/findings/${critical.id}`, { status: 'resolved' }));
-    const after = okBody(await tenant.api.get<Asset>(`/api/v1/assets/${one.id}`));
+    okBody(
+      await tenant.api.call(updateFindingRoute, {
+        params: { finding_id: critical.id },
+        body: { status: 'resolved' },
+      }),
+    );
+    const after = okBody(await tenant.api.call(getAssetRoute, { params: { asset_id: one.id } }));
     expect(after.open_findings).toMatchObject({ total: 2, critical: 0, high: 2 });
   });
 
@@ -127,30 +115,34 @@ describe('assets API', () => {
         ],
       },
     );
-    const addresses = async (query: string) =>
-      okBody(await tenant.api.get<AssetPage>(`/api/v1/assets?${query}`))
+    const addresses = async (query: AssetQuery) =>
+      okBody(await tenant.api.call(listAssetsRoute, { query }))
         .items.map((a) => a.address)
         .sort();
-    expect(await addresses('q=127.0.')).toEqual(['127.0.0.1', '127.0.1.5']);
-    expect(await addresses('q=CACHE')).toEqual(['127.0.0.1']);
-    expect(await addresses('q=internal.test')).toEqual(['127.0.0.1', '127.1.0.9']);
+    expect(await addresses({ q: '127.0.' })).toEqual(['127.0.0.1', '127.0.1.5']);
+    expect(await addresses({ q: 'CACHE' })).toEqual(['127.0.0.1']);
+    expect(await addresses({ q: 'internal.test' })).toEqual(['127.0.0.1', '127.1.0.9']);
     // `_` and `%` are literal.
-    expect(await addresses('q=127%25')).toEqual([]);
-    expect(await addresses('has_open_findings=true')).toEqual(['127.0.0.1', '127.0.1.5']);
-    expect(await addresses('has_open_findings=false')).toEqual(['127.1.0.9']);
-    expect(await addresses('severity=medium')).toEqual(['127.0.1.5']);
-    expect(await addresses('severity=critical')).toEqual([]);
-    expect(await addresses('eol=true')).toEqual(['127.0.0.1']);
-    expect(await addresses('eol=false')).toEqual(['127.0.1.5', '127.1.0.9']);
-    const paged = okBody(await tenant.api.get<AssetPage>('/api/v1/assets?per_page=2&page=2'));
+    expect(await addresses({ q: '127%' })).toEqual([]);
+    expect(await addresses({ has_open_findings: 'true' })).toEqual(['127.0.0.1', '127.0.1.5']);
+    expect(await addresses({ has_open_findings: 'false' })).toEqual(['127.1.0.9']);
+    expect(await addresses({ severity: 'medium' })).toEqual(['127.0.1.5']);
+    expect(await addresses({ severity: 'critical' })).toEqual([]);
+    expect(await addresses({ eol: 'true' })).toEqual(['127.0.0.1']);
+    expect(await addresses({ eol: 'false' })).toEqual(['127.0.1.5', '127.1.0.9']);
+    const paged = okBody(await tenant.api.call(listAssetsRoute, { query: { per_page: 2, page: 2 } }));
     expect(paged).toMatchObject({ total: 3, pages: 2 });
     expect(paged.items).toHaveLength(1);
 
+    // Values the contract does not allow, sent as a raw query.
     await expectError(await tenant.api.get('/api/v1/assets?eol=maybe'), 422, 'VALIDATION_ERROR');
-    expect((await tenant.api.get('/api/v1/assets?severity=urgent')).body).toMatchObject({
-      field: 'severity',
-    });
-    expect((await tenant.api.get('/api/v1/assets?q=')).status).toBe(422);
+    await expectError(
+      await tenant.api.get('/api/v1/assets?severity=urgent'),
+      422,
+      'VALIDATION_ERROR',
+      'severity',
+    );
+    await expectError(await tenant.api.get('/api/v1/assets?q='), 422, 'VALIDATION_ERROR');
   });
 
   it('keeps one asset per address: names accumulate, a name moves to its new address, services update', async () => {
@@ -182,7 +174,7 @@ describe('assets API', () => {
         { address: '127.0.0.3', names: ['a.internal.test'], services: [] },
       ],
     });
-    const page = okBody(await tenant.api.get<AssetPage>('/api/v1/assets'));
+    const page = okBody(await tenant.api.call(listAssetsRoute));
     const seen = page.items
       .map((a) => [a.address, a.names])
       .sort((x, y) => String(x[0]).localeCompare(String(y[0])));
@@ -191,20 +183,7 @@ describe('assets API', () => {
       ['127.0.0.3', ['a.internal.test']],
     ]);
     const id = page.items.find((a) => a.address === '127.0.0.1')!.id;
-    const detail = okBody(
-      await tenant.api.get<{
-        first_seen_at: string;
-        last_seen_at: string;
-        end_of_life: boolean;
-        services: {
-          port: number;
-          version: string;
-          first_seen_at: string;
-          last_seen_at: string;
-          eol: { status: string };
-        }[];
-      }>(`/api/v1/assets/${id}`),
-    );
+    const detail = okBody(await tenant.api.call(getAssetRoute, { params: { asset_id: id } }));
     expect(detail).toMatchObject({
       first_seen_at: first.toISOString(),
       last_seen_at: later.toISOString(),
@@ -224,7 +203,7 @@ describe('assets API', () => {
         { address: '::1', names: ['dual.internal.test'], services: [] },
       ],
     });
-    const dual = okBody(await tenant.api.get<AssetPage>('/api/v1/assets?q=dual'));
+    const dual = okBody(await tenant.api.call(listAssetsRoute, { query: { q: 'dual' } }));
     expect(dual.items.map((a) => a.address).sort()).toEqual(['127.0.0.1', '::1']);
     // A port the later scan did not see stays, with its last sighting.
     expect(detail.services.find((s) => s.port === 443)).toMatchObject({ last_seen_at: first.toISOString() });
@@ -238,26 +217,30 @@ describe('assets API', () => {
     await runScan(suite.db, tenant.orgId, [], {
       hosts: [{ address: '127.0.0.7', names: ['web.internal.test'], services: [] }],
     });
-    const asset = okBody(await tenant.api.get<AssetPage>('/api/v1/assets')).items[0]!;
+    const asset = okBody(await tenant.api.call(listAssetsRoute)).items[0]!;
     expect(asset.open_findings.total).toBe(1);
-    const listed = okBody(
-      await tenant.api.get<{ items: { id: string }[] }>(`/api/v1/findings?asset_id=${asset.id}`),
-    );
+    const listed = okBody(await tenant.api.call(listFindingsRoute, { query: { asset_id: asset.id } }));
     expect(listed.items.map((f) => f.id)).toEqual(summary.new_finding_ids);
   });
 
   it('answers 404 for a missing or foreign asset, and another organization sees none of them', async () => {
     const owner = await factory.tenant(suite.app);
     await runScan(suite.db, owner.orgId, [detection()], { hosts: [redisHost('127.0.0.1')] });
-    const asset = okBody(await owner.api.get<AssetPage>('/api/v1/assets')).items[0]!;
+    const asset = okBody(await owner.api.call(listAssetsRoute)).items[0]!;
     const other = await factory.tenant(suite.app);
-    await expectError(await other.api.get(`/api/v1/assets/${asset.id}`), 404, 'NOT_FOUND');
-    await expectError(await owner.api.get('/api/v1/assets/asset_000000000000000000000000'), 404, 'NOT_FOUND');
-    expect(okBody(await other.api.get<AssetPage>('/api/v1/assets')).total).toBe(0);
-    expect(
-      okBody(await other.api.get<{ total: number }>(`/api/v1/findings?asset_id=${asset.id}`)).total,
-    ).toBe(0);
-    const groups = okBody(await other.api.get<{ items: Group[] }>('/api/v1/findings/groups?by=asset'));
+    await expectError(
+      await other.api.call(getAssetRoute, { params: { asset_id: asset.id } }),
+      404,
+      'NOT_FOUND',
+    );
+    await expectError(
+      await owner.api.call(getAssetRoute, { params: { asset_id: 'asset_000000000000000000000000' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expect(okBody(await other.api.call(listAssetsRoute)).total).toBe(0);
+    expect(okBody(await other.api.call(listFindingsRoute, { query: { asset_id: asset.id } })).total).toBe(0);
+    const groups = okBody(await other.api.call(groupFindingsRoute, { query: { by: 'asset' } }));
     expect(groups.items).toEqual([]);
   });
 });
@@ -294,14 +277,9 @@ describe('findings grouped by asset, CVE or check', () => {
       ],
       { hosts: [redisHost('127.0.0.1', ['localhost']), { address: '127.0.0.2', names: [], services: [] }] },
     );
-    const groups = async (query: string) =>
-      okBody(
-        await tenant.api.get<{ by: string; items: Group[]; total: number }>(
-          `/api/v1/findings/groups?${query}`,
-        ),
-      );
+    const groups = async (query: GroupQuery) => okBody(await tenant.api.call(groupFindingsRoute, { query }));
 
-    const byAsset = await groups('by=asset');
+    const byAsset = await groups({ by: 'asset' });
     expect(byAsset.by).toBe('asset');
     expect(byAsset.items.map((g) => [g.label, g.detail, g.total, g.by_severity.critical])).toEqual([
       ['127.0.0.1', 'localhost', 2, 1],
@@ -310,38 +288,40 @@ describe('findings grouped by asset, CVE or check', () => {
     ]);
     expect(byAsset.items[2]!.key).toBeNull();
     const first = byAsset.items[0]!;
-    const listed = okBody(await tenant.api.get<{ total: number }>(`/api/v1/findings?asset_id=${first.key}`));
+    const listed = okBody(await tenant.api.call(listFindingsRoute, { query: { asset_id: first.key! } }));
     expect(listed.total).toBe(first.total);
 
-    const byCve = await groups('by=cve');
+    const byCve = await groups({ by: 'cve' });
     expect(byCve.items.map((g) => [g.key, g.total])).toEqual([
       ['CVE-2024-0001', 2],
       ['CVE-2024-0002', 1],
     ]);
-    const byCheck = await groups('by=check');
+    const byCheck = await groups({ by: 'check' });
     expect(byCheck.items.map((g) => [g.key, g.detail, g.total, g.by_severity])).toEqual([
       ['check-a', 'Check A', 2, { critical: 2, high: 0, medium: 0, low: 0, info: 0 }],
       ['check-c', 'Check C', 1, { critical: 0, high: 0, medium: 1, low: 0, info: 0 }],
       ['check-b', 'Check B', 1, { critical: 0, high: 0, medium: 0, low: 1, info: 0 }],
     ]);
-    const ofCheck = okBody(await tenant.api.get<{ total: number }>('/api/v1/findings?template_id=check-a'));
+    const ofCheck = okBody(await tenant.api.call(listFindingsRoute, { query: { template_id: 'check-a' } }));
     expect(ofCheck.total).toBe(2);
 
     // The list's filters apply, and groups are paginated.
-    expect((await groups('by=check&severity=low')).items.map((g) => g.key)).toEqual(['check-b']);
-    expect((await groups(`by=check&asset_id=${first.key}`)).items.map((g) => g.key)).toEqual([
+    expect((await groups({ by: 'check', severity: 'low' })).items.map((g) => g.key)).toEqual(['check-b']);
+    expect((await groups({ by: 'check', asset_id: first.key! })).items.map((g) => g.key)).toEqual([
       'check-a',
       'check-b',
     ]);
-    const paged = await groups('by=check&per_page=2&page=2');
+    const paged = await groups({ by: 'check', per_page: 2, page: 2 });
     expect(paged).toMatchObject({ total: 3 });
     expect(paged.items.map((g) => g.key)).toEqual(['check-b']);
 
-    expect((await tenant.api.get('/api/v1/findings/groups')).body).toMatchObject({
-      error_code: 'VALIDATION_ERROR',
-      field: 'by',
-    });
-    expect((await tenant.api.get('/api/v1/findings/groups?by=port')).status).toBe(422);
-    expect((await tenant.api.get('/api/v1/findings/groups?by=cve&cve=nope')).status).toBe(422);
+    // Queries the contract does not allow, sent raw.
+    await expectError(await tenant.api.get('/api/v1/findings/groups'), 422, 'VALIDATION_ERROR', 'by');
+    await expectError(await tenant.api.get('/api/v1/findings/groups?by=port'), 422, 'VALIDATION_ERROR');
+    await expectError(
+      await tenant.api.get('/api/v1/findings/groups?by=cve&cve=nope'),
+      422,
+      'VALIDATION_ERROR',
+    );
   });
 });

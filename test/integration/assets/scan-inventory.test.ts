@@ -1,5 +1,7 @@
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAssetRoute, listAssetsRoute } from '../../../server/routes/assets.ts';
+import { listFindingsRoute } from '../../../server/routes/findings.ts';
 import { apiClient, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../helpers/scanner.ts';
@@ -20,22 +22,6 @@ function endOfLifeRedis(socket: Socket) {
       socket.write(`$${body.length}\r\n${body}\r\n`);
     }
   });
-}
-
-interface AssetDetail {
-  id: string;
-  address: string;
-  last_scan_id: string;
-  end_of_life: boolean;
-  open_findings: { total: number };
-  services: {
-    port: number;
-    service: string;
-    product: string | null;
-    version: string | null;
-    tls: boolean;
-    eol: { status: string; product: string | null; cycle: string | null };
-  }[];
 }
 
 /** A real scan of loopback fixtures keeps the asset inventory: the host, its services, EOL and findings. */
@@ -68,11 +54,9 @@ describe(`a scan records its hosts as assets (${testEngine})`, () => {
     });
     expect(scan.status).toBe('completed');
 
-    const page = okBody(
-      await api.get<{ items: { id: string; address: string }[] }>(`/api/v1/assets?q=${host}`),
-    );
+    const page = okBody(await api.call(listAssetsRoute, { query: { q: host } }));
     expect(page.items.map((a) => a.address)).toEqual([host]);
-    const asset = okBody(await api.get<AssetDetail>(`/api/v1/assets/${page.items[0]!.id}`));
+    const asset = okBody(await api.call(getAssetRoute, { params: { asset_id: page.items[0]!.id } }));
     expect(asset).toMatchObject({ address: host, last_scan_id: scan.id, end_of_life: true });
     expect(asset.services.map((s) => s.port)).toEqual([ssh.port, redis.port].sort((a, b) => a - b));
     expect(asset.services.find((s) => s.port === ssh.port)).toMatchObject({
@@ -88,21 +72,15 @@ describe(`a scan records its hosts as assets (${testEngine})`, () => {
     });
 
     // Every finding the scan observed on the host is on the asset, and counted as open.
-    const ofScan = okBody(await api.get<{ total: number }>(`/api/v1/findings?scan_id=${scan.id}`));
-    const onAsset = okBody(
-      await api.get<{ total: number; items: { template_id: string }[] }>(
-        `/api/v1/findings?asset_id=${asset.id}`,
-      ),
-    );
+    const ofScan = okBody(await api.call(listFindingsRoute, { query: { scan_id: scan.id } }));
+    const onAsset = okBody(await api.call(listFindingsRoute, { query: { asset_id: asset.id } }));
     expect(onAsset.total).toBe(ofScan.total);
     expect(onAsset.items.map((f) => f.template_id)).toContain('software-end-of-life:redis');
     expect(asset.open_findings.total).toBe(ofScan.total);
 
     // A second scan of the host keeps one asset and moves its last sighting.
     const again = await runScanToEnd(scanApp, { target: host, ports: `${redis.port}`, scanType: 'quick' });
-    const after = okBody(
-      await api.get<{ items: { id: string; last_scan_id: string }[] }>(`/api/v1/assets?q=${host}`),
-    );
+    const after = okBody(await api.call(listAssetsRoute, { query: { q: host } }));
     expect(after.items).toEqual([expect.objectContaining({ id: asset.id, last_scan_id: again.id })]);
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { listFindingsRoute, updateFindingRoute } from '../../../server/routes/findings.ts';
+import { getOverviewRoute } from '../../../server/routes/overview.ts';
 import { okBody } from '../../helpers/api-client.ts';
 import { detection, factory, insertScan, runScan } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -7,24 +9,6 @@ import { useTestApp } from '../../helpers/suite-app.ts';
 describe('overview', () => {
   const suite = useTestApp();
   const DAY = 86_400_000;
-  type Filter = Record<string, string>;
-  type Overview = {
-    generated_at: string;
-    open: { total: number; by_severity: Record<string, number>; filter: Filter };
-    overdue: { total: number; filter: Filter };
-    kev: { total: number; filter: Filter };
-    trend: { week_start: string; week_end: string; new: number; resolved: number; filter: Filter }[];
-    open_by_age: {
-      label: string;
-      min_days: number;
-      max_days: number | null;
-      count: number;
-      filter: Filter;
-    }[];
-    top_targets: { target: string; open: number; by_severity: Record<string, number>; filter: Filter }[];
-    top_cves: { cve: string; kev: boolean; open: number; severity: string; filter: Filter }[];
-    running_scans: { total: number; items: { id: string }[] } | null;
-  };
 
   it('counts open, overdue, KEV, age, weekly, target and CVE figures, each matching the list its filter names', async () => {
     const tenant = await factory.tenant(suite.app);
@@ -43,12 +27,17 @@ describe('overview', () => {
       detection({ severity: 'low', target: '127.0.0.1' }),
       detection({ severity: 'info', target: '127.0.0.1' }),
     ]);
-    const low = okBody(await tenant.api.get<{ items: { id: string }[] }>('/api/v1/findings?severity=low'));
+    const low = okBody(await tenant.api.call(listFindingsRoute, { query: { severity: 'low' } }));
     const resolvedId = low.items[0]!.id;
-    okBody(await tenant.api.patch(`/api/v1/findings/${resolvedId}`, { status: 'resolved' }));
+    okBody(
+      await tenant.api.call(updateFindingRoute, {
+        params: { finding_id: resolvedId },
+        body: { status: 'resolved' },
+      }),
+    );
     const running = await insertScan(suite.db, tenant.orgId, { status: 'running' });
 
-    const o = okBody(await tenant.api.get<Overview>('/api/v1/overview'));
+    const o = okBody(await tenant.api.call(getOverviewRoute));
     expect(o.open.by_severity).toEqual({ critical: 1, high: 1, medium: 1, low: 0, info: 1 });
     expect(o.open.total).toBe(4);
     expect(o.overdue.total).toBe(2); // the critical (7 days) and the high (30 days), 40 days old
@@ -75,10 +64,8 @@ describe('overview', () => {
     expect(o.running_scans?.total).toBe(1);
 
     // Every figure's filter lists exactly the findings it counted.
-    const listed = async (filter: Filter) =>
-      okBody(
-        await tenant.api.get<{ total: number }>(`/api/v1/findings?${new URLSearchParams(filter).toString()}`),
-      ).total;
+    const listed = async (filter: Record<string, string>) =>
+      okBody(await tenant.api.call(listFindingsRoute, { query: filter })).total;
     expect(await listed(o.open.filter)).toBe(o.open.total);
     expect(await listed(o.overdue.filter)).toBe(o.overdue.total);
     expect(await listed(o.kev.filter)).toBe(o.kev.total);
@@ -92,7 +79,7 @@ describe('overview', () => {
     const tenant = await factory.tenant(suite.app);
     await runScan(suite.db, tenant.orgId, [detection({ severity: 'critical' })]);
     const other = await factory.tenant(suite.app);
-    const o = okBody(await other.api.get<Overview>('/api/v1/overview'));
+    const o = okBody(await other.api.call(getOverviewRoute));
     expect(o.open.total).toBe(0);
     expect(o.overdue.total).toBe(0);
     expect(o.top_targets).toEqual([]);

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { FINDING_EVENTS, organizationEventsAfter, sequenceEvents } from '../../../server/events/outbox.ts';
 import { reopenExpiredAcceptances } from '../../../server/findings/acceptance-expiry.ts';
-import type { FindingDetail, UpdatedFinding } from '../../../server/schemas/findings.ts';
-import { okBody } from '../../helpers/api-client.ts';
+import {
+  bulkUpdateFindingsRoute,
+  exportFindingsRoute,
+  getFindingRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
+import { expectError, okBody } from '../../helpers/api-client.ts';
 import { detection, factory } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 
@@ -18,51 +23,54 @@ describe('risk acceptance', () => {
     return { tenant, findingId: tenant.summary!.new_finding_ids[0]! };
   };
 
+  const finding = (finding_id: string) => ({ params: { finding_id } });
+
   it('refuses accepted and false_positive without a justification (422 naming it), in PATCH and the bulk update', async () => {
     const { tenant, findingId } = await tenantWithFinding();
-    for (const status of ['accepted', 'false_positive']) {
-      const res = await tenant.api.patch(`/api/v1/findings/${findingId}`, { status });
+    for (const status of ['accepted', 'false_positive'] as const) {
+      const res = await tenant.api.call(updateFindingRoute, { ...finding(findingId), body: { status } });
       expect(res.status, status).toBe(422);
-      expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'justification' });
-      const blank = await tenant.api.patch(`/api/v1/findings/${findingId}`, { status, justification: '  ' });
-      expect(blank.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'justification' });
+      await expectError(res, 422, 'VALIDATION_ERROR', 'justification');
+      const blank = await tenant.api.call(updateFindingRoute, {
+        ...finding(findingId),
+        body: { status, justification: '  ' },
+      });
+      await expectError(blank, 422, 'VALIDATION_ERROR', 'justification');
     }
-    const bulk = await tenant.api.post('/api/v1/findings/bulk', {
-      finding_ids: [findingId],
-      update: { status: 'false_positive' },
+    const bulk = await tenant.api.call(bulkUpdateFindingsRoute, {
+      body: { finding_ids: [findingId], update: { status: 'false_positive' } },
     });
-    expect(bulk.status).toBe(422);
-    expect(bulk.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'update.justification' });
-    const detail = okBody(await tenant.api.get<FindingDetail>(`/api/v1/findings/${findingId}`));
+    await expectError(bulk, 422, 'VALIDATION_ERROR', 'update.justification');
+    const detail = okBody(await tenant.api.call(getFindingRoute, finding(findingId)));
     expect(detail.status).toBe('open');
   });
 
   it('refuses expires_at with another status than accepted, or in the past (422 naming it)', async () => {
     const { tenant, findingId } = await tenantWithFinding();
     const future = new Date(Date.now() + 86_400_000).toISOString();
-    const fp = await tenant.api.patch(`/api/v1/findings/${findingId}`, {
-      status: 'false_positive',
-      justification: 'scanner misread the banner',
-      expires_at: future,
+    const fp = await tenant.api.call(updateFindingRoute, {
+      ...finding(findingId),
+      body: { status: 'false_positive', justification: 'scanner misread the banner', expires_at: future },
     });
-    expect(fp.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'expires_at' });
-    const past = await tenant.api.patch(`/api/v1/findings/${findingId}`, {
-      status: 'accepted',
-      justification: 'accepted until last year',
-      expires_at: new Date(Date.now() - 1000).toISOString(),
+    await expectError(fp, 422, 'VALIDATION_ERROR', 'expires_at');
+    const past = await tenant.api.call(updateFindingRoute, {
+      ...finding(findingId),
+      body: {
+        status: 'accepted',
+        justification: 'accepted until last year',
+        expires_at: new Date(Date.now() - 1000).toISOString(),
+      },
     });
-    expect(past.status).toBe(422);
-    expect(past.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'expires_at' });
+    await expectError(past, 422, 'VALIDATION_ERROR', 'expires_at');
   });
 
   it('keeps the justification, who and when on the finding, in its history and in both exports', async () => {
     const { tenant, findingId } = await tenantWithFinding();
     const expires = new Date(Date.now() + 7 * 86_400_000).toISOString();
     const updated = okBody(
-      await tenant.api.patch<UpdatedFinding>(`/api/v1/findings/${findingId}`, {
-        status: 'accepted',
-        justification: 'behind the VPN; fix planned in Q1',
-        expires_at: expires,
+      await tenant.api.call(updateFindingRoute, {
+        ...finding(findingId),
+        body: { status: 'accepted', justification: 'behind the VPN; fix planned in Q1', expires_at: expires },
       }),
     );
     expect(updated).toMatchObject({
@@ -73,7 +81,7 @@ describe('risk acceptance', () => {
     });
     expect(updated.justified_at).not.toBeNull();
 
-    const detail = okBody(await tenant.api.get<FindingDetail>(`/api/v1/findings/${findingId}`));
+    const detail = okBody(await tenant.api.call(getFindingRoute, finding(findingId)));
     expect(detail).toMatchObject({
       justification: 'behind the VPN; fix planned in Q1',
       justified_by: tenant.admin.email,
@@ -87,13 +95,13 @@ describe('risk acceptance', () => {
       justification: 'behind the VPN; fix planned in Q1',
     });
 
-    const json = okBody(await tenant.api.get<FindingDetail[]>('/api/v1/findings/export?format=json'));
+    const json = okBody(await tenant.api.call(exportFindingsRoute, { query: { format: 'json' } }));
     expect(json[0]).toMatchObject({
       justification: 'behind the VPN; fix planned in Q1',
       justified_by: tenant.admin.email,
       acceptance_expires_at: expires,
     });
-    const csv = await tenant.api.get('/api/v1/findings/export?format=csv');
+    const csv = await tenant.api.call(exportFindingsRoute, { query: { format: 'csv' } });
     expect(csv.status).toBe(200);
     const [header, row] = csv.text.split('\r\n');
     const columns = header!.split(',');
@@ -109,14 +117,16 @@ describe('risk acceptance', () => {
     const tenant = await factory.tenant(suite.app, { findings: [detection(), detection()] });
     const [a, b] = tenant.summary!.new_finding_ids;
     const bulk = okBody(
-      await tenant.api.post('/api/v1/findings/bulk', {
-        finding_ids: [a, b],
-        update: { status: 'false_positive', justification: 'test fixture, not a real service' },
+      await tenant.api.call(bulkUpdateFindingsRoute, {
+        body: {
+          finding_ids: [a!, b!],
+          update: { status: 'false_positive', justification: 'test fixture, not a real service' },
+        },
       }),
     );
     expect(bulk).toMatchObject({ updated: 2 });
     for (const id of [a, b]) {
-      const detail = okBody(await tenant.api.get<FindingDetail>(`/api/v1/findings/${id}`));
+      const detail = okBody(await tenant.api.call(getFindingRoute, finding(id!)));
       expect(detail).toMatchObject({
         status: 'false_positive',
         justification: 'test fixture, not a real service',
@@ -125,7 +135,7 @@ describe('risk acceptance', () => {
       });
     }
     const reopened = okBody(
-      await tenant.api.patch<UpdatedFinding>(`/api/v1/findings/${a}`, { status: 'in_progress' }),
+      await tenant.api.call(updateFindingRoute, { ...finding(a!), body: { status: 'in_progress' } }),
     );
     expect(reopened).toMatchObject({
       status: 'in_progress',
@@ -141,10 +151,13 @@ describe('risk acceptance', () => {
     const accepted = Date.now();
     const expires = new Date(accepted + 60_000);
     okBody(
-      await tenant.api.patch(`/api/v1/findings/${findingId}`, {
-        status: 'accepted',
-        justification: 'short-lived exception',
-        expires_at: expires.toISOString(),
+      await tenant.api.call(updateFindingRoute, {
+        ...finding(findingId),
+        body: {
+          status: 'accepted',
+          justification: 'short-lived exception',
+          expires_at: expires.toISOString(),
+        },
       }),
     );
     await sequenceEvents(suite.db);
@@ -156,12 +169,10 @@ describe('risk acceptance', () => {
     expect(await reopenExpiredAcceptances(suite.db, new Date(expires.getTime() - 1))).not.toContain(
       findingId,
     );
-    expect(okBody(await tenant.api.get<FindingDetail>(`/api/v1/findings/${findingId}`)).status).toBe(
-      'accepted',
-    );
+    expect(okBody(await tenant.api.call(getFindingRoute, finding(findingId))).status).toBe('accepted');
     expect(await reopenExpiredAcceptances(suite.db, expires)).toContain(findingId);
 
-    const detail = okBody(await tenant.api.get<FindingDetail>(`/api/v1/findings/${findingId}`));
+    const detail = okBody(await tenant.api.call(getFindingRoute, finding(findingId)));
     expect(detail).toMatchObject({
       status: 'open',
       justification: null,
