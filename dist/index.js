@@ -39163,6 +39163,10 @@ var FindingDetail = object({
   frameworks: array(FrameworkMappingDetail),
   comments: array(Comment),
   history: array(HistoryEntry),
+  asset_id: schemas_string().nullable().meta({
+    description: "The asset the finding is on (`GET /api/v1/assets/{asset_id}`, docs/assets.md): the host of its affected component or target in the inventory of its organization; null while no scan or import has recorded that host",
+    example: "asset_3k9x0c2m4q8w1e5r7t6y2u0i"
+  }),
   assignee: schemas_string().nullable(),
   priority: FindingPriority.nullable(),
   ...deadlineFields,

@@ -114,6 +114,7 @@ export const DETAIL_COLUMNS = [
   'priority',
   'notes',
   ...ACCEPTANCE_COLUMNS,
+  'asset_id',
   'updated_at',
 ] as const satisfies readonly (keyof FindingRow)[];
 

@@ -145,6 +145,7 @@ export function exportFinding(row: ExportSourceRow): ExportFinding {
     justified_by: row.justified_by ?? null,
     justified_at: isoOrNull(row.justified_at),
     acceptance_expires_at: isoOrNull(row.acceptance_expires_at),
+    asset_id: row.asset_id ?? null,
     due_date: isoOrNull(row.due_date),
     overdue: isOverdue(row, new Date()),
   };
@@ -180,6 +181,7 @@ export function findingDetail(row: DetailRow, comments: CommentRow[], history: H
     last_seen_at: base.last_seen_at,
     times_seen: base.times_seen,
     last_scan_id: base.last_scan_id,
+    asset_id: base.asset_id ?? null,
     assignee: row.assignee,
     priority: row.priority,
     due_date: row.due_date ? iso(row.due_date) : null,

@@ -296,6 +296,7 @@ select
   "justified_by",
   "justified_at",
   "acceptance_expires_at",
+  "asset_id",
   "updated_at"
 from
   "findings"

@@ -230,6 +230,16 @@ export const FindingDetail = z
     frameworks: z.array(FrameworkMappingDetail),
     comments: z.array(Comment),
     history: z.array(HistoryEntry),
+    asset_id: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The asset the finding is on (`GET /api/v1/assets/{asset_id}`, docs/assets.md): the host of its ' +
+          'affected component or target in the inventory of its organization; null while no scan or import ' +
+          'has recorded that host',
+        example: 'asset_3k9x0c2m4q8w1e5r7t6y2u0i',
+      }),
     assignee: z.string().nullable(),
     priority: FindingPriority.nullable(),
     ...deadlineFields,

@@ -2101,6 +2101,11 @@ export interface components {
             frameworks: components["schemas"]["FrameworkMappingDetail"][];
             comments: components["schemas"]["Comment"][];
             history: components["schemas"]["HistoryEntry"][];
+            /**
+             * @description The asset the finding is on (`GET /api/v1/assets/{asset_id}`, docs/assets.md): the host of its affected component or target in the inventory of its organization; null while no scan or import has recorded that host
+             * @example asset_3k9x0c2m4q8w1e5r7t6y2u0i
+             */
+            asset_id: string | null;
             assignee: string | null;
             priority: components["schemas"]["FindingPriority"];
             /**

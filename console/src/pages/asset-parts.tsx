@@ -1,9 +1,14 @@
 import type { Schemas } from '../api/contract';
+import { apiClientRef, useApi } from '../api/context';
 import { EOL_STATUSES, SEVERITIES } from '../api/vocabulary';
+import { useLoad } from '../data';
 import { Link } from '../router';
 import { Severity, queryString } from '../ui';
 
-/** Pieces the asset list and the asset page share: the end-of-life badge and the open-findings counts. */
+/**
+ * Pieces the asset pages share with each other and with the finding page: the end-of-life
+ * badge, the open-findings counts, and a link to an asset by its id.
+ */
 
 type Eol = Schemas['AssetService']['eol'];
 
@@ -37,5 +42,23 @@ export function OpenFindings({ assetId, open }: { assetId: string; open: Schemas
           </li>
         ))}
     </ul>
+  );
+}
+
+/**
+ * A link to the asset's page, named by its address (its names beside it) once the asset is
+ * read; its id until then, or should it not be readable.
+ */
+export function AssetLink({ id }: { id: string }) {
+  const api = useApi(apiClientRef);
+  const { data: asset } = useLoad(
+    () => api.GET('/api/v1/assets/{asset_id}', { params: { path: { asset_id: id } } }),
+    `asset/${id}`,
+  );
+  return (
+    <>
+      <Link href={`/inventory/${encodeURIComponent(id)}`}>{asset ? asset.address : id}</Link>
+      {asset && asset.names.length > 0 && <span className="sub names"> ({asset.names.join(', ')})</span>}
+    </>
   );
 }

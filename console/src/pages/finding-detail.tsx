@@ -7,10 +7,17 @@ import { Markdown } from '../markdown';
 import { Link } from '../router';
 import { JustificationFields, justified, type Justified } from '../triage';
 import { DueDate, Notice, Options, Page, Problem, Severity, Status, label, when } from '../ui';
+import { AssetLink } from './asset-parts';
 
 const cveLink = (id: string) => `https://nvd.nist.gov/vuln/detail/${encodeURIComponent(id)}`;
 const cweLink = (id: string) => `https://cwe.mitre.org/data/definitions/${id.replace(/^CWE-/i, '')}.html`;
 
+/**
+ * The status form. It starts at the finding's status and follows it when someone else changes
+ * it (another person, or the timer reopening a lapsed acceptance, seen through the event
+ * stream): the choice, the reason and the last notice are reset then, so the form never offers
+ * or reports a status the finding has left. The form's own change is not such a change.
+ */
 function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail']; onChanged: () => void }) {
   const api = useApi(apiClientRef);
   const [status, setStatus] = useState<Schemas['FindingStatus']>(finding.status);
@@ -18,6 +25,20 @@ function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail'
   const [reason, setReason] = useState<Justified>({ justification: '', expiresOn: '' });
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
+  // The finding's status at the last render, and the status this form saved last: a new status
+  // that is not the saved one came from elsewhere. Adjusted while rendering, as React advises
+  // for state that follows a prop.
+  const [seen, setSeen] = useState(finding.status);
+  const [saved, setSaved] = useState<Schemas['FindingStatus']>();
+  if (finding.status !== seen) {
+    setSeen(finding.status);
+    setSaved(undefined);
+    if (finding.status !== saved) {
+      setStatus(finding.status);
+      setReason({ justification: '', expiresOn: '' });
+      setDone(undefined);
+    }
+  }
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
@@ -27,6 +48,7 @@ function ChangeStatus({ finding, onChanged }: { finding: Schemas['FindingDetail'
       body: { status, ...(notes.trim() ? { notes: notes.trim() } : {}), ...justified(status, reason) },
     });
     if (!data) return setError(problem(failure));
+    setSaved(data.status);
     setDone(`Status is now ${FINDING_STATUSES.label(data.status)}.`);
     setNotes('');
     setReason({ justification: '', expiresOn: '' });
@@ -293,6 +315,10 @@ export function FindingDetail({ id }: { id: string }) {
               <dd>{f.target}</dd>
               <dt>Component</dt>
               <dd>{f.affected_component}</dd>
+              <dt>Asset</dt>
+              <dd data-testid="finding-asset">
+                {f.asset_id ? <AssetLink key={f.asset_id} id={f.asset_id} /> : 'None known yet'}
+              </dd>
               <dt>Scan</dt>
               <dd>
                 <Link href={`/scans/${f.scan_id}`}>{f.scan_id}</Link>

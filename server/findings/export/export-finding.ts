@@ -104,6 +104,8 @@ export interface ExportFinding {
   last_seen_at: string;
   times_seen: number;
   last_scan_id: string;
+  /** The asset the finding is on (docs/assets.md); null when none is known. */
+  asset_id?: string | null;
   /** Oldest first, as in the detail view. */
   comments?: FindingComment[];
   /** Oldest first, as in the detail view. */

@@ -18,7 +18,7 @@ import {
  * The detail object for one finding: the fields of `GET /api/v1/findings/{id}`,
  * picked by name in the same order, so a database row with extra columns cannot
  * leak them into the file. Every object has the same keys: what the source did
- * not read is empty (`cvss_vector`, the triage fields and `updated_at` null,
+ * not read is empty (`cvss_vector`, `asset_id`, the triage fields and `updated_at` null,
  * `comments` and `history` empty); `exportFindings` reads them all for JSON.
  */
 export function findingDetail(f: ExportFinding) {
@@ -68,6 +68,7 @@ export function findingDetail(f: ExportFinding) {
     last_seen_at: f.last_seen_at,
     times_seen: f.times_seen,
     last_scan_id: f.last_scan_id,
+    asset_id: f.asset_id ?? null,
     assignee: f.assignee ?? null,
     priority: f.priority ?? null,
     due_date: f.due_date ?? null,

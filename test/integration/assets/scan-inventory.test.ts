@@ -4,6 +4,7 @@ import { getAssetRoute, listAssetsRoute } from '../../../server/routes/assets.ts
 import { listFindingsRoute } from '../../../server/routes/findings.ts';
 import { apiClient, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../helpers/scanner.ts';
 import {
   closeAll,
@@ -77,6 +78,13 @@ describe(`a scan records its hosts as assets (${testEngine})`, () => {
     expect(onAsset.total).toBe(ofScan.total);
     expect(onAsset.items.map((f) => f.template_id)).toContain('software-end-of-life:redis');
     expect(asset.open_findings.total).toBe(ofScan.total);
+    // And each one names the asset in its detail view.
+    const listed = okBody(await api.call(listFindingsRoute, { query: { scan_id: scan.id, per_page: 100 } }));
+    expect(listed.items.length).toBe(ofScan.total);
+    for (const item of listed.items) {
+      const finding = okBody(await api.call(getFindingRoute, { params: { finding_id: item.id } }));
+      expect(finding.asset_id, item.template_id).toBe(asset.id);
+    }
 
     // A second scan of the host keeps one asset and moves its last sighting.
     const again = await runScanToEnd(scanApp, { target: host, ports: `${redis.port}`, scanType: 'quick' });

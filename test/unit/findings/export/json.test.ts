@@ -48,6 +48,7 @@ describe('JSON export', () => {
     const {
       comments,
       history,
+      asset_id,
       assignee,
       priority,
       due_date,
@@ -89,6 +90,7 @@ describe('JSON export', () => {
       'last_seen_at',
       'times_seen',
       'last_scan_id',
+      'asset_id',
       'assignee',
       'priority',
       'due_date',
@@ -103,6 +105,7 @@ describe('JSON export', () => {
     expect(full).toMatchObject({
       comments,
       history,
+      asset_id,
       assignee,
       priority,
       due_date,
@@ -118,6 +121,7 @@ describe('JSON export', () => {
     expect(bare).toMatchObject({
       comments: [],
       history: [],
+      asset_id: null,
       assignee: null,
       priority: null,
       due_date: null,
