@@ -124,7 +124,7 @@ export async function mountSettingsSection(
     viewport?: { width: number; height: number };
   },
 ): Promise<MountedSection> {
-  const watched: WatchedPage = await openPage(browser, harness.url, options.viewport);
+  const watched: WatchedPage = await openPage(browser, harness.url, { viewport: options.viewport });
   const calls: StubCall[] = [];
   await watched.page.exposeFunction('answerApiCall', async (call: StubCall): Promise<StubAnswer> => {
     calls.push(call);
