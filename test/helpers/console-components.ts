@@ -14,7 +14,8 @@ import { openPage, type WatchedPage } from './browser.ts';
  * Console components in Chromium with a stub API client. `buildHarness()` bundles
  * console/test/harness.tsx with Vite (the console's own modules, React's development build)
  * and serves it on loopback; `mountSettingsSection(...)` opens it and renders one settings
- * section with the console's client over a stub `fetch` handed in through the API context.
+ * section (`mountComponent(...)`: one part of a form, in a form of console/test/components.tsx)
+ * with the console's client over a stub `fetch` handed in through the API context.
  * Every API call the component makes is answered by the test's `stubApi` routes and
  * recorded; a call no route answers is a problem, like a console error.
  */
@@ -114,15 +115,38 @@ export interface MountedSection {
   close(): Promise<void>;
 }
 
-export async function mountSettingsSection(
+export interface MountOptions {
+  session: ApiSchemas['ConsoleSession'];
+  api: StubRoutes;
+  viewport?: { width: number; height: number };
+}
+
+/** A settings section (`SETTINGS_SECTIONS` of console/src/pages/settings) by its id. */
+export function mountSettingsSection(
   browser: Browser,
   harness: Harness,
   id: string,
-  options: {
-    session: ApiSchemas['ConsoleSession'];
-    api: StubRoutes;
-    viewport?: { width: number; height: number };
-  },
+  options: MountOptions,
+): Promise<MountedSection> {
+  return mount(browser, harness, 'mountSettingsSection', id, options);
+}
+
+/** A part of a form, in the small form of console/test/components.tsx that uses it, by its name there. */
+export function mountComponent(
+  browser: Browser,
+  harness: Harness,
+  name: string,
+  options: MountOptions,
+): Promise<MountedSection> {
+  return mount(browser, harness, 'mountComponent', name, options);
+}
+
+async function mount(
+  browser: Browser,
+  harness: Harness,
+  mounter: 'mountSettingsSection' | 'mountComponent',
+  name: string,
+  options: MountOptions,
 ): Promise<MountedSection> {
   const watched: WatchedPage = await openPage(browser, harness.url, { viewport: options.viewport });
   const calls: StubCall[] = [];
@@ -136,7 +160,7 @@ export async function mountSettingsSection(
   await watched.page.goto('/test/harness.html');
   // Runs in the page (a string: the test code has no DOM types).
   await watched.page.evaluate(
-    `window.mountSettingsSection(${JSON.stringify(id)}, ${JSON.stringify(options.session)})`,
+    `window.${mounter}(${JSON.stringify(name)}, ${JSON.stringify(options.session)})`,
   );
   return { page: watched.page, calls, problems: watched.problems, close: () => watched.close() };
 }
