@@ -1,14 +1,8 @@
-import type { Browser, Locator } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { Framework, ScanType } from '../../../server/schemas/scans.ts';
-import { hasChromium, launchChromium } from '../../helpers/browser.ts';
-import {
-  buildHarness,
-  mountComponent,
-  type ApiSchemas,
-  type Harness,
-  type MountedSection,
-} from '../../helpers/console-components.ts';
+import { hasChromium } from '../../helpers/browser.ts';
+import { ADMIN_SESSION, useHarness } from '../../helpers/console-components.ts';
 
 /**
  * The scan options every form that makes a scan shows (`ScanOptionsFields`: starting a scan,
@@ -20,40 +14,16 @@ import {
 
 if (!hasChromium) console.warn('scan options: skipped; /usr/bin/chromium is absent');
 
-const session: ApiSchemas['ConsoleSession'] = {
-  session_id: 'sess_harness',
-  csrf_token: 'csrf-of-the-harness-session',
-  user: { id: 'user_1', email: 'ada@example.test', role: 'admin', mfa_enabled: false },
-  organization: { id: 'org_1', name: 'Harness Org', plan: 'enterprise' },
-};
-
 describe.skipIf(!hasChromium)('the scan options of a form', () => {
-  let browser: Browser;
-  let harness: Harness;
-  let mounted: MountedSection | undefined;
-
-  beforeAll(async () => {
-    harness = await buildHarness();
-    browser = await launchChromium();
-  }, 60_000);
-  afterEach(async () => {
-    const problems = mounted?.problems ?? [];
-    await mounted?.close();
-    mounted = undefined;
-    expect(problems, 'console errors, failed requests and API calls').toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await harness?.close();
-  });
+  const suite = useHarness();
 
   /**
    * The form, and `sends(expected)`: sends it and waits until it shows `expected`, the request's
    * options part (or the message shown instead); each call expects other than the one before.
    */
   const mount = async () => {
-    mounted = await mountComponent(browser, harness, 'scan-options', { session, api: {} });
-    const form = mounted.page.getByRole('form', { name: 'Scan options' });
+    const { page, calls } = await suite.mountComponent('scan-options', { session: ADMIN_SESSION, api: {} });
+    const form = page.getByRole('form', { name: 'Scan options' });
     const shown = async () => {
       const text = (await form.getByTestId('request').textContent()) ?? '';
       return text.startsWith('{') ? (JSON.parse(text) as unknown) : text;
@@ -62,7 +32,7 @@ describe.skipIf(!hasChromium)('the scan options of a form', () => {
       await form.getByRole('button', { name: 'Send' }).click();
       await expect.poll(shown).toEqual(expected);
     };
-    return { form, sends, frameworks: form.getByRole('group', { name: 'Frameworks' }) };
+    return { form, sends, calls, frameworks: form.getByRole('group', { name: 'Frameworks' }) };
   };
   const attributes = async (elements: Locator, name: string) =>
     Promise.all((await elements.all()).map((e) => e.getAttribute(name)));
@@ -94,7 +64,7 @@ describe.skipIf(!hasChromium)('the scan options of a form', () => {
   });
 
   it('sends nothing until the authorization box is ticked, then the chosen options with blank ones left out', async () => {
-    const { form, sends, frameworks } = await mount();
+    const { form, sends, calls, frameworks } = await mount();
     await sends('Confirm that you are authorized to scan this target.');
 
     await form.getByLabel('I am authorized to scan this target').check();
@@ -124,6 +94,6 @@ describe.skipIf(!hasChromium)('the scan options of a form', () => {
     for (const box of await frameworks.getByRole('checkbox').all()) await box.uncheck();
     await form.getByLabel('Scan type').selectOption('full');
     await sends({ scan_type: 'full', authorized: true });
-    expect(mounted!.calls).toEqual([]);
+    expect(calls).toEqual([]);
   });
 });
