@@ -1,10 +1,11 @@
-import { StrictMode, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { StrictMode, useCallback, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from '../src/api/client';
 import { ApiProvider, apiClientRef, useApi } from '../src/api/context';
 import { SETTINGS_SECTIONS } from '../src/pages/settings';
 import { Session, type ConsoleSession } from '../src/session';
 import '../src/styles.css';
+import { COMPONENTS } from './components';
 import type { StubAnswer, StubCall } from './stub-api';
 
 /**
@@ -19,6 +20,7 @@ declare global {
   interface Window {
     answerApiCall(call: StubCall): Promise<StubAnswer>;
     mountSettingsSection(id: string, session: ConsoleSession): void;
+    mountComponent(name: string, session: ConsoleSession): void;
   }
 }
 
@@ -51,13 +53,10 @@ function SignedIn({ session: first, children }: { session: ConsoleSession; child
   return <Session.Provider value={value}>{children}</Session.Provider>;
 }
 
-window.mountSettingsSection = (id, session) => {
-  const section = SETTINGS_SECTIONS.find((s) => s.id === id);
-  if (!section) throw new Error(`no settings section "${id}"`);
+function mount(Component: ComponentType, session: ConsoleSession) {
   const client = createApiClient({ fetch: stubFetch });
   client.setCsrfToken(session.csrf_token);
   const apis = [[apiClientRef, client]] as const;
-  const { Component } = section;
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <ApiProvider apis={apis}>
@@ -67,4 +66,17 @@ window.mountSettingsSection = (id, session) => {
       </ApiProvider>
     </StrictMode>,
   );
+}
+
+window.mountSettingsSection = (id, session) => {
+  const section = SETTINGS_SECTIONS.find((s) => s.id === id);
+  if (!section) throw new Error(`no settings section "${id}"`);
+  mount(section.Component, session);
+};
+
+/** A component of test/components.tsx, by its name there. */
+window.mountComponent = (name, session) => {
+  const Component = COMPONENTS[name];
+  if (!Component) throw new Error(`no component "${name}" in console/test/components.tsx`);
+  mount(Component, session);
 };

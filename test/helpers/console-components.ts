@@ -4,17 +4,20 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
 import type { components } from '../../console/src/api/schema.d.ts';
 import type { StubAnswer, StubCall } from '../../console/test/stub-api.ts';
-import { openPage, type WatchedPage } from './browser.ts';
+import { useBrowser, type WatchedPage } from './browser.ts';
 
 /**
  * Console components in Chromium with a stub API client. `buildHarness()` bundles
  * console/test/harness.tsx with Vite (the console's own modules, React's development build)
- * and serves it on loopback; `mountSettingsSection(...)` opens it and renders one settings
- * section with the console's client over a stub `fetch` handed in through the API context.
+ * and serves it on loopback; `useHarness()` builds it for a describe block, and its
+ * `mountSettingsSection(...)` opens it and renders one settings section (`mountComponent(...)`:
+ * one part of a form, in a form of console/test/components.tsx) with the console's client
+ * over a stub `fetch` handed in through the API context.
  * Every API call the component makes is answered by the test's `stubApi` routes and
  * recorded; a call no route answers is a problem, like a console error.
  */
@@ -114,17 +117,66 @@ export interface MountedSection {
   close(): Promise<void>;
 }
 
-export async function mountSettingsSection(
-  browser: Browser,
-  harness: Harness,
-  id: string,
-  options: {
-    session: ApiSchemas['ConsoleSession'];
-    api: StubRoutes;
-    viewport?: { width: number; height: number };
-  },
+export interface MountOptions {
+  session: ApiSchemas['ConsoleSession'];
+  api: StubRoutes;
+  viewport?: { width: number; height: number };
+}
+
+/** The session components are mounted with unless a test says otherwise: an admin of an enterprise organization. */
+export const ADMIN_SESSION: ApiSchemas['ConsoleSession'] = {
+  session_id: 'sess_harness',
+  csrf_token: 'csrf-of-the-harness-session',
+  user: { id: 'user_1', email: 'ada@example.test', role: 'admin', mfa_enabled: false },
+  organization: { id: 'org_1', name: 'Harness Org', plan: 'enterprise' },
+};
+
+/** The harness and Chromium for the tests of one describe block (`useHarness`). */
+export interface SuiteHarness {
+  /** The harness server (read inside tests: it starts before them). */
+  readonly harness: Harness;
+  /** A settings section (`SETTINGS_SECTIONS` of console/src/pages/settings) by its id. */
+  mountSettingsSection(id: string, options: MountOptions): Promise<MountedSection>;
+  /** A part of a form, in the small form of console/test/components.tsx that uses it, by its name there. */
+  mountComponent(name: string, options: MountOptions): Promise<MountedSection>;
+}
+
+/**
+ * Builds the harness and launches Chromium (`useBrowser`) before the tests of the calling
+ * describe block and closes both after them; whatever went wrong in what a test mounted
+ * (console errors, failed requests, API calls no stub route answers) fails that test.
+ */
+export function useHarness(): SuiteHarness {
+  let built: Harness | undefined;
+  beforeAll(async () => {
+    built = await buildHarness();
+  }, 60_000);
+  afterAll(async () => {
+    await built?.close();
+  });
+  const harness = (): Harness => {
+    if (!built) throw new Error('the harness has not been built: use it inside a test');
+    return built;
+  };
+  const web = useBrowser(() => harness().url);
+  const mount =
+    (mounter: 'mountSettingsSection' | 'mountComponent') => async (name: string, options: MountOptions) =>
+      mountIn(await web.open({ viewport: options.viewport }), mounter, name, options);
+  return {
+    get harness() {
+      return harness();
+    },
+    mountSettingsSection: mount('mountSettingsSection'),
+    mountComponent: mount('mountComponent'),
+  };
+}
+
+async function mountIn(
+  watched: WatchedPage,
+  mounter: 'mountSettingsSection' | 'mountComponent',
+  name: string,
+  options: MountOptions,
 ): Promise<MountedSection> {
-  const watched: WatchedPage = await openPage(browser, harness.url, options.viewport);
   const calls: StubCall[] = [];
   await watched.page.exposeFunction('answerApiCall', async (call: StubCall): Promise<StubAnswer> => {
     calls.push(call);
@@ -136,7 +188,7 @@ export async function mountSettingsSection(
   await watched.page.goto('/test/harness.html');
   // Runs in the page (a string: the test code has no DOM types).
   await watched.page.evaluate(
-    `window.mountSettingsSection(${JSON.stringify(id)}, ${JSON.stringify(options.session)})`,
+    `window.${mounter}(${JSON.stringify(name)}, ${JSON.stringify(options.session)})`,
   );
   return { page: watched.page, calls, problems: watched.problems, close: () => watched.close() };
 }

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { problem, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
-import { FRAMEWORKS, SCAN_TYPES } from '../api/vocabulary';
+import { SCAN_TYPES } from '../api/vocabulary';
 import type { LiveEvent } from '../api/events';
 import { useLoad, type Live } from '../data';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session';
-import { Choices, Options, Page, Pager, Problem, queryString, Status, when } from '../ui';
+import { Page, Pager, Problem, queryString, Status, when } from '../ui';
+import { DEFAULT_SCAN_OPTIONS, NOT_AUTHORIZED, scanRequestOf, ScanOptionsFields } from './scan-options';
 
 export const isActive = (status: Schemas['ScanStatus']) => status === 'pending' || status === 'running';
 
@@ -65,26 +66,17 @@ export function Progress({ value, label }: { value: number; label: string }) {
 function StartScan() {
   const api = useApi(apiClientRef);
   const [target, setTarget] = useState('');
-  const [scanType, setScanType] = useState<Schemas['ScanType']>('quick');
-  const [ports, setPorts] = useState('');
-  const [frameworks, setFrameworks] = useState<Schemas['Framework'][]>([]);
-  const [authorized, setAuthorized] = useState(false);
+  const [options, setOptions] = useState(DEFAULT_SCAN_OPTIONS);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!authorized) return setError('Confirm that you are authorized to scan this target.');
+    if (!options.authorized) return setError(NOT_AUTHORIZED);
     setError(undefined);
     setBusy(true);
     const { data, error: failure } = await api.POST('/api/v1/scans', {
-      body: {
-        target: target.trim(),
-        scan_type: scanType,
-        authorized: true,
-        ...(ports.trim() ? { ports: ports.trim() } : {}),
-        ...(frameworks.length ? { frameworks } : {}),
-      },
+      body: { target: target.trim(), ...scanRequestOf(options) },
     });
     setBusy(false);
     if (data) return navigate(`/scans/${data.id}`);
@@ -94,7 +86,7 @@ function StartScan() {
   return (
     <form className="card start-scan" onSubmit={(e) => void submit(e)} aria-labelledby="start-scan">
       <h2 id="start-scan">Start a scan</h2>
-      <div className="row">
+      <ScanOptionsFields value={options} onChange={setOptions}>
         <label>
           Target
           <input
@@ -105,31 +97,7 @@ function StartScan() {
             onChange={(e) => setTarget(e.target.value)}
           />
         </label>
-        <label>
-          Scan type
-          <select
-            name="scan_type"
-            value={scanType}
-            onChange={(e) => setScanType(e.target.value as Schemas['ScanType'])}
-          >
-            <Options of={SCAN_TYPES} />
-          </select>
-        </label>
-        <label>
-          Ports (optional)
-          <input
-            name="ports"
-            placeholder="22,80,443 or 1-1024"
-            value={ports}
-            onChange={(e) => setPorts(e.target.value)}
-          />
-        </label>
-      </div>
-      <Choices legend="Frameworks" of={FRAMEWORKS} chosen={frameworks} onChange={setFrameworks} />
-      <label className="inline">
-        <input type="checkbox" checked={authorized} onChange={(e) => setAuthorized(e.target.checked)} /> I am
-        authorized to scan this target
-      </label>
+      </ScanOptionsFields>
       <Problem message={error} />
       <button type="submit" disabled={busy}>
         Start scan

@@ -1,15 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAssetsRoute } from '../../../server/routes/assets.ts';
 import { okBody } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { detection, factory, runScan, type BuiltTenant } from '../../helpers/factory.ts';
-import {
-  hasChromium,
-  launchChromium,
-  openPage,
-  seriousViolations,
-  type WatchedPage,
-} from '../../helpers/browser.ts';
+import { hasChromium, overflowing, seriousViolations, useBrowser, visitAs } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 /**
@@ -23,25 +18,12 @@ if (!hasChromium) console.warn('assets-browser: skipped; /usr/bin/chromium is ab
 
 const T = 90_000;
 
-/** Elements sticking out of the window outside the tables' own scrolling boxes, or the page's extra width. */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(`(() => {
-    const wide = [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-      .filter((e) => !e.parentElement?.closest('.table-wrap'))
-      .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' (' + e.textContent.slice(0, 40) + ')');
-    const extra = document.documentElement.scrollWidth - window.innerWidth;
-    return wide.length || extra <= 0 ? wide : ['the page is ' + extra + ' px wider than the window'];
-  })()`);
-}
-
 describe.skipIf(!hasChromium)(`assets and grouping in the web console (${testEngine})`, () => {
   let app: TestApp;
   let tenant: BuiltTenant;
-  let browser: Browser;
   let assetId: string;
-  const pages: WatchedPage[] = [];
 
+  const web = useBrowser(() => app.url);
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await factory.tenant(app, { plan: 'enterprise' });
@@ -98,34 +80,16 @@ describe.skipIf(!hasChromium)(`assets and grouping in the web console (${testEng
         ],
       },
     );
-    const listed = okBody(
-      await tenant.api.get<{ items: { id: string; address: string }[] }>('/api/v1/assets'),
-    );
+    const listed = okBody(await tenant.api.call(listAssetsRoute));
     assetId = listed.items.find((a) => a.address === '127.0.0.1')!.id;
-    browser = await launchChromium();
   }, 60_000);
-  afterEach(async () => {
-    const problems = pages.flatMap((p) => p.problems);
-    await Promise.all(pages.splice(0).map((p) => p.close()));
-    expect(problems, 'console errors, failed requests and error answers').toEqual([]);
-  });
   afterAll(async () => {
-    await browser?.close();
     await app?.close();
   });
 
-  const open = async (width = 1280) => {
-    const watched = await openPage(browser, app.url, { width, height: 900 });
-    pages.push(watched);
-    return watched.page;
-  };
   const signedIn = async (width: number, path: string) => {
-    const page = await open(width);
-    await page.goto(path);
-    await page.getByLabel('Email').fill(tenant.admin.email);
-    await page.getByLabel('Password').fill(tenant.admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === path.split('?')[0]);
+    const { page } = await web.open({ viewport: { width, height: 900 } });
+    await visitAs(page, tenant.admin, path);
     return page;
   };
   const checkLayout = async (page: Page, what: string, width: number) => {

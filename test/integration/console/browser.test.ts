@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { TOTP, URI } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { getScanRoute } from '../../../server/routes/scans.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import {
   fakeRedis,
@@ -12,21 +13,15 @@ import {
 import { okBody, type ApiClient } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import {
-  factory,
-  detection,
-  runScan,
-  TEST_USER_AGENT,
-  type Tenant,
-  type TestUser,
-} from '../../helpers/factory.ts';
+import { factory, detection, runScan, TEST_USER_AGENT, type Tenant } from '../../helpers/factory.ts';
 import {
   hasChromium,
-  launchChromium,
-  openPage,
+  overflowing,
   screenshot,
   seriousViolations,
-  type WatchedPage,
+  signIn,
+  useBrowser,
+  visitAs,
 } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
 
@@ -42,33 +37,15 @@ if (!hasChromium)
 
 const T = 30_000;
 
-/**
- * What makes the page scroll sideways: the elements sticking out of the window
- * outside the tables' own scrolling boxes, or the page width if only that tells.
- */
-function overflowing(page: Page): Promise<string[]> {
-  // Runs in the page (a string: the test code has no DOM types).
-  return page.evaluate(`(() => {
-    const wide = [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-      .filter((e) => !e.parentElement?.closest('.table-wrap'))
-      .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' (' + e.textContent.slice(0, 40) + ')');
-    const extra = document.documentElement.scrollWidth - window.innerWidth;
-    return wide.length || extra <= 0 ? wide : ['the page is ' + extra + ' px wider than the window'];
-  })()`);
-}
-
 describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
   let runner: Runner;
-  let browser: Browser;
   let fixture: FixtureListener;
   let api: ApiClient;
   let scanId: string;
   /** The scan the browser started, once it has (the screenshots show its phases). */
   let liveScanId: string | undefined;
-  let watched: WatchedPage | undefined;
   const titles = {
     critical: 'Console critical weakness',
     high: ['Console high weakness A', 'Console high weakness B', 'Console high weakness C'],
@@ -76,6 +53,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   };
 
   const suite = useTestApp();
+  const web = useBrowser(() => suite.app.url);
   beforeAll(async () => {
     app = suite.app;
     tenant = await factory.tenant(app, { plan: 'enterprise' });
@@ -88,36 +66,17 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       detection({ title: titles.medium, severity: 'medium', epss_score: 0.9731 }),
     ]);
     scanId = scan.id;
-    browser = await launchChromium();
   }, 60_000);
-  afterEach(async () => {
-    const problems = watched?.problems ?? [];
-    await watched?.close();
-    watched = undefined;
-    expect(problems, 'console errors, failed requests and error answers').toEqual([]);
-  });
   afterAll(async () => {
-    await browser?.close();
     await runner?.stop();
     await fixture?.close();
   });
 
-  const open = async (viewport?: { width: number; height: number }) => {
-    watched = await openPage(browser, app.url, viewport);
-    return watched.page;
-  };
-
-  const signIn = async (page: Page, user: TestUser = tenant.admin) => {
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  };
-
-  /** Opens a page of the console, signing in on the way. */
-  const visit = async (page: Page, path: string) => {
-    await page.goto(path);
-    await signIn(page);
-    await page.waitForURL((url) => url.pathname + url.search === path);
+  /** Opens a page of the console as the tenant's admin. */
+  const visit = async (path: string) => {
+    const { page } = await web.open();
+    await visitAs(page, tenant.admin, path);
+    return page;
   };
 
   it(
@@ -139,9 +98,10 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       expect(verify.status).toBe(200);
       const { recovery_codes } = (await verify.json()) as { recovery_codes: string[] };
 
-      const page = await open();
+      const watched = await web.open();
+      const { page } = watched;
       // The API asks for the code with 401 MFA_REQUIRED once the password is right.
-      watched!.expect(401, '/api/v1/auth/console/session');
+      watched.expect(401, '/api/v1/auth/console/session');
       await page.goto('/findings?severity=high');
       await page.waitForURL(/\/sign-in\?next=/);
       expect(await seriousViolations(page)).toEqual([]);
@@ -170,8 +130,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   );
 
   it('starts a scan of a loopback fixture and shows it reach completed without reloading', async () => {
-    const page = await open();
-    await visit(page, '/scans');
+    const page = await visit('/scans');
     await page.getByLabel('Target', { exact: true }).fill(fixture.host);
     await page.getByLabel('Ports (optional)').fill(String(fixture.port));
     await page.getByLabel('I am authorized to scan this target').check();
@@ -181,7 +140,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
     await page.getByTestId('scan-status').getByText('Completed').waitFor({ timeout: 60_000 });
     expect(await page.evaluate('window.stayed')).toBe(true);
     const id = page.url().split('/').pop()!;
-    const scan = okBody(await api.get<{ status: string }>(`/api/v1/scans/${id}`), 200);
+    const scan = okBody(await api.call(getScanRoute, { params: { scan_id: id } }), 200);
     expect(scan.status).toBe('completed');
     liveScanId = id;
   }, 90_000);
@@ -189,8 +148,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   it(
     'filters findings by severity, keeps the filter across a reload and exports that view as CSV',
     async () => {
-      const page = await open();
-      await visit(page, '/findings');
+      const page = await visit('/findings');
       await page.getByLabel('Severity').selectOption('high');
       await page.waitForURL(/severity=high/);
       await page.reload();
@@ -216,14 +174,13 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   it(
     'marks a finding false positive with a note, and changes several in one go',
     async () => {
-      const page = await open();
-      await visit(page, '/findings?severity=medium');
+      const page = await visit('/findings?severity=medium');
       await page.getByRole('link', { name: titles.medium }).click();
       await page.waitForURL(/\/findings\/finding_/);
       const id = page.url().split('/').pop()!;
       // The EPSS score with the date of the snapshot behind it, as the API gives them.
       const { epss_snapshot_date } = okBody(
-        await api.get<{ epss_snapshot_date: string | null }>(`/api/v1/findings/${id}`),
+        await api.call(getFindingRoute, { params: { finding_id: id } }),
         200,
       );
       expect(epss_snapshot_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -241,12 +198,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
         .getByTestId('finding-justification')
         .getByText('The banner is a decoy on a honeypot', { exact: false })
         .waitFor();
-      const finding = okBody(
-        await api.get<{ status: string; notes: string | null; history: Array<{ to: string }> }>(
-          `/api/v1/findings/${id}`,
-        ),
-        200,
-      );
+      const finding = okBody(await api.call(getFindingRoute, { params: { finding_id: id } }), 200);
       expect(finding.status).toBe('false_positive');
       expect(finding.notes).toBe('Only reachable from the build network');
       await page
@@ -261,15 +213,10 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       await page.getByLabel('Accepted until (optional)').fill('2099-12-31');
       await page.getByRole('button', { name: 'Change status of selected' }).click();
       await page.getByText('3 findings set to Accepted.').waitFor();
-      const high = okBody(
-        await api.get<{ items: Array<{ id: string; status: string }> }>('/api/v1/findings?severity=high'),
-        200,
-      );
+      const high = okBody(await api.call(listFindingsRoute, { query: { severity: 'high' } }), 200);
       expect(high.items.map((f) => f.status)).toEqual(['accepted', 'accepted', 'accepted']);
       const accepted = okBody(
-        await api.get<{ justification: string; acceptance_expires_at: string }>(
-          `/api/v1/findings/${high.items[0]!.id}`,
-        ),
+        await api.call(getFindingRoute, { params: { finding_id: high.items[0]!.id } }),
         200,
       );
       expect(accepted).toMatchObject({
@@ -283,8 +230,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   it(
     'opens a control and shows its failing findings, and adds evidence to it',
     async () => {
-      const page = await open();
-      await visit(page, '/compliance');
+      const page = await visit('/compliance');
       await page.getByRole('link', { name: 'CC7.1', exact: true }).click();
       await page.waitForURL(/\/compliance\/ctrl_soc2_cc7_1/);
       await page.getByRole('heading', { name: /Failing findings/ }).waitFor();
@@ -301,8 +247,9 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   it(
     'creates an API key and shows its secret once; an ended session signs in again and returns',
     async () => {
-      const page = await open();
-      await visit(page, '/settings');
+      const watched = await web.open();
+      const { page } = watched;
+      await visitAs(page, tenant.admin, '/settings');
       await page.getByLabel('Key name').fill('console-ci');
       await page.getByRole('button', { name: 'Create API key' }).click();
       const secret = (await page.getByTestId('secret').textContent())!;
@@ -321,10 +268,10 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
         .update({
           revoked_at: new Date(),
         });
-      watched!.expect(401, '/api/v1/');
+      watched.expect(401, '/api/v1/');
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Findings' }).click();
       await page.waitForURL(/\/sign-in\?next=%2Ffindings/);
-      await signIn(page);
+      await signIn(page, tenant.admin);
       await page.waitForURL((url) => url.pathname === '/findings');
       await page.getByRole('link', { name: titles.critical }).waitFor();
     },
@@ -332,10 +279,7 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
   );
 
   it('has no serious accessibility violation on any page, at 1280 and at 390 px wide', async () => {
-    const critical = okBody(
-      await api.get<{ items: Array<{ id: string; title: string }> }>('/api/v1/findings?severity=critical'),
-      200,
-    );
+    const critical = okBody(await api.call(listFindingsRoute, { query: { severity: 'critical' } }), 200);
     const finding = critical.items.find((f) => f.title === titles.critical)!;
     // Every page of the console (console/src/routes.tsx), and its page for an unknown path.
     const pages = [
@@ -350,9 +294,10 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
       ['not-found', '/no-such-page', 'Page not found'],
     ] as const;
     for (const width of [1280, 390]) {
-      const page = await open({ width, height: 900 });
-      watched!.expect(404, '/no-such-page');
-      await visit(page, '/scans');
+      const watched = await web.open({ viewport: { width, height: 900 } });
+      const { page } = watched;
+      watched.expect(404, '/no-such-page');
+      await visitAs(page, tenant.admin, '/scans');
       for (const [name, path, heading] of pages) {
         await page.goto(path);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
@@ -361,9 +306,9 @@ describe.skipIf(!hasChromium)(`web console in a browser (${testEngine})`, () => 
         expect(await overflowing(page), `${path} at ${width} px: wider than the window`).toEqual([]);
         await screenshot(page, `${name}-${width}`);
       }
-      const problems = watched!.problems.splice(0);
+      const problems = watched.problems.splice(0);
       expect(problems).toEqual([]);
-      await watched!.close();
+      await watched.close();
     }
   }, 150_000);
 });

@@ -1,9 +1,18 @@
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getApiKeys } from '../../../server/routes/api-keys.ts';
+import { getFindingRoute } from '../../../server/routes/findings.ts';
 import { claimNextScan, renewLease } from '../../../server/scans/lifecycle.ts';
 import { okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { hasChromium, launchChromium, openPage, type WatchedPage } from '../../helpers/browser.ts';
+import {
+  hasChromium,
+  overflowing,
+  signIn,
+  useBrowser,
+  visitAs,
+  type PageOptions,
+} from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { createTenant, detection, loopbackScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
@@ -23,66 +32,36 @@ if (!hasChromium) console.warn('console live-browser: skipped; /usr/bin/chromium
 const T = 60_000;
 const RUNNER = 'browser-test-runner';
 
-/** What makes the page scroll sideways (as in browser.test.ts). */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(`(() => {
-    const wide = [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-      .filter((e) => !e.parentElement?.closest('.table-wrap'))
-      .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' (' + e.textContent.slice(0, 40) + ')');
-    const extra = document.documentElement.scrollWidth - window.innerWidth;
-    return wide.length || extra <= 0 ? wide : ['the page is ' + extra + ' px wider than the window'];
-  })()`);
-}
-
 describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
   let api: ApiClient;
-  let browser: Browser;
-  let watched: WatchedPage | undefined;
 
+  const web = useBrowser(() => app.url);
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTenant(app, 'enterprise');
     api = await tenant.client();
-    browser = await launchChromium();
   }, 60_000);
-  afterEach(async () => {
-    const problems = watched?.problems ?? [];
-    await watched?.close();
-    watched = undefined;
-    expect(problems, 'console errors, failed requests and error answers').toEqual([]);
-  });
   afterAll(async () => {
-    await browser?.close();
     await app?.close();
   });
 
-  /** A page that records every request it makes to the API (the event stream apart). */
-  const open = async (viewport?: { width: number; height: number }) => {
-    watched = await openPage(browser, app.url, viewport);
-    const apiCalls: string[] = [];
-    const streams: string[] = [];
-    watched.page.on('request', (request: Request) => {
-      const url = new URL(request.url());
-      if (url.pathname === '/api/v1/events') streams.push(request.url());
-      else if (url.pathname.startsWith('/api/')) apiCalls.push(`${request.method()} ${url.pathname}`);
-    });
-    return { page: watched.page, apiCalls, streams };
+  /**
+   * A page and, from its network log, the requests it has made to the API so far, as
+   * `GET /api/v1/scans` (the event stream apart), and the event streams it has opened.
+   */
+  const open = async (options?: PageOptions) => {
+    const watched = await web.open(options);
+    const apiCalls = () =>
+      watched.requests
+        .filter((r) => r.url.pathname.startsWith('/api/') && r.url.pathname !== '/api/v1/events')
+        .map((r) => `${r.method} ${r.url.pathname}`);
+    const streams = () => watched.requests.filter((r) => r.url.pathname === '/api/v1/events');
+    return { watched, page: watched.page, apiCalls, streams };
   };
 
-  const signIn = async (page: Page) => {
-    await page.getByLabel('Email').fill(tenant.admin.email);
-    await page.getByLabel('Password').fill(tenant.admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  };
-
-  const visit = async (page: Page, path: string) => {
-    await page.goto(path);
-    await signIn(page);
-    await page.waitForURL((url) => url.pathname + url.search === path);
-  };
+  const visit = (page: Page, path: string) => visitAs(page, tenant.admin, path);
 
   /** Waits until the console's event stream has answered 200 (EventSource's open). */
   const streamOpen = (page: Page) =>
@@ -124,14 +103,14 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
       await page.getByText('Vulnerability scanning — running').waitFor();
       // The scan was read at most three times: the page's load, once when the stream opened
       // (events may pass between the two) and once when it started (scan.started).
-      const reads = () => apiCalls.filter((c) => c === `GET /api/v1/scans/${id}`).length;
+      const reads = () => apiCalls().filter((c) => c === `GET /api/v1/scans/${id}`).length;
       expect(reads()).toBeLessThanOrEqual(3);
 
       // An hour of the page's clock passes without a request (the console polled every 2 s
       // before), once any reload an event asked for has gone out.
       await page.clock.runFor(1000);
       await page.evaluate('0');
-      const before = apiCalls.length;
+      const before = apiCalls().length;
       await page.clock.runFor('01:00:00');
       expect(
         await renewLease(app.services.db, id, RUNNER, 300, {
@@ -145,8 +124,8 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
         (v) => v === '80',
         { timeoutMs: 10_000 },
       );
-      expect(apiCalls.slice(before), 'API requests while the stream was open').toEqual([]);
-      expect(streams).toHaveLength(1);
+      expect(apiCalls().slice(before), 'API requests while the stream was open').toEqual([]);
+      expect(streams()).toHaveLength(1);
 
       // Cancelling asks first: declined, nothing is sent.
       const asked: string[] = [];
@@ -160,7 +139,7 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
         (n) => n === 1,
       );
       expect(asked[0]).toMatch(/^Cancel the scan of 127\.0\.0\.1\?/);
-      expect(apiCalls.filter((c) => c.startsWith('DELETE'))).toEqual([]);
+      expect(apiCalls().filter((c) => c.startsWith('DELETE'))).toEqual([]);
       page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Cancel scan' }).click();
       await page.getByTestId('scan-status').getByText('Cancelled').waitFor();
@@ -178,8 +157,8 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
   it(
     'falls back to slow polling when the event stream fails',
     async () => {
-      const { page, apiCalls } = await open();
-      watched!.expect(503, '/api/v1/events');
+      const { watched, page, apiCalls } = await open();
+      watched.expect(503, '/api/v1/events');
       await page.route('**/api/v1/events', (route) =>
         route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }),
       );
@@ -187,7 +166,7 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
       await visit(page, '/scans');
       await page.getByRole('heading', { level: 1, name: 'Scans' }).waitFor();
       await page.waitForLoadState('networkidle');
-      const listed = () => apiCalls.filter((c) => c === 'GET /api/v1/scans').length;
+      const listed = () => apiCalls().filter((c) => c === 'GET /api/v1/scans').length;
       const first = listed();
       await page.clock.runFor('00:31');
       await waitFor(
@@ -196,10 +175,10 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
         { timeoutMs: 10_000 },
       );
       // Chromium reports the refused stream on the console; that is the case under test.
-      watched!.problems.splice(
+      watched.problems.splice(
         0,
-        watched!.problems.length,
-        ...watched!.problems.filter((p) => !p.includes('/api/v1/events') && !p.includes('EventSource')),
+        watched.problems.length,
+        ...watched.problems.filter((p) => !p.includes('/api/v1/events') && !p.includes('EventSource')),
       );
     },
     T,
@@ -224,7 +203,7 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
         }),
       ]);
       const id = summary.new_finding_ids[0]!;
-      const { page } = await open({ width: 390, height: 900 });
+      const { page } = await open({ viewport: { width: 390, height: 900 } });
       await visit(page, `/findings/${id}`);
       await page.getByRole('heading', { level: 1, name: 'Markdown remediation weakness' }).waitFor();
 
@@ -256,12 +235,7 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
       await history.getByText('Status changed: In progress → Resolved').waitFor();
       expect(await history.getByText('Note:', { exact: false }).count()).toBe(1);
       expect(await history.getByText('Status changed: Open → In progress').count()).toBe(1);
-      const finding = okBody(
-        await api.get<{ notes: string | null; history: Array<{ to: string; note: string | null }> }>(
-          `/api/v1/findings/${id}`,
-        ),
-        200,
-      );
+      const finding = okBody(await api.call(getFindingRoute, { params: { finding_id: id } }), 200);
       expect(finding.notes).toBeNull();
       expect(finding.history.map((h) => [h.to, h.note])).toEqual([
         ['open', null],
@@ -303,12 +277,12 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
   it(
     "answers an unknown page with the console's 404 page, and an unknown API path with JSON",
     async () => {
-      const { page } = await open();
-      watched!.expect(404, '/nope');
+      const { watched, page } = await open();
+      watched.expect(404, '/nope');
       const answer = await page.goto('/nope');
       expect(answer?.status()).toBe(404);
       expect(answer?.headers()['content-type']).toMatch(/^text\/html/);
-      await signIn(page);
+      await signIn(page, tenant.admin);
       await page.waitForURL((url) => url.pathname === '/nope');
       await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
 
@@ -340,7 +314,7 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
       ]);
       expect(request.headers()['x-csrf-token']).toMatch(/.+/);
       expect((await request.response())?.status()).toBe(201);
-      const keys = okBody(await api.get<{ items: Array<{ name: string }> }>('/api/v1/api-keys'), 200);
+      const keys = okBody(await api.call(getApiKeys), 200);
       expect(keys.items.map((k) => k.name)).toContain('from-swagger-ui');
     },
     T,
@@ -349,16 +323,16 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
   it(
     'shows /redoc with no console error and no request to another site',
     async () => {
-      const { page } = await open();
-      const hosts = new Set<string>();
-      page.on('request', (r) => {
-        const url = new URL(r.url());
-        if (url.protocol === 'http:' || url.protocol === 'https:') hosts.add(url.host);
-      });
+      const { watched, page } = await open();
       await visit(page, '/settings');
       await page.goto('/redoc');
       await page.getByText('API docs by Redocly').waitFor();
       await page.waitForLoadState('networkidle');
+      const hosts = new Set(
+        watched.requests
+          .filter((r) => r.url.protocol === 'http:' || r.url.protocol === 'https:')
+          .map((r) => r.url.host),
+      );
       expect([...hosts].filter((h) => !h.startsWith('127.0.0.1'))).toEqual([]);
     },
     T,

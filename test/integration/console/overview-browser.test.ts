@@ -1,15 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getFindingRoute } from '../../../server/routes/findings.ts';
+import { getOverviewRoute } from '../../../server/routes/overview.ts';
+import { getSlaRoute, putSlaRoute } from '../../../server/routes/settings.ts';
 import { okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import {
   hasChromium,
-  launchChromium,
-  openPage,
+  overflowing,
   screenshot,
   seriousViolations,
-  type WatchedPage,
+  useBrowser,
+  visitAs,
 } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
 
@@ -26,35 +29,13 @@ if (!hasChromium) console.warn('overview-browser: skipped; /usr/bin/chromium is 
 const T = 60_000;
 const DAY = 86_400_000;
 
-/** Elements sticking out of the window outside the tables' own scrolling boxes (as browser.test.ts). */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(`(() => {
-    const wide = [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-      .filter((e) => !e.parentElement?.closest('.table-wrap'))
-      .map((e) => e.tagName.toLowerCase() + '.' + e.className + ' (' + e.textContent.slice(0, 40) + ')');
-    const extra = document.documentElement.scrollWidth - window.innerWidth;
-    return wide.length || extra <= 0 ? wide : ['the page is ' + extra + ' px wider than the window'];
-  })()`);
-}
-
-type Overview = {
-  open: { total: number; by_severity: Record<string, number> };
-  overdue: { total: number };
-  kev: { total: number };
-  trend: { week_start: string; new: number }[];
-  top_cves: { cve: string; open: number }[];
-  top_targets: { target: string; open: number }[];
-};
-
 describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
   let api: ApiClient;
-  let browser: Browser;
   let scanOfLate: string;
-  let watched: WatchedPage | undefined;
 
+  const web = useBrowser(() => app.url);
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTenant(app, 'enterprise');
@@ -86,29 +67,16 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
       detection({ title: 'Overview low', severity: 'low', target: 'redis.internal' }),
     ]);
     await insertScan(db, tenant.orgId, { status: 'running', target: '127.0.0.9' });
-    browser = await launchChromium();
   }, 60_000);
-  afterEach(async () => {
-    const problems = watched?.problems ?? [];
-    await watched?.close();
-    watched = undefined;
-    expect(problems, 'console errors, failed requests and error answers').toEqual([]);
-  });
   afterAll(async () => {
-    await browser?.close();
     await app?.close();
   });
 
-  const open = async (viewport?: { width: number; height: number }) => {
-    watched = await openPage(browser, app.url, viewport);
-    return watched.page;
-  };
-  /** Signs in from `path`; the console returns there (or opens the overview from `/`). */
-  const signInAt = async (page: Page, path: string) => {
-    await page.goto(path);
-    await page.getByLabel('Email').fill(tenant.admin.email);
-    await page.getByLabel('Password').fill(tenant.admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+  /** Opens `path` signed in as the tenant's admin; the console returns there (or, from `/`, opens the overview). */
+  const visit = async (path: string, arrived?: (url: URL) => boolean) => {
+    const { page } = await web.open();
+    await visitAs(page, tenant.admin, path, arrived);
+    return page;
   };
   const total = async (page: Page) => {
     const text = await page.getByRole('navigation', { name: 'Pages' }).textContent();
@@ -118,10 +86,8 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
   it(
     'opens on the overview, shows the API’s figures, and a click on a chart lands on the findings it counts',
     async () => {
-      const o = okBody(await api.get<Overview>('/api/v1/overview'));
-      const page = await open();
-      await signInAt(page, '/');
-      await page.waitForURL((url) => url.pathname === '/overview');
+      const o = okBody(await api.call(getOverviewRoute));
+      const page = await visit('/', (url) => url.pathname === '/overview');
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       await page.getByRole('link', { name: `Open findings: ${o.open.total}` }).waitFor();
       await page.getByRole('link', { name: `Overdue: ${o.overdue.total}` }).waitFor();
@@ -184,17 +150,15 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
   it(
     'edits the SLA policy and shows due dates and Overdue on the list, the finding and the scan',
     async () => {
-      const page = await open();
-      await signInAt(page, '/settings');
-      await page.waitForURL((url) => url.pathname === '/settings');
+      const page = await visit('/settings');
       const sla = page.getByRole('region', { name: 'SLA policy' });
       await expect.poll(() => sla.getByLabel('Critical (days)').inputValue()).toBe('7');
       await sla.getByLabel('Critical (days)').fill('3');
       await sla.getByRole('button', { name: 'Save SLA policy' }).click();
       await sla.getByText('SLA policy saved').waitFor();
-      expect(okBody(await api.get<{ critical: number }>('/api/v1/settings/sla')).critical).toBe(3);
+      expect(okBody(await api.call(getSlaRoute)).critical).toBe(3);
       expect(await seriousViolations(page)).toEqual([]);
-      okBody(await api.put('/api/v1/settings/sla', { critical: 7, high: 30, medium: 90, low: 180 }));
+      okBody(await api.call(putSlaRoute, { body: { critical: 7, high: 30, medium: 90, low: 180 } }));
 
       // The list: a Due column; "Overdue only" puts overdue=true in the URL.
       await page.goto('/findings');
@@ -223,8 +187,7 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
   it(
     'assigns a finding, gives it a priority and a due date of its own on the finding page',
     async () => {
-      const page = await open();
-      await signInAt(page, '/findings?q=Overview%20low');
+      const page = await visit('/findings?q=Overview%20low');
       await page.getByRole('link', { name: 'Overview low' }).click();
       await page.getByRole('heading', { level: 1, name: 'Overview low' }).waitFor();
       const form = page.getByRole('form', { name: 'Assignment' });
@@ -236,9 +199,7 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
       await page.getByTestId('finding-priority').getByText('P2').waitFor();
 
       const id = new URL(page.url()).pathname.split('/').at(-1)!;
-      const detail = okBody(
-        await api.get<{ assignee: string; priority: string; due_date: string }>(`/api/v1/findings/${id}`),
-      );
+      const detail = okBody(await api.call(getFindingRoute, { params: { finding_id: id } }));
       expect(detail).toMatchObject({
         assignee: 'alice@example.test',
         priority: 'p2',
@@ -251,9 +212,9 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
   it(
     'searches by free text, target prefix, KEV and dates, with every filter in the URL and kept on reload',
     async () => {
-      const page = await open();
-      await signInAt(page, '/findings');
-      await page.waitForURL((url) => url.pathname === '/findings');
+      const watched = await web.open();
+      const { page } = watched;
+      await visitAs(page, tenant.admin, '/findings');
       await page.getByLabel('Search').fill('redis');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL((url) => url.searchParams.get('q') === 'redis');
@@ -291,7 +252,7 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
       expect(await total(page)).toBe(2);
 
       // A malformed CVE is the API's 422 message, shown, not an empty list.
-      watched!.expect(422, '/api/v1/findings');
+      watched.expect(422, '/api/v1/findings');
       await page.getByRole('textbox', { name: 'CVE' }).fill('log4shell');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page

@@ -1,15 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type Tenant } from '../../helpers/factory.ts';
-import {
-  hasChromium,
-  launchChromium,
-  openPage,
-  seriousViolations,
-  type WatchedPage,
-} from '../../helpers/browser.ts';
+import { hasChromium, seriousViolations, signIn, useBrowser, visitAs } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 /**
@@ -28,44 +21,22 @@ const T = 60_000;
 describe.skipIf(!hasChromium)(`people in the web console (${testEngine})`, () => {
   let app: TestApp;
   let tenant: Tenant;
-  let browser: Browser;
-  const pages: WatchedPage[] = [];
 
   const suite = useTestApp();
+  const web = useBrowser(() => suite.app.url);
   beforeAll(async () => {
     app = suite.app;
     tenant = await factory.tenant(app, { plan: 'enterprise' });
-    browser = await launchChromium();
   }, 60_000);
-  afterEach(async () => {
-    const problems = pages.flatMap((p) => p.problems);
-    await Promise.all(pages.splice(0).map((p) => p.close()));
-    expect(problems, 'console errors, failed requests and error answers').toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const open = async () => {
-    const watched = await openPage(browser, app.url);
-    pages.push(watched);
-    return watched;
-  };
-  const signIn = async (page: Page, email: string, password: string) => {
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  };
 
   it(
     'invites, lets them set a password and sign in, changes their role, cuts them off and deletes them',
     async () => {
       // A browser's e-mail field refuses `_` in a domain, so not the organization id.
       const email = `colleague-${tenant.orgId.slice(4)}@people.example.test`;
-      const admin = await open();
+      const admin = await web.open();
       const a = admin.page;
-      await a.goto('/settings');
-      await signIn(a, tenant.admin.email, tenant.admin.password);
+      await visitAs(a, tenant.admin, '/settings');
       await a.getByRole('link', { name: 'People' }).click();
       await a.waitForURL((url) => url.pathname === '/settings/people');
       await a.getByRole('heading', { level: 1, name: 'People' }).waitFor();
@@ -81,7 +52,7 @@ describe.skipIf(!hasChromium)(`people in the web console (${testEngine})`, () =>
       expect(await seriousViolations(a)).toEqual([]);
 
       // The person follows the link, sets a password and signs in.
-      const person = await open();
+      const person = await web.open();
       const p = person.page;
       const password = 'my-own-secret-password';
       await p.goto(inviteUrl.slice(app.url.length));
@@ -91,7 +62,7 @@ describe.skipIf(!hasChromium)(`people in the web console (${testEngine})`, () =>
       await p.getByRole('button', { name: 'Set password' }).click();
       await p.getByRole('heading', { name: 'Password set' }).waitFor();
       await p.getByRole('link', { name: 'Sign in' }).click();
-      await signIn(p, email, password);
+      await signIn(p, { email, password });
       await p.waitForURL((url) => url.pathname === '/overview');
 
       // A viewer's settings: no API keys; their own password they change.

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { hasChromium, launchChromium, seriousViolations } from '../../helpers/browser.ts';
+import { hasChromium, seriousViolations, signIn, useBrowser, visitAs } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { createTenant } from '../../helpers/factory.ts';
 import { fetchTrusting } from '../../helpers/trusting-fetch.ts';
@@ -15,9 +15,10 @@ import { generateLoopbackCertificates } from '../../fixtures/tls-certificates.ts
  * a test CA, on loopback): "Sign in with SSO" on the console's sign-in page, the provider's
  * login and consent pages, back into the console signed in; a newcomer created as a viewer
  * (auto-provisioning on); sign out. The server trusts the test CA (as NODE_EXTRA_CA_CERTS
- * would); Chromium is told to accept the provider's certificate. Any error answer or page
- * error from the console fails the test (the provider's own pages load a web font the
- * sandboxed browser cannot reach, so only the console's origin is watched).
+ * would); Chromium is told to accept the provider's certificate. Any page error, and any
+ * console error, failed request or error answer of the console, fails the test (the
+ * provider's own pages load a web font the sandboxed browser cannot reach, so only the
+ * console's origin is watched).
  */
 
 if (!hasChromium) console.warn('sso-browser: skipped; /usr/bin/chromium is absent');
@@ -27,10 +28,8 @@ const T = 60_000;
 describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})`, () => {
   let app: TestApp;
   let provider: TestProvider;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const problems: string[] = [];
 
+  const web = useBrowser(() => app.url, { ignoreHTTPSErrors: true, ignoreOtherSites: true });
   beforeAll(async () => {
     const certs = generateLoopbackCertificates();
     provider = await startTestProvider(certs.server);
@@ -45,30 +44,11 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
     app.services.oidcFetch = fetchTrusting(certs.ca);
     await bootstrapIfEmpty(app.services.db, app.config);
     provider.register([`${app.url}/api/v1/auth/oidc/callback`]);
-    browser = await launchChromium();
   }, 60_000);
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-    expect(problems.splice(0), 'page errors and error answers of the console').toEqual([]);
-  });
   afterAll(async () => {
-    await browser?.close();
     await app?.close();
     await provider?.close();
   });
-
-  const open = async (): Promise<Page> => {
-    const context = await browser.newContext({ baseURL: app.url, ignoreHTTPSErrors: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('response', (response) => {
-      if (response.url().startsWith(app.url) && response.status() >= 400) {
-        problems.push(`${response.status()} for ${response.request().method()} ${response.url()}`);
-      }
-    });
-    return page;
-  };
 
   /** From the console's sign-in page through the provider's login and consent pages. */
   const signInWithSso = async (page: Page, login: string) => {
@@ -87,7 +67,7 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
     async () => {
       const tenant = await createTenant(app);
       const member = await tenant.addUser('member');
-      const page = await open();
+      const { page } = await web.open();
       await page.goto('/');
       await page.getByRole('heading', { name: 'Sign in to Scanward' }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
@@ -112,7 +92,7 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
     'creates a newcomer as a viewer of the default organization (auto-provisioning on)',
     async () => {
       const newcomer = `newcomer-${randomBytes(4).toString('hex')}@example.test`;
-      const page = await open();
+      const { page } = await web.open();
       await signInWithSso(page, newcomer);
       await page.goto('/settings');
       await page.getByText(`${newcomer} (viewer)`).waitFor();
@@ -125,11 +105,9 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
     'lets an admin switch password sign-in off in the settings; the password form then says why',
     async () => {
       const tenant = await createTenant(app);
-      const page = await open();
-      await page.goto('/settings');
-      await page.getByLabel('Email').fill(tenant.admin.email);
-      await page.getByLabel('Password').fill(tenant.admin.password);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      const watched = await web.open();
+      const { page } = watched;
+      await visitAs(page, tenant.admin, '/settings');
       await page.locator('.who .email', { hasText: tenant.admin.email }).waitFor();
       const section = page.locator('section[aria-labelledby="sign-in-methods"]');
       await section.getByText('Configured on this instance').waitFor();
@@ -137,13 +115,19 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
       await section.getByText('Off: single sign-on only').waitFor();
       await page.getByRole('button', { name: 'Sign out' }).click();
 
-      await page.getByLabel('Email').fill(tenant.admin.email);
-      await page.getByLabel('Password').fill(tenant.admin.password);
-      problems.length = 0;
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      // The refusal is the answer this test asks for, not a problem of the page.
+      watched.expect(403, '/api/v1/auth/console/session');
+      const [refusal] = await Promise.all([
+        page.waitForResponse(
+          (r) =>
+            r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/auth/console/session',
+        ),
+        signIn(page, tenant.admin),
+      ]);
       await page.getByText('password sign-in is switched off for this organization').waitFor();
-      // The refusal is the answer this test asked for, not a problem of the page.
-      expect(problems.splice(0)).toEqual([`403 for POST ${app.url}/api/v1/auth/console/session`]);
+      expect(`${refusal.status()} for ${refusal.request().method()} ${refusal.url()}`).toBe(
+        `403 for POST ${app.url}/api/v1/auth/console/session`,
+      );
 
       await signInWithSso(page, tenant.admin.email);
       await page.locator('.who .email', { hasText: tenant.admin.email }).waitFor();

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../../server/routes/index.ts';
+import { CHROMIUM, CHROMIUM_SWITCHES, hasChromium } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -12,13 +13,12 @@ import { useTestApp } from '../../helpers/suite-app.ts';
 /**
  * Loads /docs and /redoc in headless Chromium and checks the rendered DOM: the
  * pages really render from the assets this server serves. Chromium may reach
- * loopback only: every other host resolves to nothing and goes to a dead proxy.
+ * loopback only (the switches every browser test starts it with).
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const run = promisify(execFile);
 
-if (!existsSync(CHROMIUM)) {
+if (!hasChromium) {
   console.warn(`platform-docs-browser: skipped; ${CHROMIUM} is absent (apt-get install -y chromium)`);
 }
 
@@ -29,16 +29,8 @@ async function renderedDom(url: string): Promise<string> {
       CHROMIUM,
       [
         '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...CHROMIUM_SWITCHES,
         `--user-data-dir=${profile}`,
-        '--proxy-server=http://127.0.0.1:9',
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
         // Lets the page's scripts run (fetch the document, render) before the DOM is dumped.
         '--virtual-time-budget=15000',
         '--dump-dom',
@@ -52,7 +44,7 @@ async function renderedDom(url: string): Promise<string> {
   }
 }
 
-describe.skipIf(!existsSync(CHROMIUM))(`documentation pages in a browser (${testEngine})`, () => {
+describe.skipIf(!hasChromium)(`documentation pages in a browser (${testEngine})`, () => {
   let app: TestApp;
   const suite = useTestApp({ env: { SCANWARD_DOCS_PUBLIC: 'true' } });
   beforeAll(() => {

@@ -1,13 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../../helpers/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../helpers/browser.ts';
 import {
-  buildHarness,
+  ADMIN_SESSION,
   listOf,
-  mountSettingsSection,
+  useHarness,
   type ApiSchemas,
-  type Harness,
-  type MountedSection,
   type StubRoutes,
 } from '../../helpers/console-components.ts';
 
@@ -21,12 +18,7 @@ import {
 if (!hasChromium)
   console.warn('console components: skipped; /usr/bin/chromium is absent (apt-get install -y chromium)');
 
-const session: ApiSchemas['ConsoleSession'] = {
-  session_id: 'sess_harness',
-  csrf_token: 'csrf-of-the-harness-session',
-  user: { id: 'user_1', email: 'ada@example.test', role: 'admin', mfa_enabled: false },
-  organization: { id: 'org_1', name: 'Harness Org', plan: 'enterprise' },
-};
+const session = ADMIN_SESSION;
 
 const created_at = '2026-11-20T09:00:00.000Z';
 
@@ -75,29 +67,8 @@ function apiKeyRoutes(keys: ApiSchemas['ApiKey'][]): StubRoutes {
 }
 
 describe.skipIf(!hasChromium)('settings sections with a stub API client', () => {
-  let browser: Browser;
-  let harness: Harness;
-  let mounted: MountedSection | undefined;
-
-  beforeAll(async () => {
-    harness = await buildHarness();
-    browser = await launchChromium();
-  }, 60_000);
-  afterEach(async () => {
-    const problems = mounted?.problems ?? [];
-    await mounted?.close();
-    mounted = undefined;
-    expect(problems, 'console errors, failed requests and unanswered API calls').toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await harness?.close();
-  });
-
-  const mount = async (id: string, api: StubRoutes) => {
-    mounted = await mountSettingsSection(browser, harness, id, { session, api });
-    return mounted;
-  };
+  const suite = useHarness();
+  const mount = (id: string, api: StubRoutes) => suite.mountSettingsSection(id, { session, api });
 
   it('lists API keys, creates one and shows its secret once, and revokes one, all through the client it was given', async () => {
     const keys = [apiKey('key_deploy00000000000000000', 'deploy', ['read:scans', 'write:scans'])];
@@ -152,7 +123,7 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
     ]);
     expect(keys.map((k) => k.name)).toEqual(['ci']);
     // Nothing went past the stub: the harness server saw the page and its assets only.
-    expect(harness.served.filter((p) => p.startsWith('/api/'))).toEqual([]);
+    expect(suite.harness.served.filter((p) => p.startsWith('/api/'))).toEqual([]);
   });
 
   it('lists trust policies for keyless CI sign-in, adds one with only the conditions filled in, and deletes one', async () => {
@@ -277,7 +248,7 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
       last_error: null,
       created_at,
     };
-    mounted = await mountSettingsSection(browser, harness, 'schedules', {
+    const mounted = await suite.mountSettingsSection('schedules', {
       session: { ...session, user: { ...session.user, role: 'viewer' } },
       api: { 'GET /api/v1/scans/schedules': () => ({ status: 200, body: listOf([schedule]) }) },
     });

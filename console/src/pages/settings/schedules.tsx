@@ -4,7 +4,8 @@ import { apiClientRef, useApi } from '../../api/context';
 import { FRAMEWORKS, SCAN_TYPES, SCHEDULE_FREQUENCIES, vocabulary } from '../../api/vocabulary';
 import { useCollection } from '../../data';
 import { useSession } from '../../session';
-import { Choices, confirmed, Notice, Options, Problem, when } from '../../ui';
+import { confirmed, Notice, Options, Problem, when } from '../../ui';
+import { DEFAULT_SCAN_OPTIONS, NOT_AUTHORIZED, scanRequestOf, ScanOptionsFields } from '../scan-options';
 import { ItemTable, Section } from './section';
 
 type Frequency = Schemas['ScheduleFrequency'];
@@ -34,25 +35,19 @@ export function Schedules() {
   const [target, setTarget] = useState('');
   const [frequency, setFrequency] = useState<Frequency>('weekly');
   const [hour, setHour] = useState('3');
-  const [scanType, setScanType] = useState<Schemas['ScanType']>('quick');
-  const [ports, setPorts] = useState('');
-  const [frameworks, setFrameworks] = useState<Schemas['Framework'][]>([]);
-  const [authorized, setAuthorized] = useState(false);
+  const [options, setOptions] = useState(DEFAULT_SCAN_OPTIONS);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
   const create = (event: FormEvent) => {
     event.preventDefault();
-    if (!authorized) return schedules.fail('Confirm that you are authorized to scan this target.');
+    if (!options.authorized) return schedules.fail(NOT_AUTHORIZED);
     void schedules.act(
       api.POST('/api/v1/scans/schedules', {
         body: {
           target: target.trim(),
           hour: Number(hour),
           timezone: zone,
-          authorized: true,
-          scan_type: scanType,
-          ...(ports.trim() ? { ports: ports.trim() } : {}),
-          ...(frameworks.length ? { frameworks } : {}),
+          ...scanRequestOf(options),
           ...(frequency === 'weekly'
             ? { frequency, day_of_week: 1 }
             : frequency === 'monthly'
@@ -62,8 +57,7 @@ export function Schedules() {
       }),
       (created) => {
         setTarget('');
-        setPorts('');
-        setFrameworks([]);
+        setOptions((o) => ({ ...o, ports: '', frameworks: [] }));
         return `Schedule of ${created.target} added.`;
       },
     );
@@ -111,62 +105,40 @@ export function Schedules() {
         />
       )}
       {canManage && (
-        <form onSubmit={create} className="row">
-          <label>
-            Schedule target
-            <input
-              name="schedule_target"
-              required
-              value={target}
-              onChange={(e) => setTarget(e.target.value)}
-            />
-          </label>
-          <label>
-            Frequency
-            <select
-              name="frequency"
-              value={frequency}
-              onChange={(e) => setFrequency(e.target.value as Frequency)}
-            >
-              <Options of={FREQUENCY_CHOICES} />
-            </select>
-          </label>
-          <label>
-            Hour ({zone})
-            <input
-              name="hour"
-              type="number"
-              min={0}
-              max={23}
-              required
-              value={hour}
-              onChange={(e) => setHour(e.target.value)}
-            />
-          </label>
-          <label>
-            Scan type
-            <select
-              name="schedule_scan_type"
-              value={scanType}
-              onChange={(e) => setScanType(e.target.value as Schemas['ScanType'])}
-            >
-              <Options of={SCAN_TYPES} />
-            </select>
-          </label>
-          <label>
-            Ports (optional)
-            <input
-              name="schedule_ports"
-              placeholder="22,80,443 or 1-1024"
-              value={ports}
-              onChange={(e) => setPorts(e.target.value)}
-            />
-          </label>
-          <Choices legend="Frameworks" of={FRAMEWORKS} chosen={frameworks} onChange={setFrameworks} />
-          <label className="inline">
-            <input type="checkbox" checked={authorized} onChange={(e) => setAuthorized(e.target.checked)} /> I
-            am authorized to scan this target
-          </label>
+        <form onSubmit={create}>
+          <ScanOptionsFields value={options} onChange={setOptions} namePrefix="schedule_">
+            <label>
+              Schedule target
+              <input
+                name="schedule_target"
+                required
+                value={target}
+                onChange={(e) => setTarget(e.target.value)}
+              />
+            </label>
+            <label>
+              Frequency
+              <select
+                name="frequency"
+                value={frequency}
+                onChange={(e) => setFrequency(e.target.value as Frequency)}
+              >
+                <Options of={FREQUENCY_CHOICES} />
+              </select>
+            </label>
+            <label>
+              Hour ({zone})
+              <input
+                name="hour"
+                type="number"
+                min={0}
+                max={23}
+                required
+                value={hour}
+                onChange={(e) => setHour(e.target.value)}
+              />
+            </label>
+          </ScanOptionsFields>
           <button type="submit">Add schedule</button>
         </form>
       )}

@@ -1,0 +1,45 @@
+import { useState, type ComponentType } from 'react';
+import {
+  DEFAULT_SCAN_OPTIONS,
+  NOT_AUTHORIZED,
+  scanRequestOf,
+  ScanOptionsFields,
+} from '../src/pages/scan-options';
+
+/**
+ * Console components that are a part of a form rather than a page or a settings section,
+ * each in the smallest form that uses it as the console's forms do, by the name the harness
+ * mounts it under (`mountComponent` in test/helpers/console-components.ts).
+ */
+
+/**
+ * The scan options in a form of their own: sending it shows, in `request`, the options' part
+ * of the request the console would send, or the message it would show instead.
+ */
+function ScanOptionsForm() {
+  const [options, setOptions] = useState(DEFAULT_SCAN_OPTIONS);
+  const [target, setTarget] = useState('');
+  const [sent, setSent] = useState<string>();
+  return (
+    <form
+      aria-label="Scan options"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setSent(options.authorized ? JSON.stringify(scanRequestOf(options)) : NOT_AUTHORIZED);
+      }}
+    >
+      <ScanOptionsFields value={options} onChange={setOptions} namePrefix="harness_">
+        <label>
+          Target
+          <input name="harness_target" value={target} onChange={(e) => setTarget(e.target.value)} />
+        </label>
+      </ScanOptionsFields>
+      <button type="submit">Send</button>
+      <output data-testid="request">{sent}</output>
+    </form>
+  );
+}
+
+export const COMPONENTS: Record<string, ComponentType> = {
+  'scan-options': ScanOptionsForm,
+};
