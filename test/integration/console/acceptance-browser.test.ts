@@ -1,20 +1,14 @@
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { ObservedHost } from '../../../server/assets/inventory.ts';
 import { reopenExpiredAcceptances } from '../../../server/findings/acceptance-expiry.ts';
 import { listAssetsRoute } from '../../../server/routes/assets.ts';
 import { getFindingRoute } from '../../../server/routes/findings.ts';
 import { okBody } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import {
-  hasChromium,
-  launchChromium,
-  openPage,
-  seriousViolations,
-  type WatchedPage,
-} from '../../helpers/browser.ts';
+import { hasChromium, seriousViolations, useBrowser, visitAs } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { detection, factory, runScan, type BuiltTenant } from '../../helpers/factory.ts';
+import { detection, factory, runScan } from '../../helpers/factory.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 
 /**
  * The finding page in Chromium against the real server (issue 23): a person accepts a finding
@@ -43,42 +37,17 @@ const redisHost = (address: string, names: string[]): ObservedHost => ({
 });
 
 describe.skipIf(!hasChromium)(`risk acceptance and the asset on the finding page (${testEngine})`, () => {
-  let app: TestApp;
-  let browser: Browser;
-  let watched: WatchedPage | undefined;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchChromium();
-  }, 60_000);
-  afterEach(async () => {
-    const problems = watched?.problems ?? [];
-    await watched?.close();
-    watched = undefined;
-    expect(problems, 'console errors, failed requests and error answers').toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const suite = useTestApp();
+  const web = useBrowser(() => suite.app.url, { viewport: { width: 1280, height: 900 } });
 
   /** A page at 1280 px recording the event-stream requests it makes. */
   const open = async () => {
-    watched = await openPage(browser, app.url, { width: 1280, height: 900 });
+    const { page } = await web.open();
     const streams: string[] = [];
-    watched.page.on('request', (request: Request) => {
+    page.on('request', (request: Request) => {
       if (new URL(request.url()).pathname === '/api/v1/events') streams.push(request.url());
     });
-    return { page: watched.page, streams };
-  };
-
-  /** Opens `path` signed out, signs in with the form, and waits to be back on it. */
-  const visitSignedIn = async (page: Page, tenant: BuiltTenant, path: string) => {
-    await page.goto(path);
-    await page.getByLabel('Email').fill(tenant.admin.email);
-    await page.getByLabel('Password').fill(tenant.admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === path);
+    return { page, streams };
   };
 
   /** Resolves when the console's event stream has answered 200 (EventSource's open). */
@@ -88,14 +57,14 @@ describe.skipIf(!hasChromium)(`risk acceptance and the asset on the finding page
   it(
     'reopens an accepted finding when its acceptance lapses, shown on the open page from the event stream',
     async () => {
-      const tenant = await factory.tenant(app, {
+      const tenant = await factory.tenant(suite.app, {
         plan: 'enterprise',
         findings: [detection({ title: 'Redis reachable without a password', severity: 'high' })],
       });
       const findingId = tenant.summary!.new_finding_ids[0]!;
       const { page, streams } = await open();
       const opened = streamOpen(page);
-      await visitSignedIn(page, tenant, `/findings/${findingId}`);
+      await visitAs(page, tenant.admin, `/findings/${findingId}`);
       await page.getByRole('heading', { level: 1, name: 'Redis reachable without a password' }).waitFor();
       await opened;
       const status = page.getByTestId('finding-status');
@@ -140,9 +109,9 @@ describe.skipIf(!hasChromium)(`risk acceptance and the asset on the finding page
       // A pass of the timer just before the expiry leaves the finding accepted; the pass at
       // the expiry reopens it.
       expect(
-        await reopenExpiredAcceptances(app.services.db, new Date(expiresAt.getTime() - 1)),
+        await reopenExpiredAcceptances(suite.app.services.db, new Date(expiresAt.getTime() - 1)),
       ).not.toContain(findingId);
-      expect(await reopenExpiredAcceptances(app.services.db, expiresAt)).toContain(findingId);
+      expect(await reopenExpiredAcceptances(suite.app.services.db, expiresAt)).toContain(findingId);
 
       // The open page follows: status Open, the decision gone, the system's history entry.
       await status.getByText('Open', { exact: true }).waitFor();
@@ -181,9 +150,9 @@ describe.skipIf(!hasChromium)(`risk acceptance and the asset on the finding page
   it(
     "shows the asset a finding is on, linked to the asset's inventory page; none for a host with no asset",
     async () => {
-      const tenant = await factory.tenant(app, { plan: 'enterprise' });
+      const tenant = await factory.tenant(suite.app, { plan: 'enterprise' });
       const { summary } = await runScan(
-        app.services.db,
+        suite.app.services.db,
         tenant.orgId,
         [
           detection({
@@ -209,7 +178,7 @@ describe.skipIf(!hasChromium)(`risk acceptance and the asset on the finding page
       expect([onAsset.asset_id, onNone.asset_id]).toEqual([assetId, null]);
 
       const { page } = await open();
-      await visitSignedIn(page, tenant, `/findings/${onNone.id}`);
+      await visitAs(page, tenant.admin, `/findings/${onNone.id}`);
       await page.getByRole('heading', { level: 1, name: 'Weakness on an unknown host' }).waitFor();
       await page.getByTestId('finding-asset').getByText('None known yet').waitFor();
 
