@@ -163,6 +163,15 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
     return read!.path.split('/').pop()!;
   }
 
+  /** Waits until the client has logged the scan as pending: its first read has been answered. */
+  async function readAsPending(run: ReturnType<typeof cli>, id: string): Promise<void> {
+    await waitFor(
+      async () => run.stderr(),
+      (text) => text.includes(`Scan ${id}: pending`),
+      { timeoutMs: 20_000, intervalMs: 10 },
+    );
+  }
+
   const startScanning = () => {
     runner = startRunner(app.services, { pollIntervalMs: 50 });
   };
@@ -175,6 +184,7 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
     expect(streamOpens()).toHaveLength(1);
     // The stream was opened before the scan was read: nothing between the two is lost.
     expect(proxy.seen.indexOf(streamOpens()[0]!)).toBeLessThan(proxy.seen.indexOf(scanReads(id)[0]!));
+    await readAsPending(run, id);
     startScanning();
     const { code, stderr } = await run.done;
     expect(code, stderr).toBe(1); // the planted critical fails the default gate
@@ -244,6 +254,7 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
     });
     const run = cli(['--target', host, '--ports', String(redis.port), '--fail-on', 'none']);
     const scanId = (followed.id = await createdScan());
+    await readAsPending(run, scanId);
     startScanning();
     const { code, stderr } = await run.done;
     expect(code, stderr).toBe(0);
@@ -260,8 +271,8 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
 
   it('cancels the scan when it does not finish within --timeout-minutes, the stream open', async () => {
     proxy = await startProxy(app.url, {});
-    // No runner: the scan stays pending, and only the deadline can end the wait.
-    const run = cli(['--target', host, '--ports', String(redis.port), '--timeout-minutes', '0.01']);
+    // No runner: the scan stays pending, and only the deadline (6 s) can end the wait.
+    const run = cli(['--target', host, '--ports', String(redis.port), '--timeout-minutes', '0.1']);
     const id = await createdScan();
     const { code, stderr } = await run.done;
     expect(code, stderr).toBe(3);
