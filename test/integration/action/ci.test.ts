@@ -93,6 +93,8 @@ describe.skipIf(!hasNode24)(
       ]);
       expect(run.code, run.stderr).toBe(1);
       expect(run.stderr).toMatch(/Scan scan_\w+: pending|Scan scan_\w+: running/);
+      // Followed through the event stream, not by polling.
+      expect(run.stderr).not.toContain('The event stream is not available');
       expect(run.stdout).toContain('at or above the fail-on threshold (high)');
 
       const report = JSON.parse(await readFile(join(dir, 'reports/scanward.json'), 'utf8')) as {
