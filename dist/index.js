@@ -40857,6 +40857,10 @@ class ScanwardClient {
             headers['last-event-id'] = lastEventId;
         return this.options.http.fetch(this.url('/api/v1/events'), { headers, redirect: 'manual', signal });
     }
+    /** When the credentials will next be refreshed (credentials.ts); undefined when they do not expire. */
+    credentialsRefreshDueAt() {
+        return this.options.credentials.refreshDueAt?.();
+    }
     /**
      * `DELETE /api/v1/scans/{id}`. Runs even after the job was cancelled (that is
      * when it matters most), with few, short tries: the runner kills the step soon.
@@ -40982,6 +40986,10 @@ class RefreshingToken {
         await this.refreshIfDue();
         return this.bearer();
     }
+    refreshDueAt() {
+        const expiresAt = tokenExpiry(this.token);
+        return expiresAt === undefined ? undefined : expiresAt - TOKEN_REFRESH_MARGIN_MS;
+    }
     bearer() {
         return { authorization: `Bearer ${this.token}` };
     }
@@ -41036,6 +41044,9 @@ class ExchangedToken {
         if (!this.token || this.expiresAt - this.deps.http.now() <= EXCHANGE_MARGIN_MS)
             await this.exchange();
         return { authorization: `Bearer ${this.token}` };
+    }
+    refreshDueAt() {
+        return this.token ? this.expiresAt - EXCHANGE_MARGIN_MS : undefined;
     }
     async exchange() {
         const idToken = await this.idToken();
@@ -41204,6 +41215,8 @@ const STREAM_SETTINGS = {
 };
 /** The reconnection delay when the server did not ask for one (the service asks 3 s). */
 const DEFAULT_RETRY_MS = 3000;
+/** Reopen the stream this long after the credentials fell due for a refresh (so the next request refreshes them). */
+const RENEW_AFTER_DUE_MS = 1000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 async function followScan(deps, client, scanId, request, deadline) {
     const progress = new ProgressLog((line) => deps.log.info(line));
@@ -41259,6 +41272,9 @@ async function followByStream(deps, client, scanId, deadline, progress) {
             }
             case 'deadline':
                 return timedOut();
+            case 'renew':
+                log.debug('Event stream: reopening it with refreshed credentials.');
+                break;
             case 'silent':
                 return {
                     kind: 'unavailable',
@@ -41318,6 +41334,7 @@ async function followByStream(deps, client, scanId, deadline, progress) {
         };
         const openedAt = http.now();
         let gotBytes = false;
+        let renewal;
         let response;
         try {
             arm();
@@ -41336,6 +41353,15 @@ async function followByStream(deps, client, scanId, deadline, progress) {
             if (response.status !== 200 || !response.body || !isEventStream(response)) {
                 await response.body?.cancel().catch(() => undefined);
                 return refusal(response);
+            }
+            // A bearer token is refreshed shortly before it expires, at the next request; the stream
+            // is one request, so it is reopened then (the service would end it once the token expired).
+            const refreshDueAt = client.credentialsRefreshDueAt();
+            if (refreshDueAt !== undefined && refreshDueAt > http.now() && refreshDueAt < deadline) {
+                renewal = setTimeout(() => {
+                    ended.why = 'renew';
+                    controller.abort();
+                }, refreshDueAt - http.now() + RENEW_AFTER_DUE_MS);
             }
             // Without an event id to resume from, the stream starts now: read the scan once, after
             // the stream answered, so every change after this read comes as an event.
@@ -41381,6 +41407,8 @@ async function followByStream(deps, client, scanId, deadline, progress) {
                     throw error;
                 if (ended.why === 'deadline')
                     return { kind: 'deadline' };
+                if (ended.why === 'renew')
+                    return { kind: 'renew' };
                 if (ended.why === 'stall' && !gotBytes)
                     return { kind: 'silent' };
                 const reason = ended.why === 'stall' ? `nothing arrived for ${formatSeconds(settings.stallMs)}` : follow_describe(error);
@@ -41392,6 +41420,7 @@ async function followByStream(deps, client, scanId, deadline, progress) {
         }
         finally {
             clearTimeout(timer);
+            clearTimeout(renewal);
             controller.abort();
         }
     }

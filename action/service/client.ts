@@ -110,6 +110,11 @@ export class ScanwardClient {
     return this.options.http.fetch(this.url('/api/v1/events'), { headers, redirect: 'manual', signal });
   }
 
+  /** When the credentials will next be refreshed (credentials.ts); undefined when they do not expire. */
+  credentialsRefreshDueAt(): number | undefined {
+    return this.options.credentials.refreshDueAt?.();
+  }
+
   /**
    * `DELETE /api/v1/scans/{id}`. Runs even after the job was cancelled (that is
    * when it matters most), with few, short tries: the runner kills the step soon.

@@ -44,6 +44,8 @@ export const STREAM_SETTINGS: StreamSettings = {
 
 /** The reconnection delay when the server did not ask for one (the service asks 3 s). */
 const DEFAULT_RETRY_MS = 3000;
+/** Reopen the stream this long after the credentials fell due for a refresh (so the next request refreshes them). */
+const RENEW_AFTER_DUE_MS = 1000;
 
 export interface FollowDeps {
   log: Log;
@@ -109,7 +111,9 @@ type Connection =
   /** Nothing arrived within the stall bound after the request: a buffering proxy, or no answer. */
   | { kind: 'silent' }
   /** It was a stream, and it ended (the service's hour, a dropped connection, a stall). */
-  | { kind: 'dropped'; reason: string; lastedMs: number };
+  | { kind: 'dropped'; reason: string; lastedMs: number }
+  /** Closed from here because the credentials are due for a refresh: reopen at once with fresh ones. */
+  | { kind: 'renew' };
 
 async function followByStream(
   deps: FollowDeps,
@@ -146,6 +150,9 @@ async function followByStream(
       }
       case 'deadline':
         return timedOut();
+      case 'renew':
+        log.debug('Event stream: reopening it with refreshed credentials.');
+        break;
       case 'silent':
         return {
           kind: 'unavailable',
@@ -194,7 +201,7 @@ async function followByStream(
     const controller = new AbortController();
     const signal = http.signal ? AbortSignal.any([http.signal, controller.signal]) : controller.signal;
     /** Why the connection was aborted from here, if it was. */
-    const ended: { why?: 'stall' | 'deadline' } = {};
+    const ended: { why?: 'stall' | 'deadline' | 'renew' } = {};
     let timer: ReturnType<typeof setTimeout> | undefined;
     /** (Re)starts the wait for the next bytes: the stall bound, or the deadline when sooner. */
     const arm = () => {
@@ -208,6 +215,7 @@ async function followByStream(
     };
     const openedAt = http.now();
     let gotBytes = false;
+    let renewal: ReturnType<typeof setTimeout> | undefined;
     let response: Response;
     try {
       arm();
@@ -222,6 +230,18 @@ async function followByStream(
       if (response.status !== 200 || !response.body || !isEventStream(response)) {
         await response.body?.cancel().catch(() => undefined);
         return refusal(response);
+      }
+      // A bearer token is refreshed shortly before it expires, at the next request; the stream
+      // is one request, so it is reopened then (the service would end it once the token expired).
+      const refreshDueAt = client.credentialsRefreshDueAt();
+      if (refreshDueAt !== undefined && refreshDueAt > http.now() && refreshDueAt < deadline) {
+        renewal = setTimeout(
+          () => {
+            ended.why = 'renew';
+            controller.abort();
+          },
+          refreshDueAt - http.now() + RENEW_AFTER_DUE_MS,
+        );
       }
       // Without an event id to resume from, the stream starts now: read the scan once, after
       // the stream answered, so every change after this read comes as an event.
@@ -258,6 +278,7 @@ async function followByStream(
       } catch (error) {
         if (http.signal?.aborted) throw error;
         if (ended.why === 'deadline') return { kind: 'deadline' };
+        if (ended.why === 'renew') return { kind: 'renew' };
         if (ended.why === 'stall' && !gotBytes) return { kind: 'silent' };
         const reason =
           ended.why === 'stall' ? `nothing arrived for ${formatSeconds(settings.stallMs)}` : describe(error);
@@ -267,6 +288,7 @@ async function followByStream(
       }
     } finally {
       clearTimeout(timer);
+      clearTimeout(renewal);
       controller.abort();
     }
   }

@@ -53,10 +53,18 @@ type Answer = (init: RequestInit | undefined) => Response;
 /** A service answering GET /api/v1/events and GET /api/v1/scans/scan_a from scripts, recording every request. */
 function service(events: Answer[], reads: Array<ReturnType<typeof scan>>) {
   const calls: Array<{ path: string; lastEventId: string | undefined }> = [];
+  const authorizations: Array<string | null> = [];
   const fetch = async (url: string, init?: RequestInit) => {
     const path = new URL(url).pathname;
     const headers = new Headers(init?.headers);
     calls.push({ path, lastEventId: headers.get('last-event-id') ?? undefined });
+    authorizations.push(headers.get('authorization'));
+    if (path === '/api/v1/auth/refresh') {
+      return new Response(JSON.stringify({ access_token: jwt(Date.now() + 3600_000) }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
     if (path === '/api/v1/events') {
       const next = events.shift();
       if (!next) throw new Error('no scripted stream left');
@@ -68,8 +76,12 @@ function service(events: Answer[], reads: Array<ReturnType<typeof scan>>) {
       headers: { 'content-type': 'application/json' },
     });
   };
-  return { fetch, calls };
+  return { fetch, calls, authorizations };
 }
+
+/** A bearer token expiring at `expiresAt` (only its `exp` is read, never verified). */
+const jwt = (expiresAt: number) =>
+  `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ exp: expiresAt / 1000 })).toString('base64url')}.sig`;
 
 async function follow(
   fetch: HttpDeps['fetch'],
@@ -78,6 +90,7 @@ async function follow(
     stream?: Partial<StreamSettings>;
     signal?: AbortSignal;
     follow?: 'poll';
+    token?: string;
   } = {},
 ) {
   const lines: string[] = [];
@@ -92,7 +105,7 @@ async function follow(
   const client = new ScanwardClient({
     baseUrl: BASE,
     credentials: acquireCredentials(
-      { kind: 'api-key', apiKey: 'sw_key' },
+      options.token ? { kind: 'token', token: options.token } : { kind: 'api-key', apiKey: 'sw_key' },
       { baseUrl: BASE, http, userAgent: 't' },
     ),
     http,
@@ -230,6 +243,37 @@ describe('following a scan through the event stream', () => {
       [scan('running', 30)],
     );
     await expect(follow(fetch, { signal: abort.signal })).rejects.toThrow('the job was cancelled');
+  });
+
+  it('reopens the stream with a refreshed bearer token when the token falls due for a refresh', async () => {
+    // Due for a refresh (five minutes before it expires) 200 ms from now.
+    const token = jwt(Date.now() + 5 * 60_000 + 200);
+    const { fetch, calls, authorizations } = service(
+      [
+        (init) =>
+          stream(
+            [frame(40, 'scan.progress', { id: 'scan_a', status: 'running', progress: 20 })],
+            init?.signal,
+            true,
+          ),
+        (init) => stream([frame(41, 'scan.completed', { id: 'scan_a' })], init?.signal, true),
+      ],
+      [scan('running', 10), scan('completed', 100, 'complete')],
+    );
+    const { followed, sleeps } = await follow(fetch, { token });
+    expect(followed.scan.status).toBe('completed');
+    expect(calls.map((c) => `${c.path} ${c.lastEventId ?? ''}`.trim())).toEqual([
+      '/api/v1/events',
+      '/api/v1/scans/scan_a',
+      '/api/v1/auth/refresh',
+      '/api/v1/events 40',
+      '/api/v1/scans/scan_a',
+    ]);
+    expect(authorizations[0]).toBe(`Bearer ${token}`);
+    expect(authorizations[3]).not.toBe(`Bearer ${token}`);
+    expect(authorizations[3]).toMatch(/^Bearer eyJ/);
+    // Reopened at once: not a drop, so no reconnection delay.
+    expect(sleeps).toEqual([]);
   });
 
   it('polls without opening the stream with follow: poll', async () => {
