@@ -41208,6 +41208,7 @@ class ProgressLog {
 ;// CONCATENATED MODULE: ./action/service/follow.ts
 
 
+
 const STREAM_SETTINGS = {
     stallMs: 60_000,
     maxReconnects: 5,
@@ -41342,7 +41343,8 @@ async function followByStream(deps, client, scanId, deadline, progress) {
                 response = await client.openEventStream(lastEventId, signal);
             }
             catch (error) {
-                if (http.signal?.aborted)
+                // The credentials could not be had (a refresh or a token exchange refused): as for any request.
+                if (http.signal?.aborted || error instanceof errors/* ApiError */.hD || error instanceof errors/* ConfigurationError */.j1)
                     throw error;
                 if (ended.why === 'deadline')
                     return { kind: 'deadline' };

@@ -1,3 +1,4 @@
+import { ApiError, ConfigurationError } from '../core/errors.ts';
 import type { Log, ScanRequest } from '../core/scan-source.ts';
 import type { ScanRecord } from '../core/scan.ts';
 import type { ScanwardClient } from './client.ts';
@@ -222,7 +223,9 @@ async function followByStream(
       try {
         response = await client.openEventStream(lastEventId, signal);
       } catch (error) {
-        if (http.signal?.aborted) throw error;
+        // The credentials could not be had (a refresh or a token exchange refused): as for any request.
+        if (http.signal?.aborted || error instanceof ApiError || error instanceof ConfigurationError)
+          throw error;
         if (ended.why === 'deadline') return { kind: 'deadline' };
         if (ended.why === 'stall') return { kind: 'silent' };
         return { kind: 'refused', status: 0, reason: `no answer: ${describe(error)}` };

@@ -11938,6 +11938,7 @@ class ProgressLog {
 ;// CONCATENATED MODULE: ./action/service/follow.ts
 
 
+
 const STREAM_SETTINGS = {
     stallMs: 60_000,
     maxReconnects: 5,
@@ -12072,7 +12073,8 @@ async function followByStream(deps, client, scanId, deadline, progress) {
                 response = await client.openEventStream(lastEventId, signal);
             }
             catch (error) {
-                if (http.signal?.aborted)
+                // The credentials could not be had (a refresh or a token exchange refused): as for any request.
+                if (http.signal?.aborted || error instanceof ApiError || error instanceof ConfigurationError)
                     throw error;
                 if (ended.why === 'deadline')
                     return { kind: 'deadline' };
