@@ -29341,7 +29341,7 @@ function runUrl(context) {
 
 /***/ }),
 
-/***/ 5077:
+/***/ 5641:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39745,6 +39745,11 @@ function parseInputs(getInput, context, options = {}) {
         min: 0,
         max: MAX_POLL_SECONDS,
     });
+    const followRaw = (read('follow') || 'stream').toLowerCase();
+    const follow = followRaw === 'stream' || followRaw === 'poll' ? followRaw : undefined;
+    if (!follow) {
+        problems.push(`\`follow\` is "${followRaw}"; use stream (the service's event stream: one request however long the scan runs, polling when the stream is not available) or poll (a status check every poll-interval-seconds).`);
+    }
     const uploadSarif = parseBoolean('upload-sarif', read('upload-sarif') || 'true', problems);
     const githubToken = read('github-token') || undefined;
     if (uploadSarif && !githubToken) {
@@ -39792,6 +39797,7 @@ function parseInputs(getInput, context, options = {}) {
                 scanId,
                 wait: wait,
                 timeoutMs: Math.round(timeoutMinutes * 60_000),
+                follow: follow,
                 pollIntervalMs: Math.round(pollSeconds * 1000),
                 idempotencyKey,
                 ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),
@@ -40639,7 +40645,7 @@ const HINTS = {
     TARGET_NOT_ALLOWED: "The target is outside the server's scan scope policy. Scan a host you own that is in scope, or ask the Scanward operator to add it to SCANWARD_SCAN_ALLOW (and check SCANWARD_SCAN_DENY)",
     SCAN_QUOTA_EXCEEDED: "The organization's monthly scan quota is used up. GET /api/v1/scans/quota shows when it resets; an operator can raise it with `scanward admin org set-limits`",
     CONCURRENT_SCAN_LIMIT: "The plan's concurrent-scan ceiling stayed reached while the Action retried. Let running scans finish, or add `concurrency:` to the workflow so runs queue instead of overlapping",
-    RATE_LIMIT_EXCEEDED: "The organization's API request limit is used up. Raise poll-interval-seconds so each run makes fewer requests",
+    RATE_LIMIT_EXCEEDED: "The organization's API request limit is used up. Leave follow at stream (one request however long the scan runs), or with follow: poll raise poll-interval-seconds, so each run makes fewer requests",
     INVALID_API_KEY: 'The api-key is unknown, revoked or expired. Create a new key (Settings, API Keys) and store it as a repository secret',
     AUTHENTICATION_REQUIRED: 'Set the api-key input (or token) from a repository secret',
     INVALID_TOKEN: 'The token cannot be validated or its session was revoked. Obtain a new token, or use an api-key',
@@ -40840,6 +40846,26 @@ class ScanwardClient {
         });
     }
     /**
+     * `GET /api/v1/events`, the organization's live event stream, opened once: no retry and no
+     * status check, since the caller (follow.ts) decides what a refusal means (an older service,
+     * a key without `read:scans`). A redirect is not followed, so the credentials stay here.
+     * The answer comes back with its body unread; `signal` ends the request and the reading.
+     */
+    async openEventStream(lastEventId, signal) {
+        const headers = {
+            accept: 'text/event-stream',
+            'user-agent': this.options.userAgent,
+            ...(await this.options.credentials.headers()),
+        };
+        if (lastEventId !== undefined)
+            headers['last-event-id'] = lastEventId;
+        return this.options.http.fetch(this.url('/api/v1/events'), { headers, redirect: 'manual', signal });
+    }
+    /** When the credentials will next be refreshed (credentials.ts); undefined when they do not expire. */
+    credentialsRefreshDueAt() {
+        return this.options.credentials.refreshDueAt?.();
+    }
+    /**
      * `DELETE /api/v1/scans/{id}`. Runs even after the job was cancelled (that is
      * when it matters most), with few, short tries: the runner kills the step soon.
      */
@@ -40964,6 +40990,10 @@ class RefreshingToken {
         await this.refreshIfDue();
         return this.bearer();
     }
+    refreshDueAt() {
+        const expiresAt = tokenExpiry(this.token);
+        return expiresAt === undefined ? undefined : expiresAt - TOKEN_REFRESH_MARGIN_MS;
+    }
     bearer() {
         return { authorization: `Bearer ${this.token}` };
     }
@@ -41019,6 +41049,9 @@ class ExchangedToken {
             await this.exchange();
         return { authorization: `Bearer ${this.token}` };
     }
+    refreshDueAt() {
+        return this.token ? this.expiresAt - EXCHANGE_MARGIN_MS : undefined;
+    }
     async exchange() {
         const idToken = await this.idToken();
         this.deps.onSecret?.(idToken);
@@ -41038,6 +41071,109 @@ class ExchangedToken {
         this.token = access_token;
         this.expiresAt = this.deps.http.now() + expires_in * 1000;
     }
+}
+
+;// CONCATENATED MODULE: ./action/service/event-stream.ts
+/**
+ * The reading side of the service's live event stream (`GET /api/v1/events`, docs/events.md):
+ * a parser of the `text/event-stream` format as the HTML standard defines it
+ * (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation),
+ * and the filter that picks one scan's events out of the organization's. The parser is ours,
+ * not a package: the format is a few rules about lines and four field names, and the
+ * EventSource packages bring browser semantics (their own reconnect loop) this client does
+ * not want, since it reconnects on its own terms (follow.ts).
+ */
+/**
+ * An incremental parser: `push` text as it arrives (split anywhere, even inside a `\r\n`),
+ * get back the events completed by it. `retry` is the reconnection delay the server asked for.
+ */
+class EventStreamParser {
+    buffer = '';
+    afterCR = false;
+    data = [];
+    eventType = '';
+    /** The id of the last event that set one; kept across events, as EventSource keeps it. */
+    lastEventId = '';
+    /** The `retry:` the server sent, in milliseconds. */
+    retry;
+    push(text) {
+        if (text === '')
+            return [];
+        // A `\r` that ended the last chunk ended a line; a `\n` right after it is the rest of a `\r\n`.
+        if (this.afterCR && text.startsWith('\n'))
+            text = text.slice(1);
+        this.afterCR = false;
+        this.buffer += text;
+        const events = [];
+        for (;;) {
+            const end = this.buffer.search(/[\r\n]/);
+            if (end < 0)
+                break;
+            const line = this.buffer.slice(0, end);
+            const crlf = this.buffer.startsWith('\r\n', end);
+            if (this.buffer[end] === '\r' && end === this.buffer.length - 1)
+                this.afterCR = true;
+            this.buffer = this.buffer.slice(end + (crlf ? 2 : 1));
+            const event = this.line(line);
+            if (event)
+                events.push(event);
+        }
+        return events;
+    }
+    line(line) {
+        if (line === '')
+            return this.dispatch();
+        if (line.startsWith(':'))
+            return undefined; // a comment: the heartbeat
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        let value = colon < 0 ? '' : line.slice(colon + 1);
+        if (value.startsWith(' '))
+            value = value.slice(1);
+        if (field === 'event')
+            this.eventType = value;
+        else if (field === 'data')
+            this.data.push(value);
+        else if (field === 'id' && !value.includes('\0'))
+            this.lastEventId = value;
+        else if (field === 'retry' && /^\d+$/.test(value))
+            this.retry = Number(value);
+        return undefined;
+    }
+    dispatch() {
+        const data = this.data;
+        const event = this.eventType || 'message';
+        this.data = [];
+        this.eventType = '';
+        if (data.length === 0)
+            return undefined;
+        return { event, data: data.join('\n'), lastEventId: this.lastEventId };
+    }
+}
+const TERMINAL_EVENTS = new Set(['scan.completed', 'scan.failed', 'scan.cancelled']);
+/**
+ * The event as one of `scanId`'s, or undefined for anything else: another scan's event, a
+ * finding event (whose `data.id` is a finding's), or data that is not the `{type, data}` JSON.
+ */
+function scanEventOf(event, scanId) {
+    if (!event.event.startsWith('scan.'))
+        return undefined;
+    let body;
+    try {
+        body = JSON.parse(event.data);
+    }
+    catch {
+        return undefined;
+    }
+    if (typeof body !== 'object' || body === null)
+        return undefined;
+    const { type, data } = body;
+    if (typeof data !== 'object' || data === null)
+        return undefined;
+    const scan = data;
+    if (scan.id !== scanId)
+        return undefined;
+    return { type: typeof type === 'string' ? type : event.event, scan };
 }
 
 ;// CONCATENATED MODULE: ./action/service/progress.ts
@@ -41073,13 +41209,282 @@ class ProgressLog {
     }
 }
 
+;// CONCATENATED MODULE: ./action/service/follow.ts
+
+
+
+const STREAM_SETTINGS = {
+    stallMs: 60_000,
+    maxReconnects: 5,
+    maxReconnectDelayMs: 30_000,
+};
+/** The reconnection delay when the server did not ask for one (the service asks 3 s). */
+const DEFAULT_RETRY_MS = 3000;
+/** Reopen the stream this long after the credentials fell due for a refresh (so the next request refreshes them). */
+const RENEW_AFTER_DUE_MS = 1000;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+async function followScan(deps, client, scanId, request, deadline) {
+    const progress = new ProgressLog((line) => deps.log.info(line));
+    if (request.follow === 'poll')
+        return followByPolling(deps, client, scanId, request, deadline, progress);
+    const streamed = await followByStream(deps, client, scanId, deadline, progress);
+    if (streamed.kind === 'followed')
+        return streamed;
+    deps.log.info(`The event stream is not available (${streamed.reason}); following scan ${scanId} by polling every ${formatSeconds(request.pollIntervalMs)}.`);
+    return followByPolling(deps, client, scanId, request, deadline, progress);
+}
+/** Polls until the scan ends or the deadline passes, logging changes only. */
+async function followByPolling(deps, client, scanId, request, deadline, progress) {
+    const { http } = deps;
+    let scan = await client.getScan(scanId, deadline);
+    progress.report(scan);
+    while (!TERMINAL.has(scan.status)) {
+        const left = deadline - http.now();
+        if (left <= 0)
+            return { scan, timedOut: true };
+        await http.sleep(Math.min(request.pollIntervalMs, left), http.signal);
+        scan = await client.getScan(scanId, deadline);
+        progress.report(scan);
+    }
+    return { scan, timedOut: false };
+}
+async function followByStream(deps, client, scanId, deadline, progress) {
+    const { http, log } = deps;
+    const settings = { ...STREAM_SETTINGS, ...deps.stream };
+    let scan;
+    let lastEventId;
+    let retryMs = DEFAULT_RETRY_MS;
+    let dropsInARow = 0;
+    const timedOut = async () => ({
+        kind: 'followed',
+        scan: scan ?? (await client.getScan(scanId, deadline)),
+        timedOut: true,
+    });
+    for (let first = true;; first = false) {
+        if (deadline - http.now() <= 0)
+            return timedOut();
+        const connection = await connect();
+        switch (connection.kind) {
+            case 'terminal': {
+                scan = connection.scan ?? (await client.getScan(scanId, deadline));
+                progress.report(scan);
+                if (TERMINAL.has(scan.status))
+                    return { kind: 'followed', scan, timedOut: false };
+                return {
+                    kind: 'unavailable',
+                    reason: `it reported the scan ended, but the scan reads ${scan.status}`,
+                };
+            }
+            case 'deadline':
+                return timedOut();
+            case 'renew':
+                log.debug('Event stream: reopening it with refreshed credentials.');
+                break;
+            case 'silent':
+                return {
+                    kind: 'unavailable',
+                    reason: `nothing arrived on it within ${formatSeconds(settings.stallMs)}; a proxy may be buffering it`,
+                };
+            case 'refused': {
+                if (first || [401, 403, 404].includes(connection.status)) {
+                    return { kind: 'unavailable', reason: connection.reason };
+                }
+                dropsInARow++;
+                if (dropsInARow > settings.maxReconnects) {
+                    return {
+                        kind: 'unavailable',
+                        reason: `reopening it failed ${dropsInARow} times: ${connection.reason}`,
+                    };
+                }
+                log.debug(`Event stream: ${connection.reason}; trying again.`);
+                await pause(connection.retryAfterMs ?? retryMs);
+                break;
+            }
+            case 'dropped': {
+                dropsInARow = connection.lastedMs >= settings.stallMs ? 1 : dropsInARow + 1;
+                if (dropsInARow > settings.maxReconnects) {
+                    return {
+                        kind: 'unavailable',
+                        reason: `it dropped ${dropsInARow} times in a row (last: ${connection.reason})`,
+                    };
+                }
+                log.debug(`Event stream ended (${connection.reason}); reconnecting${lastEventId === undefined ? '' : ` after event ${lastEventId}`}.`);
+                await pause(retryMs);
+                break;
+            }
+        }
+    }
+    async function pause(ms) {
+        const left = deadline - http.now();
+        if (left <= 0)
+            return;
+        await http.sleep(Math.min(ms, settings.maxReconnectDelayMs, left), http.signal);
+    }
+    /** One connection: open, read the scan when no event id says where to resume, read events. */
+    async function connect() {
+        const controller = new AbortController();
+        const signal = http.signal ? AbortSignal.any([http.signal, controller.signal]) : controller.signal;
+        /** Why the connection was aborted from here, if it was. */
+        const ended = {};
+        let timer;
+        /** (Re)starts the wait for the next bytes: the stall bound, or the deadline when sooner. */
+        const arm = () => {
+            clearTimeout(timer);
+            const left = Math.max(0, deadline - http.now());
+            const stall = left <= settings.stallMs ? undefined : settings.stallMs;
+            timer = setTimeout(() => {
+                ended.why = stall === undefined ? 'deadline' : 'stall';
+                controller.abort();
+            }, stall ?? left);
+        };
+        const openedAt = http.now();
+        let gotBytes = false;
+        let renewal;
+        let response;
+        try {
+            arm();
+            try {
+                response = await client.openEventStream(lastEventId, signal);
+            }
+            catch (error) {
+                // The credentials could not be had (a refresh or a token exchange refused): as for any request.
+                if (http.signal?.aborted || error instanceof errors/* ApiError */.hD || error instanceof errors/* ConfigurationError */.j1)
+                    throw error;
+                if (ended.why === 'deadline')
+                    return { kind: 'deadline' };
+                if (ended.why === 'stall')
+                    return { kind: 'silent' };
+                return { kind: 'refused', status: 0, reason: `no answer: ${follow_describe(error)}` };
+            }
+            if (response.status !== 200 || !response.body || !isEventStream(response)) {
+                await response.body?.cancel().catch(() => undefined);
+                return refusal(response);
+            }
+            // A bearer token is refreshed shortly before it expires, at the next request; the stream
+            // is one request, so it is reopened then (the service would end it once the token expired).
+            const refreshDueAt = client.credentialsRefreshDueAt();
+            if (refreshDueAt !== undefined && refreshDueAt > http.now() && refreshDueAt < deadline) {
+                renewal = setTimeout(() => {
+                    ended.why = 'renew';
+                    controller.abort();
+                }, refreshDueAt - http.now() + RENEW_AFTER_DUE_MS);
+            }
+            // Without an event id to resume from, the stream starts now: read the scan once, after
+            // the stream answered, so every change after this read comes as an event.
+            if (lastEventId === undefined) {
+                clearTimeout(timer);
+                scan = await client.getScan(scanId, deadline);
+                progress.report(scan);
+                if (TERMINAL.has(scan.status))
+                    return { kind: 'terminal', scan };
+                arm();
+            }
+            const parser = new EventStreamParser();
+            const decoder = new TextDecoder();
+            const reader = response.body.getReader();
+            try {
+                for (;;) {
+                    const { value, done } = await reader.read();
+                    if (done) {
+                        return { kind: 'dropped', reason: 'the service ended it', lastedMs: http.now() - openedAt };
+                    }
+                    if (value.byteLength > 0)
+                        gotBytes = true;
+                    arm();
+                    for (const event of parser.push(decoder.decode(value, { stream: true }))) {
+                        if (event.lastEventId !== '')
+                            lastEventId = event.lastEventId;
+                        const ours = scanEventOf(event, scanId);
+                        if (!ours)
+                            continue;
+                        if (TERMINAL_EVENTS.has(ours.type))
+                            return { kind: 'terminal' };
+                        if (scan) {
+                            scan = withEvent(scan, ours.scan);
+                            progress.report(scan);
+                        }
+                    }
+                    if (parser.retry !== undefined)
+                        retryMs = parser.retry;
+                }
+            }
+            catch (error) {
+                if (http.signal?.aborted)
+                    throw error;
+                if (ended.why === 'deadline')
+                    return { kind: 'deadline' };
+                if (ended.why === 'renew')
+                    return { kind: 'renew' };
+                if (ended.why === 'stall' && !gotBytes)
+                    return { kind: 'silent' };
+                const reason = ended.why === 'stall' ? `nothing arrived for ${formatSeconds(settings.stallMs)}` : follow_describe(error);
+                return { kind: 'dropped', reason, lastedMs: http.now() - openedAt };
+            }
+            finally {
+                reader.releaseLock();
+            }
+        }
+        finally {
+            clearTimeout(timer);
+            clearTimeout(renewal);
+            controller.abort();
+        }
+    }
+}
+/** The scan as an event of it says it is now (`scan.started`: the list view; `scan.progress`: the progress fields). */
+function withEvent(scan, data) {
+    const next = { ...scan };
+    const sameStatus = data.status === undefined || data.status === scan.status;
+    // An event older than the read that followed the stream's opening does not move progress back.
+    if (sameStatus && typeof data.progress === 'number' && data.progress < scan.progress)
+        return scan;
+    if (typeof data.status === 'string')
+        next.status = data.status;
+    if (typeof data.progress === 'number')
+        next.progress = data.progress;
+    if (typeof data.phase === 'string')
+        next.phase = data.phase;
+    if ('current_tool' in data) {
+        next.current_tool = typeof data.current_tool === 'string' ? data.current_tool : undefined;
+    }
+    return next;
+}
+function isEventStream(response) {
+    return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+}
+function refusal(response) {
+    const { status } = response;
+    const reason = status === 404
+        ? 'the service answered 404: it is older than GET /api/v1/events'
+        : status === 403
+            ? 'the service answered 403: the API key needs read:scans'
+            : status === 200
+                ? `the service answered ${response.headers.get('content-type') ?? 'no content type'}, not text/event-stream`
+                : status >= 300 && status < 400
+                    ? `the service answered ${status} with a redirect, which is not followed`
+                    : `the service answered ${status}`;
+    const retryAfter = response.headers.get('retry-after');
+    const retryAfterMs = retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : undefined;
+    return { kind: 'refused', status, reason, retryAfterMs };
+}
+function follow_describe(error) {
+    if (error instanceof Error) {
+        const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+        return `${error.message}${cause}`;
+    }
+    return String(error);
+}
+function formatSeconds(ms) {
+    return `${Number((ms / 1000).toFixed(2))}s`;
+}
+
 ;// CONCATENATED MODULE: ./action/service/remote-scan.ts
 
 
 
 
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const remote_scan_TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 function remoteScanSource(service, deps) {
     const client = serviceClient(service, deps);
     return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
@@ -41145,7 +41550,7 @@ async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
     };
     let scan;
     try {
-        const followed = await follow(deps, client, scanId, request, deadline);
+        const followed = await followScan(deps, client, scanId, request, deadline);
         scan = followed.scan;
         if (followed.timedOut) {
             const ended = await cancelAtTimeout(log, client, scan);
@@ -41156,7 +41561,7 @@ async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
     }
     catch (error) {
         // The step is ending without a result: do not leave the scan holding a concurrency slot.
-        if (!scan || !TERMINAL.has(scan.status))
+        if (!scan || !remote_scan_TERMINAL.has(scan.status))
             await cancelQuietly(log, client, scanId);
         if (http.signal?.aborted)
             return { kind: 'aborted', scanId, links };
@@ -41201,22 +41606,6 @@ async function recordReport(log, client, apiUrl, report, input, hooks, deadline)
     hooks.onScan?.(scan.id, links);
     const findings = await readFindings(log, client, scan.id);
     return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
-}
-/** Polls until the scan ends or the deadline passes, logging changes only. */
-async function follow(deps, client, scanId, request, deadline) {
-    const { http } = deps;
-    const progress = new ProgressLog((line) => deps.log.info(line));
-    let scan = await client.getScan(scanId, deadline);
-    progress.report(scan);
-    while (!TERMINAL.has(scan.status)) {
-        const left = deadline - http.now();
-        if (left <= 0)
-            return { scan, timedOut: true };
-        await http.sleep(Math.min(request.pollIntervalMs, left), http.signal);
-        scan = await client.getScan(scanId, deadline);
-        progress.report(scan);
-    }
-    return { scan, timedOut: false };
 }
 /**
  * Cancels a scan that ran out of time. When it finished between the last poll and the
@@ -41699,7 +42088,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6257);
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3206);
 /* harmony import */ var _github_context_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1738);
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5077);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5641);
 var __rewriteRelativeImportExtension = (undefined && undefined.__rewriteRelativeImportExtension) || function (path, preserveJsx) {
     if (typeof path === "string" && /^\.\.?\//.test(path)) {
         return path.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function (m, tsx, d, ext, cm) {

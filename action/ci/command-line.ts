@@ -25,6 +25,7 @@ const INPUTS = [
   'scan-id',
   'wait',
   'timeout-minutes',
+  'follow',
   'poll-interval-seconds',
   'idempotency-key',
   'import-file',
@@ -64,7 +65,11 @@ SCANWARD_FAIL_ON=high. Flags win.
   --wait true|false            false: create the scan, print its id, exit 0
   --no-wait                    the same as --wait false
   --timeout-minutes N          cancel the scan and exit 3 after N minutes (default 30)
-  --poll-interval-seconds N    between status checks (default 10)
+  --follow stream|poll         stream (default): follow the scan through the service's
+                               event stream, one request however long it runs, polling
+                               when the stream is not available; poll: a status check
+                               every --poll-interval-seconds
+  --poll-interval-seconds N    between status checks when polling (default 10)
   --idempotency-key KEY        default: derived from the CI job, or random
   --import-file FILE           import this report (nuclei, ZAP, nmap, OpenVAS or Scanward
                                JSON) as a completed scan of --target instead of scanning;

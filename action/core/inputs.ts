@@ -240,6 +240,14 @@ export function parseInputs(
     max: MAX_POLL_SECONDS,
   });
 
+  const followRaw = (read('follow') || 'stream').toLowerCase();
+  const follow = followRaw === 'stream' || followRaw === 'poll' ? followRaw : undefined;
+  if (!follow) {
+    problems.push(
+      `\`follow\` is "${followRaw}"; use stream (the service's event stream: one request however long the scan runs, polling when the stream is not available) or poll (a status check every poll-interval-seconds).`,
+    );
+  }
+
   const uploadSarif = parseBoolean('upload-sarif', read('upload-sarif') || 'true', problems);
   const githubToken = read('github-token') || undefined;
   if (uploadSarif && !githubToken) {
@@ -301,6 +309,7 @@ export function parseInputs(
         scanId,
         wait: wait!,
         timeoutMs: Math.round(timeoutMinutes! * 60_000),
+        follow: follow!,
         pollIntervalMs: Math.round(pollSeconds! * 1000),
         idempotencyKey,
         ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),

@@ -16,6 +16,8 @@ export interface Log {
   debug(message: string): void;
 }
 
+export type FollowMode = 'stream' | 'poll';
+
 /** What to scan, and how long to follow it. */
 export interface ScanRequest {
   target: string;
@@ -29,6 +31,12 @@ export interface ScanRequest {
   /** false: create the scan (or check `scanId`) and return without waiting. */
   wait: boolean;
   timeoutMs: number;
+  /**
+   * How a running scan is followed: `stream` (the default) through the service's event stream,
+   * falling back to polling when it cannot be had; `poll` by reading the scan every
+   * `pollIntervalMs`.
+   */
+  follow?: FollowMode | undefined;
   pollIntervalMs: number;
   /** Makes a retried or repeated create return the scan already created. */
   idempotencyKey: string;

@@ -14,7 +14,7 @@ const HINTS: Record<string, string> = {
   CONCURRENT_SCAN_LIMIT:
     "The plan's concurrent-scan ceiling stayed reached while the Action retried. Let running scans finish, or add `concurrency:` to the workflow so runs queue instead of overlapping",
   RATE_LIMIT_EXCEEDED:
-    "The organization's API request limit is used up. Raise poll-interval-seconds so each run makes fewer requests",
+    "The organization's API request limit is used up. Leave follow at stream (one request however long the scan runs), or with follow: poll raise poll-interval-seconds, so each run makes fewer requests",
   INVALID_API_KEY:
     'The api-key is unknown, revoked or expired. Create a new key (Settings, API Keys) and store it as a repository secret',
   AUTHENTICATION_REQUIRED: 'Set the api-key input (or token) from a repository secret',

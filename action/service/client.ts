@@ -95,6 +95,27 @@ export class ScanwardClient {
   }
 
   /**
+   * `GET /api/v1/events`, the organization's live event stream, opened once: no retry and no
+   * status check, since the caller (follow.ts) decides what a refusal means (an older service,
+   * a key without `read:scans`). A redirect is not followed, so the credentials stay here.
+   * The answer comes back with its body unread; `signal` ends the request and the reading.
+   */
+  async openEventStream(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = {
+      accept: 'text/event-stream',
+      'user-agent': this.options.userAgent,
+      ...(await this.options.credentials.headers()),
+    };
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    return this.options.http.fetch(this.url('/api/v1/events'), { headers, redirect: 'manual', signal });
+  }
+
+  /** When the credentials will next be refreshed (credentials.ts); undefined when they do not expire. */
+  credentialsRefreshDueAt(): number | undefined {
+    return this.options.credentials.refreshDueAt?.();
+  }
+
+  /**
    * `DELETE /api/v1/scans/{id}`. Runs even after the job was cancelled (that is
    * when it matters most), with few, short tries: the runner kills the step soon.
    */

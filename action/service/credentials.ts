@@ -21,6 +21,11 @@ import { CiTokenBody, TokenBody } from './responses.ts';
 export interface Credentials {
   /** The headers that authenticate the next request (refreshing first when due). */
   headers(): Promise<Record<string, string>>;
+  /**
+   * When `headers()` will next refresh them (epoch ms); undefined for credentials that do not
+   * expire. A long-lived request (the event stream) is reopened then, with the fresh ones.
+   */
+  refreshDueAt?(): number | undefined;
 }
 
 export interface CredentialDeps {
@@ -65,6 +70,11 @@ class RefreshingToken implements Credentials {
   async headers(): Promise<Record<string, string>> {
     await this.refreshIfDue();
     return this.bearer();
+  }
+
+  refreshDueAt(): number | undefined {
+    const expiresAt = tokenExpiry(this.token);
+    return expiresAt === undefined ? undefined : expiresAt - TOKEN_REFRESH_MARGIN_MS;
   }
 
   private bearer(): Record<string, string> {
@@ -125,6 +135,10 @@ class ExchangedToken implements Credentials {
   async headers(): Promise<Record<string, string>> {
     if (!this.token || this.expiresAt - this.deps.http.now() <= EXCHANGE_MARGIN_MS) await this.exchange();
     return { authorization: `Bearer ${this.token!}` };
+  }
+
+  refreshDueAt(): number | undefined {
+    return this.token ? this.expiresAt - EXCHANGE_MARGIN_MS : undefined;
   }
 
   private async exchange(): Promise<void> {

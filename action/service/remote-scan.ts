@@ -14,7 +14,7 @@ import { ACTION_VERSION } from '../core/version.ts';
 import { ScanwardClient } from './client.ts';
 import { acquireCredentials } from './credentials.ts';
 import type { HttpDeps } from './http.ts';
-import { ProgressLog } from './progress.ts';
+import { followScan, type StreamSettings } from './follow.ts';
 import type { FindingRefBody } from './responses.ts';
 
 /**
@@ -35,6 +35,8 @@ export interface RemoteScanDeps {
   readFile?: ((path: string) => Promise<Uint8Array>) | undefined;
   /** The runner's ID token for an audience (`auth: oidc`); only the Action has it. */
   idToken?: ((audience: string) => Promise<string>) | undefined;
+  /** How the event stream is followed (follow.ts); tests shorten the stall bound. */
+  stream?: Partial<StreamSettings> | undefined;
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -121,7 +123,7 @@ async function runRemoteScan(
 
   let scan: ScanRecord | undefined;
   try {
-    const followed = await follow(deps, client, scanId, request, deadline);
+    const followed = await followScan(deps, client, scanId, request, deadline);
     scan = followed.scan;
     if (followed.timedOut) {
       const ended = await cancelAtTimeout(log, client, scan);
@@ -210,28 +212,6 @@ export async function recordReport(
   hooks.onScan?.(scan.id, links);
   const findings = await readFindings(log, client, scan.id);
   return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
-}
-
-/** Polls until the scan ends or the deadline passes, logging changes only. */
-async function follow(
-  deps: RemoteScanDeps,
-  client: ScanwardClient,
-  scanId: string,
-  request: ScanRequest,
-  deadline: number,
-): Promise<{ scan: ScanRecord; timedOut: boolean }> {
-  const { http } = deps;
-  const progress = new ProgressLog((line) => deps.log.info(line));
-  let scan = await client.getScan(scanId, deadline);
-  progress.report(scan);
-  while (!TERMINAL.has(scan.status)) {
-    const left = deadline - http.now();
-    if (left <= 0) return { scan, timedOut: true };
-    await http.sleep(Math.min(request.pollIntervalMs, left), http.signal);
-    scan = await client.getScan(scanId, deadline);
-    progress.report(scan);
-  }
-  return { scan, timedOut: false };
 }
 
 /**

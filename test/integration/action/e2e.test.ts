@@ -157,6 +157,8 @@ describe.skipIf(!hasNode24)(`the Action under Node 24 against the real service (
     expect(first.code, first.stdout).toBe(1);
     expect(first.stdout).toContain(`::add-mask::${apiKey}`);
     expect(first.stdout).not.toMatch(/deprecat/i);
+    // The scan was followed through the event stream, not by polling.
+    expect(first.stdout).not.toContain('The event stream is not available');
 
     // Outputs: the scan's own counts.
     const scanId = first.outputs['scan-id']!;

@@ -148,6 +148,14 @@ describe('action inputs', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('follows the scan through the event stream unless follow says poll', () => {
+    expect(parse(base).inputs.scan.follow).toBe('stream');
+    expect(parse({ ...base, follow: 'Poll' }).inputs.scan.follow).toBe('poll');
+    expect(problemsOf({ ...base, follow: 'sometimes' })).toContain(
+      '`follow` is "sometimes"; use stream (the service\'s event stream',
+    );
+  });
+
   it('warns that frameworks matter to compliance scans', () => {
     expect(parse({ ...base, frameworks: 'soc2' }).warnings[0]).toContain('frameworks');
   });
