@@ -4,9 +4,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCi } from '../../../action/ci/run.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { getScanRoute } from '../../../server/routes/scans.ts';
+import { okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, type Tenant } from '../../helpers/factory.ts';
+import { factory } from '../../helpers/factory.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 import { waitFor } from '../../helpers/poll.ts';
 import {
   closeAll,
@@ -102,8 +104,8 @@ async function startProxy(upstream: string, options: ProxyOptions): Promise<Coun
 }
 
 describe(`scanward-ci following a scan through the event stream (${testEngine})`, { timeout: 90_000 }, () => {
-  let app: TestApp;
-  let tenant: Tenant;
+  const suite = useTestApp();
+  let api: ApiClient;
   let apiKey: string;
   let host: string;
   let redis: FixtureListener;
@@ -111,15 +113,17 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
   let proxy: CountingProxy | undefined;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'enterprise');
-    apiKey = await tenant.apiKey(['read:scans', 'write:scans', 'read:findings']);
+    const tenant = await factory.tenant(suite.app, {
+      plan: 'enterprise',
+      apiKey: ['read:scans', 'write:scans', 'read:findings'],
+    });
+    api = tenant.api;
+    apiKey = tenant.key!;
     host = randomLoopbackAddress();
     redis = await startListener({ host, serve: fakeRedis });
   });
   afterAll(async () => {
     if (redis) await closeAll([redis]);
-    await app?.close();
   });
   beforeEach(() => {
     runner = undefined;
@@ -173,11 +177,11 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
   }
 
   const startScanning = () => {
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
+    runner = startRunner(suite.app.services, { pollIntervalMs: 50 });
   };
 
   it('follows a scan to its end with one stream request and a constant number of reads, logging its progress', async () => {
-    proxy = await startProxy(app.url, {});
+    proxy = await startProxy(suite.app.url, {});
     // A poll every 50 ms: had the client polled, the reads would grow with the scan's length.
     const run = cli(['--target', host, '--ports', String(redis.port), '--poll-interval-seconds', '0.05']);
     const id = await createdScan();
@@ -189,7 +193,7 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
     const { code, stderr } = await run.done;
     expect(code, stderr).toBe(1); // the planted critical fails the default gate
 
-    const scan = (await app.services.db('scans').where({ id }).first()) as { status: string };
+    const scan = okBody(await api.call(getScanRoute, { params: { scan_id: id } }));
     expect(scan.status).toBe('completed');
     // The read after opening and the final record's read; nothing in between.
     expect(scanReads(id)).toHaveLength(2);
@@ -213,7 +217,7 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
   });
 
   it('falls back to polling, saying so once, when the service answers 404 for the stream', async () => {
-    proxy = await startProxy(app.url, { refuseEvents: true });
+    proxy = await startProxy(suite.app.url, { refuseEvents: true });
     const run = cli([
       '--target',
       host,
@@ -239,14 +243,13 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
 
   it('reconnects a dropped stream with Last-Event-ID and still sees the terminal event', async () => {
     const followed = { id: '' };
-    proxy = await startProxy(app.url, {
+    proxy = await startProxy(suite.app.url, {
       dropFirstStream: true,
       // The reconnect goes through only once the scan has ended, so its end reaches the
       // client only through the events the stream resumes with.
       beforeReconnect: async () => {
         await waitFor(
-          async () =>
-            (await app.services.db('scans').where({ id: followed.id }).first()) as { status: string },
+          async () => okBody(await api.call(getScanRoute, { params: { scan_id: followed.id } })),
           (s) => ['completed', 'failed', 'cancelled'].includes(s.status),
           { timeoutMs: 30_000, intervalMs: 50 },
         );
@@ -270,14 +273,14 @@ describe(`scanward-ci following a scan through the event stream (${testEngine})`
   });
 
   it('cancels the scan when it does not finish within --timeout-minutes, the stream open', async () => {
-    proxy = await startProxy(app.url, {});
+    proxy = await startProxy(suite.app.url, {});
     // No runner: the scan stays pending, and only the deadline (6 s) can end the wait.
     const run = cli(['--target', host, '--ports', String(redis.port), '--timeout-minutes', '0.1']);
     const id = await createdScan();
     const { code, stderr } = await run.done;
     expect(code, stderr).toBe(3);
     expect(stderr).toContain('did not finish within --timeout-minutes');
-    const scan = (await app.services.db('scans').where({ id }).first()) as { status: string };
+    const scan = okBody(await api.call(getScanRoute, { params: { scan_id: id } }));
     expect(scan.status).toBe('cancelled');
     expect(streamOpens()).toHaveLength(1);
     expect(proxy.seen.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
