@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
+import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { okBody, type ApiClient } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, detection, runScan } from '../../helpers/factory.ts';
@@ -12,33 +13,38 @@ import type { FindingStats } from '../../../server/schemas/findings.ts';
  */
 describe(`findings across organizations (${testEngine})`, () => {
   let app: TestApp;
-  let db: Knex;
+  let theirApi: ApiClient;
+  let ourId: string;
   let theirIds: string[];
   let theirScan: string;
-  let theirOrg: string;
   let ourToken: string;
   let ourKey: string;
 
-  const snapshot = async () => ({
-    findings: await db('findings').where({ org_id: theirOrg }).orderBy('id'),
-    comments: await db('finding_comments').where({ org_id: theirOrg }),
-    history: await db('finding_history').where({ org_id: theirOrg }).orderBy('seq'),
-  });
+  /** Their findings as they see them: the list, and each one's detail with its comments and history. */
+  const snapshot = async () => {
+    const list = okBody(await theirApi.call(listFindingsRoute, { query: { per_page: 100 } }), 200);
+    const details = [];
+    for (const { id } of list.items) {
+      details.push(okBody(await theirApi.call(getFindingRoute, { params: { finding_id: id } }), 200));
+    }
+    return { list, details };
+  };
 
   const suite = useTestApp();
   beforeAll(async () => {
     app = suite.app;
-    db = app.services.db;
+    const db = app.services.db;
     const them = await factory.tenant(app, { plan: 'enterprise' });
     const us = await factory.tenant(app, { plan: 'professional' });
-    theirOrg = them.orgId;
+    theirApi = them.api;
     const { scan, summary } = await runScan(db, them.orgId, [
       detection({ severity: 'critical', target: 'shared.example.test', cve_ids: ['CVE-2024-0001'] }),
       detection({ severity: 'high', target: 'shared.example.test' }),
     ]);
     theirScan = scan.id;
     theirIds = summary.new_finding_ids;
-    await runScan(db, us.orgId, [detection({ severity: 'low', target: 'ours.example.test' })]);
+    const ours = await runScan(db, us.orgId, [detection({ severity: 'low', target: 'ours.example.test' })]);
+    ourId = ours.summary.new_finding_ids[0]!;
     ourToken = await us.login();
     ourKey = await us.apiKey(['read:findings', 'write:findings']);
   });
@@ -87,10 +93,9 @@ describe(`findings across organizations (${testEngine})`, () => {
 
   it('reports their ids as NOT_FOUND failures in a bulk update and changes none of them', async () => {
     const before = await snapshot();
-    const ours = (await db('findings').whereNot({ org_id: theirOrg }).first('id')) as { id: string };
     for (const headers of credentials()) {
       const res = await send(headers, 'POST', '/api/v1/findings/bulk', {
-        finding_ids: [...theirIds, ours.id],
+        finding_ids: [...theirIds, ourId],
         update: { status: 'accepted', notes: 'bulk', justification: 'bulk' },
       });
       expect(res.status).toBe(200);

@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { bumpFindingsVersion } from '../../../server/findings/finding-versions.repository.ts';
-import { apiClient, okBody } from '../../helpers/api-client.ts';
-import type { TestApp } from '../../helpers/app.ts';
+import { listFindingsRoute, updateFindingRoute } from '../../../server/routes/findings.ts';
+import { okBody, type ApiClient, type RouteInput } from '../../helpers/api-client.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -14,16 +12,10 @@ interface Row {
   cvss_score: number;
 }
 
-interface Item {
-  id: string;
-  severity: string;
-  status: string;
-  tool: string;
-  target: string;
-  cve_ids: string[];
-}
+type ListQuery = NonNullable<RouteInput<typeof listFindingsRoute>['query']>;
 
 const DAY = 86_400_000;
+const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 } as const;
 const VECTORS = {
   high: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', // 7.5
   medium: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:L/A:N', // 6.5
@@ -31,23 +23,21 @@ const VECTORS = {
 };
 
 describe(`findings list: filters, sorting and pagination (${testEngine})`, () => {
-  let app: TestApp;
-  let db: Knex;
-  let orgId: string;
-  let token: string;
-  let rows: Row[];
-  let firstScan: string;
-  let lastScan: string;
-
   const suite = useTestApp();
-  beforeAll(async () => {
-    app = suite.app;
-    db = app.services.db;
-    const tenant = await factory.tenant(app, { plan: 'enterprise' });
-    orgId = tenant.orgId;
-    token = await tenant.login();
+
+  const listPage = async (api: ApiClient, query: ListQuery = {}) =>
+    okBody(await api.call(listFindingsRoute, { query }), 200);
+
+  /**
+   * A tenant with sixteen findings from three scans on different days; many share severity,
+   * detection time and score (ties). `rows` are the findings as the list answers them.
+   */
+  const seeded = async () => {
+    const tenant = await factory.tenant(suite.app, { plan: 'enterprise' });
+    const { orgId } = tenant;
+    const api = await tenant.client();
+    const db = suite.db;
     const now = Date.now();
-    // Three scans on different days; many findings share severity, detection time and score (ties).
     const first = await runScan(
       db,
       orgId,
@@ -58,7 +48,6 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
       ],
       { now: new Date(now - 3 * DAY) },
     );
-    firstScan = first.scan.id;
     await runScan(
       db,
       orgId,
@@ -69,7 +58,7 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
       ],
       { now: new Date(now - 2 * DAY) },
     );
-    const again = await db('findings').where({ org_id: orgId, severity: 'critical' }).first('template_id');
+    const [critical] = (await listPage(api, { severity: 'critical' })).items;
     const last = await runScan(
       db,
       orgId,
@@ -77,39 +66,37 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
         ...Array.from({ length: 3 }, () => detection({ severity: 'high', cvss_vector: VECTORS.high })),
         detection({
           severity: 'critical',
-          check_id: (again as { template_id: string }).template_id,
+          check_id: critical!.template_id,
           cve_ids: ['CVE-2021-44228', 'CVE-2021-45046'],
           tool: 'nuclei',
         }),
       ],
       { now: new Date(now - DAY) },
     );
-    lastScan = last.scan.id;
-    rows = (await db('findings')
-      .where({ org_id: orgId })
-      .select('id', 'severity_rank', 'detected_at', 'cvss_score')) as Row[];
+    const rows: Row[] = (await listPage(api, { per_page: 100 })).items.map((f) => ({
+      id: f.id,
+      severity_rank: RANK[f.severity],
+      detected_at: new Date(f.detected_at),
+      cvss_score: f.cvss_score,
+    }));
     expect(rows).toHaveLength(16);
-  });
+    return { api, rows, firstScan: first.scan.id, lastScan: last.scan.id };
+  };
 
-  const listPage = async (query: string) =>
-    okBody(
-      await apiClient(app, { token }).get<{
-        items: Item[];
-        total: number;
-        page: number;
-        per_page: number;
-        pages: number;
-      }>(`/api/v1/findings?${query}`),
-      200,
-    );
+  // The tests that only read share one seeded tenant; a test that changes a finding seeds its own.
+  let shared: Awaited<ReturnType<typeof seeded>>;
+  beforeAll(async () => {
+    shared = await seeded();
+  });
+  const list = (query: ListQuery = {}) => listPage(shared.api, query);
 
   /** Walks every page and returns the ids in the order served. */
-  const walk = async (query: string, perPage: number) => {
+  const walk = async (query: ListQuery, perPage: number) => {
     const ids: string[] = [];
-    const first = await listPage(`${query}&per_page=${perPage}&page=1`);
+    const first = await list({ ...query, per_page: perPage, page: 1 });
     ids.push(...first.items.map((i) => i.id));
     for (let page = 2; page <= first.pages; page++) {
-      ids.push(...(await listPage(`${query}&per_page=${perPage}&page=${page}`)).items.map((i) => i.id));
+      ids.push(...(await list({ ...query, per_page: perPage, page })).items.map((i) => i.id));
     }
     return { ids, total: first.total, pages: first.pages };
   };
@@ -131,20 +118,20 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
       created_at: [(r) => r.detected_at.getTime(), (r) => r.id],
       cvss_score: [(r) => r.cvss_score, (r) => r.id],
     };
-    return [...rows].sort(byKeys(keys[sort], order === 'asc' ? 1 : -1)).map((r) => r.id);
+    return [...shared.rows].sort(byKeys(keys[sort], order === 'asc' ? 1 : -1)).map((r) => r.id);
   };
 
   it('orders by severity, then most recent detection, by default', async () => {
-    const { ids } = await walk('', 100);
+    const { ids } = await walk({}, 100);
     expect(ids).toEqual(expected('severity', 'desc'));
-    const { items } = await listPage('per_page=100');
+    const { items } = await list({ per_page: 100 });
     expect(items.map((i) => i.severity).slice(0, 2)).toEqual(['critical', 'high']);
   });
 
   for (const sort of ['severity', 'created_at', 'cvss_score'] as const) {
     for (const order of ['asc', 'desc'] as const) {
       it(`serves every finding exactly once across pages sorted by ${sort} ${order}, ties broken by id`, async () => {
-        const { ids, total, pages } = await walk(`sort=${sort}&order=${order}`, 3);
+        const { ids, total, pages } = await walk({ sort, order }, 3);
         expect(total).toBe(16);
         expect(pages).toBe(6);
         expect(new Set(ids).size).toBe(16);
@@ -154,51 +141,56 @@ describe(`findings list: filters, sorting and pagination (${testEngine})`, () =>
   }
 
   it('defaults the order to desc for an explicit sort', async () => {
-    expect((await walk('sort=cvss_score', 100)).ids).toEqual(expected('cvss_score', 'desc'));
+    expect((await walk({ sort: 'cvss_score' }, 100)).ids).toEqual(expected('cvss_score', 'desc'));
   });
 
   it('returns empty items past the last page, with the total', async () => {
-    const res = await listPage('per_page=10&page=3');
+    const res = await list({ per_page: 10, page: 3 });
     expect(res).toEqual({ items: [], total: 16, page: 3, per_page: 10, pages: 2 });
   });
 
-  it('filters by severity, status, tool and CVE (ignoring the CVE id case)', async () => {
-    expect((await listPage('severity=high')).total).toBe(9);
-    expect((await listPage('severity=high')).items.every((i) => i.severity === 'high')).toBe(true);
-    expect((await listPage('tool=nuclei')).total).toBe(2);
-    const cve = await listPage('cve=cve-2021-44228');
+  it('filters by severity, tool and CVE (ignoring the CVE id case)', async () => {
+    expect((await list({ severity: 'high' })).total).toBe(9);
+    expect((await list({ severity: 'high' })).items.every((i) => i.severity === 'high')).toBe(true);
+    expect((await list({ tool: 'nuclei' })).total).toBe(2);
+    const cve = await list({ cve: 'cve-2021-44228' });
     expect(cve.total).toBe(2);
     expect(cve.items.every((i) => i.cve_ids.includes('CVE-2021-44228'))).toBe(true);
-    expect((await listPage('cve=CVE-2021-45046')).total).toBe(1);
-    expect((await listPage('cve=CVE-1999-0001')).total).toBe(0);
+    expect((await list({ cve: 'CVE-2021-45046' })).total).toBe(1);
+    expect((await list({ cve: 'CVE-1999-0001' })).total).toBe(0);
+  });
 
+  it('filters by status', async () => {
+    const { api, rows } = await seeded();
     const [one] = rows;
-    await db('findings').where({ id: one!.id }).update({ status: 'accepted' });
-    await bumpFindingsVersion(db, orgId);
-    expect((await listPage('status=accepted')).items.map((i) => i.id)).toEqual([one!.id]);
-    expect((await listPage('status=open')).total).toBe(15);
-    await db('findings').where({ id: one!.id }).update({ status: 'open' });
-    await bumpFindingsVersion(db, orgId);
+    const body = { status: 'accepted' as const, justification: 'a known risk' };
+    okBody(await api.call(updateFindingRoute, { params: { finding_id: one!.id }, body }), 200);
+    expect((await listPage(api, { status: 'accepted' })).items.map((i) => i.id)).toEqual([one!.id]);
+    expect((await listPage(api, { status: 'open' })).total).toBe(15);
   });
 
   it('matches the target and the targets it begins up to a dot, ignoring case (docs/findings-search.md)', async () => {
-    const res = await listPage('target=APP.EXAMPLE.TEST');
+    const res = await list({ target: 'APP.EXAMPLE.TEST' });
     expect(res.items.map((i) => i.target).sort()).toEqual(['App.Example.test', 'app.example.test.evil']);
-    const exact = await listPage('target=app.example.test.evil');
+    const exact = await list({ target: 'app.example.test.evil' });
     expect(exact.items.map((i) => i.target)).toEqual(['app.example.test.evil']);
   });
 
   it('filters by scan through its observations: a scan lists what it saw, including findings another scan owns', async () => {
-    const last = await listPage(`scan_id=${lastScan}&per_page=100`);
+    const last = await list({ scan_id: shared.lastScan, per_page: 100 });
     expect(last.total).toBe(4);
     expect(last.items.map((i) => i.severity).sort()).toEqual(['critical', 'high', 'high', 'high']);
-    expect((await listPage(`scan_id=${firstScan}`)).total).toBe(7);
-    expect((await listPage('scan_id=scan_unknown')).total).toBe(0);
+    expect((await list({ scan_id: shared.firstScan })).total).toBe(7);
+    expect((await list({ scan_id: 'scan_unknown' })).total).toBe(0);
   });
 
   it('combines filters with sorting and pagination', async () => {
-    const { ids, total } = await walk(`scan_id=${firstScan}&severity=high&sort=created_at&order=asc`, 2);
+    const { ids, total } = await walk(
+      { scan_id: shared.firstScan, severity: 'high', sort: 'created_at', order: 'asc' },
+      2,
+    );
     expect(total).toBe(5);
+    const { rows } = shared;
     const highFirst = rows.filter(
       (r) =>
         r.severity_rank === 3 &&

@@ -1,31 +1,29 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import type { TestApp } from '../../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  bulkUpdateFindingsRoute,
+  findingStatsRoute,
+  listFindingsRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
+import { expectError, okBody, type ApiClient, type RouteInput } from '../../helpers/api-client.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
-import type { FindingStats } from '../../../server/schemas/findings.ts';
-
-interface ErrorBody {
-  error_code: string;
-  field?: string;
-}
 
 const DAY = 86_400_000;
 
 describe(`findings statistics (${testEngine})`, () => {
-  let app: TestApp;
-  let db: Knex;
-  let token: string;
-  let orgId: string;
-
   const suite = useTestApp();
-  beforeAll(async () => {
-    app = suite.app;
-    db = app.services.db;
-    const tenant = await factory.tenant(app);
-    orgId = tenant.orgId;
-    token = await tenant.login();
+
+  /**
+   * A tenant with five findings: two resolved by scans (one this week), three detected this
+   * week of which one is accepted.
+   */
+  const seeded = async (): Promise<ApiClient> => {
+    const db = suite.db;
+    const tenant = await factory.tenant(suite.app);
+    const { orgId } = tenant;
+    const { api } = tenant;
     const now = Date.now();
     const at = (days: number) => new Date(now - days * DAY);
     const cover = (d: ReturnType<typeof detection>) => ({
@@ -57,22 +55,17 @@ describe(`findings statistics (${testEngine})`, () => {
       ],
       { now: at(2) },
     );
-    const accepted = (await db('findings').where({ org_id: orgId, severity: 'low' }).first('id')) as {
-      id: string;
-    };
-    await db('findings').where({ id: accepted.id }).update({ status: 'accepted' });
-  });
-
-  const stats = async <T = FindingStats>(query = '') => {
-    const res = await app.request(`/api/v1/findings/stats${query}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    return { status: res.status, body: (await res.json()) as T };
+    const [low] = okBody(await api.call(listFindingsRoute, { query: { severity: 'low' } }), 200).items;
+    const body = { status: 'accepted' as const, justification: 'a known risk' };
+    okBody(await api.call(updateFindingRoute, { params: { finding_id: low!.id }, body }), 200);
+    return api;
   };
 
+  const stats = async (api: ApiClient, query: RouteInput<typeof findingStatsRoute>['query'] = {}) =>
+    api.call(findingStatsRoute, { query });
+
   it('counts every severity and status (zeros included), tools, and the last 7 days', async () => {
-    const { status, body } = await stats();
-    expect(status).toBe(200);
+    const body = okBody(await stats(await seeded()), 200);
     expect(body).toEqual({
       total: 5,
       by_severity: { critical: 1, high: 1, medium: 1, low: 1, info: 1 },
@@ -83,64 +76,54 @@ describe(`findings statistics (${testEngine})`, () => {
   });
 
   it('limits to a target (ignoring case) and to detections in [from_date, to_date)', async () => {
-    const target = (await stats('?target=DB.example.test')).body;
+    const api = await seeded();
+    const target = okBody(await stats(api, { target: 'DB.example.test' }), 200);
     expect(target.total).toBe(2);
     expect(target.by_severity).toEqual({ critical: 1, high: 0, medium: 0, low: 0, info: 1 });
     expect(target.trends).toEqual({ new_this_week: 2, resolved_this_week: 0, average_resolution_days: 0 });
 
     const day = (days: number) => new Date(Date.now() - days * DAY).toISOString().slice(0, 10);
-    const window = (await stats(`?from_date=${day(15)}&to_date=${day(3)}`)).body;
+    const window = okBody(await stats(api, { from_date: day(15), to_date: day(3) }), 200);
     expect(window.total).toBe(1);
     expect(window.by_severity.medium).toBe(1);
     expect(window.trends.average_resolution_days).toBe(6);
 
-    const sinceNow = (await stats(`?from_date=${new Date().toISOString()}`)).body;
+    const sinceNow = okBody(await stats(api, { from_date: new Date().toISOString() }), 200);
     expect(sinceNow.total).toBe(0);
     expect(sinceNow.by_tool).toEqual({});
   });
 
   it('reflects status changes at once, in the statistics and in list totals', async () => {
-    const before = (await stats()).body;
-    const open = (await db('findings').where({ org_id: orgId, status: 'open' }).select('id')) as {
-      id: string;
-    }[];
-    const listTotal = async () => {
+    const api = await seeded();
+    const before = okBody(await stats(api), 200);
+    const open = okBody(await api.call(listFindingsRoute, { query: { status: 'open' } }), 200).items;
+    const listTotal = async () =>
       // per_page=1 makes the list count rather than read the total off a short page.
-      const res = await app.request('/api/v1/findings?status=open&per_page=1', {
-        headers: { authorization: `Bearer ${token}` },
-      });
-      return ((await res.json()) as { total: number }).total;
-    };
+      okBody(await api.call(listFindingsRoute, { query: { status: 'open', per_page: 1 } }), 200).total;
     expect(await listTotal()).toBe(2);
 
-    const patched = await app.request(`/api/v1/findings/${open[0]!.id}`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ status: 'resolved' }),
-    });
-    expect(patched.status).toBe(200);
-    const after = (await stats()).body;
+    const patch = { params: { finding_id: open[0]!.id }, body: { status: 'resolved' as const } };
+    okBody(await api.call(updateFindingRoute, patch), 200);
+    const after = okBody(await stats(api), 200);
     expect(after.by_status.open).toBe(before.by_status.open - 1);
     expect(after.by_status.resolved).toBe(before.by_status.resolved + 1);
     expect(after.trends.resolved_this_week).toBe(before.trends.resolved_this_week + 1);
     expect(await listTotal()).toBe(1);
 
-    const bulk = await app.request('/api/v1/findings/bulk', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ finding_ids: open.map((f) => f.id), update: { status: 'open' } }),
-    });
-    expect(bulk.status).toBe(200);
-    expect((await stats()).body.by_status).toEqual(before.by_status);
+    const bulk = { finding_ids: open.map((f) => f.id), update: { status: 'open' as const } };
+    okBody(await api.call(bulkUpdateFindingsRoute, { body: bulk }), 200);
+    expect(okBody(await stats(api), 200).by_status).toEqual(before.by_status);
     expect(await listTotal()).toBe(2);
   });
 
   it('answers 422 for an unreadable date or an empty range', async () => {
-    const bad = await stats<ErrorBody>('?from_date=last-week');
-    expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'from_date' });
-    const empty = await stats<ErrorBody>('?from_date=2026-02-01&to_date=2026-01-01');
-    expect(empty.status).toBe(422);
-    expect(empty.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'to_date' });
+    const { api } = await factory.tenant(suite.app);
+    await expectError(await stats(api, { from_date: 'last-week' }), 422, 'VALIDATION_ERROR', 'from_date');
+    await expectError(
+      await stats(api, { from_date: '2026-02-01', to_date: '2026-01-01' }),
+      422,
+      'VALIDATION_ERROR',
+      'to_date',
+    );
   });
 });

@@ -2,13 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { insertApiKey } from '../../../server/auth/api-keys.repository.ts';
 import { hashApiKey } from '../../../server/auth/gatekeeper.ts';
 import { defineRoute } from '../../../server/http/contract.ts';
 import { startedStream } from '../../../server/http/stream.ts';
 import { newId } from '../../../server/identity/ids.ts';
+import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { listScansRoute } from '../../../server/routes/scans.ts';
 import { FindingDetail } from '../../../server/schemas/findings.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
+import { apiClient, expectError, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { sendRaw } from '../../helpers/raw-http.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -52,6 +55,9 @@ const streamRoute = (name: string, failAfterFirstChunk: boolean) =>
     },
   });
 
+/** The user whose key row the failing insert writes (set once the suite's tenant exists). */
+let keyOwner: { orgId: string; userId: string } | undefined;
+
 const failingInsert = defineRoute({
   method: 'post',
   path: '/api/v1/hostile-test/api-key-twice',
@@ -61,19 +67,18 @@ const failingInsert = defineRoute({
   access: { public: true },
   responses: { 200: { description: 'Never', schema: z.object({}) } },
   handler: async ({ services }) => {
-    const org = (await services.db('organizations').first('id')) as { id: string };
-    const user = (await services.db('users').where({ org_id: org.id }).first('id')) as { id: string };
+    if (!keyOwner) throw new Error('no key owner yet');
     const row = {
       id: newId('key'),
-      org_id: org.id,
-      user_id: user.id,
+      org_id: keyOwner.orgId,
+      user_id: keyOwner.userId,
       name: SECRET_NAME,
       prefix: 'sw_abcdefg',
       key_hash: SECRET_HASH,
       permissions: ['read:scans' as const],
     };
-    await services.db('api_keys').insert(row);
-    await services.db('api_keys').insert(row); // a unique violation quoting the key
+    await insertApiKey(services.db, row);
+    await insertApiKey(services.db, row); // a unique violation quoting the key
     return { body: {} };
   },
 });
@@ -103,6 +108,7 @@ describe(`hostile input regressions (${testEngine})`, () => {
   beforeAll(async () => {
     app = suite.app;
     tenant = await factory.tenant(app, { plan: 'professional' });
+    keyOwner = { orgId: tenant.orgId, userId: tenant.admin.id };
     token = await tenant.bearer();
     api = apiClient(app, { token });
     const { summary } = await runScan(app.services.db, tenant.orgId, [detection({ severity: 'high' })]);
@@ -154,9 +160,9 @@ describe(`hostile input regressions (${testEngine})`, () => {
         permissions: ['read:scans'],
       });
       await expectError(key, 422, 'VALIDATION_ERROR', 'name');
-      const comments = (await api.get<{ comments: unknown[]; notes: string | null }>(path)).body;
-      expect(comments.comments).toEqual([]);
-      expect(comments.notes).toBeNull();
+      const finding = okBody(await api.call(getFindingRoute, { params: { finding_id: findingId } }), 200);
+      expect(finding.comments).toEqual([]);
+      expect(finding.notes).toBeNull();
     });
 
     it('answers a NUL in the login form with 422, without credentials', async () => {
@@ -282,7 +288,7 @@ describe(`hostile input regressions (${testEngine})`, () => {
 
     it('refuses per_page=1e1 and accepts plain digits', async () => {
       await expectError(await api.get('/api/v1/findings?per_page=1e1'), 422, 'VALIDATION_ERROR', 'per_page');
-      const ok = (await api.get<{ per_page: number }>('/api/v1/findings?per_page=10&page=1')).body;
+      const ok = okBody(await api.call(listFindingsRoute, { query: { per_page: '10', page: '1' } }), 200);
       expect(ok.per_page).toBe(10);
     });
 
@@ -318,10 +324,10 @@ describe(`hostile input regressions (${testEngine})`, () => {
   });
 
   it('lists cancelled scans by status', async () => {
-    const cancelled = await insertScan(app.services.db, tenant.orgId, { status: 'cancelled' });
-    const res = await api.get('/api/v1/scans?status=cancelled');
-    expect(res.status).toBe(200);
-    const page = res.body as { items: { id: string; status: string }[] };
+    const owner = await factory.tenant(app);
+    await insertScan(app.services.db, owner.orgId, { status: 'completed' });
+    const cancelled = await insertScan(app.services.db, owner.orgId, { status: 'cancelled' });
+    const page = okBody(await owner.api.call(listScansRoute, { query: { status: 'cancelled' } }), 200);
     expect(page.items.map((s) => s.id)).toEqual([cancelled.id]);
     expect(page.items[0]!.status).toBe('cancelled');
   });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { testEngine } from '../../helpers/database.ts';
-import { expectError } from '../../helpers/api-client.ts';
+import { getApiKeys } from '../../../server/routes/api-keys.ts';
+import { getFindingRoute } from '../../../server/routes/findings.ts';
+import { listScansRoute } from '../../../server/routes/scans.ts';
+import { expectError, okBody } from '../../helpers/api-client.ts';
 import { detection, factory } from '../../helpers/factory.ts';
 import { parseRawAnswer, sendRaw } from '../../helpers/raw-http.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -35,7 +38,7 @@ describe(`malformed requests answer 400 in the error shape (${testEngine})`, () 
     const token = await tenant.bearer();
     const path = `/api/v1/findings/${findingId}/comments`;
     const comments = async () =>
-      (await tenant.api.get<{ comments: unknown[] }>(`/api/v1/findings/${findingId}`)).body.comments;
+      okBody(await tenant.api.call(getFindingRoute, { params: { finding_id: findingId } }), 200).comments;
     return { tenant, token, path, comments };
   }
 
@@ -83,8 +86,7 @@ describe(`malformed requests answer 400 in the error shape (${testEngine})`, () 
 
   it('runs no handler for a request whose broken body arrives while its caller is being checked', async () => {
     const tenant = await factory.tenant(suite.app, { apiKey: ['read:scans'] });
-    const keys = await tenant.api.get<{ items: Array<{ id: string }> }>('/api/v1/api-keys');
-    const keyId = keys.body.items[0]!.id;
+    const keyId = okBody(await tenant.api.call(getApiKeys), 200).items[0]!.id;
     const bytes =
       head({
         method: 'DELETE',
@@ -94,9 +96,9 @@ describe(`malformed requests answer 400 in the error shape (${testEngine})`, () 
     const answer = parseRawAnswer(await sendRaw(suite.app.url, bytes));
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ error_code: 'BAD_REQUEST' });
-    const after = await tenant.api.get<{ items: Array<{ id: string }> }>('/api/v1/api-keys');
-    expect(after.body.items.map((k) => k.id)).toContain(keyId);
-    expect((await tenant.keyApi!.get('/api/v1/scans')).status).toBe(200);
+    const after = okBody(await tenant.api.call(getApiKeys), 200);
+    expect(after.items.map((k) => k.id)).toContain(keyId);
+    expect((await tenant.keyApi!.call(listScansRoute)).status).toBe(200);
   });
 
   it('answers a broken request that follows a good one on the same connection, after the good answer', async () => {

@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, okBody, type Answer, type ApiClient } from '../../helpers/api-client.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { getControlRoute } from '../../../server/routes/controls.ts';
+import { exportFindingsRoute, getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { getScanQuotaRoute, getScanRoute, listScansRoute } from '../../../server/routes/scans.ts';
+import { listDeliveries } from '../../../server/webhooks/webhook-deliveries.repository.ts';
+import {
+  expectError,
+  okBody,
+  type Answer,
+  type ApiClient,
+  type RouteInput,
+} from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -10,18 +20,7 @@ import { CORPUS_TARBALL, extractCorpus, type Corpus } from './corpus.ts';
 import { dispatchWebhookEvents } from '../../../server/webhooks/outbox.ts';
 
 type Body = Record<string, unknown>;
-interface ListedFinding {
-  id: string;
-  title: string;
-  severity: string;
-  status: string;
-  target: string;
-  affected_component: string;
-  tool: string;
-  template_id: string;
-  cve_ids: string[];
-  cwe_ids: string[];
-}
+type ListQuery = NonNullable<RouteInput<typeof listFindingsRoute>['query']>;
 
 /** Files of the corpus that are not reports: the licence and the README beside them. */
 const NOT_REPORTS = new Set(['LICENSE.md', 'README.md']);
@@ -34,9 +33,12 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
   let corpus: Corpus;
 
   const suite = useTestApp();
-  beforeAll(async () => {
+  beforeAll(() => {
     corpus = extractCorpus();
     app = suite.app;
+  });
+  // A tenant per test: each test reads only the scans and findings it imported.
+  beforeEach(async () => {
     t = await factory.tenant(app, { plan: 'enterprise' });
   });
   afterAll(async () => {
@@ -51,11 +53,13 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     );
   const imported = async (tenant: BuiltTenant, file: string, query: Record<string, string>) =>
     okBody(await importFile(tenant, file, query), 201) as Body & { id: string; changes: Body };
-  const findingsOf = async (tenant: BuiltTenant, query: Record<string, string>) =>
-    okBody(await tenant.api.get(`/api/v1/findings?per_page=100&${new URLSearchParams(query).toString()}`))
-      .items as ListedFinding[];
+  const findingsOf = async (tenant: BuiltTenant, query: ListQuery) =>
+    okBody(await tenant.api.call(listFindingsRoute, { query: { per_page: 100, ...query } })).items;
   const detail = async (tenant: BuiltTenant, id: string) =>
-    okBody(await tenant.api.get(`/api/v1/findings/${id}`));
+    okBody(await tenant.api.call(getFindingRoute, { params: { finding_id: id } }));
+  const scanTotal = async (tenant: BuiltTenant) => okBody(await tenant.api.call(listScansRoute)).total;
+  const quotaUsed = async (tenant: BuiltTenant) =>
+    okBody(await tenant.api.call(getScanQuotaRoute)).used_this_month;
 
   it('imports every report of the corpus as a completed scan, and refuses the files that are not reports', async () => {
     expect(corpus.files.length).toBe(40);
@@ -107,10 +111,8 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     const full = await detail(t, cve.id);
     expect(full.cvss_vector).toBe('CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N');
     expect(full.cvss_score).toBe(5.3);
-    expect((full.evidence as Body).response).toContain('SSH-2.0-OpenSSH_7.4p1 Debian-10+deb9u7');
-    expect((full.remediation as Body).references).toEqual([
-      'https://nvd.nist.gov/vuln/detail/cve-2018-15473',
-    ]);
+    expect(full.evidence.response).toContain('SSH-2.0-OpenSSH_7.4p1 Debian-10+deb9u7');
+    expect(full.remediation.references).toEqual(['https://nvd.nist.gov/vuln/detail/cve-2018-15473']);
 
     const multi = await imported(t, 'nuclei/multi_cwe_fabricated.json', { target: 'nuclei-spot-2' });
     const [only] = await findingsOf(t, { scan_id: multi.id });
@@ -147,9 +149,9 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     )!;
     expect(cookie).toMatchObject({ severity: 'low', template_id: 'zap-10011', cwe_ids: ['CWE-614'] });
     const full = await detail(t, cookie.id);
-    expect((full.remediation as Body).summary).toMatch(/^Whenever a cookie contains sensitive information/);
-    expect((full.evidence as Body).request).toContain('GET https://mainsite.com/dashboard');
-    expect((full.evidence as Body).response).toContain('Set-Cookie: opvc');
+    expect(full.remediation.summary).toMatch(/^Whenever a cookie contains sensitive information/);
+    expect(full.evidence.request).toContain('GET https://mainsite.com/dashboard');
+    expect(full.evidence.response).toContain('Set-Cookie: opvc');
   });
 
   it('maps nmap: an open port as information, each vulners CVE rated by its CVSS score', async () => {
@@ -162,7 +164,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     ]);
     const port = findings.find((f) => f.template_id === 'nmap-open-port')!;
     expect(port.title).toBe('Open port tcp/5022 (ssh: OpenSSH 7.4 protocol 2.0)');
-    expect(((await detail(t, port.id)).evidence as Body).request).toContain('--script=vulners/vulners.nse');
+    expect((await detail(t, port.id)).evidence.request).toContain('--script=vulners/vulners.nse');
   });
 
   it('maps OpenVAS CSV and XML: threat level, CVEs, the vector where given (else the stated score), solution and the specific result', async () => {
@@ -175,10 +177,10 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
       template_id: 'openvas-1.3.6.1.4.1.25623.1.0.105611',
     });
     const sshDetail = await detail(t, ssh!.id);
-    expect((sshDetail.remediation as Body).summary).toBe('Disable the weak encryption algorithms.');
+    expect(sshDetail.remediation.summary).toBe('Disable the weak encryption algorithms.');
     // The CSV states a score and no vector: the finding keeps the stated score, not 0.0.
     expect(sshDetail).toMatchObject({ cvss_vector: null, cvss_score: 4.3 });
-    expect((sshDetail.evidence as Body).response).toContain('aes256-cbc');
+    expect(sshDetail.evidence.response).toContain('aes256-cbc');
 
     const xml = await imported(t, 'openvas/report_detail_v2.xml', { target: 'openvas-xml' });
     const [windows] = await findingsOf(t, { scan_id: xml.id });
@@ -231,7 +233,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
   });
 
   it('refuses a malformed report with 422 naming the line, and records nothing of it', async () => {
-    const scansBefore = okBody(await t.api.get('/api/v1/scans')).total;
+    const scansBefore = await scanTotal(t);
     const broken = Buffer.from(
       report('zap/5_zap_sample_one.xml').toString('utf8').replace('</alertitem>', ''),
     );
@@ -254,7 +256,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
       (await expectError(await t.api.post('/api/v1/imports?target=broken', csv), 422, 'VALIDATION_ERROR'))
         .detail,
     ).toMatch(/line 2: 5 fields/);
-    expect(okBody(await t.api.get('/api/v1/scans')).total).toBe(scansBefore);
+    expect(await scanTotal(t)).toBe(scansBefore);
     expect(await findingsOf(t, { target: 'broken' })).toEqual([]);
   });
 
@@ -271,15 +273,15 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     const first = okBody(await send('retried', 'import-1'), 201) as Body & { id: string };
     const again = okBody(await send('retried', 'import-1'), 201) as Body & { id: string };
     expect(again.id).toBe(first.id);
-    expect(okBody(await k.api.get('/api/v1/scans')).total).toBe(1);
-    expect(okBody(await k.api.get('/api/v1/scans/quota')).used_this_month).toBe(1);
+    expect(await scanTotal(k)).toBe(1);
+    expect(await quotaUsed(k)).toBe(1);
     // The same key with another request is refused, naming the header; nothing is recorded.
     const other = await expectError(await send('elsewhere', 'import-1'), 422, 'VALIDATION_ERROR');
     expect(other.field).toBe('Idempotency-Key');
-    expect(okBody(await k.api.get('/api/v1/scans')).total).toBe(1);
+    expect(await scanTotal(k)).toBe(1);
     // Without a key, a re-sent report is a second import (of unchanged findings).
     okBody(await send('retried', 'import-2'), 201);
-    expect(okBody(await k.api.get('/api/v1/scans')).total).toBe(2);
+    expect(await scanTotal(k)).toBe(2);
   });
 
   it('takes a multipart upload with the fields as parts, and validates them', async () => {
@@ -323,7 +325,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
 
     const limited = await factory.tenant(app, { plan: 'enterprise', limits: { scansPerMonth: 1 } });
     okBody(await importFile(limited, 'nmap/nmap_1port.xml', { target: 'q' }), 201);
-    expect(okBody(await limited.api.get('/api/v1/scans/quota')).used_this_month).toBe(1);
+    expect(await quotaUsed(limited)).toBe(1);
     await expectError(
       await importFile(limited, 'nmap/nmap_1port.xml', { target: 'q' }),
       403,
@@ -338,9 +340,13 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     const scanB = await imported(b, 'zap/0_zap_sample_without_zap3.xml', { target: 'shared-name' });
     expect(scanB.changes).toMatchObject({ new: 6, resolved: 0 });
     expect((await findingsOf(a, { target: 'shared-name', status: 'open' })).length).toBe(7);
-    await expectError(await b.api.get(`/api/v1/scans/${scanA.id}`), 404, 'NOT_FOUND');
+    await expectError(await b.api.call(getScanRoute, { params: { scan_id: scanA.id } }), 404, 'NOT_FOUND');
     const [findingA] = await findingsOf(a, { scan_id: scanA.id });
-    await expectError(await b.api.get(`/api/v1/findings/${findingA!.id}`), 404, 'NOT_FOUND');
+    await expectError(
+      await b.api.call(getFindingRoute, { params: { finding_id: findingA!.id } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('queues scan.completed and vulnerability.found, and records compliance evidence for the controls its findings map to', async () => {
@@ -353,10 +359,9 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     // The import appends to the domain-event outbox; webhooks fan out from it (in batches, after
     // whatever the earlier imports of this file appended).
     while ((await dispatchWebhookEvents(app.services.db)) > 0);
-    const deliveries = (await app.services
-      .db('webhook_deliveries')
-      .where({ org_id: tenant.orgId, webhook_id: webhookId })
-      .orderBy('created_at')) as { event: string; payload: string }[];
+    // The payload is not on the wire (the delivery log shows attempts): the outbox's repository.
+    const page = { limit: 100, offset: 0 };
+    const deliveries = await listDeliveries(app.services.db, tenant.orgId, webhookId, page);
     const events = deliveries.map((d) => {
       const data = (JSON.parse(d.payload) as { data: Body }).data;
       return [d.event, data.scan_id ?? data.id];
@@ -369,14 +374,16 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     );
     expect(events).toHaveLength(2);
     // CWE-79/89 are injection: SOC 2 CC7.1 among the controls; the import is evidence of it, and it fails.
-    const control = okBody(await tenant.api.get('/api/v1/controls/ctrl_soc2_cc7_1'));
+    const control = okBody(
+      await tenant.api.call(getControlRoute, { params: { control_id: 'ctrl_soc2_cc7_1' } }),
+    );
     expect(control).toMatchObject({ status: 'failing', evidence_count: 1 });
   });
 
   it("imports Scanward's own findings export into another organization, detected as scanward", async () => {
     const source = await factory.tenant(app, { plan: 'enterprise' });
     await imported(source, 'nuclei/many_findings_new.json', { target: 'roundtrip' });
-    const exported = await source.api.get('/api/v1/findings/export?format=json');
+    const exported = await source.api.call(exportFindingsRoute, { query: { format: 'json' } });
     expect(exported.status).toBe(200);
     const destination = await factory.tenant(app, { plan: 'enterprise' });
     const scan = okBody(
@@ -386,7 +393,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     expect(scan).toMatchObject({ format: 'scanward', tool: 'scanward', results_read: 2 });
     const original = await findingsOf(source, { target: 'roundtrip' });
     const copied = await findingsOf(destination, { target: 'roundtrip' });
-    const shape = (f: ListedFinding) => [
+    const shape = (f: (typeof original)[number]) => [
       f.template_id,
       f.severity,
       f.affected_component,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCi, type CiDeps } from '../../../action/ci/run.ts';
+import { getScanRoute, listScansRoute } from '../../../server/routes/scans.ts';
 import { okBody } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -19,9 +20,12 @@ describe.skipIf(!CORPUS_TARBALL)(`scanward-ci import against the real service ($
   let key: string;
 
   const suite = useTestApp();
-  beforeAll(async () => {
+  beforeAll(() => {
     corpus = extractCorpus();
     app = suite.app;
+  });
+  // A tenant per test: a gate on new findings reads only what this test imported.
+  beforeEach(async () => {
     t = await factory.tenant(app, { plan: 'enterprise' });
     key = await t.apiKey(['read:scans', 'write:scans', 'read:findings']);
   });
@@ -75,9 +79,9 @@ describe.skipIf(!CORPUS_TARBALL)(`scanward-ci import against the real service ($
       'acme/app:zap',
     ]);
     expect(passed.code).toBe(0);
-    const scans = okBody(await t.api.get('/api/v1/scans?target=acme/app:ci')).items as { id: string }[];
+    const scans = okBody(await t.api.call(listScansRoute, { query: { target: 'acme/app:ci' } })).items;
     expect(scans).toHaveLength(1);
-    const detail = okBody(await t.api.get(`/api/v1/scans/${scans[0]!.id}`));
+    const detail = okBody(await t.api.call(getScanRoute, { params: { scan_id: scans[0]!.id } }));
     expect(detail).toMatchObject({ source: 'import', tool: 'nuclei', status: 'completed' });
   });
 

@@ -1,19 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FindingDetection } from '../../../server/findings/lifecycle.ts';
-import { okBody } from '../../helpers/api-client.ts';
+import { listFindingsRoute } from '../../../server/routes/findings.ts';
+import { listScanFindingsRoute } from '../../../server/routes/scans.ts';
+import { okBody, type RouteInput } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { detection, factory, runScan, type BuiltTenant } from '../../helpers/factory.ts';
 
-interface ListedFinding {
-  id: string;
-  status: string;
-  target: string;
-  affected_component: string;
-  template_id: string;
-  times_seen: number;
-}
+type ListQuery = NonNullable<RouteInput<typeof listFindingsRoute>['query']>;
 
 /**
  * Imported and native findings of one weakness are one finding (issue 24 item 1), and an import
@@ -82,13 +77,12 @@ describe(`imports fold into Scanward's own findings (${testEngine})`, () => {
       ),
       201,
     ) as { id: string; changes: Record<string, number> };
-  const findings = async (t: BuiltTenant, query: Record<string, string> = {}) =>
-    okBody(await t.api.get(`/api/v1/findings?per_page=100&${new URLSearchParams(query).toString()}`))
-      .items as ListedFinding[];
+  const findings = async (t: BuiltTenant, query: ListQuery = {}) =>
+    okBody(await t.api.call(listFindingsRoute, { query: { per_page: 100, ...query } })).items;
   const scanFindingIds = async (t: BuiltTenant, scanId: string) =>
-    (okBody(await t.api.get(`/api/v1/scans/${scanId}/findings?per_page=100`)).items as { id: string }[]).map(
-      (f) => f.id,
-    );
+    okBody(
+      await t.api.call(listScanFindingsRoute, { params: { scan_id: scanId }, query: { per_page: 100 } }),
+    ).items.map((f) => f.id);
 
   it('a nuclei result of a weakness Scanward found is the same finding, seen by both', async () => {
     const t = await factory.tenant(app, { plan: 'enterprise' });

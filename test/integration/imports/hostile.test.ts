@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { listScansRoute } from '../../../server/routes/scans.ts';
 import { expectError, okBody } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -23,7 +25,6 @@ describe(`hostile reports on POST /api/v1/imports (${testEngine})`, () => {
   const suite = useTestApp();
   beforeAll(async () => {
     app = suite.app;
-    t = await factory.tenant(app, { plan: 'enterprise' });
     listener = createServer((socket) => {
       connections++;
       socket.destroy();
@@ -34,6 +35,10 @@ describe(`hostile reports on POST /api/v1/imports (${testEngine})`, () => {
   });
   afterAll(async () => {
     await new Promise((resolve) => listener?.close(resolve));
+  });
+  // A tenant per test: what a test finds imported (or not) is its own.
+  beforeEach(async () => {
+    t = await factory.tenant(app, { plan: 'enterprise' });
   });
 
   const zapWith = (prologue: string, text: string) =>
@@ -46,7 +51,7 @@ describe(`hostile reports on POST /api/v1/imports (${testEngine})`, () => {
   const post = (body: Uint8Array, target = 'hostile') => t.api.post(`/api/v1/imports?target=${target}`, body);
   const expectHealthy = async () => expect((await app.request('/api/health')).status).toBe(200);
   const allFindingsText = async () =>
-    JSON.stringify(okBody(await t.api.get('/api/v1/findings?per_page=100')));
+    JSON.stringify(okBody(await t.api.call(listFindingsRoute, { query: { per_page: 100 } })));
 
   it.each([
     [
@@ -83,10 +88,9 @@ describe(`hostile reports on POST /api/v1/imports (${testEngine})`, () => {
       await post(zapWith('<!DOCTYPE OWASPZAPReport>', 'a &undeclared; b'), 'bare-doctype'),
       201,
     );
-    const [finding] = okBody(await t.api.get(`/api/v1/findings?scan_id=${String(scan.id)}`)).items as {
-      id: string;
-    }[];
-    const detail = okBody(await t.api.get(`/api/v1/findings/${finding!.id}`));
+    const query = { scan_id: String(scan.id) };
+    const [finding] = okBody(await t.api.call(listFindingsRoute, { query })).items;
+    const detail = okBody(await t.api.call(getFindingRoute, { params: { finding_id: finding!.id } }));
     expect(detail.description).toBe('a &undeclared; b');
   });
 
@@ -178,11 +182,11 @@ describe(`the import size limit, chunked and multipart (${testEngine})`, () => {
 
   it('answers 413 when a chunked report grows past the limit, and records nothing', async () => {
     const chunks = Array.from({ length: 20 }, () => Buffer.from(`${'{"template-id":"x"}\n'.repeat(25)}`));
-    const scansBefore = okBody(await t.api.get('/api/v1/scans')).total;
+    const scansBefore = okBody(await t.api.call(listScansRoute)).total;
     const res = await sendChunked('/api/v1/imports?target=chunked', await t.bearer(), chunks);
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toMatchObject({ error_code: 'PAYLOAD_TOO_LARGE' });
-    expect(okBody(await t.api.get('/api/v1/scans')).total).toBe(scansBefore);
+    expect(okBody(await t.api.call(listScansRoute)).total).toBe(scansBefore);
     expect((await app.request('/api/health')).status).toBe(200);
   });
 

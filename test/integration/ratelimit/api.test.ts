@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../../server/http/contract.ts';
 import { setLimits } from '../../../server/identity/organizations.ts';
 import { createLogger } from '../../../server/logger.ts';
-import { sweepExpiredCounters } from '../../../server/ratelimit/counters.ts';
+import { incrementWindows, readWindows, sweepExpiredCounters } from '../../../server/ratelimit/counters.ts';
 import { startCounterSweeper } from '../../../server/ratelimit/sweeper.ts';
 import { testEngine } from '../../helpers/database.ts';
 import type { TestApp } from '../../helpers/app.ts';
@@ -64,14 +64,13 @@ describe(`request rate limits per organization (${testEngine})`, () => {
   const counted = (headers: Record<string, string>, query = '') =>
     app.request(`/api/v1/platform-test/counted${query}`, { headers });
 
-  async function hourlyCount(orgId: string): Promise<number> {
-    const row = (await app.services
-      .db('rate_counters')
-      .where('bucket', `org:${orgId}:hour`)
-      .orderBy('window_start', 'desc')
-      .first('count')) as { count: number } | undefined;
-    return row?.count ?? 0;
+  /** The organization's counter of the current window (0 when nothing was counted in it). */
+  async function windowCount(orgId: string, window: 'hour' | 'day'): Promise<number> {
+    const seconds = window === 'hour' ? 3600 : 86_400;
+    const [counter] = await readWindows(app.services.db, [{ bucket: `org:${orgId}:${window}`, seconds }]);
+    return counter!.count;
   }
+  const hourlyCount = (orgId: string) => windowCount(orgId, 'hour');
 
   it('describes the plan hourly window on every authenticated response and counts down', async () => {
     const { auth } = await tenantWithToken('startup');
@@ -149,11 +148,7 @@ describe(`request rate limits per organization (${testEngine})`, () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await counted(auth)).status);
     expect(statuses).toEqual([200, 200, 429, 429, 429, 429]);
-    const daily = (await app.services
-      .db('rate_counters')
-      .where('bucket', `org:${tenant.orgId}:day`)
-      .first('count')) as { count: number };
-    expect(daily.count).toBe(2);
+    expect(await windowCount(tenant.orgId, 'day')).toBe(2);
     expect(await hourlyCount(tenant.orgId)).toBe(2);
   });
 
@@ -221,27 +216,22 @@ describe(`request rate limits per organization (${testEngine})`, () => {
     const db = app.services.db;
     const past = new Date(Date.now() - 2 * 3600_000);
     const tag = `sweep-test-${Date.now()}`;
-    await db('rate_counters').insert([
-      { bucket: `${tag}:old`, window_start: past, count: 5, expires_at: new Date(past.getTime() + 3600_000) },
-      {
-        bucket: `${tag}:current`,
-        window_start: new Date(),
-        count: 5,
-        expires_at: new Date(Date.now() + 3600_000),
-      },
-    ]);
+    // Counted two hours ago (its window has ended, so it has expired), and now.
+    const old = { bucket: `${tag}:old`, seconds: 3600 };
+    const current = { bucket: `${tag}:current`, seconds: 3600 };
+    await incrementWindows(db, [old], past, 5);
+    await incrementWindows(db, [current], new Date(), 5);
+    expect((await readWindows(db, [old], past))[0]!.count).toBe(5);
     const sweeper = startCounterSweeper(db, createLogger('silent'), 60_000);
     try {
       await eventually(async () => {
-        const left = await db('rate_counters').where('bucket', 'like', `${tag}:%`).pluck('bucket');
-        return left.length === 1 ? left : undefined;
+        const [left] = await readWindows(db, [old], past);
+        return left!.count === 0 ? left : undefined;
       }, 'the sweeper to delete the expired counter');
     } finally {
       await sweeper.stop();
     }
-    expect(await db('rate_counters').where('bucket', 'like', `${tag}:%`).pluck('bucket')).toEqual([
-      `${tag}:current`,
-    ]);
+    expect((await readWindows(db, [current]))[0]!.count).toBe(5);
     expect(await sweepExpiredCounters(db)).toBe(0);
   });
 });

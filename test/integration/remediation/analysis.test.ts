@@ -2,10 +2,17 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { setLimits } from '../../../server/identity/organizations.ts';
 import { PLAN_LIMITS } from '../../../server/identity/plans.ts';
 import { creditMonth } from '../../../server/remediation/credits.ts';
-import type { AiAnalysisResponse, Playbook } from '../../../server/schemas/ai.ts';
+import { findAnalysis } from '../../../server/remediation/ai-analyses.repository.ts';
+import {
+  addCreditsWithinAllowance,
+  findCreditsUsed,
+} from '../../../server/remediation/ai-credit-usage.repository.ts';
+import { getFindingAiAnalysisRoute } from '../../../server/routes/ai-analysis.ts';
+import { listFindingsRoute } from '../../../server/routes/findings.ts';
+import { getPlaybookRoute } from '../../../server/routes/playbooks.ts';
 import type { Plan } from '../../../server/schemas/common.ts';
 import type { FindingDetection } from '../../../server/findings/lifecycle.ts';
-import { expectError, type ApiClient } from '../../helpers/api-client.ts';
+import { expectError, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -29,7 +36,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
   const suite = useTestApp();
 
   const analysis = (findingId: string, auth: ApiClient) =>
-    auth.get<AiAnalysisResponse>(`/api/v1/findings/${findingId}/ai-analysis`);
+    auth.call(getFindingAiAnalysisRoute, { params: { finding_id: findingId } });
 
   /** A tenant with findings of the given detections; returns their ids in order. */
   const tenantWith = async (plan: Plan, detections: FindingDetection[]) => {
@@ -37,24 +44,17 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
     await runScan(suite.db, tenant.orgId, detections);
     const ids: string[] = [];
     for (const d of detections) {
-      const row = (await suite
-        .db('findings')
-        .where({ org_id: tenant.orgId, template_id: d.check_id })
-        .first('id')) as {
-        id: string;
-      };
-      ids.push(row.id);
+      const query = { template_id: d.check_id };
+      const [finding] = okBody(await tenant.api.call(listFindingsRoute, { query }), 200).items;
+      ids.push(finding!.id);
     }
     return { tenant, ids, auth: await tenant.client() };
   };
 
-  const creditsUsed = async (orgId: string) => {
-    const row = (await suite
-      .db('ai_credit_usage')
-      .where({ org_id: orgId, month: creditMonth() })
-      .first('credits')) as { credits: number } | undefined;
-    return row?.credits ?? 0;
-  };
+  const creditsUsed = (orgId: string) => findCreditsUsed(suite.db, orgId, creditMonth());
+  /** Credits spent earlier in the month (or another month), as earlier analyses would have. */
+  const spent = (orgId: string, credits: number, month = creditMonth()) =>
+    addCreditsWithinAllowance(suite.db, orgId, month, credits, -1);
 
   describe('answers and caching', () => {
     let tenant: Tenant;
@@ -94,7 +94,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       expect(a).toMatchObject({ automation_available: true, ansible_playbook_id: 'pb_redis_requirepass' });
       expect(await creditsUsed(tenant.orgId)).toBe(1);
 
-      const playbook = await auth.get<Playbook>(`/api/v1/playbooks/${a.ansible_playbook_id}`);
+      const playbook = await auth.call(getPlaybookRoute, { params: { playbook_id: a.ansible_playbook_id! } });
       expect(playbook.status).toBe(200);
       expect(playbook.body.id).toBe('pb_redis_requirepass');
     });
@@ -106,9 +106,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       expect(JSON.stringify(again.body)).toBe(JSON.stringify({ ...first.body, ai_credits_used: 0 }));
       expect(first.body.ai_credits_used).toBe(1);
       expect(await creditsUsed(tenant.orgId)).toBe(1);
-      const cached = await suite.db('ai_analyses').where({ org_id: tenant.orgId, finding_id: redisId });
-      expect(cached).toHaveLength(1);
-      expect(cached[0]).toMatchObject({ source: 'builtin' });
+      expect(await findAnalysis(suite.db, tenant.orgId, redisId)).toMatchObject({ source: 'builtin' });
     });
 
     it('leaves out ansible_playbook_id when no automation is available', async () => {
@@ -155,7 +153,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       const refused = await analysis(ids[2]!, auth);
       await expectError(refused, 403, 'AI_QUOTA_EXCEEDED');
       expect(await creditsUsed(tenant.orgId)).toBe(2);
-      expect(await suite.db('ai_analyses').where({ finding_id: ids[2] })).toHaveLength(0);
+      expect(await findAnalysis(suite.db, tenant.orgId, ids[2]!)).toBeUndefined();
 
       const cached = await analysis(ids[0]!, auth);
       expect(cached.status).toBe(200);
@@ -180,11 +178,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
     ] as const)('applies the %s plan default allowance (%i credits)', async (plan, allowance) => {
       expect(allowance).toBe(plan === 'startup' ? 50 : 500);
       const { tenant, ids, auth } = await tenantWith(plan, [detection(), detection()]);
-      await suite.db('ai_credit_usage').insert({
-        org_id: tenant.orgId,
-        month: creditMonth(),
-        credits: allowance - 1,
-      });
+      await spent(tenant.orgId, allowance - 1);
       expect((await analysis(ids[0]!, auth)).body.ai_credits_used).toBe(1);
       const refused = await analysis(ids[1]!, auth);
       await expectError(refused, 403, 'AI_QUOTA_EXCEEDED');
@@ -193,9 +187,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
 
     it('never limits an unlimited allowance, and still counts usage', async () => {
       const { tenant, ids, auth } = await tenantWith('enterprise', [detection()]);
-      await suite
-        .db('ai_credit_usage')
-        .insert({ org_id: tenant.orgId, month: creditMonth(), credits: 1_000_000 });
+      await spent(tenant.orgId, 1_000_000);
       expect((await analysis(ids[0]!, auth)).body.ai_credits_used).toBe(1);
       expect(await creditsUsed(tenant.orgId)).toBe(1_000_001);
     });
@@ -204,7 +196,7 @@ describe(`AI analysis with the built-in analyser (${testEngine})`, () => {
       const { tenant, ids, auth } = await tenantWith('startup', [detection()]);
       const now = new Date();
       const lastMonth = creditMonth(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15)));
-      await suite.db('ai_credit_usage').insert({ org_id: tenant.orgId, month: lastMonth, credits: 50 });
+      await spent(tenant.orgId, 50, lastMonth);
       expect((await analysis(ids[0]!, auth)).body.ai_credits_used).toBe(1);
       expect(await creditsUsed(tenant.orgId)).toBe(1);
     });

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AiAnalysisResponse } from '../../../server/schemas/ai.ts';
-import type { TestApp } from '../../helpers/app.ts';
+import { getFindingAiAnalysisRoute } from '../../../server/routes/ai-analysis.ts';
+import { listFindingsRoute } from '../../../server/routes/findings.ts';
+import { okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -12,35 +13,27 @@ const haveKev = existsSync(KEV_FILE);
 if (!haveKev) console.warn(`skipping the KEV analysis tests: ${KEV_FILE} is absent`);
 
 describe.skipIf(!haveKev)(`AI analysis with CISA KEV context (${testEngine})`, () => {
-  let app: TestApp;
-  let auth: Record<string, string>;
+  let api: ApiClient;
   const ids: Record<'kev' | 'plain', string> = { kev: '', plain: '' };
 
   const suite = useTestApp({ env: { SCANWARD_KEV_FILE: KEV_FILE } });
   beforeAll(async () => {
-    app = suite.app;
-    const tenant = await factory.tenant(app, { plan: 'professional' });
-    auth = { authorization: `Bearer ${await tenant.bearer()}` };
+    const tenant = await factory.tenant(suite.app, { plan: 'professional' });
+    api = tenant.api;
     const medium = { severity: 'medium' as const, category: 'known-vulnerability' };
-    await runScan(app.services.db, tenant.orgId, [
+    await runScan(suite.db, tenant.orgId, [
       detection({ ...medium, check_id: 'kev-log4shell', cve_ids: ['CVE-2021-44228'] }),
       detection({ ...medium, check_id: 'kev-unlisted', cve_ids: ['CVE-2099-0001'] }),
     ]);
     for (const key of ['kev', 'plain'] as const) {
       const checkId = key === 'kev' ? 'kev-log4shell' : 'kev-unlisted';
-      const row = (await app.services
-        .db('findings')
-        .where({ org_id: tenant.orgId, template_id: checkId })
-        .first('id')) as { id: string };
-      ids[key] = row.id;
+      const query = { template_id: checkId };
+      ids[key] = okBody(await api.call(listFindingsRoute, { query }), 200).items[0]!.id;
     }
   });
 
-  const analysis = async (findingId: string) => {
-    const res = await app.request(`/api/v1/findings/${findingId}/ai-analysis`, { headers: auth });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as AiAnalysisResponse).ai_analysis;
-  };
+  const analysis = async (findingId: string) =>
+    okBody(await api.call(getFindingAiAnalysisRoute, { params: { finding_id: findingId } }), 200).ai_analysis;
 
   it('raises a CVE in the KEV catalogue to immediate and cites CISA', async () => {
     const kev = await analysis(ids.kev);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getPlaybook, PLAYBOOK_IDS } from '../../../server/remediation/playbooks/index.ts';
-import type { Playbook } from '../../../server/schemas/ai.ts';
-import { apiClient, type ApiClient } from '../../helpers/api-client.ts';
+import { getPlaybookRoute } from '../../../server/routes/playbooks.ts';
+import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type Tenant } from '../../helpers/factory.ts';
@@ -19,12 +19,13 @@ describe(`playbooks API (${testEngine})`, () => {
     api = await tenant.client();
   });
 
-  const playbook = <T>(id: string, caller: ApiClient = api) => caller.get<T>(`/api/v1/playbooks/${id}`);
+  const playbook = (id: string, caller: ApiClient = api) =>
+    caller.call(getPlaybookRoute, { params: { playbook_id: id } });
 
   it('returns every playbook with its YAML content', async () => {
     expect(PLAYBOOK_IDS.length).toBeGreaterThan(0);
     for (const id of PLAYBOOK_IDS) {
-      const res = await playbook<Playbook>(id);
+      const res = await playbook(id);
       expect(res.status, id).toBe(200);
       expect(Object.keys(res.body)).toEqual(['id', 'title', 'description', 'content']);
       expect(res.body).toEqual(getPlaybook(id));
@@ -34,9 +35,7 @@ describe(`playbooks API (${testEngine})`, () => {
 
   it('answers 404 NOT_FOUND for an unknown playbook', async () => {
     for (const id of ['pb_does_not_exist', 'constructor', '__proto__']) {
-      const res = await playbook<{ error_code: string }>(id);
-      expect(res.status, id).toBe(404);
-      expect(res.body.error_code).toBe('NOT_FOUND');
+      await expectError(await playbook(id), 404, 'NOT_FOUND');
     }
   });
 
@@ -45,10 +44,9 @@ describe(`playbooks API (${testEngine})`, () => {
     const reader = await tenant.apiKey(['read:findings']);
     expect((await playbook(id, apiClient(app, { apiKey: reader }))).status).toBe(200);
     const grc = await tenant.apiKey(['read:grc', 'read:scans']);
-    const refused = await playbook<{ error_code: string }>(id, apiClient(app, { apiKey: grc }));
-    expect(refused.status).toBe(403);
-    expect(refused.body.error_code).toBe('INSUFFICIENT_PERMISSION');
-    const anonymous = await playbook<{ error_code: string }>(id, apiClient(app));
+    const refused = await playbook(id, apiClient(app, { apiKey: grc }));
+    await expectError(refused, 403, 'INSUFFICIENT_PERMISSION');
+    const anonymous = await playbook(id, apiClient(app));
     expect(anonymous.status).toBe(401);
   });
 });

@@ -1,50 +1,63 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { deliverDue, RETRY_DELAYS_SECONDS } from '../../../server/webhooks/delivery.ts';
 import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
 import { findDelivery } from '../../../server/webhooks/webhook-deliveries.repository.ts';
-import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
+import { findWebhook } from '../../../server/webhooks/webhooks.repository.ts';
+import {
+  createWebhookRoute,
+  deleteWebhookRoute,
+  getWebhookRoute,
+  listDeliveriesRoute,
+  listWebhooksRoute,
+  redeliverRoute,
+} from '../../../server/routes/webhooks.ts';
+import type { WebhookEventName as EventSchema } from '../../../server/schemas/webhooks.ts';
+import { apiClient, expectError, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { factory, type Tenant } from '../../helpers/factory.ts';
+import { factory } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
-// In file order: the tests share one receiver whose queued answers (500, then 200) each test sets up
-// for the delivery it makes.
-describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
+// Each test has a tenant and a receiver of its own: a receiver's queued answers (500, then 200)
+// go to the deliveries of the test that queued them, whatever ran before.
+type WebhookEventName = z.infer<typeof EventSchema>;
+
+describe(`webhooks (${testEngine})`, () => {
   let app: TestApp;
-  let tenant: Tenant;
-  let api: ApiClient;
-  let receiver: WebhookReceiver;
+  const receivers: WebhookReceiver[] = [];
 
-  const register = (body: Record<string, unknown>) => api.post('/api/v1/webhooks', body);
+  /** A tenant of its own, its admin's client, and a receiver of its own answering 200. */
+  const setup = async () => {
+    const tenant = await factory.tenant(app, { plan: 'professional' });
+    const receiver = await startWebhookReceiver({ status: 200 });
+    receivers.push(receiver);
+    return { tenant, api: tenant.api, receiver };
+  };
+  const register = (api: ApiClient, body: { url: string; events: WebhookEventName[]; secret?: string }) =>
+    api.call(createWebhookRoute, { body });
 
-  /** A tenant of its own with one webhook, so deliveries of other tests never mix in. */
-  const isolatedHook = async (path: string, events: string[]) => {
-    const own = await factory.tenant(app, { plan: 'professional' });
-    const ownToken = await own.bearer();
-    const res = await apiClient(app, { token: ownToken }).post('/api/v1/webhooks', {
-      url: receiver.url + path,
-      events,
-    });
-    const hook = res.body as { id: string; secret: string };
-    return { ...hook, orgId: own.orgId, token: ownToken };
+  /** A tenant and receiver of its own with one webhook. */
+  const isolatedHook = async (path: string, events: WebhookEventName[]) => {
+    const { tenant, api, receiver } = await setup();
+    const hook = okBody(await register(api, { url: receiver.url + path, events }), 201);
+    return { id: hook.id, secret: hook.secret, orgId: tenant.orgId, api, receiver };
   };
 
   const suite = useTestApp({ env: { SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  beforeAll(async () => {
+  beforeAll(() => {
     app = suite.app;
-    tenant = await factory.tenant(app, { plan: 'professional' });
-    api = await tenant.client();
-    receiver = await startWebhookReceiver({ status: 200 });
   });
+  // Closed once every test has run: a later test's delivery run may still send a delivery left pending.
   afterAll(async () => {
-    await receiver?.close();
+    await Promise.all(receivers.map((r) => r.close()));
   });
 
   it('registers a webhook and shows its generated secret once', async () => {
-    const res = await register({
+    const { tenant, api, receiver } = await setup();
+    const res = await register(api, {
       url: `${receiver.url}?a=1`,
       events: ['scan.completed', 'vulnerability.found'],
     });
@@ -58,26 +71,28 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
     expect(hook.id).toMatch(/^wh_/);
     expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
 
-    const got = (await api.get(`/api/v1/webhooks/${hook.id as string}`)).body;
-    expect(got.secret).toBeUndefined();
-    const list = (await api.get<{ items: Record<string, unknown>[]; total: number }>('/api/v1/webhooks'))
-      .body;
+    const got = okBody(await api.call(getWebhookRoute, { params: { webhook_id: hook.id } }));
+    expect(got).not.toHaveProperty('secret');
+    const list = okBody(await api.call(listWebhooksRoute));
     expect(list.items.map((w) => w.id)).toContain(hook.id);
-    expect(list.items.every((w) => w.secret === undefined)).toBe(true);
+    expect(list.items.every((w) => !('secret' in w))).toBe(true);
 
-    const stored = (await app.services
-      .db('webhooks')
-      .where({ id: hook.id as string })
-      .first())!;
-    expect(stored.secret).not.toContain(hook.secret as string);
+    // Storage itself: the secret is sealed at rest.
+    const stored = (await findWebhook(app.services.db, tenant.orgId, hook.id))!;
+    expect(stored.secret).not.toContain(hook.secret);
   });
 
   it('refuses unknown events, bad secrets, non-http URLs and a duplicate URL', async () => {
-    const badEvent = await register({ url: receiver.url + '/x', events: ['scan.started', 'scan.deleted'] });
+    const { api, receiver } = await setup();
+    // An event the contract does not name: sent as it is, past the typed client.
+    const badEvent = await api.post('/api/v1/webhooks', {
+      url: receiver.url + '/x',
+      events: ['scan.started', 'scan.deleted'],
+    });
     expect(badEvent.status).toBe(422);
     expect(badEvent.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'events' });
 
-    const badSecret = await register({
+    const badSecret = await register(api, {
       url: receiver.url + '/y',
       events: ['scan.failed'],
       secret: 'whsec_c2hvcnQ=',
@@ -85,32 +100,33 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
     expect(badSecret.status).toBe(422);
     expect(badSecret.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'secret' });
 
-    const ftp = await register({ url: 'ftp://127.0.0.1/hook', events: ['scan.failed'] });
+    const ftp = await register(api, { url: 'ftp://127.0.0.1/hook', events: ['scan.failed'] });
     expect(ftp.status).toBe(422);
     expect(ftp.body).toMatchObject({ field: 'url' });
 
-    const first = await register({ url: receiver.url + '/dup', events: ['scan.failed'] });
+    const first = await register(api, { url: receiver.url + '/dup', events: ['scan.failed'] });
     expect(first.status).toBe(201);
-    const again = await register({ url: receiver.url + '/dup', events: ['scan.started'] });
+    const again = await register(api, { url: receiver.url + '/dup', events: ['scan.started'] });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error_code: 'CONFLICT' });
   });
 
   it('accepts a supplied secret of the Standard Webhooks form', async () => {
+    const { api, receiver } = await setup();
     const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
-    const res = await register({ url: receiver.url + '/own', events: ['scan.started'], secret });
+    const res = await register(api, { url: receiver.url + '/own', events: ['scan.started'], secret });
     expect(res.status).toBe(201);
     expect(res.body.secret).toBe(secret);
   });
 
   it('delivers a signed event that the standardwebhooks package verifies', async () => {
     const created = await isolatedHook('/signed', ['scan.started']);
+    const { receiver } = created;
     const [deliveryId] = await enqueueWebhookEvent(app.services.db, created.orgId, 'scan.started', {
       id: 'scan_x',
     });
-    const before = receiver.received.length;
     await deliverDue(app.services);
-    const got = receiver.received.slice(before).find((r) => r.headers['webhook-id'] === deliveryId);
+    const got = receiver.received.find((r) => r.headers['webhook-id'] === deliveryId);
     expect(got).toBeDefined();
     const payload = new Webhook(created.secret).verify(got!.body, got!.headers as Record<string, string>) as {
       type: string;
@@ -119,11 +135,7 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
     expect(payload.type).toBe('scan.started');
     expect(payload.data.id).toBe('scan_x');
 
-    const log = (
-      await apiClient(app, { token: created.token }).get<{ items: Record<string, unknown>[] }>(
-        `/api/v1/webhooks/${created.id}/deliveries`,
-      )
-    ).body;
+    const log = okBody(await created.api.call(listDeliveriesRoute, { params: { webhook_id: created.id } }));
     expect(log.items[0]).toMatchObject({
       id: deliveryId,
       status: 'succeeded',
@@ -134,6 +146,7 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
 
   it('retries a failing receiver with the same webhook-id until it recovers', async () => {
     const created = await isolatedHook('/flaky', ['scan.failed']);
+    const { receiver } = created;
     const [deliveryId] = await enqueueWebhookEvent(app.services.db, created.orgId, 'scan.failed', {
       id: 'scan_y',
     });
@@ -161,6 +174,7 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
 
   it('gives up after the last retry and marks the delivery failed', async () => {
     const created = await isolatedHook('/down', ['vulnerability.critical']);
+    const { receiver } = created;
     const [deliveryId] = await enqueueWebhookEvent(
       app.services.db,
       created.orgId,
@@ -180,15 +194,15 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
 
   it('disables a webhook whose receiver answers 410 Gone, and redelivery re-enables it', async () => {
     const created = await isolatedHook('/gone', ['scan.completed']);
+    const { receiver } = created;
     const [deliveryId] = await enqueueWebhookEvent(app.services.db, created.orgId, 'scan.completed', {});
     receiver.statuses.push(410);
     await deliverDue(app.services);
-    const hook = (await apiClient(app, { token: created.token }).get(`/api/v1/webhooks/${created.id}`)).body;
+    const hook = okBody(await created.api.call(getWebhookRoute, { params: { webhook_id: created.id } }));
     expect(hook).toMatchObject({ active: false, disabled_reason: 'the receiver answered 410 Gone' });
 
-    const res = await apiClient(app, { token: created.token }).post(
-      `/api/v1/webhooks/${created.id}/deliveries/${deliveryId!}/redeliver`,
-    );
+    const params = { webhook_id: created.id, delivery_id: deliveryId! };
+    const res = await created.api.call(redeliverRoute, { params });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: deliveryId, status: 'pending' });
     await deliverDue(app.services);
@@ -197,6 +211,7 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
   });
 
   it('refuses receivers on loopback or private addresses unless the operator allows them', async () => {
+    const { receiver } = await setup();
     const strict = await startTestApp();
     try {
       const t = await factory.tenant(strict);
@@ -204,20 +219,18 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
       // The receiver itself, then IPv4-compatible, IPv4-mapped and NAT64 forms of loopback.
       const port = new URL(receiver.url).port;
       for (const host of ['127.0.0.1', '[::127.0.0.1]', '[::ffff:127.0.0.1]', '[64:ff9b::7f00:1]']) {
-        const res = await api.post('/api/v1/webhooks', {
-          url: `http://${host}:${port}/hook`,
-          events: ['scan.started'],
-        });
+        const res = await register(api, { url: `http://${host}:${port}/hook`, events: ['scan.started'] });
         await expectError(res, 422, 'VALIDATION_ERROR', 'url');
       }
-      expect((await api.get<{ items: unknown[] }>('/api/v1/webhooks')).body.items).toEqual([]);
+      expect(okBody(await api.call(listWebhooksRoute)).items).toEqual([]);
     } finally {
       await strict.close();
     }
   });
 
   it('refuses a cloud metadata address even when private receivers are allowed', async () => {
-    const res = await api.post('/api/v1/webhooks', {
+    const { api } = await setup();
+    const res = await register(api, {
       url: 'http://169.254.169.254/latest/meta-data/',
       events: ['scan.started'],
     });
@@ -226,16 +239,18 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
   });
 
   it('lets only admins with a bearer token manage webhooks', async () => {
+    const { tenant } = await setup();
     const member = await tenant.addUser('member');
-    const res = await apiClient(app, { token: await tenant.bearer(member) }).get('/api/v1/webhooks');
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ error_code: 'INSUFFICIENT_PERMISSION' });
+    const res = await (await tenant.client(member)).call(listWebhooksRoute);
+    await expectError(res, 403, 'INSUFFICIENT_PERMISSION');
   });
 
   it("answers 404 for another organization's webhooks and deliveries, changing nothing", async () => {
-    const created = (await register({ url: receiver.url + '/mine', events: ['scan.started'] })).body as {
-      id: string;
-    };
+    const { tenant, api, receiver } = await setup();
+    const created = okBody(
+      await register(api, { url: receiver.url + '/mine', events: ['scan.started'] }),
+      201,
+    );
     const [deliveryId] = await enqueueWebhookEvent(app.services.db, tenant.orgId, 'scan.started', {});
     const other = await factory.tenant(app);
     const otherToken = await other.bearer();
@@ -250,10 +265,13 @@ describe(`webhooks (${testEngine})`, { shuffle: false }, () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body).toMatchObject({ error_code: 'NOT_FOUND' });
     }
-    expect(await app.services.db('webhooks').where({ id: created.id }).first()).toBeDefined();
+    const webhook = { params: { webhook_id: created.id } };
+    expect(okBody(await api.call(getWebhookRoute, webhook))).toMatchObject({ id: created.id, active: true });
+    const log = okBody(await api.call(listDeliveriesRoute, webhook));
+    expect(log.items).toEqual([expect.objectContaining({ id: deliveryId, status: 'pending', attempts: 0 })]);
 
-    const del = await api.del(`/api/v1/webhooks/${created.id}`);
+    const del = await api.call(deleteWebhookRoute, webhook);
     expect(del.body).toEqual({ id: created.id, deleted: true });
-    expect((await api.get(`/api/v1/webhooks/${created.id}`)).status).toBe(404);
+    expect((await api.call(getWebhookRoute, webhook)).status).toBe(404);
   });
 });

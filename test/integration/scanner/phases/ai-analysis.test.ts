@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type Runner } from '../../../../server/scanner/runner.ts';
-import type { AiAnalysisResponse } from '../../../../server/schemas/ai.ts';
+import { findAnalysis } from '../../../../server/remediation/ai-analyses.repository.ts';
+import { findCreditsUsed } from '../../../../server/remediation/ai-credit-usage.repository.ts';
+import { creditMonth } from '../../../../server/remediation/credits.ts';
+import { getFindingAiAnalysisRoute } from '../../../../server/routes/ai-analysis.ts';
+import { listFindingsRoute } from '../../../../server/routes/findings.ts';
+import { okBody } from '../../../helpers/api-client.ts';
 import { API_KEY, fakeProvider, MODEL, type FakeProvider } from '../../../fixtures/chat-provider.ts';
 import {
   closeAll,
@@ -60,10 +65,8 @@ describe(`ai_analysis phase with a language-model provider (${testEngine})`, () 
     // The analyses follow the completion (they are cached per finding, recorded with it).
     await runner.idle();
 
-    const findings = (await app.services.db('findings').where({ org_id: tenant.orgId })) as {
-      id: string;
-      severity: string;
-    }[];
+    const api = await tenant.client();
+    const findings = okBody(await api.call(listFindingsRoute, { query: { per_page: 100 } }), 200).items;
     const critical = findings.filter((f) => f.severity === 'critical');
     expect(critical).toHaveLength(1);
     expect(findings.some((f) => f.severity === 'info')).toBe(true);
@@ -71,24 +74,18 @@ describe(`ai_analysis phase with a language-model provider (${testEngine})`, () 
     expect(provider.state.requests).toHaveLength(1);
     expect(provider.state.requests[0]!.authorization).toBe(`Bearer ${API_KEY}`);
 
-    const cached = (await app.services.db('ai_analyses').where({ org_id: tenant.orgId })) as {
-      finding_id: string;
-      source: string;
-    }[];
-    expect(cached).toEqual([expect.objectContaining({ finding_id: critical[0]!.id, source: MODEL })]);
+    // Kept for the critical finding only (an analysis is not on the wire until asked for).
+    for (const f of findings) {
+      const cached = await findAnalysis(app.services.db, tenant.orgId, f.id);
+      if (f.id === critical[0]!.id) expect(cached).toMatchObject({ source: MODEL });
+      else expect(cached, f.severity).toBeUndefined();
+    }
 
     // Asking for it now answers from the cache: no second model call, no further credit.
-    const res = await app.request(`/api/v1/findings/${critical[0]!.id}/ai-analysis`, {
-      headers: { authorization: `Bearer ${await tenant.bearer()}` },
-    });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as AiAnalysisResponse;
+    const params = { finding_id: critical[0]!.id };
+    const body = okBody(await api.call(getFindingAiAnalysisRoute, { params }), 200);
     expect(body).toMatchObject({ finding_id: critical[0]!.id, source: MODEL, ai_credits_used: 0 });
     expect(provider.state.requests).toHaveLength(1);
-    const [{ used }] = (await app.services
-      .db('ai_credit_usage')
-      .where({ org_id: tenant.orgId })
-      .select(app.services.db.raw('coalesce(sum(credits), 0)::int as used'))) as [{ used: number }];
-    expect(used).toBe(1);
+    expect(await findCreditsUsed(app.services.db, tenant.orgId, creditMonth())).toBe(1);
   });
 });
