@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CiIssuers } from '../../../server/auth/ci-issuers.ts';
+import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { githubClaims, startOidcIssuer, type OidcIssuer } from '../../fixtures/ci-oidc-issuer.ts';
 import {
   closeAll,
@@ -36,10 +37,6 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-interface AuditList {
-  items: Array<{ action: string; details: Record<string, string> }>;
 }
 
 describe.skipIf(!hasNode24)(`keyless CI sign-in under Node 24 (${testEngine})`, { timeout: 90_000 }, () => {
@@ -97,7 +94,7 @@ describe.skipIf(!hasNode24)(`keyless CI sign-in under Node 24 (${testEngine})`, 
 
   const issued = async () => {
     const admin = apiClient(scanner.app, { token: await scanner.tenant.bearer() });
-    return okBody(await admin.get<AuditList>('/api/v1/audit-events?action=ci.token_issued')).items;
+    return okBody(await admin.call(listAuditEventsRoute, { query: { action: 'ci.token_issued' } })).items;
   };
 
   function spawnNode(args: string[], env: Record<string, string>): Promise<Run> {

@@ -1,10 +1,9 @@
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAssetRoute, listAssetsRoute } from '../../../server/routes/assets.ts';
-import { listFindingsRoute } from '../../../server/routes/findings.ts';
 import { apiClient, okBody, type ApiClient } from '../../helpers/api-client.ts';
-import { testEngine } from '../../helpers/database.ts';
 import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { testEngine } from '../../helpers/database.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../helpers/scanner.ts';
 import {
   closeAll,

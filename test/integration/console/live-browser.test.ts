@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getApiKeys } from '../../../server/routes/api-keys.ts';
 import { getFindingRoute } from '../../../server/routes/findings.ts';
+import { createScanRoute } from '../../../server/routes/scans.ts';
 import { claimNextScan, renewLease } from '../../../server/scans/lifecycle.ts';
 import { okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
@@ -14,7 +15,7 @@ import {
   type PageOptions,
 } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, detection, loopbackScan, runScan, type Tenant } from '../../helpers/factory.ts';
+import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
 
 /**
@@ -70,7 +71,10 @@ describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngin
   it(
     'follows a running scan from the event stream, with no polling while it is open, and cancels it after asking',
     async () => {
-      const { id } = okBody(await api.post<{ id: string }>('/api/v1/scans', loopbackScan()), 201);
+      const { id } = okBody(
+        await api.call(createScanRoute, { body: { target: '127.0.0.1', authorized: true } }),
+        201,
+      );
       const { page, apiCalls, streams } = await open();
       // The page's clock can be moved on: a poll on any timer would show in the request log.
       await page.clock.install();

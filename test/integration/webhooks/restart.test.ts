@@ -4,8 +4,10 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '../../../server/db/lock.ts';
+import { createScanRoute } from '../../../server/routes/scans.ts';
+import { createWebhookRoute, listDeliveriesRoute } from '../../../server/routes/webhooks.ts';
 import { DELIVERY_TIMEOUT_MS } from '../../../server/webhooks/delivery.ts';
-import { apiClient, type ApiClient } from '../../helpers/api-client.ts';
+import { apiClient, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import {
   startWebhookReceiver,
   type ReceivedRequest,
@@ -101,11 +103,8 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
   };
 
   const startScan = async (api: ApiClient) => {
-    const res = await api.post<{ id: string }>('/api/v1/scans', {
-      target: '127.0.0.1',
-      scan_type: 'quick',
-      ports: '1',
-      authorized: true,
+    const res = await api.call(createScanRoute, {
+      body: { target: '127.0.0.1', scan_type: 'quick', ports: '1', authorized: true },
     });
     expect(res.status).toBe(201);
     return res.body.id;
@@ -120,8 +119,8 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
     // 1. First process: a webhook for scan.started, and a scan a runner picks up.
     const first = await start();
     const firstApi = await adminOf(first);
-    const registration = { url: receiver.url, events: ['scan.started'] };
-    const created = await firstApi.post<{ id: string; secret: string }>('/api/v1/webhooks', registration);
+    const registration = { url: receiver.url, events: ['scan.started' as const] };
+    const created = await firstApi.call(createWebhookRoute, { body: registration });
     expect(created.status).toBe(201);
     const hook = created.body;
     const firstScan = await startScan(firstApi);
@@ -151,10 +150,8 @@ describe(`webhook delivery across a killed server process (${testEngine})`, () =
     // The claim of the killed attempt protects it until its lease ends, then it is due again.
     const deliveries = (id: string) =>
       api
-        .get<{ items: { id: string; status: string; status_code: number | null; attempts: number }[] }>(
-          `/api/v1/webhooks/${hook.id}/deliveries`,
-        )
-        .then((res) => res.body.items.find((d) => d.id === id));
+        .call(listDeliveriesRoute, { params: { webhook_id: hook.id } })
+        .then((res) => okBody(res).items.find((d) => d.id === id));
     const delivered = await waitFor(
       () => deliveries(deliveryId),
       (d) => d?.status === 'succeeded',
