@@ -11,6 +11,7 @@ import {
   startListener,
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
+import { findScan } from '../../../server/scans/scans.repository.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { hasNode24, NODE24 } from '../../helpers/node24.ts';
 import { startScanApp, type ScanApp } from '../../helpers/scanner.ts';
@@ -157,8 +158,7 @@ describe.skipIf(!hasNode24)(
       expect(run.code, run.stderr).toBe(3);
       expect(run.stderr).toContain('did not finish within --timeout-minutes');
       const id = /scan (scan_\w+)/.exec(run.stderr)![1]!;
-      const scan = (await scanner.app.services.db('scans').where({ id }).first()) as { status: string };
-      expect(scan.status).toBe('cancelled');
+      expect((await findScan(scanner.app.services.db, scanner.tenant.orgId, id))?.status).toBe('cancelled');
     });
 
     it('exits 2 on bad usage, naming every problem, before calling the service', async () => {
@@ -185,7 +185,7 @@ describe.skipIf(!hasNode24)(
       expect(run.code, run.stderr).toBe(0);
       const id = run.stdout.trim();
       expect(id).toMatch(/^scan_\w+$/);
-      expect(await scanner.app.services.db('scans').where({ id }).first()).toBeDefined();
+      expect(await findScan(scanner.app.services.db, scanner.tenant.orgId, id)).toBeDefined();
     });
 
     it('creates the scan with the --credential-checks asked for', async () => {
@@ -196,7 +196,7 @@ describe.skipIf(!hasNode24)(
         },
       );
       expect(run.code, run.stderr).toBe(0);
-      const scan = await scanner.app.services.db('scans').where({ id: run.stdout.trim() }).first();
+      const scan = await findScan(scanner.app.services.db, scanner.tenant.orgId, run.stdout.trim());
       expect(scan?.credential_checks).toBe('none');
     });
   },

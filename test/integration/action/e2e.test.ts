@@ -11,6 +11,7 @@ import {
   startListener,
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
+import { findScan } from '../../../server/scans/scans.repository.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { hasNode24, NODE24 } from '../../helpers/node24.ts';
 import { multitool, validateSarif } from '../../helpers/sarif-multitool.ts';
@@ -165,8 +166,7 @@ describe.skipIf(!hasNode24)(`the Action under Node 24 against the real service (
     expect(scanId).toMatch(/^scan_/);
     expect(first.outputs).toMatchObject({ status: 'completed', 'critical-count': '1', result: 'failed' });
     expect(Number(first.outputs['new-findings'])).toBeGreaterThanOrEqual(1);
-    const scan = (await scanner.app.services.db('scans').where({ id: scanId }).first()) as { target: string };
-    expect(scan.target).toBe(host);
+    expect((await findScan(scanner.app.services.db, scanner.tenant.orgId, scanId))?.target).toBe(host);
 
     // One annotation for the critical, with a title, and the step failure.
     const component = `redis://${host}:${redis.port}`;

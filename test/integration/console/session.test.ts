@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { factory, type Tenant } from '../../helpers/factory.ts';
+import { enrollMfa, factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 /** The web console's cookie session and the pages at `/` (no browser: the HTTP contract only). */
@@ -100,7 +100,7 @@ describe(`console session and pages (${testEngine})`, () => {
 
   it('asks for the MFA code only after the password is right, like the token endpoint', async () => {
     const member = await tenant.addUser('member');
-    await app.services.db('users').where({ id: member.id }).update({ mfa_enabled: true });
+    await enrollMfa(await tenant.client(member));
     const res = await app.request('/api/v1/auth/console/session', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
