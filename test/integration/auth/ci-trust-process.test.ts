@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
+import { postCiToken } from '../../../server/routes/auth.ts';
 import { githubClaims, startOidcIssuer, type OidcIssuer } from '../../fixtures/ci-oidc-issuer.ts';
 import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
@@ -79,9 +81,7 @@ describe(
       const idToken = await issuer.sign(githubClaims(), { aud: server.url });
       return {
         admin,
-        answer: await apiClient(server).post<{ access_token: string }>('/api/v1/auth/ci-token', {
-          id_token: idToken,
-        }),
+        answer: await apiClient(server).call(postCiToken, { body: { id_token: idToken } }),
       };
     }
 
@@ -95,7 +95,7 @@ describe(
       const refused = await exchangeOn(distrusting);
       await expectError(refused.answer, 503, 'SERVICE_UNAVAILABLE');
       const events = okBody(
-        await refused.admin.get<{ items: unknown[] }>('/api/v1/audit-events?action=ci.token_issued'),
+        await refused.admin.call(listAuditEventsRoute, { query: { action: 'ci.token_issued' } }),
       );
       expect(events.items).toEqual([]);
     });

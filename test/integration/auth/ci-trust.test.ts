@@ -2,10 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CiIssuers } from '../../../server/auth/ci-issuers.ts';
-import { apiClient, expectError, okBody, type ApiClient } from '../../helpers/api-client.ts';
+import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
+import { postCiToken } from '../../../server/routes/auth.ts';
+import { getCiTrust, postCiTrust } from '../../../server/routes/ci-trust.ts';
+import { createScanRoute } from '../../../server/routes/scans.ts';
+import { apiClient, expectError, okBody, type ApiClient, type RouteBody } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { factory, loopbackScan, type BuiltTenant } from '../../helpers/factory.ts';
+import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { githubClaims, startOidcIssuer, type OidcIssuer } from '../../fixtures/ci-oidc-issuer.ts';
 
 /**
@@ -14,24 +18,7 @@ import { githubClaims, startOidcIssuer, type OidcIssuer } from '../../fixtures/c
  * issuer's CA to the app's issuer client (the `ca` the variable would add; docs/ci-trust.md).
  */
 
-interface Policy {
-  id: string;
-  issuer: string;
-  audience: string;
-  conditions: Record<string, string>;
-  permissions: string[];
-  allow_forks: boolean;
-}
-interface CiToken {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  permissions: string[];
-  policy_id: string;
-}
-interface AuditList {
-  items: Array<{ action: string; details: Record<string, string>; ip: string | null }>;
-}
+type Policy = RouteBody<typeof postCiTrust>;
 
 describe(`keyless CI sign-in (${testEngine})`, () => {
   let app: TestApp;
@@ -62,13 +49,15 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     const repo = `acme-${tag}/web`;
     const audience = `https://scanward.example.test/${tag}`;
     const policy = okBody(
-      await tenant.api.post<Policy>('/api/v1/ci-trust', {
-        name: `PRs of ${repo}`,
-        issuer: issuer.issuer,
-        audience,
-        conditions: conditions(repo),
-        permissions: ['read:scans', 'write:scans'],
-        ...extra,
+      await tenant.api.call(postCiTrust, {
+        body: {
+          name: `PRs of ${repo}`,
+          issuer: issuer.issuer,
+          audience,
+          conditions: conditions(repo),
+          permissions: ['read:scans', 'write:scans'],
+          ...extra,
+        },
       }),
       201,
     );
@@ -78,11 +67,10 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
   const claimsOf = (repo: string, overrides: Record<string, unknown> = {}) =>
     githubClaims({ repository: repo, repository_owner: repo.split('/')[0], ...overrides });
 
-  const exchange = (idToken: string) =>
-    anonymous.post<CiToken>('/api/v1/auth/ci-token', { id_token: idToken });
+  const exchange = (idToken: string) => anonymous.call(postCiToken, { body: { id_token: idToken } });
 
   const auditOf = async (tenant: BuiltTenant, action: string) =>
-    okBody(await tenant.api.get<AuditList>(`/api/v1/audit-events?action=${action}`)).items;
+    okBody(await tenant.api.call(listAuditEventsRoute, { query: { action } })).items;
 
   it('exchanges a matching token for a short-lived token that can create a scan and nothing the policy does not grant', async () => {
     const { tenant, repo, audience, policy } = await trusting((r) => ({
@@ -99,7 +87,7 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     expect(claims.exp! - claims.iat!).toBe(900);
 
     const ci = apiClient(app, { token: answer.access_token });
-    const scan = okBody(await ci.post<{ id: string }>('/api/v1/scans', loopbackScan()));
+    const scan = okBody(await ci.call(createScanRoute, { body: { target: '127.0.0.1', authorized: true } }));
     expect(scan.id).toMatch(/^scan_/);
     okBody(await ci.get('/api/v1/scans'), 200);
     // Not granted: findings; never: managing trust, refreshing, sessions.
@@ -282,10 +270,12 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
   it('lets admins manage policies: defaults, validation, isolation', async () => {
     const tenant = await factory.tenant(app);
     const created = okBody(
-      await tenant.api.post<Policy>('/api/v1/ci-trust', {
-        name: 'main of acme/*',
-        conditions: { repository: 'acme/*', ref: 'refs/heads/main' },
-        permissions: ['write:scans', 'read:scans'],
+      await tenant.api.call(postCiTrust, {
+        body: {
+          name: 'main of acme/*',
+          conditions: { repository: 'acme/*', ref: 'refs/heads/main' },
+          permissions: ['write:scans', 'read:scans'],
+        },
       }),
       201,
     );
@@ -293,7 +283,7 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     expect(created.audience).toBe(app.url);
     expect(created.allow_forks).toBe(false);
     expect(created.permissions).toEqual(['read:scans', 'write:scans']);
-    const listed = okBody(await tenant.api.get<{ items: Policy[] }>('/api/v1/ci-trust'));
+    const listed = okBody(await tenant.api.call(getCiTrust));
     expect(listed.items.map((p) => p.id)).toEqual([created.id]);
 
     await expectError(
@@ -332,7 +322,7 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
 
     const other = await factory.tenant(app);
     await expectError(await other.api.del(`/api/v1/ci-trust/${created.id}`), 404, 'NOT_FOUND');
-    expect(okBody(await other.api.get<{ items: Policy[] }>('/api/v1/ci-trust')).items).toEqual([]);
+    expect(okBody(await other.api.call(getCiTrust)).items).toEqual([]);
     okBody(await tenant.api.del(`/api/v1/ci-trust/${created.id}`), 200);
     await expectError(await tenant.api.del(`/api/v1/ci-trust/${created.id}`), 404, 'NOT_FOUND');
     expect((await auditOf(tenant, 'ci_trust.created')).length).toBe(1);

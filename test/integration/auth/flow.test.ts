@@ -1,30 +1,13 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, expectError, okBody, type Answer } from '../../helpers/api-client.ts';
+import { listMySessions, refreshToken } from '../../../server/routes/auth.ts';
+import { apiClient, expectError, okBody, type Answer, type RouteInput } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, logIn, type Tenant, type TestUser } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-interface SessionRecord {
-  id: string;
-  created_at: string;
-  last_used_at: string;
-  expires_at: string;
-  ip_address: string | null;
-  user_agent: string | null;
-  current: boolean;
-}
-
-interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  per_page: number;
-  pages: number;
-}
 
 /** Every error answer has the one shape `{detail, error_code, field?}`. */
 describe(`authentication flow over HTTP (${testEngine})`, () => {
@@ -35,8 +18,8 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
   const login = (user: TestUser, userAgent = 'flow-test/1.0') =>
     logIn(app, user, {}, { headers: { 'user-agent': userAgent } });
   const tokenOf = (res: Answer<{ access_token: string }>) => okBody(res, 200).access_token;
-  const sessions = async (token: string, query = '') =>
-    okBody(await apiClient(app, { token }).get<Page<SessionRecord>>(`/api/v1/auth/sessions${query}`), 200);
+  const sessions = async (token: string, query: RouteInput<typeof listMySessions>['query'] = {}) =>
+    okBody(await apiClient(app, { token }).call(listMySessions, { query }), 200);
 
   const suite = useTestApp();
   beforeAll(async () => {
@@ -119,7 +102,7 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
     const seenBySecond = await sessions(second);
     expect(seenBySecond.items.find((s) => s.current)!.id).toBe(decodeJwt(second).sid);
 
-    const paged = await sessions(first, '?per_page=1&page=2');
+    const paged = await sessions(first, { per_page: 1, page: 2 });
     expect(paged).toMatchObject({ total: 2, page: 2, per_page: 1, pages: 2 });
     expect(paged.items.map((s) => s.user_agent)).toEqual(['browser-one']);
     const bad = await apiClient(app, { token: first }).get('/api/v1/auth/sessions?per_page=101');
@@ -151,9 +134,9 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
     const token = tokenOf(await login(user, 'laptop'));
     const other = tokenOf(await login(user, 'phone'));
 
-    const refreshRes = await apiClient(app, { token }).post('/api/v1/auth/refresh');
+    const refreshRes = await apiClient(app, { token }).call(refreshToken);
     expect(refreshRes.status).toBe(200);
-    const refreshed = refreshRes.body as { access_token: string; token_type: string; expires_in: number };
+    const refreshed = refreshRes.body;
     expect(refreshed.token_type).toBe('bearer');
     expect(refreshed.expires_in).toBe(3600);
     expect(refreshed.access_token).not.toBe(token);
@@ -239,6 +222,7 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
 
   it('documents every authentication and API key route in /openapi.json with its errors', async () => {
     const token = tokenOf(await login(tenant.admin));
+    // /openapi.json is a documentation page, not a declared route: its shape is typed here.
     const res = await apiClient(app, { token }).get<{
       paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
     }>('/openapi.json');

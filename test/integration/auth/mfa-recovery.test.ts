@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spendRecoveryCode } from '../../../server/auth/mfa-recovery-codes.repository.ts';
+import { regenerateMfaRecoveryCodes } from '../../../server/routes/auth.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -101,9 +102,7 @@ describe(`MFA recovery codes (${testEngine})`, () => {
       401,
       'INVALID_MFA_CODE',
     );
-    const renewed = await api.post<{ recovery_codes: string[] }>('/api/v1/auth/mfa/recovery-codes', {
-      code: totpCodeAt(totp, step),
-    });
+    const renewed = await api.call(regenerateMfaRecoveryCodes, { body: { code: totpCodeAt(totp, step) } });
     expect(renewed.status).toBe(200);
     const fresh = renewed.body.recovery_codes;
     expect(fresh).toHaveLength(10);
@@ -122,9 +121,7 @@ describe(`MFA recovery codes (${testEngine})`, () => {
 
   it('regenerates with a recovery code (lost authenticator) and spends it', async () => {
     const { user, api, codes } = await enrolled();
-    const renewed = await api.post<{ recovery_codes: string[] }>('/api/v1/auth/mfa/recovery-codes', {
-      code: codes[5]!,
-    });
+    const renewed = await api.call(regenerateMfaRecoveryCodes, { body: { code: codes[5]! } });
     expect(renewed.status).toBe(200);
     await expectError(
       await api.post('/api/v1/auth/mfa/recovery-codes', { code: codes[5]! }),

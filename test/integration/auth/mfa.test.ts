@@ -2,6 +2,7 @@ import { URI, TOTP } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openSecret } from '../../../server/auth/keys.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
+import { setupMfa } from '../../../server/routes/auth.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -18,7 +19,7 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     return { user, api: apiClient(app, { token: await tenant.login(user) }) };
   };
   const setup = async (api: ApiClient) => {
-    const res = await api.post<{ secret: string; otpauth_uri: string }>('/api/v1/auth/mfa/setup');
+    const res = await api.call(setupMfa);
     expect(res.status).toBe(200);
     const totp = URI.parse(res.body.otpauth_uri) as TOTP;
     return { ...res.body, totp };

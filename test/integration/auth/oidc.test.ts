@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
+import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { startTestApp, TEST_ENV, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -113,9 +114,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   async function defaultOrgAudit(target: TestApp, action: string) {
     const res = await logIn(target, { email: 'admin@localhost', password: TEST_ENV.SCANWARD_ADMIN_PASSWORD });
     const api = apiClient(target, { token: res.body.access_token as string });
-    const list = await api.get<{
-      items: Array<{ target: { email: string | null } | null; details: Record<string, string> }>;
-    }>(`/api/v1/audit-events?action=${action}&per_page=100`);
+    const list = await api.call(listAuditEventsRoute, { query: { action, per_page: 100 } });
     expect(list.status).toBe(200);
     return list.body.items;
   }
@@ -166,9 +165,9 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     const session = await consoleSession(app, done.session!);
     expect(session?.user).toMatchObject({ email: member.email, role: 'member' });
 
-    const events = await apiClient(app, { token: await tenant.bearer() }).get<{
-      items: Array<{ action: string; actor: { email: string } | null; details: Record<string, string> }>;
-    }>(`/api/v1/audit-events?action=auth.login&actor=${encodeURIComponent(member.email)}`);
+    const events = await apiClient(app, { token: await tenant.bearer() }).call(listAuditEventsRoute, {
+      query: { action: 'auth.login', actor: member.email },
+    });
     expect(events.body.items).toEqual([
       expect.objectContaining({
         action: 'auth.login',
@@ -247,9 +246,9 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     expectRefusalPage(await signIn(app, { email: who, claims: { iss: 'https://127.0.0.1:1' } }), 400, /iss/);
     expectRefusalPage(await signIn(app, { email: who, claims: { iat: past - 300, exp: past } }), 400, /exp/);
     expectRefusalPage(await signIn(app, { email: who, foreignKey: true }), 400, /refused/);
-    const failures = await apiClient(app, { token: await tenant.bearer() }).get<{
-      items: Array<{ details: Record<string, string> }>;
-    }>('/api/v1/audit-events?action=auth.login_failed');
+    const failures = await apiClient(app, { token: await tenant.bearer() }).call(listAuditEventsRoute, {
+      query: { action: 'auth.login_failed' },
+    });
     // Refused before the person is known: recorded in the default organization, not this one.
     expect(failures.body.items).toEqual([]);
   });
@@ -287,16 +286,14 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     await admin.put('/api/v1/settings/authentication', { password_login: true });
     expect((await logIn(app, tenant.admin)).status).toBe(200);
 
-    const changes = await admin.get<{
-      items: Array<{ actor: { email: string }; details: Record<string, string> }>;
-    }>('/api/v1/audit-events?action=auth.password_login_changed');
-    expect(changes.body.items.map((e) => [e.actor.email, e.details.password_login])).toEqual([
+    const changes = await admin.call(listAuditEventsRoute, {
+      query: { action: 'auth.password_login_changed' },
+    });
+    expect(changes.body.items.map((e) => [e.actor?.email, e.details.password_login])).toEqual([
       [tenant.admin.email, 'true'],
       [tenant.admin.email, 'false'],
     ]);
-    const refusedEvents = await admin.get<{ items: Array<{ details: Record<string, string> }> }>(
-      '/api/v1/audit-events?action=auth.login_failed',
-    );
+    const refusedEvents = await admin.call(listAuditEventsRoute, { query: { action: 'auth.login_failed' } });
     expect(refusedEvents.body.items.map((e) => e.details)).toContainEqual({
       method: 'password',
       reason: 'PASSWORD_LOGIN_DISABLED',

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { migrations } from '../../../migrations/index.ts';
 import { verifyPassword } from '../../../server/auth/passwords.ts';
+import { countActiveSessions, insertSession } from '../../../server/auth/sessions.repository.ts';
+import { findUser } from '../../../server/identity/users.repository.ts';
 import { openDatabase, type Database } from '../../../server/db/index.ts';
 import { migrateLatest } from '../../../server/db/migrate.ts';
 import { newId } from '../../../server/identity/ids.ts';
@@ -51,9 +52,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** A command line split on spaces (no value in these tests contains one unless passed separately). */
 const args = (line: string) => line.split(' ');
 
-// In file order: the first test migrates the fresh database the later ones share (shuffled, a
-// command run first would have migrated it already).
-describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
+describe(`operator command line (${testEngine})`, () => {
   let env: Record<string, string>;
   let dataDir: string | undefined;
   let pg: TestDatabase | undefined;
@@ -76,6 +75,14 @@ describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
     it(
       'migrate brings a fresh database to the current schema, then reports it up to date',
       async () => {
+        // A fresh database of its own: the one the other tests share is migrated by whichever runs first.
+        const own = testEngine === 'postgres' ? await createTestDatabase() : undefined;
+        const ownDir = own ? undefined : mkdtempSync(path.join(tmpdir(), 'scanward-cli-migrate-'));
+        const env = own ? { DATABASE_URL: own.url! } : { SCANWARD_DATA_DIR: ownDir! };
+        onTestFinished(async () => {
+          await own?.drop();
+          if (ownDir) rmSync(ownDir, { recursive: true, force: true });
+        });
         const first = await runCliCaptured(['migrate', '--json'], env);
         expect(first.stderr).toBe('');
         const result = JSON.parse(first.stdout) as { applied: string[]; engine: string; location: string };
@@ -173,8 +180,6 @@ describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
       return JSON.parse(result.stdout) as T;
     }
 
-    const inspect = <T>(work: (db: Knex) => Promise<T>) => work(shared.db);
-
     const createOrg = (name: string, plan = 'professional') =>
       json<OrgJson>([...args(`admin org create --plan ${plan} --name`), name]);
     const createUser = (orgId: string, email: string, password = 'correct-horse-battery', extra = '') =>
@@ -186,7 +191,7 @@ describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
     async function addSessions(userId: string, orgId: string, active: number, revoked = 0): Promise<void> {
       const expires = new Date(Date.now() + 86_400_000);
       for (let i = 0; i < active + revoked; i++) {
-        await shared.db('sessions').insert({
+        await insertSession(shared.db, {
           id: newId('sess'),
           org_id: orgId,
           user_id: userId,
@@ -196,22 +201,12 @@ describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
       }
     }
 
-    const activeSessions = (userId: string) =>
-      inspect(async (db) => {
-        const [row] = await db('sessions')
-          .where({ user_id: userId })
-          .whereNull('revoked_at')
-          .select<{ n: number }[]>(db.raw('count(*)::int as n'));
-        return row!.n;
-      });
+    const activeSessions = (orgId: string, userId: string) =>
+      countActiveSessions(shared.db, orgId, userId, new Date());
 
-    const passwordHash = (userId: string) =>
-      inspect(async (db) => {
-        const row = (await db('users').where({ id: userId }).first('password_hash')) as {
-          password_hash: string;
-        };
-        return row.password_hash;
-      });
+    /** The stored hash (no command shows it): to prove the password verifies and is not kept as such. */
+    const passwordHash = async (orgId: string, userId: string) =>
+      (await findUser(shared.db, orgId, userId))!.password_hash;
 
     describe('admin org', () => {
       it('create --json answers the organization with the limits of its plan and no overrides', async () => {
@@ -346,7 +341,7 @@ describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
             org_id: org.id,
           }),
         ]);
-        const hash = await passwordHash(userId);
+        const hash = await passwordHash(org.id, userId);
         expect(hash).not.toContain('a-long-enough-secret');
         expect(await verifyPassword('a-long-enough-secret', hash)).toBe(true);
       });
@@ -372,7 +367,7 @@ describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
           args(`admin user create --org ${org.id} --email piped@stdin.example --password -`),
           'from standard input\n',
         );
-        expect(await verifyPassword('from standard input', await passwordHash(piped.id))).toBe(true);
+        expect(await verifyPassword('from standard input', await passwordHash(org.id, piped.id))).toBe(true);
 
         const empty = await cli(
           args(`admin user create --org ${org.id} --email empty@stdin.example --password -`),
@@ -439,11 +434,11 @@ describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
           revoked_api_keys: 0,
           api_keys_kept: false,
         });
-        const hash = await passwordHash(user.id);
+        const hash = await passwordHash(org.id, user.id);
         expect(await verifyPassword('new-password-here', hash)).toBe(true);
         expect(await verifyPassword('old-password-here', hash)).toBe(false);
-        expect(await activeSessions(user.id)).toBe(0);
-        expect(await activeSessions(bystander.id)).toBe(1);
+        expect(await activeSessions(org.id, user.id)).toBe(0);
+        expect(await activeSessions(org.id, bystander.id)).toBe(1);
       });
 
       it('reset-password refuses an unknown e-mail and a short password, changing nothing', async () => {
@@ -457,7 +452,7 @@ describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
         const user = await createUser(org.id, 'keeps@short.example', 'the-original-one');
         const short = await cli(args(`admin user reset-password --email ${user.email} --password short`));
         expect(short.code).toBe(2);
-        expect(await verifyPassword('the-original-one', await passwordHash(user.id))).toBe(true);
+        expect(await verifyPassword('the-original-one', await passwordHash(org.id, user.id))).toBe(true);
       });
 
       it('list shows the users of every organization, or of one with --org', async () => {
@@ -498,8 +493,8 @@ describe(`operator command line (${testEngine})`, { shuffle: false }, () => {
           args(`admin sessions revoke --email ${user.email}`),
         );
         expect(revoked).toEqual({ id: user.id, email: user.email, revoked_sessions: 3 });
-        expect(await activeSessions(user.id)).toBe(0);
-        expect(await activeSessions(other.id)).toBe(1);
+        expect(await activeSessions(org.id, user.id)).toBe(0);
+        expect(await activeSessions(org.id, other.id)).toBe(1);
 
         const again = await cli(args(`admin sessions revoke --email ${user.email}`));
         expect(again.stdout).toBe(`revoked 0 sessions of ${user.email}\n`);

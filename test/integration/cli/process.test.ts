@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.ts';
 import { migrateLatest } from '../../../server/db/migrate.ts';
+import { createOrganization } from '../../../server/identity/organizations.ts';
+import { createUser } from '../../../server/identity/users.ts';
 import { runCliCaptured } from '../../helpers/cli.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
 import { SERVER_ENTRY } from '../../helpers/server-process.ts';
@@ -102,12 +104,12 @@ function startServer(env: Record<string, string>): Promise<RunningServer> {
   });
 }
 
-// In file order: the binary runs against one data directory whose state each test leaves for the next.
-describe(`scanward binary (${testEngine})`, { shuffle: false }, () => {
+describe(`scanward binary (${testEngine})`, () => {
   let env: Record<string, string>;
   let dataDir: string | undefined;
   let pg: TestDatabase | undefined;
-  let orgId: string;
+  /** The organizations of the two tests beside a server, one each (made while the database is open anyway). */
+  const owned = { held: { orgId: '', email: 'held@binary.example' }, live: { orgId: '' } };
 
   beforeAll(async () => {
     if (testEngine === 'postgres') {
@@ -119,8 +121,22 @@ describe(`scanward binary (${testEngine})`, { shuffle: false }, () => {
     }
     // Create and migrate the database once here, so each spawned process only opens it.
     const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
-    await migrateLatest(database.db);
-    await database.close();
+    try {
+      await migrateLatest(database.db);
+      const held = await createOrganization(database.db, { name: 'Held Org', plan: 'professional' });
+      owned.held.orgId = held.id;
+      await createUser(database.db, {
+        orgId: held.id,
+        email: owned.held.email,
+        password: 'held password 123',
+        role: 'member',
+      });
+      owned.live.orgId = (
+        await createOrganization(database.db, { name: 'Live Org', plan: 'professional' })
+      ).id;
+    } finally {
+      await database.close();
+    }
   });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
@@ -140,16 +156,29 @@ describe(`scanward binary (${testEngine})`, { shuffle: false }, () => {
       const created = JSON.parse(org.stdout) as { id: string; plan: string };
       expect(created.id).toMatch(/^org_[0-9a-z]{24}$/);
       expect(created.plan).toBe('professional');
-      orgId = created.id;
 
       const user = await runBinary(
-        ['admin', 'user', 'create', '--org', orgId, '--email', 'operator@binary.example', '--password', '-'],
+        [
+          'admin',
+          'user',
+          'create',
+          '--org',
+          created.id,
+          '--email',
+          'operator@binary.example',
+          '--password',
+          '-',
+        ],
         env,
         'piped password 123\n',
       );
       expect(user.stderr).toBe('');
       expect(user.code).toBe(0);
       expect(user.stdout).toMatch(/^user_[0-9a-z]{24}\n$/);
+      const listed = await runCliCaptured(['admin', 'user', 'list', '--org', created.id, '--json'], env);
+      expect((JSON.parse(listed.stdout) as { items: Array<{ id: string; email: string }> }).items).toEqual([
+        expect.objectContaining({ id: user.stdout.trim(), email: 'operator@binary.example' }),
+      ]);
     },
     SLOW,
   );
@@ -209,11 +238,14 @@ describe(`scanward binary (${testEngine})`, { shuffle: false }, () => {
         expect(await server.stop()).toBe(0);
         stopped = true;
 
-        const after = await runCliCaptured(['admin', 'user', 'list', '--org', orgId, '--json'], env);
+        const after = await runCliCaptured(
+          ['admin', 'user', 'list', '--org', owned.held.orgId, '--json'],
+          env,
+        );
         expect(after.code).toBe(0);
         expect(
           (JSON.parse(after.stdout) as { items: Array<{ email: string }> }).items.map((u) => u.email),
-        ).toEqual(['operator@binary.example']);
+        ).toEqual([owned.held.email]);
       } finally {
         if (!stopped) await server.stop();
       }
@@ -228,7 +260,17 @@ describe(`scanward binary (${testEngine})`, { shuffle: false }, () => {
       try {
         const email = 'live@binary.example';
         const created = await runCliCaptured(
-          ['admin', 'user', 'create', '--org', orgId, '--email', email, '--password', 'live password 1'],
+          [
+            'admin',
+            'user',
+            'create',
+            '--org',
+            owned.live.orgId,
+            '--email',
+            email,
+            '--password',
+            'live password 1',
+          ],
           env,
         );
         expect(created.code).toBe(0);

@@ -4,7 +4,8 @@ import type { OpenOperatorDatabase } from '../../../server/cli/database.ts';
 import { spendRecoveryCode } from '../../../server/auth/mfa-recovery-codes.repository.ts';
 import { disableUser } from '../../../server/identity/user-lifecycle.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
-import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
+import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { apiClient, expectError, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { runCliCaptured } from '../../helpers/cli.ts';
@@ -174,8 +175,7 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
   it('delete removes the user with their sessions and keys; their comments and history keep the e-mail', async () => {
     const leaver = await tenant.addUser('member');
     const { token, key } = await credentialsOf(leaver);
-    const findingId = (await tenant.api.get<{ items: Array<{ id: string }> }>('/api/v1/findings')).body
-      .items[0]!.id;
+    const findingId = okBody(await tenant.api.call(listFindingsRoute)).items[0]!.id;
     const as: ApiClient = apiClient(app, { token });
     expect((await as.post(`/api/v1/findings/${findingId}/comments`, { text: 'looked at it' })).status).toBe(
       201,
@@ -201,10 +201,7 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
     await expectError(await logIn(app, leaver), 401, 'INVALID_CREDENTIALS');
     expect(await findUser(app.services.db, tenant.orgId, leaver.id)).toBeUndefined();
 
-    const detail = await tenant.api.get<{
-      comments: Array<{ user: string; text: string }>;
-      history: Array<{ user: string; to: string }>;
-    }>(`/api/v1/findings/${findingId}`);
+    const detail = await tenant.api.call(getFindingRoute, { params: { finding_id: findingId } });
     expect(detail.status).toBe(200);
     expect(detail.body.comments).toContainEqual(
       expect.objectContaining({ user: leaver.email, text: 'looked at it' }),

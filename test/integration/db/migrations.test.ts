@@ -19,8 +19,8 @@ describe('the migration list', () => {
   });
 });
 
-// In file order: up, down, then up again are steps of one story on one database.
-describe(`migrations up, down and up again (${testEngine})`, { shuffle: false }, () => {
+/** One story on one database: up, down, then up again, each step reading what the one before left. */
+describe(`migrations up, down and up again (${testEngine})`, () => {
   let testDb: TestDatabase;
   let database: Database;
   beforeAll(async () => {
@@ -40,23 +40,20 @@ describe(`migrations up, down and up again (${testEngine})`, { shuffle: false },
     return rows.sort();
   }
 
-  let firstUp: string[];
-
-  it('creates every table on the way up and records every migration', async () => {
+  it('creates every table on the way up, removes every one on the way down, and recreates the same on the way up again', async () => {
+    // Up: every migration applied and recorded, once.
     const applied = await migrateLatest(database.db);
     expect(applied).toEqual(migrations.map(([name]) => name));
-    firstUp = await tables();
+    const firstUp = await tables();
     expect(firstUp).toEqual(expect.arrayContaining([...IDENTITY_TABLES, ...KNEX_TABLES]));
     expect(await migrateLatest(database.db)).toEqual([]);
-  });
 
-  it('removes every table on the way down', async () => {
+    // Down: only knex's bookkeeping is left, and it records nothing.
     await migrateRollbackAll(database.db);
     expect(await tables()).toEqual(KNEX_TABLES);
     expect(await database.db('knex_migrations').count<{ n: number }[]>('* as n')).toEqual([{ n: 0 }]);
-  });
 
-  it('recreates the same tables on the way up again', async () => {
+    // Up again: the same tables as the first time.
     expect(await migrateLatest(database.db)).toEqual(migrations.map(([name]) => name));
     expect(await tables()).toEqual(firstUp);
   });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { postApiKey } from '../../../server/routes/api-keys.ts';
+import { createScanRoute } from '../../../server/routes/scans.ts';
 import { okBody } from '../../helpers/api-client.ts';
 import { openStream, type EventStreamClient } from '../../helpers/event-stream.ts';
-import { detection, factory, loopbackScan, runScan } from '../../helpers/factory.ts';
+import { detection, factory, runScan } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 
 /**
@@ -26,7 +28,9 @@ describe('the event stream', () => {
   };
 
   async function queueScan(api: Awaited<ReturnType<typeof factory.tenant>>['api']): Promise<string> {
-    const res = await api.post<{ id: string }>('/api/v1/scans', loopbackScan({ scan_type: 'quick' }));
+    const res = await api.call(createScanRoute, {
+      body: { target: '127.0.0.1', authorized: true, scan_type: 'quick' },
+    });
     expect(res.status).toBe(201);
     return res.body.id;
   }
@@ -156,10 +160,7 @@ describe('the event stream', () => {
       const member = await tenant.addUser('member');
       const memberStream = await open({ authorization: `Bearer ${await tenant.bearer(member)}` });
       const keyId = okBody(
-        await tenant.api.post<{ id: string; key: string }>('/api/v1/api-keys', {
-          name: 'stream reader',
-          permissions: ['read:scans'],
-        }),
+        await tenant.api.call(postApiKey, { body: { name: 'stream reader', permissions: ['read:scans'] } }),
         201,
       );
       const keyStream = await open({ 'x-api-key': keyId.key });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent, UserInvited, UserRecord } from '../../../server/schemas/people.ts';
-import { apiClient, expectError, okBody, type ApiClient } from '../../helpers/api-client.ts';
+import { postApiKey } from '../../../server/routes/api-keys.ts';
+import { changePassword } from '../../../server/routes/auth.ts';
+import { getFindingRoute } from '../../../server/routes/findings.ts';
+import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
+import { getUserRoute, inviteUserRoute, updateUserRoute } from '../../../server/routes/users.ts';
+import { apiClient, expectError, okBody, type ApiClient, type RouteInput } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { detection, factory, logIn } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -14,15 +18,13 @@ import { useTestApp } from '../../helpers/suite-app.ts';
  */
 
 const PUBLIC_URL = 'https://scanward.example.test/base';
-type Page<T> = { items: T[]; total: number };
-
 const tokenOf = (inviteUrl: string) => decodeURIComponent(new URL(inviteUrl).hash.replace(/^#token=/, ''));
 
 describe(`people of an organization (${testEngine})`, () => {
   const suite = useTestApp({ env: { SCANWARD_PUBLIC_URL: PUBLIC_URL } });
 
-  const events = async (api: ApiClient, query = '') =>
-    okBody(await api.get<Page<AuditEvent>>(`/api/v1/audit-events${query}`)).items;
+  const events = async (api: ApiClient, query: RouteInput<typeof listAuditEventsRoute>['query'] = {}) =>
+    okBody(await api.call(listAuditEventsRoute, { query })).items;
 
   it('runs a person from invitation to deletion, each step taking effect at once and audited', async () => {
     const { app } = suite;
@@ -34,7 +36,7 @@ describe(`people of an organization (${testEngine})`, () => {
     const email = `new.person@${t.orgId}.example.test`;
 
     // Invite as a viewer: a one-time link under SCANWARD_PUBLIC_URL that expires.
-    const invited = okBody(await t.api.post<UserInvited>('/api/v1/users', { email, role: 'viewer' }), 201);
+    const invited = okBody(await t.api.call(inviteUserRoute, { body: { email, role: 'viewer' } }), 201);
     expect(invited.user).toMatchObject({ email, role: 'viewer', disabled: false, invite_pending: true });
     expect(invited.invite_url.startsWith(`${PUBLIC_URL}/set-password#token=`)).toBe(true);
     const expires = Date.parse(invited.invite_expires_at) - Date.now();
@@ -62,7 +64,9 @@ describe(`people of an organization (${testEngine})`, () => {
     );
     const me = apiClient(app, { token: okBody(await logIn(app, { email, password })).access_token });
     const person = invited.user;
-    expect(okBody(await t.api.get<UserRecord>(`/api/v1/users/${person.id}`)).invite_pending).toBe(false);
+    expect(okBody(await t.api.call(getUserRoute, { params: { user_id: person.id } })).invite_pending).toBe(
+      false,
+    );
 
     // A viewer reads and changes nothing.
     okBody(await me.get(`/api/v1/findings/${findingId}`));
@@ -76,10 +80,7 @@ describe(`people of an organization (${testEngine})`, () => {
     okBody(await t.api.patch(`/api/v1/users/${person.id}`, { role: 'member' }));
     okBody(await me.post(`/api/v1/findings/${findingId}/comments`, { text: 'written by the new person' }));
     const key = okBody(
-      await me.post<{ key: string }>('/api/v1/api-keys', {
-        name: 'mine',
-        permissions: ['read:findings', 'write:findings'],
-      }),
+      await me.call(postApiKey, { body: { name: 'mine', permissions: ['read:findings', 'write:findings'] } }),
       201,
     );
     const keyApi = apiClient(app, { apiKey: key.key });
@@ -95,7 +96,9 @@ describe(`people of an organization (${testEngine})`, () => {
     okBody(await keyApi.get(`/api/v1/findings/${findingId}`));
 
     // Disabled: the open session and the key stop working at once, and no log-in.
-    const disabled = okBody(await t.api.patch<UserRecord>(`/api/v1/users/${person.id}`, { disabled: true }));
+    const disabled = okBody(
+      await t.api.call(updateUserRoute, { params: { user_id: person.id }, body: { disabled: true } }),
+    );
     expect(disabled.disabled).toBe(true);
     await expectError(await me.get('/api/v1/findings'), 401, 'INVALID_TOKEN');
     await expectError(await keyApi.get('/api/v1/findings'), 401, 'INVALID_API_KEY');
@@ -109,9 +112,7 @@ describe(`people of an organization (${testEngine})`, () => {
     okBody(await t.api.del(`/api/v1/users/${person.id}`));
     await expectError(await t.api.get(`/api/v1/users/${person.id}`), 404, 'NOT_FOUND');
     await expectError(await logIn(app, { email, password }), 401, 'INVALID_CREDENTIALS');
-    const finding = okBody(
-      await t.api.get<{ comments: { user: string; text: string }[] }>(`/api/v1/findings/${findingId}`),
-    );
+    const finding = okBody(await t.api.call(getFindingRoute, { params: { finding_id: findingId } }));
     expect(finding.comments).toContainEqual(expect.objectContaining({ user: email }));
 
     // Every step, in the audit trail, newest first (a log-in of a deleted e-mail names nobody: not kept).
@@ -152,9 +153,9 @@ describe(`people of an organization (${testEngine})`, () => {
 
     // With a second admin, the first may step down; then the second is the last.
     const second = await t.addUser('admin');
-    expect(okBody(await t.api.patch<UserRecord>(`/api/v1/users/${self}`, { role: 'member' })).role).toBe(
-      'member',
-    );
+    expect(
+      okBody(await t.api.call(updateUserRoute, { params: { user_id: self }, body: { role: 'member' } })).role,
+    ).toBe('member');
     const secondApi = await t.client(second);
     await expectError(await secondApi.del(`/api/v1/users/${second.id}`), 409, 'CONFLICT');
     // The demoted admin's own session lost the admin role on its next request.
@@ -195,9 +196,8 @@ describe(`people of an organization (${testEngine})`, () => {
       'current_password',
     );
     const changed = okBody(
-      await current.post<{ sessions_revoked: number }>('/api/v1/auth/password', {
-        current_password: viewer.password,
-        new_password: 'the-new-password',
+      await current.call(changePassword, {
+        body: { current_password: viewer.password, new_password: 'the-new-password' },
       }),
     );
     expect(changed.sessions_revoked).toBe(1);
@@ -206,7 +206,7 @@ describe(`people of an organization (${testEngine})`, () => {
     await expectError(await logIn(app, viewer), 401, 'INVALID_CREDENTIALS');
     okBody(await logIn(app, { email: viewer.email, password: 'the-new-password' }));
 
-    const trail = await events(t.api, `?actor=${encodeURIComponent(viewer.email)}`);
+    const trail = await events(t.api, { actor: viewer.email });
     expect(trail.map((e) => e.action)).toEqual([
       'auth.login',
       'user.password_changed',
@@ -214,7 +214,7 @@ describe(`people of an organization (${testEngine})`, () => {
       'auth.login',
     ]);
     // The log-in with the old password failed; a wrong current password is the 422 above, not a log-in.
-    const failed = await events(t.api, '?action=auth.login_failed');
+    const failed = await events(t.api, { action: 'auth.login_failed' });
     expect(failed).toHaveLength(1);
     expect(failed.every((e) => e.target?.email === viewer.email && e.actor === null)).toBe(true);
   });
@@ -228,13 +228,13 @@ describe(`people of an organization (${testEngine})`, () => {
 
     const all = await events(t.api);
     expect(all.map((e) => e.action)).toEqual(['user.invited']);
-    expect(await events(t.api, `?actor=${t.admin.id}`)).toHaveLength(1);
-    expect(await events(t.api, `?actor=${encodeURIComponent(t.admin.email.toUpperCase())}`)).toHaveLength(1);
-    expect(await events(t.api, `?actor=${other.admin.id}`)).toHaveLength(0);
-    expect(await events(t.api, '?action=user.deleted')).toHaveLength(0);
+    expect(await events(t.api, { actor: t.admin.id })).toHaveLength(1);
+    expect(await events(t.api, { actor: t.admin.email.toUpperCase() })).toHaveLength(1);
+    expect(await events(t.api, { actor: other.admin.id })).toHaveLength(0);
+    expect(await events(t.api, { action: 'user.deleted' })).toHaveLength(0);
     const today = new Date().toISOString().slice(0, 10);
-    expect(await events(t.api, `?from=${today}`)).toHaveLength(1);
-    expect(await events(t.api, `?to=${today}`)).toHaveLength(0);
+    expect(await events(t.api, { from: today })).toHaveLength(1);
+    expect(await events(t.api, { to: today })).toHaveLength(0);
     await expectError(await t.api.get('/api/v1/audit-events?action=nope'), 422, 'VALIDATION_ERROR', 'action');
     await expectError(
       await t.api.get('/api/v1/audit-events?from=yesterday'),

@@ -5,6 +5,8 @@ import {
   type CredentialFixture,
 } from '../../fixtures/credential-services.ts';
 import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
+import { listFindingsRoute } from '../../../server/routes/findings.ts';
+import { okBody } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../helpers/scanner.ts';
 
@@ -24,12 +26,15 @@ describe(`the credential policy through the scan runner (${testEngine})`, () => 
     await Promise.all([mysql?.close(), ftp?.close()]);
   });
 
-  const credentialFindings = async (scanId: string) =>
-    (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId, last_scan_id: scanId, category: 'default-credentials' })
-      .orderBy('template_id')
-      .select('template_id', 'severity', 'affected_component')) as Record<string, unknown>[];
+  /** The default-credential findings the scan observed, through the API. */
+  const credentialFindings = async (scanId: string) => {
+    const api = await scanner.tenant.client();
+    const query = { scan_id: scanId, tool: 'scanward-credentials', per_page: 100 };
+    const { items } = okBody(await api.call(listFindingsRoute, { query }));
+    return items
+      .map(({ template_id, severity, affected_component }) => ({ template_id, severity, affected_component }))
+      .sort((a, b) => (a.template_id < b.template_id ? -1 : 1));
+  };
 
   /** What the fixtures saw from here on: each test reads only its own scan's attempts, in any order. */
   const attemptsFrom = () => {

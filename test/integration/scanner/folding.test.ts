@@ -2,9 +2,9 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
 import type { FindingDetail, FindingListItem } from '../../../server/schemas/findings.ts';
-import type { PageOf } from '../../../server/schemas/common.ts';
-import { apiClient, type ApiClient } from '../../helpers/api-client.ts';
+import { apiClient, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../helpers/scanner.ts';
 import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
@@ -49,13 +49,13 @@ describe(`a CVE seen by a template and by the version is one finding (${testEngi
   });
 
   async function cveFindings(): Promise<FindingListItem[]> {
-    const res = await api.get<PageOf<FindingListItem>>(`/api/v1/findings?cve=${CVE}&target=${host}`);
+    const res = await api.call(listFindingsRoute, { query: { cve: CVE, target: host } });
     expect(res.status).toBe(200);
     return res.body.items;
   }
 
   async function detail(id: string): Promise<FindingDetail> {
-    return (await api.get<FindingDetail>(`/api/v1/findings/${id}`)).body;
+    return okBody(await api.call(getFindingRoute, { params: { finding_id: id } }));
   }
 
   it('banner only: one finding, inferred from version; the proof on a rescan upgrades it in place', async () => {
@@ -95,7 +95,7 @@ describe(`a CVE seen by a template and by the version is one finding (${testEngi
     expect(after.history).toEqual(expect.arrayContaining(before.history));
     expect(after.history).toContainEqual(expect.objectContaining({ from: 'open', to: 'in_progress' }));
     // Nothing else on the service names the CVE.
-    const all = await api.get<PageOf<FindingListItem>>(`/api/v1/findings?target=${host}&per_page=100`);
+    const all = await api.call(listFindingsRoute, { query: { target: host, per_page: 100 } });
     expect(all.body.items.filter((f) => f.cve_ids.includes(CVE)).map((f) => f.id)).toEqual([inferred!.id]);
   }, 120_000);
 });

@@ -12,9 +12,11 @@ import { phasesOf } from '../../../server/scans/phases.ts';
 import { announceScanQueued } from '../../../server/scans/queue-signal.ts';
 import { queueScan } from '../../../server/scans/lifecycle.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
+import { cancelScanRoute, createScanRoute, getScanRoute } from '../../../server/routes/scans.ts';
+import { okBody, type ApiClient, type RouteBody, type RouteInput } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { factory, type Tenant } from '../../helpers/factory.ts';
+import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
 import { testEngine } from '../../helpers/database.ts';
 import {
@@ -24,29 +26,19 @@ import {
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
 
-interface ScanDetail {
-  id: string;
-  status: string;
-  phase: string;
-  phase_timings: { queue_wait?: number; phases: Record<string, number>; completion?: number };
-}
+type ScanDetail = RouteBody<typeof getScanRoute>;
 
 /** The operator's /metrics token of this file's app (SCANWARD_METRICS_TOKEN). */
 const METRICS_TOKEN = randomBytes(32).toString('hex');
 
-// In file order: the metrics test reads the counters the scans of the tests before it left.
-describe(`scan speed and visibility (${testEngine})`, { shuffle: false }, () => {
+describe(`scan speed and visibility (${testEngine})`, () => {
   let app: TestApp;
-  let tenant: Tenant;
   let runner: Runner;
-  let token: string;
   let listeners: FixtureListener[] = [];
 
   const suite = useTestApp({ env: { SCANWARD_METRICS_TOKEN: METRICS_TOKEN } });
   beforeAll(async () => {
     app = suite.app;
-    tenant = await factory.tenant(app, { plan: 'enterprise' });
-    token = await tenant.bearer();
     listeners = [await startListener({ host: randomLoopbackAddress(), banner: 'SSH-2.0-OpenSSH_9.2p1\r\n' })];
     // A poll a minute: a scan that starts at once was woken by its creation, not found by a poll.
     runner = startRunner(app.services, { pollIntervalMs: 60_000 });
@@ -57,25 +49,26 @@ describe(`scan speed and visibility (${testEngine})`, { shuffle: false }, () => 
     await closeAll(listeners);
   });
 
-  const auth = () => ({ authorization: `Bearer ${token}` });
-  const createScan = async (body: Record<string, unknown>) => {
-    const res = await app.request('/api/v1/scans', {
-      method: 'POST',
-      headers: { ...auth(), 'content-type': 'application/json' },
-      body: JSON.stringify({ scan_type: 'quick', authorized: true, ...body }),
-    });
-    expect(res.status).toBe(201);
-    return ((await res.json()) as { id: string }).id;
-  };
-  const detail = async (id: string) =>
-    (await (await app.request(`/api/v1/scans/${id}`, { headers: auth() })).json()) as ScanDetail;
+  /** Each test scans as a tenant of its own. */
+  const ownTenant = () => factory.tenant(app, { plan: 'enterprise' });
+  type ScanRequest = NonNullable<RouteInput<typeof createScanRoute>['body']>;
+  const createScan = async (api: ApiClient, body: Omit<ScanRequest, 'authorized'>) =>
+    okBody(await api.call(createScanRoute, { body: { scan_type: 'quick', authorized: true, ...body } }), 201)
+      .id;
+  const detail = async (api: ApiClient, id: string) =>
+    okBody(await api.call(getScanRoute, { params: { scan_id: id } }));
   const finished = (s: ScanDetail) => ['completed', 'failed', 'cancelled'].includes(s.status);
+  /** A quick scan of the SSH listener, created over the API and waited for. */
+  const scanTheListener = async (api: ApiClient) => {
+    const [ssh] = listeners as [FixtureListener];
+    const id = await createScan(api, { target: ssh.host, ports: String(ssh.port) });
+    // The runner polls once a minute: only the wake-up on creation can start the scan in time.
+    return waitFor(() => detail(api, id), finished, { timeoutMs: 20_000, intervalMs: 20 });
+  };
 
   it('starts a created scan at once on an idle runner and shows the time of every phase', async () => {
-    const [ssh] = listeners as [FixtureListener];
-    const id = await createScan({ target: ssh.host, ports: String(ssh.port) });
-    // The runner polls once a minute: only the wake-up on creation can start the scan in time.
-    const scan = await waitFor(() => detail(id), finished, { timeoutMs: 20_000, intervalMs: 20 });
+    const { api } = await ownTenant();
+    const scan = await scanTheListener(api);
     expect(scan.status).toBe('completed');
     const timings = scan.phase_timings;
     expect(Object.keys(timings.phases)).toEqual([...phasesOf('quick')]);
@@ -89,6 +82,7 @@ describe(`scan speed and visibility (${testEngine})`, { shuffle: false }, () => 
     'is woken by a scan queued in another process (NOTIFY on PostgreSQL)',
     async () => {
       // Another process: its own connection pool, so the in-process signal cannot reach this runner.
+      const tenant: BuiltTenant = await ownTenant();
       const other = await openDatabase({ databaseUrl: app.config.databaseUrl });
       try {
         const scan = await queueScan(other.db, {
@@ -102,12 +96,12 @@ describe(`scan speed and visibility (${testEngine})`, { shuffle: false }, () => 
         });
         announceScanQueued({ db: other.db, engine: 'postgres', logger: app.services.logger });
         const started = await waitFor(
-          () => detail(scan.id),
+          () => detail(tenant.api, scan.id),
           (s) => s.status !== 'pending',
           { timeoutMs: 20_000, intervalMs: 20 },
         );
         expect(started.phase_timings.queue_wait).toBeLessThan(10_000);
-        await waitFor(() => detail(scan.id), finished, { timeoutMs: 20_000, intervalMs: 50 });
+        await waitFor(() => detail(tenant.api, scan.id), finished, { timeoutMs: 20_000, intervalMs: 50 });
       } finally {
         await other.close();
       }
@@ -115,20 +109,23 @@ describe(`scan speed and visibility (${testEngine})`, { shuffle: false }, () => 
   );
 
   it('shows a pending scan with empty phase timings', async () => {
+    const { api } = await ownTenant();
     await runner.stop();
     try {
-      const id = await createScan({ target: '127.0.0.1', ports: '1' });
-      expect((await detail(id)).phase_timings).toEqual({ phases: {} });
-      await app.request(`/api/v1/scans/${id}`, { method: 'DELETE', headers: auth() });
+      const id = await createScan(api, { target: '127.0.0.1', ports: '1' });
+      expect((await detail(api, id)).phase_timings).toEqual({ phases: {} });
+      okBody(await api.call(cancelScanRoute, { params: { scan_id: id } }));
     } finally {
       runner = startRunner(app.services, { pollIntervalMs: 60_000 });
     }
   });
 
   it('keeps answering every request while a range scan runs in the same process', async () => {
+    const tenant = await ownTenant();
+    const token = await tenant.bearer();
     const apiPort = Number(new URL(app.url).port);
     // 64 hosts, including the API's own address and port: the scan sweeps and probes the API itself.
-    const id = await createScan({ target: '127.0.0.0/26', ports: `1-256,${apiPort}` });
+    const id = await createScan(tenant.api, { target: '127.0.0.0/26', ports: `1-256,${apiPort}` });
     const failures: string[] = [];
     const latencies: number[] = [];
     // Two clients, each polling every 50 ms over its own keep-alive connection.
@@ -153,7 +150,7 @@ describe(`scan speed and visibility (${testEngine})`, { shuffle: false }, () => 
     };
     const getJson = (url: string, agent: Agent) =>
       new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-        const req = request(url, { agent, headers: auth() }, (res) => {
+        const req = request(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
@@ -184,8 +181,16 @@ describe(`scan speed and visibility (${testEngine})`, { shuffle: false }, () => 
   }, 90_000);
 
   it("serves Prometheus metrics to the operator's token only", async () => {
+    // A scan of its own (of a closed port: every phase runs, and quickly), read over the API: what the
+    // counters below must have counted.
+    const tenant = await ownTenant();
+    const id = await createScan(tenant.api, { target: '127.0.0.1', ports: '1' });
+    const scan = await waitFor(() => detail(tenant.api, id), finished, { timeoutMs: 20_000, intervalMs: 20 });
+    expect(scan.status).toBe('completed');
+    expect(Object.keys(scan.phase_timings.phases)).toContain('enumeration');
     expect((await app.request('/metrics')).status).toBe(401);
-    expect((await app.request('/metrics', { headers: auth() })).status).toBe(403);
+    const userAuth = { authorization: `Bearer ${await tenant.bearer()}` };
+    expect((await app.request('/metrics', { headers: userAuth })).status).toBe(403);
     const res = await app.request('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');

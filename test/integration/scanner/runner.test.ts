@@ -3,6 +3,8 @@ import { cancelScan, queueScan } from '../../../server/scans/lifecycle.ts';
 import { claimScan } from '../../../server/scanner/runner.ts';
 import { startRunner, type Runner } from '../../../server/scanner/runner.ts';
 import { PHASES } from '../../../server/scans/phases.ts';
+import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { okBody } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, scanRow, type Tenant } from '../../helpers/factory.ts';
@@ -16,10 +18,8 @@ import {
   fakeRedis,
 } from '../../fixtures/listeners.ts';
 
-// In file order: the scans of one tenant build on each other (the first finds everything new).
-describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
+describe(`scan runner (${testEngine})`, () => {
   let app: TestApp;
-  let tenant: Tenant;
   let runner: Runner;
   let host: string;
   let listeners: FixtureListener[] = [];
@@ -31,7 +31,6 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
   });
   beforeAll(async () => {
     app = suite.app;
-    tenant = await factory.tenant(app, { plan: 'enterprise' });
     host = randomLoopbackAddress();
     listeners = [
       await startListener({ host, banner: 'SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n' }),
@@ -44,9 +43,12 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
     await closeAll(listeners);
   });
 
-  const scanOf = (id: string) => scanRow(app, tenant.orgId, id);
+  /** Each test scans as a tenant of its own, so what it reads is only what its own scans did. */
+  const ownTenant = () => factory.tenant(app, { plan: 'enterprise' });
+  const scanOf = (tenant: Tenant, id: string) => scanRow(app, tenant.orgId, id);
 
   it('runs a full scan through every phase in order and records what it found', async () => {
+    const tenant = await ownTenant();
     const [ssh, redis] = listeners as [FixtureListener, FixtureListener];
     const closedPort = 1 + ((redis.port + 7) % 65000);
     const scan = await queueScan(app.services.db, {
@@ -60,7 +62,7 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
     });
     runner.nudge();
     const seen = await pollUntil(
-      () => scanOf(scan.id),
+      () => scanOf(tenant, scan.id),
       (s) => s.status === 'completed' || s.status === 'failed',
     );
     const final = seen[seen.length - 1]!;
@@ -83,14 +85,13 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
     expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
     expect(seen.some((s) => s.status === 'running' && s.current_tool)).toBe(true);
 
-    const findings = (await app.services.db('findings').where({ org_id: tenant.orgId }).orderBy('port')) as {
-      template_id: string;
-      severity: string;
-      affected_component: string;
-      port: number;
-    }[];
-    const openPorts = [...new Set(findings.map((f) => f.port))];
-    expect(openPorts).toEqual([ssh.port, redis.port].sort((a, b) => a - b));
+    const api = await tenant.client();
+    const { items: findings, total } = okBody(
+      await api.call(listFindingsRoute, { query: { per_page: 100 } }),
+    );
+    expect(findings).toHaveLength(total);
+    const openPorts = [...new Set(findings.map((f) => Number(new URL(f.affected_component).port)))];
+    expect(openPorts.sort((a, b) => a - b)).toEqual([ssh.port, redis.port].sort((a, b) => a - b));
     expect(findings).toContainEqual(
       expect.objectContaining({
         template_id: 'redis-unauthenticated',
@@ -105,10 +106,8 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
       }),
     );
     // remediation_planning: the Redis fix links its playbook and the finding gets a suggested priority.
-    const redisFinding = (await app.services
-      .db('findings')
-      .where({ org_id: tenant.orgId, template_id: 'redis-unauthenticated' })
-      .first('remediation', 'priority')) as { remediation: { steps: string[] }; priority: string | null };
+    const redisId = findings.find((f) => f.template_id === 'redis-unauthenticated')!.id;
+    const redisFinding = okBody(await api.call(getFindingRoute, { params: { finding_id: redisId } }));
     expect(redisFinding.remediation.steps).toContainEqual(
       expect.stringContaining('/api/v1/playbooks/pb_redis_requirepass'),
     );
@@ -120,6 +119,7 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
   });
 
   it('fails a scan whose target the scope policy refuses when the scan starts, connecting nowhere', async () => {
+    const tenant = await ownTenant();
     const scan = await queueScan(app.services.db, {
       orgId: tenant.orgId,
       createdBy: tenant.admin.id,
@@ -131,7 +131,7 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
     });
     runner.nudge();
     const seen = await pollUntil(
-      () => scanOf(scan.id),
+      () => scanOf(tenant, scan.id),
       (s) => s.status === 'failed' || s.status === 'completed',
     );
     expect(seen[seen.length - 1]).toMatchObject({ status: 'failed' });
@@ -140,6 +140,7 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
 
   it('stops all work once a scan is cancelled: no connection reaches the fixtures afterwards', async () => {
     // Silent listeners: identification waits on each, so the scan is still busy when cancelled.
+    const tenant = await ownTenant();
     const silentHost = randomLoopbackAddress();
     const silent = await Promise.all(
       Array.from({ length: 6 }, () => startListener({ host: silentHost, serve: () => undefined })),
@@ -156,7 +157,7 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
       });
       runner.nudge();
       await pollUntil(
-        () => scanOf(scan.id),
+        () => scanOf(tenant, scan.id),
         (s) => s.status === 'running' && s.current_tool === 'scanward-probe',
       );
       const cancelled = await cancelScan(
@@ -183,12 +184,12 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
       });
       runner.nudge();
       await pollUntil(
-        () => scanOf(next.id),
+        () => scanOf(tenant, next.id),
         (s) => s.status === 'completed',
       );
       await Promise.all(silent.map((l) => l.flush()));
       expect(silent.map((l) => l.connections)).toEqual(counts);
-      const final = await scanOf(scan.id);
+      const final = await scanOf(tenant, scan.id);
       expect(final).toMatchObject({ status: 'cancelled', message: 'Scan cancelled by the test' });
       expect(final.progress).toBeLessThan(100);
     } finally {
@@ -197,28 +198,34 @@ describe(`scan runner (${testEngine})`, { shuffle: false }, () => {
   });
 
   it('lets only one of many concurrent claimers take each pending scan', async () => {
-    // Park the shared runner first, so only the claimers below can take these scans.
+    // Park the shared runner first, so only the claimers below can take these scans; it starts
+    // again afterwards, whatever happens, for the tests that run after this one.
     await runner.stop();
-    const other = await factory.tenant(app, { plan: 'enterprise' });
-    const ids = new Set<string>();
-    for (let i = 0; i < 8; i++) {
-      const scan = await queueScan(app.services.db, {
-        orgId: other.orgId,
-        createdBy: other.admin.id,
-        target: '127.0.0.1',
-        scanType: 'quick',
-        frameworks: [],
-        ports: '1',
-        createdAt: new Date(Date.now() + 3_600_000), // after every other queued scan
-      });
-      ids.add(scan.id);
+    try {
+      const other = await ownTenant();
+      const ids = new Set<string>();
+      for (let i = 0; i < 8; i++) {
+        const scan = await queueScan(app.services.db, {
+          orgId: other.orgId,
+          createdBy: other.admin.id,
+          target: '127.0.0.1',
+          scanType: 'quick',
+          frameworks: [],
+          ports: '1',
+          createdAt: new Date(Date.now() + 3_600_000), // after every other queued scan
+        });
+        ids.add(scan.id);
+      }
+      const claims = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => claimScan(app.services.db, `claimer-${i}`, 60)),
+      );
+      const claimed = claims.flatMap((c) => (c && 'scan' in c && ids.has(c.scan.id) ? [c.scan.id] : []));
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(new Set(claimed)).toEqual(ids);
+      // The claimers never run what they took: cancelled, their scans leave the runner nothing to take over.
+      for (const id of ids) await cancelScan(app.services.db, other.orgId, id, 'Claimed by the test');
+    } finally {
+      runner = startRunner(app.services, { pollIntervalMs: 50 });
     }
-    const claims = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => claimScan(app.services.db, `claimer-${i}`, 60)),
-    );
-    const claimed = claims.flatMap((c) => (c && 'scan' in c && ids.has(c.scan.id) ? [c.scan.id] : []));
-    expect(new Set(claimed).size).toBe(claimed.length);
-    expect(new Set(claimed)).toEqual(ids);
-    runner = startRunner(app.services, { pollIntervalMs: 50 });
   });
 });

@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueScan } from '../../../server/scans/lifecycle.ts';
+import { listFindingsRoute } from '../../../server/routes/findings.ts';
+import { listScanFindingsRoute } from '../../../server/routes/scans.ts';
+import { okBody } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, scanRow, type Tenant } from '../../helpers/factory.ts';
@@ -97,17 +100,17 @@ describe.skipIf(testEngine !== 'postgres')(`runner takeover across processes (${
     expect(done.runner_id).not.toBe(running.runner_id);
     expect(done.attempts).toBe(2);
 
-    const findings = (await app.services
-      .db('findings')
-      .where({ org_id: tenant.orgId })
-      .select('fingerprint', 'port')) as { fingerprint: string; port: number }[];
-    expect(findings).toHaveLength(PORT_COUNT);
-    expect(new Set(findings.map((f) => f.fingerprint)).size).toBe(PORT_COUNT);
-    const [{ n }] = (await app.services
-      .db('finding_observations')
-      .where({ scan_id: scan.id })
-      .select(app.services.db.raw('count(*)::int as n'))) as [{ n: number }];
-    expect(n).toBe(PORT_COUNT);
+    // One finding per port, none twice, each observed once by the scan.
+    const api = await tenant.client();
+    const findings = okBody(await api.call(listFindingsRoute, { query: { per_page: 100 } }));
+    expect(findings.total).toBe(PORT_COUNT);
+    expect(findings.items).toHaveLength(PORT_COUNT);
+    expect(new Set(findings.items.map((f) => f.affected_component)).size).toBe(PORT_COUNT);
+    const observed = okBody(
+      await api.call(listScanFindingsRoute, { params: { scan_id: scan.id }, query: { per_page: 100 } }),
+    );
+    expect(observed.total).toBe(PORT_COUNT);
+    expect(observed.items.map((f) => f.id).sort()).toEqual(findings.items.map((f) => f.id).sort());
     expect(done.info_count).toBe(PORT_COUNT);
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { phasesOf } from '../../../server/scans/phases.ts';
-import { apiClient, ISO_MS } from '../../helpers/api-client.ts';
+import { listScanFindingsRoute, listScansRoute } from '../../../server/routes/scans.ts';
+import { apiClient, ISO_MS, type RouteInput } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import {
@@ -338,14 +339,8 @@ describe(`scans API (${testEngine})`, () => {
       }
     });
 
-    const list = async (query = '') => {
-      const res = await u.api.get<{
-        items: Body[];
-        total: number;
-        page: number;
-        per_page: number;
-        pages: number;
-      }>(`/api/v1/scans${query}`);
+    const list = async (query: RouteInput<typeof listScansRoute>['query'] = {}) => {
+      const res = await u.api.call(listScansRoute, { query });
       expect(res.status).toBe(200);
       return res.body;
     };
@@ -370,12 +365,12 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('filters by status', async () => {
-      expect((await list('?status=running')).items.map((s) => s.id)).toEqual([ids.b]);
-      expect((await list('?status=pending')).items.map((s) => s.id)).toEqual([ids.a]);
-      expect((await list('?status=failed')).total).toBe(1);
-      expect((await list('?status=completed')).total).toBe(1);
+      expect((await list({ status: 'running' })).items.map((s) => s.id)).toEqual([ids.b]);
+      expect((await list({ status: 'pending' })).items.map((s) => s.id)).toEqual([ids.a]);
+      expect((await list({ status: 'failed' })).total).toBe(1);
+      expect((await list({ status: 'completed' })).total).toBe(1);
       // Every status a scan can have is a filter, `cancelled` included (issue 9).
-      expect((await list('?status=cancelled')).items.map((s) => s.id)).toEqual([ids.e]);
+      expect((await list({ status: 'cancelled' })).items.map((s) => s.id)).toEqual([ids.e]);
     });
 
     it.each(['done', 'PENDING'])('refuses status=%s', async (status) => {
@@ -385,19 +380,19 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('filters by exact target, ignoring case', async () => {
-      expect((await list('?target=127.0.0.1')).items.map((s) => s.id)).toEqual([ids.e, ids.d, ids.b]);
-      expect((await list('?target=LocalHost')).items.map((s) => s.id)).toEqual([ids.a]);
-      expect((await list('?target=127.0.0')).total).toBe(0);
+      expect((await list({ target: '127.0.0.1' })).items.map((s) => s.id)).toEqual([ids.e, ids.d, ids.b]);
+      expect((await list({ target: 'LocalHost' })).items.map((s) => s.id)).toEqual([ids.a]);
+      expect((await list({ target: '127.0.0' })).total).toBe(0);
     });
 
     it('filters by from_date inclusive and to_date exclusive, a date alone meaning 00:00Z', async () => {
-      expect((await list('?from_date=2026-02-01')).items.map((s) => s.id)).toEqual([ids.e, ids.d]);
-      expect((await list('?to_date=2026-02-01')).items.map((s) => s.id)).toEqual([ids.c, ids.b, ids.a]);
+      expect((await list({ from_date: '2026-02-01' })).items.map((s) => s.id)).toEqual([ids.e, ids.d]);
+      expect((await list({ to_date: '2026-02-01' })).items.map((s) => s.id)).toEqual([ids.c, ids.b, ids.a]);
       expect(
-        (await list('?from_date=2026-01-20&to_date=2026-02-01T00:00:00.001Z')).items.map((s) => s.id),
+        (await list({ from_date: '2026-01-20', to_date: '2026-02-01T00:00:00.001Z' })).items.map((s) => s.id),
       ).toEqual([ids.d, ids.c, ids.b]);
       expect(
-        (await list('?from_date=2026-01-20T01:00:00%2B01:00&to_date=2026-01-20T00:00:00.001Z')).items,
+        (await list({ from_date: '2026-01-20T01:00:00+01:00', to_date: '2026-01-20T00:00:00.001Z' })).items,
       ).toHaveLength(1);
     });
 
@@ -415,11 +410,13 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('combines filters and pages, with an empty page past the end', async () => {
-      const first = await list('?target=127.0.0.1&per_page=2');
+      const first = await list({ target: '127.0.0.1', per_page: 2 });
       expect(first).toMatchObject({ total: 3, pages: 2, per_page: 2 });
       expect(first.items.map((s) => s.id)).toEqual([ids.e, ids.d]);
-      expect((await list('?target=127.0.0.1&per_page=2&page=2')).items.map((s) => s.id)).toEqual([ids.b]);
-      expect(await list('?target=127.0.0.1&per_page=2&page=3')).toMatchObject({
+      expect((await list({ target: '127.0.0.1', per_page: 2, page: 2 })).items.map((s) => s.id)).toEqual([
+        ids.b,
+      ]);
+      expect(await list({ target: '127.0.0.1', per_page: 2, page: 3 })).toMatchObject({
         items: [],
         total: 3,
         pages: 2,
@@ -437,11 +434,9 @@ describe(`scans API (${testEngine})`, () => {
       }
       const seen: string[] = [];
       for (let page = 1; page <= 3; page++) {
-        const res = await v.api.get<{ items: Body[]; pages: number }>(
-          `/api/v1/scans?per_page=3&page=${page}`,
-        );
+        const res = await v.api.call(listScansRoute, { query: { per_page: 3, page } });
         expect(res.body.pages).toBe(3);
-        seen.push(...res.body.items.map((s) => s.id as string));
+        seen.push(...res.body.items.map((s) => s.id));
       }
       expect(seen).toHaveLength(7);
       expect(new Set(seen)).toEqual(new Set(created));
@@ -485,7 +480,7 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('lists the findings the scan observed, most severe first, with the remediation summary as a string', async () => {
-      const res = await t.api.get<{ items: Body[] }>(`/api/v1/scans/${scanId}/findings`);
+      const res = await t.api.call(listScanFindingsRoute, { params: { scan_id: scanId } });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ total: 3, page: 1, per_page: 20, pages: 1 });
       expect(res.body.items.map((i) => i.id)).toEqual([f.crit, f.low, f.info]);
@@ -524,12 +519,15 @@ describe(`scans API (${testEngine})`, () => {
     });
 
     it('keeps an old scan’s list and severities when later scans observe more', async () => {
-      const later = await t.api.get<{ items: Body[] }>(`/api/v1/scans/${laterScanId}/findings`);
+      const later = await t.api.call(listScanFindingsRoute, { params: { scan_id: laterScanId } });
       expect(later.body.items.map((i) => [i.id, i.severity])).toEqual([
         [f.crit, 'high'],
         [f.later, 'medium'],
       ]);
-      const old = await t.api.get<{ items: Body[] }>(`/api/v1/scans/${scanId}/findings?severity=critical`);
+      const old = await t.api.call(listScanFindingsRoute, {
+        params: { scan_id: scanId },
+        query: { severity: 'critical' },
+      });
       expect(old.body.items.map((i) => i.id)).toEqual([f.crit]);
     });
 
@@ -544,20 +542,24 @@ describe(`scans API (${testEngine})`, () => {
         total: 0,
         pages: 0,
       });
-      const page2 = await t.api.get<{ items: Body[] }>(`/api/v1/scans/${scanId}/findings?per_page=2&page=2`);
+      const page2 = await t.api.call(listScanFindingsRoute, {
+        params: { scan_id: scanId },
+        query: { per_page: 2, page: 2 },
+      });
       expect(page2.body).toMatchObject({ total: 3, pages: 2, page: 2, per_page: 2 });
       expect(page2.body.items.map((i) => i.id)).toEqual([f.info]);
     });
 
     it('says for each finding whether this scan found it first, and filters on that change', async () => {
-      const later = await t.api.get<{ items: Body[] }>(`/api/v1/scans/${laterScanId}/findings`);
+      const later = await t.api.call(listScanFindingsRoute, { params: { scan_id: laterScanId } });
       expect(later.body.items.map((i) => [i.id, i.change])).toEqual([
         [f.crit, 'unchanged'],
         [f.later, 'new'],
       ]);
-      const fresh = await t.api.get<{ items: Body[]; total: number }>(
-        `/api/v1/scans/${laterScanId}/findings?change=new`,
-      );
+      const fresh = await t.api.call(listScanFindingsRoute, {
+        params: { scan_id: laterScanId },
+        query: { change: 'new' },
+      });
       expect(fresh.body.items.map((i) => i.id)).toEqual([f.later]);
       expect(fresh.body.total).toBe(1);
       const reopened = await t.api.get(`/api/v1/scans/${laterScanId}/findings?change=reopened`);
@@ -732,6 +734,7 @@ describe(`scans API (${testEngine})`, () => {
       const k = await factory.tenant(app, { plan: 'professional' });
       const headers = { headers: { 'Idempotency-Key': 'old-key' } };
       const first = await k.api.post('/api/v1/scans', loopbackScan(), headers);
+      // No route ages a key: its row is moved 24 hours back in place.
       await app.services
         .db('idempotency_keys')
         .where({ org_id: k.orgId, key: 'old-key' })

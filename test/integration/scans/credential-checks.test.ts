@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
+import { updateScheduleRun } from '../../../server/scans/scan-schedules.repository.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type BuiltTenant, loopbackScan } from '../../helpers/factory.ts';
@@ -58,10 +59,9 @@ describe(`the credential_checks scan option (${testEngine})`, () => {
     });
     expect(quick.body.credential_checks).toBe('none');
 
-    await app.services
-      .db('scan_schedules')
-      .where({ id: schedule.body.id as string })
-      .update({ next_run_at: new Date(Date.now() - 1000) });
+    await updateScheduleRun(app.services.db, t.orgId, schedule.body.id as string, {
+      next_run_at: new Date(Date.now() - 1000),
+    });
     const outcomes = await runDueSchedules(app.services, new Date());
     const scanId = outcomes.find((o) => o.scheduleId === schedule.body.id)?.scanId;
     expect(scanId).toBeDefined();

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../../server/identity/organizations.ts';
+import { listSchedulesRoute } from '../../../server/routes/schedules.ts';
 import { apiClient, ISO_MS } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -135,11 +136,11 @@ describe(`scan schedules API (${testEngine})`, () => {
       for (let hour = 0; hour < 3; hour++) {
         ids.push((await s.api.post('/api/v1/scans/schedules', weekly({ hour }))).body.id as string);
       }
-      const all = await s.api.get<{ items: Body[] }>('/api/v1/scans/schedules');
+      const all = await s.api.call(listSchedulesRoute);
       expect(all.status).toBe(200);
       expect(all.body).toMatchObject({ total: 3, page: 1, per_page: 20, pages: 1 });
       expect(all.body.items.map((i) => i.id)).toEqual(ids);
-      const second = await s.api.get<{ items: Body[] }>('/api/v1/scans/schedules?per_page=2&page=2');
+      const second = await s.api.call(listSchedulesRoute, { query: { per_page: 2, page: 2 } });
       expect(second.body).toMatchObject({ total: 3, pages: 2 });
       expect(second.body.items.map((i) => i.id)).toEqual([ids[2]]);
       expect((await s.api.get('/api/v1/scans/schedules?per_page=101')).body).toMatchObject({
@@ -154,7 +155,7 @@ describe(`scan schedules API (${testEngine})`, () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id, deleted: true });
       expect((await t.api.del(`/api/v1/scans/schedules/${id}`)).status).toBe(404);
-      const list = await t.api.get<{ items: Body[] }>('/api/v1/scans/schedules?per_page=100');
+      const list = await t.api.call(listSchedulesRoute, { query: { per_page: 100 } });
       expect(list.body.items.map((i) => i.id)).not.toContain(id);
     });
   });
@@ -213,7 +214,7 @@ describe(`scan schedules API (${testEngine})`, () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ detail: 'schedule not found', error_code: 'NOT_FOUND' });
       expect((await other.api.get('/api/v1/scans/schedules')).body.total).toBe(0);
-      const mine = await owner.api.get<{ items: Body[] }>('/api/v1/scans/schedules');
+      const mine = await owner.api.call(listSchedulesRoute);
       expect(mine.body.items.map((i) => i.id)).toEqual([id]);
     });
   });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getFindingRoute, listFindingsRoute } from '../../../../server/routes/findings.ts';
+import { okBody, type RouteInput } from '../../../helpers/api-client.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
@@ -11,6 +13,20 @@ import {
 
 const openssl = hasOpenssl();
 if (!openssl) console.warn('openssl is not installed: the STARTTLS scan test is skipped');
+
+/** The scan tenant's findings through the API (`query` narrows them), in template id order. */
+async function findingsOf(scanner: ScanApp, query: RouteInput<typeof listFindingsRoute>['query'] = {}) {
+  const api = await scanner.tenant.client();
+  const { items, total } = okBody(await api.call(listFindingsRoute, { query: { per_page: 100, ...query } }));
+  expect(items).toHaveLength(total);
+  return items.sort((a, b) => (a.template_id < b.template_id ? -1 : a.template_id > b.template_id ? 1 : 0));
+}
+
+/** What a finding's detail shows as its evidence, as text. */
+async function evidenceOf(scanner: ScanApp, id: string): Promise<string> {
+  const api = await scanner.tenant.client();
+  return JSON.stringify(okBody(await api.call(getFindingRoute, { params: { finding_id: id } })).evidence);
+}
 
 describe.skipIf(!openssl)(`TLS checks over STARTTLS through the scan runner (${testEngine})`, () => {
   let scanner: ScanApp;
@@ -46,10 +62,7 @@ describe.skipIf(!openssl)(`TLS checks over STARTTLS through the scan runner (${t
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
 
-    const findings = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId, tool: 'scanward-tls' })
-      .orderBy('template_id')) as { template_id: string; affected_component: string; evidence: unknown }[];
+    const findings = await findingsOf(scanner, { tool: 'scanward-tls' });
     const component = `smtp://${host}:${weak.port}`;
     expect(findings.map((f) => [f.template_id, f.affected_component])).toEqual([
       ['tls-cbc-beast', component],
@@ -59,7 +72,7 @@ describe.skipIf(!openssl)(`TLS checks over STARTTLS through the scan runner (${t
       ['tls-certificate-weak-key', component],
       ['tls-legacy-protocol', component],
     ]);
-    for (const finding of findings) expect(JSON.stringify(finding.evidence)).toContain('after STARTTLS');
+    for (const finding of findings) expect(await evidenceOf(scanner, finding.id)).toContain('after STARTTLS');
     expect(plain.commands.some((c) => /STARTTLS/i.test(c))).toBe(false);
     expect(plain.upgrades).toBe(0);
   }, 90_000);

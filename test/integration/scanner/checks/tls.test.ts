@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFindingsRoute } from '../../../../server/routes/findings.ts';
+import { okBody, type RouteInput } from '../../../helpers/api-client.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
@@ -7,6 +9,14 @@ import { startWebServer, type TrackedServer } from '../../../fixtures/web-server
 
 const openssl = hasOpenssl();
 if (!openssl) console.warn('openssl is not installed: the TLS scan test is skipped');
+
+/** The scan tenant's findings through the API (`query` narrows them), in template id order. */
+async function findingsOf(scanner: ScanApp, query: RouteInput<typeof listFindingsRoute>['query'] = {}) {
+  const api = await scanner.tenant.client();
+  const { items, total } = okBody(await api.call(listFindingsRoute, { query: { per_page: 100, ...query } }));
+  expect(items).toHaveLength(total);
+  return items.sort((a, b) => (a.template_id < b.template_id ? -1 : a.template_id > b.template_id ? 1 : 0));
+}
 
 describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, () => {
   let scanner: ScanApp;
@@ -40,16 +50,9 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
 
-    const findings = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId })
-      .whereIn('tool', ['scanward-tls', 'scanward-web'])
-      .orderBy('template_id')) as {
-      template_id: string;
-      severity: string;
-      affected_component: string;
-      tool: string;
-    }[];
+    const findings = (await findingsOf(scanner)).filter((f) =>
+      ['scanward-tls', 'scanward-web'].includes(f.tool),
+    );
     const component = `https://${host}:${port}`;
     expect(findings.map((f) => [f.template_id, f.severity, f.affected_component, f.tool])).toEqual([
       ['http-missing-security-headers', 'low', component, 'scanward-web'],
@@ -62,9 +65,7 @@ describe.skipIf(!openssl)(`TLS checks through the scan runner (${testEngine})`, 
       ['tls-legacy-protocol', 'medium', component, 'scanward-tls'],
     ]);
     // The CBC findings keep their check id and carry their CVE.
-    const cves = Object.fromEntries(
-      findings.map((f) => [f.template_id, (f as unknown as { cve_ids: string[] }).cve_ids]),
-    );
+    const cves = Object.fromEntries(findings.map((f) => [f.template_id, f.cve_ids]));
     expect(cves['tls-cbc-beast']).toEqual(['CVE-2011-3389']);
     expect(cves['tls-cbc-lucky13']).toEqual(['CVE-2013-0169']);
   }, 90_000);

@@ -1,17 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getFindingRoute, listFindingsRoute } from '../../../../server/routes/findings.ts';
+import { okBody, type RouteInput } from '../../../helpers/api-client.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { startWebServer, type Route, type TrackedServer } from '../../../fixtures/web-server.ts';
 
-interface FindingRow {
-  template_id: string;
-  severity: string;
-  affected_component: string;
-  port: number;
-  tool: string;
-  target: string;
-  evidence: { request: string; response: string } | string;
+/** The scan tenant's findings through the API (`query` narrows them), in template id order. */
+async function findingsOf(scanner: ScanApp, query: RouteInput<typeof listFindingsRoute>['query'] = {}) {
+  const api = await scanner.tenant.client();
+  const { items, total } = okBody(await api.call(listFindingsRoute, { query: { per_page: 100, ...query } }));
+  expect(items).toHaveLength(total);
+  return items.sort((a, b) => (a.template_id < b.template_id ? -1 : a.template_id > b.template_id ? 1 : 0));
+}
+
+/** What a finding's detail shows as its evidence, as text. */
+async function evidenceOf(scanner: ScanApp, id: string): Promise<string> {
+  const api = await scanner.tenant.client();
+  return JSON.stringify(okBody(await api.call(getFindingRoute, { params: { finding_id: id } })).evidence);
 }
 
 describe(`web checks through the scan runner (${testEngine})`, () => {
@@ -49,10 +55,7 @@ describe(`web checks through the scan runner (${testEngine})`, () => {
     expect(final.error).toBeNull();
     expect(final.status).toBe('completed');
 
-    const findings = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId, tool: 'scanward-web' })
-      .orderBy('template_id')) as FindingRow[];
+    const findings = await findingsOf(scanner, { tool: 'scanward-web' });
     const base = `http://${host}:${port}`;
     expect(findings.map((f) => [f.template_id, f.severity, f.affected_component])).toEqual([
       ['directory-listing', 'medium', `${base}/`],
@@ -60,9 +63,12 @@ describe(`web checks through the scan runner (${testEngine})`, () => {
       ['git-config-exposed', 'high', `${base}/.git/config`],
       ['http-missing-security-headers', 'low', base],
     ]);
-    for (const finding of findings) expect(finding).toMatchObject({ port, target: host });
+    for (const finding of findings) {
+      expect(finding.target).toBe(host);
+      expect(Number(new URL(finding.affected_component).port)).toBe(port);
+    }
     const env = findings.find((f) => f.template_id === 'env-file-exposed')!;
-    const evidence = typeof env.evidence === 'string' ? env.evidence : JSON.stringify(env.evidence);
+    const evidence = await evidenceOf(scanner, env.id);
     expect(evidence).toContain('DB_PASSWORD=***');
     expect(evidence).not.toContain('hunter2');
   }, 90_000);

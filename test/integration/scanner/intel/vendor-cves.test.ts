@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FindingDetail, FindingListItem } from '../../../../server/schemas/findings.ts';
-import type { PageOf } from '../../../../server/schemas/common.ts';
+import { getFindingRoute, listFindingsRoute } from '../../../../server/routes/findings.ts';
+import type { FindingDetail } from '../../../../server/schemas/findings.ts';
 import { epssSnapshotInfo } from '../../../../server/scanner/intel/epss.ts';
 import { vendorCves } from '../../../../server/scanner/intel/vendor-cves.ts';
 import { apiClient, expectError, type ApiClient } from '../../../helpers/api-client.ts';
@@ -39,15 +39,15 @@ describe(`vendor CVEs of announced versions through the scan runner (${testEngin
     servers.push(web);
     const scan = await runScanToEnd(scanner, { target: host, ports: String(web.port), scanType: 'quick' });
     expect(scan.status).toBe('completed');
-    const page = await api.get<PageOf<FindingListItem>>(
-      `/api/v1/findings?target=${host}&per_page=100&status=open`,
-    );
+    const page = await api.call(listFindingsRoute, {
+      query: { target: host, per_page: 100, status: 'open' },
+    });
     expect(page.status).toBe(200);
     return { host, port: web.port, findings: page.body.items };
   }
 
   async function detail(id: string): Promise<FindingDetail> {
-    const res = await api.get<FindingDetail>(`/api/v1/findings/${id}`);
+    const res = await api.call(getFindingRoute, { params: { finding_id: id } });
     expect(res.status).toBe(200);
     return res.body;
   }
@@ -59,7 +59,7 @@ describe(`vendor CVEs of announced versions through the scan runner (${testEngin
     const byCve = findings.filter((f) => /^CVE-/.test(f.template_id));
     expect(byCve.map((f) => f.template_id).sort()).toEqual([...expected].sort());
     for (const cve of expected) {
-      const found = await api.get<PageOf<FindingListItem>>(`/api/v1/findings?cve=${cve.toLowerCase()}`);
+      const found = await api.call(listFindingsRoute, { query: { cve: cve.toLowerCase() } });
       expect(found.body.items.filter((f) => f.target === host).map((f) => f.template_id)).toEqual([cve]);
     }
     const one = await detail(byCve.find((f) => f.template_id === 'CVE-2021-23017')!.id);

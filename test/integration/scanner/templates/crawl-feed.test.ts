@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFindingsRoute } from '../../../../server/routes/findings.ts';
+import { okBody } from '../../../helpers/api-client.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { listenTracked, type TrackedServer } from '../../../fixtures/web-server.ts';
@@ -71,11 +73,10 @@ describe.skipIf(!haveCorpus)('templates on the crawled pages', () => {
   async function templateFindings(host: string, port: number) {
     const final = await runScanToEnd(scanner, { target: host, ports: String(port) });
     expect(final.error).toBeNull();
-    return (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
-      .whereLike('affected_component', `http://${host}:${port}%`)
-      .orderBy('affected_component')) as Array<{ template_id: string; affected_component: string }>;
+    const api = await scanner.tenant.client();
+    const query = { target: host, tool: 'nuclei-template', per_page: 100 };
+    const { items } = okBody(await api.call(listFindingsRoute, { query }));
+    return items.sort((a, b) => (a.affected_component < b.affected_component ? -1 : 1));
   }
 
   it('runs a {{BaseURL}} template under the directory of a crawled page', async () => {

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATES_DIR } from '../../../../server/scanner/templates/sources.ts';
 import type { ScanState } from '../../../../server/scanner/types.ts';
+import { getFindingRoute, listFindingsRoute } from '../../../../server/routes/findings.ts';
+import { okBody } from '../../../helpers/api-client.ts';
 import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { listenTracked, type TrackedServer } from '../../../fixtures/web-server.ts';
@@ -45,6 +47,12 @@ describe('templates on a fresh install', () => {
     return { host, port: tracked.port };
   }
 
+  /** The scan tenant's findings on a fixture's host, through the API. */
+  async function findingsOn(host: string) {
+    const api = await scanner.tenant.client();
+    return okBody(await api.call(listFindingsRoute, { query: { target: host, per_page: 100 } })).items;
+  }
+
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'scanward-fresh-'));
     scanner = await startScanApp({ env: { SCANWARD_NMAP: 'off', SCANWARD_DATA_DIR: dataDir } });
@@ -65,17 +73,12 @@ describe('templates on a fresh install', () => {
     expect(state.notes).toEqual(
       expect.arrayContaining([expect.stringMatching(/^templates: \d+ of \d+ loaded from the default set/)]),
     );
-    const findings = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId })
-      .whereLike('affected_component', `http://${weak.host}:${weak.port}%`)) as Array<{
-      template_id: string;
-      tool: string;
-      evidence: unknown;
-    }>;
+    const findings = await findingsOn(weak.host);
     const aws = findings.find((f) => f.template_id === 'aws-credentials');
     expect(aws).toMatchObject({ tool: 'nuclei-template' });
-    expect(JSON.stringify(aws!.evidence)).not.toContain('hunter2');
+    const api = await scanner.tenant.client();
+    const detail = okBody(await api.call(getFindingRoute, { params: { finding_id: aws!.id } }));
+    expect(JSON.stringify(detail.evidence)).not.toContain('hunter2');
     // The compiled set is cached in the data directory for the next start.
     expect(existsSync(join(dataDir, 'templates', 'cache'))).toBe(true);
   }, 180_000);
@@ -84,13 +87,7 @@ describe('templates on a fresh install', () => {
     const clean = await startFixture(false);
     const final = await runScanToEnd(scanner, { target: clean.host, ports: String(clean.port) });
     expect(final.error).toBeNull();
-    const findings = (await scanner.app.services
-      .db('findings')
-      .where({ org_id: scanner.tenant.orgId })
-      .whereLike('affected_component', `http://${clean.host}:${clean.port}%`)) as Array<{
-      template_id: string;
-      tool: string;
-    }>;
+    const findings = await findingsOn(clean.host);
     expect(findings.filter((f) => f.tool === 'nuclei-template').map((f) => f.template_id)).toEqual([]);
   }, 180_000);
 });

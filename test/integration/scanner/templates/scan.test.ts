@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanRow } from '../../../../server/scans/scans.repository.ts';
+import { getFindingRoute, listFindingsRoute } from '../../../../server/routes/findings.ts';
 import type { ScanState } from '../../../../server/scanner/types.ts';
-import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
+import { okBody } from '../../../helpers/api-client.ts';
+import { factory } from '../../../helpers/factory.ts';
+import { runScanToEnd, startScanApp, type FinishedScan, type ScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { startWebServer, type Route } from '../../../fixtures/web-server.ts';
@@ -61,15 +63,6 @@ http:
           - "contains(to_lower(x_debug_mode), 'on') && !contains(body, '<html')"
 `;
 
-interface FindingRow {
-  template_id: string;
-  severity: string;
-  affected_component: string;
-  tool: string;
-  cwe_ids: string[] | string;
-  evidence: { request: string; response: string } | string;
-}
-
 type Fixture = 'vulnerable' | 'clean' | 'templates-only';
 
 /**
@@ -116,171 +109,145 @@ async function startFixture(host: string, initial: Fixture) {
   });
 }
 
-// In file order: each scan of the shared fixture reads what the scans before it recorded.
-describe.skipIf(!haveCorpus)(
-  `nuclei templates through the scan runner (${testEngine})`,
-  { shuffle: false },
-  () => {
-    let scanner: ScanApp;
-    let work: string;
-    const fixtures: Array<Awaited<ReturnType<typeof startFixture>>> = [];
+describe.skipIf(!haveCorpus)(`nuclei templates through the scan runner (${testEngine})`, () => {
+  let scanner: ScanApp;
+  let work: string;
+  const fixtures: Array<Awaited<ReturnType<typeof startFixture>>> = [];
 
-    beforeAll(async () => {
-      work = mkdtempSync(join(tmpdir(), 'scanward-template-scan-'));
-      execFileSync('tar', ['-xzf', CORPUS, '-C', work, ...CORPUS_TEMPLATES]);
-      const templates = join(work, 'templates');
-      mkdirSync(templates);
-      for (const file of CORPUS_TEMPLATES)
-        copyFileSync(join(work, file), join(templates, file.split('/').pop()!));
-      writeFileSync(join(templates, 'debug-header.yaml'), BANNER_TEMPLATE);
-      writeFileSync(join(templates, 'default-login.yaml'), LOGIN_TEMPLATE);
-      scanner = await startScanApp({ env: { SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' } });
-      for (const kind of ['vulnerable', 'clean', 'templates-only'] as const) {
-        const host = randomLoopbackAddress();
-        fixtures.push(await startFixture(host, kind));
-      }
-    }, 60_000);
-    afterAll(async () => {
-      await scanner?.close();
-      for (const f of fixtures) {
-        await f.close();
-      }
-      if (work) rmSync(work, { recursive: true, force: true });
-    });
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'scanward-template-scan-'));
+    execFileSync('tar', ['-xzf', CORPUS, '-C', work, ...CORPUS_TEMPLATES]);
+    const templates = join(work, 'templates');
+    mkdirSync(templates);
+    for (const file of CORPUS_TEMPLATES)
+      copyFileSync(join(work, file), join(templates, file.split('/').pop()!));
+    writeFileSync(join(templates, 'debug-header.yaml'), BANNER_TEMPLATE);
+    writeFileSync(join(templates, 'default-login.yaml'), LOGIN_TEMPLATE);
+    scanner = await startScanApp({ env: { SCANWARD_TEMPLATES_DIR: templates, SCANWARD_NMAP: 'off' } });
+  }, 60_000);
+  afterAll(async () => {
+    await scanner?.close();
+    for (const f of fixtures) {
+      await f.close();
+    }
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
 
-    async function scan(
-      host: string,
-      port: number,
-      credentialChecks?: 'defaults' | 'none',
-    ): Promise<ScanRow & { state: ScanState | string }> {
-      const final = await runScanToEnd(scanner, {
-        target: host,
-        ports: String(port),
-        credentialChecks,
-      });
+  /** Each test scans a site of its own (on an address of its own) as a tenant of its own. */
+  async function own(kind: Fixture) {
+    const fixture = await startFixture(randomLoopbackAddress(), kind);
+    fixtures.push(fixture);
+    const tenant = await factory.tenant(scanner.app, { plan: 'enterprise' });
+    const scan = async (credentialChecks?: 'defaults' | 'none'): Promise<FinishedScan> => {
+      const final = await runScanToEnd(
+        { ...scanner, tenant },
+        { target: fixture.host, ports: String(fixture.port), credentialChecks },
+      );
       expect(final.error).toBeNull();
       expect(final.status).toBe('completed');
       return final;
-    }
+    };
+    /** The tenant's findings on the site (of `tool` when given), by template id. */
+    const findings = async (tool?: string) => {
+      const query = { target: fixture.host, per_page: 100, ...(tool ? { tool } : {}) };
+      const { items, total } = okBody(await tenant.api.call(listFindingsRoute, { query }));
+      expect(items).toHaveLength(total);
+      return items.sort((a, b) => a.template_id.localeCompare(b.template_id));
+    };
+    const evidenceOf = async (id: string) =>
+      JSON.stringify(okBody(await tenant.api.call(getFindingRoute, { params: { finding_id: id } })).evidence);
+    return { fixture, base: `http://${fixture.host}:${fixture.port}`, scan, findings, evidenceOf };
+  }
 
-    it('template findings merge with the built-in checks, and template-only ones are recorded', async () => {
-      const { host, port } = fixtures[0]!;
-      const final = await scan(host, port);
-      const base = `http://${host}:${port}`;
-      const findings = (await scanner.app.services
-        .db('findings')
-        .where({ org_id: scanner.tenant.orgId })
-        .whereLike('affected_component', `${base}%`)
-        .whereNot({ template_id: 'open-service' })
-        .orderBy('template_id')) as FindingRow[];
-      expect(findings.map((f) => [f.template_id, f.affected_component])).toEqual([
-        ['directory-listing', `${base}/`],
-        ['env-file-exposed', `${base}/.env`],
-        ['git-config-exposed', `${base}/.git/config`],
-        ['http-missing-security-headers', base],
-        ['scanward-test-debug-header', `${base}/status`],
-      ]);
-      // The built-in check is more severe than the git-config template: its finding wins the merge.
-      expect(findings.find((f) => f.template_id === 'git-config-exposed')).toMatchObject({
-        severity: 'high',
-        tool: 'scanward-web',
-      });
-      const own = findings.find((f) => f.template_id === 'scanward-test-debug-header')!;
-      expect(own).toMatchObject({ severity: 'low', tool: 'nuclei-template' });
-      expect(JSON.stringify(own.cwe_ids)).toContain('CWE-215');
-      expect(JSON.stringify(own.evidence)).toContain('X-Debug-Mode: ON');
-      // Whichever detection won, no secret value reached the evidence.
-      for (const f of findings) expect(JSON.stringify(f.evidence)).not.toContain('hunter2');
+  it('template findings merge with the built-in checks, template-only ones are recorded, and resolved by their own coverage', async () => {
+    const { fixture, base, scan, findings, evidenceOf } = await own('vulnerable');
+    const final = await scan();
+    const found = (await findings()).filter((f) => f.template_id !== 'open-service');
+    expect(found.map((f) => [f.template_id, f.affected_component])).toEqual([
+      ['directory-listing', `${base}/`],
+      ['env-file-exposed', `${base}/.env`],
+      ['git-config-exposed', `${base}/.git/config`],
+      ['http-missing-security-headers', base],
+      ['scanward-test-debug-header', `${base}/status`],
+    ]);
+    // The built-in check is more severe than the git-config template: its finding wins the merge.
+    expect(found.find((f) => f.template_id === 'git-config-exposed')).toMatchObject({
+      severity: 'high',
+      tool: 'scanward-web',
+    });
+    const mine = found.find((f) => f.template_id === 'scanward-test-debug-header')!;
+    expect(mine).toMatchObject({ severity: 'low', tool: 'nuclei-template' });
+    expect(mine.cwe_ids).toContain('CWE-215');
+    expect(await evidenceOf(mine.id)).toContain('X-Debug-Mode: ON');
+    // Whichever detection won, no secret value reached the evidence.
+    for (const f of found) expect(await evidenceOf(f.id)).not.toContain('hunter2');
 
-      const state = (typeof final.state === 'string' ? JSON.parse(final.state) : final.state) as ScanState;
-      const git = state.detections.find((d) => d.check_id === 'git-config-exposed')!;
-      expect(git.upstream_ids).toEqual(expect.arrayContaining(['git-config', 'exposed-git']));
-      expect(state.detections.find((d) => d.check_id === 'env-file-exposed')!.upstream_ids).toContain(
-        'generic-env',
-      );
-      expect(state.detections.find((d) => d.check_id === 'directory-listing')!.upstream_ids).toContain(
-        'dir-listing',
-      );
-      expect(state.notes).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^templates: 5 of 5 loaded/)]),
-      );
-      const covered = state.coverage.filter((c) => c.port === port).map((c) => c.check_id);
-      expect(covered).toEqual(
-        expect.arrayContaining([
-          'nuclei-templates',
-          'git-config-exposed',
-          'env-file-exposed',
-          'scanward-test-debug-header',
-        ]),
-      );
-    }, 120_000);
+    const state = (typeof final.state === 'string' ? JSON.parse(final.state) : final.state) as ScanState;
+    const git = state.detections.find((d) => d.check_id === 'git-config-exposed')!;
+    expect(git.upstream_ids).toEqual(expect.arrayContaining(['git-config', 'exposed-git']));
+    expect(state.detections.find((d) => d.check_id === 'env-file-exposed')!.upstream_ids).toContain(
+      'generic-env',
+    );
+    expect(state.detections.find((d) => d.check_id === 'directory-listing')!.upstream_ids).toContain(
+      'dir-listing',
+    );
+    expect(state.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^templates: 5 of 5 loaded/)]));
+    const covered = state.coverage.filter((c) => c.port === fixture.port).map((c) => c.check_id);
+    expect(covered).toEqual(
+      expect.arrayContaining([
+        'nuclei-templates',
+        'git-config-exposed',
+        'env-file-exposed',
+        'scanward-test-debug-header',
+      ]),
+    );
 
-    it('a clean web server yields no template findings', async () => {
-      const { host, port } = fixtures[1]!;
-      await scan(host, port);
-      const findings = (await scanner.app.services
-        .db('findings')
-        .where({ org_id: scanner.tenant.orgId })
-        .whereLike('affected_component', `http://${host}:${port}%`)) as FindingRow[];
-      expect(findings.filter((f) => f.tool === 'nuclei-template')).toEqual([]);
-      expect(findings.map((f) => f.template_id)).not.toContain('git-config-exposed');
-      expect(findings.map((f) => f.template_id)).not.toContain('scanward-test-debug-header');
-    }, 120_000);
+    // The site is fixed: a template with no built-in counterpart is resolved by the template's own coverage alone.
+    fixture.become('clean');
+    await scan();
+    const after = (await findings()).find((f) => f.template_id === 'scanward-test-debug-header')!;
+    expect(after).toMatchObject({ id: mine.id, status: 'resolved' });
+  }, 120_000);
 
-    it('runs default-login templates only under credential_checks: defaults', async () => {
-      const fixture = fixtures[1]!;
-      const logins = () => fixture.requests.filter((r) => r.path === '/console/login').length;
-      const before = logins();
-      await scan(fixture.host, fixture.port, 'none');
-      expect(logins()).toBe(before);
-      await scan(fixture.host, fixture.port, 'defaults');
-      expect(logins()).toBe(before + 1);
-    }, 120_000);
+  it('a clean web server yields no template findings', async () => {
+    const { scan, findings } = await own('clean');
+    await scan();
+    const found = await findings();
+    expect(found.filter((f) => f.tool === 'nuclei-template')).toEqual([]);
+    expect(found.map((f) => f.template_id)).not.toContain('git-config-exposed');
+    expect(found.map((f) => f.template_id)).not.toContain('scanward-test-debug-header');
+  }, 120_000);
 
-    it('corpus templates report on their own, under the canonical ids, where the built-in checks see nothing', async () => {
-      const { host, port } = fixtures[2]!;
-      await scan(host, port);
-      const base = `http://${host}:${port}`;
-      const findings = (await scanner.app.services
-        .db('findings')
-        .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
-        .whereLike('affected_component', `${base}%`)
-        .orderBy('template_id')) as FindingRow[];
-      expect(findings.map((f) => [f.template_id, f.severity, f.affected_component])).toEqual([
-        ['directory-listing', 'info', `${base}/`],
-        ['env-file-exposed', 'high', `${base}/.env`],
-        ['git-config-exposed', 'medium', `${base}/.git/config`],
-      ]);
-      const env = JSON.stringify(findings.find((f) => f.template_id === 'env-file-exposed')!.evidence);
-      expect(env).toContain('SECRET_KEY=***');
-      expect(env).not.toContain('s3cr3t-value');
-    }, 120_000);
+  it('runs default-login templates only under credential_checks: defaults', async () => {
+    const { fixture, scan } = await own('clean');
+    const logins = () => fixture.requests.filter((r) => r.path === '/console/login').length;
+    await scan('none');
+    expect(logins()).toBe(0);
+    await scan('defaults');
+    expect(logins()).toBe(1);
+  }, 120_000);
 
-    it('template findings the next scan no longer sees are resolved (coverage per template)', async () => {
-      const fixture = fixtures[2]!;
-      const base = `http://${fixture.host}:${fixture.port}`;
-      fixture.become('clean');
-      await scan(fixture.host, fixture.port);
-      const findings = (await scanner.app.services
-        .db('findings')
-        .where({ org_id: scanner.tenant.orgId, tool: 'nuclei-template' })
-        .whereLike('affected_component', `${base}%`)
-        .orderBy('template_id')) as Array<FindingRow & { status: string }>;
-      expect(findings.map((f) => [f.template_id, f.status])).toEqual([
-        ['directory-listing', 'resolved'],
-        ['env-file-exposed', 'resolved'],
-        ['git-config-exposed', 'resolved'],
-      ]);
+  it('corpus templates report on their own, under the canonical ids, where the built-in checks see nothing; the next scan that no longer sees them resolves them', async () => {
+    const { fixture, base, scan, findings, evidenceOf } = await own('templates-only');
+    await scan();
+    const found = await findings('nuclei-template');
+    expect(found.map((f) => [f.template_id, f.severity, f.affected_component])).toEqual([
+      ['directory-listing', 'info', `${base}/`],
+      ['env-file-exposed', 'high', `${base}/.env`],
+      ['git-config-exposed', 'medium', `${base}/.git/config`],
+    ]);
+    const env = await evidenceOf(found.find((f) => f.template_id === 'env-file-exposed')!.id);
+    expect(env).toContain('SECRET_KEY=***');
+    expect(env).not.toContain('s3cr3t-value');
 
-      // A template with no built-in counterpart is resolved by the template's own coverage alone.
-      const first = fixtures[0]!;
-      first.become('clean');
-      await scan(first.host, first.port);
-      const own = (await scanner.app.services
-        .db('findings')
-        .where({ org_id: scanner.tenant.orgId, template_id: 'scanward-test-debug-header' })
-        .first()) as FindingRow & { status: string };
-      expect(own.status).toBe('resolved');
-    }, 120_000);
-  },
-);
+    // Coverage per template: the site is fixed, and the next scan resolves what it no longer sees.
+    fixture.become('clean');
+    await scan();
+    const after = await findings('nuclei-template');
+    expect(after.map((f) => [f.template_id, f.status])).toEqual([
+      ['directory-listing', 'resolved'],
+      ['env-file-exposed', 'resolved'],
+      ['git-config-exposed', 'resolved'],
+    ]);
+  }, 120_000);
+});
