@@ -68,6 +68,33 @@ const CHECKS_DECLARE_ONCE = [
   },
 ];
 
+/**
+ * Integration tests use the one kit (docs/architecture.md, "How a test reads"): a declared route
+ * through `api.call(route, input)`, whose answer the route types; state read through the API or
+ * a repository; and data of their own, so the suite runs in any order. What must break one of
+ * these (a request the contract forbids keeps `get`/`post` without `<T>`; a test about storage
+ * itself reads its table) says why in an `eslint-disable-next-line` comment.
+ */
+const TESTS_USE_THE_KIT = [
+  {
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|post|patch|put|del|send)$/][typeArguments]",
+    message:
+      'Call the declared route with `api.call(route, input)`: its answer is typed by the route. A request the contract does not allow needs no `<T>`.',
+  },
+  {
+    selector:
+      "CallExpression:matches([callee.type='Identifier'][callee.name=/^(db|trx|tx|knex)$/], [callee.type='MemberExpression'][callee.property.name='db'], [callee.type='CallExpression'][callee.callee.name='db'])[arguments.0.type='Literal']",
+    message:
+      'Read state through the API (`api.call`) or a repository function; a raw table read is for a test about storage itself (say why).',
+  },
+  {
+    selector: "Property[key.name='shuffle'][value.value=false]",
+    message:
+      'Each test owns its data and the suite runs shuffled: seed what the test reads in the test (factory.tenant), or make a story one test with steps.',
+  },
+];
+
 /** A route file imports the project's modules under their own names (`createScan`, not `createScan as createScanRecord`). */
 const noRenamedProjectImports = {
   meta: {
@@ -133,6 +160,13 @@ export default tseslint.config(
     files: ['server/**/*.ts'],
     ignores: ['server/**/*.repository.ts', 'server/db/**', 'server/routes/**'],
     rules: { 'no-restricted-syntax': ['error', ...SQL_OUTSIDE_REPOSITORIES, ...NO_ROW_ASSERTIONS] },
+  },
+  {
+    // Integration tests on the one kit; the database layer's own tests (test/integration/db/)
+    // are about storage and read tables.
+    files: ['test/integration/**/*.ts'],
+    ignores: ['test/integration/db/**'],
+    rules: { 'no-restricted-syntax': ['error', ...TESTS_USE_THE_KIT] },
   },
   {
     // Built-in checks declare their metadata once (docs/architecture.md, "Checks").

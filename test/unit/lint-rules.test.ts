@@ -97,4 +97,31 @@ describe('the lint rules (eslint.config.js)', () => {
       expect.stringMatching(/^6: no-restricted-syntax: Use a named service rule/),
     ]);
   });
+
+  it('keep integration tests on the kit: no hand-typed calls, no raw table reads, no fixed order', async () => {
+    const snippet = [
+      "import { describe, it } from 'vitest';",
+      "describe('a', { shuffle: false }, () => {",
+      "  it('b', async (api: never, db: never, app: never) => {",
+      "    await api.get<{ id: string }>('/api/v1/scans/1');",
+      "    await api.get('/api/v1/scans?per_page=0');",
+      "    await db('scans').where({ id: 1 }).first();",
+      "    await app.services.db('findings').first();",
+      '    await api.call(route, { params: { scan_id: 1 } });',
+      '    // eslint-disable-next-line no-restricted-syntax -- storage itself: a secret hashed at rest',
+      "    await db('api_keys').first();",
+      '  });',
+      '});',
+    ].join('\n');
+    expect(await problems('test/integration/scans/probe.test.ts', snippet)).toEqual([
+      expect.stringMatching(/^2: no-restricted-syntax: Each test owns its data/),
+      expect.stringMatching(/^4: no-restricted-syntax: Call the declared route with `api.call/),
+      expect.stringMatching(/^6: no-restricted-syntax: Read state through the API/),
+      expect.stringMatching(/^7: no-restricted-syntax: Read state through the API/),
+    ]);
+    // The database layer's own tests are about storage.
+    expect(
+      (await problems('test/integration/db/probe.test.ts', snippet)).filter((p) => p.includes('Read state')),
+    ).toEqual([]);
+  });
 });

@@ -55,7 +55,7 @@ describe(`API keys (${testEngine})`, () => {
     expect(created.expires_at).toBe(expiresAt);
     expect(created.last_used_at).toBeNull();
 
-    // Storage itself: the key is kept only as its hash, which no answer shows.
+    // eslint-disable-next-line no-restricted-syntax -- storage itself: the key is kept only as its hash, which no answer shows
     const row = (await app.services.db('api_keys').where({ id: created.id }).first())!;
     expect(row.key_hash).toBe(createHash('sha256').update(created.key).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(created.key);
@@ -98,7 +98,7 @@ describe(`API keys (${testEngine})`, () => {
       expires_at: new Date(Date.now() + 3_600_000).toISOString(),
     });
     await expectError(await useKey(created.key), 403, 'INSUFFICIENT_PERMISSION');
-    // No route moves a key's expiry into the past: the row is aged in place.
+    // eslint-disable-next-line no-restricted-syntax -- no route moves a key's expiry into the past: the row is aged in place
     await app.services
       .db('api_keys')
       .where({ id: created.id })

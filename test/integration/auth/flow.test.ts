@@ -222,7 +222,7 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
 
   it('documents every authentication and API key route in /openapi.json with its errors', async () => {
     const token = tokenOf(await login(tenant.admin));
-    // /openapi.json is a documentation page, not a declared route: its shape is typed here.
+    // eslint-disable-next-line no-restricted-syntax -- /openapi.json is a documentation page, not a declared route: its shape is typed here
     const res = await apiClient(app, { token }).get<{
       paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
     }>('/openapi.json');

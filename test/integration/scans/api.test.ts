@@ -734,7 +734,7 @@ describe(`scans API (${testEngine})`, () => {
       const k = await factory.tenant(app, { plan: 'professional' });
       const headers = { headers: { 'Idempotency-Key': 'old-key' } };
       const first = await k.api.post('/api/v1/scans', loopbackScan(), headers);
-      // No route ages a key: its row is moved 24 hours back in place.
+      // eslint-disable-next-line no-restricted-syntax -- no route ages a key: its row is moved 24 hours back in place
       await app.services
         .db('idempotency_keys')
         .where({ org_id: k.orgId, key: 'old-key' })

@@ -56,8 +56,8 @@ describe(`scheduler (${testEngine})`, () => {
     expect(found, `schedule ${id}`).toBeDefined();
     return found!;
   };
-  // Which scans a schedule made: neither the API nor a repository answers that (a scan shows no schedule).
   const scansOf = async (scheduleId: string) =>
+    // eslint-disable-next-line no-restricted-syntax -- which scans a schedule made: neither the API nor a repository answers that (a scan shows no schedule)
     (await db()('scans').where({ schedule_id: scheduleId })) as {
       id: string;
       status: string;
