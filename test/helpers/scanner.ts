@@ -1,7 +1,10 @@
+import { expect } from 'vitest';
+import { getFindingRoute, listFindingsRoute } from '../../server/routes/findings.ts';
 import { queueScan } from '../../server/scans/lifecycle.ts';
 import type { ScanRow } from '../../server/scans/scans.repository.ts';
 import { startRunner, type Runner } from '../../server/scanner/runner.ts';
 import type { ScanState } from '../../server/scanner/types.ts';
+import { okBody, type RouteInput } from './api-client.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { waitFor } from './poll.ts';
 import { createTenant, scanRow, type Tenant } from './factory.ts';
@@ -65,4 +68,24 @@ export async function runScanToEnd(
     async () => (await scanRow(app, tenant.orgId, created.id)) as FinishedScan,
     (s) => s.status === 'completed' || s.status === 'failed' || s.status === 'cancelled',
   );
+}
+
+/**
+ * The scan tenant's findings through the API (`query` narrows them), in template id order;
+ * fails the test when they do not fit on one page.
+ */
+export async function findingsOf(
+  scanner: Pick<ScanApp, 'tenant'>,
+  query: RouteInput<typeof listFindingsRoute>['query'] = {},
+) {
+  const api = await scanner.tenant.client();
+  const { items, total } = okBody(await api.call(listFindingsRoute, { query: { per_page: 100, ...query } }));
+  expect(items).toHaveLength(total);
+  return items.sort((a, b) => (a.template_id < b.template_id ? -1 : a.template_id > b.template_id ? 1 : 0));
+}
+
+/** What a finding's detail shows as its evidence, as text. */
+export async function evidenceOf(scanner: Pick<ScanApp, 'tenant'>, id: string): Promise<string> {
+  const api = await scanner.tenant.client();
+  return JSON.stringify(okBody(await api.call(getFindingRoute, { params: { finding_id: id } })).evidence);
 }

@@ -1,18 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listFindingsRoute } from '../../../../server/routes/findings.ts';
-import { okBody, type RouteInput } from '../../../helpers/api-client.ts';
-import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
+import { findingsOf, runScanToEnd, type ScanApp, startScanApp } from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { startWebServer, type Route, type TrackedServer } from '../../../fixtures/web-server.ts';
-
-/** The scan tenant's findings through the API (`query` narrows them), in template id order. */
-async function findingsOf(scanner: ScanApp, query: RouteInput<typeof listFindingsRoute>['query'] = {}) {
-  const api = await scanner.tenant.client();
-  const { items, total } = okBody(await api.call(listFindingsRoute, { query: { per_page: 100, ...query } }));
-  expect(items).toHaveLength(total);
-  return items.sort((a, b) => (a.template_id < b.template_id ? -1 : a.template_id > b.template_id ? 1 : 0));
-}
 
 describe(`detection depth through the scan runner (${testEngine})`, () => {
   let scanner: ScanApp;

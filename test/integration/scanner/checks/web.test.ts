@@ -1,24 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getFindingRoute, listFindingsRoute } from '../../../../server/routes/findings.ts';
-import { okBody, type RouteInput } from '../../../helpers/api-client.ts';
-import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
+import {
+  evidenceOf,
+  findingsOf,
+  runScanToEnd,
+  type ScanApp,
+  startScanApp,
+} from '../../../helpers/scanner.ts';
 import { testEngine } from '../../../helpers/database.ts';
 import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
 import { startWebServer, type Route, type TrackedServer } from '../../../fixtures/web-server.ts';
-
-/** The scan tenant's findings through the API (`query` narrows them), in template id order. */
-async function findingsOf(scanner: ScanApp, query: RouteInput<typeof listFindingsRoute>['query'] = {}) {
-  const api = await scanner.tenant.client();
-  const { items, total } = okBody(await api.call(listFindingsRoute, { query: { per_page: 100, ...query } }));
-  expect(items).toHaveLength(total);
-  return items.sort((a, b) => (a.template_id < b.template_id ? -1 : a.template_id > b.template_id ? 1 : 0));
-}
-
-/** What a finding's detail shows as its evidence, as text. */
-async function evidenceOf(scanner: ScanApp, id: string): Promise<string> {
-  const api = await scanner.tenant.client();
-  return JSON.stringify(okBody(await api.call(getFindingRoute, { params: { finding_id: id } })).evidence);
-}
 
 describe(`web checks through the scan runner (${testEngine})`, () => {
   let scanner: ScanApp;
