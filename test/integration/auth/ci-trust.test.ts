@@ -7,10 +7,11 @@ import { postCiToken } from '../../../server/routes/auth.ts';
 import { getCiTrust, postCiTrust } from '../../../server/routes/ci-trust.ts';
 import { createScanRoute } from '../../../server/routes/scans.ts';
 import { apiClient, expectError, okBody, type ApiClient, type RouteBody } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { githubClaims, startOidcIssuer, type OidcIssuer } from '../../fixtures/ci-oidc-issuer.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 
 /**
  * Keyless CI sign-in (issue 26) against a local OpenID issuer over TLS on loopback. The app
@@ -25,14 +26,17 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
   let issuer: OidcIssuer;
   let anonymous: ApiClient;
 
-  beforeAll(async () => {
+  // The app trusts the issuer, so the issuer starts first.
+  const suite = useTestApp(async () => {
     issuer = await startOidcIssuer();
-    app = await startTestApp({ captureLogs: true, env: { SCANWARD_CI_OIDC_ISSUERS: issuer.issuer } });
+    return { captureLogs: true, env: { SCANWARD_CI_OIDC_ISSUERS: issuer.issuer } };
+  });
+  beforeAll(() => {
+    app = suite.app;
     app.services.ciIssuers = new CiIssuers({ ca: issuer.ca });
     anonymous = apiClient(app);
   });
   afterAll(async () => {
-    await app?.close();
     await issuer?.close();
   });
   afterEach(() => {

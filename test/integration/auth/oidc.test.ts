@@ -5,7 +5,7 @@ import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { startTestApp, TEST_ENV, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, logIn } from '../../helpers/factory.ts';
+import { factory, logIn } from '../../helpers/factory.ts';
 import { fetchTrusting } from '../../helpers/trusting-fetch.ts';
 import { startFakeIssuer, type FakeIssuer, type NextSignIn } from '../../fixtures/oidc-issuer.ts';
 import { generateLoopbackCertificates, type LoopbackCertificates } from '../../fixtures/tls-certificates.ts';
@@ -154,7 +154,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   });
 
   it('signs a known user in with a console session like the password sign-in, then logs out', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await factory.tenant(app, { limits: false });
     const member = await tenant.addUser('member');
     const pkceBefore = idp.verifiedPkce;
     const done = await signIn(app, { email: member.email.toUpperCase() });
@@ -217,7 +217,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   });
 
   it('refuses a disabled user', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await factory.tenant(app, { limits: false });
     const viewer = await tenant.addUser('viewer');
     const admin = apiClient(app, { token: await tenant.bearer() });
     expect((await admin.patch(`/api/v1/users/${viewer.id}`, { disabled: true })).status).toBe(200);
@@ -225,7 +225,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   });
 
   it('refuses a tampered state, and a callback without the browser’s flow cookie', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await factory.tenant(app, { limits: false });
     expectRefusalPage(
       await signIn(app, { email: tenant.admin.email }, (cb) => cb.searchParams.set('state', 'forged')),
       400,
@@ -239,7 +239,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   });
 
   it('refuses an ID token for another audience, from another issuer, expired, or signed with a foreign key', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await factory.tenant(app, { limits: false });
     const who = tenant.admin.email;
     const past = Math.floor(Date.now() / 1000) - 3600;
     expectRefusalPage(await signIn(app, { email: who, claims: { aud: 'someone-else' } }), 400, /aud/);
@@ -254,8 +254,8 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   });
 
   it('switches password log-in off for one organization; single sign-on still works there', async () => {
-    const tenant = await createTenant(app);
-    const other = await createTenant(app);
+    const tenant = await factory.tenant(app, { limits: false });
+    const other = await factory.tenant(app, { limits: false });
     const admin = apiClient(app, { token: await tenant.bearer() });
     expect((await admin.get('/api/v1/settings/authentication')).body).toEqual({
       password_login: true,
@@ -303,7 +303,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   it('refuses to switch password log-in off where single sign-on is not configured', async () => {
     const plain = await startTestApp();
     try {
-      const tenant = await createTenant(plain);
+      const tenant = await factory.tenant(plain, { limits: false });
       const admin = apiClient(plain, { token: await tenant.bearer() });
       const res = await admin.put('/api/v1/settings/authentication', { password_login: false });
       expect(res.status).toBe(409);

@@ -1,11 +1,12 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listAssetsRoute } from '../../../server/routes/assets.ts';
 import { okBody } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { detection, factory, runScan, type BuiltTenant } from '../../helpers/factory.ts';
 import { hasChromium, overflowing, seriousViolations, useBrowser, visitAs } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 
 /**
  * The assets pages and the findings list's grouping in Chromium against the real server
@@ -19,13 +20,14 @@ if (!hasChromium) console.warn('assets-browser: skipped; /usr/bin/chromium is ab
 const T = 90_000;
 
 describe.skipIf(!hasChromium)(`assets and grouping in the web console (${testEngine})`, () => {
+  const suite = useTestApp();
   let app: TestApp;
   let tenant: BuiltTenant;
   let assetId: string;
 
   const web = useBrowser(() => app.url);
   beforeAll(async () => {
-    app = await startTestApp();
+    app = suite.app;
     tenant = await factory.tenant(app, { plan: 'enterprise' });
     await runScan(
       app.services.db,
@@ -83,9 +85,6 @@ describe.skipIf(!hasChromium)(`assets and grouping in the web console (${testEng
     const listed = okBody(await tenant.api.call(listAssetsRoute));
     assetId = listed.items.find((a) => a.address === '127.0.0.1')!.id;
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-  });
 
   const signedIn = async (width: number, path: string) => {
     const { page } = await web.open({ viewport: { width, height: 900 } });

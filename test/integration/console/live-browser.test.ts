@@ -1,11 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getApiKeys } from '../../../server/routes/api-keys.ts';
 import { getFindingRoute } from '../../../server/routes/findings.ts';
 import { createScanRoute } from '../../../server/routes/scans.ts';
 import { claimNextScan, renewLease } from '../../../server/scans/lifecycle.ts';
 import { okBody, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import {
   hasChromium,
   overflowing,
@@ -15,8 +15,9 @@ import {
   type PageOptions,
 } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant, detection, runScan, type Tenant } from '../../helpers/factory.ts';
+import { detection, factory, runScan, type Tenant } from '../../helpers/factory.ts';
 import { waitFor } from '../../helpers/poll.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 
 /**
  * The console's live updates and the rough edges of issue 23, in Debian's Chromium against
@@ -34,19 +35,17 @@ const T = 60_000;
 const RUNNER = 'browser-test-runner';
 
 describe.skipIf(!hasChromium)(`console live updates and rough edges (${testEngine})`, () => {
+  const suite = useTestApp();
   let app: TestApp;
   let tenant: Tenant;
   let api: ApiClient;
 
   const web = useBrowser(() => app.url);
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'enterprise');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'enterprise', limits: false });
     api = await tenant.client();
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-  });
 
   /**
    * A page and, from its network log, the requests it has made to the API so far, as

@@ -1,11 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getFindingRoute } from '../../../server/routes/findings.ts';
 import { getOverviewRoute } from '../../../server/routes/overview.ts';
 import { getSlaRoute, putSlaRoute } from '../../../server/routes/settings.ts';
 import { okBody, type ApiClient } from '../../helpers/api-client.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createTenant, detection, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { detection, factory, insertScan, runScan, type Tenant } from '../../helpers/factory.ts';
 import {
   hasChromium,
   overflowing,
@@ -15,6 +15,7 @@ import {
   visitAs,
 } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 
 /**
  * The overview, SLAs and search in Chromium against the real server (issue 23): the overview's
@@ -30,6 +31,7 @@ const T = 60_000;
 const DAY = 86_400_000;
 
 describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${testEngine})`, () => {
+  const suite = useTestApp();
   let app: TestApp;
   let tenant: Tenant;
   let api: ApiClient;
@@ -37,8 +39,8 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
 
   const web = useBrowser(() => app.url);
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTenant(app, 'enterprise');
+    app = suite.app;
+    tenant = await factory.tenant(app, { plan: 'enterprise', limits: false });
     api = await tenant.client();
     const db = app.services.db;
     const late = await runScan(
@@ -68,9 +70,6 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
     ]);
     await insertScan(db, tenant.orgId, { status: 'running', target: '127.0.0.9' });
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-  });
 
   /** Opens `path` signed in as the tenant's admin; the console returns there (or, from `/`, opens the overview). */
   const visit = async (path: string, arrived?: (url: URL) => boolean) => {

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { hasChromium, seriousViolations, signIn, useBrowser, visitAs } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { createTenant } from '../../helpers/factory.ts';
+import { factory } from '../../helpers/factory.ts';
 import { fetchTrusting } from '../../helpers/trusting-fetch.ts';
 import { startTestProvider, type TestProvider } from '../../fixtures/oidc-provider.ts';
 import { generateLoopbackCertificates } from '../../fixtures/tls-certificates.ts';
+import { useTestApp } from '../../helpers/suite-app.ts';
 
 /**
  * Single sign-on in Chromium against a real OpenID provider (`oidc-provider`, over HTTPS with
@@ -28,25 +29,29 @@ const T = 60_000;
 describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})`, () => {
   let app: TestApp;
   let provider: TestProvider;
+  let certs: ReturnType<typeof generateLoopbackCertificates>;
 
-  const web = useBrowser(() => app.url, { ignoreHTTPSErrors: true, ignoreOtherSites: true });
-  beforeAll(async () => {
-    const certs = generateLoopbackCertificates();
+  // The app trusts the provider, so the provider starts first.
+  const suite = useTestApp(async () => {
+    certs = generateLoopbackCertificates();
     provider = await startTestProvider(certs.server);
-    app = await startTestApp({
+    return {
       env: {
         SCANWARD_OIDC_ISSUER: provider.issuer,
         SCANWARD_OIDC_CLIENT_ID: provider.clientId,
         SCANWARD_OIDC_CLIENT_SECRET: provider.clientSecret,
         SCANWARD_OIDC_AUTO_PROVISION: 'true',
       },
-    });
+    };
+  });
+  const web = useBrowser(() => app.url, { ignoreHTTPSErrors: true, ignoreOtherSites: true });
+  beforeAll(async () => {
+    app = suite.app;
     app.services.oidcFetch = fetchTrusting(certs.ca);
     await bootstrapIfEmpty(app.services.db, app.config);
     provider.register([`${app.url}/api/v1/auth/oidc/callback`]);
   }, 60_000);
   afterAll(async () => {
-    await app?.close();
     await provider?.close();
   });
 
@@ -65,7 +70,7 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
   it(
     'signs a colleague in through the provider and out again',
     async () => {
-      const tenant = await createTenant(app);
+      const tenant = await factory.tenant(app, { limits: false });
       const member = await tenant.addUser('member');
       const { page } = await web.open();
       await page.goto('/');
@@ -104,7 +109,7 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
   it(
     'lets an admin switch password sign-in off in the settings; the password form then says why',
     async () => {
-      const tenant = await createTenant(app);
+      const tenant = await factory.tenant(app, { limits: false });
       const watched = await web.open();
       const { page } = watched;
       await visitAs(page, tenant.admin, '/settings');
