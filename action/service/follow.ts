@@ -3,7 +3,7 @@ import type { Log, ScanRequest } from '../core/scan-source.ts';
 import type { ScanRecord } from '../core/scan.ts';
 import type { ScanwardClient } from './client.ts';
 import { EventStreamParser, TERMINAL_EVENTS, scanEventOf } from './event-stream.ts';
-import type { HttpDeps } from './http.ts';
+import { describeFailure, retryAfterMs, type HttpDeps } from './http.ts';
 import { ProgressLog } from './progress.ts';
 
 /**
@@ -228,11 +228,11 @@ async function followByStream(
           throw error;
         if (ended.why === 'deadline') return { kind: 'deadline' };
         if (ended.why === 'stall') return { kind: 'silent' };
-        return { kind: 'refused', status: 0, reason: `no answer: ${describe(error)}` };
+        return { kind: 'refused', status: 0, reason: `no answer: ${describeFailure(error)}` };
       }
       if (response.status !== 200 || !response.body || !isEventStream(response)) {
         await response.body?.cancel().catch(() => undefined);
-        return refusal(response);
+        return refusal(response, http.now());
       }
       // A bearer token is refreshed shortly before it expires, at the next request; the stream
       // is one request, so it is reopened then (the service would end it once the token expired).
@@ -284,7 +284,9 @@ async function followByStream(
         if (ended.why === 'renew') return { kind: 'renew' };
         if (ended.why === 'stall' && !gotBytes) return { kind: 'silent' };
         const reason =
-          ended.why === 'stall' ? `nothing arrived for ${formatSeconds(settings.stallMs)}` : describe(error);
+          ended.why === 'stall'
+            ? `nothing arrived for ${formatSeconds(settings.stallMs)}`
+            : describeFailure(error);
         return { kind: 'dropped', reason, lastedMs: http.now() - openedAt };
       } finally {
         reader.releaseLock();
@@ -316,7 +318,7 @@ function isEventStream(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 }
 
-function refusal(response: Response): Connection {
+function refusal(response: Response, now: number): Connection {
   const { status } = response;
   const reason =
     status === 404
@@ -328,17 +330,12 @@ function refusal(response: Response): Connection {
           : status >= 300 && status < 400
             ? `the service answered ${status} with a redirect, which is not followed`
             : `the service answered ${status}`;
-  const retryAfter = response.headers.get('retry-after');
-  const retryAfterMs = retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : undefined;
-  return { kind: 'refused', status, reason, retryAfterMs };
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return `${error.message}${cause}`;
-  }
-  return String(error);
+  return {
+    kind: 'refused',
+    status,
+    reason,
+    retryAfterMs: retryAfterMs(response.headers.get('retry-after'), now),
+  };
 }
 
 function formatSeconds(ms: number): string {

@@ -135,7 +135,8 @@ function locationOf(response: Response, url: string): string | undefined {
   }
 }
 
-function describeFailure(error: unknown): string {
+/** An error and its cause in one line, for the log. */
+export function describeFailure(error: unknown): string {
   if (error instanceof Error) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return `${error.message}${cause}`;

@@ -11342,6 +11342,7 @@ function locationOf(response, url) {
         return location;
     }
 }
+/** An error and its cause in one line, for the log. */
 function describeFailure(error) {
     if (error instanceof Error) {
         const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
@@ -11943,6 +11944,7 @@ class ProgressLog {
 
 
 
+
 const STREAM_SETTINGS = {
     stallMs: 60_000,
     maxReconnects: 5,
@@ -12084,11 +12086,11 @@ async function followByStream(deps, client, scanId, deadline, progress) {
                     return { kind: 'deadline' };
                 if (ended.why === 'stall')
                     return { kind: 'silent' };
-                return { kind: 'refused', status: 0, reason: `no answer: ${follow_describe(error)}` };
+                return { kind: 'refused', status: 0, reason: `no answer: ${describeFailure(error)}` };
             }
             if (response.status !== 200 || !response.body || !isEventStream(response)) {
                 await response.body?.cancel().catch(() => undefined);
-                return refusal(response);
+                return refusal(response, http.now());
             }
             // A bearer token is refreshed shortly before it expires, at the next request; the stream
             // is one request, so it is reopened then (the service would end it once the token expired).
@@ -12147,7 +12149,9 @@ async function followByStream(deps, client, scanId, deadline, progress) {
                     return { kind: 'renew' };
                 if (ended.why === 'stall' && !gotBytes)
                     return { kind: 'silent' };
-                const reason = ended.why === 'stall' ? `nothing arrived for ${formatSeconds(settings.stallMs)}` : follow_describe(error);
+                const reason = ended.why === 'stall'
+                    ? `nothing arrived for ${formatSeconds(settings.stallMs)}`
+                    : describeFailure(error);
                 return { kind: 'dropped', reason, lastedMs: http.now() - openedAt };
             }
             finally {
@@ -12182,7 +12186,7 @@ function withEvent(scan, data) {
 function isEventStream(response) {
     return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 }
-function refusal(response) {
+function refusal(response, now) {
     const { status } = response;
     const reason = status === 404
         ? 'the service answered 404: it is older than GET /api/v1/events'
@@ -12193,16 +12197,12 @@ function refusal(response) {
                 : status >= 300 && status < 400
                     ? `the service answered ${status} with a redirect, which is not followed`
                     : `the service answered ${status}`;
-    const retryAfter = response.headers.get('retry-after');
-    const retryAfterMs = retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : undefined;
-    return { kind: 'refused', status, reason, retryAfterMs };
-}
-function follow_describe(error) {
-    if (error instanceof Error) {
-        const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-        return `${error.message}${cause}`;
-    }
-    return String(error);
+    return {
+        kind: 'refused',
+        status,
+        reason,
+        retryAfterMs: retryAfterMs(response.headers.get('retry-after'), now),
+    };
 }
 function formatSeconds(ms) {
     return `${Number((ms / 1000).toFixed(2))}s`;
