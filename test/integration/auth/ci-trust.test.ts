@@ -115,6 +115,57 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     });
   });
 
+  it('asks which organization when policies of several match one token (403, audited), and signs in to the one named', async () => {
+    const first = await trusting((r) => ({ repository: r }));
+    // A second organization trusts the same repository through the same audience, granting less.
+    const second = await factory.tenant(app);
+    const secondPolicy = okBody(
+      await second.api.call(postCiTrust, {
+        body: {
+          name: `Also ${first.repo}`,
+          issuer: issuer.issuer,
+          audience: first.audience,
+          conditions: { repository: first.repo },
+          permissions: ['read:scans'],
+        },
+      }),
+      201,
+    );
+    const idToken = await issuer.sign(claimsOf(first.repo), { aud: first.audience });
+
+    const unnamed = await exchange(idToken);
+    await expectError(unnamed, 403, 'INSUFFICIENT_PERMISSION');
+    expect(unnamed.text).toContain('name one with organization_id');
+    for (const tenant of [first.tenant, second]) {
+      const [refused] = await auditOf(tenant, 'ci.token_refused');
+      expect(refused?.details.reason).toContain('several organizations');
+    }
+
+    const named = okBody(
+      await anonymous.call(postCiToken, { body: { id_token: idToken, organization_id: second.orgId } }),
+      200,
+    );
+    expect(named).toMatchObject({ policy_id: secondPolicy.id, permissions: ['read:scans'] });
+    expect(decodeJwt(named.access_token).org).toBe(second.orgId);
+    const ci = apiClient(app, { token: named.access_token });
+    okBody(await ci.get('/api/v1/scans'), 200);
+    await expectError(
+      await ci.call(createScanRoute, { body: { target: '127.0.0.1', authorized: true } }),
+      403,
+      'INSUFFICIENT_PERMISSION',
+    );
+    expect(await auditOf(second, 'ci.token_issued')).toHaveLength(1);
+    expect(await auditOf(first.tenant, 'ci.token_issued')).toHaveLength(0);
+
+    // An organization no matching policy belongs to is refused like no match at all.
+    const stranger = await factory.tenant(app);
+    await expectError(
+      await anonymous.call(postCiToken, { body: { id_token: idToken, organization_id: stranger.orgId } }),
+      403,
+      'INSUFFICIENT_PERMISSION',
+    );
+  });
+
   it('refuses a token for another audience, from an untrusted issuer, expired, not yet valid, unsigned or signed by an unknown key (401)', async () => {
     const { tenant, repo, audience } = await trusting((r) => ({ repository: r }));
     const claims = claimsOf(repo);
