@@ -1,10 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../db/index.ts';
-import { AppError, insufficientPermission, planUpgradeRequired } from '../errors.ts';
+import { AppError, insufficientPermission, planUpgradeRequired, rateLimited } from '../errors.ts';
 import type { Principal } from '../http/principal.ts';
 import { recordAuditEvent } from '../identity/audit.ts';
 import { planAllows } from '../identity/plans.ts';
+import { releaseAttempt, reserveAttempt } from '../ratelimit/sliding-window.ts';
 import { Permission } from '../schemas/common.ts';
 import { CI_TOKEN_MAX_LIFETIME_SECONDS, type CiTokenResponse } from '../schemas/ci-trust.ts';
 import type { Services } from '../services.ts';
@@ -33,6 +34,8 @@ import { invalidToken, tokenExpired } from './tokens.ts';
  *    as the policy exists and its creator is not disabled.
  *
  * Every exchange whose token verified is an audit event of each organization concerned.
+ * The endpoint is public: one client address gets at most {@link MAX_REFUSED_EXCHANGES_PER_ADDRESS}
+ * refused exchanges in {@link EXCHANGE_WINDOW_SECONDS} (as many as failed log-ins), then 429.
  */
 
 export const CI_TOKEN_TYPE = 'scanward-ci+jwt';
@@ -87,11 +90,44 @@ export interface ExchangeRequest {
   ip: string;
 }
 
+/** The window of the refused exchanges of one address: a sliding 15 minutes, as for log-ins. */
+export const EXCHANGE_WINDOW_SECONDS = 15 * 60;
+export const MAX_REFUSED_EXCHANGES_PER_ADDRESS = 50;
+
+/**
+ * Exchanges the ID token, within the address's allowance of refusals: each exchange reserves
+ * one before it runs (so the limit holds however many arrive at once, in every process), an
+ * issued token gives it back, and so does an issuer out of reach (nobody's failure here).
+ */
 export async function exchangeCiToken(
   services: Services,
   request: ExchangeRequest,
   now = new Date(),
 ): Promise<CiTokenResponse> {
+  const attempt = await reserveAttempt(
+    services.db,
+    [{ bucket: `ci-token:ip:${request.ip}`, max: MAX_REFUSED_EXCHANGES_PER_ADDRESS }],
+    EXCHANGE_WINDOW_SECONDS,
+    now,
+  );
+  if (!attempt.reserved) {
+    throw rateLimited(
+      'RATE_LIMIT_EXCEEDED',
+      'too many refused token exchanges from this address; try again later',
+      attempt.retryAfterSeconds,
+    );
+  }
+  try {
+    const answer = await exchange(services, request, now);
+    await releaseAttempt(services.db, attempt.reservation);
+    return answer;
+  } catch (err) {
+    if (err instanceof AppError && err.status === 503) await releaseAttempt(services.db, attempt.reservation);
+    throw err;
+  }
+}
+
+async function exchange(services: Services, request: ExchangeRequest, now: Date): Promise<CiTokenResponse> {
   const { db } = services;
   let issuer: unknown;
   try {
@@ -105,7 +141,14 @@ export async function exchangeCiToken(
   const candidates = await findCiTrustPoliciesByIssuer(db, issuer);
   const audiences = [...new Set(candidates.map((p) => p.audience))];
   if (services.config.publicUrl) audiences.push(services.config.publicUrl.replace(/\/$/, ''));
-  if (audiences.length === 0) throw insufficientPermission('no trust policy names this issuer');
+  // No audience can be right (step 2): the token is not addressed to this service, as when it names another.
+  if (audiences.length === 0) {
+    throw new AppError(
+      401,
+      'INVALID_TOKEN',
+      'the ID token is not addressed to this service: no trust policy names its issuer',
+    );
+  }
 
   let claims;
   try {

@@ -80,7 +80,8 @@ export const postCiToken = defineRoute({
     'Keyless CI sign-in: the ID token (GitHub Actions, GitLab `id_tokens:`…) is verified against its ' +
     "issuer's published keys and matched against the trust policies. The answer is a bearer token of " +
     "at most 15 minutes carrying only the matching policy's permissions; it cannot be refreshed. " +
-    'An invalid token answers 401, a valid one no policy matches 403. Every exchange is in the audit trail.',
+    'An invalid token answers 401, a valid one no policy matches 403. Every exchange is in the audit trail. ' +
+    'One client address gets at most 50 refused exchanges in 15 minutes, then 429 with `Retry-After`.',
   tags,
   access: { public: true },
   body: CiTokenRequest,
@@ -90,6 +91,7 @@ export const postCiToken = defineRoute({
     'TOKEN_EXPIRED',
     'INSUFFICIENT_PERMISSION',
     'PLAN_UPGRADE_REQUIRED',
+    'RATE_LIMIT_EXCEEDED',
     'SERVICE_UNAVAILABLE',
   ],
   handler: async ({ body, services, ctx }) => ({

@@ -503,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a CI provider's ID token for a short-lived access token
-         * @description Keyless CI sign-in: the ID token (GitHub Actions, GitLab `id_tokens:`…) is verified against its issuer's published keys and matched against the trust policies. The answer is a bearer token of at most 15 minutes carrying only the matching policy's permissions; it cannot be refreshed. An invalid token answers 401, a valid one no policy matches 403. Every exchange is in the audit trail.
+         * @description Keyless CI sign-in: the ID token (GitHub Actions, GitLab `id_tokens:`…) is verified against its issuer's published keys and matched against the trust policies. The answer is a bearer token of at most 15 minutes carrying only the matching policy's permissions; it cannot be refreshed. An invalid token answers 401, a valid one no policy matches 403. Every exchange is in the audit trail. One client address gets at most 50 refused exchanges in 15 minutes, then 429 with `Retry-After`.
          */
         post: operations["exchangeCiToken"];
         delete?: never;
@@ -5550,6 +5550,16 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  EXCHANGE_WINDOW_SECONDS,
+  MAX_REFUSED_EXCHANGES_PER_ADDRESS,
+} from '../../../server/auth/ci-exchange.ts';
 import { CiIssuers } from '../../../server/auth/ci-issuers.ts';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { postCiToken } from '../../../server/routes/auth.ts';
 import { getCiTrust, postCiTrust } from '../../../server/routes/ci-trust.ts';
 import { createScanRoute } from '../../../server/routes/scans.ts';
 import { apiClient, expectError, okBody, type ApiClient, type RouteBody } from '../../helpers/api-client.ts';
-import type { TestApp } from '../../helpers/app.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { githubClaims, startOidcIssuer, type OidcIssuer } from '../../fixtures/ci-oidc-issuer.ts';
@@ -164,6 +168,50 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
       403,
       'INSUFFICIENT_PERMISSION',
     );
+  });
+
+  it('refuses an address its 51st refused exchange in 15 minutes (429, Retry-After), while issued tokens do not count', async () => {
+    // An app of its own: every request here comes from 127.0.0.1, so the other tests' refusals
+    // would share the address's allowance.
+    const own = await startTestApp({ env: { SCANWARD_CI_OIDC_ISSUERS: issuer.issuer } });
+    try {
+      own.services.ciIssuers = new CiIssuers({ ca: issuer.ca });
+      const tenant = await factory.tenant(own);
+      const repo = `acme-${randomBytes(4).toString('hex')}/web`;
+      const audience = `https://scanward.example.test/${repo}`;
+      okBody(
+        await tenant.api.call(postCiTrust, {
+          body: {
+            name: 'limited',
+            issuer: issuer.issuer,
+            audience,
+            conditions: { repository: repo },
+            permissions: ['read:scans'],
+          },
+        }),
+        201,
+      );
+      const client = apiClient(own);
+      const valid = await issuer.sign(claimsOf(repo), { aud: audience });
+      const attempt = (idToken: string) => client.call(postCiToken, { body: { id_token: idToken } });
+      // A token of another repository verifies but matches no policy: refused, and counted.
+      const refused = await issuer.sign(claimsOf(`${repo}-fork`), { aud: audience });
+      for (let i = 0; i < MAX_REFUSED_EXCHANGES_PER_ADDRESS - 1; i++) {
+        if (i % 2) await expectError(await attempt(refused), 403, 'INSUFFICIENT_PERMISSION');
+        else await expectError(await attempt('not-a-jwt'), 401, 'INVALID_TOKEN');
+      }
+      // Issued tokens give their reservation back: three more fit before the last refusal.
+      for (let i = 0; i < 3; i++) okBody(await attempt(valid), 200);
+      await expectError(await attempt('not-a-jwt'), 401, 'INVALID_TOKEN');
+
+      const limited = await attempt(valid);
+      await expectError(limited, 429, 'RATE_LIMIT_EXCEEDED');
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(EXCHANGE_WINDOW_SECONDS);
+    } finally {
+      await own.close();
+    }
   });
 
   it('refuses a token for another audience, from an untrusted issuer, expired, not yet valid, unsigned or signed by an unknown key (401)', async () => {
