@@ -59,7 +59,8 @@ export interface Followed {
   timedOut: boolean;
 }
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** The statuses a scan ends in. */
+export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export async function followScan(
   deps: FollowDeps,

@@ -14,7 +14,7 @@ import { ACTION_VERSION } from '../core/version.ts';
 import { ScanwardClient } from './client.ts';
 import { acquireCredentials } from './credentials.ts';
 import type { HttpDeps } from './http.ts';
-import { followScan, type StreamSettings } from './follow.ts';
+import { followScan, TERMINAL, type StreamSettings } from './follow.ts';
 import type { FindingRefBody } from './responses.ts';
 
 /**
@@ -38,8 +38,6 @@ export interface RemoteScanDeps {
   /** How the event stream is followed (follow.ts); tests shorten the stall bound. */
   stream?: Partial<StreamSettings> | undefined;
 }
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export function remoteScanSource(service: ServiceInputs, deps: RemoteScanDeps): ScanSource {
   const client = serviceClient(service, deps);

@@ -11954,6 +11954,7 @@ const STREAM_SETTINGS = {
 const DEFAULT_RETRY_MS = 3000;
 /** Reopen the stream this long after the credentials fell due for a refresh (so the next request refreshes them). */
 const RENEW_AFTER_DUE_MS = 1000;
+/** The statuses a scan ends in. */
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 async function followScan(deps, client, scanId, request, deadline) {
     const progress = new ProgressLog((line) => deps.log.info(line));
@@ -12214,7 +12215,6 @@ function formatSeconds(ms) {
 
 
 
-const remote_scan_TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 function remoteScanSource(service, deps) {
     const client = serviceClient(service, deps);
     return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
@@ -12291,7 +12291,7 @@ async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
     }
     catch (error) {
         // The step is ending without a result: do not leave the scan holding a concurrency slot.
-        if (!scan || !remote_scan_TERMINAL.has(scan.status))
+        if (!scan || !TERMINAL.has(scan.status))
             await cancelQuietly(log, client, scanId);
         if (http.signal?.aborted)
             return { kind: 'aborted', scanId, links };
