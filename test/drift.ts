@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { buildIfStale } from '../server/cli/build.mjs';
+import { generatedDocs, prettierMarkdown } from '../server/cli/docs.ts';
 
 /**
  * `npm run check:drift`: fails when a committed, generated file differs from a
@@ -17,6 +18,8 @@ import { buildIfStale } from '../server/cli/build.mjs';
  *   - console/dist/       vs a fresh Vite build of console/ (fix: npm run build:console)
  *   - server/queries/     vs the SQL of every repository query, generated afresh against a
  *                         new migrated database (fix: npm run sql; see server/cli/sql.ts)
+ *   - the generated tables of docs/architecture.md (the import rules, the table modules) and
+ *     docs/roles.md (routes × roles) vs their sources (fix: npm run docs; server/cli/docs.ts)
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -174,15 +177,21 @@ async function queriesCheck(): Promise<string | undefined> {
   }
 }
 
+async function docsCheck(): Promise<string | undefined> {
+  const fresh = await generatedDocs(prettierMarkdown);
+  const problems = [...fresh].map(([file, text]) => textDrift(path.join(ROOT, file), text, 'npm run docs'));
+  return problems.find((problem) => problem !== undefined);
+}
+
 async function main(): Promise<void> {
   // The queries first, alone: their embedded database starts (initdb, in WebAssembly) within
   // a connection timeout, which two bundlers building beside it on a small machine can exceed.
   const queries = await queriesCheck();
-  const checks = [openApiCheck(), distCheck(), consoleApiCheck(), consoleBuildCheck()];
+  const checks = [openApiCheck(), distCheck(), consoleApiCheck(), consoleBuildCheck(), docsCheck()];
   const problems = [queries, ...(await Promise.all(checks))].filter((p): p is string => p !== undefined);
   if (problems.length === 0) {
     console.log(
-      'check:drift: docs/openapi.json, dist/, console/src/api/schema.d.ts, console/dist/ and server/queries/ match fresh generations',
+      'check:drift: docs/openapi.json, dist/, console/src/api/schema.d.ts, console/dist/, server/queries/ and the generated docs tables match fresh generations',
     );
     return;
   }
