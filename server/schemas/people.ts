@@ -132,7 +132,10 @@ export const AuditEvent = z
   .object({
     id: z.string(),
     action: AuditAction,
-    actor: Person.nullable().meta({ description: 'Who acted; null when nobody signed in (a failed log-in)' }),
+    actor: Person.nullable().meta({
+      description:
+        'Who acted; null when no person did: nobody signed in (a failed log-in), or the service itself (an acceptance that lapsed)',
+    }),
     target: Person.nullable().meta({
       description:
         'Whom or what it was done to: a person (id and e-mail), or an object by its id (a finding, an API key, a webhook; e-mail null); null when nothing in particular',

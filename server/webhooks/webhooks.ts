@@ -57,6 +57,27 @@ export function presentDelivery(row: DeliveryRow) {
   };
 }
 
+/** The service disabled a webhook (its receiver is gone, or kept failing): `webhook.updated`, no actor. */
+export async function auditWebhookDisabled(
+  db: Db,
+  orgId: string,
+  id: string,
+  webhook: Pick<WebhookRow, 'url' | 'events'>,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await recordAuditEvent(
+    db,
+    {
+      orgId,
+      action: 'webhook.updated',
+      target: { id, email: null },
+      details: { ...auditedWebhook(webhook), active: 'true → false', reason },
+    },
+    now,
+  );
+}
+
 /** What the audit trail says of a webhook: its receiver's host and its events. */
 function auditedWebhook(row: Pick<WebhookRow, 'url' | 'events'>): Record<string, string> {
   let host = '';

@@ -1254,8 +1254,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The due-date policy by severity
-         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date.
+         * The triage policy: due dates by severity, justification rule
+         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date. `require_justification`: whether `accepted` and `false_positive` need a justification (default false).
          *
          *     API key permission: `read:findings`.
          *
@@ -1263,8 +1263,8 @@ export interface paths {
          */
         get: operations["getSlaPolicy"];
         /**
-         * Change the due-date policy
-         * @description Replaces the policy (every severity). Applies to findings detected from now on; existing due dates stay as they are.
+         * Change the triage policy
+         * @description Replaces the days (every severity), and `require_justification` when given (absent: unchanged). Days apply to findings detected from now on; existing due dates stay as they are. Recorded in the audit trail (`settings.sla_changed`, each changed field `before → after`).
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -2218,7 +2218,7 @@ export interface components {
             update: {
                 status: components["schemas"]["FindingStatus"];
                 notes?: string;
-                /** @description Why: required when `status` is `accepted` or `false_positive` */
+                /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
                 justification?: string;
                 /**
                  * Format: date-time
@@ -2274,7 +2274,7 @@ export interface components {
              */
             due_date?: string | null;
             notes?: string | null;
-            /** @description Why: required when `status` is `accepted` or `false_positive` */
+            /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
             justification?: string;
             /**
              * Format: date-time
@@ -2960,18 +2960,19 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
-            /** @description Who acted; null when nobody signed in (a failed log-in) */
+            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted";
+            /** @description Who acted; null when no person did: nobody signed in (a failed log-in), or the service itself (an acceptance that lapsed) */
             actor: {
                 id: string | null;
                 email: string | null;
             } | null;
-            /** @description Whom it was done to */
+            /** @description Whom or what it was done to: a person (id and e-mail), or an object by its id (a finding, an API key, a webhook; e-mail null); null when nothing in particular */
             target: {
                 id: string | null;
                 email: string | null;
             } | null;
             ip: string | null;
+            /** @description What changed, as text (a changed setting as `before → after`); never a secret (no key, token, password or webhook secret) */
             details: {
                 [key: string]: string;
             };
@@ -2990,6 +2991,20 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
+            /** @description Whether a move to `accepted` or `false_positive` needs a justification (`justification`, or `notes` standing for it); false (the default): it is optional, as every field of a finding update is */
+            require_justification: boolean;
+        };
+        SlaPolicyChange: {
+            /** @example 7 */
+            critical: number;
+            /** @example 30 */
+            high: number;
+            /** @example 90 */
+            medium: number;
+            /** @example 180 */
+            low: number;
+            /** @description Require a justification for `accepted` and `false_positive` (422 `VALIDATION_ERROR` on `justification` without one); absent: unchanged */
+            require_justification?: boolean;
         };
         CiTrustPolicy: {
             /** @example citp_0123456789abcdefghijklmn */
@@ -8977,7 +8992,9 @@ export interface operations {
                 per_page?: number;
                 /** @description The actor's user id or e-mail */
                 actor?: string;
-                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
+                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted";
+                /** @description What the event was done to: a user's id or e-mail, or a finding, API key or webhook id */
+                target?: string;
                 /** @description Events at or after this moment */
                 from?: string;
                 /** @description Events before this moment */
@@ -9223,7 +9240,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SlaPolicy"];
+                "application/json": components["schemas"]["SlaPolicyChange"];
             };
         };
         responses: {
