@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Change the status of many findings
-         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing.
+         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing. With `accepted` or `false_positive`, `update.justification` (or else `update.notes`) is the reason kept on each finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -367,7 +367,7 @@ export interface paths {
         head?: never;
         /**
          * Update a finding
-         * @description Changes status and triage fields. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes.
+         * @description Changes status and triage fields; every field is optional. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes. With `accepted` or `false_positive`, `justification` (or else `notes`) is the reason kept on the finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -1203,7 +1203,7 @@ export interface paths {
         };
         /**
          * List the organization's audit events
-         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail), newest first. Filter by `actor` (user id or e-mail), `action` and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
+         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail); who accepted a risk or revoked an acceptance (and which lapsed), made or revoked an API key, changed the triage policy, created, changed or deleted a webhook; newest first. Details say what changed, never a secret. Filter by `actor` (user id or e-mail), `action`, `target` (an id, or a person’s e-mail) and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
          *
          *     Bearer tokens only (API keys are refused).
          *
