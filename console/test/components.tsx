@@ -5,6 +5,7 @@ import {
   scanRequestOf,
   ScanOptionsFields,
 } from '../src/pages/scan-options';
+import { AuditEvents } from '../src/pages/settings/audit-events';
 
 /**
  * Console components that are a part of a form rather than a page or a settings section,
@@ -40,6 +41,12 @@ function ScanOptionsForm() {
   );
 }
 
+/** The audit trail of the People page, as it shows there (reloaded when the people change: never, here). */
+function AuditTrail() {
+  return <AuditEvents changes="" />;
+}
+
 export const COMPONENTS: Record<string, ComponentType> = {
   'scan-options': ScanOptionsForm,
+  'audit-events': AuditTrail,
 };

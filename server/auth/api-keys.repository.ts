@@ -88,8 +88,12 @@ export async function revokeLiveApiKey(
   keyId: string,
   now: Date,
   userId?: string,
-): Promise<boolean> {
-  return (await liveKeys(db, orgId, userId).where({ id: keyId }).update({ revoked_at: now })) > 0;
+): Promise<Pick<ApiKeyRow, 'id' | 'name' | 'prefix' | 'user_id'> | undefined> {
+  const [row] = await liveKeys(db, orgId, userId)
+    .where({ id: keyId })
+    .update({ revoked_at: now })
+    .returning(['id', 'name', 'prefix', 'user_id']);
+  return row;
 }
 
 /** Revokes every live key of the user; returns how many. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/index.ts';
+import { recordAuditEvent } from '../identity/audit.ts';
 import { newId } from '../identity/ids.ts';
 import { insufficientPermission } from '../errors.ts';
 import { ownerScope, permissionsBeyondRole } from '../http/policy.ts';
@@ -19,7 +20,9 @@ import { API_KEY_PREFIX, hashApiKey } from './gatekeeper.ts';
  * API keys of an organization. The secret is `sw_` + 32 random bytes in
  * base64url; only its SHA-256 is stored (a key has 256 bits of entropy, so a
  * fast hash is enough) with the first characters kept for recognition. Every
- * query is scoped by organization. A key acts as the user who created it.
+ * query is scoped by organization. A key acts as the user who created it. Making and
+ * revoking a key are audit events (`api_key.created`, `api_key.revoked`: its name, its
+ * recognition prefix and permissions; never the secret or its hash).
  */
 export const API_KEY_RECOGNITION_LENGTH = 10;
 
@@ -54,11 +57,40 @@ export interface NewApiKey {
 /** Creates a key for the user; the returned `key` is the only time the secret exists outside the caller. */
 export async function createApiKey(
   db: Db,
-  owner: { orgId: string; userId: string },
+  owner: { orgId: string; userId: string; email: string },
   input: NewApiKey,
   now = new Date(),
 ): Promise<ApiKeyRecord & { key: string }> {
   const key = generateApiKey();
+  return db.transaction(async (trx) => {
+    const created = await insertKey(trx, owner, input, key, now);
+    await recordAuditEvent(
+      trx,
+      {
+        orgId: owner.orgId,
+        action: 'api_key.created',
+        actor: { id: owner.userId, email: owner.email },
+        target: { id: created.id, email: null },
+        details: {
+          name: created.name,
+          prefix: created.prefix,
+          permissions: created.permissions.join(' '),
+          expires_at: created.expires_at ?? 'never',
+        },
+      },
+      now,
+    );
+    return { ...created, key };
+  });
+}
+
+async function insertKey(
+  db: Db,
+  owner: { orgId: string; userId: string },
+  input: NewApiKey,
+  key: string,
+  now: Date,
+): Promise<ApiKeyRecord> {
   const row = await insertApiKey(db, {
     id: newId('key'),
     org_id: owner.orgId,
@@ -70,7 +102,7 @@ export async function createApiKey(
     created_at: now,
     expires_at: input.expiresAt,
   });
-  return { ...present(row), key };
+  return present(row);
 }
 
 /**
@@ -105,7 +137,22 @@ export async function revokeApiKey(
   keyId: string,
   now = new Date(),
 ): Promise<boolean> {
-  return revokeLiveApiKey(db, caller.org.id, keyId, now, ownerScope(caller));
+  return db.transaction(async (trx) => {
+    const revoked = await revokeLiveApiKey(trx, caller.org.id, keyId, now, ownerScope(caller));
+    if (!revoked) return false;
+    await recordAuditEvent(
+      trx,
+      {
+        orgId: caller.org.id,
+        action: 'api_key.revoked',
+        actor: { id: caller.user.id, email: caller.user.email },
+        target: { id: revoked.id, email: null },
+        details: { name: revoked.name, prefix: revoked.prefix, owner_id: revoked.user_id },
+      },
+      now,
+    );
+    return true;
+  });
 }
 
 /** A key never exceeds its creator's role: permissions the role does not grant are refused (403). */

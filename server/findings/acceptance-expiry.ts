@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
 import { appendEvents, type NewDomainEvent } from '../events/outbox.ts';
+import { recordAuditEvents } from '../identity/audit.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
 import { insertHistoryRows } from './finding-history.repository.ts';
 import { findingListRows } from './findings-lifecycle.repository.ts';
@@ -18,7 +19,8 @@ import { findingListItem } from './views.ts';
  * one transaction per pass: status `open` with the risk decision cleared, a history
  * entry by `system`, and the domain events `vulnerability.found` (as for a finding a
  * scan reopens: the list view with `scan_id`, here the last scan that saw it) and
- * `finding.updated`. Answers the ids it reopened.
+ * `finding.updated`, and the audit event `risk.acceptance_expired` (no actor: the
+ * service did it). Answers the ids it reopened.
  */
 export async function reopenExpiredAcceptances(db: Db, now = new Date(), limit = 500): Promise<string[]> {
   return db.transaction(async (trx) => {
@@ -33,6 +35,16 @@ export async function reopenExpiredAcceptances(db: Db, now = new Date(), limit =
         ids.map((id) => statusChange(orgId, id, 'accepted', 'open', SYSTEM_ACTOR, now)),
       );
       await bumpFindingsVersion(trx, orgId);
+      await recordAuditEvents(
+        trx,
+        ids.map((id) => ({
+          orgId,
+          action: 'risk.acceptance_expired' as const,
+          target: { id, email: null },
+          details: { to: 'open' },
+        })),
+        now,
+      );
       const events: NewDomainEvent[] = [];
       for (const row of await findingListRows(trx, orgId, ids)) {
         const item = findingListItem(row);

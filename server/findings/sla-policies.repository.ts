@@ -9,13 +9,20 @@ export interface SlaPolicyRow {
   high_days: number;
   medium_days: number;
   low_days: number;
+  /** Whether `accepted` and `false_positive` need a justification (docs/finding-lifecycle.md). */
+  require_justification: boolean;
   updated_by: string | null;
   updated_at: Date;
 }
 
+/** A row to write: the justification switch keeps its stored value (or the default, off) when absent. */
+export type NewSlaPolicyRow = Omit<SlaPolicyRow, 'require_justification'> & {
+  require_justification?: boolean;
+};
+
 declare module 'knex/types/tables.js' {
   interface Tables {
-    sla_policies: Knex.CompositeTableType<SlaPolicyRow, SlaPolicyRow, Partial<SlaPolicyRow>>;
+    sla_policies: Knex.CompositeTableType<SlaPolicyRow, NewSlaPolicyRow, Partial<SlaPolicyRow>>;
   }
 }
 
@@ -27,7 +34,7 @@ export async function findSlaPolicy(db: Db, orgId: string): Promise<SlaPolicyRow
 export async function saveSlaPolicy(
   db: Db,
   orgId: string,
-  row: Omit<SlaPolicyRow, 'org_id'>,
+  row: Omit<NewSlaPolicyRow, 'org_id'>,
 ): Promise<SlaPolicyRow> {
   const [saved] = await db('sla_policies')
     .insert({ ...row, org_id: orgId })

@@ -1,6 +1,7 @@
 import type { Db } from '../db/index.ts';
 import { appendEvent, appendEvents } from '../events/outbox.ts';
 import { AppError, notFound } from '../errors.ts';
+import { recordAuditEvents, type AuditRecord } from '../identity/audit.ts';
 import { newId } from '../identity/ids.ts';
 import { JUSTIFIED_STATUSES } from '../schemas/findings.ts';
 import type {
@@ -24,12 +25,14 @@ import {
 } from './findings-triage.repository.ts';
 import type { CommentRow, FindingRow } from './rows.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
+import { requiresJustification } from './sla.ts';
 
 /**
  * What people do to findings: change status and triage fields, comment, and
  * change many at once. Any status may follow any other; every change of status
  * writes a history entry naming the acting user's e-mail (for an API key, its
- * creator's). Every change appends `finding.updated` to the domain-event outbox.
+ * creator's). Every change appends `finding.updated` to the domain-event outbox, and
+ * every risk acceptance given or revoked is an audit event (docs/security.md).
  */
 
 export interface Actor {
@@ -48,6 +51,8 @@ export async function updateFinding(
   return db.transaction(async (trx) => {
     const current = await lockFindingForTriage(trx, actor.orgId, findingId);
     if (!current) throw notFound('finding');
+    await assertJustified(trx, actor.orgId, change);
+    const justification = justificationOf(change);
 
     const values: Partial<FindingRow> = { updated_at: now, ...acceptanceOf(change, actor, now) };
     if (change.assignee !== undefined) values.assignee = change.assignee;
@@ -65,7 +70,7 @@ export async function updateFinding(
           change.status,
           actor.email,
           now,
-          change.justification ?? null,
+          justification ?? null,
           change.notes ?? null,
         ),
       ]);
@@ -80,6 +85,7 @@ export async function updateFinding(
     const row = await updateFindingTriage(trx, actor.orgId, findingId, values);
     if (!row) throw notFound('finding');
     const updated = presentTriaged(row);
+    await recordAuditEvents(trx, riskAudit(actor, [current], change, justification), now);
     await appendEvent(
       trx,
       actor.orgId,
@@ -101,17 +107,13 @@ type AcceptanceValues = Pick<
 
 /**
  * The risk decision a status change records (docs/finding-lifecycle.md, "Accepting a
- * risk"): a move to `accepted` or `false_positive` keeps its justification (required
- * by the request schema), who gave it and when, and for `accepted` its expiry, which
- * must lie in the future; a move to any other status clears them (the history keeps
- * every justification). No status in the change: nothing to record.
+ * risk"): a move to `accepted` or `false_positive` keeps its justification (see
+ * `justificationOf`; null when none was given), who gave it and when, and for `accepted`
+ * its expiry, which must lie in the future; a move to any other status clears them (the
+ * history keeps every justification). No status in the change: nothing to record.
  */
 function acceptanceOf(
-  change: {
-    status?: FindingStatus | undefined;
-    justification?: string | undefined;
-    expires_at?: string | undefined;
-  },
+  change: TriageChange,
   actor: Actor,
   now: Date,
 ): AcceptanceValues | Record<string, never> {
@@ -124,11 +126,98 @@ function acceptanceOf(
     throw new AppError(422, 'VALIDATION_ERROR', 'expires_at: must be in the future', 'expires_at');
   }
   return {
-    justification: change.justification ?? null,
+    justification: justificationOf(change) ?? null,
     justified_by: actor.email,
     justified_at: now,
     acceptance_expires_at: expires,
   };
+}
+
+/** What of a finding update or bulk update decides its risk decision. */
+interface TriageChange {
+  status?: FindingStatus | undefined;
+  justification?: string | undefined;
+  notes?: string | null | undefined;
+  expires_at?: string | undefined;
+}
+
+const isJustified = (status: FindingStatus | undefined): boolean =>
+  (JUSTIFIED_STATUSES as readonly string[]).includes(status ?? '');
+
+/**
+ * The justification a move to `accepted` or `false_positive` records: `justification`, or
+ * when it is absent the change's `notes` (trimmed; a blank note is none), as the interface
+ * spec's requests send it (`{"status": "accepted", "notes": "risk accepted"}`). Undefined for
+ * other changes and for one with neither.
+ */
+function justificationOf(change: TriageChange): string | undefined {
+  if (!isJustified(change.status)) return undefined;
+  if (change.justification !== undefined) return change.justification;
+  const note = change.notes?.trim();
+  return note ? note : undefined;
+}
+
+/**
+ * A justification is optional unless the organization's triage policy requires one
+ * (`require_justification`, Settings → Triage policy): then a move to `accepted` or
+ * `false_positive` without `justification` or `notes` is 422 naming `justification`.
+ */
+async function assertJustified(
+  db: Db,
+  orgId: string,
+  change: TriageChange,
+  field = 'justification',
+): Promise<void> {
+  if (!isJustified(change.status) || justificationOf(change) !== undefined) return;
+  if (!(await requiresJustification(db, orgId))) return;
+  throw new AppError(
+    422,
+    'VALIDATION_ERROR',
+    `${field}: is required when status is ${change.status} (this organization's triage policy requires one)`,
+    field,
+  );
+}
+
+/**
+ * The audit events of a change of findings' risk decision: `risk.accepted` for each finding
+ * the change sets `accepted` (again: a new justification or expiry), `risk.acceptance_revoked`
+ * for each it moves out of `accepted`. The details say from which status, the justification
+ * and the expiry (or to which status).
+ */
+function riskAudit(
+  actor: Actor,
+  findings: readonly { id: string; status: FindingStatus }[],
+  change: TriageChange,
+  justification: string | undefined,
+): AuditRecord[] {
+  if (change.status === undefined) return [];
+  const by = { id: actor.userId, email: actor.email };
+  const events: AuditRecord[] = [];
+  for (const finding of findings) {
+    const target = { id: finding.id, email: null };
+    if (change.status === 'accepted') {
+      events.push({
+        orgId: actor.orgId,
+        action: 'risk.accepted',
+        actor: by,
+        target,
+        details: {
+          from: finding.status,
+          justification: justification ?? '',
+          expires_at: change.expires_at === undefined ? 'never' : new Date(change.expires_at).toISOString(),
+        },
+      });
+    } else if (finding.status === 'accepted') {
+      events.push({
+        orgId: actor.orgId,
+        action: 'risk.acceptance_revoked',
+        actor: by,
+        target,
+        details: { to: change.status },
+      });
+    }
+  }
+  return events;
 }
 
 /** The answer of PATCH /findings/{id}: the triage fields after the change. */
@@ -190,9 +279,11 @@ export async function bulkUpdateStatus(
   now = new Date(),
 ): Promise<BulkUpdateResult> {
   const ids = [...new Set(request.finding_ids)];
-  const { status, notes, justification } = request.update;
+  const { status, notes } = request.update;
+  const justification = justificationOf(request.update);
   const acceptance = acceptanceOf(request.update, actor, now) as AcceptanceValues;
   return db.transaction(async (trx) => {
+    await assertJustified(trx, actor.orgId, request.update, 'update.justification');
     const found = await lockFindingsForTriage(trx, actor.orgId, ids);
     const existing = new Set(found.map((f) => f.id));
     const failed = ids
@@ -243,6 +334,7 @@ export async function bulkUpdateStatus(
       );
     }
     if (changing.length > 0) await bumpFindingsVersion(trx, actor.orgId);
+    await recordAuditEvents(trx, riskAudit(actor, found, request.update, justification), now);
     await appendEvents(
       trx,
       actor.orgId,

@@ -156,7 +156,13 @@ export interface RouteResult {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRoute = RouteSpec<any, any, any, any>;
 
-/** Declares a route; the identity function exists for type inference. */
+/**
+ * Declares a route. A JSON request body is made strict here, at one depth for every route
+ * (`strictBody`): a field the contract does not declare is a 422 naming it, and the OpenAPI
+ * document says `additionalProperties: false`. A form body (`bodyType: 'form'`, the OAuth2
+ * password grant of `POST /api/v1/auth/token`) is not: OAuth clients send `grant_type`,
+ * `scope`, `client_id` and the like, which it ignores. Responses are never made strict.
+ */
 export function defineRoute<
   P extends AnyObject | undefined = undefined,
   Q extends AnyObject | undefined = undefined,
@@ -164,7 +170,99 @@ export function defineRoute<
   H extends AnyObject | undefined = undefined,
   R extends Record<number, ResponseSpec> = Record<number, ResponseSpec>,
 >(spec: RouteSpec<P, Q, B, H, R>): RouteSpec<P, Q, B, H, R> {
-  return spec;
+  if (!spec.body || spec.bodyType === 'form') return spec;
+  return { ...spec, body: strictBody(spec.body) };
+}
+
+const strictCopies = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * The schema with every object in it strict: an object that strips unknown keys (zod's default)
+ * refuses them instead (`unrecognized_keys`), nested objects too, through optional, nullable,
+ * default, array, union, intersection, record, tuple, pipe and lazy. An object that says what
+ * to do with other keys itself (`z.looseObject`, a `catchall`) keeps its rule. The copies keep
+ * their checks (refinements) and metadata, id included, so the OpenAPI document names the same
+ * components; one copy per schema, so a component used twice is one component.
+ */
+export function strictBody<T extends z.ZodType>(schema: T): T {
+  return strictCopy(schema) as T;
+}
+
+function strictCopy(schema: z.ZodType): z.ZodType {
+  const known = strictCopies.get(schema);
+  if (known) return known;
+  const copy = rebuild(schema);
+  strictCopies.set(schema, copy);
+  return copy;
+}
+
+type Def = Record<string, unknown> & { type: string };
+
+function rebuild(schema: z.ZodType): z.ZodType {
+  const def = schema._zod.def as unknown as Def;
+  const inner = (key: string): Partial<Def> => (def[key] ? { [key]: strictCopy(def[key] as z.ZodType) } : {});
+  switch (def.type) {
+    case 'object': {
+      const shape = Object.fromEntries(
+        Object.entries(def.shape as Record<string, z.ZodType>).map(([key, value]) => [
+          key,
+          strictCopy(value),
+        ]),
+      );
+      return copyWith(schema, { ...def, shape, catchall: def.catchall ?? z.never() });
+    }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      return copyWith(schema, { ...def, ...inner('innerType') });
+    case 'array':
+      return copyWith(schema, { ...def, ...inner('element') });
+    case 'record':
+      return copyWith(schema, { ...def, ...inner('valueType') });
+    case 'union':
+      return copyWith(schema, { ...def, options: (def.options as z.ZodType[]).map(strictCopy) });
+    case 'intersection':
+      return copyWith(schema, { ...def, ...inner('left'), ...inner('right') });
+    case 'tuple':
+      return copyWith(schema, {
+        ...def,
+        items: (def.items as z.ZodType[]).map(strictCopy),
+        ...(def.rest ? inner('rest') : {}),
+      });
+    case 'pipe':
+      return copyWith(schema, { ...def, ...inner('in'), ...inner('out') });
+    case 'lazy': {
+      const getter = def.getter as () => z.ZodType;
+      return copyWith(schema, { ...def, getter: () => strictCopy(getter()) });
+    }
+    default:
+      return schema;
+  }
+}
+
+/**
+ * A copy of the schema with another definition, its metadata (and id) carried over; the schema
+ * itself when nothing in the definition changed (a leaf, or a wrapper of one).
+ */
+function copyWith(schema: z.ZodType, def: Def): z.ZodType {
+  const old = schema._zod.def as unknown as Def;
+  const same = (a: unknown, b: unknown): boolean =>
+    a === b ||
+    (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i])) ||
+    (def.type === 'object' &&
+      a === def.shape &&
+      Object.entries(a as Record<string, unknown>).every(
+        ([k, v]) => (b as Record<string, unknown>)[k] === v,
+      ));
+  if (Object.keys(def).every((key) => same(def[key], old[key]))) return schema;
+  const copy = schema.clone(def as unknown as typeof schema._zod.def, { parent: true });
+  const id = (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
+  if (id !== undefined) z.globalRegistry.add(copy, { id });
+  return copy;
 }
 
 /** Koa path syntax of an OpenAPI path. */
@@ -211,6 +309,11 @@ function parseInput<T extends z.ZodType>(schema: T, value: unknown, source: Inpu
   const result = schema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0]!;
+    if (issue.code === 'unrecognized_keys') {
+      // A field the contract does not declare (strictBody): named by its path, as any bad field is.
+      const path = issueField({ ...issue, path: [...issue.path, issue.keys[0]!] });
+      throw invalid(path, 'is not a field of this request (unknown fields are refused)');
+    }
     const path = issueField(issue);
     const field = path === undefined ? undefined : fieldName(path, source);
     const position = issue.path.find((segment) => typeof segment === 'number');

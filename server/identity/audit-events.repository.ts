@@ -32,14 +32,18 @@ export interface AuditEventFilter {
   /** An actor's user id or e-mail (compared without regard to case). */
   actor?: string;
   action?: string;
+  /** A target's id (a user, finding, API key or webhook id) or e-mail (compared without regard to case). */
+  target?: string;
   /** Inclusive lower bound of `created_at`. */
   from?: Date;
   /** Exclusive upper bound of `created_at`. */
   to?: Date;
 }
 
-export async function insertAuditEvent(db: Db, row: NewAuditEventRow): Promise<void> {
-  await db('audit_events').insert({ ...row, details: JSON.stringify(row.details) as never });
+export async function insertAuditEvents(db: Db, rows: readonly NewAuditEventRow[]): Promise<void> {
+  await db('audit_events').insert(
+    rows.map((row) => ({ ...row, details: JSON.stringify(row.details) as never })),
+  );
 }
 
 function filtered(db: Db, orgId: string, filter: AuditEventFilter) {
@@ -49,6 +53,12 @@ function filtered(db: Db, orgId: string, filter: AuditEventFilter) {
     void query.where((q) => q.where('actor_id', actor).orWhereRaw('lower(actor_email) = lower(?)', [actor]));
   }
   if (filter.action !== undefined) void query.where('action', filter.action);
+  if (filter.target !== undefined) {
+    const target = filter.target;
+    void query.where((q) =>
+      q.where('target_id', target).orWhereRaw('lower(target_email) = lower(?)', [target]),
+    );
+  }
   if (filter.from !== undefined) void query.where('created_at', '>=', filter.from);
   if (filter.to !== undefined) void query.where('created_at', '<', filter.to);
   return query;

@@ -72,7 +72,12 @@ set
 where
   "org_id" = $2
   and "revoked_at" is null
-  and "id" = $3;
+  and "id" = $3
+returning
+  "id",
+  "name",
+  "prefix",
+  "user_id";
 
 -- revokeLiveApiKey (one user)
 update "api_keys"
@@ -82,7 +87,12 @@ where
   "org_id" = $2
   and "revoked_at" is null
   and "user_id" = $3
-  and "id" = $4;
+  and "id" = $4
+returning
+  "id",
+  "name",
+  "prefix",
+  "user_id";
 
 -- revokeUserApiKeys
 update "api_keys"

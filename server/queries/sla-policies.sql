@@ -19,11 +19,12 @@ insert into
     "low_days",
     "medium_days",
     "org_id",
+    "require_justification",
     "updated_at",
     "updated_by"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7)
+  ($1, $2, $3, $4, $5, $6, $7, $8)
 on conflict ("org_id") do update
 set
   "critical_days" = excluded."critical_days",
@@ -31,6 +32,7 @@ set
   "low_days" = excluded."low_days",
   "medium_days" = excluded."medium_days",
   "org_id" = excluded."org_id",
+  "require_justification" = excluded."require_justification",
   "updated_at" = excluded."updated_at",
   "updated_by" = excluded."updated_by"
 returning

@@ -91,7 +91,10 @@ limit
 
 -- findWebhookFailingSince
 select
-  "failing_since"
+  "failing_since",
+  "active",
+  "url",
+  "events"
 from
   "webhooks"
 where

@@ -38,7 +38,7 @@ export const postApiKey = defineRoute({
     assertKeyWithinRole(principal.user.role, body.permissions);
     const created = await createApiKey(
       services.db,
-      { orgId: principal.org.id, userId: principal.user.id },
+      { orgId: principal.org.id, userId: principal.user.id, email: principal.user.email },
       {
         name: body.name,
         permissions: body.permissions,

@@ -13,8 +13,11 @@ export const listAuditEventsRoute = defineRoute({
   summary: "List the organization's audit events",
   description:
     'Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who ' +
-    'signed in and who failed to (a failed log-in of a known e-mail), newest first. Filter by `actor` (user id ' +
-    'or e-mail), `action` and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.',
+    'signed in and who failed to (a failed log-in of a known e-mail); who accepted a risk or revoked an ' +
+    'acceptance (and which lapsed), made or revoked an API key, changed the triage policy, created, changed or ' +
+    'deleted a webhook; newest first. Details say what changed, never a secret. Filter by `actor` (user id or ' +
+    'e-mail), `action`, `target` (an id, or a person’s e-mail) and `from`/`to` (dates or ISO 8601 date-times). ' +
+    'Events are never removed.',
   tags,
   access: { bearerOnly: true, admin: true },
   query: AuditEventQuery,

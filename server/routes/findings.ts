@@ -180,7 +180,7 @@ export const bulkUpdateFindingsRoute = defineRoute({
   operationId: 'bulkUpdateFindings',
   summary: 'Change the status of many findings',
   description:
-    'Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing.',
+    'Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing. With `accepted` or `false_positive`, `update.justification` (or else `update.notes`) is the reason kept on each finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.',
   tags,
   access: { permission: 'write:findings' },
   body: BulkUpdateBody,
@@ -213,7 +213,7 @@ export const updateFindingRoute = defineRoute({
   operationId: 'updateFinding',
   summary: 'Update a finding',
   description:
-    'Changes status and triage fields. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes.',
+    'Changes status and triage fields; every field is optional. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes. With `accepted` or `false_positive`, `justification` (or else `notes`) is the reason kept on the finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.',
   tags,
   access: { permission: 'write:findings' },
   params: FindingIdParams,

@@ -1,6 +1,6 @@
 import { setSlaPolicy, slaPolicyOf } from '../findings/sla.ts';
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
-import { SlaPolicy } from '../schemas/settings.ts';
+import { SlaPolicy, SlaPolicyChange } from '../schemas/settings.ts';
 
 const tags = ['Findings'];
 
@@ -8,9 +8,9 @@ export const getSlaRoute = defineRoute({
   method: 'get',
   path: '/api/v1/settings/sla',
   operationId: 'getSlaPolicy',
-  summary: 'The due-date policy by severity',
+  summary: 'The triage policy: due dates by severity, justification rule',
   description:
-    'Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date.',
+    'Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date. `require_justification`: whether `accepted` and `false_positive` need a justification (default false).',
   tags,
   access: { permission: 'read:findings' },
   responses: { 200: { description: 'The policy', schema: SlaPolicy } },
@@ -21,15 +21,18 @@ export const putSlaRoute = defineRoute({
   method: 'put',
   path: '/api/v1/settings/sla',
   operationId: 'setSlaPolicy',
-  summary: 'Change the due-date policy',
+  summary: 'Change the triage policy',
   description:
-    'Replaces the policy (every severity). Applies to findings detected from now on; existing due dates stay as they are.',
+    'Replaces the days (every severity), and `require_justification` when given (absent: unchanged). Days apply to findings detected from now on; existing due dates stay as they are. Recorded in the audit trail (`settings.sla_changed`, each changed field `before → after`).',
   tags,
   access: { admin: true, bearerOnly: true },
-  body: SlaPolicy,
+  body: SlaPolicyChange,
   responses: { 200: { description: 'The policy now in force', schema: SlaPolicy } },
   handler: async ({ body, principal, services }) => ({
-    body: await setSlaPolicy(services.db, principal.org.id, body, principal.user.email),
+    body: await setSlaPolicy(services.db, principal.org.id, body, {
+      id: principal.user.id,
+      email: principal.user.email,
+    }),
   }),
 });
 

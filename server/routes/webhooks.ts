@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/contract.ts';
+import type { Principal } from '../http/principal.ts';
 import { IdParam, paginated, PaginationQuery } from '../schemas/common.ts';
 import { CreatedWebhook, CreateWebhookRequest, Webhook, WebhookDelivery } from '../schemas/webhooks.ts';
 import {
@@ -14,6 +15,8 @@ import {
 /** Webhooks are managed by admins with a bearer token (decisions.md, "Authentication"). */
 const access = { bearerOnly: true, admin: true } as const;
 const tags = ['Webhooks'];
+/** Who the audit trail names for a change of a webhook. */
+const actorOf = (principal: Principal) => ({ id: principal.user.id, email: principal.user.email });
 const WebhookParams = z.object({ webhook_id: IdParam('webhook', 'wh_3k2j4h5g6f7d8s9a0p1o2i3u') });
 
 export const createWebhookRoute = defineRoute({
@@ -30,7 +33,7 @@ export const createWebhookRoute = defineRoute({
   responses: { 201: { description: 'Registered', schema: CreatedWebhook } },
   errors: ['CONFLICT'],
   handler: async ({ body, principal, services }) => ({
-    body: await createWebhook(services, principal.org.id, principal.user.id, body),
+    body: await createWebhook(services, principal.org.id, actorOf(principal), body),
   }),
 });
 
@@ -78,7 +81,7 @@ export const deleteWebhookRoute = defineRoute({
   },
   errors: ['NOT_FOUND'],
   handler: async ({ params, principal, services }) => ({
-    body: await deleteWebhook(services.db, principal.org.id, params.webhook_id),
+    body: await deleteWebhook(services.db, principal.org.id, actorOf(principal), params.webhook_id),
   }),
 });
 
@@ -115,7 +118,13 @@ export const redeliverRoute = defineRoute({
   responses: { 200: { description: 'Queued again', schema: WebhookDelivery } },
   errors: ['NOT_FOUND'],
   handler: async ({ params, principal, services }) => ({
-    body: await redeliver(services.db, principal.org.id, params.webhook_id, params.delivery_id),
+    body: await redeliver(
+      services.db,
+      principal.org.id,
+      actorOf(principal),
+      params.webhook_id,
+      params.delivery_id,
+    ),
   }),
 });
 

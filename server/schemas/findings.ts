@@ -170,7 +170,7 @@ const acceptanceFields = {
   }),
 };
 
-/** Moving to these statuses needs a justification. */
+/** The statuses that record a risk decision: their justification, who gave it, when. */
 export const JUSTIFIED_STATUSES = ['accepted', 'false_positive'] as const;
 
 const Justification = z
@@ -178,14 +178,21 @@ const Justification = z
   .trim()
   .min(1, { error: 'must not be empty' })
   .max(2000, { error: 'must be at most 2000 characters' })
-  .meta({ description: 'Why: required when `status` is `accepted` or `false_positive`' });
+  .meta({
+    description:
+      'Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the ' +
+      "organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`)",
+  });
 
 const AcceptanceExpiry = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).meta({
   description: 'With `status: accepted` only: when the acceptance lapses and the finding reopens by itself',
   example: '2027-03-01T00:00:00.000Z',
 });
 
-/** A justification with the statuses that need one, an expiry with `accepted` only: 422 naming the field. */
+/**
+ * A justification with the statuses that record one, an expiry with `accepted` only: 422 naming
+ * the field. Whether one is required is the organization's policy, checked by the triage module.
+ */
 function checkJustified(
   change: {
     status?: string | undefined;
@@ -194,15 +201,8 @@ function checkJustified(
   },
   ctx: z.core.$RefinementCtx,
 ): void {
-  const needs = (JUSTIFIED_STATUSES as readonly string[]).includes(change.status ?? '');
-  if (needs && change.justification === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['justification'],
-      message: `is required when status is ${change.status}`,
-    });
-  }
-  if (!needs && change.justification !== undefined) {
+  const records = (JUSTIFIED_STATUSES as readonly string[]).includes(change.status ?? '');
+  if (!records && change.justification !== undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['justification'],

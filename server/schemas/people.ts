@@ -112,6 +112,15 @@ export const AuditAction = z.enum([
   'ci.token_refused',
   'ci_trust.created',
   'ci_trust.deleted',
+  'risk.accepted',
+  'risk.acceptance_revoked',
+  'risk.acceptance_expired',
+  'api_key.created',
+  'api_key.revoked',
+  'settings.sla_changed',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 
@@ -123,10 +132,19 @@ export const AuditEvent = z
   .object({
     id: z.string(),
     action: AuditAction,
-    actor: Person.nullable().meta({ description: 'Who acted; null when nobody signed in (a failed log-in)' }),
-    target: Person.nullable().meta({ description: 'Whom it was done to' }),
+    actor: Person.nullable().meta({
+      description:
+        'Who acted; null when no person did: nobody signed in (a failed log-in), or the service itself (an acceptance that lapsed)',
+    }),
+    target: Person.nullable().meta({
+      description:
+        'Whom or what it was done to: a person (id and e-mail), or an object by its id (a finding, an API key, a webhook; e-mail null); null when nothing in particular',
+    }),
     ip: z.string().nullable(),
-    details: z.record(z.string(), z.string()),
+    details: z.record(z.string(), z.string()).meta({
+      description:
+        'What changed, as text (a changed setting as `before → after`); never a secret (no key, token, password or webhook secret)',
+    }),
     created_at: Timestamp,
   })
   .meta({ id: 'AuditEvent' });
@@ -137,6 +155,10 @@ export const AuditEventList = paginated(AuditEvent, 'AuditEventList');
 export const AuditEventQuery = PaginationQuery.extend({
   actor: z.string().max(320).optional().meta({ description: "The actor's user id or e-mail" }),
   action: AuditAction.optional(),
+  target: z.string().max(320).optional().meta({
+    description: "What the event was done to: a user's id or e-mail, or a finding, API key or webhook id",
+    example: 'finding_3k9x0c2m4q8w1e5r7t6y2u0i',
+  }),
   from: DateParam.optional().meta({ description: 'Events at or after this moment' }),
   to: DateParam.optional().meta({ description: 'Events before this moment' }),
 });

@@ -6,17 +6,44 @@ const Days = z
   .min(1, { error: 'must be at least 1' })
   .max(3650, { error: 'must be at most 3650' });
 
-/** Days from detection to the due date, by severity (informational findings have no due date). */
+const slaDays = {
+  critical: Days.meta({ example: 7 }),
+  high: Days.meta({ example: 30 }),
+  medium: Days.meta({ example: 90 }),
+  low: Days.meta({ example: 180 }),
+};
+
+/**
+ * The triage policy (Settings → Triage policy): days from detection to the due date, by severity
+ * (informational findings have no due date), and whether a justification is required.
+ */
 export const SlaPolicy = z
   .object({
-    critical: Days.meta({ example: 7 }),
-    high: Days.meta({ example: 30 }),
-    medium: Days.meta({ example: 90 }),
-    low: Days.meta({ example: 180 }),
+    ...slaDays,
+    require_justification: z.boolean().meta({
+      description:
+        'Whether a move to `accepted` or `false_positive` needs a justification (`justification`, or `notes` ' +
+        'standing for it); false (the default): it is optional, as every field of a finding update is',
+    }),
   })
-  .strict()
   .meta({ id: 'SlaPolicy' });
 export type SlaPolicy = z.infer<typeof SlaPolicy>;
+
+/** A change of the triage policy: every severity's days; `require_justification` kept when absent. */
+export const SlaPolicyChange = z
+  .object({
+    ...slaDays,
+    require_justification: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .meta({
+        description:
+          'Require a justification for `accepted` and `false_positive` (422 `VALIDATION_ERROR` on `justification` ' +
+          'without one); absent: unchanged',
+      }),
+  })
+  .meta({ id: 'SlaPolicyChange' });
+export type SlaPolicyChange = z.infer<typeof SlaPolicyChange>;
 
 /** How the organization's people sign in (docs/authentication.md, "Single sign-on"). */
 export const AuthenticationSettings = z

@@ -15,6 +15,7 @@ import {
   type ClaimedDelivery,
 } from './webhook-deliveries.repository.ts';
 import { clearWebhookFailure, findWebhookFailingSince, recordWebhookFailure } from './webhooks.repository.ts';
+import { auditWebhookDisabled } from './webhooks.ts';
 
 /**
  * The delivery worker: sends queued deliveries (the outbox) following the
@@ -148,6 +149,8 @@ async function recordResult(
       disabledReason = 'deliveries kept failing for 5 days';
     }
     await recordWebhookFailure(trx, orgId, delivery.webhook_id, { failingSince, disabledReason }, now);
+    if (disabledReason && hook.active)
+      await auditWebhookDisabled(trx, orgId, delivery.webhook_id, hook, disabledReason, now);
   });
 }
 

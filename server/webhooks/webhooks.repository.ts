@@ -106,13 +106,16 @@ export async function anyWebhookSubscribed(
   return row !== undefined;
 }
 
-/** Since when the webhook's deliveries have kept failing (null: they succeed); undefined when it is gone. */
+/**
+ * Since when the webhook's deliveries have kept failing (null: they succeed), whether it is active,
+ * and what the audit trail says of it (its URL and events); undefined when it is gone.
+ */
 export async function findWebhookFailingSince(
   db: Db,
   orgId: string,
   id: string,
-): Promise<{ failing_since: Date | null } | undefined> {
-  return db('webhooks').where({ org_id: orgId, id }).first('failing_since');
+): Promise<Pick<WebhookRow, 'failing_since' | 'active' | 'url' | 'events'> | undefined> {
+  return db('webhooks').where({ org_id: orgId, id }).first('failing_since', 'active', 'url', 'events');
 }
 
 /** A delivery succeeded: the webhook is no longer failing. */

@@ -1,6 +1,7 @@
 import { sealSecret } from '../auth/keys.ts';
 import type { Db } from '../db/index.ts';
 import { conflict, notFound, validationError } from '../errors.ts';
+import { recordAuditEvent, type AuditPerson } from '../identity/audit.ts';
 import { newId } from '../identity/ids.ts';
 import { pageOf, type PageOf } from '../schemas/common.ts';
 import type { Services } from '../services.ts';
@@ -22,7 +23,12 @@ import {
   type WebhookRow,
 } from './webhooks.repository.ts';
 
-/** Webhook registrations and their delivery log; every query is scoped to one organization. */
+/**
+ * Webhook registrations and their delivery log; every query is scoped to one organization.
+ * Creating, changing (a redelivery re-enabling it) and deleting a webhook are audit events
+ * (`webhook.created`, `webhook.updated`, `webhook.deleted`) naming its receiver's host and its
+ * events: never the secret, nor the full URL (receivers such as chat services keep a token in it).
+ */
 
 export function presentWebhook(row: WebhookRow) {
   return {
@@ -51,10 +57,42 @@ export function presentDelivery(row: DeliveryRow) {
   };
 }
 
+/** The service disabled a webhook (its receiver is gone, or kept failing): `webhook.updated`, no actor. */
+export async function auditWebhookDisabled(
+  db: Db,
+  orgId: string,
+  id: string,
+  webhook: Pick<WebhookRow, 'url' | 'events'>,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await recordAuditEvent(
+    db,
+    {
+      orgId,
+      action: 'webhook.updated',
+      target: { id, email: null },
+      details: { ...auditedWebhook(webhook), active: 'true → false', reason },
+    },
+    now,
+  );
+}
+
+/** What the audit trail says of a webhook: its receiver's host and its events. */
+function auditedWebhook(row: Pick<WebhookRow, 'url' | 'events'>): Record<string, string> {
+  let host = '';
+  try {
+    host = new URL(row.url).host;
+  } catch {
+    // a stored URL always parses; no host is said otherwise
+  }
+  return { host, events: row.events.join(' ') };
+}
+
 export async function createWebhook(
   services: Services,
   orgId: string,
-  userId: string,
+  actor: AuditPerson,
   input: { url: string; events: string[]; secret?: string | undefined },
 ) {
   if (input.secret !== undefined && !isValidWebhookSecret(input.secret)) {
@@ -62,15 +100,24 @@ export async function createWebhook(
   }
   const { url } = await checkWebhookUrl(input.url, services.config.webhookAllowPrivate);
   const secret = input.secret ?? generateWebhookSecret();
-  const row = await insertWebhookUnlessUrlTaken(services.db, orgId, {
-    id: newId('wh'),
-    created_by: userId,
-    url: url.toString(),
-    events: input.events,
-    secret: sealSecret(services.keys.encryptionKey, secret),
+  return services.db.transaction(async (trx) => {
+    const row = await insertWebhookUnlessUrlTaken(trx, orgId, {
+      id: newId('wh'),
+      created_by: actor.id,
+      url: url.toString(),
+      events: input.events,
+      secret: sealSecret(services.keys.encryptionKey, secret),
+    });
+    if (!row) throw conflict('a webhook with this URL is already registered');
+    await recordAuditEvent(trx, {
+      orgId,
+      action: 'webhook.created',
+      actor,
+      target: { id: row.id, email: null },
+      details: { ...auditedWebhook(row), secret: input.secret === undefined ? 'generated' : 'given' },
+    });
+    return { ...presentWebhook(row), secret };
   });
-  if (!row) throw conflict('a webhook with this URL is already registered');
-  return { ...presentWebhook(row), secret };
 }
 
 async function findWebhookRow(db: Db, orgId: string, id: string): Promise<WebhookRow> {
@@ -89,9 +136,19 @@ export async function listWebhooks(db: Db, orgId: string, page: number, perPage:
   return pageOf(rows.map(presentWebhook), total, page, perPage);
 }
 
-export async function deleteWebhook(db: Db, orgId: string, id: string) {
-  if (!(await deleteWebhookRow(db, orgId, id))) throw notFound('webhook');
-  return { id, deleted: true as const };
+export async function deleteWebhook(db: Db, orgId: string, actor: AuditPerson, id: string) {
+  return db.transaction(async (trx) => {
+    const row = await findWebhookRow(trx, orgId, id);
+    if (!(await deleteWebhookRow(trx, orgId, id))) throw notFound('webhook');
+    await recordAuditEvent(trx, {
+      orgId,
+      action: 'webhook.deleted',
+      actor,
+      target: { id, email: null },
+      details: auditedWebhook(row),
+    });
+    return { id, deleted: true as const };
+  });
 }
 
 export async function listDeliveries(
@@ -112,13 +169,32 @@ export async function listDeliveries(
  * de-duplicate on) and its attempt count; a disabled webhook is re-enabled,
  * since asking for a redelivery says the receiver is back.
  */
-export async function redeliver(db: Db, orgId: string, webhookId: string, deliveryId: string) {
+export async function redeliver(
+  db: Db,
+  orgId: string,
+  actor: AuditPerson,
+  webhookId: string,
+  deliveryId: string,
+) {
   return db.transaction(async (trx) => {
-    await findWebhookRow(trx, orgId, webhookId);
+    const webhook = await findWebhookRow(trx, orgId, webhookId);
     const now = new Date();
     const row = await requeueDelivery(trx, orgId, webhookId, deliveryId, now);
     if (!row) throw notFound('delivery');
     await reactivateWebhook(trx, orgId, webhookId, now);
+    if (!webhook.active) {
+      await recordAuditEvent(
+        trx,
+        {
+          orgId,
+          action: 'webhook.updated',
+          actor,
+          target: { id: webhookId, email: null },
+          details: { ...auditedWebhook(webhook), active: 'false → true' },
+        },
+        now,
+      );
+    }
     return presentDelivery(row);
   });
 }

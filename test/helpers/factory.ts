@@ -89,7 +89,7 @@ export async function createTenant(app: TestApp, plan: Plan = 'professional'): P
   const bearer = (user: TestUser = admin) =>
     mintBearerToken(db, app.services.keys.jwtSecret, { id: user.id, ...owner });
   const apiKey = (permissions: Permission[], user: TestUser = admin) =>
-    mintApiKey(db, { id: user.id, ...owner }, permissions);
+    mintApiKey(db, { id: user.id, email: user.email, ...owner }, permissions);
   return {
     orgId: org.id,
     plan,
@@ -196,12 +196,12 @@ export async function mintBearerToken(
 /** An API key of the user with the given permissions; returns the secret. */
 export async function mintApiKey(
   db: Db,
-  user: { id: string; orgId: string },
+  user: { id: string; orgId: string; email?: string },
   permissions: Permission[] = ['read:scans'],
 ): Promise<string> {
   const { key } = await createApiKey(
     db,
-    { orgId: user.orgId, userId: user.id },
+    { orgId: user.orgId, userId: user.id, email: user.email ?? `${user.id}@localhost` },
     { name: `test ${permissions.join(' ')}`, permissions, expiresAt: null },
   );
   return key;

@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Change the status of many findings
-         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing.
+         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing. With `accepted` or `false_positive`, `update.justification` (or else `update.notes`) is the reason kept on each finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -367,7 +367,7 @@ export interface paths {
         head?: never;
         /**
          * Update a finding
-         * @description Changes status and triage fields. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes.
+         * @description Changes status and triage fields; every field is optional. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes. With `accepted` or `false_positive`, `justification` (or else `notes`) is the reason kept on the finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -1203,7 +1203,7 @@ export interface paths {
         };
         /**
          * List the organization's audit events
-         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail), newest first. Filter by `actor` (user id or e-mail), `action` and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
+         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail); who accepted a risk or revoked an acceptance (and which lapsed), made or revoked an API key, changed the triage policy, created, changed or deleted a webhook; newest first. Details say what changed, never a secret. Filter by `actor` (user id or e-mail), `action`, `target` (an id, or a person’s e-mail) and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -1254,8 +1254,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The due-date policy by severity
-         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date.
+         * The triage policy: due dates by severity, justification rule
+         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date. `require_justification`: whether `accepted` and `false_positive` need a justification (default false).
          *
          *     API key permission: `read:findings`.
          *
@@ -1263,8 +1263,8 @@ export interface paths {
          */
         get: operations["getSlaPolicy"];
         /**
-         * Change the due-date policy
-         * @description Replaces the policy (every severity). Applies to findings detected from now on; existing due dates stay as they are.
+         * Change the triage policy
+         * @description Replaces the days (every severity), and `require_justification` when given (absent: unchanged). Days apply to findings detected from now on; existing due dates stay as they are. Recorded in the audit trail (`settings.sla_changed`, each changed field `before → after`).
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -2218,7 +2218,7 @@ export interface components {
             update: {
                 status: components["schemas"]["FindingStatus"];
                 notes?: string;
-                /** @description Why: required when `status` is `accepted` or `false_positive` */
+                /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
                 justification?: string;
                 /**
                  * Format: date-time
@@ -2274,7 +2274,7 @@ export interface components {
              */
             due_date?: string | null;
             notes?: string | null;
-            /** @description Why: required when `status` is `accepted` or `false_positive` */
+            /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
             justification?: string;
             /**
              * Format: date-time
@@ -2960,18 +2960,19 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
-            /** @description Who acted; null when nobody signed in (a failed log-in) */
+            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted";
+            /** @description Who acted; null when no person did: nobody signed in (a failed log-in), or the service itself (an acceptance that lapsed) */
             actor: {
                 id: string | null;
                 email: string | null;
             } | null;
-            /** @description Whom it was done to */
+            /** @description Whom or what it was done to: a person (id and e-mail), or an object by its id (a finding, an API key, a webhook; e-mail null); null when nothing in particular */
             target: {
                 id: string | null;
                 email: string | null;
             } | null;
             ip: string | null;
+            /** @description What changed, as text (a changed setting as `before → after`); never a secret (no key, token, password or webhook secret) */
             details: {
                 [key: string]: string;
             };
@@ -2990,6 +2991,20 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
+            /** @description Whether a move to `accepted` or `false_positive` needs a justification (`justification`, or `notes` standing for it); false (the default): it is optional, as every field of a finding update is */
+            require_justification: boolean;
+        };
+        SlaPolicyChange: {
+            /** @example 7 */
+            critical: number;
+            /** @example 30 */
+            high: number;
+            /** @example 90 */
+            medium: number;
+            /** @example 180 */
+            low: number;
+            /** @description Require a justification for `accepted` and `false_positive` (422 `VALIDATION_ERROR` on `justification` without one); absent: unchanged */
+            require_justification?: boolean;
         };
         CiTrustPolicy: {
             /** @example citp_0123456789abcdefghijklmn */
@@ -8977,7 +8992,9 @@ export interface operations {
                 per_page?: number;
                 /** @description The actor's user id or e-mail */
                 actor?: string;
-                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
+                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted";
+                /** @description What the event was done to: a user's id or e-mail, or a finding, API key or webhook id */
+                target?: string;
                 /** @description Events at or after this moment */
                 from?: string;
                 /** @description Events before this moment */
@@ -9223,7 +9240,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SlaPolicy"];
+                "application/json": components["schemas"]["SlaPolicyChange"];
             };
         };
         responses: {

@@ -170,6 +170,15 @@ export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
   'ci.token_refused': 'CI job refused',
   'ci_trust.created': 'CI trust policy created',
   'ci_trust.deleted': 'CI trust policy deleted',
+  'risk.accepted': 'Risk accepted',
+  'risk.acceptance_revoked': 'Risk acceptance revoked',
+  'risk.acceptance_expired': 'Risk acceptance expired',
+  'api_key.created': 'API key created',
+  'api_key.revoked': 'API key revoked',
+  'settings.sla_changed': 'Triage policy changed',
+  'webhook.created': 'Webhook created',
+  'webhook.updated': 'Webhook changed',
+  'webhook.deleted': 'Webhook deleted',
 });
 
 /** Where a service's software stands in its release cycle (the asset pages' badges). */

@@ -146,6 +146,7 @@ export const findingsSamples = [
           high_days: 14,
           medium_days: 60,
           low_days: 120,
+          require_justification: true,
           updated_by: EMAIL,
           updated_at: NOW,
         },

@@ -56,25 +56,30 @@ export const identitySamples = [
     consumeUserInvite: [['hash', NOW]],
   }),
   repositorySamples('server/identity/audit-events.repository.ts', auditEvents, {
-    insertAuditEvent: [
+    insertAuditEvents: [
       [
-        {
-          id: 'audit_new',
-          org_id: ORG,
-          action: 'user.invited',
-          actor_id: USER,
-          actor_email: EMAIL,
-          target_id: 'user_new',
-          target_email: 'new@example.com',
-          ip: '127.0.0.1',
-          details: { role: 'member' },
-          created_at: NOW,
-        },
+        [
+          {
+            id: 'audit_new',
+            org_id: ORG,
+            action: 'user.invited',
+            actor_id: USER,
+            actor_email: EMAIL,
+            target_id: 'user_new',
+            target_email: 'new@example.com',
+            ip: '127.0.0.1',
+            details: { role: 'member' },
+            created_at: NOW,
+          },
+        ],
       ],
     ],
     countAuditEvents: [
       { name: 'every event', args: [ORG, {}] },
-      { name: 'every filter', args: [ORG, { actor: EMAIL, action: 'user.invited', from: NOW, to: NOW }] },
+      {
+        name: 'every filter',
+        args: [ORG, { actor: EMAIL, action: 'user.invited', target: 'user_new', from: NOW, to: NOW }],
+      },
     ],
     listAuditEvents: [
       { name: 'every event', args: [ORG, {}, PAGE] },

@@ -147,17 +147,22 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
   );
 
   it(
-    'edits the SLA policy and shows due dates and Overdue on the list, the finding and the scan',
+    'edits the triage policy and shows due dates and Overdue on the list, the finding and the scan',
     async () => {
       const page = await visit('/settings');
-      const sla = page.getByRole('region', { name: 'SLA policy' });
+      const sla = page.getByRole('region', { name: 'Triage policy' });
       await expect.poll(() => sla.getByLabel('Critical (days)').inputValue()).toBe('7');
       await sla.getByLabel('Critical (days)').fill('3');
-      await sla.getByRole('button', { name: 'Save SLA policy' }).click();
-      await sla.getByText('SLA policy saved').waitFor();
-      expect(okBody(await api.call(getSlaRoute)).critical).toBe(3);
+      await sla.getByLabel('Require a justification to accept a risk or mark a false positive').check();
+      await sla.getByRole('button', { name: 'Save triage policy' }).click();
+      await sla.getByText('Triage policy saved').waitFor();
+      expect(okBody(await api.call(getSlaRoute))).toMatchObject({ critical: 3, require_justification: true });
       expect(await seriousViolations(page)).toEqual([]);
-      okBody(await api.call(putSlaRoute, { body: { critical: 7, high: 30, medium: 90, low: 180 } }));
+      okBody(
+        await api.call(putSlaRoute, {
+          body: { critical: 7, high: 30, medium: 90, low: 180, require_justification: false },
+        }),
+      );
 
       // The list: a Due column; "Overdue only" puts overdue=true in the URL.
       await page.goto('/findings');

@@ -19,10 +19,12 @@ describe('SLA due dates', () => {
       high: 30,
       medium: 90,
       low: 180,
+      require_justification: false,
     });
     const policy = { critical: 3, high: 14, medium: 60, low: 120 };
-    expect(okBody(await mine.api.call(putSlaRoute, { body: policy }))).toEqual(policy);
-    expect(okBody(await mine.api.call(getSlaRoute))).toEqual(policy);
+    const answer = { ...policy, require_justification: false };
+    expect(okBody(await mine.api.call(putSlaRoute, { body: policy }))).toEqual(answer);
+    expect(okBody(await mine.api.call(getSlaRoute))).toEqual(answer);
     expect(okBody(await other.api.call(getSlaRoute))).toMatchObject({ critical: 7 });
   });
 

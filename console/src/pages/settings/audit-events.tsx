@@ -8,15 +8,23 @@ import { ItemTable, Section } from './section';
 
 type Action = Schemas['AuditEvent']['action'];
 
-/** The audit trail, newest first, narrowed by action and actor; reloaded when `changes` (the people) change. */
+/** Whom or what an event names: a person's e-mail, or an object's id (a finding, an API key, a webhook). */
+const named = (who: Schemas['AuditEvent']['target']) => who?.email ?? who?.id ?? '—';
+
+/**
+ * The audit trail, newest first, narrowed by action, actor and target (each an optional query
+ * parameter of `GET /api/v1/audit-events`); reloaded when `changes` (the people) change.
+ */
 export function AuditEvents({ changes }: { changes: string }) {
   const api = useApi(apiClientRef);
   const [action, setAction] = useState<Action | ''>('');
   const [actor, setActor] = useState('');
+  const [target, setTarget] = useState('');
   const query = {
     per_page: 50,
     ...(action ? { action } : {}),
     ...(actor.trim() ? { actor: actor.trim() } : {}),
+    ...(target.trim() ? { target: target.trim() } : {}),
   };
   const events = useLoad(
     () => api.GET('/api/v1/audit-events', { params: { query } }),
@@ -46,6 +54,15 @@ export function AuditEvents({ changes }: { changes: string }) {
             placeholder="e-mail"
           />
         </label>
+        <label>
+          Target
+          <input
+            name="audit_target"
+            value={target}
+            onChange={(e) => setTarget(e.target.value)}
+            placeholder="e-mail or id"
+          />
+        </label>
       </div>
       <Problem message={events.error} />
       {events.data && (
@@ -55,8 +72,8 @@ export function AuditEvents({ changes }: { changes: string }) {
           columns={[
             { header: 'When', cell: (e) => when(e.created_at) },
             { header: 'Action', cell: (e) => AUDIT_ACTIONS.label(e.action) },
-            { header: 'Actor', cell: (e) => e.actor?.email ?? '—' },
-            { header: 'Target', cell: (e) => e.target?.email ?? '—' },
+            { header: 'Actor', cell: (e) => named(e.actor) },
+            { header: 'Target', cell: (e) => named(e.target) },
             {
               header: 'Details',
               cell: (e) =>

@@ -7,13 +7,16 @@ import { useSession } from '../../session';
 import { Notice, Problem } from '../../ui';
 import { Section } from './section';
 
-type Policy = Schemas['SlaPolicy'];
+type Policy = Schemas['SlaPolicyChange'];
 const LEVELS = ['critical', 'high', 'medium', 'low'] as const;
+type Draft = Record<(typeof LEVELS)[number], string> & { require_justification: boolean };
 
 /**
- * The SLA policy: days from detection to a new finding's due date, by severity. Everyone
- * sees it; an admin changes it (the API refuses anyone else). Informational findings get
- * no due date.
+ * The triage policy (`/api/v1/settings/sla`): days from detection to a new finding's due date,
+ * by severity, and whether accepting a risk or marking a false positive needs a justification
+ * (the console always asks for one; the switch makes the API refuse a change without one).
+ * Everyone sees it; an admin changes it (the API refuses anyone else). Informational findings
+ * get no due date.
  */
 export function Sla() {
   const api = useApi(apiClientRef);
@@ -21,7 +24,7 @@ export function Sla() {
   const admin = session.user.role === 'admin';
   const policy = useLoad(() => api.GET('/api/v1/settings/sla'), 'settings/sla');
   const action = useAction();
-  const [draft, setDraft] = useState<Record<(typeof LEVELS)[number], string>>();
+  const [draft, setDraft] = useState<Draft>();
 
   useEffect(() => {
     if (policy.data) {
@@ -31,6 +34,7 @@ export function Sla() {
         high: String(p.high),
         medium: String(p.medium),
         low: String(p.low),
+        require_justification: p.require_justification,
       });
     }
   }, [policy.data]);
@@ -38,18 +42,25 @@ export function Sla() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!draft) return;
-    const body = Object.fromEntries(LEVELS.map((l) => [l, Number(draft[l])])) as Policy;
+    const body = {
+      ...(Object.fromEntries(LEVELS.map((l) => [l, Number(draft[l])])) as Omit<
+        Policy,
+        'require_justification'
+      >),
+      require_justification: draft.require_justification,
+    } satisfies Policy;
     void action.act(api.PUT('/api/v1/settings/sla', { body }), () => {
       void policy.reload();
-      return 'SLA policy saved; it applies to findings detected from now on.';
+      return 'Triage policy saved; due dates apply to findings detected from now on.';
     });
   };
 
   return (
-    <Section id="sla" title="SLA policy">
+    <Section id="sla" title="Triage policy">
       <p className="hint">
         Days from detection to a finding’s due date, by severity. A finding past its due date and still open
-        or in progress is overdue. Informational findings have no due date.
+        or in progress is overdue. Informational findings have no due date. Requiring a justification makes
+        the API refuse an accepted risk or a false positive without one (the console always asks).
       </p>
       <Problem message={policy.error ?? action.error} />
       <Notice message={action.notice} />
@@ -69,7 +80,16 @@ export function Sla() {
               />
             </label>
           ))}
-          <button type="submit">Save SLA policy</button>
+          <label>
+            <input
+              type="checkbox"
+              name="require_justification"
+              checked={draft.require_justification}
+              onChange={(e) => setDraft({ ...draft, require_justification: e.target.checked })}
+            />
+            Require a justification to accept a risk or mark a false positive
+          </label>
+          <button type="submit">Save triage policy</button>
         </form>
       )}
       {policy.data && !admin && (
@@ -79,6 +99,10 @@ export function Sla() {
               {SEVERITIES.label(level)}: {policy.data![level]} days
             </li>
           ))}
+          <li>
+            Justification for accepted risks and false positives:{' '}
+            {policy.data.require_justification ? 'required' : 'optional'}
+          </li>
         </ul>
       )}
     </Section>
