@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/index.ts';
 import type { CredentialChecks, Framework, ScanType } from '../schemas/scans.ts';
 import type { Frequency } from '../schemas/schedules.ts';
+import type { StoredWebOptions } from './web-options.ts';
 
 /**
  * Typed queries over `scan_schedules`: recurring scans of an organization.
@@ -24,6 +25,8 @@ export interface ScheduleRow {
   frameworks: Framework[];
   ports: string | null;
   credential_checks: CredentialChecks;
+  /** Web application options for the scans it starts, secrets sealed; null without. */
+  web: StoredWebOptions | null;
   enabled: boolean;
   next_run_at: Date;
   last_run_at: Date | null;
@@ -36,11 +39,14 @@ export interface ScheduleRow {
 /** A new schedule as inserted: the columns without a default, and those with one if set. */
 export type NewScheduleRow = Omit<
   ScheduleRow,
-  'enabled' | 'last_run_at' | 'last_scan_id' | 'last_error' | 'created_at' | 'updated_at'
+  'web' | 'enabled' | 'last_run_at' | 'last_scan_id' | 'last_error' | 'created_at' | 'updated_at'
 > &
   Partial<
     Pick<ScheduleRow, 'enabled' | 'last_run_at' | 'last_scan_id' | 'last_error' | 'created_at' | 'updated_at'>
-  >;
+  > & {
+    /** jsonb, written as JSON text (as every jsonb column here). */
+    web?: string | null;
+  };
 
 declare module 'knex/types/tables.js' {
   interface Tables {

@@ -17,6 +17,7 @@ import {
   type ScheduleRow,
 } from './scan-schedules.repository.ts';
 import { scopePolicyFor } from './scope.ts';
+import { assertLoginUrlOnTarget, presentWebOptions, sealWebOptions } from './web-options.ts';
 
 /**
  * Recurring scans (decisions.md, "Schedules"): professional and enterprise
@@ -33,7 +34,7 @@ export function assertSchedulesOnPlan(org: OrganizationRow): void {
  * the target like a scan's (syntax, then scope after DNS), and its first run.
  */
 export async function createSchedule(
-  services: Pick<Services, 'db' | 'config'>,
+  services: Pick<Services, 'db' | 'config' | 'keys'>,
   principal: Principal,
   request: CreateScheduleRequest,
   now = new Date(),
@@ -44,6 +45,7 @@ export async function createSchedule(
   }
   const timezone = canonicalTimeZone(request.timezone);
   const scope = await scopePolicyFor(services.config).checkTarget(request.target);
+  assertLoginUrlOnTarget(scope.target, request.web);
   const recurrence = {
     frequency: request.frequency,
     day_of_week: request.day_of_week ?? null,
@@ -60,6 +62,7 @@ export async function createSchedule(
     frameworks: frameworksFor(request.scan_type, request.frameworks),
     ports: request.ports?.trim() ?? null,
     credential_checks: credentialChecksFor(request.scan_type, request.credential_checks),
+    web: request.web ? JSON.stringify(sealWebOptions(services.keys.encryptionKey, request.web)) : null,
     enabled: true,
     next_run_at: nextRunAt(recurrence, now),
     created_at: now,
@@ -100,6 +103,7 @@ export function presentSchedule(row: ScheduleRow): Schedule {
     frameworks: row.frameworks ?? [],
     ports: row.ports,
     credential_checks: row.credential_checks,
+    ...(row.web ? { web: presentWebOptions(row.web) } : {}),
     authorized: true,
     enabled: row.enabled,
     next_run_at: iso(row.next_run_at)!,

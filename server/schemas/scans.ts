@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DateParam, IdParam, PaginationQuery, Plan, Timestamp, paginated } from './common.ts';
+import { WebTestingOptions } from './web-testing.ts';
+import { WebTestingView } from './web-testing-view.ts';
 
 export { parseDateParam } from './common.ts';
 
@@ -121,6 +123,10 @@ export const CreateScanRequest = z
     frameworks: Frameworks.optional(),
     ports: PortSpec.optional(),
     credential_checks: CredentialChecks.optional(),
+    web: WebTestingOptions.optional().meta({
+      description:
+        'Web application testing (docs/web-testing.md): attack checks (`active`, off by default), how to sign in, paths never requested. `login_url` must be on the target. Secrets are sealed at rest and never answered.',
+    }),
     authorized: Authorized,
   })
   .meta({ id: 'CreateScanRequest' });
@@ -206,6 +212,9 @@ export const ScanDetail = ScanListItem.extend({
   tool: z.string().nullable().meta({
     description:
       "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans",
+  }),
+  web: WebTestingView.optional().meta({
+    description: 'The web application options the scan was created with, without secrets; absent when none',
   }),
 }).meta({ id: 'ScanDetail' });
 export type ScanDetail = z.infer<typeof ScanDetail>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { IdParam, PaginationQuery, Timestamp, paginated } from './common.ts';
+import { WebTestingOptions } from './web-testing.ts';
+import { WebTestingView } from './web-testing-view.ts';
 import { Authorized, CredentialChecks, Framework, Frameworks, PortSpec, ScanType, Target } from './scans.ts';
 
 /**
@@ -64,6 +66,10 @@ const requestFields = () => ({
   frameworks: Frameworks.optional(),
   ports: PortSpec.optional(),
   credential_checks: CredentialChecks.optional(),
+  web: WebTestingOptions.optional().meta({
+    description:
+      'Web application testing for every scan the schedule starts (docs/web-testing.md). Secrets are sealed at rest and never answered.',
+  }),
   authorized: Authorized,
 });
 
@@ -129,6 +135,9 @@ export const Schedule = z
     frameworks: z.array(Framework),
     ports: z.string().nullable(),
     credential_checks: CredentialChecks,
+    web: WebTestingView.optional().meta({
+      description: 'The web application options of the scans it starts, without secrets; absent when none',
+    }),
     authorized: z.literal(true),
     enabled: z.boolean(),
     next_run_at: Timestamp,

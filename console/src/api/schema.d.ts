@@ -1483,6 +1483,13 @@ export interface components {
             frameworks: components["schemas"]["Framework"][];
             ports: string | null;
             credential_checks: components["schemas"]["CredentialChecks"];
+            /** @description The web application options of the scans it starts, without secrets; absent when none */
+            web?: {
+                active: boolean;
+                /** @description How the scanner signs in; null when it does not. */
+                authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
+                exclude_paths: string[];
+            };
             /** @enum {boolean} */
             authorized: true;
             enabled: boolean;
@@ -1515,6 +1522,29 @@ export interface components {
          * @enum {string}
          */
         CredentialChecks: "defaults" | "none";
+        /** @description A form log-in, without its password. */
+        WebFormAuthenticationView: {
+            /** @enum {string} */
+            type: "form";
+            login_url: string;
+            username: string;
+            /**
+             * @description A password is stored (sealed); it is never answered.
+             * @enum {boolean}
+             */
+            has_password: true;
+            username_field?: string;
+            password_field?: string;
+            logged_in_pattern?: string;
+            logged_out_pattern?: string;
+        };
+        /** @description Header authentication, names only. */
+        WebHeaderAuthenticationView: {
+            /** @enum {string} */
+            type: "headers";
+            /** @description The names of the headers sent, sorted; their values are sealed and never answered. */
+            header_names: string[];
+        };
         CreateScheduleRequest: components["schemas"]["DailyScheduleRequest"] | components["schemas"]["WeeklyScheduleRequest"] | components["schemas"]["MonthlyScheduleRequest"];
         /** @description Runs every day at `hour`. */
         DailyScheduleRequest: {
@@ -1551,8 +1581,60 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            /** @description Web application testing for every scan the schedule starts (docs/web-testing.md). Secrets are sealed at rest and never answered. */
+            web?: {
+                /**
+                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+                 * @default false
+                 */
+                active: boolean;
+                authentication?: components["schemas"]["WebAuthentication"];
+                /**
+                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+                 * @default []
+                 */
+                exclude_paths: string[];
+            };
             /** @enum {boolean} */
             authorized: true;
+        };
+        WebAuthentication: components["schemas"]["WebFormAuthentication"] | components["schemas"]["WebHeaderAuthentication"];
+        /** @description Sign in through an HTML log-in form. */
+        WebFormAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "form";
+            /**
+             * Format: uri
+             * @description The page that shows the log-in form (same origin as the scan target).
+             */
+            login_url: string;
+            /** @description The user name to sign in with. */
+            username: string;
+            /** @description The password. Write-only: sealed at rest, never answered. */
+            password: string;
+            /** @description Name of the user-name field when it cannot be told by its type and name. */
+            username_field?: string;
+            /** @description Name of the password field when the form has more than one. */
+            password_field?: string;
+            /** @description Matches a page only a signed-in user sees; by default, the log-in form no longer shown. */
+            logged_in_pattern?: string;
+            /** @description Matches a page that means the session was lost (besides a redirect to the log-in page). */
+            logged_out_pattern?: string;
+        };
+        /** @description Sign in by sending fixed headers. */
+        WebHeaderAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "headers";
+            /** @description Headers sent with every request, e.g. Cookie or Authorization. Write-only: values are never answered. */
+            headers: {
+                [key: string]: string;
+            };
         };
         /** @description Runs once a week, on `day_of_week` at `hour`. */
         WeeklyScheduleRequest: {
@@ -1589,6 +1671,20 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            /** @description Web application testing for every scan the schedule starts (docs/web-testing.md). Secrets are sealed at rest and never answered. */
+            web?: {
+                /**
+                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+                 * @default false
+                 */
+                active: boolean;
+                authentication?: components["schemas"]["WebAuthentication"];
+                /**
+                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+                 * @default []
+                 */
+                exclude_paths: string[];
+            };
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1626,6 +1722,20 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            /** @description Web application testing for every scan the schedule starts (docs/web-testing.md). Secrets are sealed at rest and never answered. */
+            web?: {
+                /**
+                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+                 * @default false
+                 */
+                active: boolean;
+                authentication?: components["schemas"]["WebAuthentication"];
+                /**
+                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+                 * @default []
+                 */
+                exclude_paths: string[];
+            };
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1704,6 +1814,20 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            /** @description Web application testing (docs/web-testing.md): attack checks (`active`, off by default), how to sign in, paths never requested. `login_url` must be on the target. Secrets are sealed at rest and never answered. */
+            web?: {
+                /**
+                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+                 * @default false
+                 */
+                active: boolean;
+                authentication?: components["schemas"]["WebAuthentication"];
+                /**
+                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+                 * @default []
+                 */
+                exclude_paths: string[];
+            };
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1763,6 +1887,13 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            /** @description The web application options the scan was created with, without secrets; absent when none */
+            web?: {
+                active: boolean;
+                /** @description How the scanner signs in; null when it does not. */
+                authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
+                exclude_paths: string[];
+            };
         };
         /** @description Where the time of a scan went */
         PhaseTimings: {
@@ -1906,6 +2037,13 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            /** @description The web application options the scan was created with, without secrets; absent when none */
+            web?: {
+                active: boolean;
+                /** @description How the scanner signs in; null when it does not. */
+                authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
+                exclude_paths: string[];
+            };
             format: components["schemas"]["ImportFormat"];
             /** @description Results read from the report (several on one weakness and place are one finding) */
             results_read: number;
