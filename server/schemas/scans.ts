@@ -123,10 +123,7 @@ export const CreateScanRequest = z
     frameworks: Frameworks.optional(),
     ports: PortSpec.optional(),
     credential_checks: CredentialChecks.optional(),
-    web: WebTestingOptions.optional().meta({
-      description:
-        'Web application testing (docs/web-testing.md): attack checks (`active`, off by default), how to sign in, paths never requested. `login_url` must be on the target. Secrets are sealed at rest and never answered.',
-    }),
+    web: WebTestingOptions.optional(),
     authorized: Authorized,
   })
   .meta({ id: 'CreateScanRequest' });
@@ -213,9 +210,7 @@ export const ScanDetail = ScanListItem.extend({
     description:
       "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans",
   }),
-  web: WebTestingView.optional().meta({
-    description: 'The web application options the scan was created with, without secrets; absent when none',
-  }),
+  web: WebTestingView.optional(),
 }).meta({ id: 'ScanDetail' });
 export type ScanDetail = z.infer<typeof ScanDetail>;
 

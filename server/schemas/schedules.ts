@@ -66,10 +66,7 @@ const requestFields = () => ({
   frameworks: Frameworks.optional(),
   ports: PortSpec.optional(),
   credential_checks: CredentialChecks.optional(),
-  web: WebTestingOptions.optional().meta({
-    description:
-      'Web application testing for every scan the schedule starts (docs/web-testing.md). Secrets are sealed at rest and never answered.',
-  }),
+  web: WebTestingOptions.optional(),
   authorized: Authorized,
 });
 
@@ -135,9 +132,7 @@ export const Schedule = z
     frameworks: z.array(Framework),
     ports: z.string().nullable(),
     credential_checks: CredentialChecks,
-    web: WebTestingView.optional().meta({
-      description: 'The web application options of the scans it starts, without secrets; absent when none',
-    }),
+    web: WebTestingView.optional(),
     authorized: z.literal(true),
     enabled: z.boolean(),
     next_run_at: Timestamp,

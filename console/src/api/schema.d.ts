@@ -1483,13 +1483,7 @@ export interface components {
             frameworks: components["schemas"]["Framework"][];
             ports: string | null;
             credential_checks: components["schemas"]["CredentialChecks"];
-            /** @description The web application options of the scans it starts, without secrets; absent when none */
-            web?: {
-                active: boolean;
-                /** @description How the scanner signs in; null when it does not. */
-                authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
-                exclude_paths: string[];
-            };
+            web?: components["schemas"]["WebTestingView"];
             /** @enum {boolean} */
             authorized: true;
             enabled: boolean;
@@ -1522,6 +1516,13 @@ export interface components {
          * @enum {string}
          */
         CredentialChecks: "defaults" | "none";
+        /** @description The web application options of a scan or schedule, without their secrets. */
+        WebTestingView: {
+            active: boolean;
+            /** @description How the scanner signs in; null when it does not. */
+            authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
+            exclude_paths: string[];
+        };
         /** @description A form log-in, without its password. */
         WebFormAuthenticationView: {
             /** @enum {string} */
@@ -1581,22 +1582,22 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
-            /** @description Web application testing for every scan the schedule starts (docs/web-testing.md). Secrets are sealed at rest and never answered. */
-            web?: {
-                /**
-                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
-                 * @default false
-                 */
-                active: boolean;
-                authentication?: components["schemas"]["WebAuthentication"];
-                /**
-                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
-                 * @default []
-                 */
-                exclude_paths: string[];
-            };
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
+        };
+        WebTestingOptions: {
+            /**
+             * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+             * @default false
+             */
+            active: boolean;
+            authentication?: components["schemas"]["WebAuthentication"];
+            /**
+             * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+             * @default []
+             */
+            exclude_paths: string[];
         };
         WebAuthentication: components["schemas"]["WebFormAuthentication"] | components["schemas"]["WebHeaderAuthentication"];
         /** @description Sign in through an HTML log-in form. */
@@ -1671,20 +1672,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
-            /** @description Web application testing for every scan the schedule starts (docs/web-testing.md). Secrets are sealed at rest and never answered. */
-            web?: {
-                /**
-                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
-                 * @default false
-                 */
-                active: boolean;
-                authentication?: components["schemas"]["WebAuthentication"];
-                /**
-                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
-                 * @default []
-                 */
-                exclude_paths: string[];
-            };
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1722,20 +1710,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
-            /** @description Web application testing for every scan the schedule starts (docs/web-testing.md). Secrets are sealed at rest and never answered. */
-            web?: {
-                /**
-                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
-                 * @default false
-                 */
-                active: boolean;
-                authentication?: components["schemas"]["WebAuthentication"];
-                /**
-                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
-                 * @default []
-                 */
-                exclude_paths: string[];
-            };
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1814,20 +1789,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
-            /** @description Web application testing (docs/web-testing.md): attack checks (`active`, off by default), how to sign in, paths never requested. `login_url` must be on the target. Secrets are sealed at rest and never answered. */
-            web?: {
-                /**
-                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
-                 * @default false
-                 */
-                active: boolean;
-                authentication?: components["schemas"]["WebAuthentication"];
-                /**
-                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
-                 * @default []
-                 */
-                exclude_paths: string[];
-            };
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1887,13 +1849,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
-            /** @description The web application options the scan was created with, without secrets; absent when none */
-            web?: {
-                active: boolean;
-                /** @description How the scanner signs in; null when it does not. */
-                authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
-                exclude_paths: string[];
-            };
+            web?: components["schemas"]["WebTestingView"];
         };
         /** @description Where the time of a scan went */
         PhaseTimings: {
@@ -2037,13 +1993,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
-            /** @description The web application options the scan was created with, without secrets; absent when none */
-            web?: {
-                active: boolean;
-                /** @description How the scanner signs in; null when it does not. */
-                authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
-                exclude_paths: string[];
-            };
+            web?: components["schemas"]["WebTestingView"];
             format: components["schemas"]["ImportFormat"];
             /** @description Results read from the report (several on one weakness and place are one finding) */
             results_read: number;
