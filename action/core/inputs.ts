@@ -207,7 +207,7 @@ export function parseInputs(
     );
   }
 
-  const web = parseWebInputs(read, target, problems);
+  const web = parseWebInputs(read, target, problems, getInput('password'));
   if (web && scanId) warnings.push('`scan-id` is set, so the web application inputs are not used.');
   if (web && importPath) problems.push('The web application inputs cannot be used with `import-file`.');
 
@@ -568,11 +568,12 @@ export function parseWebInputs(
   read: (name: string) => string,
   target: string,
   problems: string[],
+  /** The password as given: not trimmed (a password may begin or end with a space). */
+  password: string = read('password'),
 ): WebTestingOptions | undefined {
   const activeRaw = read('active');
   const loginUrl = read('login-url');
   const username = read('username');
-  const password = read('password');
   const headersRaw = read('auth-headers');
   const excludeRaw = read('exclude-paths');
   if ([activeRaw, loginUrl, username, password, headersRaw, excludeRaw].every((v) => v === ''))

@@ -4,7 +4,7 @@ import type { Db } from '../db/index.ts';
 import type { Services } from '../services.ts';
 import { executeScan } from './pipeline.ts';
 import type { ScanRecord } from './types.ts';
-import { claimNextScan, failStalledScans } from '../scans/lifecycle.ts';
+import { claimNextScan, failScan, failStalledScans } from '../scans/lifecycle.ts';
 import { listenForQueuedScans } from '../scans/queue-signal.ts';
 import { scanMetrics } from '../metrics/registry.ts';
 import { openWebOptions } from '../scans/web-options.ts';
@@ -60,6 +60,24 @@ export async function claimScan(
   if (!claimed || 'failed' in claimed) return claimed;
   const { id, org_id, target, scan_type, frameworks, ports, credential_checks, attempts, created_by, web } =
     claimed.scan;
+  let openedWeb: ScanRecord['web'];
+  if (web && encryptionKey) {
+    try {
+      openedWeb = openWebOptions(encryptionKey, web);
+    } catch {
+      // Sealed under another key: scanning without the log-in would report a different app.
+      await db.transaction((trx) =>
+        failScan(
+          trx,
+          id,
+          org_id,
+          'the web log-in secrets of this scan cannot be opened: the encryption key (SCANWARD_ENCRYPTION_KEY) changed since it was created; create the scan again',
+          now,
+        ),
+      );
+      return { failed: id };
+    }
+  }
   const scan: ScanRecord = {
     id,
     org_id,
@@ -70,7 +88,7 @@ export async function claimScan(
     credential_checks,
     attempts,
     created_by,
-    ...(web && encryptionKey ? { web: openWebOptions(encryptionKey, web) } : {}),
+    ...(openedWeb ? { web: openedWeb } : {}),
   };
   return {
     scan,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DOMAIN_EVENTS, organizationEventsAfter, sequenceEvents } from '../../../server/events/outbox.ts';
 import { createScanRoute, getScanRoute, listScansRoute } from '../../../server/routes/scans.ts';
@@ -107,6 +108,20 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
       type: 'headers',
       headers: { Authorization: TOKEN, Cookie: COOKIE },
     });
+  });
+
+  it('fails a scan whose secrets were sealed under another key instead of scanning without its log-in', async () => {
+    const created = okBody(
+      await t.api.call(createScanRoute, { body: loopbackScan({ web: formLogin() }) as never }),
+      201,
+    );
+    const otherKey = randomBytes(32);
+    let outcome: Awaited<ReturnType<typeof claimScan>>;
+    do outcome = await claimScan(app.services.db, 'web-test-runner', 60, new Date(), otherKey);
+    while (outcome && !('failed' in outcome && outcome.failed === created.id));
+    const detail = okBody(await t.api.call(getScanRoute, { params: { scan_id: created.id } }));
+    expect(detail.status).toBe('failed');
+    expect(detail.error).toContain('encryption key');
   });
 
   it('keeps the secrets out of the domain events that feed webhooks and the event stream', async () => {
