@@ -10631,7 +10631,7 @@ function parseInputs(getInput, context, options = {}) {
     if (credentialChecks && !credentialChecks.success) {
         problems.push(`\`credential-checks\` is "${credentialRaw}"; use defaults (vendor-default and empty credentials, one attempt per service) or none.`);
     }
-    const web = parseWebInputs(read, target, problems);
+    const web = parseWebInputs(read, target, problems, getInput('password'));
     if (web && scanId)
         warnings.push('`scan-id` is set, so the web application inputs are not used.');
     if (web && importPath)
@@ -10921,11 +10921,12 @@ const WEB_INPUTS = {
  * `exclude-paths` (one per line, or comma-separated). Undefined when none is set. Messages
  * never repeat the password or a header value.
  */
-function parseWebInputs(read, target, problems) {
+function parseWebInputs(read, target, problems, 
+/** The password as given: not trimmed (a password may begin or end with a space). */
+password = read('password')) {
     const activeRaw = read('active');
     const loginUrl = read('login-url');
     const username = read('username');
-    const password = read('password');
     const headersRaw = read('auth-headers');
     const excludeRaw = read('exclude-paths');
     if ([activeRaw, loginUrl, username, password, headersRaw, excludeRaw].every((v) => v === ''))
