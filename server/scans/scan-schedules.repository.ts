@@ -91,6 +91,30 @@ export async function selectSchedulesPage(
     .offset(page.offset);
 }
 
+/** One of the organization's schedules, locked for an update; undefined for an unknown or foreign id. */
+export async function lockScheduleOfOrganization(
+  db: Db,
+  orgId: string,
+  scheduleId: string,
+): Promise<ScheduleRow | undefined> {
+  return db('scan_schedules').where({ org_id: orgId, id: scheduleId }).forUpdate().first();
+}
+
+/** Sets the `web` options (JSON text, secrets sealed) of one of the organization's schedules; the row, or undefined. */
+export async function updateScheduleWeb(
+  db: Db,
+  orgId: string,
+  scheduleId: string,
+  web: string | null,
+  now: Date,
+): Promise<ScheduleRow | undefined> {
+  const [row] = await db('scan_schedules')
+    .where({ org_id: orgId, id: scheduleId })
+    .update({ web: web as never, updated_at: now })
+    .returning('*');
+  return row;
+}
+
 /** Deletes one of the organization's schedules; returns how many rows went (0 or 1). */
 export async function deleteScheduleOfOrganization(
   db: Db,

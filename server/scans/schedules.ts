@@ -5,7 +5,7 @@ import { newId } from '../identity/ids.ts';
 import type { OrganizationRow } from '../identity/organizations.repository.ts';
 import { planAllows } from '../identity/plans.ts';
 import { credentialChecksFor } from '../schemas/scans.ts';
-import type { CreateScheduleRequest, Schedule } from '../schemas/schedules.ts';
+import type { CreateScheduleRequest, Schedule, UpdateScheduleRequest } from '../schemas/schedules.ts';
 import type { Services } from '../services.ts';
 import { frameworksFor } from './create-scan.ts';
 import { canonicalTimeZone, isValidTimeZone, nextRunAt } from './schedule-time.ts';
@@ -14,6 +14,8 @@ import {
   deleteScheduleOfOrganization,
   insertSchedule,
   selectSchedulesPage,
+  lockScheduleOfOrganization,
+  updateScheduleWeb,
   type ScheduleRow,
 } from './scan-schedules.repository.ts';
 import { scopePolicyFor } from './scope.ts';
@@ -80,6 +82,29 @@ export async function listSchedules(
   const total = await countSchedules(db, orgId);
   const rows = await selectSchedulesPage(db, orgId, { limit: perPage, offset: (page - 1) * perPage });
   return { rows, total };
+}
+
+/**
+ * Replaces a schedule's `web` options (or drops them with null) for the scans it starts from
+ * now on; scans it already started keep theirs. The log-in page is checked against the
+ * schedule's target. 404 for an unknown or foreign id.
+ */
+export async function updateSchedule(
+  services: Pick<Services, 'db' | 'keys'>,
+  orgId: string,
+  scheduleId: string,
+  request: UpdateScheduleRequest,
+  now = new Date(),
+): Promise<ScheduleRow> {
+  return services.db.transaction(async (trx) => {
+    const current = await lockScheduleOfOrganization(trx, orgId, scheduleId);
+    if (!current) throw notFound('schedule');
+    if (request.web) assertLoginUrlOnTarget(current.target, request.web);
+    const web = request.web ? JSON.stringify(sealWebOptions(services.keys.encryptionKey, request.web)) : null;
+    const row = await updateScheduleWeb(trx, orgId, scheduleId, web, now);
+    if (!row) throw notFound('schedule');
+    return row;
+  });
 }
 
 /** Deletes a schedule; scans it already created stay. 404 for an unknown or foreign id. */

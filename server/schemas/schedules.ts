@@ -152,6 +152,20 @@ export const ScheduleIdParams = z.object({
   schedule_id: IdParam('schedule', 'sched_3k2j4h5g6f7d8s9a0q1w2e3r'),
 });
 
+/**
+ * What PATCH changes on a schedule: its `web` options (a new password, other exclusions), or
+ * `null` to drop them. The rest of a schedule is changed by deleting it and creating another.
+ */
+export const UpdateScheduleRequest = z
+  .object({
+    web: WebTestingOptions.nullable().meta({
+      description: 'The web options of the scans the schedule starts from now on; null: none.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'UpdateScheduleRequest' });
+export type UpdateScheduleRequest = z.infer<typeof UpdateScheduleRequest>;
+
 export const ScheduleDeleted = z
   .object({ id: z.string(), deleted: z.literal(true) })
   .meta({ id: 'ScheduleDeleted' });

@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DOMAIN_EVENTS, organizationEventsAfter, sequenceEvents } from '../../../server/events/outbox.ts';
 import { createScanRoute, getScanRoute, listScansRoute } from '../../../server/routes/scans.ts';
-import { createScheduleRoute, listSchedulesRoute } from '../../../server/routes/schedules.ts';
+import {
+  createScheduleRoute,
+  listSchedulesRoute,
+  updateScheduleRoute,
+} from '../../../server/routes/schedules.ts';
 import { claimScan, type Claim } from '../../../server/scanner/runner.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { updateScheduleRun } from '../../../server/scans/scan-schedules.repository.ts';
@@ -213,6 +217,55 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
     expect(okBody(detail).web).toEqual(schedule.web);
     expect(secretsIn(detail.text)).toEqual([]);
     expect((await claimAsRunner(scanId!)).scan.web?.authentication).toMatchObject({ password: PASSWORD });
+  });
+
+  it("replaces a schedule's web with PATCH, for the scans it starts next, and drops it with null", async () => {
+    const schedule = okBody(
+      await t.api.call(createScheduleRoute, {
+        body: { target: '127.0.0.1', frequency: 'daily', authorized: true, web: formLogin() } as never,
+      }),
+      201,
+    );
+    const rotated = 'rotated-pw-0b7e';
+    const patched = await t.api.call(updateScheduleRoute, {
+      params: { schedule_id: schedule.id },
+      body: { web: formLogin({ password: rotated }) } as never,
+    });
+    expect(okBody(patched).web).toEqual(schedule.web);
+    expect(patched.text).not.toContain(rotated);
+
+    await updateScheduleRun(app.services.db, t.orgId, schedule.id, {
+      next_run_at: new Date(Date.now() - 1000),
+    });
+    const scanId = (await runDueSchedules(app.services, new Date())).find(
+      (o) => o.scheduleId === schedule.id,
+    )?.scanId;
+    expect((await claimAsRunner(scanId!)).scan.web?.authentication).toMatchObject({ password: rotated });
+
+    const dropped = await t.api.call(updateScheduleRoute, {
+      params: { schedule_id: schedule.id },
+      body: { web: null },
+    });
+    expect(okBody(dropped).web).toBeUndefined();
+  });
+
+  it("refuses a PATCH with a log-in page off the target, an unknown field, or another organization's schedule", async () => {
+    const schedule = okBody(
+      await t.api.call(createScheduleRoute, {
+        body: { target: '127.0.0.1', frequency: 'daily', authorized: true } as never,
+      }),
+      201,
+    );
+    const path = `/api/v1/scans/schedules/${schedule.id}`;
+    await expectError(
+      await t.api.patch(path, { web: formLogin({ login_url: 'http://localhost/login' }) }),
+      422,
+      'VALIDATION_ERROR',
+      'web.authentication.login_url',
+    );
+    await expectError(await t.api.patch(path, { web: null, target: '127.0.0.2' }), 422, 'VALIDATION_ERROR');
+    const other = await factory.tenant(app, { plan: 'enterprise' });
+    await expectError(await other.api.patch(path, { web: null }), 404, 'NOT_FOUND');
   });
 
   it('refuses a schedule whose log-in page is not on its target', async () => {
