@@ -44,13 +44,15 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 /** The lab: a log-in form with a CSRF token, a session cookie, a search page, a log-out link. */
 function labApp(vulnerable: boolean) {
   const sessions = new Set<string>();
-  let csrf = randomBytes(8).toString('hex');
+  /** Anti-CSRF tokens handed out with the form, each good for one log-in. */
+  const tokens = new Set<string>();
   const page = (res: ServerResponse, body: string, headers: Record<string, string> = {}) =>
     res
       .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...headers })
       .end(`<html><body>${body}</body></html>`);
   const loginForm = (res: ServerResponse) => {
-    csrf = randomBytes(8).toString('hex');
+    const csrf = randomBytes(8).toString('hex');
+    tokens.add(csrf);
     page(
       res,
       `<form method="post" action="/login"><input type="hidden" name="csrf" value="${csrf}">` +
@@ -70,7 +72,9 @@ function labApp(vulnerable: boolean) {
     if (url.pathname === '/login') {
       if (req.method === 'POST') {
         const form = new URLSearchParams(body);
-        if (form.get('csrf') === csrf && form.get('username') === USER && form.get('password') === PASSWORD) {
+        const token = form.get('csrf') ?? '';
+        const tokenGood = tokens.delete(token);
+        if (tokenGood && form.get('username') === USER && form.get('password') === PASSWORD) {
           const id = randomBytes(8).toString('hex');
           sessions.add(id);
           res.writeHead(302, { Location: '/', 'Set-Cookie': `session=${id}; HttpOnly; SameSite=Lax` }).end();
@@ -93,7 +97,8 @@ function labApp(vulnerable: boolean) {
     if (url.pathname === '/search') {
       app.signedInSearches += 1;
       const q = url.searchParams.get('q') ?? '';
-      if (vulnerable && q.includes("'")) {
+      // Concatenated into SQL: an unbalanced quote breaks the statement, as it would in MySQL.
+      if (vulnerable && (q.split("'").length - 1) % 2 === 1) {
         page(
           res,
           `<p>You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${q}' at line 1</p>`,
