@@ -20,8 +20,9 @@ import { multitool, validateSarif } from '../../helpers/sarif-multitool.ts';
  *
  * FOR THE LEAD: this needs the web engine (server/scanner/web/, the webengine branch) in
  * dist/local/engine.mjs, so it is skipped until that folder exists. After merging: `npm run
- * build:action`, then run this file on its own. It was written before the engine existed and has
- * not run against it.
+ * build:action`, then run this file on its own (with SCANWARD_NODE24 and SARIF_MULTITOOL set, as
+ * .ci/run does). It passed, Multitool validation included, on this branch merged with
+ * wip/webengine at f72d488 in a scratch worktree.
  */
 
 const CLI = resolve(import.meta.dirname, '../../../dist/ci/index.js');
