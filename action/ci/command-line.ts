@@ -33,6 +33,9 @@ const INPUTS = [
   'id-token-env',
   'mode',
   'asset',
+  'login-url',
+  'username',
+  'password-env',
 ] as const;
 
 export const USAGE = `Usage: scanward-ci [options]
@@ -82,6 +85,19 @@ SCANWARD_FAIL_ON=high. Flags win.
                                new compares with what the service knows  (SCANWARD_MODE=local)
   --asset NAME                 the stable name a local scan is recorded under
                                (default: <repository>:<target>)
+
+Web application testing (docs/web-testing.md), locally and remotely:
+  --active                     run the attack checks (SQL injection, XSS, command
+                               injection, ...): they submit forms and may write data,
+                               so scan a test deployment       (SCANWARD_ACTIVE=true)
+  --login-url URL              sign in through this log-in form first (on the target)
+  --username USER              the user name for the form log-in
+  --password-env VAR           the password, read from the variable VAR (never a flag)
+  --header 'Name: value'       a header sent with every request instead of a form
+                               log-in (Authorization, Cookie); repeatable
+                               (SCANWARD_AUTH_HEADERS, one per line)
+  --exclude PATH               a path never requested: a prefix (/logout) or a glob
+                               (/api/*/delete); repeatable     (SCANWARD_EXCLUDE_PATHS)
   --sarif FILE                 write SARIF 2.1.0
   --junit FILE                 write JUnit XML: one test case per reported finding
   --json FILE                  write the scan, gate and findings as JSON
@@ -96,7 +112,7 @@ export interface CommandLine {
 }
 
 export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help' | 'version' {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
   try {
     const options = Object.fromEntries(INPUTS.map((name) => [name, { type: 'string' as const }]));
@@ -106,6 +122,9 @@ export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help'
         ...options,
         'no-wait': { type: 'boolean' },
         local: { type: 'boolean' },
+        active: { type: 'boolean' },
+        header: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
         sarif: { type: 'string' },
         junit: { type: 'string' },
         json: { type: 'string' },
@@ -144,6 +163,15 @@ export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help'
     if (name === 'wait' && values['no-wait']) return 'false';
     if (name === 'mode' && values.local) return 'local';
     if (name === 'upload-sarif') return 'false';
+    if (name === 'active' && values.active) return 'true';
+    // Repeatable flags become the Action's one-per-line inputs.
+    if (name === 'auth-headers' && Array.isArray(values.header)) return values.header.join('\n');
+    if (name === 'exclude-paths' && Array.isArray(values.exclude)) return values.exclude.join('\n');
+    // The password, read from the variable --password-env names (never a flag: it is a secret).
+    if (name === 'password') {
+      const source = get('password-env');
+      return source ? (env[source] ?? '') : '';
+    }
     if (name === 'comment') return 'false';
     // The ID token itself, read from the variable --id-token-env names (never a flag: it is a secret).
     if (name === 'id-token') {

@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { FINDING_SEVERITIES } from '../../server/schemas/findings.ts';
 import { ImportFormat } from '../../server/schemas/imports.ts';
 import { CredentialChecks, Framework, ScanType, portSpecProblem } from '../../server/schemas/scans.ts';
+import { WebTestingOptions } from '../../server/schemas/web-testing.ts';
+import { loginUrlProblem } from '../../server/schemas/web-testing-view.ts';
 import { ConfigurationError } from './errors.ts';
 import { FAIL_ON_VALUES, type FailOn, type GatePolicy } from './gate.ts';
 import type { ScanRequest } from './scan-source.ts';
@@ -205,6 +207,10 @@ export function parseInputs(
     );
   }
 
+  const web = parseWebInputs(read, target, problems, getInput('password'));
+  if (web && scanId) warnings.push('`scan-id` is set, so the web application inputs are not used.');
+  if (web && importPath) problems.push('The web application inputs cannot be used with `import-file`.');
+
   const failOnRaw = (read('fail-on') || 'high').toLowerCase();
   const failOn = (FAIL_ON_VALUES as readonly string[]).includes(failOnRaw)
     ? (failOnRaw as FailOn)
@@ -282,6 +288,7 @@ export function parseInputs(
     ports: portsRaw || undefined,
     frameworks,
     credential_checks: credentialChecks?.data,
+    web,
   };
   const idempotencyRaw = read('idempotency-key');
   if (idempotencyRaw !== '' && !/^[\x21-\x7e]{1,255}$/.test(idempotencyRaw)) {
@@ -306,6 +313,7 @@ export function parseInputs(
         ports: portsRaw || undefined,
         frameworks,
         credentialChecks: credentialChecks?.data,
+        ...(web ? { web } : {}),
         scanId,
         wait: wait!,
         timeoutMs: Math.round(timeoutMinutes! * 60_000),
@@ -496,6 +504,7 @@ export function defaultIdempotencyKey(
     ports?: string | undefined;
     frameworks: string[];
     credential_checks?: string | undefined;
+    web?: WebTestingOptions | undefined;
   },
 ): string {
   if (!context.repository || !context.runId) return `scanward-action:${randomUUID()}`;
@@ -507,6 +516,8 @@ export function defaultIdempotencyKey(
         scan.ports ?? '',
         [...scan.frameworks].sort(),
         ...(scan.credential_checks ? [scan.credential_checks] : []),
+        // The web options without their secrets (a changed password alone is the same request).
+        ...(scan.web ? [webFingerprint(scan.web)] : []),
       ]),
     )
     .digest('hex')
@@ -521,4 +532,124 @@ export function defaultIdempotencyKey(
   const key = `scanward-action:${parts.join(':')}:${request}`;
   if (/^[\x21-\x7e]{1,255}$/.test(key)) return key;
   return `scanward-action:${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/** The web inputs that carry no secret, in a fixed order. */
+function webFingerprint(web: WebTestingOptions): unknown[] {
+  const auth = web.authentication;
+  return [
+    web.active,
+    [...web.exclude_paths].sort(),
+    auth?.type === 'form'
+      ? ['form', auth.login_url, auth.username]
+      : auth?.type === 'headers'
+        ? ['headers', Object.keys(auth.headers).sort()]
+        : [],
+  ];
+}
+
+/** The input each field of `web` comes from, for messages. */
+const WEB_INPUTS: Record<string, string> = {
+  active: 'active',
+  login_url: 'login-url',
+  username: 'username',
+  password: 'password',
+  headers: 'auth-headers',
+  exclude_paths: 'exclude-paths',
+};
+
+/**
+ * The web application inputs (docs/web-testing.md): `active`, a form log-in (`login-url`,
+ * `username`, `password`, all three or none), `auth-headers` (one `Name: value` per line) and
+ * `exclude-paths` (one per line, or comma-separated). Undefined when none is set. Messages
+ * never repeat the password or a header value.
+ */
+export function parseWebInputs(
+  read: (name: string) => string,
+  target: string,
+  problems: string[],
+  /** The password as given: not trimmed (a password may begin or end with a space). */
+  password: string = read('password'),
+): WebTestingOptions | undefined {
+  const activeRaw = read('active');
+  const loginUrl = read('login-url');
+  const username = read('username');
+  const headersRaw = read('auth-headers');
+  const excludeRaw = read('exclude-paths');
+  if ([activeRaw, loginUrl, username, password, headersRaw, excludeRaw].every((v) => v === ''))
+    return undefined;
+  const before = problems.length;
+
+  const active = activeRaw === '' ? false : parseBoolean('active', activeRaw, problems);
+  const form = [loginUrl, username, password].some((v) => v !== '');
+  const passwordSource = read('password-env');
+  if (passwordSource !== '' && password === '')
+    problems.push(
+      `\`password-env\` names ${passwordSource}, which is empty or unset; export the password there.`,
+    );
+  else if (form) {
+    const missing = [
+      loginUrl === '' && '`login-url`',
+      username === '' && '`username`',
+      password === '' && '`password`',
+    ].filter(Boolean);
+    if (missing.length > 0)
+      problems.push(
+        `A form log-in needs login-url, username and password; ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} empty.`,
+      );
+  }
+  const headers: Record<string, string> = {};
+  if (headersRaw !== '') {
+    headersRaw.split(/\r?\n/).forEach((line, i) => {
+      if (line.trim() === '') return;
+      const match = /^\s*([^:\s]+)\s*:\s?(.*)$/.exec(line);
+      if (!match) {
+        problems.push(
+          `\`auth-headers\` line ${i + 1} is not \`Name: value\` (for example Authorization: Bearer …).`,
+        );
+        return;
+      }
+      headers[match[1]!] = match[2]!.trim();
+    });
+  }
+  if (form && headersRaw !== '')
+    problems.push('Set a form log-in (login-url, username, password) or `auth-headers`, not both.');
+  const exclude = excludeRaw
+    .split(/[\n,]/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (problems.length > before) return undefined;
+
+  const parsed = WebTestingOptions.safeParse({
+    active,
+    exclude_paths: exclude,
+    ...(form
+      ? { authentication: { type: 'form', login_url: loginUrl, username, password } }
+      : headersRaw !== ''
+        ? { authentication: { type: 'headers', headers } }
+        : {}),
+  });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path.map(String).find((p) => p in WEB_INPUTS) ?? 'auth-headers';
+      const name = WEB_INPUTS[field] ?? field;
+      // A header name that is not a token: name the header, never its value.
+      const header = field === 'headers' && issue.path.length > 3 ? ` (${String(issue.path[3])})` : '';
+      problems.push(`\`${name}\`${header}: ${issue.message}.`);
+    }
+    return undefined;
+  }
+  const problem = target === '' ? undefined : loginUrlProblem(target, parsed.data);
+  if (problem) {
+    problems.push(`\`login-url\` ${problem}: the log-in page must be on \`target\`.`);
+    return undefined;
+  }
+  return parsed.data;
+}
+
+/** The secrets among the web inputs (the password, every header value): what logs must mask. */
+export function webSecrets(web: WebTestingOptions | undefined): string[] {
+  const auth = web?.authentication;
+  if (!auth) return [];
+  return auth.type === 'form' ? [auth.password] : Object.values(auth.headers).filter((v) => v !== '');
 }

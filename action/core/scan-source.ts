@@ -1,5 +1,6 @@
 import type { ImportFormat } from '../../server/schemas/imports.ts';
 import type { CredentialChecks, Framework, ScanType } from '../../server/schemas/scans.ts';
+import type { WebTestingOptions } from '../../server/schemas/web-testing.ts';
 import type { Finding, ScanLinks, ScanRecord, ToolInfo } from './scan.ts';
 
 /**
@@ -26,6 +27,8 @@ export interface ScanRequest {
   frameworks: Framework[];
   /** Unset: the service's default for the scan type. */
   credentialChecks?: CredentialChecks | undefined;
+  /** Web application testing (docs/web-testing.md): sent as `web` remotely, handed to the local engine. Holds secrets. */
+  web?: WebTestingOptions | undefined;
   /** Follow this existing scan instead of creating one. */
   scanId?: string | undefined;
   /** false: create the scan (or check `scanId`) and return without waiting. */

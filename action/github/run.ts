@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { isUserError } from '../core/errors.ts';
-import { parseInputs, type ActionInputs } from '../core/inputs.ts';
+import { parseInputs, webSecrets, type ActionInputs } from '../core/inputs.ts';
 import type { GateResult } from '../core/gate.ts';
 import { judge, type CompletedVerdict, type UnsuccessfulVerdict } from '../core/verdict.ts';
 import { ACTION_VERSION } from '../core/version.ts';
@@ -104,6 +104,8 @@ async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const { inputs, warnings } = parseInputs((name) => core.getInput(name), context, {
     idTokenAvailable: deps.idTokenAvailable,
   });
+  // The web log-in's password and header values are masked before anything else is logged.
+  for (const secret of webSecrets(inputs.scan.web)) core.setSecret(secret);
   for (const warning of warnings) core.warning(warning);
   if (inputs.github.githubToken) core.setSecret(inputs.github.githubToken);
 

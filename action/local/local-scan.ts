@@ -74,6 +74,7 @@ async function runLocalScan(
       target: request.target,
       scanType: request.scanType,
       credentialChecks: request.credentialChecks,
+      ...(request.web ? { web: request.web } : {}),
       cacheDir: deps.cacheDir,
       log: (line) => log.info(line),
       signal,

@@ -32,8 +32,26 @@ const FIELD_INPUTS: Record<string, string> = {
   ports: 'ports',
   frameworks: 'frameworks',
   credential_checks: 'credential-checks',
+  'web.active': 'active',
+  'web.authentication': 'login-url',
+  'web.authentication.type': 'login-url',
+  'web.authentication.login_url': 'login-url',
+  'web.authentication.username': 'username',
+  'web.authentication.password': 'password',
+  'web.authentication.headers': 'auth-headers',
+  'web.exclude_paths': 'exclude-paths',
   'Idempotency-Key': 'idempotency-key',
 };
+
+/** The input behind a field: the longest dotted prefix named (`web.authentication.headers.X-Api` → auth-headers). */
+function inputOf(field: string): string | undefined {
+  const parts = field.split('.');
+  for (let n = parts.length; n > 0; n--) {
+    const input = FIELD_INPUTS[parts.slice(0, n).join('.')];
+    if (input) return input;
+  }
+  return undefined;
+}
 
 /** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
 export async function scanwardError(res: Response, what: string): Promise<ApiError> {
@@ -50,7 +68,7 @@ export async function scanwardError(res: Response, what: string): Promise<ApiErr
     // Not JSON: a proxy or another service answered; keep the text.
   }
   let hint = HINTS[code];
-  const input = field ? FIELD_INPUTS[field.split('.')[0]!] : undefined;
+  const input = field ? inputOf(field) : undefined;
   if (code === 'VALIDATION_ERROR' && input) {
     hint =
       input === 'idempotency-key'

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { WebTestingOptions } from '../../server/schemas/web-testing.ts';
 import { scanwardError } from './api-errors.ts';
 import type { Credentials } from './credentials.ts';
 import { requestWithRetry, type HttpDeps } from './http.ts';
@@ -26,6 +27,7 @@ export interface CreateScanInput {
   ports?: string | undefined;
   frameworks?: string[] | undefined;
   credential_checks?: 'defaults' | 'none' | undefined;
+  web?: WebTestingOptions | undefined;
 }
 
 export interface ScanwardClientOptions {
@@ -58,6 +60,7 @@ export class ScanwardClient {
     if (input.ports !== undefined) body.ports = input.ports;
     if (input.frameworks !== undefined && input.frameworks.length > 0) body.frameworks = input.frameworks;
     if (input.credential_checks !== undefined) body.credential_checks = input.credential_checks;
+    if (input.web !== undefined) body.web = input.web;
     return this.call('POST', '/api/v1/scans', ScanCreatedBody, {
       body,
       headers: { 'Idempotency-Key': idempotencyKey },

@@ -87,6 +87,7 @@ async function runRemoteScan(
         ports: request.ports,
         frameworks: request.frameworks,
         credential_checks: request.credentialChecks,
+        web: request.web,
       },
       request.idempotencyKey,
       deadline,

@@ -60,6 +60,29 @@ order by
 limit
   $2;
 
+-- lockScheduleOfOrganization
+select
+  *
+from
+  "scan_schedules"
+where
+  "org_id" = $1
+  and "id" = $2
+limit
+  $3
+for update;
+
+-- updateScheduleWeb
+update "scan_schedules"
+set
+  "web" = $1,
+  "updated_at" = $2
+where
+  "org_id" = $3
+  and "id" = $4
+returning
+  *;
+
 -- deleteScheduleOfOrganization
 delete from "scan_schedules"
 where

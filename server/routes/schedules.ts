@@ -7,6 +7,7 @@ import {
   ScheduleDeleted,
   ScheduleIdParams,
   ScheduleList,
+  UpdateScheduleRequest,
 } from '../schemas/schedules.ts';
 import {
   assertSchedulesOnPlan,
@@ -14,6 +15,7 @@ import {
   deleteSchedule,
   listSchedules,
   presentSchedule,
+  updateSchedule,
 } from '../scans/schedules.ts';
 
 const tags = ['Schedules'];
@@ -57,6 +59,29 @@ export const listSchedulesRoute = defineRoute({
   },
 });
 
+export const updateScheduleRoute = defineRoute({
+  method: 'patch',
+  path: '/api/v1/scans/schedules/{schedule_id}',
+  operationId: 'updateSchedule',
+  summary: 'Change the web options of a scan schedule',
+  description: [
+    PLAN_NOTE,
+    'Replaces `web` (docs/web-testing.md) for the scans the schedule starts from now on, for instance a rotated password; `null` drops it. Scans it already started keep theirs. Secrets are sealed at rest and never answered. Other fields are changed by deleting the schedule and creating another.',
+  ].join('\n\n'),
+  tags,
+  access: { permission: 'write:scans', admin: true },
+  params: ScheduleIdParams,
+  body: UpdateScheduleRequest,
+  responses: { 200: { description: 'The schedule as changed', schema: Schedule } },
+  errors: ['PLAN_UPGRADE_REQUIRED', 'NOT_FOUND'],
+  handler: async ({ params, body, principal, services }) => {
+    assertSchedulesOnPlan(principal.org);
+    return {
+      body: presentSchedule(await updateSchedule(services, principal.org.id, params.schedule_id, body)),
+    };
+  },
+});
+
 export const deleteScheduleRoute = defineRoute({
   method: 'delete',
   path: '/api/v1/scans/schedules/{schedule_id}',
@@ -75,4 +100,9 @@ export const deleteScheduleRoute = defineRoute({
   },
 });
 
-export const scheduleRoutes = [listSchedulesRoute, createScheduleRoute, deleteScheduleRoute];
+export const scheduleRoutes = [
+  listSchedulesRoute,
+  createScheduleRoute,
+  updateScheduleRoute,
+  deleteScheduleRoute,
+];

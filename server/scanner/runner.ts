@@ -4,9 +4,10 @@ import type { Db } from '../db/index.ts';
 import type { Services } from '../services.ts';
 import { executeScan } from './pipeline.ts';
 import type { ScanRecord } from './types.ts';
-import { claimNextScan, failStalledScans } from '../scans/lifecycle.ts';
+import { claimNextScan, failScan, failStalledScans } from '../scans/lifecycle.ts';
 import { listenForQueuedScans } from '../scans/queue-signal.ts';
 import { scanMetrics } from '../metrics/registry.ts';
+import { openWebOptions } from '../scans/web-options.ts';
 
 /**
  * Runner processes share the scan queue in the database. A runner claims a
@@ -45,18 +46,38 @@ export interface Claim {
 
 /**
  * Claims at most one scan for this runner (see `claimNextScan`): a pending
- * scan, or a running scan whose lease expired.
+ * scan, or a running scan whose lease expired. The scan's `web` options are
+ * opened with `encryptionKey` here, in memory, for the engine alone (docs/web-testing.md, "Secrets").
  */
 export async function claimScan(
   db: Db,
   runnerId: string,
   leaseSeconds: number,
   now = new Date(),
+  encryptionKey?: Buffer,
 ): Promise<Claim | { failed: string } | undefined> {
   const claimed = await claimNextScan(db, runnerId, leaseSeconds, now);
   if (!claimed || 'failed' in claimed) return claimed;
-  const { id, org_id, target, scan_type, frameworks, ports, credential_checks, attempts, created_by } =
+  const { id, org_id, target, scan_type, frameworks, ports, credential_checks, attempts, created_by, web } =
     claimed.scan;
+  let openedWeb: ScanRecord['web'];
+  if (web && encryptionKey) {
+    try {
+      openedWeb = openWebOptions(encryptionKey, web);
+    } catch {
+      // Sealed under another key: scanning without the log-in would report a different app.
+      await db.transaction((trx) =>
+        failScan(
+          trx,
+          id,
+          org_id,
+          'the web log-in secrets of this scan cannot be opened: the encryption key (SCANWARD_ENCRYPTION_KEY) changed since it was created; create the scan again',
+          now,
+        ),
+      );
+      return { failed: id };
+    }
+  }
   const scan: ScanRecord = {
     id,
     org_id,
@@ -67,6 +88,7 @@ export async function claimScan(
     credential_checks,
     attempts,
     created_by,
+    ...(openedWeb ? { web: openedWeb } : {}),
   };
   return {
     scan,
@@ -116,7 +138,13 @@ export function startRunner(services: Services, options: RunnerOptions = {}): Ru
     try {
       await failStalledScans(services.db, services.config.scanWatchdogSeconds);
       while (!stopped && inHand.size < maxScans) {
-        const claimed = await claimScan(services.db, id, leaseSeconds);
+        const claimed = await claimScan(
+          services.db,
+          id,
+          leaseSeconds,
+          new Date(),
+          services.keys.encryptionKey,
+        );
         if (!claimed) break;
         if ('failed' in claimed) {
           log.warn({ scan_id: claimed.failed }, 'scan failed after too many runner losses');

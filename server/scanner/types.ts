@@ -5,6 +5,7 @@ import type { FrameworkValue, RemediationValue } from '../findings/rows.ts';
 import type { Severity } from '../scoring/severity.ts';
 import type { ServiceIdentification } from './net/services.ts';
 import type { Config } from '../config.ts';
+import type { WebTestingOptions } from '../schemas/web-testing.ts';
 
 /**
  * The engine's vocabulary. A scan runs the phases of its type in order; each
@@ -126,6 +127,7 @@ export interface ScanRecord {
   credential_checks?: 'defaults' | 'none';
   attempts: number;
   created_by: string | null;
+  web?: WebTestingOptions | undefined;
 }
 
 /** Reports progress inside a phase: `done` units of the phase's declared `total`. */

@@ -6,6 +6,7 @@ import { presentCreatedScan } from './presenter.ts';
 import { assertConcurrency, assertMonthlyQuota, lockOrganization } from './quota.ts';
 import { queueScan } from './lifecycle.ts';
 import { scopePolicyFor } from './scope.ts';
+import { assertLoginUrlOnTarget, fingerprintableWebOptions, sealWebOptions } from './web-options.ts';
 
 const ALL_FRAMEWORKS: readonly Framework[] = ['soc2', 'pci-dss', 'iso27001'];
 
@@ -25,20 +26,26 @@ export function frameworksFor(scanType: ScanType, chosen: readonly Framework[] |
  * limit or both use one key. No event fires: the runner sends scan.started.
  */
 export async function createScan(
-  services: Pick<Services, 'db' | 'config'>,
+  services: Pick<Services, 'db' | 'config' | 'keys'>,
   principal: Principal,
   request: CreateScanRequest,
   idempotencyKey: string | undefined,
   now = new Date(),
 ): Promise<StoredResponse> {
   const orgId = principal.org.id;
-  const hash = requestHash(request);
+  const key = services.keys.encryptionKey;
+  // The fingerprint is kept 24 hours: secrets go into it as their HMAC, never as they are.
+  const hash = requestHash(
+    request.web ? { ...request, web: fingerprintableWebOptions(key, request.web) } : request,
+  );
   if (idempotencyKey) {
     const earlier = await recallResponse(services.db, orgId, idempotencyKey, hash, now);
     if (earlier) return replay(earlier);
   }
 
   const scope = await scopePolicyFor(services.config).checkTarget(request.target);
+  assertLoginUrlOnTarget(scope.target, request.web);
+  const web = request.web ? sealWebOptions(key, request.web) : null;
 
   return services.db.transaction(async (trx) => {
     const org = await lockOrganization(trx, orgId);
@@ -56,6 +63,7 @@ export async function createScan(
       frameworks: frameworksFor(request.scan_type, request.frameworks),
       ports: request.ports?.trim() ?? null,
       credentialChecks: request.credential_checks,
+      web,
       createdAt: now,
     });
     const response = { status: 201, body: presentCreatedScan(scan) };

@@ -15,6 +15,7 @@ import {
 import { appendEvent } from '../events/outbox.ts';
 import { estimatedDuration, firstPhase, phasesOf } from './phases.ts';
 import { presentScanEvent } from './presenter.ts';
+import type { StoredWebOptions } from './web-options.ts';
 import {
   countLiveRunningScans,
   FINISHED_STATUSES,
@@ -70,6 +71,8 @@ export interface NewScan {
   ports: string | null;
   /** Default: by scan type (`none` for quick scans, `defaults` otherwise). */
   credentialChecks?: CredentialChecks | undefined;
+  /** Web application options, secrets already sealed (server/scans/web-options.ts). */
+  web?: StoredWebOptions | null | undefined;
   createdAt: Date;
 }
 
@@ -89,6 +92,7 @@ export async function queueScan(db: Db, scan: NewScan): Promise<ScanRow> {
     frameworks: [...scan.frameworks],
     ports: scan.ports,
     credential_checks: credentialChecksFor(scan.scanType, scan.credentialChecks),
+    web: scan.web ? JSON.stringify(scan.web) : null,
     status: 'pending',
     progress: 0,
     phase: firstPhase(scan.scanType),

@@ -2,6 +2,7 @@ import type { PhaseTimings, ScanDetail, ScanListItem } from '../schemas/scans.ts
 import { PHASES, splitPhases } from './phases.ts';
 import type { SeverityCounts } from '../findings/finding-observations.repository.ts';
 import type { ScanRow } from './scans.repository.ts';
+import { presentWebOptions } from './web-options.ts';
 
 /**
  * Scan rows as the API shows them. Keys the specification marks "present
@@ -71,6 +72,7 @@ export function presentScanDetail(scan: ScanRow, counts: SeverityCounts): ScanDe
     phase_timings: presentPhaseTimings(scan.phase_timings),
     source: scan.source ?? 'scan',
     tool: scan.tool ?? null,
+    ...(scan.web ? { web: presentWebOptions(scan.web) } : {}),
   };
 }
 

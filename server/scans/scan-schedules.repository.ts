@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/index.ts';
 import type { CredentialChecks, Framework, ScanType } from '../schemas/scans.ts';
 import type { Frequency } from '../schemas/schedules.ts';
+import type { StoredWebOptions } from './web-options.ts';
 
 /**
  * Typed queries over `scan_schedules`: recurring scans of an organization.
@@ -24,6 +25,8 @@ export interface ScheduleRow {
   frameworks: Framework[];
   ports: string | null;
   credential_checks: CredentialChecks;
+  /** Web application options for the scans it starts, secrets sealed; null without. */
+  web: StoredWebOptions | null;
   enabled: boolean;
   next_run_at: Date;
   last_run_at: Date | null;
@@ -36,11 +39,14 @@ export interface ScheduleRow {
 /** A new schedule as inserted: the columns without a default, and those with one if set. */
 export type NewScheduleRow = Omit<
   ScheduleRow,
-  'enabled' | 'last_run_at' | 'last_scan_id' | 'last_error' | 'created_at' | 'updated_at'
+  'web' | 'enabled' | 'last_run_at' | 'last_scan_id' | 'last_error' | 'created_at' | 'updated_at'
 > &
   Partial<
     Pick<ScheduleRow, 'enabled' | 'last_run_at' | 'last_scan_id' | 'last_error' | 'created_at' | 'updated_at'>
-  >;
+  > & {
+    /** jsonb, written as JSON text (as every jsonb column here). */
+    web?: string | null;
+  };
 
 declare module 'knex/types/tables.js' {
   interface Tables {
@@ -83,6 +89,30 @@ export async function selectSchedulesPage(
     ])
     .limit(page.limit)
     .offset(page.offset);
+}
+
+/** One of the organization's schedules, locked for an update; undefined for an unknown or foreign id. */
+export async function lockScheduleOfOrganization(
+  db: Db,
+  orgId: string,
+  scheduleId: string,
+): Promise<ScheduleRow | undefined> {
+  return db('scan_schedules').where({ org_id: orgId, id: scheduleId }).forUpdate().first();
+}
+
+/** Sets the `web` options (JSON text, secrets sealed) of one of the organization's schedules; the row, or undefined. */
+export async function updateScheduleWeb(
+  db: Db,
+  orgId: string,
+  scheduleId: string,
+  web: string | null,
+  now: Date,
+): Promise<ScheduleRow | undefined> {
+  const [row] = await db('scan_schedules')
+    .where({ org_id: orgId, id: scheduleId })
+    .update({ web: web as never, updated_at: now })
+    .returning('*');
+  return row;
 }
 
 /** Deletes one of the organization's schedules; returns how many rows went (0 or 1). */

@@ -8,6 +8,7 @@ import type {
   ScanStatus,
   ScanType,
 } from '../schemas/scans.ts';
+import type { StoredWebOptions } from './web-options.ts';
 
 /**
  * Typed queries over `scans`, and the only module with SQL on that table.
@@ -66,10 +67,12 @@ export interface ScanRow {
   source: 'scan' | 'import';
   /** The tool that produced an imported report; null for the engine's own scans. */
   tool: string | null;
+  /** Web application options, secrets sealed (server/scans/web-options.ts); null without. */
+  web: StoredWebOptions | null;
 }
 
 /** jsonb columns are written as JSON text (node-postgres would send an array as a PostgreSQL array). */
-type JsonColumns = 'changes' | 'state' | 'phase_timings';
+type JsonColumns = 'changes' | 'state' | 'phase_timings' | 'web';
 type JsonText = { [K in JsonColumns]?: string | null };
 
 /** Columns without a database default: what `insert` needs. */

@@ -90,6 +90,7 @@ async function runOneDueSchedule(trx: Db, now: Date): Promise<ScheduleRunOutcome
         frameworks: schedule.frameworks ?? [],
         ports: schedule.ports,
         credentialChecks: schedule.credential_checks,
+        web: schedule.web,
         createdAt: now,
       });
       outcome.scanId = scan.id;

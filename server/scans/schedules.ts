@@ -5,7 +5,7 @@ import { newId } from '../identity/ids.ts';
 import type { OrganizationRow } from '../identity/organizations.repository.ts';
 import { planAllows } from '../identity/plans.ts';
 import { credentialChecksFor } from '../schemas/scans.ts';
-import type { CreateScheduleRequest, Schedule } from '../schemas/schedules.ts';
+import type { CreateScheduleRequest, Schedule, UpdateScheduleRequest } from '../schemas/schedules.ts';
 import type { Services } from '../services.ts';
 import { frameworksFor } from './create-scan.ts';
 import { canonicalTimeZone, isValidTimeZone, nextRunAt } from './schedule-time.ts';
@@ -14,9 +14,12 @@ import {
   deleteScheduleOfOrganization,
   insertSchedule,
   selectSchedulesPage,
+  lockScheduleOfOrganization,
+  updateScheduleWeb,
   type ScheduleRow,
 } from './scan-schedules.repository.ts';
 import { scopePolicyFor } from './scope.ts';
+import { assertLoginUrlOnTarget, presentWebOptions, sealWebOptions } from './web-options.ts';
 
 /**
  * Recurring scans (decisions.md, "Schedules"): professional and enterprise
@@ -33,7 +36,7 @@ export function assertSchedulesOnPlan(org: OrganizationRow): void {
  * the target like a scan's (syntax, then scope after DNS), and its first run.
  */
 export async function createSchedule(
-  services: Pick<Services, 'db' | 'config'>,
+  services: Pick<Services, 'db' | 'config' | 'keys'>,
   principal: Principal,
   request: CreateScheduleRequest,
   now = new Date(),
@@ -44,6 +47,7 @@ export async function createSchedule(
   }
   const timezone = canonicalTimeZone(request.timezone);
   const scope = await scopePolicyFor(services.config).checkTarget(request.target);
+  assertLoginUrlOnTarget(scope.target, request.web);
   const recurrence = {
     frequency: request.frequency,
     day_of_week: request.day_of_week ?? null,
@@ -60,6 +64,7 @@ export async function createSchedule(
     frameworks: frameworksFor(request.scan_type, request.frameworks),
     ports: request.ports?.trim() ?? null,
     credential_checks: credentialChecksFor(request.scan_type, request.credential_checks),
+    web: request.web ? JSON.stringify(sealWebOptions(services.keys.encryptionKey, request.web)) : null,
     enabled: true,
     next_run_at: nextRunAt(recurrence, now),
     created_at: now,
@@ -77,6 +82,29 @@ export async function listSchedules(
   const total = await countSchedules(db, orgId);
   const rows = await selectSchedulesPage(db, orgId, { limit: perPage, offset: (page - 1) * perPage });
   return { rows, total };
+}
+
+/**
+ * Replaces a schedule's `web` options (or drops them with null) for the scans it starts from
+ * now on; scans it already started keep theirs. The log-in page is checked against the
+ * schedule's target. 404 for an unknown or foreign id.
+ */
+export async function updateSchedule(
+  services: Pick<Services, 'db' | 'keys'>,
+  orgId: string,
+  scheduleId: string,
+  request: UpdateScheduleRequest,
+  now = new Date(),
+): Promise<ScheduleRow> {
+  return services.db.transaction(async (trx) => {
+    const current = await lockScheduleOfOrganization(trx, orgId, scheduleId);
+    if (!current) throw notFound('schedule');
+    if (request.web) assertLoginUrlOnTarget(current.target, request.web);
+    const web = request.web ? JSON.stringify(sealWebOptions(services.keys.encryptionKey, request.web)) : null;
+    const row = await updateScheduleWeb(trx, orgId, scheduleId, web, now);
+    if (!row) throw notFound('schedule');
+    return row;
+  });
 }
 
 /** Deletes a schedule; scans it already created stay. 404 for an unknown or foreign id. */
@@ -100,6 +128,7 @@ export function presentSchedule(row: ScheduleRow): Schedule {
     frameworks: row.frameworks ?? [],
     ports: row.ports,
     credential_checks: row.credential_checks,
+    ...(row.web ? { web: presentWebOptions(row.web) } : {}),
     authorized: true,
     enabled: row.enabled,
     next_run_at: iso(row.next_run_at)!,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DateParam, IdParam, PaginationQuery, Plan, Timestamp, paginated } from './common.ts';
+import { WebTestingOptions } from './web-testing.ts';
+import { WebTestingView } from './web-testing-view.ts';
 
 export { parseDateParam } from './common.ts';
 
@@ -121,6 +123,7 @@ export const CreateScanRequest = z
     frameworks: Frameworks.optional(),
     ports: PortSpec.optional(),
     credential_checks: CredentialChecks.optional(),
+    web: WebTestingOptions.optional(),
     authorized: Authorized,
   })
   .meta({ id: 'CreateScanRequest' });
@@ -207,6 +210,7 @@ export const ScanDetail = ScanListItem.extend({
     description:
       "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans",
   }),
+  web: WebTestingView.optional(),
 }).meta({ id: 'ScanDetail' });
 export type ScanDetail = z.infer<typeof ScanDetail>;
 

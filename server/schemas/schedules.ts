@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { IdParam, PaginationQuery, Timestamp, paginated } from './common.ts';
+import { WebTestingOptions } from './web-testing.ts';
+import { WebTestingView } from './web-testing-view.ts';
 import { Authorized, CredentialChecks, Framework, Frameworks, PortSpec, ScanType, Target } from './scans.ts';
 
 /**
@@ -64,6 +66,7 @@ const requestFields = () => ({
   frameworks: Frameworks.optional(),
   ports: PortSpec.optional(),
   credential_checks: CredentialChecks.optional(),
+  web: WebTestingOptions.optional(),
   authorized: Authorized,
 });
 
@@ -129,6 +132,7 @@ export const Schedule = z
     frameworks: z.array(Framework),
     ports: z.string().nullable(),
     credential_checks: CredentialChecks,
+    web: WebTestingView.optional(),
     authorized: z.literal(true),
     enabled: z.boolean(),
     next_run_at: Timestamp,
@@ -147,6 +151,20 @@ export const ListSchedulesQuery = PaginationQuery;
 export const ScheduleIdParams = z.object({
   schedule_id: IdParam('schedule', 'sched_3k2j4h5g6f7d8s9a0q1w2e3r'),
 });
+
+/**
+ * What PATCH changes on a schedule: its `web` options (a new password, other exclusions), or
+ * `null` to drop them. The rest of a schedule is changed by deleting it and creating another.
+ */
+export const UpdateScheduleRequest = z
+  .object({
+    web: WebTestingOptions.nullable().meta({
+      description: 'The web options of the scans the schedule starts from now on; null: none.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'UpdateScheduleRequest' });
+export type UpdateScheduleRequest = z.infer<typeof UpdateScheduleRequest>;
 
 export const ScheduleDeleted = z
   .object({ id: z.string(), deleted: z.literal(true) })

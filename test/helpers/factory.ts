@@ -373,7 +373,7 @@ export async function updateScan(
   app: TestApp,
   orgId: string,
   scanId: string,
-  changes: Partial<Omit<ScanRow, 'changes' | 'state' | 'phase_timings'>> & { changes?: ScanChanges },
+  changes: Partial<Omit<ScanRow, 'changes' | 'state' | 'phase_timings' | 'web'>> & { changes?: ScanChanges },
 ): Promise<void> {
   const { changes: counts, ...columns } = changes;
   await updateScanOfOrganization(app.services.db, orgId, scanId, {

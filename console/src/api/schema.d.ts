@@ -105,7 +105,17 @@ export interface paths {
         delete: operations["deleteSchedule"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the web options of a scan schedule
+         * @description Professional and enterprise plans only (`PLAN_UPGRADE_REQUIRED` on startup).
+         *
+         *     Replaces `web` (docs/web-testing.md) for the scans the schedule starts from now on, for instance a rotated password; `null` drops it. Scans it already started keep theirs. Secrets are sealed at rest and never answered. Other fields are changed by deleting the schedule and creating another.
+         *
+         *     API key permission: `write:scans`.
+         *
+         *     Roles: admin.
+         */
+        patch: operations["updateSchedule"];
         trace?: never;
     };
     "/api/v1/scans": {
@@ -1483,6 +1493,7 @@ export interface components {
             frameworks: components["schemas"]["Framework"][];
             ports: string | null;
             credential_checks: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingView"];
             /** @enum {boolean} */
             authorized: true;
             enabled: boolean;
@@ -1515,6 +1526,36 @@ export interface components {
          * @enum {string}
          */
         CredentialChecks: "defaults" | "none";
+        /** @description The web application options of a scan or schedule, without their secrets. */
+        WebTestingView: {
+            active: boolean;
+            /** @description How the scanner signs in; null when it does not. */
+            authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
+            exclude_paths: string[];
+        };
+        /** @description A form log-in, without its password. */
+        WebFormAuthenticationView: {
+            /** @enum {string} */
+            type: "form";
+            login_url: string;
+            username: string;
+            /**
+             * @description A password is stored (sealed); it is never answered.
+             * @enum {boolean}
+             */
+            has_password: true;
+            username_field?: string;
+            password_field?: string;
+            logged_in_pattern?: string;
+            logged_out_pattern?: string;
+        };
+        /** @description Header authentication, names only. */
+        WebHeaderAuthenticationView: {
+            /** @enum {string} */
+            type: "headers";
+            /** @description The names of the headers sent, sorted; their values are sealed and never answered. */
+            header_names: string[];
+        };
         CreateScheduleRequest: components["schemas"]["DailyScheduleRequest"] | components["schemas"]["WeeklyScheduleRequest"] | components["schemas"]["MonthlyScheduleRequest"];
         /** @description Runs every day at `hour`. */
         DailyScheduleRequest: {
@@ -1551,8 +1592,60 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
+        };
+        WebTestingOptions: {
+            /**
+             * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+             * @default false
+             */
+            active: boolean;
+            authentication?: components["schemas"]["WebAuthentication"];
+            /**
+             * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+             * @default []
+             */
+            exclude_paths: string[];
+        };
+        WebAuthentication: components["schemas"]["WebFormAuthentication"] | components["schemas"]["WebHeaderAuthentication"];
+        /** @description Sign in through an HTML log-in form. */
+        WebFormAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "form";
+            /**
+             * Format: uri
+             * @description The page that shows the log-in form (same origin as the scan target).
+             */
+            login_url: string;
+            /** @description The user name to sign in with. */
+            username: string;
+            /** @description The password. Write-only: sealed at rest, never answered. */
+            password: string;
+            /** @description Name of the user-name field when it cannot be told by its type and name. */
+            username_field?: string;
+            /** @description Name of the password field when the form has more than one. */
+            password_field?: string;
+            /** @description Matches a page only a signed-in user sees; by default, the log-in form no longer shown. */
+            logged_in_pattern?: string;
+            /** @description Matches a page that means the session was lost (besides a redirect to the log-in page). */
+            logged_out_pattern?: string;
+        };
+        /** @description Sign in by sending fixed headers. */
+        WebHeaderAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "headers";
+            /** @description Headers sent with every request, e.g. Cookie or Authorization. Write-only: values are never answered. */
+            headers: {
+                [key: string]: string;
+            };
         };
         /** @description Runs once a week, on `day_of_week` at `hour`. */
         WeeklyScheduleRequest: {
@@ -1589,6 +1682,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1626,8 +1720,25 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
+        };
+        UpdateScheduleRequest: {
+            /** @description The web options of the scans the schedule starts from now on; null: none. */
+            web: {
+                /**
+                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+                 * @default false
+                 */
+                active: boolean;
+                authentication?: components["schemas"]["WebAuthentication"];
+                /**
+                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+                 * @default []
+                 */
+                exclude_paths: string[];
+            } | null;
         };
         ScheduleDeleted: {
             id: string;
@@ -1704,6 +1815,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1763,6 +1875,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            web?: components["schemas"]["WebTestingView"];
         };
         /** @description Where the time of a scan went */
         PhaseTimings: {
@@ -1906,6 +2019,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            web?: components["schemas"]["WebTestingView"];
             format: components["schemas"]["ImportFormat"];
             /** @description Results read from the report (several on one weakness and place are one finding) */
             results_read: number;
@@ -3588,6 +3702,130 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule id */
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The schedule as changed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PLAN_UPGRADE_REQUIRED, INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

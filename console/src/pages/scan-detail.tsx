@@ -6,6 +6,7 @@ import { FRAMEWORKS, SCAN_PHASES, SCAN_TYPES } from '../api/vocabulary';
 import { useLoad, type Live } from '../data';
 import { Link } from '../router';
 import { confirmed, DueDate, Page, Problem, Severity, Status, queryString, when } from '../ui';
+import { WebOptionsFacts } from './web-application-fields';
 import { Counts, findingsOf, isActive, Progress, withProgress } from './scans';
 
 type Scan = Schemas['ScanDetail'];
@@ -157,6 +158,7 @@ export function ScanDetail({ id }: { id: string }) {
             <dd>{s.ports ?? 'default'}</dd>
             <dt>Frameworks</dt>
             <dd>{s.frameworks.length ? s.frameworks.map((f) => FRAMEWORKS.label(f)).join(', ') : '—'}</dd>
+            <WebOptionsFacts web={s.web} />
             <dt>Started</dt>
             <dd>{when(s.started_at ?? s.created_at)}</dd>
             <dt>Completed</dt>

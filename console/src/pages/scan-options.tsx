@@ -2,6 +2,12 @@ import type { ReactNode } from 'react';
 import type { Schemas } from '../api/contract';
 import { FRAMEWORKS, SCAN_TYPES } from '../api/vocabulary';
 import { Choices, Options } from '../ui';
+import {
+  DEFAULT_WEB_OPTIONS,
+  WebApplicationFields,
+  webRequestOf,
+  type WebOptions,
+} from './web-application-fields';
 
 /** What a form asks of every scan, whether it starts one now or on a schedule. */
 export interface ScanOptions {
@@ -9,6 +15,8 @@ export interface ScanOptions {
   /** As typed: blank for the scanner's default ports. */
   ports: string;
   frameworks: Schemas['Framework'][];
+  /** The "Web application" section (web-application-fields.tsx). */
+  web: WebOptions;
   authorized: boolean;
 }
 
@@ -16,6 +24,7 @@ export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
   scanType: 'quick',
   ports: '',
   frameworks: [],
+  web: DEFAULT_WEB_OPTIONS,
   authorized: false,
 };
 
@@ -31,13 +40,16 @@ export function scanRequestOf(options: ScanOptions): {
   authorized: true;
   ports?: string;
   frameworks?: Schemas['Framework'][];
+  web?: Schemas['WebTestingOptions'];
 } {
   const ports = options.ports.trim();
+  const web = webRequestOf(options.web);
   return {
     scan_type: options.scanType,
     authorized: true,
     ...(ports ? { ports } : {}),
     ...(options.frameworks.length ? { frameworks: options.frameworks } : {}),
+    ...(web ? { web } : {}),
   };
 }
 
@@ -85,6 +97,7 @@ export function ScanOptionsFields(props: {
         chosen={value.frameworks}
         onChange={(frameworks) => set({ frameworks })}
       />
+      <WebApplicationFields value={value.web} onChange={(web) => set({ web })} namePrefix={namePrefix} />
       <label className="inline">
         <input
           type="checkbox"

@@ -95,6 +95,8 @@ export const scansSamples = [
     countSchedules: [[ORG]],
     selectSchedulesPage: [[ORG, PAGE]],
     deleteScheduleOfOrganization: [[ORG, SCHEDULE]],
+    lockScheduleOfOrganization: [[ORG, SCHEDULE]],
+    updateScheduleWeb: [[ORG, SCHEDULE, null, NOW]],
     lockNextDueSchedule: [[NOW]],
     updateScheduleRun: [
       [ORG, SCHEDULE, { last_run_at: NOW, last_scan_id: SCAN, next_run_at: NOW, updated_at: NOW }],

@@ -12,6 +12,7 @@ import {
   type FixtureListener,
 } from '../../fixtures/listeners.ts';
 import { findScan } from '../../../server/scans/scans.repository.ts';
+import { openWebOptions } from '../../../server/scans/web-options.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { hasNode24, NODE24 } from '../../helpers/node24.ts';
 import { startScanApp, type ScanApp } from '../../helpers/scanner.ts';
@@ -198,6 +199,53 @@ describe.skipIf(!hasNode24)(
       expect(run.code, run.stderr).toBe(0);
       const scan = await findScan(scanner.app.services.db, scanner.tenant.orgId, run.stdout.trim());
       expect(scan?.credential_checks).toBe('none');
+    });
+
+    it("sends --active, --login-url, --username, --password-env and --exclude as the scan's web options, the password never printed", async () => {
+      const password = 'ci-web-password-6d2f';
+      const run = await cli(
+        [
+          'scan',
+          '--target',
+          host,
+          '--ports',
+          String(redis.port),
+          '--no-wait',
+          '--active',
+          '--login-url',
+          `http://${host}:${redis.port}/login`,
+          '--username',
+          'admin',
+          '--password-env',
+          'APP_PASSWORD',
+          '--exclude',
+          '/logout',
+        ],
+        { APP_PASSWORD: password, SCANWARD_DEBUG: '1' },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout + run.stderr).not.toContain(password);
+      const scan = await findScan(scanner.app.services.db, scanner.tenant.orgId, run.stdout.trim());
+      expect(JSON.stringify(scan?.web)).not.toContain(password);
+      expect(openWebOptions(scanner.app.services.keys.encryptionKey, scan!.web!)).toEqual({
+        active: true,
+        authentication: {
+          type: 'form',
+          login_url: `http://${host}:${redis.port}/login`,
+          username: 'admin',
+          password,
+        },
+        exclude_paths: ['/logout'],
+      });
+    });
+
+    it('refuses a --login-url on another host with exit 2 before creating a scan', async () => {
+      const run = await cli(
+        ['--target', host, '--login-url', 'http://localhost/login', '--username', 'a', '--password-env', 'P'],
+        { P: 'x' },
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('`login-url` must be on the scan');
     });
   },
 );

@@ -419,6 +419,30 @@ describe('the Scanward Action', () => {
     expect(core.infos.some((l) => l.includes('429 (rate limited); retrying in 7s'))).toBe(true);
   });
 
+  it("sends the web inputs as the scan's web, masking the password and every header value first", async () => {
+    await start({ script: COMPLETED_SCRIPT });
+    const { result, core } = await runAction({
+      'fail-on': 'none',
+      active: 'true',
+      'auth-headers': 'Authorization: Bearer web-token-1\nCookie: sid=web-cookie-2',
+      'exclude-paths': '/logout',
+    });
+    expect(result.outcome).toBe('passed');
+    expect(core.secrets).toEqual(expect.arrayContaining(['Bearer web-token-1', 'sid=web-cookie-2']));
+    const [create] = scanward!.creates();
+    expect(JSON.parse(create!.body).web).toEqual({
+      active: true,
+      authentication: {
+        type: 'headers',
+        headers: { Authorization: 'Bearer web-token-1', Cookie: 'sid=web-cookie-2' },
+      },
+      exclude_paths: ['/logout'],
+    });
+    const logged = [...core.infos, ...core.warnings, ...core.debugs, ...core.summaries].join('\n');
+    expect(logged).not.toContain('web-token-1');
+    expect(logged).not.toContain('web-cookie-2');
+  });
+
   it('retries a transient server error while polling', async () => {
     await start({ script: COMPLETED_SCRIPT, readFailures: [500, 503] });
     const { result, core } = await runAction({ 'fail-on': 'none' });

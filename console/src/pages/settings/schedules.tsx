@@ -6,6 +6,7 @@ import { useCollection } from '../../data';
 import { useSession } from '../../session';
 import { confirmed, Notice, Options, Problem, when } from '../../ui';
 import { DEFAULT_SCAN_OPTIONS, NOT_AUTHORIZED, scanRequestOf, ScanOptionsFields } from '../scan-options';
+import { DEFAULT_WEB_OPTIONS } from '../web-application-fields';
 import { ItemTable, Section } from './section';
 
 type Frequency = Schemas['ScheduleFrequency'];
@@ -23,6 +24,8 @@ function scanOf(s: Schemas['Schedule']): string {
     SCAN_TYPES.label(s.scan_type),
     s.ports ? `ports ${s.ports}` : 'default ports',
     ...s.frameworks.map((f) => FRAMEWORKS.label(f)),
+    ...(s.web?.active ? ['active web testing'] : []),
+    ...(s.web?.authentication ? ['signed in'] : []),
   ].join(', ');
 }
 
@@ -57,7 +60,8 @@ export function Schedules() {
       }),
       (created) => {
         setTarget('');
-        setOptions((o) => ({ ...o, ports: '', frameworks: [] }));
+        // The web section's password and header values are not kept once sent.
+        setOptions((o) => ({ ...o, ports: '', frameworks: [], web: DEFAULT_WEB_OPTIONS }));
         return `Schedule of ${created.target} added.`;
       },
     );

@@ -141,6 +141,16 @@ describe('Scanward API errors', () => {
     expect(key.message).toContain('use a new key');
   });
 
+  it('points a web option the service refused at its input, a header by its name too', async () => {
+    const refused = (field: string) =>
+      scanwardError(json(422, { detail: 'bad', error_code: 'VALIDATION_ERROR', field }), 'x');
+    expect((await refused('web.authentication.login_url')).message).toContain('Check the `login-url` input');
+    expect((await refused('web.authentication.headers.X Bad')).message).toContain(
+      'Check the `auth-headers` input',
+    );
+    expect((await refused('web.exclude_paths')).message).toContain('Check the `exclude-paths` input');
+  });
+
   it('keeps the text of an answer that is not JSON, e.g. from a proxy', async () => {
     const error = await scanwardError(new Response('<html>Bad gateway</html>', { status: 502 }), 'read scan');
     expect(error.code).toBe('HTTP_502');
