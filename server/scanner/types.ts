@@ -5,6 +5,7 @@ import type { FrameworkValue, RemediationValue } from '../findings/rows.ts';
 import type { Severity } from '../scoring/severity.ts';
 import type { ServiceIdentification } from './net/services.ts';
 import type { Config } from '../config.ts';
+import type { WebTestingOptions } from '../schemas/web-testing.ts';
 
 /**
  * The engine's vocabulary. A scan runs the phases of its type in order; each
@@ -124,6 +125,11 @@ export interface ScanRecord {
   ports: string | null;
   /** Whether default-credential logins may be tried (absent: by scan type, see `credentialChecksFor`). */
   credential_checks?: 'defaults' | 'none';
+  /**
+   * Web application testing (issue 33): sign-in, exclusions, whether attack checks run. Secrets
+   * (password, header values) are in clear here, in memory only: never logged, stored or answered.
+   */
+  web?: WebTestingOptions;
   attempts: number;
   created_by: string | null;
 }

@@ -1,5 +1,6 @@
 import type { FindingSeverity } from './findings.ts';
 import type { CredentialChecks, ScanType } from './scans.ts';
+import type { WebTestingOptions } from './web-testing.ts';
 
 /**
  * The contract between the Action (`action/local/`) and the local scan engine's bundle
@@ -20,6 +21,8 @@ export interface LocalScanRequest {
   target: string;
   scanType: ScanType;
   credentialChecks?: CredentialChecks | undefined;
+  /** Web application testing: sign-in, exclusions, attack checks (docs/web-testing.md). Secrets in clear, in memory only. */
+  web?: WebTestingOptions | undefined;
   /** Where the engine may keep the compiled-template cache; none when unset. */
   cacheDir?: string | undefined;
   /** A CISA KEV catalogue (the service's SCANWARD_KEV_FILE); the committed snapshots apply either way. */
