@@ -12,25 +12,30 @@ export const webSqlInjection = entry({
   id: 'web-sql-injection',
   aliases: ['sqli-error-based', 'time-based-sqli', 'sqli-boolean-based'],
   cwe_ids: ['CWE-89'],
-  impact: 'builds SQL text from request input, so an attacker reads or changes any data its database account can reach.',
+  impact:
+    'builds SQL text from request input, so an attacker reads or changes any data its database account can reach.',
   scenarios: [
     'An attacker appends `UNION SELECT` to the parameter named in {component} and reads the users table, password hashes included.',
     'With a boolean or time-based channel, an automated tool extracts the whole database one bit at a time.',
   ],
   remediation: {
-    summary: 'Pass request values to the database as bound parameters, never as part of the SQL text, at {component}.',
+    summary:
+      'Pass request values to the database as bound parameters, never as part of the SQL text, at {component}.',
     steps: [
-      'Replay the finding\'s request (its evidence) to see the database error or the changed answer.',
-      'Rewrite the query with placeholders (`?`, `$1`, `:name`) and pass the value separately; an ORM\'s query builder does this.',
+      "Replay the finding's request (its evidence) to see the database error or the changed answer.",
+      "Rewrite the query with placeholders (`?`, `$1`, `:name`) and pass the value separately; an ORM's query builder does this.",
       'Where a value cannot be a parameter (a column to sort by), map the input to a fixed list of allowed names.',
-      'Give the application\'s database account only the rights it needs, and never show database errors to users.',
+      "Give the application's database account only the rights it needs, and never show database errors to users.",
     ],
     code_example: `// Node (pg): the value travels apart from the SQL text
 const { rows } = await pool.query('SELECT first_name FROM users WHERE id = $1', [req.query.id]);
 // PHP (PDO)
 $stmt = $pdo->prepare('SELECT first_name FROM users WHERE user_id = ?');
 $stmt->execute([$_GET['id']]);`,
-    references: ['https://cheatsheetseries.owasp.org/cheatsheets/SQL_Injection_Prevention_Cheat_Sheet.html', cwePage(89)],
+    references: [
+      'https://cheatsheetseries.owasp.org/cheatsheets/SQL_Injection_Prevention_Cheat_Sheet.html',
+      cwePage(89),
+    ],
   },
 });
 
@@ -39,11 +44,14 @@ export const webCommandInjection = entry({
   aliases: ['linux-cmd-injection', 'cmdi-blind-oast-polyglot'],
   cwe_ids: ['CWE-78'],
   impact: 'hands request input to a shell, so an attacker runs any command on the server.',
-  scenarios: ['An attacker appends `;id` or `|cat /etc/shadow` to the parameter of {component} and runs commands as the web server.'],
+  scenarios: [
+    'An attacker appends `;id` or `|cat /etc/shadow` to the parameter of {component} and runs commands as the web server.',
+  ],
   remediation: {
-    summary: 'Never build shell command lines from request input at {component}; call the program directly with an argument list.',
+    summary:
+      'Never build shell command lines from request input at {component}; call the program directly with an argument list.',
     steps: [
-      'Replay the finding\'s request to see the computed marker in the answer.',
+      "Replay the finding's request to see the computed marker in the answer.",
       'Replace the shell call (`system`, `exec`, `shell_exec`, backticks, `child_process.exec`) by a call without a shell (`execFile`, `proc_open` with an array, `subprocess.run([...])`).',
       'Validate the value strictly (an IP address parsed as one, a name from a fixed list) before it is used.',
       'Better still, use a library function instead of a program (a DNS lookup, an ICMP library).',
@@ -52,7 +60,10 @@ export const webCommandInjection = entry({
 execFile('ping', ['-c', '4', net.isIP(host) ? host : '127.0.0.1'], callback);
 // PHP
 if (filter_var($ip, FILTER_VALIDATE_IP)) { $out = shell_exec('ping -c 4 ' . escapeshellarg($ip)); }`,
-    references: ['https://cheatsheetseries.owasp.org/cheatsheets/OS_Command_Injection_Defense_Cheat_Sheet.html', cwePage(78)],
+    references: [
+      'https://cheatsheetseries.owasp.org/cheatsheets/OS_Command_Injection_Defense_Cheat_Sheet.html',
+      cwePage(78),
+    ],
   },
 });
 
@@ -60,12 +71,16 @@ export const webPathTraversal = entry({
   id: 'web-path-traversal',
   aliases: ['lfi-linux-fuzz', 'linux-lfi-fuzz', 'web-file-inclusion'],
   cwe_ids: ['CWE-22', 'CWE-98'],
-  impact: 'opens the file a request names, so an attacker reads any file the server can read, or includes it as code.',
-  scenarios: ['An attacker asks {component} for `../../../../etc/passwd`, then for the application\'s configuration file with its database password.'],
+  impact:
+    'opens the file a request names, so an attacker reads any file the server can read, or includes it as code.',
+  scenarios: [
+    "An attacker asks {component} for `../../../../etc/passwd`, then for the application's configuration file with its database password.",
+  ],
   remediation: {
-    summary: 'Map request values to a fixed set of files at {component}; never pass them to file or include functions.',
+    summary:
+      'Map request values to a fixed set of files at {component}; never pass them to file or include functions.',
     steps: [
-      'Replay the finding\'s request to see the file\'s contents in the answer.',
+      "Replay the finding's request to see the file's contents in the answer.",
       'Replace the file name in the request by an identifier looked up in an allow-list (`{"about": "about.html"}`).',
       'If names must be free, resolve the path and check it stays inside the intended directory (`realpath` / `path.resolve` then a prefix check).',
       'In PHP, never `include` a request value; set `allow_url_include=Off` and `open_basedir`.',
@@ -84,18 +99,24 @@ export const webOpenRedirect = entry({
   id: 'web-open-redirect',
   aliases: ['open-redirect', 'open-redirect-fuzz'],
   cwe_ids: ['CWE-601'],
-  impact: 'redirects to any address a request names, so links to the trusted site lead its visitors to an attacker\'s.',
-  scenarios: ['An attacker mails a link to {component} whose parameter names a look-alike log-in page; the victim trusts the domain and signs in there.'],
+  impact:
+    "redirects to any address a request names, so links to the trusted site lead its visitors to an attacker's.",
+  scenarios: [
+    'An attacker mails a link to {component} whose parameter names a look-alike log-in page; the victim trusts the domain and signs in there.',
+  ],
   remediation: {
     summary: 'Redirect only to paths of the site itself or to an allow-list of destinations at {component}.',
     steps: [
-      'Replay the finding\'s request and look at its `Location` header.',
+      "Replay the finding's request and look at its `Location` header.",
       'Accept only relative paths that start with a single `/` (not `//`, not `/\\`), or map an identifier to a fixed destination.',
-      'When other hosts must be allowed, compare the parsed URL\'s host with an allow-list.',
+      "When other hosts must be allowed, compare the parsed URL's host with an allow-list.",
     ],
     code_example: `const next = String(req.query.next ?? '/');
 res.redirect(/^\\/(?![\\/\\\\])/.test(next) ? next : '/');`,
-    references: ['https://cheatsheetseries.owasp.org/cheatsheets/Unvalidated_Redirects_and_Forwards_Cheat_Sheet.html', cwePage(601)],
+    references: [
+      'https://cheatsheetseries.owasp.org/cheatsheets/Unvalidated_Redirects_and_Forwards_Cheat_Sheet.html',
+      cwePage(601),
+    ],
   },
 });
 
@@ -104,11 +125,13 @@ export const webTemplateInjection = entry({
   aliases: ['ssti-fuzz', 'reflected-ssti-arithmetic-based'],
   cwe_ids: ['CWE-1336'],
   impact: 'evaluates request input as a server-side template, which in most engines runs code on the server.',
-  scenarios: ['An attacker sends a template expression to {component} that reaches the engine\'s object model and runs a command.'],
+  scenarios: [
+    "An attacker sends a template expression to {component} that reaches the engine's object model and runs a command.",
+  ],
   remediation: {
     summary: 'Pass request values to templates as data, never as template source, at {component}.',
     steps: [
-      'Replay the finding\'s request to see the computed product in the answer.',
+      "Replay the finding's request to see the computed product in the answer.",
       'Render a fixed template and hand the value in as a variable (`render("hello.html", {name})`), never `render_string("Hello " + name)`.',
       'Where users must write templates, use a logic-less or sandboxed engine.',
     ],
@@ -122,12 +145,16 @@ export const webXss = entry({
   id: 'web-xss',
   aliases: ['web-xss-reflected', 'web-xss-stored', 'reflected-xss', 'stored-xss', 'xss-fuzz'],
   cwe_ids: ['CWE-79'],
-  impact: 'writes request input into its pages without escaping, so an attacker\'s script runs in its users\' sessions.',
-  scenarios: ['An attacker sends a link to {component} carrying a script that reads the page and acts as the signed-in user.'],
+  impact:
+    "writes request input into its pages without escaping, so an attacker's script runs in its users' sessions.",
+  scenarios: [
+    'An attacker sends a link to {component} carrying a script that reads the page and acts as the signed-in user.',
+  ],
   remediation: {
-    summary: 'Escape every value for the context it is written in (element, attribute, script) at {component}, and add a Content-Security-Policy.',
+    summary:
+      'Escape every value for the context it is written in (element, attribute, script) at {component}, and add a Content-Security-Policy.',
     steps: [
-      'Replay the finding\'s request and look for the payload in the answer (the evidence names the context).',
+      "Replay the finding's request and look for the payload in the answer (the evidence names the context).",
       'Let the template engine escape by default (React, Jinja2 autoescape, Twig, Razor, `htmlspecialchars($v, ENT_QUOTES)`); never disable it for user values.',
       'Inside scripts, write values as JSON (`JSON.stringify` with `<` escaped), never by string concatenation.',
       'For stored content, escape on output, not only on input; sanitise rich text with an allow-list sanitiser (DOMPurify).',
@@ -137,7 +164,10 @@ export const webXss = entry({
 echo 'Hello ' . htmlspecialchars($_GET['name'], ENT_QUOTES, 'UTF-8');
 // Node (without a template engine)
 const escape = (s) => s.replace(/[&<>"']/g, (c) => \`&#\${c.charCodeAt(0)};\`);`,
-    references: ['https://cheatsheetseries.owasp.org/cheatsheets/Cross_Site_Scripting_Prevention_Cheat_Sheet.html', cwePage(79)],
+    references: [
+      'https://cheatsheetseries.owasp.org/cheatsheets/Cross_Site_Scripting_Prevention_Cheat_Sheet.html',
+      cwePage(79),
+    ],
   },
 });
 
@@ -145,19 +175,26 @@ export const webCsrf = entry({
   id: 'web-csrf',
   aliases: ['csrf-detect'],
   cwe_ids: ['CWE-352'],
-  impact: 'accepts a state-changing form from any site, so pages an attacker controls submit it in the signed-in user\'s name.',
-  scenarios: ['An attacker\'s page submits the form of {component} in a hidden frame while the victim is signed in, changing their password.'],
+  impact:
+    "accepts a state-changing form from any site, so pages an attacker controls submit it in the signed-in user's name.",
+  scenarios: [
+    "An attacker's page submits the form of {component} in a hidden frame while the victim is signed in, changing their password.",
+  ],
   remediation: {
-    summary: 'Require an anti-CSRF token on every state-changing request at {component}, and set SameSite on the session cookie.',
+    summary:
+      'Require an anti-CSRF token on every state-changing request at {component}, and set SameSite on the session cookie.',
     steps: [
-      'Replay the finding\'s request from another origin (the evidence carries a foreign `Origin`) and see it accepted.',
+      "Replay the finding's request from another origin (the evidence carries a foreign `Origin`) and see it accepted.",
       'Add a per-session (or per-form) secret token as a hidden field and reject requests without the right one; frameworks do this (Django, Rails, Laravel, csurf-like middleware).',
       'Set `SameSite=Lax` (or `Strict`) on the session cookie; never change state with GET.',
       'For a password change, also ask for the current password.',
     ],
     code_example: `Set-Cookie: session=…; Path=/; HttpOnly; Secure; SameSite=Lax
 <input type="hidden" name="csrf_token" value="<?= htmlspecialchars($_SESSION['csrf']) ?>">`,
-    references: ['https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html', cwePage(352)],
+    references: [
+      'https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html',
+      cwePage(352),
+    ],
   },
 });
 

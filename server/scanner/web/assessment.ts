@@ -77,7 +77,8 @@ export class WebAssessment {
     const keeper = this.keeper;
     this.surface = await crawlApplication(this.client, {
       resolve: this.resolve,
-      avoid: (path) => !!keeper?.session.signedIn && keeper.session.loginPaths.has(path.split('?')[0] as string),
+      avoid: (path) =>
+        !!keeper?.session.signedIn && keeper.session.loginPaths.has(path.split('?')[0] as string),
       password: this.password,
       start,
       signal: this.ctx.signal,
@@ -119,7 +120,10 @@ export class WebAssessment {
     const run = async (): Promise<Attempt> => {
       const tokens = await this.freshTokens(target);
       const request: WebRequest = buildRequest(target, param, value, tokens);
-      const exchange = await this.client.send(request, options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
+      const exchange = await this.client.send(
+        request,
+        options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+      );
       if (options.follow === false) return { exchange, final: exchange.response, finalPath: request.path };
       const landed = await follow(this.client, exchange, this.resolve, {
         allow: (path) => !this.keeper?.session.loginPaths.has(path.split('?')[0] as string),
@@ -156,7 +160,9 @@ export class WebAssessment {
       pending = this.attempt(target, param, `${param.value}${marker}`).then((attempt) => ({
         marker,
         attempt,
-        reflected: (attempt.final?.body ?? '').includes(marker) || (attempt.exchange.response?.body ?? '').includes(marker),
+        reflected:
+          (attempt.final?.body ?? '').includes(marker) ||
+          (attempt.exchange.response?.body ?? '').includes(marker),
       }));
       this.probes.set(key, pending);
     }
@@ -176,7 +182,12 @@ export class WebAssessment {
         try {
           const exchange = await this.client.send({ method: 'GET', path: page.path });
           return exchange.response
-            ? { path: page.path, body: exchange.response.body, sent: exchange.sent, head: exchange.response.head }
+            ? {
+                path: page.path,
+                body: exchange.response.body,
+                sent: exchange.sent,
+                head: exchange.response.head,
+              }
             : undefined;
         } catch {
           return undefined;

@@ -7,7 +7,13 @@
 import type { Found } from '../check.ts';
 import { excerpt, type Attempt, type WebAssessment } from './assessment.ts';
 import { executesMarker, reflectionContexts, type ReflectionContext } from './html.ts';
-import { describeParam, paramComponentPath, buildRequest, type AttackTarget, type Param } from './parameters.ts';
+import {
+  describeParam,
+  paramComponentPath,
+  buildRequest,
+  type AttackTarget,
+  type Param,
+} from './parameters.ts';
 import {
   COMMAND_DELAYS,
   COMMAND_ECHOES,
@@ -110,7 +116,11 @@ async function delayed(
   seconds: number,
 ): Promise<Attempt | undefined> {
   const value = fill(template, { v: param.value, d: seconds });
-  const attempt = await a.attempt(target, param, value, { timeoutMs: seconds * 1000 + 10_000, follow: false, alone: true });
+  const attempt = await a.attempt(target, param, value, {
+    timeoutMs: seconds * 1000 + 10_000,
+    follow: false,
+    alone: true,
+  });
   const elapsed = attempt.exchange.response?.elapsedMs ?? 0;
   return elapsed >= seconds * 1000 ? attempt : undefined;
 }
@@ -139,7 +149,10 @@ async function timeProof(
       if (baseline >= d * 500) return undefined;
       const first = await delayed(a, target, param, template, d);
       if (!first) return undefined;
-      const zero = await a.attempt(target, param, fill(template, { v: param.value, d: 0 }), { follow: false, alone: true });
+      const zero = await a.attempt(target, param, fill(template, { v: param.value, d: 0 }), {
+        follow: false,
+        alone: true,
+      });
       if ((zero.exchange.response?.elapsedMs ?? Infinity) >= d * 500) return undefined;
       const second = await delayed(a, target, param, template, 2 * d);
       return second ? first : undefined;
@@ -149,7 +162,11 @@ async function timeProof(
   return undefined;
 }
 
-export async function sqlInjection(a: WebAssessment, target: AttackTarget, param: Param): Promise<Found | undefined> {
+export async function sqlInjection(
+  a: WebAssessment,
+  target: AttackTarget,
+  param: Param,
+): Promise<Found | undefined> {
   const { path, where } = place(target, param);
   const original = await a.original(target);
   const originalBody = bodyOf(original);
@@ -162,7 +179,8 @@ export async function sqlInjection(a: WebAssessment, target: AttackTarget, param
     // Second proof: a true/false pair, or the same text with the quote balanced answers without the error.
     const boolean = await booleanProof(a, target, param);
     let confirmation: string | undefined;
-    if (boolean) confirmation = `the boolean pairs \`${boolean.pairs.map((p) => p.join('` / `')).join('`, `')}\` answered like the original when true and differently when false`;
+    if (boolean)
+      confirmation = `the boolean pairs \`${boolean.pairs.map((p) => p.join('` / `')).join('`, `')}\` answered like the original when true and differently when false`;
     else if (/['"\\]$/.test(breaker.replace('{v}', ''))) {
       const quote = breaker.slice(-1);
       const balanced = await a.attempt(target, param, `${param.value}${quote}${quote}`);
@@ -190,7 +208,7 @@ export async function sqlInjection(a: WebAssessment, target: AttackTarget, param
       description:
         `${where} changes the SQL query's logic: the true conditions \`${boolean.pairs[0]![0]}\` and \`${boolean.pairs[1]![0]}\` answer like the ` +
         `original value and the false ones (\`${boolean.pairs[0]![1]}\`, \`${boolean.pairs[1]![1]}\`) differently (context: ${boolean.context}; ` +
-        '`{v}` is the original value, the numbers vary per request). The evidence is the false condition\'s request and answer.',
+        "`{v}` is the original value, the numbers vary per request). The evidence is the false condition's request and answer.",
       evidence: evidence(a, shown, 0),
     };
   }
@@ -220,7 +238,11 @@ export async function sqlInjection(a: WebAssessment, target: AttackTarget, param
 // ---------------------------------------------------------------------------------------
 // OS command injection
 
-export async function commandInjection(a: WebAssessment, target: AttackTarget, param: Param): Promise<Found | undefined> {
+export async function commandInjection(
+  a: WebAssessment,
+  target: AttackTarget,
+  param: Param,
+): Promise<Found | undefined> {
   const { path, where } = place(target, param);
   for (const template of COMMAND_ECHOES) {
     const m = a.marker();
@@ -233,7 +255,11 @@ export async function commandInjection(a: WebAssessment, target: AttackTarget, p
     // Second proof: another computation (a product) through the same separator.
     const m2 = a.marker();
     const n2 = { a: rand(100, 999), b: rand(100, 999) };
-    const confirm = await a.attempt(target, param, fill(template.replace('+', '*'), { v: param.value, m: m2, ...n2 }));
+    const confirm = await a.attempt(
+      target,
+      param,
+      fill(template.replace('+', '*'), { v: param.value, m: m2, ...n2 }),
+    );
     if (!bodyOf(confirm).includes(`${m2}${n2.a * n2.b}`)) continue;
     return {
       path,
@@ -273,7 +299,11 @@ function passwdIn(body: string, base64: boolean): number {
   return -1;
 }
 
-export async function pathTraversal(a: WebAssessment, target: AttackTarget, param: Param): Promise<Found | undefined> {
+export async function pathTraversal(
+  a: WebAssessment,
+  target: AttackTarget,
+  param: Param,
+): Promise<Found | undefined> {
   const { path, where } = place(target, param);
   const original = bodyOf(await a.original(target));
   if (PASSWD_SIGNATURE.test(original)) return undefined;
@@ -287,7 +317,8 @@ export async function pathTraversal(a: WebAssessment, target: AttackTarget, para
   }
   if (hits.length < 2) return undefined;
   const [first, second] = hits as [(typeof hits)[number], (typeof hits)[number]];
-  const php = /\.php\b/i.test(target.pathname) || /php/i.test(first.attempt.final?.headers.get('x-powered-by') ?? '');
+  const php =
+    /\.php\b/i.test(target.pathname) || /php/i.test(first.attempt.final?.headers.get('x-powered-by') ?? '');
   const inclusion = hits.some((h) => h.payload.inclusion) || php;
   return {
     path,
@@ -307,7 +338,8 @@ function redirectsOff(a: WebAssessment, attempt: Attempt, m: string): string | u
   const response = attempt.exchange.response;
   if (!response) return undefined;
   const candidates: string[] = [];
-  if (response.status >= 300 && response.status < 400 && response.location) candidates.push(response.location);
+  if (response.status >= 300 && response.status < 400 && response.location)
+    candidates.push(response.location);
   const refresh = response.headers.get('refresh');
   if (refresh) candidates.push(refresh.replace(/^\s*\d+\s*;\s*url\s*=\s*/i, ''));
   const meta = /<meta[^>]+http-equiv\s*=\s*["']?refresh[^>]*url\s*=\s*([^"'>\s]+)/i.exec(response.body);
@@ -323,13 +355,19 @@ function redirectsOff(a: WebAssessment, attempt: Attempt, m: string): string | u
   return undefined;
 }
 
-export async function openRedirect(a: WebAssessment, target: AttackTarget, param: Param): Promise<Found | undefined> {
+export async function openRedirect(
+  a: WebAssessment,
+  target: AttackTarget,
+  param: Param,
+): Promise<Found | undefined> {
   const { path, where } = place(target, param);
   const probe = await a.probe(target, param);
   const status = probe.attempt.exchange.response?.status ?? 0;
   const plausible =
     (status >= 300 && status < 400) ||
-    /url|redirect|next|return|goto|dest|continue|target|link|forward|callback|location|page/i.test(param.name) ||
+    /url|redirect|next|return|goto|dest|continue|target|link|forward|callback|location|page/i.test(
+      param.name,
+    ) ||
     /^(https?:|\/|[\w-]+\.(php|html?|aspx?|jsp)\b)/i.test(param.value);
   if (!plausible) return undefined;
   const hits: Array<{ attempt: Attempt; value: string; location: string }> = [];
@@ -360,7 +398,11 @@ export async function openRedirect(a: WebAssessment, target: AttackTarget, param
 // ---------------------------------------------------------------------------------------
 // Server-side template injection
 
-export async function templateInjection(a: WebAssessment, target: AttackTarget, param: Param): Promise<Found | undefined> {
+export async function templateInjection(
+  a: WebAssessment,
+  target: AttackTarget,
+  param: Param,
+): Promise<Found | undefined> {
   const { path, where } = place(target, param);
   const probe = await a.probe(target, param);
   if (!probe.reflected) return undefined;
@@ -417,14 +459,25 @@ export async function crossSiteScripting(
   const { path, where } = place(target, param);
   const probe = await a.probe(target, param);
   const places: Array<{ page: string | undefined; contexts: Set<ReflectionContext> }> = [];
-  if (probe.reflected) places.push({ page: undefined, contexts: reflectionContexts(bodyOf(probe.attempt), probe.marker) });
+  // Stored first: a value shown again on a page loaded without it is stored, even when the answer to the submission shows it too.
   for (const page of stored) {
-    if (page.body.includes(probe.marker)) places.push({ page: page.path, contexts: reflectionContexts(page.body, probe.marker) });
+    if (page.body.includes(probe.marker))
+      places.push({ page: page.path, contexts: reflectionContexts(page.body, probe.marker) });
+  }
+  if (probe.reflected && places.length === 0) {
+    places.push({ page: undefined, contexts: reflectionContexts(bodyOf(probe.attempt), probe.marker) });
   }
   for (const { page, contexts } of places) {
     for (const context of ['element', 'attribute', 'script'] as const) {
       if (!contexts.has(context)) continue;
-      const proofs: Array<{ attempt: Attempt; value: string; how: string; body: string; sent: string; head: string }> = [];
+      const proofs: Array<{
+        attempt: Attempt;
+        value: string;
+        how: string;
+        body: string;
+        sent: string;
+        head: string;
+      }> = [];
       for (const template of XSS_PAYLOADS[context]) {
         const m = a.marker();
         const value = fill(template, { m });
@@ -450,14 +503,14 @@ export async function crossSiteScripting(
       const response =
         page === undefined
           ? evidence(a, first.attempt, index).response
-          : a.client.redact(`(GET ${page}, loaded after the submission)\r\n${first.head}\r\n\r\n…${cut}…`);
+          : a.client.redact(`${first.head}\r\n\r\n…${cut}…`);
       return {
         stored: page !== undefined,
         found: {
           path,
           detail: `${param.name}, ${CONTEXT_NAMES[context]}`,
           description:
-            `${where} ${page === undefined ? 'is written back into the answer' : `is stored and shown on ${page}`} without escaping, in ` +
+            `${where} ${page === undefined ? 'is written back into the answer' : `is stored and shown on ${page} (the evidence's answer is GET ${page}, loaded after the submission)`} without escaping, in ` +
             `${CONTEXT_NAMES[context]} context: \`${first.value}\` came back as a ${first.how}, and a second payload of another form ` +
             `(\`${second.value}\`) as a ${second.how}. Any script an attacker supplies runs in the session of whoever opens the page.`,
           evidence: { request: first.attempt.exchange.sent, response },
@@ -471,10 +524,12 @@ export async function crossSiteScripting(
 // ---------------------------------------------------------------------------------------
 // CSRF
 
-const STATE_CHANGING_BUTTON = /change|update|save|set|transfer|send|add|create|edit|post|buy|order|sign|delete|remove|submit order|apply|confirm|register|upload/i;
+const STATE_CHANGING_BUTTON =
+  /change|update|save|set|transfer|send|add|create|edit|post|buy|order|sign|delete|remove|submit order|apply|confirm|register|upload/i;
 
 /** A hidden field whose value looks random enough to be a token, whatever its name. */
-const looksLikeToken = (value: string): boolean => value.length >= 16 && /^[A-Za-z0-9+/=_.:-]+$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
+const looksLikeToken = (value: string): boolean =>
+  value.length >= 16 && /^[A-Za-z0-9+/=_.:-]+$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
 
 export async function crossSiteRequestForgery(
   a: WebAssessment,
@@ -483,16 +538,23 @@ export async function crossSiteRequestForgery(
 ): Promise<Found | undefined> {
   const form = target.form;
   if (!form || sessionCookies.size === 0) return undefined;
-  if (form.tokens.length > 0 || form.fields.some((f) => f.type === 'hidden' && (TOKEN_NAME.test(f.name) || looksLikeToken(f.value)))) return undefined;
+  if (
+    form.tokens.length > 0 ||
+    form.fields.some((f) => f.type === 'hidden' && (TOKEN_NAME.test(f.name) || looksLikeToken(f.value)))
+  )
+    return undefined;
   const filled = form.fields.filter((f) => !['submit', 'hidden'].includes(f.type));
   if (filled.length === 0) return undefined;
   const passwords = form.fields.filter((f) => f.type === 'password').length;
-  const buttons = form.fields.filter((f) => f.type === 'submit').map((f) => `${f.name} ${f.value}`).join(' ');
+  const buttons = form.fields
+    .filter((f) => f.type === 'submit')
+    .map((f) => `${f.name} ${f.value}`)
+    .join(' ');
   if (target.method === 'GET' && passwords < 2 && !STATE_CHANGING_BUTTON.test(buttons)) return undefined;
   if (passwords === 1 && /log-?in|sign-?in/i.test(`${buttons} ${form.action}`)) return undefined;
   // SameSite: Strict protects every form, Lax protects POST only.
-  const protectedBy = [...sessionCookies.values()].every((s) =>
-    s === 'strict' || (s === 'lax' && target.method === 'POST'),
+  const protectedBy = [...sessionCookies.values()].every(
+    (s) => s === 'strict' || (s === 'lax' && target.method === 'POST'),
   );
   if (protectedBy) return undefined;
   // Second proof: the form sent as another site would send it is accepted like the original.
@@ -503,7 +565,13 @@ export async function crossSiteRequestForgery(
     headers: { Origin: 'http://scanward-csrf.invalid', Referer: 'http://scanward-csrf.invalid/form.html' },
   });
   const answer = foreign.response;
-  if (!answer || !own.exchange.response || answer.status >= 400 || answer.status !== own.exchange.response.status) return undefined;
+  if (
+    !answer ||
+    !own.exchange.response ||
+    answer.status >= 400 ||
+    answer.status !== own.exchange.response.status
+  )
+    return undefined;
   if (difference(answer.body, own.exchange.response.body) > 10) return undefined;
   const pathname = target.pathname;
   return {
@@ -511,8 +579,8 @@ export async function crossSiteRequestForgery(
     detail: `${target.method} ${pathname}`,
     description:
       `The form on ${form.page} (${target.method} ${pathname}, fields ${form.fields.map((f) => `\`${f.name}\``).join(', ')}) carries no ` +
-      'anti-CSRF token, the session cookie has no SameSite protection for it, and the request sent with another site\'s `Origin` and ' +
-      '`Referer` was accepted like the page\'s own. Any site the signed-in user visits can submit it on their behalf.',
+      "anti-CSRF token, the session cookie has no SameSite protection for it, and the request sent with another site's `Origin` and " +
+      "`Referer` was accepted like the page's own. Any site the signed-in user visits can submit it on their behalf.",
     evidence: { request: foreign.sent, response: excerpt(a.client, answer, 0, 300) },
   };
 }

@@ -43,7 +43,10 @@ async function overPlaces(
         if (result) found.push(result);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
-        ctx.log.debug({ check: 'web', path: target.pathname, param: param.name }, 'web attack attempt failed');
+        ctx.log.debug(
+          { check: 'web', path: target.pathname, param: param.name },
+          'web attack attempt failed',
+        );
       }
     }
   };
@@ -66,7 +69,7 @@ export const sqlInjectionCheck = defineCheck({
     category: 'injection',
     remediation: 'web-sql-injection',
     impact:
-      'An attacker reads, changes or deletes any data the application\'s database account can reach, and often signs in as anyone.',
+      "An attacker reads, changes or deletes any data the application's database account can reach, and often signs in as anyone.",
     upstreamIds: ['sqli-error-based', 'time-based-sqli', 'sqli-boolean-based'],
     tool: TOOL,
   },
@@ -148,7 +151,8 @@ export const templateInjectionCheck = defineCheck({
     cweIds: ['CWE-1336'],
     category: 'injection',
     remediation: 'web-template-injection',
-    impact: 'An attacker evaluates template expressions on the server, which in most engines means running code there.',
+    impact:
+      'An attacker evaluates template expressions on the server, which in most engines means running code there.',
     upstreamIds: ['ssti-fuzz', 'reflected-ssti-arithmetic-based'],
     tool: TOOL,
   },
@@ -201,7 +205,7 @@ export const reflectedXssCheck = defineCheck({
     cvssVector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
     remediation: 'web-xss',
     impact:
-      'A link an attacker sends runs their script in the victim\'s session: it reads the page, acts as the user, steals what they type.',
+      "A link an attacker sends runs their script in the victim's session: it reads the page, acts as the user, steals what they type.",
     upstreamIds: ['reflected-xss', 'xss-fuzz'],
   },
   phase: 'web_analysis',
@@ -240,7 +244,8 @@ export const csrfCheck = defineCheck({
     cweIds: ['CWE-352'],
     category: 'injection',
     remediation: 'web-csrf',
-    impact: 'Any site the signed-in user visits submits the form in their name: passwords, e-mail addresses, orders change.',
+    impact:
+      'Any site the signed-in user visits submits the form in their name: passwords, e-mail addresses, orders change.',
     upstreamIds: ['csrf-detect'],
     tool: TOOL,
   },
@@ -250,7 +255,9 @@ export const csrfCheck = defineCheck({
   appliesTo: isHttp,
   detect: async (ctx, service) => {
     const a = await assessmentOf(ctx, service);
-    const cookies = new Map([...a.client.sameSite].filter(([name]) => a.client.cookieHeader().includes(`${name}=`)));
+    const cookies = new Map(
+      [...a.client.sameSite].filter(([name]) => a.client.cookieHeader().includes(`${name}=`)),
+    );
     const found: Found[] = [];
     for (const target of a.surface.targets.filter((t) => t.form)) {
       try {

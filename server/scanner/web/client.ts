@@ -222,7 +222,10 @@ export class WebClient {
    * bounded number of times) and the request sent once more. Rejects with
    * `BudgetExhaustedError`, or when the service cannot be reached or the scan aborts.
    */
-  async send(request: WebRequest, options: { timeoutMs?: number; session?: boolean } = {}): Promise<WebExchange> {
+  async send(
+    request: WebRequest,
+    options: { timeoutMs?: number; session?: boolean } = {},
+  ): Promise<WebExchange> {
     const exchange = await this.sendOnce(request, options);
     const { response } = exchange;
     if (response && options.session !== false && this.keeper?.lost(request, response)) {
@@ -235,11 +238,9 @@ export class WebClient {
   renewSession(): Promise<boolean> {
     if (!this.keeper) return Promise.resolve(false);
     const keeper = this.keeper;
-    this.renewing ??= this.alone(() => keeper.renew()).finally(
-      () => {
-        this.renewing = undefined;
-      },
-    );
+    this.renewing ??= this.alone(() => keeper.renew()).finally(() => {
+      this.renewing = undefined;
+    });
     return this.renewing;
   }
 

@@ -26,9 +26,11 @@ export const CRAWL_TIME_MS = 120_000;
 const CONCURRENCY = 6;
 
 /** Links never followed: log-out and anything that reads like a deletion or a shutdown. */
-export const UNSAFE_LINK = /log-?out|sign-?out|log-?off|sign-?off|delete|remove|destroy|drop|purge|shutdown|restart|reset|unsubscribe/i;
+export const UNSAFE_LINK =
+  /log-?out|sign-?out|log-?off|sign-?off|delete|remove|destroy|drop|purge|shutdown|restart|reset|unsubscribe/i;
 /** Forms never submitted: a button or an action that reads like a deletion, a reset or a log-out. */
-const UNSAFE_FORM = /log-?\s?out|sign-?\s?out|delete|remove|destroy|drop|purge|erase|wipe|truncate|reset|uninstall/i;
+const UNSAFE_FORM =
+  /log-?\s?out|sign-?\s?out|delete|remove|destroy|drop|purge|erase|wipe|truncate|reset|uninstall/i;
 
 export interface CrawledWebPage {
   path: string;
@@ -100,7 +102,8 @@ export async function crawlApplication(client: WebClient, options: CrawlOptions)
     const body = response.body;
     const type = response.headers.get('content-type') ?? '';
     const html = looksLikeHtml(type, body);
-    if (get && (response.status < 400 || html)) pages.push({ path, depth, status: response.status, html, body });
+    if (get && (response.status < 400 || html))
+      pages.push({ path, depth, status: response.status, html, body });
     const pathname = path.split('?')[0] as string;
     if (pathname === '/robots.txt' && response.status === 200) {
       for (const link of robotsLinks(body)) consider(options.resolve(link, path), depth + 1);
@@ -111,7 +114,8 @@ export async function crawlApplication(client: WebClient, options: CrawlOptions)
       return;
     }
     if (/javascript/i.test(type)) {
-      for (const link of parsePage(`<script>${body}</script>`).scripts) consider(options.resolve(link, path), depth + 1);
+      for (const link of parsePage(`<script>${body}</script>`).scripts)
+        consider(options.resolve(link, path), depth + 1);
       return;
     }
     if (!html) return;
@@ -145,8 +149,14 @@ export async function crawlApplication(client: WebClient, options: CrawlOptions)
     }
   };
 
-  for (const start of ['/robots.txt', '/sitemap.xml', ...options.start]) consider(start, start.endsWith('.xml') || start.endsWith('.txt') ? 1 : 0);
-  while (queue.length > 0 && pages.length < MAX_PAGES && performance.now() < deadline && !options.signal.aborted) {
+  for (const start of ['/robots.txt', '/sitemap.xml', ...options.start])
+    consider(start, start.endsWith('.xml') || start.endsWith('.txt') ? 1 : 0);
+  while (
+    queue.length > 0 &&
+    pages.length < MAX_PAGES &&
+    performance.now() < deadline &&
+    !options.signal.aborted
+  ) {
     const batch = queue.splice(0, Math.min(CONCURRENCY, MAX_PAGES - pages.length));
     const answers = await Promise.all(
       batch.map(async (item) => {

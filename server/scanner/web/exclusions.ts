@@ -11,7 +11,9 @@ function globRegExp(glob: string): RegExp {
   if (!re) {
     const body = glob
       .split(/(\*\*|\*)/)
-      .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/?]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+      .map((part) =>
+        part === '**' ? '.*' : part === '*' ? '[^/?]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+      )
       .join('');
     re = new RegExp(`^${body}(?:\\?.*)?$`);
     compiled.set(glob, re);

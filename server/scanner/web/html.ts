@@ -48,8 +48,13 @@ function fieldsOf(form: Element): FormField[] {
       const options = DomUtils.findAll((e) => e.name === 'option', el.children).map(
         (o) => attr(o, 'value') ?? DomUtils.textContent(o).trim(),
       );
-      const selected = DomUtils.findOne((e) => e.name === 'option' && attr(e, 'selected') !== undefined, el.children);
-      const value = selected ? (attr(selected, 'value') ?? DomUtils.textContent(selected).trim()) : (options[0] ?? '');
+      const selected = DomUtils.findOne(
+        (e) => e.name === 'option' && attr(e, 'selected') !== undefined,
+        el.children,
+      );
+      const value = selected
+        ? (attr(selected, 'value') ?? DomUtils.textContent(selected).trim())
+        : (options[0] ?? '');
       fields.push({ name, type: 'select', value, options });
     } else if (el.name === 'button') {
       const type = (attr(el, 'type') ?? 'submit').toLowerCase();
@@ -86,7 +91,10 @@ export function parsePage(html: string): PageLinks {
   const doc = parseDocument(html, { lowerCaseAttributeNames: true, decodeEntities: true });
   const links: string[] = [];
   const scripts: string[] = [];
-  for (const el of DomUtils.findAll((e) => ['a', 'area', 'link', 'frame', 'iframe', 'script', 'meta'].includes(e.name), doc.children)) {
+  for (const el of DomUtils.findAll(
+    (e) => ['a', 'area', 'link', 'frame', 'iframe', 'script', 'meta'].includes(e.name),
+    doc.children,
+  )) {
     if (el.name === 'a' || el.name === 'area' || el.name === 'link') {
       const href = attr(el, 'href');
       if (href !== undefined) links.push(href);
@@ -102,19 +110,20 @@ export function parsePage(html: string): PageLinks {
       if (url) links.push(url[1] as string);
     }
   }
-  const forms = DomUtils.findAll((e) => e.name === 'form', doc.children).map(
-    (form): HtmlForm => ({
-      action: attr(form, 'action') ?? '',
-      method: (attr(form, 'method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET',
-      enctype: (attr(form, 'enctype') ?? 'application/x-www-form-urlencoded').toLowerCase(),
-      fields: fieldsOf(form),
-    }),
-  );
+  const forms = DomUtils.findAll((e) => e.name === 'form', doc.children).map((form): HtmlForm => ({
+    action: attr(form, 'action') ?? '',
+    method: (attr(form, 'method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET',
+    enctype: (attr(form, 'enctype') ?? 'application/x-www-form-urlencoded').toLowerCase(),
+    fields: fieldsOf(form),
+  }));
   return { links, forms, scripts };
 }
 
 export function looksLikeHtml(contentType: string | undefined, body: string): boolean {
-  return /html/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body|div|form|p|a)\b/i.test(body.slice(0, 512));
+  return (
+    /html/i.test(contentType ?? '') ||
+    /^\s*<(!doctype|html|head|body|div|form|p|a)\b/i.test(body.slice(0, 512))
+  );
 }
 
 /** Where a marker lands in a page, for the XSS check. */
@@ -128,7 +137,11 @@ export type ReflectionContext = 'element' | 'attribute' | 'script' | 'inert';
 export function reflectionContexts(html: string, marker: string): Set<ReflectionContext> {
   const contexts = new Set<ReflectionContext>();
   const doc = parseDocument(html, { lowerCaseAttributeNames: true, decodeEntities: false });
-  const visit = (nodes: ReturnType<typeof parseDocument>['children'], inert: boolean, script: boolean): void => {
+  const visit = (
+    nodes: ReturnType<typeof parseDocument>['children'],
+    inert: boolean,
+    script: boolean,
+  ): void => {
     for (const node of nodes) {
       if (node.type === 'text') {
         if (node.data.includes(marker)) contexts.add(inert ? 'inert' : script ? 'script' : 'element');
@@ -173,12 +186,19 @@ export function executesMarker(html: string, marker: string): string | undefined
           found = `<${name} ${key}=…> event handler running ${marker}()`;
           return;
         }
-        if (['href', 'src', 'action', 'formaction'].includes(key) && /^\s*javascript:/i.test(value) && value.includes(marker)) {
+        if (
+          ['href', 'src', 'action', 'formaction'].includes(key) &&
+          /^\s*javascript:/i.test(value) &&
+          value.includes(marker)
+        ) {
           found = `<${name} ${key}="javascript:…"> URL running ${marker}()`;
           return;
         }
       }
-      visit(el.children, ['textarea', 'title', 'style', 'noscript', 'xmp', 'template', 'noembed'].includes(name));
+      visit(
+        el.children,
+        ['textarea', 'title', 'style', 'noscript', 'xmp', 'template', 'noembed'].includes(name),
+      );
     }
   };
   visit(doc.children, false);

@@ -36,7 +36,8 @@ export interface AttackTarget {
 }
 
 /** Names that mark an anti-CSRF token field. */
-export const TOKEN_NAME = /csrf|xsrf|token|nonce|authenticity|__requestverification|_wpnonce|form_key|formkey/i;
+export const TOKEN_NAME =
+  /csrf|xsrf|token|nonce|authenticity|__requestverification|_wpnonce|form_key|formkey/i;
 
 /** Field types never attacked: choices the page offers, files, buttons. */
 const NOT_ATTACKED = new Set(['select', 'radio', 'checkbox', 'submit', 'file', 'image', 'button']);
@@ -63,7 +64,8 @@ export function sensibleValue(field: FormField, password: string | undefined): s
       return '#000000';
   }
   if (/mail/.test(name)) return 'scanward@example.com';
-  if (/^(ip|host|hostname|addr|address|target|server|domain)$/.test(name) || /ip$|host/.test(name)) return '127.0.0.1';
+  if (/^(ip|host|hostname|addr|address|target|server|domain)$/.test(name) || /ip$|host/.test(name))
+    return '127.0.0.1';
   if (/url|link|website|redirect|return|next/.test(name)) return 'https://example.com/';
   if (/(^|_)(id|num|count|page|qty|quantity|age|year|amount|number)$/.test(name) || name === 'id') return '1';
   if (/phone|tel/.test(name)) return '5555550100';
@@ -93,9 +95,7 @@ export function targetFromForm(
 ): AttackTarget {
   const url = new URL(actionPath, 'http://x');
   const fields = submittedFields(form.fields, password);
-  const tokens = form.fields
-    .filter((f) => f.type === 'hidden' && TOKEN_NAME.test(f.name))
-    .map((f) => f.name);
+  const tokens = form.fields.filter((f) => f.type === 'hidden' && TOKEN_NAME.test(f.name)).map((f) => f.name);
   const attackable = new Set(
     form.fields.filter((f) => !NOT_ATTACKED.has(f.type) && !tokens.includes(f.name)).map((f) => f.name),
   );
@@ -136,7 +136,10 @@ export function targetFromLink(path: string): AttackTarget | undefined {
 
 /** One target per method, path and parameter names. */
 export function targetKey(target: AttackTarget): string {
-  const names = [...target.query.map(([n]) => `q:${n}`), ...(target.body?.fields ?? []).map(([n]) => `b:${n}`)];
+  const names = [
+    ...target.query.map(([n]) => `q:${n}`),
+    ...(target.body?.fields ?? []).map(([n]) => `b:${n}`),
+  ];
   return `${target.method} ${target.pathname} ${names.sort().join('&')}`;
 }
 
@@ -179,6 +182,7 @@ export function paramComponentPath(target: AttackTarget, param: Param): string {
 
 /** How a person names the place: `the query parameter id of GET /sqli`. */
 export function describeParam(target: AttackTarget, param: Param): string {
-  const where = param.location === 'query' ? 'query parameter' : param.location === 'json' ? 'JSON field' : 'form field';
+  const where =
+    param.location === 'query' ? 'query parameter' : param.location === 'json' ? 'JSON field' : 'form field';
   return `the ${where} \`${param.name}\` of ${target.method} ${target.pathname}`;
 }

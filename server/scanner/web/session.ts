@@ -65,7 +65,11 @@ export async function follow(
 ): Promise<{ path: string; response: WebResponse | undefined }> {
   let path = first.request.path;
   let response = first.response;
-  for (let hop = 0; hop < MAX_REDIRECTS && response && response.status >= 300 && response.status < 400; hop++) {
+  for (
+    let hop = 0;
+    hop < MAX_REDIRECTS && response && response.status >= 300 && response.status < 400;
+    hop++
+  ) {
     const next = response.location === undefined ? undefined : resolve(response.location, path);
     if (next === undefined || !client.allowed(next) || (options.allow && !options.allow(next))) break;
     path = next;
@@ -134,7 +138,10 @@ export class SessionKeeperImpl {
       const to = this.resolve(response.location, request.path);
       if (to !== undefined && this.session.loginPaths.has(pathOnly(to))) return true;
     }
-    return looksLikeHtml(response.headers.get('content-type'), response.body) && this.showsLoginForm(response.body, request.path);
+    return (
+      looksLikeHtml(response.headers.get('content-type'), response.body) &&
+      this.showsLoginForm(response.body, request.path)
+    );
   }
 
   async renew(): Promise<boolean> {
@@ -201,9 +208,11 @@ export class SessionKeeperImpl {
       landed.response.status < 400 &&
       (this.loggedIn
         ? this.loggedIn.test(landedBody)
-        : !this.showsLoginForm(landedBody, landed.path) && !this.session.loginPaths.has(pathOnly(landed.path)));
+        : !this.showsLoginForm(landedBody, landed.path) &&
+          !this.session.loginPaths.has(pathOnly(landed.path)));
     this.session.signedIn = ok;
-    if (!ok) this.session.failure = `signing in at ${this.loginPage} did not succeed (the log-in form is shown again)`;
+    if (!ok)
+      this.session.failure = `signing in at ${this.loginPage} did not succeed (the log-in form is shown again)`;
     else delete this.session.failure;
     this.landing = landed.path;
     return ok;
