@@ -27,7 +27,7 @@ export const REQUEST_TIMEOUT_MS = 15_000;
 /** Requests in flight at once against one target. */
 export const CONCURRENCY = 8;
 /** Requests started per second against one target. */
-export const RATE_PER_SECOND = 150;
+export const RATE_PER_SECOND = 300;
 /** Most requests of one assessment against one target (crawl, sign-in and checks together). */
 export const REQUEST_BUDGET = 20_000;
 
