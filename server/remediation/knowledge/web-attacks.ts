@@ -15,7 +15,7 @@ export const webSqlInjection = entry({
   impact:
     'builds SQL text from request input, so an attacker reads or changes any data its database account can reach.',
   scenarios: [
-    'An attacker appends `UNION SELECT` to the parameter named in {component} and reads the users table, password hashes included.',
+    'An attacker appends `UNION SELECT` to the parameter named in {component} and reads the users table, credential hashes included.',
     'With a boolean or time-based channel, an automated tool extracts the whole database one bit at a time.',
   ],
   remediation: {
@@ -74,7 +74,7 @@ export const webPathTraversal = entry({
   impact:
     'opens the file a request names, so an attacker reads any file the server can read, or includes it as code.',
   scenarios: [
-    "An attacker asks {component} for `../../../../etc/passwd`, then for the application's configuration file with its database password.",
+    "An attacker asks {component} for `../../../../etc/passwd`, then for the application's configuration file with its database credentials.",
   ],
   remediation: {
     summary:
@@ -178,7 +178,7 @@ export const webCsrf = entry({
   impact:
     "accepts a state-changing form from any site, so pages an attacker controls submit it in the signed-in user's name.",
   scenarios: [
-    "An attacker's page submits the form of {component} in a hidden frame while the victim is signed in, changing their password.",
+    "An attacker's page submits the form of {component} in a hidden frame while the victim is signed in, changing their credentials.",
   ],
   remediation: {
     summary:
@@ -187,7 +187,7 @@ export const webCsrf = entry({
       "Replay the finding's request from another origin (the evidence carries a foreign `Origin`) and see it accepted.",
       'Add a per-session (or per-form) secret token as a hidden field and reject requests without the right one; frameworks do this (Django, Rails, Laravel, csurf-like middleware).',
       'Set `SameSite=Lax` (or `Strict`) on the session cookie; never change state with GET.',
-      'For a password change, also ask for the current password.',
+      'For a change of credentials, also ask for the current one.',
     ],
     code_example: `Set-Cookie: session=…; Path=/; HttpOnly; Secure; SameSite=Lax
 <input type="hidden" name="csrf_token" value="<?= htmlspecialchars($_SESSION['csrf']) ?>">`,

@@ -40,7 +40,7 @@ async function overPlaces(
       const { target, param } = places[next++]!;
       try {
         const result = await attack(a, target, param);
-        if (result) found.push(result);
+        if (result) found.push(redacted(a, result));
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         ctx.log.debug(
@@ -52,6 +52,19 @@ async function overPlaces(
   };
   await Promise.all(Array.from({ length: PLACES_AT_ONCE }, worker));
   return found;
+}
+
+/** A finding's text with every secret replaced (a field name can hold the password's letters too). */
+function redacted(a: WebAssessment, found: Found): Found {
+  return {
+    ...found,
+    description: a.client.redact(found.description),
+    ...(found.detail !== undefined && { detail: a.client.redact(found.detail) }),
+    evidence: {
+      request: a.client.redact(found.evidence.request),
+      response: a.client.redact(found.evidence.response),
+    },
+  };
 }
 
 const perParameter =
@@ -179,7 +192,7 @@ function xssOf(ctx: PhaseContext, a: WebAssessment): Promise<XssResult[]> {
       const results: XssResult[] = [];
       await overPlaces(ctx, a, async (assessment, target, param) => {
         const result = await crossSiteScripting(assessment, target, param, stored);
-        if (result) results.push(result);
+        if (result) results.push({ ...result, found: redacted(assessment, result.found) });
         return undefined;
       });
       void places;
@@ -245,7 +258,7 @@ export const csrfCheck = defineCheck({
     category: 'injection',
     remediation: 'web-csrf',
     impact:
-      'Any site the signed-in user visits submits the form in their name: passwords, e-mail addresses, orders change.',
+      'Any site the signed-in user visits submits the form in their name: credentials, e-mail addresses, orders change.',
     upstreamIds: ['csrf-detect'],
     tool: TOOL,
   },
@@ -262,7 +275,7 @@ export const csrfCheck = defineCheck({
     for (const target of a.surface.targets.filter((t) => t.form)) {
       try {
         const result = await crossSiteRequestForgery(a, target, cookies);
-        if (result) found.push(result);
+        if (result) found.push(redacted(a, result));
       } catch (err) {
         if (ctx.signal.aborted) throw err;
       }

@@ -28,6 +28,8 @@ const CONCURRENCY = 6;
 /** Links never followed: log-out and anything that reads like a deletion or a shutdown. */
 export const UNSAFE_LINK =
   /log-?out|sign-?out|log-?off|sign-?off|delete|remove|destroy|drop|purge|shutdown|restart|reset|unsubscribe/i;
+/** Links that flip a setting (`?phpids=on`, `?debug=disable`): following them changes the application's state. */
+export const TOGGLE_LINK = /[?&][^=&]+=(?:on|off|enable|disable|enabled|disabled)(?:&|$)/i;
 /** Forms never submitted: a button or an action that reads like a deletion, a reset or a log-out. */
 const UNSAFE_FORM =
   /log-?\s?out|sign-?\s?out|delete|remove|destroy|drop|purge|erase|wipe|truncate|reset|uninstall/i;
@@ -73,7 +75,12 @@ export async function crawlApplication(client: WebClient, options: CrawlOptions)
     const clean = path.split('#')[0] as string;
     if (seen.has(clean)) return;
     seen.add(clean);
-    if (!client.allowed(clean) || options.avoid(clean) || UNSAFE_LINK.test(clean)) {
+    if (
+      !client.allowed(clean) ||
+      options.avoid(clean) ||
+      UNSAFE_LINK.test(clean) ||
+      TOGGLE_LINK.test(clean)
+    ) {
       declined += 1;
       return;
     }
