@@ -198,6 +198,28 @@ export const webCsrf = entry({
   },
 });
 
+export const webFuzzingTemplate = entry({
+  id: 'web-fuzzing-template',
+  aliases: ['crlf-injection', 'xinclude-injection', 'python-code-injection'],
+  cwe_ids: ['CWE-20'],
+  impact: 'treats request input in a way a fuzzing template proved exploitable.',
+  scenarios: [
+    "An attacker sends the template's payload to {component} and gets the effect its matchers saw.",
+  ],
+  remediation: {
+    summary:
+      'Validate request input against what the parameter may hold and encode it for where it is used, at {component}.',
+    steps: [
+      "Replay the finding's request (its evidence) and compare the answer with the description's matcher.",
+      'Find where the parameter is used (a header, an XML parser, an interpreter) and pass it as data, never as code or markup.',
+      'Reject values outside the expected format (length, characters, allow-list) before use.',
+    ],
+    code_example: `// Headers: never put CR or LF from input into a header
+if (/[\\r\\n]/.test(value)) return res.status(400).end();`,
+    references: ['https://owasp.org/www-project-top-ten/2017/A1_2017-Injection', cwePage(20)],
+  },
+});
+
 export const WEB_ATTACK_ENTRIES: readonly KnowledgeEntry[] = [
   webSqlInjection,
   webCommandInjection,
@@ -206,4 +228,5 @@ export const WEB_ATTACK_ENTRIES: readonly KnowledgeEntry[] = [
   webTemplateInjection,
   webXss,
   webCsrf,
+  webFuzzingTemplate,
 ];

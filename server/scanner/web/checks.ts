@@ -5,7 +5,7 @@
  * parameter the shared crawl found (assessment.ts), one finding per weakness, page and
  * parameter. docs/web-testing.md lists each check's payloads and proofs.
  */
-import { defineCheck, type Found, type PhaseContext } from '../check.ts';
+import { defineCheck, type DeclaredCheck, type Found, type PhaseContext } from '../check.ts';
 import type { ServiceIdentification } from '../net/services.ts';
 import { isHttp } from '../net/service-rules.ts';
 import { assessmentOf, type WebAssessment } from './assessment.ts';
@@ -20,6 +20,8 @@ import {
   type XssResult,
 } from './attacks.ts';
 import type { AttackTarget, Param } from './parameters.ts';
+import { runFuzzTemplate, type FuzzTemplate } from './fuzzing.ts';
+import { FUZZING_DEFAULT_SET } from './fuzzing-default-set.ts';
 
 const TOOL = 'scanward-web';
 const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H';
@@ -83,7 +85,13 @@ export const sqlInjectionCheck = defineCheck({
     remediation: 'web-sql-injection',
     impact:
       "An attacker reads, changes or deletes any data the application's database account can reach, and often signs in as anyone.",
-    upstreamIds: ['sqli-error-based', 'time-based-sqli', 'sqli-boolean-based'],
+    upstreamIds: [
+      'sqli-error-based',
+      'time-based-sqli',
+      'mysql-time-based-sqli',
+      'postgres-time-based-sqli',
+      'mssql-time-based-sqli',
+    ],
     tool: TOOL,
   },
   phase: 'web_analysis',
@@ -103,7 +111,7 @@ export const commandInjectionCheck = defineCheck({
     category: 'injection',
     remediation: 'web-command-injection',
     impact: 'An attacker runs any command on the server with the rights of the web application.',
-    upstreamIds: ['cmdi-blind-oast-polyglot', 'linux-cmd-injection'],
+    upstreamIds: ['unix-command-injection', 'cmdi-time-based-blind', 'blind-oast-polyglots'],
     tool: TOOL,
   },
   phase: 'web_analysis',
@@ -124,7 +132,7 @@ export const pathTraversalCheck = defineCheck({
     remediation: 'web-path-traversal',
     impact:
       'An attacker reads any file the web server can read (configuration, keys, source code), and with inclusion runs code.',
-    upstreamIds: ['linux-lfi-fuzz', 'lfi-linux-fuzz'],
+    upstreamIds: ['linux-lfi-fuzz', 'lfi-keyed', 'windows-lfi-fuzz'],
     tool: TOOL,
   },
   phase: 'web_analysis',
@@ -145,7 +153,7 @@ export const openRedirectCheck = defineCheck({
     remediation: 'web-open-redirect',
     impact:
       'A link to the trusted site sends its visitors to any site an attacker names: phishing pages and stolen OAuth codes follow.',
-    upstreamIds: ['open-redirect', 'open-redirect-fuzz'],
+    upstreamIds: ['open-redirect', 'open-redirect-bypass'],
     tool: TOOL,
   },
   phase: 'web_analysis',
@@ -166,7 +174,13 @@ export const templateInjectionCheck = defineCheck({
     remediation: 'web-template-injection',
     impact:
       'An attacker evaluates template expressions on the server, which in most engines means running code there.',
-    upstreamIds: ['ssti-fuzz', 'reflected-ssti-arithmetic-based'],
+    upstreamIds: [
+      'reflection-ssti',
+      'twig-ssti',
+      'smarty-ssti',
+      'razor-ssti',
+      'freemarker-sandbox-bypass-ssti',
+    ],
     tool: TOOL,
   },
   phase: 'web_analysis',
@@ -219,7 +233,7 @@ export const reflectedXssCheck = defineCheck({
     remediation: 'web-xss',
     impact:
       "A link an attacker sends runs their script in the victim's session: it reads the page, acts as the user, steals what they type.",
-    upstreamIds: ['reflected-xss', 'xss-fuzz'],
+    upstreamIds: ['reflected-xss'],
   },
   phase: 'web_analysis',
   quick: true,
@@ -284,7 +298,7 @@ export const csrfCheck = defineCheck({
   },
 });
 
-export const webAttackChecks = [
+export const webAttackChecks: DeclaredCheck[] = [
   sqlInjectionCheck,
   reflectedXssCheck,
   storedXssCheck,
@@ -294,3 +308,68 @@ export const webAttackChecks = [
   csrfCheck,
   templateInjectionCheck,
 ];
+
+// ---------------------------------------------------------------------------------------
+// nuclei fuzzing templates
+
+/** A vector per severity for templates that stand for no built-in check. */
+const VECTOR_BY_SEVERITY: Record<string, string> = {
+  critical: CRITICAL,
+  high: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+  medium: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
+  low: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
+};
+
+const fuzzingTemplates: FuzzTemplate[] = FUZZING_DEFAULT_SET.templates.map(
+  (t) => t.template as unknown as FuzzTemplate,
+);
+
+export const fuzzingTemplatesCheck = defineCheck({
+  meta: {
+    id: 'web-fuzzing-template',
+    title: 'Weakness found by a nuclei fuzzing template',
+    severity: 'medium',
+    cvssVector: VECTOR_BY_SEVERITY.medium!,
+    cweIds: ['CWE-20'],
+    category: 'injection',
+    remediation: 'web-fuzzing-template',
+    impact: 'Request input reaches the application unvalidated in a way the template proves exploitable.',
+    tool: TOOL,
+  },
+  phase: 'web_analysis',
+  quick: true,
+  attacks: true,
+  appliesTo: isHttp,
+  detect: async (ctx, service) => {
+    const a = await assessmentOf(ctx, service);
+    const found: Found[] = [];
+    for (const template of fuzzingTemplates) {
+      const builtIn = webAttackChecks.find((check) => check.upstreamIds.includes(template.id));
+      found.push(
+        ...(await overPlaces(ctx, a, async (assessment, target, param) => {
+          const hit = await runFuzzTemplate(assessment, template, target, param);
+          if (!hit) return undefined;
+          const meta = builtIn?.meta;
+          return {
+            path: hit.path,
+            detail: param.name,
+            description: hit.description,
+            evidence: hit.evidence,
+            // A template that stands for a built-in check makes that check's finding (one weakness, one finding).
+            advisory: {
+              id: meta?.id ?? template.id,
+              title: meta?.title ?? template.name,
+              severity: meta?.severity ?? template.severity,
+              cvssVector: meta?.cvssVector ?? VECTOR_BY_SEVERITY[template.severity] ?? null,
+              cweIds: meta?.cweIds ?? template.cweIds,
+              cveIds: [],
+            },
+          };
+        })),
+      );
+    }
+    return found;
+  },
+});
+
+webAttackChecks.push(fuzzingTemplatesCheck);
