@@ -57,6 +57,9 @@ export interface FuzzTemplate {
 
 export class UnsupportedFuzzing extends Error {}
 
+/** Payload values tried per rule and parameter (nuclei's long traversal lists end in rare encodings). */
+export const MAX_VALUES_PER_RULE = 24;
+
 const SEVERITIES: readonly string[] = ['info', 'low', 'medium', 'high', 'critical'];
 
 function flatten(value: unknown): string[] {
@@ -304,7 +307,7 @@ export async function runFuzzTemplate(
   if (template.methods?.allow && !template.methods.allow.includes(target.method)) return undefined;
   if (template.methods?.deny?.includes(target.method)) return undefined;
   for (const rule of template.rules) {
-    const values = fuzzValues(template, rule);
+    const values = fuzzValues(template, rule).slice(0, MAX_VALUES_PER_RULE);
     const first = values[0];
     if (!first || place(rule, param, param.value, first.value) === undefined) continue;
     const original = await a.original(target);
