@@ -19,7 +19,7 @@ function require_login() {
 }
 function page($title, $body) {
   echo "<!doctype html><html><head><title>$title</title></head><body><div id=\"menu\">"
-    . '<a href="/index.php">Home</a> <a href="/vulnerabilities/sqli/">SQL Injection</a> <a href="/vulnerabilities/sqli_blind/">SQL Injection (Blind)</a>'
+    . '<a href="/index.php">Home</a> <a href="/vulnerabilities/brute/">Brute Force</a> <a href="/vulnerabilities/sqli/">SQL Injection</a> <a href="/vulnerabilities/sqli_blind/">SQL Injection (Blind)</a>'
     . ' <a href="/vulnerabilities/xss_r/">XSS (Reflected)</a> <a href="/vulnerabilities/xss_s/">XSS (Stored)</a> <a href="/vulnerabilities/exec/">Command Injection</a>'
     . ' <a href="/vulnerabilities/fi/?page=include.php">File Inclusion</a> <a href="/vulnerabilities/open_redirect/">Open Redirect</a> <a href="/vulnerabilities/csrf/">CSRF</a>'
     . ' <a href="/security.php">Security</a> <a href="/logout.php">Logout</a></div>'

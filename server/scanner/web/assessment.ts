@@ -19,6 +19,19 @@ import { buildRequest, targetKey, type AttackTarget, type Param } from './parame
 import { follow, SessionKeeperImpl, type Resolve } from './session.ts';
 import { excluded } from './exclusions.ts';
 
+/** Most time the attempts on one target may take, all checks together (timing proofs aside). */
+export const TARGET_TIME_BUDGET_MS = 20_000;
+/** A target whose original request takes longer is slow (a log-in form that sleeps on failure). */
+export const SLOW_TARGET_MS = 1_500;
+
+/** The target's time budget is spent: no more attempts on it. */
+export class TargetBudgetError extends Error {
+  constructor(path: string) {
+    super(`the time budget of ${path} is spent`);
+    this.name = 'TargetBudgetError';
+  }
+}
+
 export interface Attempt {
   /** The request that carried the payload, as sent (redacted). */
   exchange: WebExchange;
@@ -43,6 +56,14 @@ export class WebAssessment {
   private readonly originals = new Map<string, Promise<Attempt>>();
   private readonly probes = new Map<string, Promise<Probe>>();
   private tokenLock: Promise<unknown> = Promise.resolve();
+  /** Time each target's attempts took so far (milliseconds), against TARGET_TIME_BUDGET_MS. */
+  private readonly spent = new Map<string, number>();
+
+  /** Whether the target answers slowly (its original request took over SLOW_TARGET_MS): no timing proofs, no fuzzing templates. */
+  async slow(target: AttackTarget): Promise<boolean> {
+    const original = await this.original(target);
+    return (original.exchange.response?.elapsedMs ?? 0) > SLOW_TARGET_MS;
+  }
 
   constructor(
     readonly ctx: PhaseContext,
@@ -117,7 +138,18 @@ export class WebAssessment {
     value: string,
     options: { timeoutMs?: number; follow?: boolean; alone?: boolean } = {},
   ): Promise<Attempt> {
+    const key = targetKey(target);
+    const spent = this.spent.get(key) ?? 0;
+    if (!options.alone && spent > TARGET_TIME_BUDGET_MS) throw new TargetBudgetError(target.pathname);
     const run = async (): Promise<Attempt> => {
+      const started = performance.now();
+      try {
+        return await send();
+      } finally {
+        if (!options.alone) this.spent.set(key, (this.spent.get(key) ?? 0) + performance.now() - started);
+      }
+    };
+    const send = async (): Promise<Attempt> => {
       const tokens = await this.freshTokens(target);
       const request: WebRequest = buildRequest(target, param, value, tokens);
       const exchange = await this.client.send(

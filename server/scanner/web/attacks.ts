@@ -137,6 +137,7 @@ async function timeProof(
   templates: readonly string[],
 ): Promise<{ template: string; attempt: Attempt; seconds: number[] } | undefined> {
   const d = 2;
+  if (await a.slow(target)) return undefined;
   for (const template of templates) {
     const quick = await a.attempt(target, param, fill(template, { v: param.value, d }), {
       timeoutMs: d * 1000 + 10_000,

@@ -306,6 +306,7 @@ export async function runFuzzTemplate(
 ): Promise<FuzzFinding | undefined> {
   if (template.methods?.allow && !template.methods.allow.includes(target.method)) return undefined;
   if (template.methods?.deny?.includes(target.method)) return undefined;
+  if (await a.slow(target)) return undefined;
   for (const rule of template.rules) {
     const values = fuzzValues(template, rule).slice(0, MAX_VALUES_PER_RULE);
     const first = values[0];
