@@ -229,7 +229,7 @@ export async function sqlInjection(
         `and the original value answered at once (${database} syntax). The evidence shows the ${time.attempt.exchange.response?.elapsedMs.toFixed(0)} ms answer.`,
       evidence: {
         request: time.attempt.exchange.sent,
-        response: `(answered after ${time.attempt.exchange.response?.elapsedMs.toFixed(0)} ms)\r\n${excerpt(a.client, time.attempt.exchange.response!, 0, 200)}`,
+        response: `${excerpt(a.client, time.attempt.exchange.response!, 0, 200)}\r\n\r\n(answered after ${time.attempt.exchange.response?.elapsedMs.toFixed(0)} ms, with {d}=2)`,
       },
     };
   }
@@ -281,7 +281,7 @@ export async function commandInjection(
         'and the original value answered at once.',
       evidence: {
         request: time.attempt.exchange.sent,
-        response: `(answered after ${time.attempt.exchange.response?.elapsedMs.toFixed(0)} ms)\r\n${excerpt(a.client, time.attempt.exchange.response!, 0, 200)}`,
+        response: `${excerpt(a.client, time.attempt.exchange.response!, 0, 200)}\r\n\r\n(answered after ${time.attempt.exchange.response?.elapsedMs.toFixed(0)} ms, with {d}=2)`,
       },
     };
   }

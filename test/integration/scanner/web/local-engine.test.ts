@@ -41,6 +41,7 @@ describe('web testing through the local engine', () => {
     expect(vulnerable.map((f) => f.template_id).sort()).toEqual(
       [
         'web-command-injection',
+        'web-command-injection',
         'web-csrf',
         'web-open-redirect',
         'web-path-traversal',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Detection } from '../../../../server/scanner/types.ts';
-import { webAttackChecks } from '../../../../server/scanner/web/checks.ts';
+import { sqlInjectionCheck, webAttackChecks } from '../../../../server/scanner/web/checks.ts';
 import { checkContext, serviceAt } from '../../../helpers/phase-context.ts';
 import { LAB_PASSWORD, LAB_USER, startWebLab, type WebLab } from '../../../fixtures/web-lab.ts';
 
@@ -47,6 +47,7 @@ describe('web attack checks against the lab', () => {
     ['web-xss-reflected', '/xss/vuln?name=', 'CWE-79'],
     ['web-xss-stored', '/guestbook/vuln#form:message', 'CWE-79'],
     ['web-command-injection', '/exec/vuln#form:host', 'CWE-78'],
+    ['web-command-injection', '/blindexec/vuln#form:host', 'CWE-78'],
     ['web-path-traversal', '/file/vuln?page=', 'CWE-22'],
     ['web-open-redirect', '/redirect/vuln?to=', 'CWE-601'],
     ['web-csrf', '/csrf/vuln#form', 'CWE-352'],
@@ -67,6 +68,14 @@ describe('web attack checks against the lab', () => {
     expect(hit.remediation?.steps.length).toBeGreaterThan(0);
     expect(hit.evidence.request).toMatch(/^(GET|POST) \/[a-z]+\/vuln/);
     expect(hit.evidence.response).toMatch(/^HTTP\/1\.1 \d{3}/);
+  });
+
+  it('proves a blind command injection by its delay, twice, against a baseline', () => {
+    const hit = found('web-command-injection').find((d) =>
+      d.affected_component.endsWith('/blindexec/vuln#form:host'),
+    );
+    expect(hit?.title).toMatch(/time-based/);
+    expect(hit?.evidence.response).toMatch(/answered after \d+ ms/);
   });
 
   it('grades SQL and command injection critical', () => {
@@ -101,4 +110,45 @@ describe('web attack checks against the lab', () => {
     expect(stored).not.toMatch(/labsid=[a-f0-9]/);
     expect(JSON.stringify(notes)).not.toContain(LAB_PASSWORD);
   });
+});
+
+describe('web attack checks signed in with headers', () => {
+  let lab: WebLab;
+
+  beforeAll(async () => {
+    lab = await startWebLab();
+  });
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  it('sends the configured cookie, finds what is behind it, and stores the cookie nowhere', async () => {
+    // A session of the lab's, obtained as a person would: sign in, copy the cookie.
+    const page = await fetch(`${lab.url}/login`);
+    const token = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+    const signed = await fetch(`${lab.url}/login`, {
+      method: 'POST',
+      body: new URLSearchParams({ csrf_token: token, login: LAB_USER, pass: LAB_PASSWORD }),
+      redirect: 'manual',
+    });
+    const cookie = (signed.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(cookie).toMatch(/^labsid=[a-f0-9]+$/);
+    const ctx = checkContext(lab.address, {
+      scan: {
+        web: {
+          active: true,
+          authentication: { type: 'headers', headers: { Cookie: cookie } },
+          exclude_paths: [],
+        },
+      },
+    });
+    const service = serviceAt(lab.address, lab.port, 'http');
+    const detections = await sqlInjectionCheck.run(ctx, service);
+    expect(detections.map((d) => d.affected_component).sort()).toEqual([
+      `${lab.url}/blind/vuln?id=`,
+      `${lab.url}/sqli/vuln?id=`,
+    ]);
+    expect(JSON.stringify(detections)).not.toContain(cookie.split('=')[1]);
+    expect(lab.requests.filter((r) => r.path.startsWith('/logout'))).toEqual([]);
+  }, 120_000);
 });
