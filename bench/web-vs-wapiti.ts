@@ -42,6 +42,8 @@ async function startLab(): Promise<{ url: string; stop: () => void }> {
   const php = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', root], {
     env: { ...process.env, LAB_LEVEL: level, PHP_CLI_SERVER_WORKERS: '4' },
     stdio: 'ignore',
+    // Its own process group: PHP_CLI_SERVER_WORKERS forks workers, stopped with the group.
+    detached: true,
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
@@ -52,7 +54,7 @@ async function startLab(): Promise<{ url: string; stop: () => void }> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { url, stop: () => php.kill() };
+  return { url, stop: () => process.kill(-php.pid!, 'SIGTERM') };
 }
 
 const CLASSES: Array<[string, RegExp, RegExp]> = [
