@@ -197,7 +197,6 @@ function xssOf(ctx: PhaseContext, a: WebAssessment): Promise<XssResult[]> {
   let run = xssRuns.get(a);
   if (!run) {
     run = (async () => {
-      const places = a.places();
       await overPlaces(ctx, a, async (assessment, target, param) => {
         await assessment.probe(target, param);
         return undefined;
@@ -209,7 +208,6 @@ function xssOf(ctx: PhaseContext, a: WebAssessment): Promise<XssResult[]> {
         if (result) results.push({ ...result, found: redacted(assessment, result.found) });
         return undefined;
       });
-      void places;
       return results;
     })();
     xssRuns.set(a, run);
