@@ -2,8 +2,9 @@
  * The HTTP client of the web application assessment (issue 33): one per service and scan,
  * shared by the crawler and every attack check. It
  *
- * - sends each request through `sendHttpRequest` (net/http-client.ts), so through the scan's
- *   scope guard to the literal approved address, bounded in bytes and time;
+ * - sends each request in the wire form of net/http-client.ts over a kept-alive connection
+ *   (connections.ts: opened through the scan's scope guard to the literal approved address),
+ *   bounded in bytes and time;
  * - keeps the session's cookies (a jar per origin) and adds the configured sign-in headers;
  * - holds the per-target rate (requests started per second), the concurrency and the request
  *   budget, and an exclusive mode in which one timing proof runs alone (a delay measured while
@@ -13,7 +14,8 @@
  *   configured header values and the password replaced by `***` (`redact`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sendHttpRequest, type IncomingResponse } from '../net/http-client.ts';
+import { parseResponse, renderRequest, type IncomingResponse } from '../net/http-client.ts';
+import { Connections } from './connections.ts';
 import { isTlsService } from '../net/http-exchange.ts';
 import { hostTarget } from '../net/service-connect.ts';
 import type { ServiceIdentification } from '../net/services.ts';
@@ -98,6 +100,8 @@ export class WebClient {
   private readonly waiters: Waiter[] = [];
   private nextStart = 0;
   private renewing: Promise<boolean> | undefined;
+  /** Keep-alive connections to the service (connections.ts). */
+  readonly connections: Connections;
   sent = 0;
 
   constructor(
@@ -111,6 +115,7 @@ export class WebClient {
     const host = urlHost(hostTarget(ctx, service));
     this.host = service.port === defaultPort ? host : `${host}:${service.port}`;
     this.origin = `${scheme}://${this.host}`;
+    this.connections = new Connections(ctx, service);
   }
 
   /** A value never stored in clear (the password, a header's value). */
@@ -279,16 +284,18 @@ export class WebClient {
       if (request.contentType) headers.push(['Content-Type', request.contentType]);
       for (const [name, value] of Object.entries(request.headers ?? {})) headers.push([name, value]);
       const started = performance.now();
-      const { request: raw, response } = await sendHttpRequest(
-        this.ctx,
-        this.service,
+      // The wire form of net/http-client.ts, kept alive (connections.ts) instead of closed.
+      const raw = renderRequest(
         { method: request.method, target: request.path, host: this.host, headers, body: request.body },
-        {
-          maxBytes: MAX_RESPONSE_BYTES,
-          timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
-          userAgent: 'scanward-web',
-        },
+        'scanward-web',
+      ).replace(/\r\nConnection: close\r\n\r\n/, '\r\nConnection: keep-alive\r\n\r\n');
+      const { data, truncated } = await this.connections.exchange(
+        raw,
+        request.method,
+        MAX_RESPONSE_BYTES,
+        options.timeoutMs ?? REQUEST_TIMEOUT_MS,
       );
+      const response = parseResponse(data, truncated);
       const elapsedMs = performance.now() - started;
       const answer = response && this.answer(response, elapsedMs);
       if (answer) this.keep(answer.setCookies);
