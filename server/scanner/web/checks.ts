@@ -283,6 +283,17 @@ export const csrfCheck = defineCheck({
     const cookies = new Map(
       [...a.client.sameSite].filter(([name]) => a.client.cookieHeader().includes(`${name}=`)),
     );
+    // A session given as a Cookie header: its SameSite is unknown unless the application set it again.
+    const auth = ctx.scan.web?.authentication;
+    if (auth?.type === 'headers') {
+      for (const [header, value] of Object.entries(auth.headers)) {
+        if (header.toLowerCase() !== 'cookie') continue;
+        for (const part of value.split(/;\s*/)) {
+          const name = part.split('=')[0]?.trim();
+          if (name && !cookies.has(name)) cookies.set(name, undefined);
+        }
+      }
+    }
     const found: Found[] = [];
     for (const target of a.surface.targets.filter((t) => t.form)) {
       try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Detection } from '../../../../server/scanner/types.ts';
-import { sqlInjectionCheck, webAttackChecks } from '../../../../server/scanner/web/checks.ts';
+import { csrfCheck, sqlInjectionCheck, webAttackChecks } from '../../../../server/scanner/web/checks.ts';
 import { checkContext, serviceAt } from '../../../helpers/phase-context.ts';
 import { LAB_PASSWORD, LAB_USER, startWebLab, type WebLab } from '../../../fixtures/web-lab.ts';
 
@@ -148,6 +148,10 @@ describe('web attack checks signed in with headers', () => {
       `${lab.url}/blind/vuln?id=`,
       `${lab.url}/sqli/vuln?id=`,
     ]);
+    // The configured cookie is the session: without SameSite, the token-less form is forgeable.
+    const csrf = await csrfCheck.run(ctx, service);
+    expect(csrf.map((d) => d.affected_component)).toEqual([`${lab.url}/csrf/vuln#form`]);
+    detections.push(...csrf);
     expect(JSON.stringify(detections)).not.toContain(cookie.split('=')[1]);
     expect(lab.requests.filter((r) => r.path.startsWith('/logout'))).toEqual([]);
   }, 120_000);
