@@ -7,6 +7,7 @@
  * meanwhile is sent again once on a fresh one. Idle sockets are unreferenced (they never keep
  * the process alive) and destroyed when the scan's signal aborts.
  */
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { Socket } from 'node:net';
 import type { PhaseContext } from '../check.ts';
 import { isTlsService } from '../net/http-exchange.ts';
@@ -109,6 +110,9 @@ export class Connections {
     private readonly ctx: PhaseContext,
     private readonly service: ServiceIdentification,
   ) {
+    // Each request in flight listens for the abort (8 at a time, plus the connections being opened).
+    if (getMaxListeners(ctx.signal) < 64 && getMaxListeners(ctx.signal) !== 0)
+      setMaxListeners(64, ctx.signal);
     ctx.signal.addEventListener('abort', () => this.closeAll(), { once: true });
   }
 
