@@ -112,6 +112,18 @@ export default {
       { path: '^server/scanner/checks/' },
     ),
     rule(
+      'web-assessment-stands-beside-checks-and-templates',
+      'scanner/web (sign-in, crawl, attack checks, fuzzing templates) builds on scanner/net and check.ts; check-registry.ts composes it',
+      { path: '^server/scanner/web/' },
+      { path: '^server/scanner/(checks|templates)/' },
+    ),
+    rule(
+      'checks-and-templates-do-not-import-the-web-assessment',
+      'the mirror of the rule above',
+      { path: '^server/scanner/(checks|templates|net)/' },
+      { path: '^server/scanner/web/' },
+    ),
+    rule(
       'net-is-below-checks-and-templates',
       'scanner/net (sockets, probes, HTTP/TLS exchange) knows neither the checks nor the templates',
       { path: '^server/scanner/net/' },
@@ -121,7 +133,7 @@ export default {
       'phases-reach-checks-through-the-registry',
       'the engine runs checks through check-registry.ts, never a check or template module itself',
       { path: '^server/scanner/(phases/|pipeline\\.ts|runner\\.ts)' },
-      { path: '^server/scanner/(checks|templates)/' },
+      { path: '^server/scanner/(checks|templates|web)/' },
     ),
     rule(
       'ratelimit-knows-no-auth',

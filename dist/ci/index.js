@@ -14,7 +14,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(320);
+/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(235);
 var __rewriteRelativeImportExtension = (undefined && undefined.__rewriteRelativeImportExtension) || function (path, preserveJsx) {
     if (typeof path === "string" && /^\.\.?\//.test(path)) {
         return path.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function (m, tsx, d, ext, cm) {
@@ -65,7 +65,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 320:
+/***/ 235:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3595,11 +3595,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    defineLazyInternal(inst, "propValues", (zod) => {
+    util.defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -3610,7 +3610,7 @@ $constructor("$ZodDiscriminatedUnion", (inst, def) => {
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    util_assignProp(propValues, k, new Set());
+                    util.assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -3623,15 +3623,15 @@ $constructor("$ZodDiscriminatedUnion", (inst, def) => {
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = rawShape(option._zod.def);
+        const propShape = util.rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = cached(() => discriminatorMap(def));
+    const disc = util.cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util_isObject(input)) {
+        if (!util.isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -3665,7 +3665,7 @@ $constructor("$ZodDiscriminatedUnion", (inst, def) => {
         });
         return payload;
     };
-});
+})));
 const $ZodIntersection = /*@__PURE__*/ $constructor("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -8548,7 +8548,7 @@ const ZodURL = /*@__PURE__*/ $constructor("ZodURL", (inst, def) => {
     ZodStringFormat.init(inst, def);
 });
 function url(params) {
-    return _url(ZodURL, params);
+    return core._url(ZodURL, params);
 }
 function httpUrl(params) {
     return core._url(ZodURL, {
@@ -9105,17 +9105,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ $constructor("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    $ZodDiscriminatedUnion.init(inst, def);
-});
+    core.$ZodDiscriminatedUnion.init(inst, def);
+})));
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...normalizeParams(params),
+        ...util.normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ $constructor("ZodIntersection", (inst, def) => {
@@ -10110,128 +10110,10 @@ var FindingGroupList = object({
 
 //# sourceMappingURL=findings.js.map
 
-;// CONCATENATED MODULE: ./server/schemas/web-testing.js
-// Generated by `npm run build` from server/schemas/web-testing.ts; edit that file.
-
-// server/schemas/web-testing.ts
-
-var LoginPattern = schemas_string().min(1).max(500, { error: "must be at most 500 characters" }).meta({ description: "A regular expression (JavaScript syntax) tested against a page body." });
-var FormAuthentication = object({
-  type: literal("form"),
-  login_url: url({ error: "must be an http(s) URL", protocol: /^https?$/ }).meta({
-    description: "The page that shows the log-in form (same origin as the scan target)."
-  }),
-  username: schemas_string().min(1).max(500).meta({ description: "The user name to sign in with." }),
-  password: schemas_string().min(1).max(1e3).meta({ description: "The password. Write-only: sealed at rest, never answered.", writeOnly: true }),
-  username_field: schemas_string().min(1).max(200).optional().meta({ description: "Name of the user-name field when it cannot be told by its type and name." }),
-  password_field: schemas_string().min(1).max(200).optional().meta({ description: "Name of the password field when the form has more than one." }),
-  logged_in_pattern: LoginPattern.optional().meta({
-    description: "Matches a page only a signed-in user sees; by default, the log-in form no longer shown."
-  }),
-  logged_out_pattern: LoginPattern.optional().meta({
-    description: "Matches a page that means the session was lost (besides a redirect to the log-in page)."
-  })
-}).strict().meta({ id: "WebFormAuthentication", description: "Sign in through an HTML log-in form." });
-var HeaderAuthentication = object({
-  type: literal("headers"),
-  headers: record(
-    schemas_string().min(1).max(200).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "must be an HTTP header name" }),
-    schemas_string().max(8e3)
-  ).meta({
-    description: "Headers sent with every request, e.g. Cookie or Authorization. Write-only: values are never answered.",
-    writeOnly: true
-  })
-}).strict().meta({ id: "WebHeaderAuthentication", description: "Sign in by sending fixed headers." });
-var WebAuthentication = discriminatedUnion("type", [FormAuthentication, HeaderAuthentication]).meta({ id: "WebAuthentication" });
-var WebTestingOptions = object({
-  active: schemas_boolean().default(false).meta({
-    description: "Run attack checks (SQL injection, XSS, command injection, \u2026) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md)."
-  }),
-  authentication: WebAuthentication.optional(),
-  exclude_paths: array(schemas_string().min(1).max(500)).max(100).default([]).meta({ description: "Paths never requested: prefixes (`/admin`) or globs (`/api/*/delete`)." })
-}).strict().meta({ id: "WebTestingOptions" });
-
-//# sourceMappingURL=web-testing.js.map
-
-;// CONCATENATED MODULE: ./server/schemas/web-testing-view.js
-// Generated by `npm run build` from server/schemas/web-testing-view.ts; edit that file.
-
-// server/schemas/web-testing-view.ts
-
-var WebFormAuthenticationView = object({
-  type: literal("form"),
-  login_url: schemas_string(),
-  username: schemas_string(),
-  has_password: literal(true).meta({ description: "A password is stored (sealed); it is never answered." }),
-  username_field: schemas_string().optional(),
-  password_field: schemas_string().optional(),
-  logged_in_pattern: schemas_string().optional(),
-  logged_out_pattern: schemas_string().optional()
-}).meta({ id: "WebFormAuthenticationView", description: "A form log-in, without its password." });
-var WebHeaderAuthenticationView = object({
-  type: literal("headers"),
-  header_names: array(schemas_string()).meta({
-    description: "The names of the headers sent, sorted; their values are sealed and never answered."
-  })
-}).meta({ id: "WebHeaderAuthenticationView", description: "Header authentication, names only." });
-var WebTestingView = object({
-  active: schemas_boolean(),
-  authentication: discriminatedUnion("type", [WebFormAuthenticationView, WebHeaderAuthenticationView]).nullable().meta({ description: "How the scanner signs in; null when it does not." }),
-  exclude_paths: array(schemas_string())
-}).meta({
-  id: "WebTestingView",
-  description: "The web application options of a scan or schedule, without their secrets."
-});
-function webTestingView(web) {
-  const auth = web.authentication;
-  return {
-    active: web.active,
-    authentication: auth === void 0 ? null : auth.type === "form" ? {
-      type: "form",
-      login_url: auth.login_url,
-      username: auth.username,
-      has_password: true,
-      ...auth.username_field !== void 0 ? { username_field: auth.username_field } : {},
-      ...auth.password_field !== void 0 ? { password_field: auth.password_field } : {},
-      ...auth.logged_in_pattern !== void 0 ? { logged_in_pattern: auth.logged_in_pattern } : {},
-      ...auth.logged_out_pattern !== void 0 ? { logged_out_pattern: auth.logged_out_pattern } : {}
-    } : { type: "headers", header_names: Object.keys(auth.headers).sort((a, b) => a.localeCompare(b)) },
-    exclude_paths: [...web.exclude_paths]
-  };
-}
-function bareHost(host) {
-  return host.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
-}
-function loginUrlProblem(target, web) {
-  const auth = web?.authentication;
-  if (auth?.type !== "form") return void 0;
-  let login;
-  try {
-    login = new URL(auth.login_url);
-  } catch {
-    return "must be an http(s) URL";
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
-    let origin;
-    try {
-      origin = new URL(target).origin;
-    } catch {
-      return void 0;
-    }
-    return login.origin === origin ? void 0 : `must be on the target's origin ${origin}`;
-  }
-  if (target.includes("/")) return "a form log-in needs a target of one host, not a range";
-  return bareHost(login.hostname) === bareHost(target) ? void 0 : `must be on the scan's target ${target} (same host)`;
-}
-
-//# sourceMappingURL=web-testing-view.js.map
-
 ;// CONCATENATED MODULE: ./server/schemas/scans.js
 // Generated by `npm run build` from server/schemas/scans.ts; edit that file.
 
 // server/schemas/scans.ts
-
-
 
 
 
@@ -10293,7 +10175,6 @@ var CreateScanRequest = object({
   frameworks: Frameworks.optional(),
   ports: PortSpec.optional(),
   credential_checks: CredentialChecks.optional(),
-  web: WebTestingOptions.optional(),
   authorized: Authorized
 }).meta({ id: "CreateScanRequest" });
 var ScanCreated = object({
@@ -10353,8 +10234,7 @@ var ScanDetail = ScanListItem.extend({
   source: ScanSource,
   tool: schemas_string().nullable().meta({
     description: "The tool that produced an imported report (`nuclei`, `zap`, \u2026); null for Scanward's own scans"
-  }),
-  web: WebTestingView.optional()
+  })
 }).meta({ id: "ScanDetail" });
 var ScanList = paginated(ScanListItem, "ScanList");
 var ScanCancelled = object({ id: schemas_string(), status: literal("cancelled"), message: schemas_string() }).meta({ id: "ScanCancelled" });
@@ -10542,8 +10422,6 @@ function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
 
 
 
-
-
 /** GitHub ends a job after 6 hours. */
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 600;
@@ -10631,11 +10509,6 @@ function parseInputs(getInput, context, options = {}) {
     if (credentialChecks && !credentialChecks.success) {
         problems.push(`\`credential-checks\` is "${credentialRaw}"; use defaults (vendor-default and empty credentials, one attempt per service) or none.`);
     }
-    const web = parseWebInputs(read, target, problems, getInput('password'));
-    if (web && scanId)
-        warnings.push('`scan-id` is set, so the web application inputs are not used.');
-    if (web && importPath)
-        problems.push('The web application inputs cannot be used with `import-file`.');
     const failOnRaw = (read('fail-on') || 'high').toLowerCase();
     const failOn = FAIL_ON_VALUES.includes(failOnRaw)
         ? failOnRaw
@@ -10693,7 +10566,6 @@ function parseInputs(getInput, context, options = {}) {
         ports: portsRaw || undefined,
         frameworks,
         credential_checks: credentialChecks?.data,
-        web,
     };
     const idempotencyRaw = read('idempotency-key');
     if (idempotencyRaw !== '' && !/^[\x21-\x7e]{1,255}$/.test(idempotencyRaw)) {
@@ -10715,7 +10587,6 @@ function parseInputs(getInput, context, options = {}) {
                 ports: portsRaw || undefined,
                 frameworks,
                 credentialChecks: credentialChecks?.data,
-                ...(web ? { web } : {}),
                 scanId,
                 wait: wait,
                 timeoutMs: Math.round(timeoutMinutes * 60_000),
@@ -10876,8 +10747,6 @@ function defaultIdempotencyKey(context, scan) {
         scan.ports ?? '',
         [...scan.frameworks].sort(),
         ...(scan.credential_checks ? [scan.credential_checks] : []),
-        // The web options without their secrets (a changed password alone is the same request).
-        ...(scan.web ? [webFingerprint(scan.web)] : []),
     ]))
         .digest('hex')
         .slice(0, 16);
@@ -10892,113 +10761,6 @@ function defaultIdempotencyKey(context, scan) {
     if (/^[\x21-\x7e]{1,255}$/.test(key))
         return key;
     return `scanward-action:${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex')}`;
-}
-/** The web inputs that carry no secret, in a fixed order. */
-function webFingerprint(web) {
-    const auth = web.authentication;
-    return [
-        web.active,
-        [...web.exclude_paths].sort(),
-        auth?.type === 'form'
-            ? ['form', auth.login_url, auth.username]
-            : auth?.type === 'headers'
-                ? ['headers', Object.keys(auth.headers).sort()]
-                : [],
-    ];
-}
-/** The input each field of `web` comes from, for messages. */
-const WEB_INPUTS = {
-    active: 'active',
-    login_url: 'login-url',
-    username: 'username',
-    password: 'password',
-    headers: 'auth-headers',
-    exclude_paths: 'exclude-paths',
-};
-/**
- * The web application inputs (docs/web-testing.md): `active`, a form log-in (`login-url`,
- * `username`, `password`, all three or none), `auth-headers` (one `Name: value` per line) and
- * `exclude-paths` (one per line, or comma-separated). Undefined when none is set. Messages
- * never repeat the password or a header value.
- */
-function parseWebInputs(read, target, problems, 
-/** The password as given: not trimmed (a password may begin or end with a space). */
-password = read('password')) {
-    const activeRaw = read('active');
-    const loginUrl = read('login-url');
-    const username = read('username');
-    const headersRaw = read('auth-headers');
-    const excludeRaw = read('exclude-paths');
-    if ([activeRaw, loginUrl, username, password, headersRaw, excludeRaw].every((v) => v === ''))
-        return undefined;
-    const before = problems.length;
-    const active = activeRaw === '' ? false : parseBoolean('active', activeRaw, problems);
-    const form = [loginUrl, username, password].some((v) => v !== '');
-    const passwordSource = read('password-env');
-    if (passwordSource !== '' && password === '')
-        problems.push(`\`password-env\` names ${passwordSource}, which is empty or unset; export the password there.`);
-    else if (form) {
-        const missing = [
-            loginUrl === '' && '`login-url`',
-            username === '' && '`username`',
-            password === '' && '`password`',
-        ].filter(Boolean);
-        if (missing.length > 0)
-            problems.push(`A form log-in needs login-url, username and password; ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} empty.`);
-    }
-    const headers = {};
-    if (headersRaw !== '') {
-        headersRaw.split(/\r?\n/).forEach((line, i) => {
-            if (line.trim() === '')
-                return;
-            const match = /^\s*([^:\s]+)\s*:\s?(.*)$/.exec(line);
-            if (!match) {
-                problems.push(`\`auth-headers\` line ${i + 1} is not \`Name: value\` (for example Authorization: Bearer …).`);
-                return;
-            }
-            headers[match[1]] = match[2].trim();
-        });
-    }
-    if (form && headersRaw !== '')
-        problems.push('Set a form log-in (login-url, username, password) or `auth-headers`, not both.');
-    const exclude = excludeRaw
-        .split(/[\n,]/)
-        .map((p) => p.trim())
-        .filter(Boolean);
-    if (problems.length > before)
-        return undefined;
-    const parsed = WebTestingOptions.safeParse({
-        active,
-        exclude_paths: exclude,
-        ...(form
-            ? { authentication: { type: 'form', login_url: loginUrl, username, password } }
-            : headersRaw !== ''
-                ? { authentication: { type: 'headers', headers } }
-                : {}),
-    });
-    if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-            const field = issue.path.map(String).find((p) => p in WEB_INPUTS) ?? 'auth-headers';
-            const name = WEB_INPUTS[field] ?? field;
-            // A header name that is not a token: name the header, never its value.
-            const header = field === 'headers' && issue.path.length > 3 ? ` (${String(issue.path[3])})` : '';
-            problems.push(`\`${name}\`${header}: ${issue.message}.`);
-        }
-        return undefined;
-    }
-    const problem = target === '' ? undefined : loginUrlProblem(target, parsed.data);
-    if (problem) {
-        problems.push(`\`login-url\` ${problem}: the log-in page must be on \`target\`.`);
-        return undefined;
-    }
-    return parsed.data;
-}
-/** The secrets among the web inputs (the password, every header value): what logs must mask. */
-function webSecrets(web) {
-    const auth = web?.authentication;
-    if (!auth)
-        return [];
-    return auth.type === 'form' ? [auth.password] : Object.values(auth.headers).filter((v) => v !== '');
 }
 
 ;// CONCATENATED MODULE: ./action/core/verdict.ts
@@ -11628,26 +11390,8 @@ const FIELD_INPUTS = {
     ports: 'ports',
     frameworks: 'frameworks',
     credential_checks: 'credential-checks',
-    'web.active': 'active',
-    'web.authentication': 'login-url',
-    'web.authentication.type': 'login-url',
-    'web.authentication.login_url': 'login-url',
-    'web.authentication.username': 'username',
-    'web.authentication.password': 'password',
-    'web.authentication.headers': 'auth-headers',
-    'web.exclude_paths': 'exclude-paths',
     'Idempotency-Key': 'idempotency-key',
 };
-/** The input behind a field: the longest dotted prefix named (`web.authentication.headers.X-Api` → auth-headers). */
-function inputOf(field) {
-    const parts = field.split('.');
-    for (let n = parts.length; n > 0; n--) {
-        const input = FIELD_INPUTS[parts.slice(0, n).join('.')];
-        if (input)
-            return input;
-    }
-    return undefined;
-}
 /** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
 async function scanwardError(res, what) {
     const text = await res.text().catch(() => '');
@@ -11667,7 +11411,7 @@ async function scanwardError(res, what) {
         // Not JSON: a proxy or another service answered; keep the text.
     }
     let hint = HINTS[code];
-    const input = field ? inputOf(field) : undefined;
+    const input = field ? FIELD_INPUTS[field.split('.')[0]] : undefined;
     if (code === 'VALIDATION_ERROR' && input) {
         hint =
             input === 'idempotency-key'
@@ -11803,8 +11547,6 @@ class ScanwardClient {
             body.frameworks = input.frameworks;
         if (input.credential_checks !== undefined)
             body.credential_checks = input.credential_checks;
-        if (input.web !== undefined)
-            body.web = input.web;
         return this.call('POST', '/api/v1/scans', ScanCreatedBody, {
             body,
             headers: { 'Idempotency-Key': idempotencyKey },
@@ -12510,7 +12252,6 @@ async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
             ports: request.ports,
             frameworks: request.frameworks,
             credential_checks: request.credentialChecks,
-            web: request.web,
         }, request.idempotencyKey, deadline);
         scanId = created.id;
         const estimate = created.estimated_duration
@@ -12701,7 +12442,6 @@ async function runLocalScan(local, deps, request, hooks = {}) {
             target: request.target,
             scanType: request.scanType,
             credentialChecks: request.credentialChecks,
-            ...(request.web ? { web: request.web } : {}),
             cacheDir: deps.cacheDir,
             log: (line) => log.info(line),
             signal,
@@ -12831,9 +12571,6 @@ const INPUTS = [
     'id-token-env',
     'mode',
     'asset',
-    'login-url',
-    'username',
-    'password-env',
 ];
 const USAGE = `Usage: scanward-ci [options]
        scanward-ci import FILE --target ASSET [--import-format FORMAT] [options]
@@ -12882,19 +12619,6 @@ SCANWARD_FAIL_ON=high. Flags win.
                                new compares with what the service knows  (SCANWARD_MODE=local)
   --asset NAME                 the stable name a local scan is recorded under
                                (default: <repository>:<target>)
-
-Web application testing (docs/web-testing.md), locally and remotely:
-  --active                     run the attack checks (SQL injection, XSS, command
-                               injection, ...): they submit forms and may write data,
-                               so scan a test deployment       (SCANWARD_ACTIVE=true)
-  --login-url URL              sign in through this log-in form first (on the target)
-  --username USER              the user name for the form log-in
-  --password-env VAR           the password, read from the variable VAR (never a flag)
-  --header 'Name: value'       a header sent with every request instead of a form
-                               log-in (Authorization, Cookie); repeatable
-                               (SCANWARD_AUTH_HEADERS, one per line)
-  --exclude PATH               a path never requested: a prefix (/logout) or a glob
-                               (/api/*/delete); repeatable     (SCANWARD_EXCLUDE_PATHS)
   --sarif FILE                 write SARIF 2.1.0
   --junit FILE                 write JUnit XML: one test case per reported finding
   --json FILE                  write the scan, gate and findings as JSON
@@ -12913,9 +12637,6 @@ function parseCommandLine(argv, env) {
                 ...options,
                 'no-wait': { type: 'boolean' },
                 local: { type: 'boolean' },
-                active: { type: 'boolean' },
-                header: { type: 'string', multiple: true },
-                exclude: { type: 'string', multiple: true },
                 sarif: { type: 'string' },
                 junit: { type: 'string' },
                 json: { type: 'string' },
@@ -12954,18 +12675,6 @@ function parseCommandLine(argv, env) {
             return 'local';
         if (name === 'upload-sarif')
             return 'false';
-        if (name === 'active' && values.active)
-            return 'true';
-        // Repeatable flags become the Action's one-per-line inputs.
-        if (name === 'auth-headers' && Array.isArray(values.header))
-            return values.header.join('\n');
-        if (name === 'exclude-paths' && Array.isArray(values.exclude))
-            return values.exclude.join('\n');
-        // The password, read from the variable --password-env names (never a flag: it is a secret).
-        if (name === 'password') {
-            const source = get('password-env');
-            return source ? (env[source] ?? '') : '';
-        }
         if (name === 'comment')
             return 'false';
         // The ID token itself, read from the variable --id-token-env names (never a flag: it is a secret).

@@ -83,6 +83,7 @@ export async function runLocalScan(request: LocalScanRequest): Promise<LocalScan
     frameworks: [],
     ports: String(target.port),
     ...(request.credentialChecks ? { credential_checks: request.credentialChecks } : {}),
+    ...(request.web ? { web: request.web } : {}),
     attempts: 1,
     created_by: null,
   };

@@ -23,6 +23,7 @@ import { tlsChecks } from './checks/tls.ts';
 import { webChecks } from './checks/web.ts';
 import { missingHstsCheck } from './checks/web-hsts.ts';
 import { webHardeningChecks } from './checks/web-hardening.ts';
+import { webAttackChecks } from './web/checks.ts';
 
 export type { Check, DeclaredCheck } from './check.ts';
 
@@ -36,6 +37,7 @@ export const BUILT_IN_CHECKS: readonly DeclaredCheck[] = [
   ...webChecks,
   missingHstsCheck,
   ...webHardeningChecks,
+  ...webAttackChecks,
   ...tlsChecks,
   ...tlsBreadthChecks,
   ...softwareVersionChecks,
@@ -96,6 +98,8 @@ export function checksFor(
   return checks.filter((check) => {
     if (check.phase !== phase) return false;
     if (check.sendsCredentials && !credentialsAllowed(scan)) return false;
+    // Attack checks run only when asked, whatever the scan type (docs/web-testing.md).
+    if (check.attacks) return scan.web?.active === true;
     if (scan.scan_type === 'quick') return check.quick;
     if (scan.scan_type === 'compliance') {
       const mapping = controlsForFinding(

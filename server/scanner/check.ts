@@ -30,6 +30,8 @@ export interface Check {
   cweIds: readonly string[];
   /** Logs in with a default or empty credential: runs only when the scan's `credential_checks` is `defaults`. */
   sendsCredentials?: true;
+  /** Sends attack input to a web application (web/): runs only when the scan's `web.active` is true. */
+  attacks?: true;
   /** The ports the check targets: every one is in the default port list (check-registry.ts). */
   ports: readonly number[];
   appliesTo(service: ServiceIdentification): boolean;
@@ -131,6 +133,7 @@ export interface CheckDeclaration<V extends string = never> {
   phase: Check['phase'];
   quick: boolean;
   sendsCredentials?: true;
+  attacks?: true;
   /** The services the check applies to (net/service-rules.ts): `isHttp`, `isTls`, `isService('redis', [6379])`. */
   appliesTo: ServiceRule;
   /** Ports the check reaches beyond its rule's (Erlang's distribution port). */
@@ -204,6 +207,7 @@ export function defineCheck<V extends string = never>(declaration: CheckDeclarat
     category: meta.category,
     cweIds: [...new Set([...meta.cweIds, ...variantCwes])],
     ...(declaration.sendsCredentials && { sendsCredentials: true as const }),
+    ...(declaration.attacks && { attacks: true as const }),
     ports: [...new Set([...declaration.appliesTo.ports, ...(declaration.ports ?? [])])].sort((a, b) => a - b),
     appliesTo: (service) => declaration.appliesTo.matches(service),
     run: async (ctx, service) =>

@@ -125,9 +125,13 @@ export interface ScanRecord {
   ports: string | null;
   /** Whether default-credential logins may be tried (absent: by scan type, see `credentialChecksFor`). */
   credential_checks?: 'defaults' | 'none';
+  /**
+   * Web application testing (issue 33): sign-in, exclusions, whether attack checks run. Secrets
+   * (password, header values) are in clear here, in memory only: never logged, stored or answered.
+   */
+  web?: WebTestingOptions | undefined;
   attempts: number;
   created_by: string | null;
-  web?: WebTestingOptions | undefined;
 }
 
 /** Reports progress inside a phase: `done` units of the phase's declared `total`. */

@@ -21,6 +21,7 @@ export interface LocalScanRequest {
   target: string;
   scanType: ScanType;
   credentialChecks?: CredentialChecks | undefined;
+  /** Web application testing: sign-in, exclusions, attack checks (docs/web-testing.md). Secrets in clear, in memory only. */
   web?: WebTestingOptions | undefined;
   /** Where the engine may keep the compiled-template cache; none when unset. */
   cacheDir?: string | undefined;

@@ -8,6 +8,7 @@ import { SERVICE_ENTRIES } from './services.ts';
 import { TLS_ENTRIES } from './tls.ts';
 import { WEB_ENTRIES } from './web.ts';
 import { WEB_HARDENING_ENTRIES } from './web-hardening.ts';
+import { WEB_ATTACK_ENTRIES } from './web-attacks.ts';
 
 export type { KnowledgeEntry } from './entry.ts';
 
@@ -16,6 +17,7 @@ export const KNOWLEDGE_ENTRIES: readonly KnowledgeEntry[] = [
   ...SERVICE_ENTRIES,
   ...WEB_ENTRIES,
   ...WEB_HARDENING_ENTRIES,
+  ...WEB_ATTACK_ENTRIES,
   ...TLS_ENTRIES,
   ...DETECTION_DEPTH_ENTRIES,
 ];

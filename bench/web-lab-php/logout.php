@@ -1,0 +1,4 @@
+<?php
+require 'common.php';
+session_destroy();
+header('Location: /login.php');

@@ -1,0 +1,1 @@
+<?php echo "<p>File 1.</p>";

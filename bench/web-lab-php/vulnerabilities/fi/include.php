@@ -1,0 +1,1 @@
+<?php echo "<p>This is the included page.</p>";
