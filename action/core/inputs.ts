@@ -182,7 +182,8 @@ export function parseInputs(
   if (scanId && target !== '')
     warnings.push('`scan-id` is set, so `target` and the other scan inputs are not used.');
 
-  const scanTypeRaw = read('scan-type') || (local ? 'full' : 'quick');
+  // Attack checks run in the web analysis phase, which quick scans skip (docs/web-testing.md).
+  const scanTypeRaw = read('scan-type') || (local || read('active') === 'true' ? 'full' : 'quick');
   const scanType = ScanType.safeParse(scanTypeRaw);
   if (!scanType.success) problems.push(`\`scan-type\` is "${scanTypeRaw}"; use quick, full or compliance.`);
 

@@ -6,7 +6,7 @@ import { presentCreatedScan } from './presenter.ts';
 import { assertConcurrency, assertMonthlyQuota, lockOrganization } from './quota.ts';
 import { queueScan } from './lifecycle.ts';
 import { scopePolicyFor } from './scope.ts';
-import { assertLoginUrlOnTarget, fingerprintableWebOptions, sealWebOptions } from './web-options.ts';
+import { assertWebOptionsFit, fingerprintableWebOptions, sealWebOptions } from './web-options.ts';
 
 const ALL_FRAMEWORKS: readonly Framework[] = ['soc2', 'pci-dss', 'iso27001'];
 
@@ -44,7 +44,7 @@ export async function createScan(
   }
 
   const scope = await scopePolicyFor(services.config).checkTarget(request.target);
-  assertLoginUrlOnTarget(scope.target, request.web);
+  assertWebOptionsFit(scope.target, request.scan_type, request.web);
   const web = request.web ? sealWebOptions(key, request.web) : null;
 
   return services.db.transaction(async (trx) => {

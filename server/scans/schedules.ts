@@ -19,7 +19,7 @@ import {
   type ScheduleRow,
 } from './scan-schedules.repository.ts';
 import { scopePolicyFor } from './scope.ts';
-import { assertLoginUrlOnTarget, presentWebOptions, sealWebOptions } from './web-options.ts';
+import { assertWebOptionsFit, presentWebOptions, sealWebOptions } from './web-options.ts';
 
 /**
  * Recurring scans (decisions.md, "Schedules"): professional and enterprise
@@ -47,7 +47,7 @@ export async function createSchedule(
   }
   const timezone = canonicalTimeZone(request.timezone);
   const scope = await scopePolicyFor(services.config).checkTarget(request.target);
-  assertLoginUrlOnTarget(scope.target, request.web);
+  assertWebOptionsFit(scope.target, request.scan_type, request.web);
   const recurrence = {
     frequency: request.frequency,
     day_of_week: request.day_of_week ?? null,
@@ -99,7 +99,7 @@ export async function updateSchedule(
   return services.db.transaction(async (trx) => {
     const current = await lockScheduleOfOrganization(trx, orgId, scheduleId);
     if (!current) throw notFound('schedule');
-    if (request.web) assertLoginUrlOnTarget(current.target, request.web);
+    if (request.web) assertWebOptionsFit(current.target, current.scan_type, request.web);
     const web = request.web ? JSON.stringify(sealWebOptions(services.keys.encryptionKey, request.web)) : null;
     const row = await updateScheduleWeb(trx, orgId, scheduleId, web, now);
     if (!row) throw notFound('schedule');

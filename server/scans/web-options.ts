@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { openSecret, sealSecret } from '../auth/keys.ts';
 import { validationError } from '../errors.ts';
+import type { ScanType } from '../schemas/scans.ts';
 import type { FormAuthentication, WebTestingOptions } from '../schemas/web-testing.ts';
+import { phasesOf } from './phases.ts';
 import { loginUrlProblem, webTestingView, type WebTestingView } from '../schemas/web-testing-view.ts';
 
 /**
@@ -116,8 +118,22 @@ export function fingerprintableWebOptions(key: Buffer, web: WebTestingOptions): 
   };
 }
 
-/** 422 naming `web.authentication.login_url` when the log-in page is not on the scan's target. */
-export function assertLoginUrlOnTarget(target: string, web: WebTestingOptions | undefined): void {
+/**
+ * 422 naming the field when the web options cannot work on this scan: the log-in page not on
+ * the scan's target (`web.authentication.login_url`), or attack checks asked of a quick scan,
+ * which runs no web analysis phase (`web.active`; scans/phases.ts).
+ */
+export function assertWebOptionsFit(
+  target: string,
+  scanType: ScanType,
+  web: WebTestingOptions | undefined,
+): void {
+  if (web?.active && !phasesOf(scanType).includes('web_analysis')) {
+    throw validationError(
+      'web.active',
+      `web.active: attack checks run in the web analysis phase, which ${scanType} scans skip; use scan_type full or compliance`,
+    );
+  }
   const problem = loginUrlProblem(target, web);
   if (problem) {
     throw validationError('web.authentication.login_url', `web.authentication.login_url: ${problem}`);

@@ -174,6 +174,25 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
     expect(ipv6.status).toBe(201);
   });
 
+  it('refuses attack checks on a quick scan or schedule, which run no web analysis phase, naming web.active', async () => {
+    const scan = await t.api.post('/api/v1/scans', loopbackScan({ scan_type: 'quick', web: formLogin() }));
+    await expectError(scan, 422, 'VALIDATION_ERROR', 'web.active');
+    const schedule = await t.api.post('/api/v1/scans/schedules', {
+      target: '127.0.0.1',
+      scan_type: 'quick',
+      frequency: 'daily',
+      authorized: true,
+      web: formLogin(),
+    });
+    await expectError(schedule, 422, 'VALIDATION_ERROR', 'web.active');
+    // Signing in without attack checks is fine on a quick scan.
+    const passive = await t.api.post(
+      '/api/v1/scans',
+      loopbackScan({ scan_type: 'quick', web: { ...formLogin(), active: false } }),
+    );
+    expect(passive.status).toBe(201);
+  });
+
   it('refuses malformed web options with a validation error naming the field', async () => {
     const cases: [unknown, string][] = [
       [{ active: 'yes' }, 'web.active'],
@@ -185,7 +204,7 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
         'web.authentication.headers.Bad Name',
       ],
       [{ exclude_paths: [''] }, 'web.exclude_paths'],
-      [{ surprise: true }, 'web'],
+      [{ surprise: true }, 'web.surprise'],
     ];
     for (const [web, field] of cases) {
       const res = await t.api.post('/api/v1/scans', loopbackScan({ web }));

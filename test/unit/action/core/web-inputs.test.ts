@@ -34,6 +34,14 @@ describe('web application inputs', () => {
     expect(parse(remote).inputs.scan.web).toBeUndefined();
   });
 
+  it('runs a full scan by default when active is set, since quick scans skip the web analysis phase', () => {
+    expect(parse({ ...remote, active: 'true' }).inputs.scan.scanType).toBe('full');
+    expect(parse(remote).inputs.scan.scanType).toBe('quick');
+    expect(parse({ ...remote, active: 'true', 'scan-type': 'compliance' }).inputs.scan.scanType).toBe(
+      'compliance',
+    );
+  });
+
   it('reads a form log-in, active and exclusions into web', () => {
     const { inputs } = parse({
       ...local,
