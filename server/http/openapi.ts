@@ -120,7 +120,7 @@ function errorResponses(
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers = {
       ...(rateHeaders.has(status) ? RATE_HEADERS : {}),
-      ...(status === 429 ? RETRY_AFTER : {}),
+      ...(status === 429 || status === 503 ? RETRY_AFTER : {}),
       ...(status === 405 ? ALLOW_HEADER : {}),
     };
     out[status] = {
