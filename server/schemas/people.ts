@@ -136,7 +136,7 @@ export const AuditEventList = paginated(AuditEvent, 'AuditEventList');
 
 export const AuditEventQuery = PaginationQuery.extend({
   actor: z.string().max(320).optional().meta({ description: "The actor's user id or e-mail" }),
-  action: AuditAction.optional(),
+  action: AuditAction.optional().meta({ description: 'Only events of this action' }),
   from: DateParam.optional().meta({ description: 'Events at or after this moment' }),
   to: DateParam.optional().meta({ description: 'Events before this moment' }),
 });

@@ -213,7 +213,7 @@ export interface paths {
         put?: never;
         /**
          * Import another scanner's report
-         * @description Records a report of nuclei, OWASP ZAP, nmap, OpenVAS/Greenbone or Scanward as a completed scan of `target` (`source: import`, `tool` the producing tool), its results as findings through the same lifecycle as Scanward's own scans. Send the report as `multipart/form-data` (a `file` part, the other fields as parts) or as the raw request body with the fields in the query. Counts against the monthly scan quota. The body may be up to `SCANWARD_IMPORT_LIMIT` bytes (32 MiB by default; 413 beyond). A report that does not read is 422 naming the line or element, and nothing of it is recorded. XML external entities and DTDs are never resolved. See docs/imports.md.
+         * @description Records a report of nuclei, OWASP ZAP, nmap, OpenVAS/Greenbone or Scanward as a completed scan of `target` (`source: import`, `tool` the producing tool), its results as findings through the same lifecycle as Scanward's own scans. Send the report as `multipart/form-data` (a `file` part, the other fields as parts) or as the raw request body with the fields in the query. Counts against the monthly scan quota. The body may be up to `SCANWARD_IMPORT_LIMIT` bytes (32 MiB by default; 413 beyond). A report that does not read is 422 naming the line or element, and nothing of it is recorded. XML external entities and DTDs are never resolved. A report over a few hundred KiB is parsed in a worker thread; when all of the process's parse workers (`SCANWARD_IMPORT_WORKERS`) are busy and their queue (`SCANWARD_IMPORT_QUEUE`) is full, the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. See docs/imports.md.
          *
          *     API key permission: `write:scans`.
          *
@@ -459,7 +459,7 @@ export interface paths {
         put?: never;
         /**
          * Log in: exchange e-mail and password (and MFA code) for an access token
-         * @description Form-encoded. Every login creates a session (30 days). Unknown e-mails answer like wrong passwords. After 10 failed attempts for one e-mail, or 50 from one client address, within 15 minutes, logins answer 429 until the window passes. Not counted against the organization request rate.
+         * @description Form-encoded. Every login creates a session (30 days). Unknown e-mails answer like wrong passwords. After 10 failed attempts for one e-mail, or 50 from one client address, within 15 minutes, logins answer 429 until the window passes. Not counted against the organization request rate. Every answer carries `X-RateLimit-*` of the per-address limit (50 failed log-ins in 15 minutes).
          */
         post: operations["createToken"];
         delete?: never;
@@ -741,7 +741,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the web console: a session cookie instead of a token
-         * @description Like POST /api/v1/auth/token (same throttle, MFA and session), but JSON, and the access token is set as an HttpOnly, SameSite=Strict cookie that page scripts cannot read. Requests with the cookie that change something need the answer’s csrf_token in X-CSRF-Token. The cookie is renewed while in use and lapses after an hour without requests.
+         * @description Like POST /api/v1/auth/token (same throttle, MFA and session), but JSON, and the access token is set as an HttpOnly, SameSite=Strict cookie that page scripts cannot read. Requests with the cookie that change something need the answer’s csrf_token in X-CSRF-Token. The cookie is renewed while in use and lapses after an hour without requests. Every answer carries `X-RateLimit-*` of the per-address limit (50 failed log-ins in 15 minutes).
          */
         post: operations["signInConsole"];
         /**
@@ -3014,10 +3014,7 @@ export interface components {
         };
         CiTrustPolicyCreate: {
             name: string;
-            /**
-             * Format: uri
-             * @description The OpenID issuer; default https://token.actions.githubusercontent.com. Others must be listed in SCANWARD_CI_OIDC_ISSUERS.
-             */
+            /** @description The OpenID issuer: an `https` URL (`http` and other schemes are refused with 422); default https://token.actions.githubusercontent.com. Others must be listed in SCANWARD_CI_OIDC_ISSUERS. */
             issuer?: string;
             /** @description The `aud` the token must carry; default SCANWARD_PUBLIC_URL (else the request's origin) */
             audience?: string;
@@ -3211,11 +3208,11 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Requests allowed in the window (hour or day) closest to running out */
+        /** @description Requests allowed in the organization's window (hour or day) closest to running out; on the log-in routes, failed log-ins allowed per client address in 15 minutes (50) */
         "X-RateLimit-Limit": number;
-        /** @description Requests left in that window */
+        /** @description Requests (on the log-in routes: failed log-ins) left in that window */
         "X-RateLimit-Remaining": number;
-        /** @description When that window resets, in Unix seconds */
+        /** @description When that window resets, in Unix seconds (on the log-in routes: when the address's counted failures have all left the window) */
         "X-RateLimit-Reset": number;
         /** @description Seconds until a request can succeed again */
         "Retry-After": number;
@@ -3336,7 +3333,9 @@ export interface operations {
     listSchedules: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -3625,8 +3624,11 @@ export interface operations {
     listScans: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
+                /** @description Only scans in this state */
                 status?: "pending" | "running" | "completed" | "failed" | "cancelled";
                 /** @description Exact target, ignoring case */
                 target?: string;
@@ -4045,9 +4047,13 @@ export interface operations {
     listScanFindings: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
+                /** @description Only findings of this severity */
                 severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description Only findings in this state */
                 status?: "open" | "in_progress" | "resolved" | "false_positive" | "accepted";
                 /** @description `new`: this scan detected the finding for the first time; `reopened`: it detected again a finding that was resolved; `unchanged`: the finding was already known and not resolved */
                 change?: "new" | "reopened" | "unchanged";
@@ -4263,15 +4269,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFindings: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
-                severity?: components["schemas"]["FindingSeverity"];
-                status?: components["schemas"]["FindingStatus"];
+                /** @description Only findings of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description Only findings in this state */
+                status?: "open" | "in_progress" | "resolved" | "false_positive" | "accepted";
                 /** @description Findings observed by this scan */
                 scan_id?: string;
                 /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
@@ -4280,6 +4303,7 @@ export interface operations {
                 asset_id?: string;
                 /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
                 template_id?: string;
+                /** @description Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …) */
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -4469,10 +4493,14 @@ export interface operations {
     groupFindings: {
         parameters: {
             query: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
-                severity?: components["schemas"]["FindingSeverity"];
-                status?: components["schemas"]["FindingStatus"];
+                /** @description Only findings of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description Only findings in this state */
+                status?: "open" | "in_progress" | "resolved" | "false_positive" | "accepted";
                 /** @description Findings observed by this scan */
                 scan_id?: string;
                 /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
@@ -4481,6 +4509,7 @@ export interface operations {
                 asset_id?: string;
                 /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
                 template_id?: string;
+                /** @description Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …) */
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -4580,9 +4609,12 @@ export interface operations {
     exportFindings: {
         parameters: {
             query?: {
+                /** @description The file format; default `csv` */
                 format?: "csv" | "json" | "pdf";
-                severity?: components["schemas"]["FindingSeverity"];
-                status?: components["schemas"]["FindingStatus"];
+                /** @description Only findings of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description Only findings in this state */
+                status?: "open" | "in_progress" | "resolved" | "false_positive" | "accepted";
                 /** @description Findings observed by this scan */
                 scan_id?: string;
                 /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
@@ -4591,6 +4623,7 @@ export interface operations {
                 asset_id?: string;
                 /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
                 template_id?: string;
+                /** @description Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …) */
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -5147,7 +5180,9 @@ export interface operations {
     listAssets: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
                 /** @description An address prefix (`127.0.`), or part of a name, ignoring case */
                 q?: string;
@@ -5348,6 +5383,9 @@ export interface operations {
             /** @description Access token */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5357,6 +5395,9 @@ export interface operations {
             /** @description Error: BAD_REQUEST */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5366,6 +5407,9 @@ export interface operations {
             /** @description Error: INVALID_CREDENTIALS, MFA_REQUIRED, INVALID_MFA_CODE */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5375,6 +5419,9 @@ export interface operations {
             /** @description Error: PASSWORD_LOGIN_DISABLED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5384,6 +5431,9 @@ export interface operations {
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5393,6 +5443,9 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5402,6 +5455,9 @@ export interface operations {
             /** @description Error: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5412,6 +5468,9 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5578,6 +5637,7 @@ export interface operations {
             /** @description Error: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5589,7 +5649,9 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -6571,6 +6633,9 @@ export interface operations {
             /** @description Signed in; the cookie is set */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6580,6 +6645,9 @@ export interface operations {
             /** @description Error: BAD_REQUEST */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6589,6 +6657,9 @@ export interface operations {
             /** @description Error: INVALID_CREDENTIALS, MFA_REQUIRED, INVALID_MFA_CODE */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6598,6 +6669,9 @@ export interface operations {
             /** @description Error: PASSWORD_LOGIN_DISABLED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6607,6 +6681,9 @@ export interface operations {
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6616,6 +6693,9 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6625,6 +6705,9 @@ export interface operations {
             /** @description Error: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -6635,6 +6718,9 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7042,7 +7128,9 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -7331,7 +7419,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -7732,7 +7822,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -7929,9 +8021,12 @@ export interface operations {
     listControls: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
-                framework?: components["schemas"]["ComplianceFramework"];
+                /** @description Only controls of this framework */
+                framework?: "soc2" | "pci-dss" | "iso27001";
                 /** @description `failing` while an open or in_progress finding maps to the control; `passing` when a completed scan assessed it and nothing open maps to it; `not_assessed` otherwise */
                 status?: components["schemas"]["ControlStatus"];
             };
@@ -8428,7 +8523,9 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -8973,10 +9070,13 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
                 /** @description The actor's user id or e-mail */
                 actor?: string;
+                /** @description Only events of this action */
                 action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
                 /** @description Events at or after this moment */
                 from?: string;
@@ -9326,7 +9426,9 @@ export interface operations {
     listCiTrustPolicies: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
