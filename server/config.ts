@@ -97,6 +97,8 @@ const envSchema = z.object({
   SCANWARD_SCAN_THREADS: wholeNumber(0, 64).optional(),
   SCANWARD_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   SCANWARD_EVENTS_HEARTBEAT_SECONDS: wholeNumber(1, 300).default(15),
+  /** A console cookie older than this is replaced on the next request (auth/console-session.ts). */
+  SCANWARD_CONSOLE_RENEW_AFTER_SECONDS: wholeNumber(1, 3000).default(300),
   SCANWARD_DOCS_PUBLIC: booleanFlag.default(false),
   SCANWARD_METRICS_PUBLIC: booleanFlag.default(false),
   // The operator's bearer token for GET /metrics: sent as `Authorization: Bearer <token>`, so token68 characters.
@@ -191,6 +193,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Seconds of silence after which the event stream sends a heartbeat comment. */
   eventsHeartbeatSeconds: number;
+  /** Seconds after which a console cookie's token is replaced by a fresh one on the next request. */
+  consoleRenewAfterSeconds: number;
   /** The embedded database's page cache (PostgreSQL's `shared_buffers`), in MiB (db/index.ts). */
   pgliteSharedBuffersMb: number;
   /** `auto`: full and compliance scans ask nmap for a second opinion when it is installed. */
@@ -342,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanThreads: e.SCANWARD_SCAN_THREADS ?? defaultScanThreads(),
     webhookAllowPrivate: e.SCANWARD_WEBHOOK_ALLOW_PRIVATE,
     eventsHeartbeatSeconds: e.SCANWARD_EVENTS_HEARTBEAT_SECONDS,
+    consoleRenewAfterSeconds: e.SCANWARD_CONSOLE_RENEW_AFTER_SECONDS,
     docsPublic: e.SCANWARD_DOCS_PUBLIC,
     metricsPublic: e.SCANWARD_METRICS_PUBLIC,
     metricsToken: e.SCANWARD_METRICS_TOKEN,
