@@ -282,12 +282,9 @@ export const findingFilters = {
   template_id: Trimmed(200).optional().meta({
     description: 'Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them',
   }),
-  tool: Trimmed(100)
-    .optional()
-    .meta({
-      description:
-        'Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …)',
-    }),
+  tool: Trimmed(100).optional().meta({
+    description: 'Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …)',
+  }),
   cve: Trimmed(50)
     .regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: 'must be a CVE id (CVE-YYYY-NNNN…)' })
     .optional()
