@@ -152,7 +152,11 @@ function limitBodyIdleness(req: IncomingMessage, res: ServerResponse, ms: number
       );
     } else req.socket.destroy();
   });
-  req.once('end', () => req.socket?.setTimeout(0));
+  // Whole: the connection's own timeouts again (after an answer already sent, Node has set
+  // the keep-alive timeout itself, which stays).
+  req.once('end', () => {
+    if (!res.writableFinished) req.socket?.setTimeout(0);
+  });
 }
 
 /**
