@@ -65,7 +65,7 @@ const { startBackgroundWork } = await import('../server/background.js');
 const { bootstrapIfEmpty } = await import('../server/identity/bootstrap.js');
 await measure('API, routes and engine modules');
 await bootstrapIfEmpty(runtime.services.db, config);
-const server = createHttpServer(createApp(runtime.services).callback());
+const server = createHttpServer(createApp(runtime.services).callback(), config.http);
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${server.address().port}`;
 await measure('app built and listening');

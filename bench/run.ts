@@ -8,6 +8,7 @@
  *   npm run bench -- scan-vs-nmap  # scans end to end against nmap, side by side
  *   npm run bench -- footprint     # memory on both databases, beside issue 25's goals
  *   npm run bench -- findings-search  # the findings search filters on 100k findings, both databases
+ *   npm run bench -- hostile-imports  # four hostile imports in parallel beside a health probe
  *
  * Loopback only: the scanner benchmarks run under a loopback scope policy
  * (bench/loopback.ts) and the service under SCANWARD_SCAN_ALLOW=loopback; the
@@ -30,6 +31,8 @@ const BENCHMARKS: Record<string, string[]> = {
   'templates-load': ['bench/templates-load.ts', '3'],
   // Memory as users run the service (the JavaScript build), on both databases, beside issue 25's goals.
   footprint: ['bench/footprint.ts'],
+  // Issue 31: four hostile report imports in parallel while /api/health is probed (p99).
+  'hostile-imports': ['bench/hostile-imports.ts'],
 };
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

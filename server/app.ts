@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { gatekeeper } from './auth/gatekeeper.ts';
 import { koaPath, routeMiddleware, type AnyRoute } from './http/contract.ts';
 import { AppError } from './errors.ts';
-import { exceedsLimit } from './http/middleware/body.ts';
+import { DISCARD_BEYOND_LIMIT, discardable, discardBody, exceedsLimit } from './http/middleware/body.ts';
 import { errorMiddleware } from './http/middleware/errors.ts';
 import { requestLog } from './http/middleware/request-log.ts';
 import { consolePages } from './routes/console.ts';
@@ -78,13 +78,22 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     ctx.state.services = services;
     // Report uploads (POST /api/v1/imports) have a limit of their own.
     const limit = ctx.path === IMPORTS_PATH ? services.config.importLimit : services.config.bodyLimit;
+    const tooLarge = () =>
+      new AppError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than ${limit} bytes`);
     if (exceedsLimit(ctx, limit)) {
-      // Close the connection rather than read (and discard) an upload we refuse.
+      // The connection closes after the answer; first the body is read and thrown away (up to
+      // a bound) so that a client still sending it sees the 413 rather than a broken pipe.
       ctx.set('Connection', 'close');
-      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than ${limit} bytes`);
+      if (discardable(ctx, limit)) await discardBody(ctx.req, limit + DISCARD_BEYOND_LIMIT);
+      throw tooLarge();
     }
     try {
       await next();
+    } catch (err) {
+      // A body that grew past the limit as it arrived (chunked, or multipart): the same.
+      if (err instanceof AppError && err.status === 413 && !ctx.headerSent)
+        await discardBody(ctx.req, DISCARD_BEYOND_LIMIT);
+      throw err;
     } finally {
       // A body still arriving that nobody read (an unknown route, a route without a body) is
       // not drained after the answer, which a client could stretch without limit: the

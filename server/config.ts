@@ -97,6 +97,8 @@ const envSchema = z.object({
   SCANWARD_SCAN_THREADS: wholeNumber(0, 64).optional(),
   SCANWARD_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   SCANWARD_EVENTS_HEARTBEAT_SECONDS: wholeNumber(1, 300).default(15),
+  /** A console cookie older than this is replaced on the next request (auth/console-session.ts). */
+  SCANWARD_CONSOLE_RENEW_AFTER_SECONDS: wholeNumber(1, 3000).default(300),
   SCANWARD_DOCS_PUBLIC: booleanFlag.default(false),
   SCANWARD_METRICS_PUBLIC: booleanFlag.default(false),
   // The operator's bearer token for GET /metrics: sent as `Authorization: Bearer <token>`, so token68 characters.
@@ -109,6 +111,16 @@ const envSchema = z.object({
     .optional(),
   SCANWARD_BODY_LIMIT: wholeNumber(1024, 100 * 1024 * 1024).default(1_048_576),
   SCANWARD_IMPORT_LIMIT: wholeNumber(1024, 64 * 1024 * 1024).default(32 * 1024 * 1024),
+  /** Report parse workers per process (imports/parse-pool.ts); the queue beyond them, then 503. */
+  SCANWARD_IMPORT_WORKERS: wholeNumber(1, 64).default(2),
+  SCANWARD_IMPORT_QUEUE: wholeNumber(0, 1024).default(8),
+  /** Heap cap of each parse worker, in MB (its `resourceLimits.maxOldGenerationSizeMb`). */
+  SCANWARD_IMPORT_WORKER_HEAP_MB: wholeNumber(32, 8192).default(256),
+  /** HTTP edges (http/server.ts): idle keep-alive, headers, whole request, body inactivity, in ms. */
+  SCANWARD_HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(65_000),
+  SCANWARD_HTTP_HEADERS_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(66_000),
+  SCANWARD_HTTP_REQUEST_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(300_000),
+  SCANWARD_HTTP_BODY_IDLE_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(30_000),
   SCANWARD_AI_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   SCANWARD_AI_KEY: z.string().optional(),
   SCANWARD_AI_MODEL: z.string().optional(),
@@ -181,6 +193,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Seconds of silence after which the event stream sends a heartbeat comment. */
   eventsHeartbeatSeconds: number;
+  /** Seconds after which a console cookie's token is replaced by a fresh one on the next request. */
+  consoleRenewAfterSeconds: number;
   /** The embedded database's page cache (PostgreSQL's `shared_buffers`), in MiB (db/index.ts). */
   pgliteSharedBuffersMb: number;
   /** `auto`: full and compliance scans ask nmap for a second opinion when it is installed. */
@@ -193,6 +207,10 @@ export interface Config {
   bodyLimit: number;
   /** Largest report POST /api/v1/imports accepts, in bytes (docs/imports.md). */
   importLimit: number;
+  /** Report parsing off the event loop (imports/parse-pool.ts, docs/imports.md). */
+  importParsing: { workers: number; queue: number; heapMb: number };
+  /** Timeouts of the HTTP server (http/server.ts, docs/configuration.md), in ms. */
+  http: HttpTimeouts;
   ai: { url: string; key: string | undefined; model: string } | undefined;
   trustProxy: boolean;
   /** SCANWARD_PUBLIC_URL: where invitation links point; undefined: the origin of the request that invites. */
@@ -208,6 +226,17 @@ export interface Config {
   /** Directory tree of nuclei-format templates run by full and compliance scans; unset: none. */
   templatesDir: string | undefined;
   logLevel: string;
+}
+
+export interface HttpTimeouts {
+  /** An idle keep-alive connection closes after this (above common load balancers' 60 s). */
+  keepAliveTimeout: number;
+  /** The request line and headers must arrive within this (above keepAliveTimeout); else 408. */
+  headersTimeout: number;
+  /** The whole request (headers and body) must arrive within this; else 408. */
+  requestTimeout: number;
+  /** A request body that stops arriving for this long is answered 408. */
+  bodyIdleTimeout: number;
 }
 
 export interface OidcConfig {
@@ -243,6 +272,18 @@ function crossChecks(env: Record<string, string>): string[] {
   }
   if (!env.SCANWARD_OIDC_ISSUER && (env.SCANWARD_OIDC_CLIENT_ID || env.SCANWARD_OIDC_CLIENT_SECRET)) {
     problems.push('SCANWARD_OIDC_ISSUER: must be set when SCANWARD_OIDC_CLIENT_ID or _SECRET is set');
+  }
+  const ms = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
+  const keepAlive = ms('SCANWARD_HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000);
+  const headers = ms('SCANWARD_HTTP_HEADERS_TIMEOUT_MS', 66_000);
+  const request = ms('SCANWARD_HTTP_REQUEST_TIMEOUT_MS', 300_000);
+  if (headers <= keepAlive) {
+    problems.push(
+      'SCANWARD_HTTP_HEADERS_TIMEOUT_MS: must be above SCANWARD_HTTP_KEEP_ALIVE_TIMEOUT_MS (a reused connection must not be cut while its next request arrives)',
+    );
+  }
+  if (request < headers) {
+    problems.push('SCANWARD_HTTP_REQUEST_TIMEOUT_MS: must be at least SCANWARD_HTTP_HEADERS_TIMEOUT_MS');
   }
   return problems;
 }
@@ -305,11 +346,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanThreads: e.SCANWARD_SCAN_THREADS ?? defaultScanThreads(),
     webhookAllowPrivate: e.SCANWARD_WEBHOOK_ALLOW_PRIVATE,
     eventsHeartbeatSeconds: e.SCANWARD_EVENTS_HEARTBEAT_SECONDS,
+    consoleRenewAfterSeconds: e.SCANWARD_CONSOLE_RENEW_AFTER_SECONDS,
     docsPublic: e.SCANWARD_DOCS_PUBLIC,
     metricsPublic: e.SCANWARD_METRICS_PUBLIC,
     metricsToken: e.SCANWARD_METRICS_TOKEN,
     bodyLimit: e.SCANWARD_BODY_LIMIT,
     importLimit: e.SCANWARD_IMPORT_LIMIT,
+    importParsing: {
+      workers: e.SCANWARD_IMPORT_WORKERS,
+      queue: e.SCANWARD_IMPORT_QUEUE,
+      heapMb: e.SCANWARD_IMPORT_WORKER_HEAP_MB,
+    },
+    http: {
+      keepAliveTimeout: e.SCANWARD_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      headersTimeout: e.SCANWARD_HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: e.SCANWARD_HTTP_REQUEST_TIMEOUT_MS,
+      bodyIdleTimeout: e.SCANWARD_HTTP_BODY_IDLE_TIMEOUT_MS,
+    },
     ai: e.SCANWARD_AI_URL
       ? { url: e.SCANWARD_AI_URL, key: e.SCANWARD_AI_KEY, model: e.SCANWARD_AI_MODEL ?? '' }
       : undefined,

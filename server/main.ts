@@ -116,7 +116,7 @@ async function serve(config: Config, logger: Logger, { services, database }: Run
 
   let server: Server | undefined;
   if (config.role !== 'runner') {
-    server = createHttpServer(createApp(services).callback());
+    server = createHttpServer(createApp(services).callback(), config.http);
     const port = await listen(server, config);
     logger.info({ host: config.host, port }, 'listening');
     process.stdout.write(

@@ -1,5 +1,6 @@
 import { loadKeyMaterial } from './auth/keys.ts';
 import { CiIssuers } from './auth/ci-issuers.ts';
+import { ParsePool } from './imports/parse-off-loop.ts';
 import { openDatabase, type Database, type Engine } from './db/index.ts';
 import { migrateLatest } from './db/migrate.ts';
 import { VERSION } from './version.ts';
@@ -20,6 +21,8 @@ export interface Services {
   keys: KeyMaterial;
   /** The OpenID issuers of CI providers, with their keys cached (keyless CI sign-in). */
   ciIssuers: CiIssuers;
+  /** The report parse workers of this process (imports/parse-off-loop.ts). */
+  importParsers: ParsePool;
   version: string;
   /**
    * The fetch the OpenID Connect client reaches the issuer with (auth/oidc.ts). Unset: the
@@ -61,6 +64,7 @@ export async function startRuntime(
         logger,
         keys,
         ciIssuers: new CiIssuers(),
+        importParsers: new ParsePool(config.importParsing),
         version: VERSION,
         validateResponses: options.validateResponses ?? false,
       },

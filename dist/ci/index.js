@@ -9726,10 +9726,10 @@ function strictWholeNumber(schema) {
 var MAX_PAGE = 1e6;
 var Page = strictWholeNumber(
   schemas_number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(MAX_PAGE, { error: `must be at most ${MAX_PAGE}` })
-).default(1);
+).default(1).meta({ description: "Page number, from 1; a page past the end answers empty `items`" });
 var PerPage = strictWholeNumber(
   schemas_number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" })
-).default(20);
+).default(20).meta({ description: "Items per page, 1-100" });
 var PaginationQuery = object({ page: Page, per_page: PerPage });
 function paginated(item, id) {
   return object({
@@ -9978,8 +9978,8 @@ var TargetFilter = Trimmed(253).refine((value) => !value.includes("/") || parseC
   example: "127.0.0.0/24"
 });
 var findingFilters = {
-  severity: FindingSeverity.optional(),
-  status: FindingStatus.optional(),
+  severity: FindingSeverity.optional().meta({ description: "Only findings of this severity" }),
+  status: FindingStatus.optional().meta({ description: "Only findings in this state" }),
   scan_id: Trimmed(100).optional().meta({ description: "Findings observed by this scan" }),
   target: TargetFilter.optional(),
   asset_id: Trimmed(100).optional().meta({
@@ -9988,7 +9988,9 @@ var findingFilters = {
   template_id: Trimmed(200).optional().meta({
     description: "Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them"
   }),
-  tool: Trimmed(100).optional(),
+  tool: Trimmed(100).optional().meta({
+    description: "Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, \u2026)"
+  }),
   cve: Trimmed(50).regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: "must be a CVE id (CVE-YYYY-NNNN\u2026)" }).optional().meta({
     description: "Findings whose cve_ids contain this id (any case); anything else is a 422",
     example: "CVE-2021-44228"
@@ -10020,7 +10022,7 @@ var ListFindingsQuery = object({
   to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
 });
 var ExportFindingsQuery = object({
-  format: schemas_enum(EXPORT_FORMATS).default("csv"),
+  format: schemas_enum(EXPORT_FORMATS).default("csv").meta({ description: "The file format; default `csv`" }),
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
@@ -10249,7 +10251,7 @@ var ScanStatusFilter = schemas_enum(["pending", "running", "completed", "failed"
   error: "must be pending, running, completed, failed or cancelled"
 });
 var ListScansQuery = PaginationQuery.extend({
-  status: ScanStatusFilter.optional(),
+  status: ScanStatusFilter.optional().meta({ description: "Only scans in this state" }),
   target: schemas_string().trim().min(1).max(253).optional().meta({ description: "Exact target, ignoring case" }),
   from_date: DateParam.optional().meta({ description: "Scans created at or after this instant" }),
   to_date: DateParam.optional().meta({ description: "Scans created before this instant" })
@@ -10266,8 +10268,8 @@ var FindingChange = schemas_enum(FINDING_CHANGES, { error: "must be new, reopene
   description: "`new`: this scan detected the finding for the first time; `reopened`: it detected again a finding that was resolved; `unchanged`: the finding was already known and not resolved"
 });
 var ScanFindingsQuery = PaginationQuery.extend({
-  severity: scans_FindingSeverity.optional(),
-  status: scans_FindingStatus.optional(),
+  severity: scans_FindingSeverity.optional().meta({ description: "Only findings of this severity" }),
+  status: scans_FindingStatus.optional().meta({ description: "Only findings in this state" }),
   change: FindingChange.optional()
 });
 var ScanFinding = object({

@@ -17,9 +17,6 @@ import { issueToken, TOKEN_LIFETIME_SECONDS, type TokenClaims } from './tokens.t
 export const CONSOLE_COOKIE = 'scanward_session';
 export const CSRF_HEADER = 'x-csrf-token';
 
-/** A cookie older than this is replaced by a fresh one on the next authenticated request. */
-const RENEW_AFTER_SECONDS = 5 * 60;
-
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The console's token from the request's cookie, if any. */
@@ -68,15 +65,22 @@ export function clearConsoleCookie(ctx: Context): void {
   });
 }
 
-/** Replaces a cookie token that is a few minutes old with a fresh one of the same session. */
+/**
+ * Replaces a cookie token older than SCANWARD_CONSOLE_RENEW_AFTER_SECONDS (5 minutes by
+ * default) with a fresh one of the same session. Not once the answer's headers are out: an
+ * open event stream asks for its caller again every heartbeat (routes/events.ts), and a
+ * cookie set then would throw, which ended the stream at the renewal point; the browser
+ * keeps the cookie it has, and its next request renews it.
+ */
 export async function renewConsoleCookie(
   ctx: Context,
   services: Services,
   token: string,
   claims: TokenClaims,
 ): Promise<void> {
+  if (ctx.headerSent) return;
   const { iat } = decodeJwt(token);
-  if (typeof iat === 'number' && Date.now() / 1000 - iat < RENEW_AFTER_SECONDS) return;
+  if (typeof iat === 'number' && Date.now() / 1000 - iat < services.config.consoleRenewAfterSeconds) return;
   const fresh = await issueToken(services.keys.jwtSecret, claims);
   setConsoleCookie(ctx, fresh.access_token);
 }

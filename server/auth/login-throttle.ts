@@ -1,6 +1,11 @@
 import type { Db } from '../db/index.ts';
 import { rateLimited, type AppError } from '../errors.ts';
-import { releaseAttempt, reserveAttempt, type Reservation } from '../ratelimit/sliding-window.ts';
+import {
+  peekAttempts,
+  releaseAttempt,
+  reserveAttempt,
+  type Reservation,
+} from '../ratelimit/sliding-window.ts';
 
 /**
  * Failed logins: 10 per e-mail or 50 per client address in 15 minutes
@@ -84,4 +89,27 @@ export async function throttledCheck<T>(
   if (verdict.failed) throw verdict.error;
   await releaseLoginAttempt(db, reservation);
   return verdict.value;
+}
+
+/**
+ * `X-RateLimit-*` of the per-address limit, which every answer of the log-in routes carries
+ * (decisions.md: responses carry them): 50 failed log-ins per client address in 15 minutes,
+ * what is left of it, and when the address's counted failures have all left the window.
+ */
+export async function loginLimitHeaders(
+  db: Db,
+  ip: string,
+  now = new Date(),
+): Promise<Record<'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset', string>> {
+  const state = await peekAttempts(
+    db,
+    { bucket: addressBucket(ip), max: MAX_FAILURES_PER_ADDRESS },
+    LOGIN_WINDOW_SECONDS,
+    now,
+  );
+  return {
+    'X-RateLimit-Limit': String(state.max),
+    'X-RateLimit-Remaining': String(state.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(state.clearAt.getTime() / 1000)),
+  };
 }

@@ -49,6 +49,7 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'SCAN_NOT_CANCELLABLE'
   | 'CONFLICT'
+  | 'REQUEST_TIMEOUT'
   | 'PAYLOAD_TOO_LARGE'
   | 'EXPECTATION_FAILED'
   | 'VALIDATION_ERROR'
@@ -77,6 +78,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   SCAN_NOT_CANCELLABLE: 409,
   CONFLICT: 409,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   EXPECTATION_FAILED: 417,
   VALIDATION_ERROR: 422,
@@ -129,6 +131,12 @@ export interface RouteSpec<
   responses: R;
   /** Error codes this route can answer with, beyond the ones every route shares. */
   errors?: ErrorCode[];
+  /**
+   * Headers every answer of the route carries, success or error, set after the route ran
+   * (the log-in routes' `X-RateLimit-*` of the per-address failed log-in limit). Declared on
+   * every response of the route in the OpenAPI document.
+   */
+  answerHeaders?: (ctx: Context, services: Services) => Promise<Record<string, string>>;
   handler: (req: RouteRequest<P, Q, B, H>) => Promise<RouteResult | void>;
 }
 
@@ -375,6 +383,23 @@ export interface Gatekeeper {
 
 /** Builds the Koa middleware that runs one route: caller → rate limit → access → validate → handler. */
 export function routeMiddleware(route: AnyRoute, gate: Gatekeeper, validateResponses: boolean) {
+  if (route.answerHeaders) {
+    const run = runRoute(route, gate, validateResponses);
+    const answerHeaders = route.answerHeaders;
+    return async (ctx: Context, next: Next) => {
+      try {
+        await run(ctx, next);
+      } finally {
+        // On errors too: the error middleware renders the status and body, and keeps these.
+        const headers = await answerHeaders(ctx, ctx.state.services as Services).catch(() => ({}));
+        if (!ctx.headerSent) for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+      }
+    };
+  }
+  return runRoute(route, gate, validateResponses);
+}
+
+function runRoute(route: AnyRoute, gate: Gatekeeper, validateResponses: boolean) {
   const isPublic = route.access.public === true;
   const rateLimited = route.rateLimited ?? !isPublic;
   const defaultStatus = successStatus(route);

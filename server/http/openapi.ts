@@ -52,15 +52,17 @@ const BEFORE_THE_COUNT: ReadonlySet<ErrorCode> = new Set([
 /** Response headers, defined once under components/headers and referenced. */
 const HEADER_COMPONENTS = {
   'X-RateLimit-Limit': {
-    description: 'Requests allowed in the window (hour or day) closest to running out',
+    description:
+      "Requests allowed in the organization's window (hour or day) closest to running out; on the log-in routes, failed log-ins allowed per client address in 15 minutes (50)",
     schema: { type: 'integer' as const },
   },
   'X-RateLimit-Remaining': {
-    description: 'Requests left in that window',
+    description: 'Requests (on the log-in routes: failed log-ins) left in that window',
     schema: { type: 'integer' as const },
   },
   'X-RateLimit-Reset': {
-    description: 'When that window resets, in Unix seconds',
+    description:
+      "When that window resets, in Unix seconds (on the log-in routes: when the address's counted failures have all left the window)",
     schema: { type: 'integer' as const },
   },
   'Retry-After': {
@@ -100,6 +102,12 @@ function errorsOf(route: AnyRoute): ErrorCode[] {
  */
 export function rateHeaderStatuses(route: AnyRoute): Set<number> {
   const statuses = new Set<number>();
+  if (route.answerHeaders) {
+    // The log-in routes: every answer carries the per-address limit.
+    for (const status of Object.keys(route.responses)) statuses.add(Number(status));
+    for (const code of errorsOf(route)) statuses.add(errorStatus[code]);
+    return statuses;
+  }
   if (route.access.public || route.rateLimited === false) return statuses;
   for (const status of Object.keys(route.responses)) if (status.startsWith('2')) statuses.add(Number(status));
   for (const code of errorsOf(route)) if (!BEFORE_THE_COUNT.has(code)) statuses.add(errorStatus[code]);
@@ -120,7 +128,7 @@ function errorResponses(
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers = {
       ...(rateHeaders.has(status) ? RATE_HEADERS : {}),
-      ...(status === 429 ? RETRY_AFTER : {}),
+      ...(status === 429 || status === 503 ? RETRY_AFTER : {}),
       ...(status === 405 ? ALLOW_HEADER : {}),
     };
     out[status] = {

@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { HttpTimeouts } from '../config.ts';
 
 /** What was wrong with a request Node's parser (llhttp) refused, for the client. */
 function parseErrorDetail(err: NodeJS.ErrnoException & { reason?: unknown }): string {
@@ -43,21 +44,26 @@ function answerClientErrors(server: Server, lastResponse: WeakMap<Duplex, Server
   server.on('clientError', (err: NodeJS.ErrnoException & { reason?: unknown }, socket: Duplex) => {
     if (answering.has(socket)) return;
     answering.add(socket);
-    // 400 BAD_REQUEST for all of them: the error codes of decisions.md have no 431.
-    const detail = parseErrorDetail(err);
+    // 408 when the headers or the whole request did not arrive in time (headersTimeout,
+    // requestTimeout); else 400 BAD_REQUEST: the error codes of decisions.md have no 431.
+    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const [status, statusLine, code] = timedOut
+      ? [408, '408 Request Timeout', 'REQUEST_TIMEOUT']
+      : [400, '400 Bad Request', 'BAD_REQUEST'];
+    const detail = timedOut ? 'the request did not arrive in time' : parseErrorDetail(err);
     const last = lastResponse.get(socket);
     if (last && !last.req.complete) {
       // The broken part is this request's body.
       if (last.writableEnded) return; // answered already (malformedRequest, or the app): it closes
       if (last.headersSent) socket.destroy();
-      else sendError(last, 400, 'BAD_REQUEST', detail);
+      else sendError(last, status, code, detail);
       return;
     }
     if (!socket.writable) {
       socket.destroy();
       return;
     }
-    const answer = () => endSocket(socket, '400 Bad Request', 'BAD_REQUEST', detail);
+    const answer = () => endSocket(socket, statusLine, code, detail);
     if (last && !last.writableFinished) last.once('finish', answer).once('close', answer);
     else answer();
   });
@@ -115,6 +121,44 @@ function malformedRequest(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
+/** Node's defaults would keep a stalled request 300 s and close idle connections after 5 s. */
+export const DEFAULT_TIMEOUTS: HttpTimeouts = {
+  keepAliveTimeout: 65_000,
+  headersTimeout: 66_000,
+  requestTimeout: 300_000,
+  bodyIdleTimeout: 30_000,
+};
+
+/**
+ * A request body of which nothing arrives for `ms` is answered 408 REQUEST_TIMEOUT (when no
+ * answer has started) and its connection closed. The socket's inactivity timer measures it:
+ * it runs from the headers until the body has arrived whole, then the connection's own
+ * timeouts apply again.
+ */
+function limitBodyIdleness(req: IncomingMessage, res: ServerResponse, ms: number): void {
+  if (req.complete) return;
+  const hasBody =
+    Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return;
+  req.setTimeout(ms, () => {
+    if (req.complete) return;
+    if (!res.headersSent && !res.writableEnded) {
+      res.once('finish', () => req.socket.destroy());
+      sendError(
+        res,
+        408,
+        'REQUEST_TIMEOUT',
+        `the request body stopped arriving (nothing for ${ms / 1000} s)`,
+      );
+    } else req.socket.destroy();
+  });
+  // Whole: the connection's own timeouts again (after an answer already sent, Node has set
+  // the keep-alive timeout itself, which stays).
+  req.once('end', () => {
+    if (!res.writableFinished) req.socket?.setTimeout(0);
+  });
+}
+
 /**
  * The HTTP server every entry point (main.ts, tests, benchmarks) serves the app with.
  *
@@ -123,19 +167,39 @@ function malformedRequest(req: IncomingMessage): string | undefined {
  * and it drops a `CONNECT` without a word. All three are taken over here so
  * they answer in the error shape too, as do a repeated `Host` and a
  * `Transfer-Encoding` not ending in `chunked`, which Node would pass on.
+ *
+ * Timeouts (docs/configuration.md, SCANWARD_HTTP_*): an idle keep-alive connection closes
+ * after `keepAliveTimeout` (65 s, above the 60 s of common load balancers, so the balancer
+ * closes first); headers not received within `headersTimeout` (above it) and a request not
+ * received whole within `requestTimeout` are answered 408; so is a body of which nothing
+ * arrives for `bodyIdleTimeout`.
  */
-export function createHttpServer(handler: RequestListener): Server {
+export function createHttpServer(
+  handler: RequestListener,
+  timeouts: HttpTimeouts = DEFAULT_TIMEOUTS,
+): Server {
   // The response to the request each connection last handed over, for the parser's refusals.
   const lastResponse = new WeakMap<Duplex, ServerResponse>();
-  const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
-    lastResponse.set(req.socket, res);
-    const malformed = malformedRequest(req);
-    if (malformed) {
-      sendError(res, 400, 'BAD_REQUEST', malformed);
-      return;
-    }
-    handler(req, res);
-  });
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      headersTimeout: timeouts.headersTimeout,
+      requestTimeout: timeouts.requestTimeout,
+      // How often Node looks for connections past headersTimeout/requestTimeout (30 s by default).
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.headersTimeout / 4))),
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      lastResponse.set(req.socket, res);
+      const malformed = malformedRequest(req);
+      if (malformed) {
+        sendError(res, 400, 'BAD_REQUEST', malformed);
+        return;
+      }
+      limitBodyIdleness(req, res, timeouts.bodyIdleTimeout);
+      handler(req, res);
+    },
+  );
+  server.keepAliveTimeout = timeouts.keepAliveTimeout;
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     sendError(res, 417, 'EXPECTATION_FAILED', 'the only Expect the server meets is 100-continue');
   });

@@ -33,7 +33,7 @@ import { ReportError, type ImportedHost, type ImportedResult, type ParsedReport 
  * and target reported and this one does not, and the compliance evidence.
  */
 export async function importReport(
-  services: Pick<Services, 'db'>,
+  services: Pick<Services, 'db' | 'importParsers'>,
   principal: Principal,
   params: ImportParams,
   bytes: Uint8Array,
@@ -53,7 +53,7 @@ export async function importReport(
   }
   let report: ParsedReport;
   try {
-    report = await parseReportOffLoop(bytes, params.format);
+    report = await parseReportOffLoop(bytes, params.format, services.importParsers);
   } catch (err) {
     if (err instanceof ReportError)
       throw new AppError(422, 'VALIDATION_ERROR', `file: ${err.message}`, 'file');

@@ -5,7 +5,7 @@ import { isScanwardFinding, scanwardItems, scanwardResults } from './formats/sca
 import { zapResults, ZAP_XML_ARRAYS } from './formats/zap.ts';
 import { parseJson, parseJsonLines } from './json.ts';
 import { record, ReportError, type ImportFormat, type ParsedReport } from './report.ts';
-import { parseXml, refuseDtd } from './xml.ts';
+import { parseXml, scanXml } from './xml.ts';
 
 /**
  * A report's bytes → its tool and results. Pure and synchronous: parse-worker.ts runs it
@@ -62,12 +62,6 @@ export function parseReport(bytes: Uint8Array, format: ImportFormat | undefined)
   );
 }
 
-function rootElement(source: string): string | undefined {
-  // Skip the declaration, processing instructions, comments and a document type declaration.
-  const match = /^(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*<([A-Za-z_][\w.:-]*)/.exec(source);
-  return match?.[1];
-}
-
 const XML_FORMATS: Record<string, ImportFormat> = {
   OWASPZAPReport: 'zap',
   nmaprun: 'nmap',
@@ -75,9 +69,9 @@ const XML_FORMATS: Record<string, ImportFormat> = {
 };
 
 function parseXmlReport(source: string, format: ImportFormat | undefined): ParsedReport {
-  // Before anything reads the prologue: a DTD that could declare or fetch entities is refused.
-  refuseDtd(source);
-  const root = rootElement(source.replace(/^\uFEFF/, ''));
+  // One linear pass before any parser: a DTD that could declare or fetch entities, a tag that
+  // never closes and nesting past the bound are refused; it names the root element too.
+  const { root } = scanXml(source);
   const detected = root ? XML_FORMATS[root] : undefined;
   if (!detected || (format && format !== detected)) {
     throw new ReportError(

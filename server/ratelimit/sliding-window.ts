@@ -143,3 +143,36 @@ export async function releaseAttempt(db: Db, reservation: Reservation): Promise<
     reservation.buckets.map((bucket) => ({ bucket, window_start: reservation.windowStart })),
   );
 }
+
+/** What a limit looks like now, without counting anything: for `X-RateLimit-*`. */
+export interface LimitState {
+  max: number;
+  /** Attempts left within the window. */
+  remaining: number;
+  /** When every attempt counted now has left the sliding window. */
+  clearAt: Date;
+}
+
+/** Reads one bucket's sliding count (no lock, no change). */
+export async function peekAttempts(
+  db: Db,
+  limit: SlidingLimit,
+  windowSeconds: number,
+  now = new Date(),
+): Promise<LimitState> {
+  const { start, end } = blockOf(now, windowSeconds);
+  const previousStart = new Date(start.getTime() - windowSeconds * 1000);
+  const current = await findCounters(db, [{ bucket: limit.bucket, window_start: start }]);
+  const previous = await findCounters(db, [{ bucket: limit.bucket, window_start: previousStart }]);
+  const currentCount = current[0]?.count ?? 0;
+  const previousCount = previous[0]?.count ?? 0;
+  const { count } = slidingCount(
+    { windowStart: start, windowEnd: end, count: currentCount },
+    previousCount,
+    now,
+  );
+  // The previous block weighs nothing once the current one ends; the current one, a window later.
+  const clearAt =
+    currentCount > 0 ? new Date(end.getTime() + windowSeconds * 1000) : previousCount > 0 ? end : now;
+  return { max: limit.max, remaining: Math.max(0, limit.max - count), clearAt };
+}

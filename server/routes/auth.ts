@@ -1,6 +1,6 @@
 import type { Principal } from '../http/principal.ts';
 import { login } from '../auth/login.ts';
-import { failedWith, passed, throttledCheck } from '../auth/login-throttle.ts';
+import { failedWith, loginLimitHeaders, passed, throttledCheck } from '../auth/login-throttle.ts';
 import {
   beginMfaSetup,
   disableMfa,
@@ -47,7 +47,8 @@ export const createToken = defineRoute({
   description:
     'Form-encoded. Every login creates a session (30 days). Unknown e-mails answer like wrong passwords. ' +
     'After 10 failed attempts for one e-mail, or 50 from one client address, within 15 minutes, ' +
-    'logins answer 429 until the window passes. Not counted against the organization request rate.',
+    'logins answer 429 until the window passes. Not counted against the organization request rate. ' +
+    'Every answer carries `X-RateLimit-*` of the per-address limit (50 failed log-ins in 15 minutes).',
   tags,
   access: { public: true },
   body: TokenRequest,
@@ -60,6 +61,8 @@ export const createToken = defineRoute({
     'PASSWORD_LOGIN_DISABLED',
     'RATE_LIMIT_EXCEEDED',
   ],
+  // Every answer: X-RateLimit-* of the 50 failed log-ins per client address.
+  answerHeaders: (ctx, services) => loginLimitHeaders(services.db, ctx.ip),
   handler: async ({ body, services, ctx }) => ({
     body: await login(services.db, services.keys, {
       email: body.username,

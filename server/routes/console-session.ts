@@ -1,6 +1,7 @@
 import { bearerPrincipal, resolvePrincipal } from '../auth/gatekeeper.ts';
 import { clearConsoleCookie, consoleCookie, csrfToken, setConsoleCookie } from '../auth/console-session.ts';
 import { login } from '../auth/login.ts';
+import { loginLimitHeaders } from '../auth/login-throttle.ts';
 import { mfaEnabled } from '../auth/mfa.ts';
 import type { Principal } from '../http/principal.ts';
 import { revokeSession } from '../auth/sessions.ts';
@@ -39,7 +40,8 @@ export const signInConsole = defineRoute({
     'Like POST /api/v1/auth/token (same throttle, MFA and session), but JSON, and the access token is ' +
     'set as an HttpOnly, SameSite=Strict cookie that page scripts cannot read. Requests with the cookie ' +
     'that change something need the answer’s csrf_token in X-CSRF-Token. The cookie is renewed while in ' +
-    'use and lapses after an hour without requests.',
+    'use and lapses after an hour without requests. Every answer carries `X-RateLimit-*` of the per-address ' +
+    'limit (50 failed log-ins in 15 minutes).',
   tags,
   access: { public: true },
   body: ConsoleSignInBody,
@@ -51,6 +53,8 @@ export const signInConsole = defineRoute({
     'PASSWORD_LOGIN_DISABLED',
     'RATE_LIMIT_EXCEEDED',
   ],
+  // Every answer: X-RateLimit-* of the 50 failed log-ins per client address.
+  answerHeaders: (ctx, services) => loginLimitHeaders(services.db, ctx.ip),
   handler: async ({ body, services, ctx }) => {
     const token = await login(services.db, services.keys, {
       email: body.email,

@@ -17,7 +17,7 @@ export const importReportRoute = defineRoute({
   operationId: 'importReport',
   summary: "Import another scanner's report",
   description:
-    "Records a report of nuclei, OWASP ZAP, nmap, OpenVAS/Greenbone or Scanward as a completed scan of `target` (`source: import`, `tool` the producing tool), its results as findings through the same lifecycle as Scanward's own scans. Send the report as `multipart/form-data` (a `file` part, the other fields as parts) or as the raw request body with the fields in the query. Counts against the monthly scan quota. The body may be up to `SCANWARD_IMPORT_LIMIT` bytes (32 MiB by default; 413 beyond). A report that does not read is 422 naming the line or element, and nothing of it is recorded. XML external entities and DTDs are never resolved. See docs/imports.md.",
+    "Records a report of nuclei, OWASP ZAP, nmap, OpenVAS/Greenbone or Scanward as a completed scan of `target` (`source: import`, `tool` the producing tool), its results as findings through the same lifecycle as Scanward's own scans. Send the report as `multipart/form-data` (a `file` part, the other fields as parts) or as the raw request body with the fields in the query. Counts against the monthly scan quota. The body may be up to `SCANWARD_IMPORT_LIMIT` bytes (32 MiB by default; 413 beyond). A report that does not read is 422 naming the line or element, and nothing of it is recorded. XML external entities and DTDs are never resolved. A report over a few hundred KiB is parsed in a worker thread; when all of the process's parse workers (`SCANWARD_IMPORT_WORKERS`) are busy and their queue (`SCANWARD_IMPORT_QUEUE`) is full, the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. See docs/imports.md.",
   tags,
   access: { permission: 'write:scans' },
   query: ImportParams.partial(),
@@ -31,7 +31,7 @@ export const importReportRoute = defineRoute({
       }),
   }),
   upload: ImportUpload,
-  errors: ['SCAN_QUOTA_EXCEEDED'],
+  errors: ['SCAN_QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   responses: { 201: { description: 'The imported scan', schema: ImportResult } },
   async handler({ ctx, headers, principal, services }) {
     const upload = await readUpload(ctx, services.config.importLimit);

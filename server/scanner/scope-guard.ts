@@ -16,8 +16,10 @@ export class OutOfScopeError extends Error {
  * The connect-time half of the scope policy. Discovery checked the target once
  * (after DNS resolution) and recorded the addresses it may reach; every probe
  * asks this guard before connecting, and only those addresses pass — never an
- * address that a later DNS answer might point to. Deny lists and cloud metadata
- * addresses are refused even then.
+ * address that a later DNS answer might point to. Deny lists, link-local ranges and
+ * cloud metadata addresses (unless SCANWARD_SCAN_ALLOW names the exact address), in
+ * any IPv6 form that carries them, are refused even then: the one address policy
+ * decides (scans/address-policy.ts).
  */
 export function createScopeGuard(config: Config, state: ScanState): (address: string) => void {
   const policy = scopePolicyFor(config);

@@ -1,8 +1,8 @@
 import { addressRange, coveredBy, overlaps, rangeOf, type IpRange } from './ip-ranges.ts';
 
 /**
- * What "a public address" means, once for the whole service: the scan scope without an allow
- * list (`scope.ts`) and webhook receivers (`webhooks/url-policy.ts`) both ask here.
+ * What "a public address" means, once for the whole service: the address policy
+ * (`address-policy.ts`), which decides for the scan scope and webhook receivers, asks here.
  *
  * Public is unicast outside every range of IANA's special-purpose address registries
  * (RFC 6890 and its updates); for IPv6, only inside global unicast (2000::/3), so every form
@@ -46,9 +46,6 @@ const SPECIAL_PURPOSE_V6 = [
   '3fff::/20', // documentation
 ].map((c) => rangeOf(c)!);
 
-/** Where cloud instances fetch their credentials: refused by the scan scope and webhooks whatever else is allowed. */
-const CLOUD_METADATA = ['169.254.169.254', 'fd00:ec2::254'].map((a) => addressRange(a)!);
-
 /** Whether every address of the range is public. */
 export function isPublicRange(range: IpRange): boolean {
   if (range.family === 4) return !SPECIAL_PURPOSE_V4.some((r) => overlaps(r, range));
@@ -59,9 +56,4 @@ export function isPublicRange(range: IpRange): boolean {
 export function isPublicAddress(address: string): boolean {
   const range = addressRange(address);
   return range !== undefined && isPublicRange(range);
-}
-
-/** Whether the range touches a cloud metadata address. */
-export function touchesCloudMetadata(range: IpRange): boolean {
-  return CLOUD_METADATA.some((m) => overlaps(m, range));
 }

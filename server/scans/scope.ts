@@ -1,16 +1,17 @@
 import { lookup } from 'node:dns/promises';
 import type { Config } from '../config.ts';
 import { AppError, validationError } from '../errors.ts';
-import { addressRange, coveredBy, overlaps, parseAddress, rangeOf, type IpRange } from './ip-ranges.ts';
-import { isPublicRange, touchesCloudMetadata } from './public-addresses.ts';
+import { addressRange, coveredBy, parseAddress, rangeOf, type IpRange } from './ip-ranges.ts';
+import { addressRefusal } from './address-policy.ts';
 import { normalizeHostName, parseTarget, type CidrCeiling, type ParsedTarget } from './targets.ts';
 
 /**
  * The scan scope policy (decisions.md, "Running it"). Without
  * SCANWARD_SCAN_ALLOW only public addresses may be scanned; with it, exactly
- * the CIDRs and domain suffixes it lists, minus SCANWARD_SCAN_DENY. Cloud
- * metadata addresses are always refused. "Public" is defined once, in
- * public-addresses.ts, shared with webhook receivers.
+ * the CIDRs and domain suffixes it lists, minus SCANWARD_SCAN_DENY. Link-local
+ * and cloud metadata addresses are refused unless SCANWARD_SCAN_ALLOW names
+ * the exact address. Which address passes is decided once, in
+ * address-policy.ts, shared with webhook receivers.
  *
  * Names are judged by the addresses they resolve to, every one of which must
  * pass. A name under a listed allow suffix lends its own resolved addresses
@@ -106,12 +107,21 @@ export class ScopePolicy {
     this.deny = parseList('SCANWARD_SCAN_DENY', rules.deny);
   }
 
-  /** Whether every address of the range may be scanned; `byName` when a listed allow suffix vouches for it. */
+  /**
+   * Whether every address of the range may be scanned; `byName` when a listed allow suffix
+   * vouches for it. The one address policy decides (address-policy.ts): link-local and cloud
+   * metadata addresses only when SCANWARD_SCAN_ALLOW names the exact address, and an IPv6
+   * address carrying an IPv4 address judged as both.
+   */
   rangeAllowed(range: IpRange, byName = false): boolean {
-    if (touchesCloudMetadata(range)) return false;
-    if (this.deny.ranges.some((d) => overlaps(d, range))) return false;
-    if (byName) return true;
-    return this.allow ? coveredBy(range, this.allow.ranges) : isPublicRange(range);
+    return (
+      addressRefusal(range, {
+        purpose: 'scan',
+        allow: this.allow?.ranges,
+        deny: this.deny.ranges,
+        byName,
+      }) === undefined
+    );
   }
 
   /** Whether a literal address may be scanned on its own merits (no name vouching for it). */

@@ -67,10 +67,11 @@ export const CiTrustPolicyCreate = z
       .max(100, { error: 'must be at most 100 characters' }),
     issuer: z
       .url({ protocol: /^https$/, error: 'must be an https URL' })
+      .regex(/^https:\/\//, { error: 'must be an https URL' })
       .max(500)
       .optional()
       .meta({
-        description: `The OpenID issuer; default ${GITHUB_ACTIONS_ISSUER}. Others must be listed in SCANWARD_CI_OIDC_ISSUERS.`,
+        description: `The OpenID issuer: an \`https\` URL (\`http\` and other schemes are refused with 422); default ${GITHUB_ACTIONS_ISSUER}. Others must be listed in SCANWARD_CI_OIDC_ISSUERS.`,
       }),
     audience: z.string().trim().min(1, { error: 'must not be empty' }).max(500).optional().meta({
       description: "The `aud` the token must carry; default SCANWARD_PUBLIC_URL (else the request's origin)",

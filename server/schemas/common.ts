@@ -57,14 +57,18 @@ export const Page = strictWholeNumber(
     .int({ error: 'must be a whole number' })
     .min(1, { error: 'must be at least 1' })
     .max(MAX_PAGE, { error: `must be at most ${MAX_PAGE}` }),
-).default(1);
+)
+  .default(1)
+  .meta({ description: 'Page number, from 1; a page past the end answers empty `items`' });
 export const PerPage = strictWholeNumber(
   z
     .number({ error: 'must be a whole number' })
     .int({ error: 'must be a whole number' })
     .min(1, { error: 'must be at least 1' })
     .max(100, { error: 'must be at most 100' }),
-).default(20);
+)
+  .default(20)
+  .meta({ description: 'Items per page, 1-100' });
 
 export const PaginationQuery = z.object({ page: Page, per_page: PerPage });
 

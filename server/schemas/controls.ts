@@ -43,7 +43,7 @@ export const ControlList = paginated(Control, 'ControlList');
 export const ListControlsQuery = z.object({
   page: Page,
   per_page: PerPage,
-  framework: ComplianceFramework.optional(),
+  framework: ComplianceFramework.optional().meta({ description: 'Only controls of this framework' }),
   status: ControlStatus.optional(),
 });
 export type ListControlsQuery = z.infer<typeof ListControlsQuery>;

@@ -272,8 +272,8 @@ export const TargetFilter = Trimmed(253)
 
 /** The filters shared by the list, the export and (in part) the statistics. */
 export const findingFilters = {
-  severity: FindingSeverity.optional(),
-  status: FindingStatus.optional(),
+  severity: FindingSeverity.optional().meta({ description: 'Only findings of this severity' }),
+  status: FindingStatus.optional().meta({ description: 'Only findings in this state' }),
   scan_id: Trimmed(100).optional().meta({ description: 'Findings observed by this scan' }),
   target: TargetFilter.optional(),
   asset_id: Trimmed(100).optional().meta({
@@ -282,7 +282,9 @@ export const findingFilters = {
   template_id: Trimmed(200).optional().meta({
     description: 'Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them',
   }),
-  tool: Trimmed(100).optional(),
+  tool: Trimmed(100).optional().meta({
+    description: 'Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …)',
+  }),
   cve: Trimmed(50)
     .regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: 'must be a CVE id (CVE-YYYY-NNNN…)' })
     .optional()
@@ -324,7 +326,7 @@ export const ListFindingsQuery = z.object({
 export type ListFindingsQuery = z.infer<typeof ListFindingsQuery>;
 
 export const ExportFindingsQuery = z.object({
-  format: z.enum(EXPORT_FORMATS).default('csv'),
+  format: z.enum(EXPORT_FORMATS).default('csv').meta({ description: 'The file format; default `csv`' }),
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),

@@ -154,7 +154,7 @@ export const AuditEventList = paginated(AuditEvent, 'AuditEventList');
 
 export const AuditEventQuery = PaginationQuery.extend({
   actor: z.string().max(320).optional().meta({ description: "The actor's user id or e-mail" }),
-  action: AuditAction.optional(),
+  action: AuditAction.optional().meta({ description: 'Only events of this action' }),
   target: z.string().max(320).optional().meta({
     description: "What the event was done to: a user's id or e-mail, or a finding, API key or webhook id",
     example: 'finding_3k9x0c2m4q8w1e5r7t6y2u0i',

@@ -235,7 +235,7 @@ export const ScanStatusFilter = z.enum(['pending', 'running', 'completed', 'fail
 });
 
 export const ListScansQuery = PaginationQuery.extend({
-  status: ScanStatusFilter.optional(),
+  status: ScanStatusFilter.optional().meta({ description: 'Only scans in this state' }),
   target: z.string().trim().min(1).max(253).optional().meta({ description: 'Exact target, ignoring case' }),
   from_date: DateParam.optional().meta({ description: 'Scans created at or after this instant' }),
   to_date: DateParam.optional().meta({ description: 'Scans created before this instant' }),
@@ -258,8 +258,8 @@ const FindingChange = z.enum(FINDING_CHANGES, { error: 'must be new, reopened or
 });
 
 export const ScanFindingsQuery = PaginationQuery.extend({
-  severity: FindingSeverity.optional(),
-  status: FindingStatus.optional(),
+  severity: FindingSeverity.optional().meta({ description: 'Only findings of this severity' }),
+  status: FindingStatus.optional().meta({ description: 'Only findings in this state' }),
   change: FindingChange.optional(),
 });
 

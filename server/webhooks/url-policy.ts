@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { validationError } from '../errors.ts';
 import { addressRange, parseAddress } from '../scans/ip-ranges.ts';
-import { isPublicRange, touchesCloudMetadata } from '../scans/public-addresses.ts';
+import { addressRefusal, refusalReason } from '../scans/address-policy.ts';
 
 export type Resolver = (host: string) => Promise<string[]>;
 
@@ -10,8 +10,10 @@ export const systemResolver: Resolver = async (host) =>
 
 /**
  * Checks a receiver URL: http or https, and a host whose every address may
- * receive: a public one (public-addresses.ts, the rule the scan scope uses),
- * or with private targets allowed any but a cloud metadata address. Returns the
+ * receive, as the one address policy says (scans/address-policy.ts, which the
+ * scan scope uses too): a public one, or with private receivers allowed any but
+ * a link-local or cloud metadata address (never allowed), every IPv6 form that
+ * carries an IPv4 address judged as that address too. Returns the
  * addresses checked, so the delivery connects to exactly those (no DNS
  * rebinding in between).
  */
@@ -45,10 +47,14 @@ export async function checkWebhookUrl(
   if (addresses.length === 0) throw validationError('url', `url: the host ${host} does not resolve`);
   for (const address of addresses) {
     const range = addressRange(address);
-    if (!range || touchesCloudMetadata(range)) {
-      throw validationError('url', `url: ${address} may not receive webhooks (a cloud metadata address)`);
+    const refusal = range ? addressRefusal(range, { purpose: 'webhook', allowPrivate }) : 'not-public';
+    if (refusal === 'cloud-metadata' || refusal === 'link-local') {
+      throw validationError(
+        'url',
+        `url: ${host === address ? host : `${host} resolves to ${address}, which`} may not receive webhooks (${refusalReason(refusal)}, refused even when private receivers are allowed)`,
+      );
     }
-    if (!allowPrivate && !isPublicRange(range)) {
+    if (refusal) {
       throw validationError(
         'url',
         `url: ${host === address ? host : `${host} resolves to ${address}, which`} is not a public address; ` +

@@ -80,12 +80,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const routes = [...allRoutes, ...(options.extraRoutes ?? [])];
   const app = createApp(services, options.extraRoutes ? { routes } : {});
-  const server: Server = createHttpServer(app.callback());
-  // The tests' client and this server share one event loop. After in-process database work
-  // blocked it for longer than Node's 5 s keep-alive, the server's idle timer and the client's
-  // reuse of the same socket fired together, and the next call failed with ECONNRESET. A long
-  // server keep-alive (advertised to the client) leaves closing idle sockets to the client.
-  server.keepAliveTimeout = 60_000;
+  // The server's own timeouts (config.http): among them a keep-alive of 65 s. The tests' client
+  // and this server share one event loop: after in-process database work blocked it for longer
+  // than Node's 5 s default keep-alive, the server's idle timer and the client's reuse of the
+  // same socket fired together, and the next call failed with ECONNRESET. The long keep-alive
+  // (advertised to the client) leaves closing idle sockets to the client.
+  const server: Server = createHttpServer(app.callback(), config.http);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let closed = false;

@@ -67,11 +67,19 @@ describe('configuration from the environment', () => {
       pgliteSharedBuffersMb: 32,
       webhookAllowPrivate: false,
       eventsHeartbeatSeconds: 15,
+      consoleRenewAfterSeconds: 300,
       docsPublic: false,
       metricsPublic: false,
       metricsToken: undefined,
       bodyLimit: 1_048_576,
       importLimit: 33_554_432,
+      importParsing: { workers: 2, queue: 8, heapMb: 256 },
+      http: {
+        keepAliveTimeout: 65_000,
+        headersTimeout: 66_000,
+        requestTimeout: 300_000,
+        bodyIdleTimeout: 30_000,
+      },
       ai: undefined,
       trustProxy: false,
       ciOidcIssuers: [],
@@ -106,11 +114,19 @@ describe('configuration from the environment', () => {
       SCANWARD_TEMPLATES_DIR: '/srv/nuclei-templates',
       SCANWARD_WEBHOOK_ALLOW_PRIVATE: 'true',
       SCANWARD_EVENTS_HEARTBEAT_SECONDS: '5',
+      SCANWARD_CONSOLE_RENEW_AFTER_SECONDS: '120',
       SCANWARD_DOCS_PUBLIC: 'yes',
       SCANWARD_METRICS_PUBLIC: 'true',
       SCANWARD_METRICS_TOKEN: 'm'.repeat(64),
       SCANWARD_BODY_LIMIT: '2048',
       SCANWARD_IMPORT_LIMIT: '4096',
+      SCANWARD_IMPORT_WORKERS: '3',
+      SCANWARD_IMPORT_QUEUE: '0',
+      SCANWARD_IMPORT_WORKER_HEAP_MB: '512',
+      SCANWARD_HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000',
+      SCANWARD_HTTP_HEADERS_TIMEOUT_MS: '76000',
+      SCANWARD_HTTP_REQUEST_TIMEOUT_MS: '120000',
+      SCANWARD_HTTP_BODY_IDLE_TIMEOUT_MS: '10000',
       SCANWARD_AI_URL: 'https://llm.example.com/v1',
       SCANWARD_AI_KEY: 'sk-test',
       SCANWARD_AI_MODEL: 'small-model',
@@ -144,11 +160,19 @@ describe('configuration from the environment', () => {
       templatesDir: '/srv/nuclei-templates',
       webhookAllowPrivate: true,
       eventsHeartbeatSeconds: 5,
+      consoleRenewAfterSeconds: 120,
       docsPublic: true,
       metricsPublic: true,
       metricsToken: 'm'.repeat(64),
       bodyLimit: 2048,
       importLimit: 4096,
+      importParsing: { workers: 3, queue: 0, heapMb: 512 },
+      http: {
+        keepAliveTimeout: 75_000,
+        headersTimeout: 76_000,
+        requestTimeout: 120_000,
+        bodyIdleTimeout: 10_000,
+      },
       ai: { url: 'https://llm.example.com/v1', key: 'sk-test', model: 'small-model' },
       trustProxy: true,
       ciOidcIssuers: ['https://gitlab.example.com', 'https://ci.example.org/oidc'],
@@ -271,6 +295,17 @@ function documentedVariables(file: string, heading: string): string[] {
   }
   return [...names].sort();
 }
+
+describe('HTTP timeouts', () => {
+  it('refuses a headers timeout not above the keep-alive timeout, and a request timeout below it', () => {
+    expect(() =>
+      loadConfig({ SCANWARD_HTTP_KEEP_ALIVE_TIMEOUT_MS: '70000', SCANWARD_HTTP_HEADERS_TIMEOUT_MS: '66000' }),
+    ).toThrow(/SCANWARD_HTTP_HEADERS_TIMEOUT_MS: must be above SCANWARD_HTTP_KEEP_ALIVE_TIMEOUT_MS/);
+    expect(() => loadConfig({ SCANWARD_HTTP_REQUEST_TIMEOUT_MS: '60000' })).toThrow(
+      /SCANWARD_HTTP_REQUEST_TIMEOUT_MS: must be at least/,
+    );
+  });
+});
 
 describe('the configuration documentation', () => {
   it('describes exactly the variables the service reads, in docs/configuration.md and the README', () => {

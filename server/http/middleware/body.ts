@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import { readFile, rm } from 'node:fs/promises';
 import type { Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
@@ -169,6 +170,51 @@ export function exceedsLimit(ctx: Context, limit: number): boolean {
   return Number(ctx.get('content-length') || 0) > limit;
 }
 
+/**
+ * How much of a refused body is read (and thrown away) beyond the limit before the 413 is
+ * answered. A client (Node's fetch, curl) that is still sending when the server answers and
+ * closes sees a broken pipe instead of the 413; read to its end, the body costs the server
+ * nothing but the reading. A body larger still is answered at once and the connection closed.
+ */
+export const DISCARD_BEYOND_LIMIT = 16 * 1024 * 1024;
+
+/** Whether a refused body is small enough to be read to its end before the 413 (its declared length). */
+export function discardable(ctx: Context, limit: number): boolean {
+  const declared = ctx.get('content-length');
+  return declared === '' || Number(declared) <= limit + DISCARD_BEYOND_LIMIT;
+}
+
+/**
+ * Reads the rest of a request body and throws it away: to its end, until `bound` bytes more
+ * have come (then the connection is closed after the answer), or until the connection
+ * closes. A body that stops arriving is ended by the body inactivity timeout (server.ts).
+ */
+export function discardBody(req: IncomingMessage, bound: number): Promise<void> {
+  if (req.complete || req.destroyed || req.readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = () => {
+      req.off('data', onData);
+      req.off('end', finish);
+      req.off('close', finish);
+      req.off('error', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > bound) {
+        req.pause();
+        finish();
+      }
+    };
+    req.on('data', onData);
+    req.once('end', finish);
+    req.once('close', finish);
+    req.once('error', finish);
+    req.resume();
+  });
+}
+
 /** A file upload: the form fields (or none) and the file's bytes. */
 export interface Upload {
   fields: Record<string, string>;
@@ -196,7 +242,9 @@ function tooLarge(limit: number): AppError {
 async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+  // Not destroyed when reading stops at the limit: the rest is read and thrown away before
+  // the 413 (app.ts), so the client sees it.
+  for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);

@@ -85,6 +85,36 @@ describe('report parsing', () => {
     expect(parseReport(bytes('<!DOCTYPE nmaprun>\n<nmaprun></nmaprun>'), undefined).results).toEqual([]);
   });
 
+  it('refuses, in one pass before any parser, the XML shapes a parser could spend long on, naming the line', () => {
+    expect(refusal(`<?xml version="1.0"?>${'<!DOCTYPE '.repeat(20_480)}<nmaprun/>`)).toMatch(
+      /^line 1: a document type declaration is not closed before the next '<'/,
+    );
+    expect(refusal('<nmaprun>\n<!DOCTYPE x>')).toMatch(
+      /^line 2: a second or misplaced document type declaration/,
+    );
+    expect(refusal(`<nmaprun>\n${'<a'.repeat(200_000)}`)).toMatch(
+      /^line 2: a tag is not closed before the next '<'/,
+    );
+    expect(refusal('<nmaprun a="x<y"/>')).toMatch(/^line 1: a '<' inside an attribute value/);
+    expect(refusal('<nmaprun>\n\n< b</nmaprun>')).toMatch(/^line 3: a '<' that starts no tag/);
+    expect(refusal(`<nmaprun>${'<a>'.repeat(70_000)}`)).toMatch(
+      /^line 1: elements nest deeper than 64 levels at <a>/,
+    );
+    expect(refusal('<nmaprun><!-- never closed')).toMatch(/^line 1: a comment is never closed/);
+    expect(refusal('<nmaprun><!ELEMENT x ANY></nmaprun>')).toMatch(
+      /^line 1: markup declarations are not accepted/,
+    );
+    expect(refusal('<nmaprun><![CDATA[ never closed')).toMatch(/a CDATA section is never closed/);
+    expect(refusal('<?xml version="1.0"')).toMatch(/a processing instruction is never closed/);
+    // Comments, CDATA, processing instructions and quoted '>' are read past whole.
+    expect(
+      parseReport(
+        bytes('<?xml version="1.0"?><!-- <x --><nmaprun a="1>2"><![CDATA[<<]]></nmaprun>'),
+        undefined,
+      ).results,
+    ).toEqual([]);
+  });
+
   it('reads CSV with quoted fields across lines and doubled quotes, each record with its first line', () => {
     expect(csvRecords('a,b\n"x\ny","say ""hi"""\r\nlast,\n')).toEqual([
       { line: 1, fields: ['a', 'b'] },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../server/errors.ts';
 import { ScopePolicy, type Resolver } from '../../../server/scans/scope.ts';
+import { METADATA_FORMS } from '../../fixtures/address-forms.ts';
 
 /**
  * Every name here is resolved by an injected resolver (a fixed table), except
@@ -178,7 +179,7 @@ describe('scope policy with an allow list', () => {
   });
 });
 
-describe('cloud metadata addresses', () => {
+describe('link-local and cloud metadata addresses', () => {
   const everything = new ScopePolicy(
     { allow: ['0.0.0.0/0', '::/0'], deny: [] },
     { maxCidrV4: 0, maxCidrV6: 0 },
@@ -186,17 +187,65 @@ describe('cloud metadata addresses', () => {
   );
 
   it.each([
-    '169.254.169.254',
-    'fd00:ec2::254',
-    '::ffff:169.254.169.254',
+    ...METADATA_FORMS,
     '169.254.169.0/24',
     'metadata.example',
+    '169.254.169.253',
+    'fe80::1',
+    '169.254.0.0/16',
   ])('are refused even when the allow list covers everything: %s', async (target) => {
     expect(await outcome(everything, target)).toBe('TARGET_NOT_ALLOWED');
+    expect(await outcome(publicOnly, target)).toBe('TARGET_NOT_ALLOWED');
   });
 
-  it('leave their neighbours alone', async () => {
-    expect(await outcome(everything, '169.254.169.253')).toBe('allowed');
+  it('are scanned when SCANWARD_SCAN_ALLOW names the exact address, and only that one', async () => {
+    const named = new ScopePolicy(
+      { allow: ['169.254.10.5', 'fe80::5', '100.100.100.200'], deny: [] },
+      CEILING,
+      fakeResolver,
+    );
+    expect(await outcome(named, '169.254.10.5')).toBe('allowed');
+    expect(await outcome(named, 'fe80::5')).toBe('allowed');
+    expect(await outcome(named, '100.100.100.200')).toBe('allowed');
+    expect(await outcome(named, '169.254.10.6')).toBe('TARGET_NOT_ALLOWED');
+    // The IPv6 forms carrying a named IPv4 address are not that name.
+    expect(await outcome(named, '::ffff:0:a9fe:a05')).toBe('TARGET_NOT_ALLOWED');
+    expect(await outcome(named, '64:ff9b::a9fe:a05')).toBe('TARGET_NOT_ALLOWED');
+    // A range holding them is not named exactly.
+    const ranged = new ScopePolicy({ allow: ['169.254.0.0/16'], deny: [] }, CEILING, fakeResolver);
+    expect(await outcome(ranged, '169.254.10.5')).toBe('TARGET_NOT_ALLOWED');
+  });
+
+  it('judge an IPv6 address carrying an IPv4 address as that address too', async () => {
+    const loopback = new ScopePolicy(
+      { allow: ['127.0.0.0/8', '::/0'], deny: ['127.0.0.99'] },
+      CEILING,
+      fakeResolver,
+    );
+    expect(await outcome(loopback, '64:ff9b::7f00:5')).toBe('allowed');
+    expect(await outcome(loopback, '64:ff9b::7f00:63')).toBe('TARGET_NOT_ALLOWED'); // 127.0.0.99, denied
+    expect(await outcome(loopback, '2002:7f00:63::1')).toBe('TARGET_NOT_ALLOWED');
+    expect(await outcome(loopback, '64:ff9b::a00:1')).toBe('TARGET_NOT_ALLOWED'); // 10.0.0.1, outside
+    expect(await outcome(loopback, '64:ff9b::/120')).toBe('TARGET_NOT_ALLOWED'); // a range of them
+    expect(await outcome(publicOnly, '2002:808:808::1')).toBe('TARGET_NOT_ALLOWED'); // 6to4 is not public
+  });
+
+  it('leave public neighbours alone', async () => {
+    expect(await outcome(everything, '169.255.0.1')).toBe('allowed');
+    expect(await outcome(everything, '100.100.100.201')).toBe('allowed');
+    expect(await outcome(publicOnly, '2001:4860:4860::8888')).toBe('allowed');
+  });
+
+  it('are refused at connect time, to a name allowed by suffix too', async () => {
+    const bySuffix = new ScopePolicy({ allow: ['example'], deny: [] }, CEILING, fakeResolver);
+    expect(await outcome(bySuffix, 'metadata.example')).toBe('TARGET_NOT_ALLOWED');
+    const check = {
+      kind: 'domain' as const,
+      target: 'x.example',
+      addresses: ['::a9fe:a9fe'],
+      allowedByName: true,
+    };
+    expect(() => bySuffix.assertAddressAllowed('::a9fe:a9fe', check)).toThrow(AppError);
   });
 });
 

@@ -3,6 +3,7 @@ import { AppError } from '../../../server/errors.ts';
 import { isPublicAddress } from '../../../server/scans/public-addresses.ts';
 import { ScopePolicy } from '../../../server/scans/scope.ts';
 import { checkWebhookUrl, type Resolver } from '../../../server/webhooks/url-policy.ts';
+import { METADATA_FORMS } from '../../fixtures/address-forms.ts';
 
 /**
  * Where a webhook may point (issue 19, item 5): only public unicast addresses, by the rule
@@ -116,6 +117,28 @@ describe('webhook URLs reach public unicast addresses only', () => {
     expect(await outcome('http://[::ffff:169.254.169.254]/', true)).toBe(REFUSED);
     expect(await outcome('http://127.0.0.1:9000/hook', true)).toBe('accepted');
     expect(await outcome('https://internal.example/', true)).toBe('accepted');
+  });
+
+  it.each([...METADATA_FORMS, '169.254.1.1', 'fe80::1', 'fe80::a9fe:a9fe'])(
+    'refuses %s (link-local or cloud metadata, in any form) even when private receivers are allowed',
+    async (address) => {
+      const url = address.includes(':') ? `http://[${address}]/hook` : `http://${address}/hook`;
+      expect(await outcome(url, true)).toBe(REFUSED);
+      expect(await outcome(url, false)).toBe(REFUSED);
+      await expect(checkWebhookUrl(url, true, resolver)).rejects.toMatchObject({
+        detail: expect.stringMatching(/may not receive webhooks \((a cloud metadata|a link-local) address/),
+      });
+    },
+  );
+
+  it('refuses a name resolving to a metadata address in an IPv6 form, private receivers allowed', async () => {
+    const forms: Resolver = async (host) =>
+      host === 'forms.example' ? ['64:ff9b::a9fe:aa02'] : resolver(host);
+    await expect(checkWebhookUrl('https://forms.example/', true, forms)).rejects.toMatchObject({
+      detail: expect.stringContaining(
+        'forms.example resolves to 64:ff9b::a9fe:aa02, which may not receive webhooks',
+      ),
+    });
   });
 
   it('refuses URLs that are not http(s), carry credentials, or do not resolve', async () => {
