@@ -105,7 +105,17 @@ export interface paths {
         delete: operations["deleteSchedule"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the web options of a scan schedule
+         * @description Professional and enterprise plans only (`PLAN_UPGRADE_REQUIRED` on startup).
+         *
+         *     Replaces `web` (docs/web-testing.md) for the scans the schedule starts from now on, for instance a rotated password; `null` drops it. Scans it already started keep theirs. Secrets are sealed at rest and never answered. Other fields are changed by deleting the schedule and creating another.
+         *
+         *     API key permission: `write:scans`.
+         *
+         *     Roles: admin.
+         */
+        patch: operations["updateSchedule"];
         trace?: never;
     };
     "/api/v1/scans": {
@@ -333,7 +343,7 @@ export interface paths {
         put?: never;
         /**
          * Change the status of many findings
-         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing.
+         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing. With `accepted` or `false_positive`, `update.justification` (or else `update.notes`) is the reason kept on each finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -367,7 +377,7 @@ export interface paths {
         head?: never;
         /**
          * Update a finding
-         * @description Changes status and triage fields. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes.
+         * @description Changes status and triage fields; every field is optional. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes. With `accepted` or `false_positive`, `justification` (or else `notes`) is the reason kept on the finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -1203,7 +1213,7 @@ export interface paths {
         };
         /**
          * List the organization's audit events
-         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail), newest first. Filter by `actor` (user id or e-mail), `action` and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
+         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail); who accepted a risk or revoked an acceptance (and which lapsed), made or revoked an API key, changed the triage policy, created, changed or deleted a webhook; newest first. Details say what changed, never a secret. Filter by `actor` (user id or e-mail), `action`, `target` (an id, or a person’s e-mail) and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -1254,8 +1264,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The due-date policy by severity
-         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date.
+         * The triage policy: due dates by severity, justification rule
+         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date. `require_justification`: whether `accepted` and `false_positive` need a justification (default false).
          *
          *     API key permission: `read:findings`.
          *
@@ -1263,8 +1273,8 @@ export interface paths {
          */
         get: operations["getSlaPolicy"];
         /**
-         * Change the due-date policy
-         * @description Replaces the policy (every severity). Applies to findings detected from now on; existing due dates stay as they are.
+         * Change the triage policy
+         * @description Replaces the days (every severity), and `require_justification` when given (absent: unchanged). Days apply to findings detected from now on; existing due dates stay as they are. Recorded in the audit trail (`settings.sla_changed`, each changed field `before → after`).
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -1483,6 +1493,7 @@ export interface components {
             frameworks: components["schemas"]["Framework"][];
             ports: string | null;
             credential_checks: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingView"];
             /** @enum {boolean} */
             authorized: true;
             enabled: boolean;
@@ -1515,6 +1526,36 @@ export interface components {
          * @enum {string}
          */
         CredentialChecks: "defaults" | "none";
+        /** @description The web application options of a scan or schedule, without their secrets. */
+        WebTestingView: {
+            active: boolean;
+            /** @description How the scanner signs in; null when it does not. */
+            authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
+            exclude_paths: string[];
+        };
+        /** @description A form log-in, without its password. */
+        WebFormAuthenticationView: {
+            /** @enum {string} */
+            type: "form";
+            login_url: string;
+            username: string;
+            /**
+             * @description A password is stored (sealed); it is never answered.
+             * @enum {boolean}
+             */
+            has_password: true;
+            username_field?: string;
+            password_field?: string;
+            logged_in_pattern?: string;
+            logged_out_pattern?: string;
+        };
+        /** @description Header authentication, names only. */
+        WebHeaderAuthenticationView: {
+            /** @enum {string} */
+            type: "headers";
+            /** @description The names of the headers sent, sorted; their values are sealed and never answered. */
+            header_names: string[];
+        };
         CreateScheduleRequest: components["schemas"]["DailyScheduleRequest"] | components["schemas"]["WeeklyScheduleRequest"] | components["schemas"]["MonthlyScheduleRequest"];
         /** @description Runs every day at `hour`. */
         DailyScheduleRequest: {
@@ -1551,8 +1592,60 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
+        };
+        WebTestingOptions: {
+            /**
+             * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+             * @default false
+             */
+            active: boolean;
+            authentication?: components["schemas"]["WebAuthentication"];
+            /**
+             * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+             * @default []
+             */
+            exclude_paths: string[];
+        };
+        WebAuthentication: components["schemas"]["WebFormAuthentication"] | components["schemas"]["WebHeaderAuthentication"];
+        /** @description Sign in through an HTML log-in form. */
+        WebFormAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "form";
+            /**
+             * Format: uri
+             * @description The page that shows the log-in form (same origin as the scan target).
+             */
+            login_url: string;
+            /** @description The user name to sign in with. */
+            username: string;
+            /** @description The password. Write-only: sealed at rest, never answered. */
+            password: string;
+            /** @description Name of the user-name field when it cannot be told by its type and name. */
+            username_field?: string;
+            /** @description Name of the password field when the form has more than one. */
+            password_field?: string;
+            /** @description Matches a page only a signed-in user sees; by default, the log-in form no longer shown. */
+            logged_in_pattern?: string;
+            /** @description Matches a page that means the session was lost (besides a redirect to the log-in page). */
+            logged_out_pattern?: string;
+        };
+        /** @description Sign in by sending fixed headers. */
+        WebHeaderAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "headers";
+            /** @description Headers sent with every request, e.g. Cookie or Authorization. Write-only: values are never answered. */
+            headers: {
+                [key: string]: string;
+            };
         };
         /** @description Runs once a week, on `day_of_week` at `hour`. */
         WeeklyScheduleRequest: {
@@ -1589,6 +1682,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1626,8 +1720,25 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
+        };
+        UpdateScheduleRequest: {
+            /** @description The web options of the scans the schedule starts from now on; null: none. */
+            web: {
+                /**
+                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+                 * @default false
+                 */
+                active: boolean;
+                authentication?: components["schemas"]["WebAuthentication"];
+                /**
+                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+                 * @default []
+                 */
+                exclude_paths: string[];
+            } | null;
         };
         ScheduleDeleted: {
             id: string;
@@ -1704,6 +1815,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1763,6 +1875,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            web?: components["schemas"]["WebTestingView"];
         };
         /** @description Where the time of a scan went */
         PhaseTimings: {
@@ -1906,6 +2019,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            web?: components["schemas"]["WebTestingView"];
             format: components["schemas"]["ImportFormat"];
             /** @description Results read from the report (several on one weakness and place are one finding) */
             results_read: number;
@@ -2218,7 +2332,7 @@ export interface components {
             update: {
                 status: components["schemas"]["FindingStatus"];
                 notes?: string;
-                /** @description Why: required when `status` is `accepted` or `false_positive` */
+                /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
                 justification?: string;
                 /**
                  * Format: date-time
@@ -2274,7 +2388,7 @@ export interface components {
              */
             due_date?: string | null;
             notes?: string | null;
-            /** @description Why: required when `status` is `accepted` or `false_positive` */
+            /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
             justification?: string;
             /**
              * Format: date-time
@@ -2960,18 +3074,19 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
-            /** @description Who acted; null when nobody signed in (a failed log-in) */
+            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted";
+            /** @description Who acted; null when no person did: nobody signed in (a failed log-in), or the service itself (an acceptance that lapsed) */
             actor: {
                 id: string | null;
                 email: string | null;
             } | null;
-            /** @description Whom it was done to */
+            /** @description Whom or what it was done to: a person (id and e-mail), or an object by its id (a finding, an API key, a webhook; e-mail null); null when nothing in particular */
             target: {
                 id: string | null;
                 email: string | null;
             } | null;
             ip: string | null;
+            /** @description What changed, as text (a changed setting as `before → after`); never a secret (no key, token, password or webhook secret) */
             details: {
                 [key: string]: string;
             };
@@ -2990,6 +3105,20 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
+            /** @description Whether a move to `accepted` or `false_positive` needs a justification (`justification`, or `notes` standing for it); false (the default): it is optional, as every field of a finding update is */
+            require_justification: boolean;
+        };
+        SlaPolicyChange: {
+            /** @example 7 */
+            critical: number;
+            /** @example 30 */
+            high: number;
+            /** @example 90 */
+            medium: number;
+            /** @example 180 */
+            low: number;
+            /** @description Require a justification for `accepted` and `false_positive` (422 `VALIDATION_ERROR` on `justification` without one); absent: unchanged */
+            require_justification?: boolean;
         };
         CiTrustPolicy: {
             /** @example citp_0123456789abcdefghijklmn */
@@ -3572,6 +3701,130 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule id */
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The schedule as changed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PLAN_UPGRADE_REQUIRED, INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -9077,7 +9330,9 @@ export interface operations {
                 /** @description The actor's user id or e-mail */
                 actor?: string;
                 /** @description Only events of this action */
-                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
+                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted";
+                /** @description What the event was done to: a user's id or e-mail, or a finding, API key or webhook id */
+                target?: string;
                 /** @description Events at or after this moment */
                 from?: string;
                 /** @description Events before this moment */
@@ -9323,7 +9578,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SlaPolicy"];
+                "application/json": components["schemas"]["SlaPolicyChange"];
             };
         };
         responses: {
