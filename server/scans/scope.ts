@@ -8,7 +8,8 @@ import { normalizeHostName, parseTarget, type CidrCeiling, type ParsedTarget } f
 /**
  * The scan scope policy (decisions.md, "Running it"). Without
  * SCANWARD_SCAN_ALLOW only public addresses may be scanned; with it, exactly
- * the CIDRs and domain suffixes it lists, minus SCANWARD_SCAN_DENY. Cloud
+ * the CIDRs and domain suffixes it lists (its entry `public` meaning the public
+ * addresses, the default it replaces), minus SCANWARD_SCAN_DENY. Cloud
  * metadata addresses are always refused. "Public" is defined once, in
  * public-addresses.ts, shared with webhook receivers.
  *
@@ -49,13 +50,25 @@ export interface ScopeRules {
 interface ParsedList {
   ranges: IpRange[];
   suffixes: string[];
+  /** The allow list's `public` entry: every public address, as without a list. */
+  public: boolean;
 }
+
+/** The allow list's entry that keeps the default (public addresses) next to what else it lists. */
+export const PUBLIC_ENTRY = 'public';
 
 /** Splits a configured list into address ranges and domain suffixes; throws on an entry that is neither. */
 function parseList(name: string, entries: readonly string[]): ParsedList {
-  const out: ParsedList = { ranges: [], suffixes: [] };
+  const out: ParsedList = { ranges: [], suffixes: [], public: false };
   for (const raw of entries) {
     const entry = raw.trim();
+    if (entry.toLowerCase() === PUBLIC_ENTRY) {
+      if (name !== 'SCANWARD_SCAN_ALLOW') {
+        throw new Error(`${name}: "${entry}" is only understood in SCANWARD_SCAN_ALLOW`);
+      }
+      out.public = true;
+      continue;
+    }
     const range = rangeOf(entry);
     if (range) {
       out.ranges.push(range);
@@ -111,7 +124,8 @@ export class ScopePolicy {
     if (touchesCloudMetadata(range)) return false;
     if (this.deny.ranges.some((d) => overlaps(d, range))) return false;
     if (byName) return true;
-    return this.allow ? coveredBy(range, this.allow.ranges) : isPublicRange(range);
+    if (!this.allow) return isPublicRange(range);
+    return coveredBy(range, this.allow.ranges) || (this.allow.public && isPublicRange(range));
   }
 
   /** Whether a literal address may be scanned on its own merits (no name vouching for it). */
@@ -130,14 +144,16 @@ export class ScopePolicy {
     const target = typeof input === 'string' ? parseTarget(input, this.ceiling) : input;
     if (target.kind === 'ip') {
       if (!this.rangeAllowed(addressRange(target.address)!)) {
-        throw targetNotAllowed(`target ${target.address} is outside the scan scope${this.hint()}`);
+        throw targetNotAllowed(
+          `target ${target.address} is outside the scan scope${this.hint(addressRange(target.address))}`,
+        );
       }
       return { kind: 'ip', target: target.address, addresses: [target.address], allowedByName: false };
     }
     if (target.kind === 'cidr') {
       if (!this.rangeAllowed(target.range)) {
         throw targetNotAllowed(
-          `target range ${target.network} is not wholly inside the scan scope${this.hint()}`,
+          `target range ${target.network} is not wholly inside the scan scope${this.hint(target.range)}`,
         );
       }
       return {
@@ -156,15 +172,15 @@ export class ScopePolicy {
       throw targetNotAllowed(`target ${name} is excluded from the scan scope`);
     }
     const byName = this.allow !== undefined && matchesSuffix(name, this.allow.suffixes);
-    if (this.allow && !byName && this.allow.ranges.length === 0) {
+    if (this.allow && !byName && this.allow.ranges.length === 0 && !this.allow.public) {
       // Nothing it could resolve to would pass: refuse without asking DNS.
-      throw targetNotAllowed(`target ${name} is outside the scan scope`);
+      throw targetNotAllowed(`target ${name} is outside the scan scope${this.hint()}`);
     }
     const addresses = await this.resolveName(name);
     for (const address of addresses) {
       if (!this.rangeAllowed(addressRange(address)!, byName)) {
         throw targetNotAllowed(
-          `target ${name} resolves to ${address}, which is outside the scan scope${this.hint()}`,
+          `target ${name} resolves to ${address}, which is outside the scan scope${this.hint(addressRange(address))}`,
         );
       }
     }
@@ -205,8 +221,32 @@ export class ScopePolicy {
     }
   }
 
-  private hint(): string {
-    return this.allow ? '' : ' (only public addresses may be scanned unless SCANWARD_SCAN_ALLOW lists them)';
+  /**
+   * Names the policy in force and how to widen it (docs/scans.md). The operator's
+   * list itself is not repeated: it describes their networks to any caller.
+   */
+  private hint(range?: IpRange): string {
+    if (range && touchesCloudMetadata(range)) return ' (cloud metadata addresses are always refused)';
+    if (range && this.deny.ranges.some((d) => overlaps(d, range))) return ' (SCANWARD_SCAN_DENY excludes it)';
+    if (!this.allow) {
+      return (
+        '. The policy in force is the default, public addresses only (SCANWARD_SCAN_ALLOW is unset); ' +
+        'to scan other addresses the operator sets SCANWARD_SCAN_ALLOW, which replaces the default, ' +
+        'so keep public targets with its `public` entry (SCANWARD_SCAN_ALLOW=public,10.0.0.0/8)'
+      );
+    }
+    if (this.allow.public) {
+      return (
+        '. The policy in force is SCANWARD_SCAN_ALLOW: public addresses plus what it lists; ' +
+        'the operator can add the target to SCANWARD_SCAN_ALLOW (or remove it from SCANWARD_SCAN_DENY)'
+      );
+    }
+    return (
+      '. The policy in force is SCANWARD_SCAN_ALLOW, which replaces the default (public addresses): ' +
+      'only what it lists may be scanned. To allow public targets, the operator adds `public` to ' +
+      'SCANWARD_SCAN_ALLOW (SCANWARD_SCAN_ALLOW=public,127.0.0.0/8,::1,localhost); other targets ' +
+      'are added to it as CIDRs, addresses or domain suffixes'
+    );
   }
 }
 
