@@ -1,6 +1,6 @@
 import { setSlaPolicy, slaPolicyOf } from '../findings/sla.ts';
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
-import { SlaPolicy } from '../schemas/settings.ts';
+import { SlaPolicy, SlaPolicyChange, SlaPolicyChanged } from '../schemas/settings.ts';
 
 const tags = ['Findings'];
 
@@ -23,14 +23,24 @@ export const putSlaRoute = defineRoute({
   operationId: 'setSlaPolicy',
   summary: 'Change the due-date policy',
   description:
-    'Replaces the policy (every severity). Applies to findings detected from now on; existing due dates stay as they are.',
+    'Replaces the policy (every severity). Applies to findings detected from now on; with `apply_to_open: true` it also moves the due dates of open and in-progress findings that still have the previous policy’s date (or none), and answers how many moved in `open_findings_updated`. Dates a person set stay.',
   tags,
   access: { admin: true, bearerOnly: true },
-  body: SlaPolicy,
-  responses: { 200: { description: 'The policy now in force', schema: SlaPolicy } },
-  handler: async ({ body, principal, services }) => ({
-    body: await setSlaPolicy(services.db, principal.org.id, body, principal.user.email),
-  }),
+  body: SlaPolicyChange,
+  responses: { 200: { description: 'The policy now in force', schema: SlaPolicyChanged } },
+  handler: async ({ body, principal, services }) => {
+    const { apply_to_open: applyToOpen = false, ...policy } = body;
+    return {
+      body: await setSlaPolicy(
+        services.db,
+        principal.org.id,
+        policy,
+        principal.user.email,
+        new Date(),
+        applyToOpen,
+      ),
+    };
+  },
 });
 
 export const settingsRoutes: AnyRoute[] = [getSlaRoute, putSlaRoute];

@@ -18,6 +18,27 @@ export const SlaPolicy = z
   .meta({ id: 'SlaPolicy' });
 export type SlaPolicy = z.infer<typeof SlaPolicy>;
 
+/** PUT /settings/sla: the policy, and whether open findings take it too. */
+export const SlaPolicyChange = SlaPolicy.extend({
+  apply_to_open: z.boolean({ error: 'must be true or false' }).optional().meta({
+    description:
+      '`true`: also move the due date of every `open` and `in_progress` finding whose date is still the previous policy’s (or that has none) to detection plus the new days; a date a person set stays. `false` or absent: the change applies to findings detected from now on',
+  }),
+})
+  .strict()
+  .meta({ id: 'SlaPolicyChange' });
+export type SlaPolicyChange = z.infer<typeof SlaPolicyChange>;
+
+/** The answer of PUT /settings/sla: the policy now in force, and what `apply_to_open` changed. */
+export const SlaPolicyChanged = SlaPolicy.extend({
+  open_findings_updated: z.number().int().min(0).optional().meta({
+    description: 'With `apply_to_open: true`: how many open findings’ due dates moved',
+    example: 12,
+  }),
+})
+  .strict()
+  .meta({ id: 'SlaPolicyChanged' });
+
 /** How the organization's people sign in (docs/authentication.md, "Single sign-on"). */
 export const AuthenticationSettings = z
   .object({

@@ -1264,7 +1264,7 @@ export interface paths {
         get: operations["getSlaPolicy"];
         /**
          * Change the due-date policy
-         * @description Replaces the policy (every severity). Applies to findings detected from now on; existing due dates stay as they are.
+         * @description Replaces the policy (every severity). Applies to findings detected from now on; with `apply_to_open: true` it also moves the due dates of open and in-progress findings that still have the previous policy’s date (or none), and answers how many moved in `open_findings_updated`. Dates a person set stay.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -2990,6 +2990,33 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
+        };
+        SlaPolicyChanged: {
+            /** @example 7 */
+            critical: number;
+            /** @example 30 */
+            high: number;
+            /** @example 90 */
+            medium: number;
+            /** @example 180 */
+            low: number;
+            /**
+             * @description With `apply_to_open: true`: how many open findings’ due dates moved
+             * @example 12
+             */
+            open_findings_updated?: number;
+        };
+        SlaPolicyChange: {
+            /** @example 7 */
+            critical: number;
+            /** @example 30 */
+            high: number;
+            /** @example 90 */
+            medium: number;
+            /** @example 180 */
+            low: number;
+            /** @description `true`: also move the due date of every `open` and `in_progress` finding whose date is still the previous policy’s (or that has none) to detection plus the new days; a date a person set stays. `false` or absent: the change applies to findings detected from now on */
+            apply_to_open?: boolean;
         };
         CiTrustPolicy: {
             /** @example citp_0123456789abcdefghijklmn */
@@ -9223,7 +9250,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SlaPolicy"];
+                "application/json": components["schemas"]["SlaPolicyChange"];
             };
         };
         responses: {
@@ -9236,7 +9263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SlaPolicy"];
+                    "application/json": components["schemas"]["SlaPolicyChanged"];
                 };
             };
             /** @description Error: BAD_REQUEST */
