@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 135:
+/***/ 501:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
@@ -14,7 +14,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(223);
+/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(235);
 var __rewriteRelativeImportExtension = (undefined && undefined.__rewriteRelativeImportExtension) || function (path, preserveJsx) {
     if (typeof path === "string" && /^\.\.?\//.test(path)) {
         return path.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function (m, tsx, d, ext, cm) {
@@ -65,7 +65,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 223:
+/***/ 235:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -151,7 +151,7 @@ function isUserError(error) {
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -1026,7 +1026,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -1169,7 +1169,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -1482,7 +1482,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -1640,7 +1640,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -2158,7 +2158,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -2198,14 +2198,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/schemas.js
 
 
 
@@ -4843,7 +4843,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -4896,7 +4896,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/api.js
 
 
 
@@ -6001,7 +6001,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -6654,7 +6654,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -7499,7 +7499,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -7626,7 +7626,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -7895,7 +7895,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/parse.js
 
 
 
@@ -8072,7 +8072,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/errors.js
 
 
 
@@ -8131,7 +8131,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -8149,7 +8149,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -9686,7 +9686,7 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/iso.js
 
 
 
@@ -10435,10 +10435,15 @@ function parseInputs(getInput, context, options = {}) {
         problems.push(`\`mode\` is "${modeRaw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`);
     }
     const local = mode === 'local';
-    // A local scan records its result on the service only when one is named.
-    const serviceNamed = !local ||
-        ['api-url', 'api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
-        read('auth').toLowerCase() === 'oidc';
+    // A local scan records its result on the service only when one is named (api-url). Credentials
+    // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
+    const serviceNamed = !local || read('api-url') !== '';
+    if (local &&
+        !serviceNamed &&
+        (['api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
+            read('auth').toLowerCase() === 'oidc')) {
+        warnings.push('credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.');
+    }
     const apiUrl = serviceNamed ? parseApiUrl(read('api-url'), problems, warnings) : undefined;
     const auth = serviceNamed
         ? parseAuth({
@@ -11392,11 +11397,34 @@ const FIELD_INPUTS = {
     credential_checks: 'credential-checks',
     'Idempotency-Key': 'idempotency-key',
 };
+/** What to check when the answer is not the Scanward API's at all. */
+const NOT_SCANWARD_HINT = 'Check api-url (SCANWARD_API_URL): it should be the address of the Scanward service itself, not a web page or a proxy in front of it';
+/**
+ * A body that is not Scanward's JSON (a web server's page, a proxy's error), described in one
+ * line without its markup: an HTML page by its `<title>`, any other text by its first 120
+ * characters with line breaks folded.
+ */
+function describeForeignBody(text, contentType) {
+    const html = /html/i.test(contentType ?? '') || /^\s*</.test(text);
+    if (html) {
+        // Its title, or else its first words: the markup, scripts and styles left out.
+        const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+        const words = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>?/g, ' '))
+            .replace(/\s+/g, ' ')
+            .trim();
+        const shown = words.length > 80 ? `${words.slice(0, 80)}…` : words;
+        return `an HTML page${shown ? ` ("${shown}")` : ''}, not the Scanward API`;
+    }
+    const line = text.replace(/\s+/g, ' ').trim();
+    if (!line)
+        return 'an empty answer, not the Scanward API';
+    return `"${line.length > 120 ? `${line.slice(0, 120)}…` : line}", not the Scanward API`;
+}
 /** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
 async function scanwardError(res, what) {
     const text = await res.text().catch(() => '');
     let code = `HTTP_${res.status}`;
-    let detail = text.slice(0, 300).trim() || res.statusText || 'no details';
+    let detail;
     let field;
     try {
         const body = JSON.parse(text);
@@ -11408,8 +11436,15 @@ async function scanwardError(res, what) {
             field = body.field;
     }
     catch {
-        // Not JSON: a proxy or another service answered; keep the text.
+        // Not JSON: a proxy or another service answered; described below, never printed raw.
     }
+    if (code === `HTTP_${res.status}`) {
+        // Not the Scanward error shape: say what answered instead of printing its page.
+        detail = `the answer is ${describeForeignBody(text, res.headers.get('content-type'))}`;
+        const hint = res.status >= 500 ? `${NOT_SCANWARD_HINT}, or try again later` : NOT_SCANWARD_HINT;
+        return new ApiError('Scanward', res.status, code, `could not ${what}: ${detail}`, undefined, hint);
+    }
+    detail = (detail ?? res.statusText) || 'no details';
     let hint = HINTS[code];
     const input = field ? FIELD_INPUTS[field.split('.')[0]] : undefined;
     if (code === 'VALIDATION_ERROR' && input) {
@@ -11522,6 +11557,7 @@ const CiTokenBody = object({
 });
 
 ;// CONCATENATED MODULE: ./action/service/client.ts
+
 
 
 
@@ -11669,7 +11705,15 @@ class ScanwardClient {
         const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
         if (!res.ok)
             throw await scanwardError(res, options.what);
-        const json = await res.json().catch(() => undefined);
+        const text = await res.text();
+        let json;
+        try {
+            json = JSON.parse(text);
+        }
+        catch {
+            // Another web server answered (a page at api-url): the user's to fix, in one line.
+            throw new ConfigurationError(`Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(text, res.headers.get('content-type'))}. ${NOT_SCANWARD_HINT}.`);
+        }
         const parsed = schema.safeParse(json);
         if (!parsed.success) {
             throw new Error(`Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
@@ -12401,13 +12445,17 @@ async function cancelQuietly(log, client, scanId) {
         log.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
-/** The scan in the API, its PDF report (the findings export filtered to the scan), and a finding. */
+/**
+ * The scan's and a finding's pages in the console (served by the service at its own address:
+ * `/scans/:id`, `/findings/:id`, console/src/routes.tsx), and the scan's PDF report (the
+ * findings export filtered to the scan).
+ */
 function serviceLinks(apiUrl, scanId) {
     const id = encodeURIComponent(scanId);
     return {
-        scanUrl: `${apiUrl}/api/v1/scans/${id}`,
+        scanUrl: `${apiUrl}/scans/${id}`,
         reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
-        findingUrl: (findingId) => `${apiUrl}/api/v1/findings/${encodeURIComponent(findingId)}`,
+        findingUrl: (findingId) => `${apiUrl}/findings/${encodeURIComponent(findingId)}`,
     };
 }
 
@@ -12584,7 +12632,8 @@ cancelled or timed out, or the service could not be reached).
 Every option can also be set as an environment variable: --fail-on high is
 SCANWARD_FAIL_ON=high. Flags win.
 
-  --api-url URL                Scanward service address        (SCANWARD_API_URL, required)
+  --api-url URL                Scanward service address        (SCANWARD_API_URL; required
+                               except with --local)
   --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
   --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
   --id-token-env VAR           sign in with the CI's OpenID ID token in the
@@ -13015,6 +13064,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(135);
+/******/ var __webpack_exports__ = __nccwpck_require__(501);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
