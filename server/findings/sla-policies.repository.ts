@@ -51,24 +51,20 @@ function dueDateSql(db: Db, days: SlaDays): Knex.Raw {
 
 /**
  * Moves the due date of the organization's open and in-progress findings (informational
- * ones have none) to detection plus `next`'s days, where the date is still the one
- * `previous` gave it or there is none; a date a person set stays. Answers how many moved.
+ * ones have none) to detection plus `days` for their severity, unless a person set the date
+ * (`due_date_by_person`). Answers how many moved.
  */
 export async function recomputeOpenDueDates(
   db: Db,
   orgId: string,
-  previous: SlaDays,
-  next: SlaDays,
+  days: SlaDays,
   now: Date,
 ): Promise<number> {
-  const updated = await db('findings')
+  return db('findings')
     .where('findings.org_id', orgId)
     .whereIn('findings.status', ['open', 'in_progress'])
     .whereIn('findings.severity', ['critical', 'high', 'medium', 'low'])
-    .where((q) =>
-      q.whereNull('findings.due_date').orWhere('findings.due_date', '=', dueDateSql(db, previous)),
-    )
-    .whereRaw('findings.due_date is distinct from ?', [dueDateSql(db, next)])
-    .update({ due_date: dueDateSql(db, next) as unknown as Date, updated_at: now });
-  return updated;
+    .where('findings.due_date_by_person', false)
+    .whereRaw('findings.due_date is distinct from ?', [dueDateSql(db, days)])
+    .update({ due_date: dueDateSql(db, days) as unknown as Date, updated_at: now });
 }

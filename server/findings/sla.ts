@@ -40,8 +40,8 @@ function daysOf(policy: SlaPolicy): SlaDays {
 
 /**
  * Replaces the organization's policy. With `applyToOpen`, the open and in-progress
- * findings whose due date is still the previous policy's (or that have none) get
- * the new policy's date, in the same transaction; a date a person set stays.
+ * findings get the new policy's due date in the same transaction, except those whose
+ * date a person set (`due_date_by_person`).
  */
 export async function setSlaPolicy(
   db: Db,
@@ -52,11 +52,10 @@ export async function setSlaPolicy(
   applyToOpen = false,
 ): Promise<SlaPolicyChanged> {
   return db.transaction(async (trx) => {
-    const previous = await slaPolicyOf(trx, orgId);
     await saveSlaPolicy(trx, orgId, { ...daysOf(policy), updated_by: by, updated_at: now });
     const saved = await slaPolicyOf(trx, orgId);
     if (!applyToOpen) return saved;
-    const moved = await recomputeOpenDueDates(trx, orgId, daysOf(previous), daysOf(saved), now);
+    const moved = await recomputeOpenDueDates(trx, orgId, daysOf(saved), now);
     if (moved > 0) await bumpFindingsVersion(trx, orgId);
     return { ...saved, open_findings_updated: moved };
   });

@@ -52,22 +52,12 @@ where
   "findings"."org_id" = $6
   and "findings"."status" in ($7, $8)
   and "findings"."severity" in ($9, $10, $11, $12)
-  and (
-    "findings"."due_date" is null
-    or "findings"."due_date" = findings.detected_at + interval '1 hour' * 24 * (
-      case findings.severity
-        when 'critical' then $13::int
-        when 'high' then $14::int
-        when 'medium' then $15::int
-        else $16::int
-      end
-    )
-  )
+  and "findings"."due_date_by_person" = $13
   and findings.due_date is distinct from findings.detected_at + interval '1 hour' * 24 * (
     case findings.severity
-      when 'critical' then $17::int
-      when 'high' then $18::int
-      when 'medium' then $19::int
-      else $20::int
+      when 'critical' then $14::int
+      when 'high' then $15::int
+      when 'medium' then $16::int
+      else $17::int
     end
   );

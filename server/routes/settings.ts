@@ -23,7 +23,7 @@ export const putSlaRoute = defineRoute({
   operationId: 'setSlaPolicy',
   summary: 'Change the due-date policy',
   description:
-    'Replaces the policy (every severity). Applies to findings detected from now on; with `apply_to_open: true` it also moves the due dates of open and in-progress findings that still have the previous policy’s date (or none), and answers how many moved in `open_findings_updated`. Dates a person set stay.',
+    'Replaces the policy (every severity). Applies to findings detected from now on; with `apply_to_open: true` it also moves the due dates of open and in-progress findings to the new policy, and answers how many moved in `open_findings_updated`. Dates a person set stay.',
   tags,
   access: { admin: true, bearerOnly: true },
   body: SlaPolicyChange,

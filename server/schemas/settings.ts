@@ -22,7 +22,7 @@ export type SlaPolicy = z.infer<typeof SlaPolicy>;
 export const SlaPolicyChange = SlaPolicy.extend({
   apply_to_open: z.boolean({ error: 'must be true or false' }).optional().meta({
     description:
-      '`true`: also move the due date of every `open` and `in_progress` finding whose date is still the previous policy’s (or that has none) to detection plus the new days; a date a person set stays. `false` or absent: the change applies to findings detected from now on',
+      '`true`: also move the due date of every `open` and `in_progress` finding to detection plus the new days for its severity, except dates a person set (`PATCH` with `due_date`). `false` or absent: the change applies to findings detected from now on',
   }),
 })
   .strict()

@@ -1264,7 +1264,7 @@ export interface paths {
         get: operations["getSlaPolicy"];
         /**
          * Change the due-date policy
-         * @description Replaces the policy (every severity). Applies to findings detected from now on; with `apply_to_open: true` it also moves the due dates of open and in-progress findings that still have the previous policy’s date (or none), and answers how many moved in `open_findings_updated`. Dates a person set stay.
+         * @description Replaces the policy (every severity). Applies to findings detected from now on; with `apply_to_open: true` it also moves the due dates of open and in-progress findings to the new policy, and answers how many moved in `open_findings_updated`. Dates a person set stay.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -3015,7 +3015,7 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
-            /** @description `true`: also move the due date of every `open` and `in_progress` finding whose date is still the previous policy’s (or that has none) to detection plus the new days; a date a person set stays. `false` or absent: the change applies to findings detected from now on */
+            /** @description `true`: also move the due date of every `open` and `in_progress` finding to detection plus the new days for its severity, except dates a person set (`PATCH` with `due_date`). `false` or absent: the change applies to findings detected from now on */
             apply_to_open?: boolean;
         };
         CiTrustPolicy: {

@@ -154,10 +154,24 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
       await expect.poll(() => sla.getByLabel('Critical (days)').inputValue()).toBe('7');
       await sla.getByLabel('Critical (days)').fill('3');
       await sla.getByRole('button', { name: 'Save SLA policy' }).click();
-      await sla.getByText('SLA policy saved').waitFor();
+      // Saving asks whether open findings take the new days too.
+      const ask = sla.getByRole('group', { name: 'Apply the SLA policy to open findings?' });
+      await ask.getByRole('button', { name: 'Save for new findings only' }).click();
+      await sla.getByText('SLA policy saved; it applies to findings detected from now on.').waitFor();
       expect(okBody(await api.call(getSlaRoute)).critical).toBe(3);
       expect(await seriousViolations(page)).toEqual([]);
-      okBody(await api.call(putSlaRoute, { body: { critical: 7, high: 30, medium: 90, low: 180 } }));
+
+      // Asked again, the answer "update open findings" moves the open critical's due date.
+      await sla.getByLabel('Critical (days)').fill('5');
+      await sla.getByRole('button', { name: 'Save SLA policy' }).click();
+      await ask.getByRole('button', { name: 'Save and update open findings' }).click();
+      await sla.getByText(/SLA policy saved; 1 open finding has a new due date\./).waitFor();
+      expect(await ask.count()).toBe(0);
+      okBody(
+        await api.call(putSlaRoute, {
+          body: { critical: 7, high: 30, medium: 90, low: 180, apply_to_open: true },
+        }),
+      );
 
       // The list: a Due column; "Overdue only" puts overdue=true in the URL.
       await page.goto('/findings');

@@ -69,7 +69,7 @@ describe('SLA due dates', () => {
     expect(after.due_date).toBe(mine);
   });
 
-  it('moves open findings’ due dates to a new policy with apply_to_open, keeping people’s dates and closed findings', async () => {
+  it('moves open findings’ due dates to a new policy with apply_to_open (after an earlier change too), keeping people’s dates and closed findings', async () => {
     const tenant = await factory.tenant(suite.app);
     const detectedAt = new Date('2026-11-01T10:00:00.000Z');
     const due = (days: number) => new Date(detectedAt.getTime() + days * DAY).toISOString();
@@ -93,6 +93,7 @@ describe('SLA due dates', () => {
     const medium = details.find((d) => d.severity === 'medium')!;
     const info = details.find((d) => d.severity === 'info')!;
     expect(critical.due_date).toBe(due(7)); // the default policy
+    const dueOf = async (id: string) => okBody(await tenant.api.call(getFindingRoute, finding(id))).due_date;
     const mine = '2027-02-01T00:00:00.000Z';
     okBody(await tenant.api.call(updateFindingRoute, { ...finding(personal!.id), body: { due_date: mine } }));
     okBody(
@@ -104,9 +105,10 @@ describe('SLA due dates', () => {
 
     // Without apply_to_open nothing existing moves, and the answer says nothing about it.
     const quiet = okBody(
-      await tenant.api.call(putSlaRoute, { body: { critical: 7, high: 30, medium: 90, low: 180 } }),
+      await tenant.api.call(putSlaRoute, { body: { critical: 3, high: 14, medium: 60, low: 120 } }),
     );
     expect(quiet).not.toHaveProperty('open_findings_updated');
+    expect(await dueOf(critical.id)).toBe(due(7));
 
     const changed = okBody(
       await tenant.api.call(putSlaRoute, {
@@ -114,7 +116,6 @@ describe('SLA due dates', () => {
       }),
     );
     expect(changed).toEqual({ critical: 2, high: 10, medium: 45, low: 100, open_findings_updated: 2 });
-    const dueOf = async (id: string) => okBody(await tenant.api.call(getFindingRoute, finding(id))).due_date;
     expect(await dueOf(critical.id)).toBe(due(2));
     expect(await dueOf(medium.id)).toBe(due(45)); // in progress counts as open
     expect(await dueOf(personal!.id)).toBe(mine); // a person's date stays

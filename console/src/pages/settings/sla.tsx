@@ -12,8 +12,9 @@ const LEVELS = ['critical', 'high', 'medium', 'low'] as const;
 
 /**
  * The SLA policy: days from detection to a new finding's due date, by severity. Everyone
- * sees it; an admin changes it (the API refuses anyone else). Informational findings get
- * no due date.
+ * sees it; an admin changes it (the API refuses anyone else), and is asked on saving
+ * whether open findings take the new days too (`apply_to_open`). Informational findings
+ * get no due date.
  */
 export function Sla() {
   const api = useApi(apiClientRef);
@@ -35,13 +36,23 @@ export function Sla() {
     }
   }, [policy.data]);
 
+  const [asking, setAsking] = useState(false);
+
+  // Saving asks first whether open findings take the new days too (apply_to_open).
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (draft) setAsking(true);
+  };
+  const save = (applyToOpen: boolean) => {
     if (!draft) return;
-    const body = Object.fromEntries(LEVELS.map((l) => [l, Number(draft[l])])) as Policy;
-    void action.act(api.PUT('/api/v1/settings/sla', { body }), () => {
+    setAsking(false);
+    const days = Object.fromEntries(LEVELS.map((l) => [l, Number(draft[l])])) as Policy;
+    const body = applyToOpen ? { ...days, apply_to_open: true } : days;
+    void action.act(api.PUT('/api/v1/settings/sla', { body }), (saved) => {
       void policy.reload();
-      return 'SLA policy saved; it applies to findings detected from now on.';
+      if (!applyToOpen) return 'SLA policy saved; it applies to findings detected from now on.';
+      const moved = saved.open_findings_updated ?? 0;
+      return `SLA policy saved; ${moved === 1 ? '1 open finding has' : `${moved} open findings have`} a new due date.`;
     });
   };
 
@@ -71,6 +82,25 @@ export function Sla() {
           ))}
           <button type="submit">Save SLA policy</button>
         </form>
+      )}
+      {asking && (
+        <div role="group" aria-label="Apply the SLA policy to open findings?" className="confirm">
+          <p>
+            Also move the due dates of open and in-progress findings to the new days? Dates a person set stay
+            as they are.
+          </p>
+          <div className="row">
+            <button type="button" onClick={() => save(true)}>
+              Save and update open findings
+            </button>
+            <button type="button" onClick={() => save(false)}>
+              Save for new findings only
+            </button>
+            <button type="button" className="link" onClick={() => setAsking(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
       )}
       {policy.data && !admin && (
         <ul>
