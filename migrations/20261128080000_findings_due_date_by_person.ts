@@ -6,6 +6,9 @@ import type { Knex } from 'knex';
  * (`apply_to_open`) moves only the dates that are still the policy's. Existing rows count as
  * a person's when their date is not detection plus the organization's days for their
  * severity (its policy, or the defaults 7/30/90/180 without one).
+ *
+ * Also an index for the list's `resolved_from`/`resolved_to` filters (docs/findings-search.md),
+ * which the overview's weekly "resolved" bars link with.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('findings', (t) => {
@@ -24,9 +27,11 @@ export async function up(knex: Knex): Promise<void> {
         from (select 1) as one
         left join sla_policies p on p.org_id = findings.org_id
       )`);
+  await knex.raw('create index findings_org_resolved_at_idx on findings (org_id, resolved_at)');
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop index if exists findings_org_resolved_at_idx');
   await knex.schema.alterTable('findings', (t) => {
     t.dropColumn('due_date_by_person');
   });

@@ -35,9 +35,13 @@ const actorOf = (principal: Principal): Actor => ({
   email: principal.user.email,
 });
 
-function checkDateRange(from: Date | undefined, to: Date | undefined) {
+function checkDateRange(
+  from: Date | undefined,
+  to: Date | undefined,
+  [fromName, toName]: readonly [string, string] = ['from_date', 'to_date'],
+) {
   if (from && to && to.getTime() <= from.getTime())
-    throw validationError('to_date', 'to_date must be after from_date');
+    throw validationError(toName, `${toName} must be after ${fromName}`);
 }
 
 /** The wire's search parameters as the findings filter takes them (`overdue=true`: overdue now). */
@@ -77,6 +81,7 @@ export const listFindingsRoute = defineRoute({
 function listFilterOf(query: Omit<ListFindingsQuery, 'page' | 'per_page'>) {
   const { overdue, kev, from_date, to_date, ...filter } = query;
   checkDateRange(from_date, to_date);
+  checkDateRange(filter.resolved_from, filter.resolved_to, ['resolved_from', 'resolved_to']);
   return { ...filter, ...searchFilter({ overdue, kev, from_date, to_date }) };
 }
 
@@ -140,6 +145,7 @@ export const exportFindingsRoute = defineRoute({
   },
   handler: async ({ query, principal, services, ctx }) => {
     checkDateRange(query.from_date, query.to_date);
+    checkDateRange(query.resolved_from, query.resolved_to, ['resolved_from', 'resolved_to']);
     const { format, from_date, to_date, overdue, kev, ...listFilters } = query;
     const { sort, order, ...rest } = listFilters;
     const filter = { ...rest, ...searchFilter({ overdue, kev, from_date, to_date }) };

@@ -3162,6 +3162,16 @@ export interface components {
                 filter: {
                     [key: string]: string;
                 };
+                /**
+                 * @description The findings resolved in the week that are still resolved (what `resolved` counts)
+                 * @example {
+                 *       "status": "open",
+                 *       "severity": "critical"
+                 *     }
+                 */
+                resolved_filter: {
+                    [key: string]: string;
+                };
             }[];
             /** @description Open findings by days since first detection */
             open_by_age: {
@@ -4298,7 +4308,8 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 severity?: components["schemas"]["FindingSeverity"];
-                status?: components["schemas"]["FindingStatus"];
+                /** @description A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts */
+                status?: string;
                 /** @description Findings observed by this scan */
                 scan_id?: string;
                 /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
@@ -4326,6 +4337,10 @@ export interface operations {
                 from_date?: string;
                 /** @description Detected before (exclusive) */
                 to_date?: string;
+                /** @description Resolved at or after (inclusive) */
+                resolved_from?: string;
+                /** @description Resolved before (exclusive) */
+                resolved_to?: string;
             };
             header?: never;
             path?: never;
@@ -4499,7 +4514,8 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 severity?: components["schemas"]["FindingSeverity"];
-                status?: components["schemas"]["FindingStatus"];
+                /** @description A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts */
+                status?: string;
                 /** @description Findings observed by this scan */
                 scan_id?: string;
                 /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
@@ -4523,6 +4539,10 @@ export interface operations {
                 from_date?: string;
                 /** @description Detected before (exclusive) */
                 to_date?: string;
+                /** @description Resolved at or after (inclusive) */
+                resolved_from?: string;
+                /** @description Resolved before (exclusive) */
+                resolved_to?: string;
                 /** @description `asset`: by the host the finding is on (key null: no asset yet); `cve`: by each CVE id (a finding with two is in both groups, one with none in no group); `check`: by check (`template_id`) */
                 by: "asset" | "cve" | "check";
             };
@@ -4609,7 +4629,8 @@ export interface operations {
             query?: {
                 format?: "csv" | "json" | "pdf";
                 severity?: components["schemas"]["FindingSeverity"];
-                status?: components["schemas"]["FindingStatus"];
+                /** @description A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts */
+                status?: string;
                 /** @description Findings observed by this scan */
                 scan_id?: string;
                 /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
@@ -4637,6 +4658,10 @@ export interface operations {
                 from_date?: string;
                 /** @description Detected before (exclusive) */
                 to_date?: string;
+                /** @description Resolved at or after (inclusive) */
+                resolved_from?: string;
+                /** @description Resolved before (exclusive) */
+                resolved_to?: string;
             };
             header?: never;
             path?: never;

@@ -91,7 +91,7 @@ function OverviewCards({ o }: { o: Overview }) {
             created: w.new,
             resolved: w.resolved,
             createdHref: findingsHref(w.filter),
-            resolvedHref: findingsHref({ status: 'resolved' }),
+            resolvedHref: findingsHref(w.resolved_filter),
           }))}
         />
       </Card>
