@@ -9,7 +9,9 @@ import { getFindingDetail, listFindings } from '../findings/listing.ts';
 import { groupFindings } from '../findings/groups.ts';
 import { findingStats, findingTotals } from '../findings/stats.ts';
 import { addComment, bulkUpdateStatus, updateFinding, type Actor } from '../findings/triage.ts';
+import { assigneeSuggestionsOf } from '../identity/people.ts';
 import {
+  AssigneeSuggestions,
   BulkUpdateBody,
   BulkUpdateResult,
   CreateCommentBody,
@@ -53,6 +55,21 @@ function searchFilter(q: { overdue?: string; kev?: string; from_date?: Date; to_
     ...(q.to_date ? { to: q.to_date } : {}),
   };
 }
+
+export const assigneeSuggestionsRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/findings/assignees',
+  operationId: 'listAssigneeSuggestions',
+  summary: 'People to suggest as an assignee',
+  description:
+    'The e-mail of every enabled user of the caller’s organization (oldest first, at most 500), for the console to suggest as a finding’s `assignee`. Only suggestions: `PATCH` takes any address.',
+  tags,
+  access: { permission: 'read:findings' },
+  responses: { 200: { description: 'The suggestions', schema: AssigneeSuggestions } },
+  handler: async ({ principal, services }) => ({
+    body: { items: await assigneeSuggestionsOf(services.db, principal.org.id) },
+  }),
+});
 
 export const listFindingsRoute = defineRoute({
   method: 'get',
@@ -253,6 +270,7 @@ export const findingRoutes: AnyRoute[] = [
   listFindingsRoute,
   findingStatsRoute,
   groupFindingsRoute,
+  assigneeSuggestionsRoute,
   exportFindingsRoute,
   bulkUpdateFindingsRoute,
   getFindingRoute,

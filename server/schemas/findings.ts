@@ -489,3 +489,12 @@ export const FindingGroupList = z
   })
   .meta({ id: 'FindingGroupList' });
 export type FindingGroupList = z.infer<typeof FindingGroupList>;
+
+/** GET /findings/assignees: the organization's people, to suggest as a finding's assignee. */
+export const AssigneeSuggestions = z
+  .object({
+    items: z.array(
+      z.object({ email: z.string().meta({ example: 'ada@example.com' }) }).meta({ id: 'AssigneeSuggestion' }),
+    ),
+  })
+  .meta({ id: 'AssigneeSuggestions' });

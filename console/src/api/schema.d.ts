@@ -298,6 +298,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/findings/assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People to suggest as an assignee
+         * @description The e-mail of every enabled user of the caller’s organization (oldest first, at most 500), for the console to suggest as a finding’s `assignee`. Only suggestions: `PATCH` takes any address.
+         *
+         *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
+         */
+        get: operations["listAssigneeSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/findings/export": {
         parameters: {
             query?: never;
@@ -2046,6 +2070,13 @@ export interface components {
                 low: number;
                 info: number;
             };
+        };
+        AssigneeSuggestions: {
+            items: components["schemas"]["AssigneeSuggestion"][];
+        };
+        AssigneeSuggestion: {
+            /** @example ada@example.com */
+            email: string;
         };
         FindingDetail: {
             /** @example finding_3k9x0c2m4q8w1e5r7t6y2u0i */
@@ -4587,6 +4618,75 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAssigneeSuggestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssigneeSuggestions"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
