@@ -39186,7 +39186,12 @@ var TargetFilter = Trimmed(253).refine((value) => !value.includes("/") || parseC
 });
 var findingFilters = {
   severity: FindingSeverity.optional(),
-  status: FindingStatus.optional(),
+  status: schemas_string().regex(new RegExp(`^(${FINDING_STATUSES.join("|")})(,(${FINDING_STATUSES.join("|")}))*$`), {
+    error: `must be a status (${FINDING_STATUSES.join(", ")}) or several, separated by commas`
+  }).optional().meta({
+    description: "A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset\u2019s `open_findings` counts",
+    example: "open"
+  }),
   scan_id: Trimmed(100).optional().meta({ description: "Findings observed by this scan" }),
   target: TargetFilter.optional(),
   asset_id: Trimmed(100).optional().meta({
@@ -39218,20 +39223,26 @@ var searchFilters = {
   }),
   assignee: Trimmed(254).optional().meta({ description: "Assigned to this address, ignoring case" })
 };
+var resolvedDates = {
+  resolved_from: DateParam.optional().meta({ description: "Resolved at or after (inclusive)" }),
+  resolved_to: DateParam.optional().meta({ description: "Resolved before (exclusive)" })
+};
 var ListFindingsQuery = object({
   page: Page,
   per_page: PerPage,
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
-  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" }),
+  ...resolvedDates
 });
 var ExportFindingsQuery = object({
   format: schemas_enum(EXPORT_FORMATS).default("csv"),
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
-  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" }),
+  ...resolvedDates
 });
 var FindingStatsQuery = object({
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
@@ -39314,6 +39325,11 @@ var FindingGroupList = object({
   per_page: schemas_number().int(),
   pages: schemas_number().int()
 }).meta({ id: "FindingGroupList" });
+var AssigneeSuggestions = object({
+  items: array(
+    object({ email: schemas_string().meta({ example: "ada@example.com" }) }).meta({ id: "AssigneeSuggestion" })
+  )
+}).meta({ id: "AssigneeSuggestions" });
 
 //# sourceMappingURL=findings.js.map
 
