@@ -38933,10 +38933,10 @@ function strictWholeNumber(schema) {
 var MAX_PAGE = 1e6;
 var Page = strictWholeNumber(
   schemas_number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(MAX_PAGE, { error: `must be at most ${MAX_PAGE}` })
-).default(1).meta({ description: "Page number, from 1; a page past the end answers empty `items`" });
+).default(1);
 var PerPage = strictWholeNumber(
   schemas_number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" })
-).default(20).meta({ description: "Items per page, 1-100" });
+).default(20);
 var PaginationQuery = object({ page: Page, per_page: PerPage });
 function paginated(item, id) {
   return object({
@@ -39185,8 +39185,13 @@ var TargetFilter = Trimmed(253).refine((value) => !value.includes("/") || parseC
   example: "127.0.0.0/24"
 });
 var findingFilters = {
-  severity: FindingSeverity.optional().meta({ description: "Only findings of this severity" }),
-  status: FindingStatus.optional().meta({ description: "Only findings in this state" }),
+  severity: FindingSeverity.optional(),
+  status: schemas_string().regex(new RegExp(`^(${FINDING_STATUSES.join("|")})(,(${FINDING_STATUSES.join("|")}))*$`), {
+    error: `must be a status (${FINDING_STATUSES.join(", ")}) or several, separated by commas`
+  }).optional().meta({
+    description: "A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset\u2019s `open_findings` counts",
+    example: "open"
+  }),
   scan_id: Trimmed(100).optional().meta({ description: "Findings observed by this scan" }),
   target: TargetFilter.optional(),
   asset_id: Trimmed(100).optional().meta({
@@ -39195,9 +39200,7 @@ var findingFilters = {
   template_id: Trimmed(200).optional().meta({
     description: "Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them"
   }),
-  tool: Trimmed(100).optional().meta({
-    description: "Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, \u2026)"
-  }),
+  tool: Trimmed(100).optional(),
   cve: Trimmed(50).regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: "must be a CVE id (CVE-YYYY-NNNN\u2026)" }).optional().meta({
     description: "Findings whose cve_ids contain this id (any case); anything else is a 422",
     example: "CVE-2021-44228"
@@ -39220,20 +39223,26 @@ var searchFilters = {
   }),
   assignee: Trimmed(254).optional().meta({ description: "Assigned to this address, ignoring case" })
 };
+var resolvedDates = {
+  resolved_from: DateParam.optional().meta({ description: "Resolved at or after (inclusive)" }),
+  resolved_to: DateParam.optional().meta({ description: "Resolved before (exclusive)" })
+};
 var ListFindingsQuery = object({
   page: Page,
   per_page: PerPage,
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
-  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" }),
+  ...resolvedDates
 });
 var ExportFindingsQuery = object({
-  format: schemas_enum(EXPORT_FORMATS).default("csv").meta({ description: "The file format; default `csv`" }),
+  format: schemas_enum(EXPORT_FORMATS).default("csv"),
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
-  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" }),
+  ...resolvedDates
 });
 var FindingStatsQuery = object({
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
@@ -39316,6 +39325,11 @@ var FindingGroupList = object({
   per_page: schemas_number().int(),
   pages: schemas_number().int()
 }).meta({ id: "FindingGroupList" });
+var AssigneeSuggestions = object({
+  items: array(
+    object({ email: schemas_string().meta({ example: "ada@example.com" }) }).meta({ id: "AssigneeSuggestion" })
+  )
+}).meta({ id: "AssigneeSuggestions" });
 
 //# sourceMappingURL=findings.js.map
 
@@ -39458,7 +39472,7 @@ var ScanStatusFilter = schemas_enum(["pending", "running", "completed", "failed"
   error: "must be pending, running, completed, failed or cancelled"
 });
 var ListScansQuery = PaginationQuery.extend({
-  status: ScanStatusFilter.optional().meta({ description: "Only scans in this state" }),
+  status: ScanStatusFilter.optional(),
   target: schemas_string().trim().min(1).max(253).optional().meta({ description: "Exact target, ignoring case" }),
   from_date: DateParam.optional().meta({ description: "Scans created at or after this instant" }),
   to_date: DateParam.optional().meta({ description: "Scans created before this instant" })
@@ -39475,8 +39489,8 @@ var FindingChange = schemas_enum(FINDING_CHANGES, { error: "must be new, reopene
   description: "`new`: this scan detected the finding for the first time; `reopened`: it detected again a finding that was resolved; `unchanged`: the finding was already known and not resolved"
 });
 var ScanFindingsQuery = PaginationQuery.extend({
-  severity: scans_FindingSeverity.optional().meta({ description: "Only findings of this severity" }),
-  status: scans_FindingStatus.optional().meta({ description: "Only findings in this state" }),
+  severity: scans_FindingSeverity.optional(),
+  status: scans_FindingStatus.optional(),
   change: FindingChange.optional()
 });
 var ScanFinding = object({
@@ -39644,10 +39658,15 @@ function parseInputs(getInput, context, options = {}) {
         problems.push(`\`mode\` is "${modeRaw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`);
     }
     const local = mode === 'local';
-    // A local scan records its result on the service only when one is named.
-    const serviceNamed = !local ||
-        ['api-url', 'api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
-        read('auth').toLowerCase() === 'oidc';
+    // A local scan records its result on the service only when one is named (api-url). Credentials
+    // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
+    const serviceNamed = !local || read('api-url') !== '';
+    if (local &&
+        !serviceNamed &&
+        (['api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
+            read('auth').toLowerCase() === 'oidc')) {
+        warnings.push('credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.');
+    }
     const apiUrl = serviceNamed ? parseApiUrl(read('api-url'), problems, warnings) : undefined;
     const auth = serviceNamed
         ? parseAuth({
@@ -40664,11 +40683,34 @@ const FIELD_INPUTS = {
     credential_checks: 'credential-checks',
     'Idempotency-Key': 'idempotency-key',
 };
+/** What to check when the answer is not the Scanward API's at all. */
+const NOT_SCANWARD_HINT = 'Check api-url (SCANWARD_API_URL): it should be the address of the Scanward service itself, not a web page or a proxy in front of it';
+/**
+ * A body that is not Scanward's JSON (a web server's page, a proxy's error), described in one
+ * line without its markup: an HTML page by its `<title>`, any other text by its first 120
+ * characters with line breaks folded.
+ */
+function describeForeignBody(text, contentType) {
+    const html = /html/i.test(contentType ?? '') || /^\s*</.test(text);
+    if (html) {
+        // Its title, or else its first words: the markup, scripts and styles left out.
+        const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+        const words = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>?/g, ' '))
+            .replace(/\s+/g, ' ')
+            .trim();
+        const shown = words.length > 80 ? `${words.slice(0, 80)}…` : words;
+        return `an HTML page${shown ? ` ("${shown}")` : ''}, not the Scanward API`;
+    }
+    const line = text.replace(/\s+/g, ' ').trim();
+    if (!line)
+        return 'an empty answer, not the Scanward API';
+    return `"${line.length > 120 ? `${line.slice(0, 120)}…` : line}", not the Scanward API`;
+}
 /** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
 async function scanwardError(res, what) {
     const text = await res.text().catch(() => '');
     let code = `HTTP_${res.status}`;
-    let detail = text.slice(0, 300).trim() || res.statusText || 'no details';
+    let detail;
     let field;
     try {
         const body = JSON.parse(text);
@@ -40680,8 +40722,15 @@ async function scanwardError(res, what) {
             field = body.field;
     }
     catch {
-        // Not JSON: a proxy or another service answered; keep the text.
+        // Not JSON: a proxy or another service answered; described below, never printed raw.
     }
+    if (code === `HTTP_${res.status}`) {
+        // Not the Scanward error shape: say what answered instead of printing its page.
+        detail = `the answer is ${describeForeignBody(text, res.headers.get('content-type'))}`;
+        const hint = res.status >= 500 ? `${NOT_SCANWARD_HINT}, or try again later` : NOT_SCANWARD_HINT;
+        return new errors/* ApiError */.hD('Scanward', res.status, code, `could not ${what}: ${detail}`, undefined, hint);
+    }
+    detail = (detail ?? res.statusText) || 'no details';
     let hint = HINTS[code];
     const input = field ? FIELD_INPUTS[field.split('.')[0]] : undefined;
     if (code === 'VALIDATION_ERROR' && input) {
@@ -40794,6 +40843,7 @@ const CiTokenBody = object({
 });
 
 ;// CONCATENATED MODULE: ./action/service/client.ts
+
 
 
 
@@ -40941,7 +40991,15 @@ class ScanwardClient {
         const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
         if (!res.ok)
             throw await scanwardError(res, options.what);
-        const json = await res.json().catch(() => undefined);
+        const text = await res.text();
+        let json;
+        try {
+            json = JSON.parse(text);
+        }
+        catch {
+            // Another web server answered (a page at api-url): the user's to fix, in one line.
+            throw new errors/* ConfigurationError */.j1(`Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(text, res.headers.get('content-type'))}. ${NOT_SCANWARD_HINT}.`);
+        }
         const parsed = schema.safeParse(json);
         if (!parsed.success) {
             throw new Error(`Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
@@ -41673,13 +41731,17 @@ async function cancelQuietly(log, client, scanId) {
         log.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
-/** The scan in the API, its PDF report (the findings export filtered to the scan), and a finding. */
+/**
+ * The scan's and a finding's pages in the console (served by the service at its own address:
+ * `/scans/:id`, `/findings/:id`, console/src/routes.tsx), and the scan's PDF report (the
+ * findings export filtered to the scan).
+ */
 function serviceLinks(apiUrl, scanId) {
     const id = encodeURIComponent(scanId);
     return {
-        scanUrl: `${apiUrl}/api/v1/scans/${id}`,
+        scanUrl: `${apiUrl}/scans/${id}`,
         reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
-        findingUrl: (findingId) => `${apiUrl}/api/v1/findings/${encodeURIComponent(findingId)}`,
+        findingUrl: (findingId) => `${apiUrl}/findings/${encodeURIComponent(findingId)}`,
     };
 }
 

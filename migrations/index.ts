@@ -13,6 +13,7 @@ import * as riskAcceptance from './20261125222000_risk_acceptance.ts';
 import * as historyNotes from './20261126060000_history_notes.ts';
 import * as triagePolicyAuditTarget from './20261128030000_triage_policy_audit_target.ts';
 import * as scanWebOptions from './20261128050000_scan_web_options.ts';
+import * as dueDateByPerson from './20261128080000_findings_due_date_by_person.ts';
 import * as slaPolicies from './20261125230500_sla_policies.ts';
 import * as ciTrustPolicies from './20261126010000_ci_trust_policies.ts';
 import * as passwordLoginSwitch from './20261126020000_password_login_switch.ts';
@@ -48,6 +49,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261126060000_history_notes', historyNotes],
   ['20261128030000_triage_policy_audit_target', triagePolicyAuditTarget],
   ['20261128050000_scan_web_options', scanWebOptions],
+  ['20261128080000_findings_due_date_by_person', dueDateByPerson],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -50,7 +50,8 @@ cancelled or timed out, or the service could not be reached).
 Every option can also be set as an environment variable: --fail-on high is
 SCANWARD_FAIL_ON=high. Flags win.
 
-  --api-url URL                Scanward service address        (SCANWARD_API_URL, required)
+  --api-url URL                Scanward service address        (SCANWARD_API_URL; required
+                               except with --local)
   --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
   --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
   --id-token-env VAR           sign in with the CI's OpenID ID token in the

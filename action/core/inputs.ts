@@ -115,11 +115,19 @@ export function parseInputs(
     );
   }
   const local = mode === 'local';
-  // A local scan records its result on the service only when one is named.
-  const serviceNamed =
-    !local ||
-    ['api-url', 'api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
-    read('auth').toLowerCase() === 'oidc';
+  // A local scan records its result on the service only when one is named (api-url). Credentials
+  // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
+  const serviceNamed = !local || read('api-url') !== '';
+  if (
+    local &&
+    !serviceNamed &&
+    (['api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
+      read('auth').toLowerCase() === 'oidc')
+  ) {
+    warnings.push(
+      'credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.',
+    );
+  }
   const apiUrl = serviceNamed ? parseApiUrl(read('api-url'), problems, warnings) : undefined;
   const auth = serviceNamed
     ? parseAuth(

@@ -53,11 +53,38 @@ function inputOf(field: string): string | undefined {
   return undefined;
 }
 
+/** What to check when the answer is not the Scanward API's at all. */
+export const NOT_SCANWARD_HINT =
+  'Check api-url (SCANWARD_API_URL): it should be the address of the Scanward service itself, not a web page or a proxy in front of it';
+
+/**
+ * A body that is not Scanward's JSON (a web server's page, a proxy's error), described in one
+ * line without its markup: an HTML page by its `<title>`, any other text by its first 120
+ * characters with line breaks folded.
+ */
+export function describeForeignBody(text: string, contentType: string | null): string {
+  const html = /html/i.test(contentType ?? '') || /^\s*</.test(text);
+  if (html) {
+    // Its title, or else its first words: the markup, scripts and styles left out.
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+    const words = (
+      title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>?/g, ' ')
+    )
+      .replace(/\s+/g, ' ')
+      .trim();
+    const shown = words.length > 80 ? `${words.slice(0, 80)}…` : words;
+    return `an HTML page${shown ? ` ("${shown}")` : ''}, not the Scanward API`;
+  }
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (!line) return 'an empty answer, not the Scanward API';
+  return `"${line.length > 120 ? `${line.slice(0, 120)}…` : line}", not the Scanward API`;
+}
+
 /** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
 export async function scanwardError(res: Response, what: string): Promise<ApiError> {
   const text = await res.text().catch(() => '');
   let code = `HTTP_${res.status}`;
-  let detail = text.slice(0, 300).trim() || res.statusText || 'no details';
+  let detail: string | undefined;
   let field: string | undefined;
   try {
     const body = JSON.parse(text) as { detail?: unknown; error_code?: unknown; field?: unknown };
@@ -65,8 +92,15 @@ export async function scanwardError(res: Response, what: string): Promise<ApiErr
     if (typeof body.detail === 'string') detail = body.detail;
     if (typeof body.field === 'string') field = body.field;
   } catch {
-    // Not JSON: a proxy or another service answered; keep the text.
+    // Not JSON: a proxy or another service answered; described below, never printed raw.
   }
+  if (code === `HTTP_${res.status}`) {
+    // Not the Scanward error shape: say what answered instead of printing its page.
+    detail = `the answer is ${describeForeignBody(text, res.headers.get('content-type'))}`;
+    const hint = res.status >= 500 ? `${NOT_SCANWARD_HINT}, or try again later` : NOT_SCANWARD_HINT;
+    return new ApiError('Scanward', res.status, code, `could not ${what}: ${detail}`, undefined, hint);
+  }
+  detail = (detail ?? res.statusText) || 'no details';
   let hint = HINTS[code];
   const input = field ? inputOf(field) : undefined;
   if (code === 'VALIDATION_ERROR' && input) {

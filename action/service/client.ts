@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { WebTestingOptions } from '../../server/schemas/web-testing.ts';
 import { scanwardError } from './api-errors.ts';
+import { ConfigurationError } from '../core/errors.ts';
+import { NOT_SCANWARD_HINT, describeForeignBody, scanwardError } from './api-errors.ts';
 import type { Credentials } from './credentials.ts';
 import { requestWithRetry, type HttpDeps } from './http.ts';
 import {
@@ -225,7 +227,19 @@ export class ScanwardClient {
       options.deadline,
     );
     if (!res.ok) throw await scanwardError(res, options.what);
-    const json: unknown = await res.json().catch(() => undefined);
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // Another web server answered (a page at api-url): the user's to fix, in one line.
+      throw new ConfigurationError(
+        `Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(
+          text,
+          res.headers.get('content-type'),
+        )}. ${NOT_SCANWARD_HINT}.`,
+      );
+    }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       throw new Error(

@@ -284,12 +284,16 @@ async function cancelQuietly(log: Log, client: ScanwardClient, scanId: string): 
   }
 }
 
-/** The scan in the API, its PDF report (the findings export filtered to the scan), and a finding. */
+/**
+ * The scan's and a finding's pages in the console (served by the service at its own address:
+ * `/scans/:id`, `/findings/:id`, console/src/routes.tsx), and the scan's PDF report (the
+ * findings export filtered to the scan).
+ */
 export function serviceLinks(apiUrl: string, scanId: string): ScanLinks {
   const id = encodeURIComponent(scanId);
   return {
-    scanUrl: `${apiUrl}/api/v1/scans/${id}`,
+    scanUrl: `${apiUrl}/scans/${id}`,
     reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
-    findingUrl: (findingId) => `${apiUrl}/api/v1/findings/${encodeURIComponent(findingId)}`,
+    findingUrl: (findingId) => `${apiUrl}/findings/${encodeURIComponent(findingId)}`,
   };
 }

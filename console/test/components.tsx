@@ -1,4 +1,6 @@
 import { useState, type ComponentType } from 'react';
+import type { Schemas } from '../src/api/contract';
+import { Assignment } from '../src/pages/finding-detail';
 import {
   DEFAULT_SCAN_OPTIONS,
   NOT_AUTHORIZED,
@@ -46,7 +48,26 @@ function AuditTrail() {
   return <AuditEvents changes="" />;
 }
 
+/** The finding page's assignment form over a finding nobody is assigned to yet. */
+function AssignmentForm() {
+  const [changes, setChanges] = useState(0);
+  return (
+    <>
+      <Assignment finding={UNASSIGNED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
+      <output data-testid="changes">{changes}</output>
+    </>
+  );
+}
+
+const UNASSIGNED_FINDING = {
+  id: 'finding_harness000000000000000',
+  assignee: null,
+  priority: null,
+  due_date: null,
+} as unknown as Schemas['FindingDetail'];
+
 export const COMPONENTS: Record<string, ComponentType> = {
   'scan-options': ScanOptionsForm,
   'audit-events': AuditTrail,
+  assignment: AssignmentForm,
 };

@@ -52,7 +52,13 @@ export interface ExportOptions {
 
 export const EXPORT_BATCH_SIZE = 1000;
 
-const LIST_EXPORT_COLUMNS = [...LIST_COLUMNS, 'description', ...ACCEPTANCE_COLUMNS] as const;
+const LIST_EXPORT_COLUMNS = [
+  ...LIST_COLUMNS,
+  'description',
+  ...ACCEPTANCE_COLUMNS,
+  'assignee',
+  'priority',
+] as const;
 
 /** CSV columns computed from the list fields: `first_seen_at` is `detected_at`, `overdue` from `due_date` and `status`. */
 const COMPUTED_COLUMNS: readonly string[] = ['first_seen_at', 'overdue'];
@@ -147,6 +153,13 @@ function withDiscussion(finding: ExportFinding, row: ExportSourceRow, discussion
   return finding;
 }
 
+/** The triage fields the CSV and the PDF show (the JSON export has them from {@link withDiscussion}). */
+function withTriage(finding: ExportFinding, row: ExportSourceRow): ExportFinding {
+  finding.assignee = row.assignee ?? null;
+  finding.priority = row.priority ?? null;
+  return finding;
+}
+
 async function* readFindings(
   db: Db,
   orgId: string,
@@ -188,7 +201,7 @@ async function* readFindings(
         const row = rows[i]!;
         rows[i] = undefined; // a rendered row can be collected before the batch ends
         const finding = exportFinding(row);
-        yield discussion ? withDiscussion(finding, row, discussion) : finding;
+        yield discussion ? withDiscussion(finding, row, discussion) : withTriage(finding, row);
       }
       if (more && !prefetch) pending = fetchAfter(last);
     }

@@ -67,7 +67,8 @@ declare module 'knex/types/tables.js' {
 
 export interface FindingFilter {
   severity?: FindingSeverity | undefined;
-  status?: FindingStatus | undefined;
+  /** One status, or several separated by commas (`open,in_progress`). */
+  status?: FindingStatus | string | undefined;
   /** Findings the scan observed (finding_observations), not only those it owns. */
   scan_id?: string | undefined;
   /** A CIDR range, or a host and the hosts it begins up to a dot, ignoring case ({@link applyTarget}). */
@@ -79,6 +80,10 @@ export interface FindingFilter {
   from?: Date | undefined;
   /** detected_at < to (exclusive). */
   to?: Date | undefined;
+  /** resolved_at ≥ resolved_from (inclusive). */
+  resolved_from?: Date | undefined;
+  /** resolved_at < resolved_to (exclusive). */
+  resolved_to?: Date | undefined;
   /** Overdue at this instant: due_date before it, still open or in progress. */
   overdue_at?: Date | undefined;
   /** Free text, matched as a substring without case over title, component, target, CVE ids and description. */
@@ -131,12 +136,14 @@ function applyTarget(query: Knex.QueryBuilder, target: string): void {
 export function applyFilter<Q extends Knex.QueryBuilder>(query: Q, orgId: string, filter: FindingFilter): Q {
   query.where('findings.org_id', orgId);
   if (filter.severity) query.where('findings.severity_rank', severityRank(filter.severity));
-  if (filter.status) query.where('findings.status', filter.status);
+  if (filter.status) query.whereIn('findings.status', filter.status.split(','));
   if (filter.tool) query.where('findings.tool', filter.tool);
   if (filter.target) applyTarget(query, filter.target);
   if (filter.cve) query.whereRaw('findings.cve_ids @> array[?]::text[]', [filter.cve.toUpperCase()]);
   if (filter.from) query.where('findings.detected_at', '>=', filter.from);
   if (filter.to) query.where('findings.detected_at', '<', filter.to);
+  if (filter.resolved_from) query.where('findings.resolved_at', '>=', filter.resolved_from);
+  if (filter.resolved_to) query.where('findings.resolved_at', '<', filter.resolved_to);
   if (filter.q) query.whereRaw(`${SEARCH_TEXT} like lower(?)`, [containing(filter.q)]);
   if (filter.kev !== undefined) query.where('findings.kev', filter.kev);
   if (filter.template_id) query.where('findings.template_id', filter.template_id);

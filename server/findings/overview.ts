@@ -80,6 +80,11 @@ export async function findingsOverview(db: Db, orgId: string, now = new Date()):
         new: w?.detected ?? 0,
         resolved: w?.resolved ?? 0,
         filter: { from_date: start.toISOString(), to_date: end.toISOString() },
+        resolved_filter: {
+          status: 'resolved',
+          resolved_from: start.toISOString(),
+          resolved_to: end.toISOString(),
+        },
       };
     }),
     open_by_age: AGE_BUCKETS.map((b, i) => {

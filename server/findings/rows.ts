@@ -52,6 +52,8 @@ export interface FindingRow {
   assignee: string | null;
   priority: FindingPriority | null;
   due_date: Date | null;
+  /** A person set `due_date` (PATCH); an SLA change applied to open findings leaves it. */
+  due_date_by_person?: boolean;
   notes: string | null;
   /** Why the finding is `accepted` or `false_positive` (docs/finding-lifecycle.md); null otherwise. */
   justification: string | null;

@@ -57,7 +57,10 @@ export async function updateFinding(
     const values: Partial<FindingRow> = { updated_at: now, ...acceptanceOf(change, actor, now) };
     if (change.assignee !== undefined) values.assignee = change.assignee;
     if (change.priority !== undefined) values.priority = change.priority;
-    if (change.due_date !== undefined) values.due_date = change.due_date ? new Date(change.due_date) : null;
+    if (change.due_date !== undefined) {
+      values.due_date = change.due_date ? new Date(change.due_date) : null;
+      values.due_date_by_person = true; // an SLA change applied to open findings leaves it (sla.ts)
+    }
     if (change.notes !== undefined) values.notes = change.notes;
     if (change.status !== undefined && change.status !== current.status) {
       values.status = change.status;

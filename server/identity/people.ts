@@ -67,6 +67,18 @@ export async function listPeopleOf(
   return pageOf(rows.map(present), total, page, perPage);
 }
 
+/** Most people an organization's assignee suggestions list. */
+export const ASSIGNEE_SUGGESTIONS = 500;
+
+/**
+ * The organization's people a finding may be assigned to, as suggestions: the e-mail of
+ * every user who is not disabled, oldest account first (at most ASSIGNEE_SUGGESTIONS).
+ */
+export async function assigneeSuggestionsOf(db: Db, orgId: string): Promise<{ email: string }[]> {
+  const rows = await listPeople(db, orgId, { limit: ASSIGNEE_SUGGESTIONS, offset: 0 });
+  return rows.filter((row) => row.disabled_at === null).map((row) => ({ email: row.email }));
+}
+
 export async function getPerson(db: Db, orgId: string, userId: string): Promise<UserRecord> {
   const row = await findPerson(db, orgId, userId);
   if (!row) throw noUser();

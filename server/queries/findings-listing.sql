@@ -71,7 +71,7 @@ from
 where
   "findings"."org_id" = $1
   and "findings"."severity_rank" = $2
-  and "findings"."status" = $3
+  and "findings"."status" in ($3)
   and "findings"."tool" = $4
   and (
     lower(findings.target) = $5
@@ -242,7 +242,7 @@ from
 where
   "findings"."org_id" = $1
   and "findings"."severity_rank" = $2
-  and "findings"."status" = $3
+  and "findings"."status" in ($3)
   and "findings"."tool" = $4
   and (
     lower(findings.target) = $5

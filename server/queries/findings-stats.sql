@@ -186,7 +186,7 @@ from
   "findings"
 where
   "findings"."org_id" = $11
-  and "findings"."status" = $12
+  and "findings"."status" in ($12)
 limit
   $13;
 

@@ -37,3 +37,29 @@ set
   "updated_by" = excluded."updated_by"
 returning
   *;
+
+-- recomputeOpenDueDates
+update "findings"
+set
+  "due_date" = findings.detected_at + interval '1 hour' * 24 * (
+    case findings.severity
+      when 'critical' then $1::int
+      when 'high' then $2::int
+      when 'medium' then $3::int
+      else $4::int
+    end
+  ),
+  "updated_at" = $5
+where
+  "findings"."org_id" = $6
+  and "findings"."status" in ($7, $8)
+  and "findings"."severity" in ($9, $10, $11, $12)
+  and "findings"."due_date_by_person" = $13
+  and findings.due_date is distinct from findings.detected_at + interval '1 hour' * 24 * (
+    case findings.severity
+      when 'critical' then $14::int
+      when 'high' then $15::int
+      when 'medium' then $16::int
+      else $17::int
+    end
+  );

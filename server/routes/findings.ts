@@ -9,7 +9,9 @@ import { getFindingDetail, listFindings } from '../findings/listing.ts';
 import { groupFindings } from '../findings/groups.ts';
 import { findingStats, findingTotals } from '../findings/stats.ts';
 import { addComment, bulkUpdateStatus, updateFinding, type Actor } from '../findings/triage.ts';
+import { assigneeSuggestionsOf } from '../identity/people.ts';
 import {
+  AssigneeSuggestions,
   BulkUpdateBody,
   BulkUpdateResult,
   CreateCommentBody,
@@ -35,9 +37,13 @@ const actorOf = (principal: Principal): Actor => ({
   email: principal.user.email,
 });
 
-function checkDateRange(from: Date | undefined, to: Date | undefined) {
+function checkDateRange(
+  from: Date | undefined,
+  to: Date | undefined,
+  [fromName, toName]: readonly [string, string] = ['from_date', 'to_date'],
+) {
   if (from && to && to.getTime() <= from.getTime())
-    throw validationError('to_date', 'to_date must be after from_date');
+    throw validationError(toName, `${toName} must be after ${fromName}`);
 }
 
 /** The wire's search parameters as the findings filter takes them (`overdue=true`: overdue now). */
@@ -49,6 +55,21 @@ function searchFilter(q: { overdue?: string; kev?: string; from_date?: Date; to_
     ...(q.to_date ? { to: q.to_date } : {}),
   };
 }
+
+export const assigneeSuggestionsRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/findings/assignees',
+  operationId: 'listAssigneeSuggestions',
+  summary: 'People to suggest as an assignee',
+  description:
+    'The e-mail of every enabled user of the caller’s organization (oldest first, at most 500), for the console to suggest as a finding’s `assignee`. Only suggestions: `PATCH` takes any address.',
+  tags,
+  access: { permission: 'read:findings' },
+  responses: { 200: { description: 'The suggestions', schema: AssigneeSuggestions } },
+  handler: async ({ principal, services }) => ({
+    body: { items: await assigneeSuggestionsOf(services.db, principal.org.id) },
+  }),
+});
 
 export const listFindingsRoute = defineRoute({
   method: 'get',
@@ -77,6 +98,7 @@ export const listFindingsRoute = defineRoute({
 function listFilterOf(query: Omit<ListFindingsQuery, 'page' | 'per_page'>) {
   const { overdue, kev, from_date, to_date, ...filter } = query;
   checkDateRange(from_date, to_date);
+  checkDateRange(filter.resolved_from, filter.resolved_to, ['resolved_from', 'resolved_to']);
   return { ...filter, ...searchFilter({ overdue, kev, from_date, to_date }) };
 }
 
@@ -140,6 +162,7 @@ export const exportFindingsRoute = defineRoute({
   },
   handler: async ({ query, principal, services, ctx }) => {
     checkDateRange(query.from_date, query.to_date);
+    checkDateRange(query.resolved_from, query.resolved_to, ['resolved_from', 'resolved_to']);
     const { format, from_date, to_date, overdue, kev, ...listFilters } = query;
     const { sort, order, ...rest } = listFilters;
     const filter = { ...rest, ...searchFilter({ overdue, kev, from_date, to_date }) };
@@ -247,6 +270,7 @@ export const findingRoutes: AnyRoute[] = [
   listFindingsRoute,
   findingStatsRoute,
   groupFindingsRoute,
+  assigneeSuggestionsRoute,
   exportFindingsRoute,
   bulkUpdateFindingsRoute,
   getFindingRoute,

@@ -1,6 +1,6 @@
 import { setSlaPolicy, slaPolicyOf } from '../findings/sla.ts';
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
-import { SlaPolicy, SlaPolicyChange } from '../schemas/settings.ts';
+import { SlaPolicy, SlaPolicyChange, SlaPolicyChanged } from '../schemas/settings.ts';
 
 const tags = ['Findings'];
 
@@ -23,11 +23,11 @@ export const putSlaRoute = defineRoute({
   operationId: 'setSlaPolicy',
   summary: 'Change the triage policy',
   description:
-    'Replaces the days (every severity), and `require_justification` when given (absent: unchanged). Days apply to findings detected from now on; existing due dates stay as they are. Recorded in the audit trail (`settings.sla_changed`, each changed field `before → after`).',
+    'Replaces the days (every severity), and `require_justification` when given (absent: unchanged). Days apply to findings detected from now on; with `apply_to_open: true` they also move the due dates of open and in-progress findings, and the answer says how many moved in `open_findings_updated` (dates a person set stay). Recorded in the audit trail (`settings.sla_changed`, each changed field `before → after`).',
   tags,
   access: { admin: true, bearerOnly: true },
   body: SlaPolicyChange,
-  responses: { 200: { description: 'The policy now in force', schema: SlaPolicy } },
+  responses: { 200: { description: 'The policy now in force', schema: SlaPolicyChanged } },
   handler: async ({ body, principal, services }) => ({
     body: await setSlaPolicy(services.db, principal.org.id, body, {
       id: principal.user.id,

@@ -42,6 +42,8 @@ export type AddressRule =
       purpose: 'scan';
       /** SCANWARD_SCAN_ALLOW's ranges; undefined: public addresses only. */
       allow: readonly IpRange[] | undefined;
+      /** SCANWARD_SCAN_ALLOW's `public` entry: public addresses too, beside what it lists. */
+      allowPublic?: boolean;
       deny: readonly IpRange[];
       /** An allowed domain suffix vouches for the address (it still must not be denied or special). */
       byName: boolean;
@@ -111,7 +113,11 @@ function judge(range: IpRange, rule: AddressRule): AddressRefusal | undefined {
   if (rule.deny.some((d) => overlaps(d, range))) return 'denied';
   if (special && !namedExactly(range, rule.allow)) return special;
   if (rule.byName) return undefined;
-  if (rule.allow) return coveredBy(range, rule.allow) ? undefined : 'outside-scope';
+  if (rule.allow) {
+    return coveredBy(range, rule.allow) || (rule.allowPublic === true && isPublicRange(range))
+      ? undefined
+      : 'outside-scope';
+  }
   return isPublicRange(range) ? undefined : 'not-public';
 }
 

@@ -2,13 +2,14 @@ import { lookup } from 'node:dns/promises';
 import type { Config } from '../config.ts';
 import { AppError, validationError } from '../errors.ts';
 import { addressRange, coveredBy, parseAddress, rangeOf, type IpRange } from './ip-ranges.ts';
-import { addressRefusal } from './address-policy.ts';
+import { addressRefusal, refusalReason, type AddressRefusal } from './address-policy.ts';
 import { normalizeHostName, parseTarget, type CidrCeiling, type ParsedTarget } from './targets.ts';
 
 /**
  * The scan scope policy (decisions.md, "Running it"). Without
  * SCANWARD_SCAN_ALLOW only public addresses may be scanned; with it, exactly
- * the CIDRs and domain suffixes it lists, minus SCANWARD_SCAN_DENY. Link-local
+ * the CIDRs and domain suffixes it lists (its entry `public` meaning the public
+ * addresses, the default it replaces), minus SCANWARD_SCAN_DENY. Link-local
  * and cloud metadata addresses are refused unless SCANWARD_SCAN_ALLOW names
  * the exact address. Which address passes is decided once, in
  * address-policy.ts, shared with webhook receivers.
@@ -50,13 +51,25 @@ export interface ScopeRules {
 interface ParsedList {
   ranges: IpRange[];
   suffixes: string[];
+  /** The allow list's `public` entry: every public address, as without a list. */
+  public: boolean;
 }
+
+/** The allow list's entry that keeps the default (public addresses) next to what else it lists. */
+export const PUBLIC_ENTRY = 'public';
 
 /** Splits a configured list into address ranges and domain suffixes; throws on an entry that is neither. */
 function parseList(name: string, entries: readonly string[]): ParsedList {
-  const out: ParsedList = { ranges: [], suffixes: [] };
+  const out: ParsedList = { ranges: [], suffixes: [], public: false };
   for (const raw of entries) {
     const entry = raw.trim();
+    if (entry.toLowerCase() === PUBLIC_ENTRY) {
+      if (name !== 'SCANWARD_SCAN_ALLOW') {
+        throw new Error(`${name}: "${entry}" is only understood in SCANWARD_SCAN_ALLOW`);
+      }
+      out.public = true;
+      continue;
+    }
     const range = rangeOf(entry);
     if (range) {
       out.ranges.push(range);
@@ -114,14 +127,7 @@ export class ScopePolicy {
    * address carrying an IPv4 address judged as both.
    */
   rangeAllowed(range: IpRange, byName = false): boolean {
-    return (
-      addressRefusal(range, {
-        purpose: 'scan',
-        allow: this.allow?.ranges,
-        deny: this.deny.ranges,
-        byName,
-      }) === undefined
-    );
+    return this.refusal(range, byName) === undefined;
   }
 
   /** Whether a literal address may be scanned on its own merits (no name vouching for it). */
@@ -140,14 +146,16 @@ export class ScopePolicy {
     const target = typeof input === 'string' ? parseTarget(input, this.ceiling) : input;
     if (target.kind === 'ip') {
       if (!this.rangeAllowed(addressRange(target.address)!)) {
-        throw targetNotAllowed(`target ${target.address} is outside the scan scope${this.hint()}`);
+        throw targetNotAllowed(
+          `target ${target.address} is outside the scan scope${this.hint(addressRange(target.address))}`,
+        );
       }
       return { kind: 'ip', target: target.address, addresses: [target.address], allowedByName: false };
     }
     if (target.kind === 'cidr') {
       if (!this.rangeAllowed(target.range)) {
         throw targetNotAllowed(
-          `target range ${target.network} is not wholly inside the scan scope${this.hint()}`,
+          `target range ${target.network} is not wholly inside the scan scope${this.hint(target.range)}`,
         );
       }
       return {
@@ -166,15 +174,15 @@ export class ScopePolicy {
       throw targetNotAllowed(`target ${name} is excluded from the scan scope`);
     }
     const byName = this.allow !== undefined && matchesSuffix(name, this.allow.suffixes);
-    if (this.allow && !byName && this.allow.ranges.length === 0) {
+    if (this.allow && !byName && this.allow.ranges.length === 0 && !this.allow.public) {
       // Nothing it could resolve to would pass: refuse without asking DNS.
-      throw targetNotAllowed(`target ${name} is outside the scan scope`);
+      throw targetNotAllowed(`target ${name} is outside the scan scope${this.hint()}`);
     }
     const addresses = await this.resolveName(name);
     for (const address of addresses) {
       if (!this.rangeAllowed(addressRange(address)!, byName)) {
         throw targetNotAllowed(
-          `target ${name} resolves to ${address}, which is outside the scan scope${this.hint()}`,
+          `target ${name} resolves to ${address}, which is outside the scan scope${this.hint(addressRange(address))}`,
         );
       }
     }
@@ -215,8 +223,46 @@ export class ScopePolicy {
     }
   }
 
-  private hint(): string {
-    return this.allow ? '' : ' (only public addresses may be scanned unless SCANWARD_SCAN_ALLOW lists them)';
+  /** Why the policy refuses the range, decided by the one address policy (address-policy.ts). */
+  private refusal(range: IpRange, byName: boolean): AddressRefusal | undefined {
+    return addressRefusal(range, {
+      purpose: 'scan',
+      allow: this.allow?.ranges,
+      allowPublic: this.allow?.public ?? false,
+      deny: this.deny.ranges,
+      byName,
+    });
+  }
+
+  /**
+   * Names the policy in force and how to widen it (docs/scans.md). The operator's
+   * list itself is not repeated: it describes their networks to any caller.
+   */
+  private hint(range?: IpRange): string {
+    const refusal = range ? this.refusal(range, false) : undefined;
+    if (refusal === 'cloud-metadata' || refusal === 'link-local') {
+      return ` (${refusalReason(refusal)}: refused unless SCANWARD_SCAN_ALLOW names that exact address)`;
+    }
+    if (refusal === 'denied') return ' (SCANWARD_SCAN_DENY excludes it)';
+    if (!this.allow) {
+      return (
+        '. The policy in force is the default, public addresses only (SCANWARD_SCAN_ALLOW is unset); ' +
+        'to scan other addresses the operator sets SCANWARD_SCAN_ALLOW, which replaces the default, ' +
+        'so keep public targets with its `public` entry (SCANWARD_SCAN_ALLOW=public,10.0.0.0/8)'
+      );
+    }
+    if (this.allow.public) {
+      return (
+        '. The policy in force is SCANWARD_SCAN_ALLOW: public addresses plus what it lists; ' +
+        'the operator can add the target to SCANWARD_SCAN_ALLOW (or remove it from SCANWARD_SCAN_DENY)'
+      );
+    }
+    return (
+      '. The policy in force is SCANWARD_SCAN_ALLOW, which replaces the default (public addresses): ' +
+      'only what it lists may be scanned. To allow public targets, the operator adds `public` to ' +
+      'SCANWARD_SCAN_ALLOW (SCANWARD_SCAN_ALLOW=public,127.0.0.0/8,::1,localhost); other targets ' +
+      'are added to it as CIDRs, addresses or domain suffixes'
+    );
   }
 }
 

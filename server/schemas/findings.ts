@@ -273,7 +273,17 @@ export const TargetFilter = Trimmed(253)
 /** The filters shared by the list, the export and (in part) the statistics. */
 export const findingFilters = {
   severity: FindingSeverity.optional().meta({ description: 'Only findings of this severity' }),
-  status: FindingStatus.optional().meta({ description: 'Only findings in this state' }),
+  status: z
+    .string()
+    .regex(new RegExp(`^(${FINDING_STATUSES.join('|')})(,(${FINDING_STATUSES.join('|')}))*$`), {
+      error: `must be a status (${FINDING_STATUSES.join(', ')}) or several, separated by commas`,
+    })
+    .optional()
+    .meta({
+      description:
+        'A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts',
+      example: 'open',
+    }),
   scan_id: Trimmed(100).optional().meta({ description: 'Findings observed by this scan' }),
   target: TargetFilter.optional(),
   asset_id: Trimmed(100).optional().meta({
@@ -315,6 +325,12 @@ const searchFilters = {
   assignee: Trimmed(254).optional().meta({ description: 'Assigned to this address, ignoring case' }),
 };
 
+/** When a finding was resolved (`resolved_at`): the overview's weekly "resolved" bars link with them. */
+const resolvedDates = {
+  resolved_from: DateParam.optional().meta({ description: 'Resolved at or after (inclusive)' }),
+  resolved_to: DateParam.optional().meta({ description: 'Resolved before (exclusive)' }),
+};
+
 export const ListFindingsQuery = z.object({
   page: Page,
   per_page: PerPage,
@@ -322,6 +338,7 @@ export const ListFindingsQuery = z.object({
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
   to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
+  ...resolvedDates,
 });
 export type ListFindingsQuery = z.infer<typeof ListFindingsQuery>;
 
@@ -331,6 +348,7 @@ export const ExportFindingsQuery = z.object({
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: 'Detected at or after (inclusive)' }),
   to_date: DateParam.optional().meta({ description: 'Detected before (exclusive)' }),
+  ...resolvedDates,
 });
 export type ExportFindingsQuery = z.infer<typeof ExportFindingsQuery>;
 
@@ -473,3 +491,12 @@ export const FindingGroupList = z
   })
   .meta({ id: 'FindingGroupList' });
 export type FindingGroupList = z.infer<typeof FindingGroupList>;
+
+/** GET /findings/assignees: the organization's people, to suggest as a finding's assignee. */
+export const AssigneeSuggestions = z
+  .object({
+    items: z.array(
+      z.object({ email: z.string().meta({ example: 'ada@example.com' }) }).meta({ id: 'AssigneeSuggestion' }),
+    ),
+  })
+  .meta({ id: 'AssigneeSuggestions' });

@@ -50,6 +50,9 @@ export const Overview = z
           new: count.meta({ description: 'Findings first detected in the week' }),
           resolved: count.meta({ description: 'Findings resolved in the week that are still resolved' }),
           filter: Filter.meta({ description: 'The findings detected in the week' }),
+          resolved_filter: Filter.meta({
+            description: 'The findings resolved in the week that are still resolved (what `resolved` counts)',
+          }),
         }),
       )
       .meta({ description: 'The last 12 weeks, oldest first, the current week last' }),

@@ -29,7 +29,10 @@ export const SlaPolicy = z
   .meta({ id: 'SlaPolicy' });
 export type SlaPolicy = z.infer<typeof SlaPolicy>;
 
-/** A change of the triage policy: every severity's days; `require_justification` kept when absent. */
+/**
+ * PUT /settings/sla: every severity's days; `require_justification` kept when absent; whether open
+ * findings take the new days too (`apply_to_open`).
+ */
 export const SlaPolicyChange = z
   .object({
     ...slaDays,
@@ -41,9 +44,21 @@ export const SlaPolicyChange = z
           'Require a justification for `accepted` and `false_positive` (422 `VALIDATION_ERROR` on `justification` ' +
           'without one); absent: unchanged',
       }),
+    apply_to_open: z.boolean({ error: 'must be true or false' }).optional().meta({
+      description:
+        '`true`: also move the due date of every `open` and `in_progress` finding to detection plus the new days for its severity, except dates a person set (`PATCH` with `due_date`). `false` or absent: the change applies to findings detected from now on',
+    }),
   })
   .meta({ id: 'SlaPolicyChange' });
 export type SlaPolicyChange = z.infer<typeof SlaPolicyChange>;
+
+/** The answer of PUT /settings/sla: the policy now in force, and what `apply_to_open` changed. */
+export const SlaPolicyChanged = SlaPolicy.extend({
+  open_findings_updated: z.number().int().min(0).optional().meta({
+    description: 'With `apply_to_open: true`: how many open findings’ due dates moved',
+    example: 12,
+  }),
+}).meta({ id: 'SlaPolicyChanged' });
 
 /** How the organization's people sign in (docs/authentication.md, "Single sign-on"). */
 export const AuthenticationSettings = z

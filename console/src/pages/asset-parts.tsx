@@ -26,7 +26,10 @@ export function EolBadge({ eol }: { eol: Eol }) {
   );
 }
 
-/** The asset's open findings by severity, each a link to the findings list filtered to them. */
+/** What an asset's `open_findings` counts, as the findings list's status filter. */
+export const OPEN_STATUSES = 'open,in_progress';
+
+/** The asset's open findings by severity, each a link to the findings list of exactly them (open or in progress). */
 export function OpenFindings({ assetId, open }: { assetId: string; open: Schemas['AssetOpenFindings'] }) {
   if (open.total === 0) return <span>None open</span>;
   return (
@@ -35,7 +38,7 @@ export function OpenFindings({ assetId, open }: { assetId: string; open: Schemas
         .filter((s) => open[s] > 0)
         .map((s) => (
           <li key={s}>
-            <Link href={`/findings${queryString({ asset_id: assetId, severity: s })}`}>
+            <Link href={`/findings${queryString({ asset_id: assetId, severity: s, status: OPEN_STATUSES })}`}>
               <Severity value={s} /> {open[s]}
               <span className="visually-hidden"> open {SEVERITIES.label(s).toLowerCase()} findings</span>
             </Link>

@@ -84,10 +84,19 @@ const dayOf = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 
 /**
  * Who works on the finding, how urgent it is and by when: a person's due date replaces the one
- * the SLA set at detection (an empty box clears it, and the SLA does not set it again).
+ * the SLA set at detection (an empty box clears it, and the SLA does not set it again). The
+ * assignee box suggests the organization's people as you type (a datalist over
+ * `GET /findings/assignees`) and still takes any address the API accepts.
  */
-function Assignment({ finding, onChanged }: { finding: Schemas['FindingDetail']; onChanged: () => void }) {
+export function Assignment({
+  finding,
+  onChanged,
+}: {
+  finding: Schemas['FindingDetail'];
+  onChanged: () => void;
+}) {
   const api = useApi(apiClientRef);
+  const people = useLoad(() => api.GET('/api/v1/findings/assignees'), 'findings/assignees');
   const [assignee, setAssignee] = useState(finding.assignee ?? '');
   const [priority, setPriority] = useState<NonNullable<Schemas['FindingPriority']> | ''>(
     finding.priority ?? '',
@@ -121,10 +130,17 @@ function Assignment({ finding, onChanged }: { finding: Schemas['FindingDetail'];
           type="email"
           name="assignee"
           placeholder="e-mail"
+          list="assignee-people"
+          autoComplete="off"
           value={assignee}
           onChange={(e) => setAssignee(e.target.value)}
         />
       </label>
+      <datalist id="assignee-people" data-testid="assignee-people">
+        {(people.data?.items ?? []).map((person) => (
+          <option key={person.email} value={person.email} />
+        ))}
+      </datalist>
       <label>
         Priority
         <select

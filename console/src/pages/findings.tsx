@@ -26,6 +26,8 @@ const KEYS = [
   'assignee',
   'from_date',
   'to_date',
+  'resolved_from',
+  'resolved_to',
   'group',
   'sort',
   'order',
@@ -56,6 +58,8 @@ function apiQuery(view: View): Query {
   if (view.assignee) q.assignee = view.assignee;
   if (view.from_date) q.from_date = view.from_date;
   if (view.to_date) q.to_date = view.to_date;
+  if (view.resolved_from) q.resolved_from = view.resolved_from;
+  if (view.resolved_to) q.resolved_to = view.resolved_to;
   if (view.sort) q.sort = view.sort as Sort;
   if (view.order) q.order = view.order as Query['order'];
   return q;
@@ -101,6 +105,15 @@ function Filters({ view }: { view: View }) {
   });
   return (
     <form className="filters card" onSubmit={submit} aria-label="Filters">
+      {(view.resolved_from || view.resolved_to) && (
+        <p className="hint resolved-range">
+          Resolved{view.resolved_from && ` from ${view.resolved_from.slice(0, 10)}`}
+          {view.resolved_to && ` before ${view.resolved_to.slice(0, 10)}`}{' '}
+          <button type="button" className="link" onClick={() => go({ resolved_from: '', resolved_to: '' })}>
+            Any resolution date
+          </button>
+        </p>
+      )}
       <label className="search">
         Search
         <input type="search" placeholder="Title, component, target, CVE, description" {...box('q')} />
@@ -116,6 +129,7 @@ function Filters({ view }: { view: View }) {
         Status
         <select name="status" value={view.status} onChange={(e) => go({ status: e.target.value })}>
           <option value="">Any</option>
+          <option value="open,in_progress">Open or in progress</option>
           <Options of={FINDING_STATUSES} />
         </select>
       </label>

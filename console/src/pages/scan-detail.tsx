@@ -197,8 +197,8 @@ export function ScanDetail({ id }: { id: string }) {
       <h2>Findings of this scan</h2>
       <Problem message={findings.error} />
       {findings.data && (
-        <div className="table-wrap" tabIndex={0}>
-          <table>
+        <div className="table-wrap stacked" tabIndex={0}>
+          <table aria-label="Findings of this scan">
             <thead>
               <tr>
                 <th scope="col">Severity</th>
@@ -211,17 +211,17 @@ export function ScanDetail({ id }: { id: string }) {
             <tbody>
               {findings.data.items.map((f) => (
                 <tr key={f.id}>
-                  <td>
+                  <td data-label="Severity">
                     <Severity value={f.severity} />
                   </td>
-                  <td>
+                  <td data-label="Title">
                     <Link href={`/findings/${f.id}`}>{f.title}</Link>
                   </td>
-                  <td>{f.affected_component}</td>
-                  <td>
+                  <td data-label="Component">{f.affected_component}</td>
+                  <td data-label="Status">
                     <Status value={f.status} />
                   </td>
-                  <td>
+                  <td data-label="Due">
                     <DueDate due={f.due_date} overdue={f.overdue} />
                   </td>
                 </tr>

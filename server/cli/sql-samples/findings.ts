@@ -152,6 +152,7 @@ export const findingsSamples = [
         },
       ],
     ],
+    recomputeOpenDueDates: [[ORG, { critical_days: 3, high_days: 14, medium_days: 60, low_days: 120 }, NOW]],
   }),
   repositorySamples('server/findings/findings-timers.repository.ts', timers, {
     lockExpiredAcceptancesOfAnyOrganization: [[NOW, 500]],

@@ -9,7 +9,8 @@ import {
 /**
  * CSV export: RFC 4180 (CRLF record separators, fields quoted when they hold a quote,
  * comma, CR or LF, quotes doubled), UTF-8. One record per finding with the list-view
- * fields in the spec's order plus `description`; arrays are joined with `;`.
+ * fields in the spec's order plus `description`, the risk decision and the triage
+ * fields (`assignee`, `priority`); arrays are joined with `;`.
  */
 
 type CsvValue = string | number | null | undefined | readonly string[];
@@ -44,6 +45,9 @@ const COLUMNS: readonly CsvColumn[] = [
   { header: 'justified_by', value: (f) => f.justified_by },
   { header: 'justified_at', value: (f) => f.justified_at },
   { header: 'acceptance_expires_at', value: (f) => f.acceptance_expires_at },
+  // Triage, appended so the columns before them keep their places (docs/export.md).
+  { header: 'assignee', value: (f) => f.assignee ?? null },
+  { header: 'priority', value: (f) => f.priority ?? null },
 ];
 
 export const CSV_HEADERS: readonly string[] = COLUMNS.map((column) => column.header);

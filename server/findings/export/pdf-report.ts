@@ -694,11 +694,17 @@ function describeFilters(filters: Record<string, string>): string {
   return entries.map(([name, value]) => `${name} = ${value}`).join('; ');
 }
 
+/** Each framework with its controls by reference and name (`CC6.1 Logical access security`), never raw ids. */
 function describeFrameworks(frameworks: ExportFinding['frameworks']): string {
   if (frameworks.length === 0) return 'None';
   return frameworks
-    .map((framework) =>
-      framework.controls.length > 0 ? `${framework.name} (${framework.controls.join(', ')})` : framework.name,
-    )
+    .map((framework) => {
+      const controls = framework.control_details
+        ? framework.control_details.map((control) =>
+            control.name === control.id ? control.reference : `${control.reference} ${control.name}`,
+          )
+        : framework.controls;
+      return controls.length > 0 ? `${framework.name} (${controls.join(', ')})` : framework.name;
+    })
     .join('; ');
 }

@@ -113,6 +113,15 @@ describe.skipIf(!hasNode24)(
       if (multitool) expect((await validateSarif(dir, 'plain', sarif)).problems).toEqual([]);
     });
 
+    it('scans locally with SCANWARD_API_KEY set but no api-url, saying the result is not recorded', async () => {
+      const run = await spawnRun(CLI, ['scan', '--local', '--target', plain.url, '--fail-on', 'none'], dir, {
+        SCANWARD_API_KEY: 'sw_a_key_the_ci_sets_for_every_job',
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('credentials are set but `api-url` is not');
+      expect(run.stderr).not.toContain('api-url` is required');
+    });
+
     it('exits 1 when the gate fails: JUnit failures are exactly the findings at or above fail-on, SARIF valid', async () => {
       const run = await cli([
         'scan',

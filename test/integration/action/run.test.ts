@@ -604,7 +604,9 @@ describe('the Scanward Action', () => {
     expect(ours[0]!.body).toContain('Weakness 2');
     expect(ours[0]!.body).toContain('Weakness 3 \\| with a pipe (reopened)');
     expect(ours[0]!.body).not.toContain('Weakness 1');
-    expect(ours[0]!.body).toContain(`${scanward!.url}/api/v1/findings/finding_2`);
+    // Links go to the console's pages, not to the API.
+    expect(ours[0]!.body).toContain(`${scanward!.url}/findings/finding_2)`);
+    expect(ours[0]!.body).not.toContain('/api/v1/findings/finding_');
 
     const again = await runAction({ gate: 'new', 'fail-on': 'medium', comment: 'true' }, {}, pr);
     expect(again.result.comment).toBe('updated');

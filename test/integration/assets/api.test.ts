@@ -96,6 +96,31 @@ describe('assets API', () => {
     );
     const after = okBody(await tenant.api.call(getAssetRoute, { params: { asset_id: one.id } }));
     expect(after.open_findings).toMatchObject({ total: 2, critical: 0, high: 2 });
+
+    // The console links each count to the list with status=open,in_progress: the same findings.
+    const [first, second] = open.items.filter((f) => f.severity === 'high');
+    okBody(
+      await tenant.api.call(updateFindingRoute, {
+        params: { finding_id: first!.id },
+        body: { status: 'in_progress' },
+      }),
+    );
+    const counted = okBody(await tenant.api.call(getAssetRoute, { params: { asset_id: one.id } }));
+    const linked = okBody(
+      await tenant.api.call(listFindingsRoute, {
+        query: { asset_id: one.id, severity: 'high', status: 'open,in_progress' },
+      }),
+    );
+    expect(linked.items.map((f) => f.id).sort()).toEqual([first!.id, second!.id].sort());
+    expect(linked.total).toBe(counted.open_findings.high);
+    const everything = okBody(
+      await tenant.api.call(listFindingsRoute, { query: { asset_id: one.id, severity: 'critical' } }),
+    );
+    expect(everything.total).toBe(1); // the resolved critical: not counted as open, not linked
+    expect(counted.open_findings.critical).toBe(0);
+    const bad = await tenant.api.get('/api/v1/findings?status=open,closed');
+    expect(bad.status).toBe(422);
+    expect(bad.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'status' });
   });
 
   it('filters by address prefix or name, open findings, severity and end of life', async () => {

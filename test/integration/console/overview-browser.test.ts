@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getFindingRoute } from '../../../server/routes/findings.ts';
+import { getFindingRoute, listFindingsRoute, updateFindingRoute } from '../../../server/routes/findings.ts';
 import { getOverviewRoute } from '../../../server/routes/overview.ts';
 import { getSlaRoute, putSlaRoute } from '../../../server/routes/settings.ts';
 import { okBody, type ApiClient } from '../../helpers/api-client.ts';
@@ -155,12 +155,29 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
       await sla.getByLabel('Critical (days)').fill('3');
       await sla.getByLabel('Require a justification to accept a risk or mark a false positive').check();
       await sla.getByRole('button', { name: 'Save triage policy' }).click();
-      await sla.getByText('Triage policy saved').waitFor();
+      // Saving asks whether open findings take the new days too.
+      const ask = sla.getByRole('group', { name: 'Apply the SLA policy to open findings?' });
+      await ask.getByRole('button', { name: 'Save for new findings only' }).click();
+      await sla.getByText('Triage policy saved; due dates apply to findings detected from now on.').waitFor();
       expect(okBody(await api.call(getSlaRoute))).toMatchObject({ critical: 3, require_justification: true });
       expect(await seriousViolations(page)).toEqual([]);
+
+      // Asked again, the answer "update open findings" moves the open critical's due date.
+      await sla.getByLabel('Critical (days)').fill('5');
+      await sla.getByRole('button', { name: 'Save triage policy' }).click();
+      await ask.getByRole('button', { name: 'Save and update open findings' }).click();
+      await sla.getByText(/Triage policy saved; 1 open finding has a new due date\./).waitFor();
+      expect(await ask.count()).toBe(0);
       okBody(
         await api.call(putSlaRoute, {
-          body: { critical: 7, high: 30, medium: 90, low: 180, require_justification: false },
+          body: {
+            critical: 7,
+            high: 30,
+            medium: 90,
+            low: 180,
+            require_justification: false,
+            apply_to_open: true,
+          },
         }),
       );
 
@@ -263,6 +280,41 @@ describe.skipIf(!hasChromium)(`overview, SLAs and search in the web console (${t
         .getByRole('alert')
         .getByText(/CVE id/)
         .waitFor();
+    },
+    T,
+  );
+
+  it(
+    'opens the findings resolved in a week from that week’s resolved bar, not every resolved finding',
+    async () => {
+      const other = await factory.tenant(app, { plan: 'enterprise', limits: false });
+      const otherApi = await other.client();
+      await runScan(app.services.db, other.orgId, [
+        detection({ title: 'Resolved this week', severity: 'high' }),
+        detection({ title: 'Still open', severity: 'low' }),
+      ]);
+      const high = okBody(await otherApi.call(listFindingsRoute, { query: { severity: 'high' } })).items[0]!;
+      okBody(
+        await otherApi.call(updateFindingRoute, {
+          params: { finding_id: high.id },
+          body: { status: 'resolved' },
+        }),
+      );
+      const thisWeek = okBody(await otherApi.call(getOverviewRoute)).trend.at(-1)!;
+      expect(thisWeek.resolved).toBe(1);
+      const { page } = await web.open();
+      await visitAs(page, other.admin, '/overview');
+      await page
+        .getByRole('link', { name: new RegExp(`: ${thisWeek.resolved} resolved$`) })
+        .last()
+        .click();
+      await page.waitForURL((url) => url.pathname === '/findings' && url.searchParams.has('resolved_from'));
+      const url = new URL(page.url());
+      expect(url.searchParams.get('status')).toBe('resolved');
+      expect(url.searchParams.get('resolved_from')).toBe(thisWeek.week_start);
+      expect(url.searchParams.get('resolved_to')).toBe(thisWeek.week_end);
+      await page.getByRole('link', { name: 'Resolved this week' }).waitFor();
+      expect(await total(page)).toBe(thisWeek.resolved);
     },
     T,
   );

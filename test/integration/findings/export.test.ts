@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FINDING_SPEC_LIST_FIELDS } from '../../fixtures/finding-fields.ts';
 import type { Knex } from 'knex';
@@ -13,6 +17,22 @@ import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 
 const DAY = 86_400_000;
+
+const hasPdftotext = spawnSync('pdftotext', ['-v']).status === 0;
+
+/** The text of a PDF as pdftotext (poppler-utils) reads it back. */
+function pdfText(pdf: Buffer): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'scanward-export-pdf-'));
+  try {
+    const file = path.join(dir, 'export.pdf');
+    writeFileSync(file, pdf);
+    const result = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr}`);
+    return result.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Splits RFC 4180 CSV into records of fields (quoted fields may hold commas, quotes and line breaks). */
 function parseCsv(text: string): string[][] {
@@ -100,6 +120,8 @@ describe(`findings export (${testEngine})`, () => {
       'justified_by',
       'justified_at',
       'acceptance_expires_at',
+      'assignee',
+      'priority',
     ]);
     expect(records).toHaveLength(10);
     const column = (name: string) => header!.indexOf(name);
@@ -151,6 +173,42 @@ describe(`findings export (${testEngine})`, () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(bytes.subarray(-6).toString('latin1')).toMatch(/%%EOF/);
+  });
+
+  it('writes the triage fields (assignee, priority, due date, justification) into the CSV', async () => {
+    const other = await factory.tenant(app, { plan: 'professional' });
+    const otherToken = await other.bearer();
+    const api = apiClient(app, { token: otherToken });
+    await runScan(db, other.orgId, [detection({ severity: 'high' }), detection({ severity: 'low' })]);
+    const [triaged, accepted] = (await listFindings(db, other.orgId, { page: 1, perPage: 10 })).items;
+    const patched = [
+      await api.patch(`/api/v1/findings/${triaged!.id}`, {
+        assignee: other.admin.email,
+        priority: 'p1',
+        due_date: '2026-12-24T00:00:00.000Z',
+      }),
+      await api.patch(`/api/v1/findings/${accepted!.id}`, {
+        status: 'accepted',
+        justification: 'Compensating control: the port is firewalled.',
+      }),
+    ];
+    for (const res of patched) expect(res.status).toBe(200);
+
+    const [header, ...records] = parseCsv(await (await download('format=csv', otherToken)).text());
+    const cell = (id: string, name: string) => records.find((r) => r[0] === id)![header!.indexOf(name)];
+    expect(cell(triaged!.id, 'assignee')).toBe(other.admin.email);
+    expect(cell(triaged!.id, 'priority')).toBe('p1');
+    expect(cell(triaged!.id, 'due_date')).toBe('2026-12-24T00:00:00.000Z');
+    expect(cell(accepted!.id, 'justification')).toBe('Compensating control: the port is firewalled.');
+    expect(cell(accepted!.id, 'assignee')).toBe('');
+  });
+
+  it.skipIf(!hasPdftotext)('names the controls in the PDF instead of their raw ids', async () => {
+    const res = await download('format=pdf&severity=critical');
+    expect(res.status).toBe(200);
+    const text = pdfText(Buffer.from(await res.arrayBuffer())).replace(/\s+/g, ' ');
+    expect(text).toContain('CC7.1 Detection of vulnerabilities');
+    expect(text).not.toContain('ctrl_soc2_cc7_1');
   });
 
   it('exports CSV when no format is given and answers 422 for an unknown format or an empty range', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listFindingsRoute, updateFindingRoute } from '../../../server/routes/findings.ts';
+import { updateFinding } from '../../../server/findings/triage.ts';
 import { getOverviewRoute } from '../../../server/routes/overview.ts';
 import { okBody } from '../../helpers/api-client.ts';
 import { detection, factory, insertScan, runScan } from '../../helpers/factory.ts';
@@ -71,8 +72,55 @@ describe('overview', () => {
     expect(await listed(o.kev.filter)).toBe(o.kev.total);
     for (const bucket of o.open_by_age) expect(await listed(bucket.filter)).toBe(bucket.count);
     for (const week of o.trend) expect(await listed(week.filter)).toBe(week.new);
+    for (const week of o.trend) expect(await listed(week.resolved_filter)).toBe(week.resolved);
     for (const t of o.top_targets) expect(await listed(t.filter)).toBe(t.open);
     for (const c of o.top_cves) expect(await listed(c.filter)).toBe(c.open);
+  });
+
+  it('links each week’s resolved bar to the findings resolved that week, not every resolved finding', async () => {
+    const tenant = await factory.tenant(suite.app);
+    const { summary } = await runScan(suite.db, tenant.orgId, [
+      detection({ severity: 'high' }),
+      detection({ severity: 'medium' }),
+      detection({ severity: 'low' }),
+    ]);
+    const [now, earlier, reopened] = summary.new_finding_ids;
+    for (const id of [now!, reopened!]) {
+      okBody(
+        await tenant.api.call(updateFindingRoute, {
+          params: { finding_id: id },
+          body: { status: 'resolved' },
+        }),
+      );
+    }
+    // One was resolved two weeks ago (the lifecycle's own clock); one resolved and reopened (not counted).
+    const admin = { orgId: tenant.orgId, userId: tenant.admin.id, email: tenant.admin.email };
+    await updateFinding(suite.db, admin, earlier!, { status: 'resolved' }, new Date(Date.now() - 14 * DAY));
+    okBody(
+      await tenant.api.call(updateFindingRoute, {
+        params: { finding_id: reopened! },
+        body: { status: 'open' },
+      }),
+    );
+
+    const o = okBody(await tenant.api.call(getOverviewRoute));
+    const weeks = o.trend.filter((w) => w.resolved > 0);
+    expect(weeks.map((w) => w.resolved)).toEqual([1, 1]);
+    for (const week of weeks) {
+      const list = okBody(await tenant.api.call(listFindingsRoute, { query: week.resolved_filter }));
+      expect(list.total).toBe(1);
+      const resolvedAt = new Date(list.items[0]!.id === earlier ? Date.now() - 14 * DAY : Date.now());
+      expect(resolvedAt.getTime()).toBeGreaterThanOrEqual(new Date(week.week_start).getTime());
+      expect(resolvedAt.getTime()).toBeLessThan(new Date(week.week_end).getTime());
+    }
+    expect(okBody(await tenant.api.call(listFindingsRoute, { query: { status: 'resolved' } })).total).toBe(2);
+  });
+
+  it('refuses a resolved range that ends before it starts, naming resolved_to', async () => {
+    const tenant = await factory.tenant(suite.app);
+    const res = await tenant.api.get('/api/v1/findings?resolved_from=2026-02-01&resolved_to=2026-01-01');
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'resolved_to' });
   });
 
   it('shows another organization nothing, and an empty organization zeros', async () => {

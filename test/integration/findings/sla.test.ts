@@ -71,6 +71,90 @@ describe('SLA due dates', () => {
     expect(after.due_date).toBe(mine);
   });
 
+  it('moves open findings’ due dates to a new policy with apply_to_open (after an earlier change too), keeping people’s dates and closed findings', async () => {
+    const tenant = await factory.tenant(suite.app);
+    const detectedAt = new Date('2026-11-01T10:00:00.000Z');
+    const due = (days: number) => new Date(detectedAt.getTime() + days * DAY).toISOString();
+    const { summary } = await runScan(
+      suite.db,
+      tenant.orgId,
+      [
+        detection({ severity: 'critical' }),
+        detection({ severity: 'high' }),
+        detection({ severity: 'high' }),
+        detection({ severity: 'medium' }),
+        detection({ severity: 'info' }),
+      ],
+      { now: detectedAt },
+    );
+    const details = await Promise.all(
+      summary.new_finding_ids.map(async (id) => okBody(await tenant.api.call(getFindingRoute, finding(id)))),
+    );
+    const critical = details.find((d) => d.severity === 'critical')!;
+    const [personal, resolved] = details.filter((d) => d.severity === 'high');
+    const medium = details.find((d) => d.severity === 'medium')!;
+    const info = details.find((d) => d.severity === 'info')!;
+    expect(critical.due_date).toBe(due(7)); // the default policy
+    const dueOf = async (id: string) => okBody(await tenant.api.call(getFindingRoute, finding(id))).due_date;
+    const mine = '2027-02-01T00:00:00.000Z';
+    okBody(await tenant.api.call(updateFindingRoute, { ...finding(personal!.id), body: { due_date: mine } }));
+    okBody(
+      await tenant.api.call(updateFindingRoute, { ...finding(resolved!.id), body: { status: 'resolved' } }),
+    );
+    okBody(
+      await tenant.api.call(updateFindingRoute, { ...finding(medium.id), body: { status: 'in_progress' } }),
+    );
+
+    // Without apply_to_open nothing existing moves, and the answer says nothing about it.
+    const quiet = okBody(
+      await tenant.api.call(putSlaRoute, { body: { critical: 3, high: 14, medium: 60, low: 120 } }),
+    );
+    expect(quiet).not.toHaveProperty('open_findings_updated');
+    expect(await dueOf(critical.id)).toBe(due(7));
+
+    const changed = okBody(
+      await tenant.api.call(putSlaRoute, {
+        body: { critical: 2, high: 10, medium: 45, low: 100, apply_to_open: true },
+      }),
+    );
+    expect(changed).toEqual({ critical: 2, high: 10, medium: 45, low: 100, open_findings_updated: 2 });
+    expect(await dueOf(critical.id)).toBe(due(2));
+    expect(await dueOf(medium.id)).toBe(due(45)); // in progress counts as open
+    expect(await dueOf(personal!.id)).toBe(mine); // a person's date stays
+    expect(await dueOf(resolved!.id)).toBe(due(30)); // closed findings keep theirs
+    expect(await dueOf(info.id)).toBeNull();
+
+    // Applying the same policy again moves nothing.
+    const again = okBody(
+      await tenant.api.call(putSlaRoute, {
+        body: { critical: 2, high: 10, medium: 45, low: 100, apply_to_open: true },
+      }),
+    );
+    expect(again.open_findings_updated).toBe(0);
+  });
+
+  it('refuses an apply_to_open that is not a boolean, and touches no other organization', async () => {
+    const tenant = await factory.tenant(suite.app);
+    const other = await factory.tenant(suite.app);
+    const { summary } = await runScan(suite.db, other.orgId, [detection({ severity: 'critical' })]);
+    const bad = await tenant.api.put('/api/v1/settings/sla', {
+      critical: 1,
+      high: 2,
+      medium: 3,
+      low: 4,
+      apply_to_open: 'yes',
+    });
+    await expectError(bad, 422, 'VALIDATION_ERROR', 'apply_to_open');
+    const applied = okBody(
+      await tenant.api.call(putSlaRoute, {
+        body: { critical: 1, high: 2, medium: 3, low: 4, apply_to_open: true },
+      }),
+    );
+    expect(applied.open_findings_updated).toBe(0);
+    const theirs = okBody(await other.api.call(getFindingRoute, finding(summary.new_finding_ids[0]!)));
+    expect(new Date(theirs.due_date!).getTime() - new Date(theirs.detected_at).getTime()).toBe(7 * DAY);
+  });
+
   it('lists only open and in-progress findings past their due date with overdue=true', async () => {
     const tenant = await factory.tenant(suite.app);
     const longAgo = new Date(Date.now() - 40 * DAY);

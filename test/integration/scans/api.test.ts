@@ -111,6 +111,14 @@ describe(`scans API (${testEngine})`, () => {
       expect(res.body).toMatchObject({ error_code: 'TARGET_NOT_ALLOWED', field: 'target' });
     });
 
+    it('says which policy refused a public target and how to allow public targets', async () => {
+      const res = await t.api.post('/api/v1/scans', { target: '8.8.8.8', authorized: true });
+      expect(res.status).toBe(422);
+      const detail = (res.body as { detail: string }).detail;
+      expect(detail).toContain('SCANWARD_SCAN_ALLOW');
+      expect(detail).toMatch(/adds `public` to SCANWARD_SCAN_ALLOW/);
+    });
+
     it('refuses a range that reaches a denied address', async () => {
       const res = await t.api.post('/api/v1/scans', { target: '127.0.0.96/29', authorized: true });
       expect(res.body).toMatchObject({ error_code: 'TARGET_NOT_ALLOWED' });

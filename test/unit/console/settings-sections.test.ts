@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { qrCodeImage } from '../../../console/src/qr-code.ts';
 import { hasChromium } from '../../helpers/browser.ts';
 import {
   ADMIN_SESSION,
@@ -400,7 +401,7 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
     });
     const section = page.getByRole('region', { name: 'Two-factor authentication (MFA)' });
     await section.getByRole('button', { name: 'Set up MFA' }).click();
-    await section.getByText('JBSWY3DPEHPK3PXP').waitFor();
+    await section.getByRole('img', { name: /QR code/ }).waitFor();
     await section.getByLabel('Code from the app').fill('123456');
     await section.getByRole('button', { name: 'Turn MFA on' }).click();
 
@@ -418,5 +419,87 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
       ['/api/v1/auth/mfa/verify', { code: '123456' }],
       ['/api/v1/auth/mfa/recovery-codes', { code: '1abc-defg-hjkm-np00' }],
     ]);
+  });
+
+  it('enrols with a QR code of the otpauth URI, hands out whole recovery codes to copy or download, and says MFA is on once', async () => {
+    const uri = 'otpauth://totp/Scanward:ada%40example.test?secret=JBSWY3DPEHPK3PXP&issuer=Scanward';
+    const recovery = Array.from({ length: 10 }, (_, i) => `wxyz-2345-abcd-ef${String(i).padStart(2, '0')}`);
+    let user = { ...session.user };
+    const { page } = await mount('mfa', {
+      'GET /api/v1/auth/mfa': () => ({
+        status: 200,
+        body: { mfa_enabled: user.mfa_enabled, recovery_codes_remaining: user.mfa_enabled ? 10 : 0 },
+      }),
+      'POST /api/v1/auth/mfa/setup': () => ({
+        status: 200,
+        body: { secret: 'JBSWY3DPEHPK3PXP', otpauth_uri: uri } satisfies ApiSchemas['MfaSetup'],
+      }),
+      'POST /api/v1/auth/mfa/verify': () => {
+        user = { ...user, mfa_enabled: true };
+        return { status: 200, body: { mfa_enabled: true, recovery_codes: recovery } };
+      },
+      'GET /api/v1/auth/console/session': () => ({ status: 200, body: { session: { ...session, user } } }),
+    });
+    const section = page.getByRole('region', { name: 'Two-factor authentication (MFA)' });
+    await section.getByRole('button', { name: 'Set up MFA' }).click();
+
+    // The QR code is the otpauth URI's: the same image the QR library draws for it.
+    const qr = section.getByRole('img', { name: /QR code/ });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toBe(await qrCodeImage(uri));
+    expect(
+      await qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0);
+    // The secret stays at hand for typing, behind a disclosure.
+    await section.getByText('Cannot scan it? Enter the secret by hand').click();
+    await section.getByTestId('mfa-secret').getByText('JBSWY3DPEHPK3PXP').waitFor();
+
+    await section.getByLabel('Code from the app').fill('123456');
+    await section.getByRole('button', { name: 'Turn MFA on' }).click();
+    const grid = section.getByRole('list', { name: 'Recovery codes' });
+    await grid.waitFor();
+    expect(await grid.getByRole('listitem').allTextContents()).toEqual(recovery);
+    await section.getByText('Recovery codes left: 10 of 10.', { exact: false }).waitFor();
+    const text = (await section.textContent()) ?? '';
+    expect(text.match(/MFA is on/g)).toHaveLength(1);
+
+    // Each code on one line, in a monospace face, several to a row.
+    const cells = await grid.locator('code').evaluateAll((codes) =>
+      codes.map((c) => {
+        const el = c as unknown as {
+          getClientRects(): ArrayLike<unknown>;
+          getBoundingClientRect(): { top: number };
+        };
+        const style = (
+          globalThis as unknown as { getComputedStyle(e: unknown): { fontFamily: string } }
+        ).getComputedStyle(c);
+        return {
+          lines: el.getClientRects().length,
+          top: el.getBoundingClientRect().top,
+          font: style.fontFamily,
+        };
+      }),
+    );
+    for (const cell of cells) {
+      expect(cell.lines).toBe(1);
+      expect(cell.font).toMatch(/monospace/);
+    }
+    expect(new Set(cells.map((c) => c.top)).size).toBeLessThan(cells.length);
+
+    // Copy puts every code on the clipboard, one a line.
+    await page.evaluate(`Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: async (t) => { window.copiedText = t; } },
+    })`);
+    await section.getByRole('button', { name: 'Copy codes' }).click();
+    await section.getByText('Copied the recovery codes.').waitFor();
+    expect(await page.evaluate('window.copiedText')).toBe(recovery.join('\n'));
+
+    // Download is a .txt file of the codes.
+    const link = section.getByRole('link', { name: 'Download (.txt)' });
+    expect(await link.getAttribute('download')).toBe('scanward-recovery-codes.txt');
+    const href = (await link.getAttribute('href'))!;
+    expect(href.startsWith('data:text/plain;charset=utf-8,')).toBe(true);
+    const file = decodeURIComponent(href.slice('data:text/plain;charset=utf-8,'.length));
+    for (const code of recovery) expect(file.split('\n')).toContain(code);
   });
 });

@@ -280,6 +280,69 @@ describe('connect-time checks', () => {
   });
 });
 
+describe('the public entry of SCANWARD_SCAN_ALLOW', () => {
+  const publicAndLoopback = new ScopePolicy(
+    { allow: ['public', '127.0.0.0/8', '::1', 'localhost'], deny: [] },
+    CEILING,
+    fakeResolver,
+  );
+
+  it('keeps public addresses next to the listed ranges', async () => {
+    expect(await outcome(publicAndLoopback, '8.8.8.8')).toBe('allowed');
+    expect(await outcome(publicAndLoopback, 'public.example')).toBe('allowed');
+    expect(await outcome(publicAndLoopback, '127.0.0.1')).toBe('allowed');
+    expect(await outcome(publicAndLoopback, 'localhost')).toBe('allowed');
+  });
+
+  it('still refuses private and metadata addresses it does not list', async () => {
+    expect(await outcome(publicAndLoopback, '10.0.0.1')).toBe('TARGET_NOT_ALLOWED');
+    expect(await outcome(publicAndLoopback, 'mixed.example')).toBe('TARGET_NOT_ALLOWED');
+    expect(await outcome(publicAndLoopback, '169.254.169.254')).toBe('TARGET_NOT_ALLOWED');
+  });
+
+  it('is refused in SCANWARD_SCAN_DENY, where it would mean nothing sensible', () => {
+    expect(() => new ScopePolicy({ allow: undefined, deny: ['public'] }, CEILING)).toThrow(
+      /SCANWARD_SCAN_DENY: "public"/,
+    );
+  });
+});
+
+describe('a refusal names the policy in force and how to widen it', () => {
+  async function refusal(policy: ScopePolicy, target: string): Promise<string> {
+    try {
+      await policy.checkTarget(target);
+    } catch (err) {
+      if (err instanceof AppError) return err.message;
+      throw err;
+    }
+    throw new Error(`${target} was allowed`);
+  }
+
+  it('with a loopback allow list, says it replaced the default and how to allow public targets', async () => {
+    const lab = new ScopePolicy({ allow: ['10.20.0.0/16', 'corp.internal'], deny: [] }, CEILING);
+    const detail = await refusal(lab, '8.8.8.8');
+    expect(detail).toContain('SCANWARD_SCAN_ALLOW');
+    expect(detail).toMatch(/replaces the default/);
+    expect(detail).toMatch(/adds `public` to SCANWARD_SCAN_ALLOW/);
+    expect(detail).not.toContain('10.20.0.0/16'); // the operator's networks are not told to callers
+  });
+
+  it('without an allow list, names the default and the variable that widens it', async () => {
+    const detail = await refusal(publicOnly, '10.0.0.1');
+    expect(detail).toMatch(/default, public addresses only/);
+    expect(detail).toContain('SCANWARD_SCAN_ALLOW');
+  });
+
+  it('names the deny list or the metadata rule when that is what refused it', async () => {
+    const denying = new ScopePolicy({ allow: ['public'], deny: ['8.8.8.0/24'] }, CEILING);
+    expect(await refusal(denying, '8.8.8.8')).toMatch(/SCANWARD_SCAN_DENY excludes it/);
+    expect(await refusal(publicOnly, '169.254.169.254')).toMatch(
+      /a cloud metadata address: refused unless SCANWARD_SCAN_ALLOW names that exact address/,
+    );
+    expect(await refusal(publicOnly, '169.254.10.1')).toMatch(/a link-local address: refused unless/);
+  });
+});
+
 describe('scope configuration', () => {
   it('refuses an entry that is neither a CIDR, an address nor a domain suffix', () => {
     expect(() => new ScopePolicy({ allow: ['10.0.0.0/8', 'not a host!'], deny: [] }, CEILING)).toThrow(

@@ -91,7 +91,7 @@ function OverviewCards({ o }: { o: Overview }) {
             created: w.new,
             resolved: w.resolved,
             createdHref: findingsHref(w.filter),
-            resolvedHref: findingsHref({ status: 'resolved' }),
+            resolvedHref: findingsHref(w.resolved_filter),
           }))}
         />
       </Card>
@@ -148,12 +148,45 @@ function OverviewCards({ o }: { o: Overview }) {
   );
 }
 
+/** Nothing found and nothing running yet: an organization that has not scanned. */
+export function isEmptyOverview(o: Overview): boolean {
+  return (
+    o.open.total === 0 &&
+    o.trend.every((w) => w.new === 0 && w.resolved === 0) &&
+    (o.running_scans?.total ?? 0) === 0
+  );
+}
+
+/** What an empty overview says: how to start a first scan. */
+function FirstScan() {
+  return (
+    <section className="card first-scan" aria-labelledby="first-scan">
+      <h2 id="first-scan">Start with a first scan</h2>
+      <p>Nothing has been scanned or found yet. To see your first findings here:</p>
+      <ol>
+        <li>
+          Open <Link href="/scans#start-scan">Scans</Link> and, under “Start a scan”, enter a host you own (an
+          address, a name or a CIDR range), pick a scan type (quick takes about a minute) and confirm you are
+          authorized to scan it.
+        </li>
+        <li>
+          The server scans only what its scan scope policy allows: public addresses by default. To scan this
+          machine or your private network, the operator sets <code>SCANWARD_SCAN_ALLOW</code> (add{' '}
+          <code>public</code> to keep public addresses too).
+        </li>
+        <li>Findings show here, on the scan and under Findings as the scan finds them.</li>
+      </ol>
+    </section>
+  );
+}
+
 export function Overview() {
   const api = useApi(apiClientRef);
   const overview = useLoad(() => api.GET('/api/v1/overview'), 'overview');
   return (
     <Page title="Overview">
       <Problem message={overview.error} />
+      {overview.data && isEmptyOverview(overview.data) && <FirstScan />}
       {overview.data && <OverviewCards o={overview.data} />}
     </Page>
   );

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { useLayoutEffect, useRef, useState, type ComponentType } from 'react';
 import type { Role } from '../../api/vocabulary';
 import { Link } from '../../router';
 import { useSession } from '../../session';
@@ -37,6 +37,32 @@ export const SETTINGS_SECTIONS: ReadonlyArray<{
   { id: 'sign-in-methods', Component: SignInMethods, roles: ['admin'] },
 ];
 
+/**
+ * Jump links to the page's sections, read from their headings once they are on the page (so a
+ * section added to SETTINGS_SECTIONS gets its link without an edit here).
+ */
+function SectionNav() {
+  const ref = useRef<HTMLElement>(null);
+  const [links, setLinks] = useState<{ id: string; title: string }[]>([]);
+  useLayoutEffect(() => {
+    const page = ref.current?.parentElement;
+    if (!page) return;
+    const headings = page.querySelectorAll<HTMLHeadingElement>('.settings-section > h2[id]');
+    setLinks([...headings].map((h) => ({ id: h.id, title: h.textContent ?? h.id })));
+  }, []);
+  return (
+    <nav ref={ref} aria-label="Settings sections" className="card section-nav">
+      <ul>
+        {links.map((link) => (
+          <li key={link.id}>
+            <a href={`#${link.id}`}>{link.title}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 /** The settings sections the signed-in role may use (the API's policy decides; this only hides what it would refuse). */
 export function Settings() {
   const { session } = useSession();
@@ -46,6 +72,7 @@ export function Settings() {
       title="Settings"
       actions={role === 'admin' ? <Link href="/settings/people">People</Link> : undefined}
     >
+      <SectionNav />
       {SETTINGS_SECTIONS.filter((s) => !s.roles || s.roles.includes(role)).map(({ id, Component }) => (
         <Component key={id} />
       ))}

@@ -1,13 +1,33 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { Schemas } from '../../api/contract';
 import { apiClientRef, useApi } from '../../api/context';
 import { useAction, useLoad } from '../../data';
+import { qrCodeImage } from '../../qr-code';
 import { useSession } from '../../session';
 import { CodeInput, Notice, Problem } from '../../ui';
 import { Section } from './section';
 
-/** Recovery codes as handed out: shown once, with what they are for. */
-function RecoveryCodes({ codes }: { codes: readonly string[] }) {
+/** The file recovery codes are downloaded as: one code a line, with what they are for. */
+export function recoveryCodesText(codes: readonly string[], account: string): string {
+  return [
+    `Scanward recovery codes for ${account}`,
+    'Each code signs you in once in place of a code from your authenticator app.',
+    '',
+    ...codes,
+    '',
+  ].join('\n');
+}
+
+/** Recovery codes as handed out: shown once, in a grid of whole codes, to copy or download. */
+function RecoveryCodes({ codes, account }: { codes: readonly string[]; account: string }) {
+  const [copied, setCopied] = useState<string>();
+  const text = recoveryCodesText(codes, account);
+  const copy = () => {
+    navigator.clipboard.writeText(codes.join('\n')).then(
+      () => setCopied('Copied the recovery codes.'),
+      () => setCopied('Copying is not allowed here: select the codes or download them.'),
+    );
+  };
   return (
     <div className="secret" role="status">
       <p>
@@ -21,7 +41,45 @@ function RecoveryCodes({ codes }: { codes: readonly string[] }) {
           </li>
         ))}
       </ul>
+      <div className="row">
+        <button type="button" onClick={copy}>
+          Copy codes
+        </button>
+        <a
+          className="button"
+          download="scanward-recovery-codes.txt"
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+        >
+          Download (.txt)
+        </a>
+        <span className="sub">{copied}</span>
+      </div>
     </div>
+  );
+}
+
+/** The `otpauth://` URI as a QR code for an authenticator app to scan, drawn here (../../qr-code.ts). */
+function OtpQrCode({ uri }: { uri: string }) {
+  const [image, setImage] = useState<string>();
+  useEffect(() => {
+    let current = true;
+    qrCodeImage(uri).then(
+      (url) => current && setImage(url),
+      () => current && setImage(undefined),
+    );
+    return () => {
+      current = false;
+    };
+  }, [uri]);
+  if (!image) return null;
+  return (
+    <img
+      className="qr-code"
+      src={image}
+      width={192}
+      height={192}
+      alt="QR code of the authenticator set-up link: scan it with your authenticator app"
+    />
   );
 }
 
@@ -49,7 +107,8 @@ export function Mfa() {
       setSetup(undefined);
       setCode('');
       setCodes(enrolled.recovery_codes);
-      return 'MFA is on.';
+      // The section's first line says MFA is on; this says what to do now.
+      return 'Done. Save your recovery codes below: they are not shown again.';
     });
     if (done) await refresh();
   };
@@ -86,7 +145,7 @@ export function Mfa() {
       </p>
       <Notice message={action.notice} />
       <Problem message={action.error ?? state.error} />
-      {codes && <RecoveryCodes codes={codes} />}
+      {codes && <RecoveryCodes codes={codes} account={session.user.email} />}
       {!on && !setup && (
         <button type="button" onClick={start}>
           Set up MFA
@@ -94,10 +153,14 @@ export function Mfa() {
       )}
       {!on && setup && (
         <>
-          <div className="secret">
-            <p>Add this secret to your authenticator app, then enter the code it shows:</p>
-            <code>{setup.secret}</code>
-            <p className="sub">{setup.otpauth_uri}</p>
+          <div className="secret mfa-setup">
+            <p>Scan this QR code with your authenticator app, then enter the code it shows:</p>
+            <OtpQrCode uri={setup.otpauth_uri} />
+            <details>
+              <summary>Cannot scan it? Enter the secret by hand</summary>
+              <code data-testid="mfa-secret">{setup.secret}</code>
+              <p className="sub">{setup.otpauth_uri}</p>
+            </details>
           </div>
           <form onSubmit={(e) => void turnOn(e)} className="row">
             <CodeInput label="Code from the app" value={code} onChange={setCode} />

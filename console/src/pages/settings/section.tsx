@@ -20,7 +20,8 @@ export interface Column<Item> {
 /**
  * The items of a section as a table in its own scrolling box: one column per `columns`
  * entry, then the row's actions (a column whose header only screen readers read), and the
- * `empty` text as the only row when there are none.
+ * `empty` text as the only row when there are none. On a narrow screen each row stacks into
+ * a card of "header: value" lines (`.stacked`, styles.css), so nothing scrolls sideways.
  */
 export function ItemTable<Item extends { id: string }>(props: {
   items: readonly Item[];
@@ -30,7 +31,7 @@ export function ItemTable<Item extends { id: string }>(props: {
 }) {
   const { items, columns, actions, empty } = props;
   return (
-    <div className="table-wrap" tabIndex={0}>
+    <div className="table-wrap stacked" tabIndex={0}>
       <table>
         <thead>
           <tr>
@@ -50,9 +51,11 @@ export function ItemTable<Item extends { id: string }>(props: {
           {items.map((item) => (
             <tr key={item.id}>
               {columns.map((column) => (
-                <td key={column.header}>{column.cell(item)}</td>
+                <td key={column.header} data-label={column.header}>
+                  {column.cell(item)}
+                </td>
               ))}
-              {actions && <td>{actions(item)}</td>}
+              {actions && <td className="actions">{actions(item)}</td>}
             </tr>
           ))}
           {empty !== undefined && items.length === 0 && (

@@ -15,7 +15,8 @@ type Draft = Record<(typeof LEVELS)[number], string> & { require_justification: 
  * The triage policy (`/api/v1/settings/sla`): days from detection to a new finding's due date,
  * by severity, and whether accepting a risk or marking a false positive needs a justification
  * (the console always asks for one; the switch makes the API refuse a change without one).
- * Everyone sees it; an admin changes it (the API refuses anyone else). Informational findings
+ * Everyone sees it; an admin changes it (the API refuses anyone else), and is asked on saving
+ * whether open findings take the new days too (`apply_to_open`). Informational findings
  * get no due date.
  */
 export function Sla() {
@@ -39,19 +40,29 @@ export function Sla() {
     }
   }, [policy.data]);
 
+  const [asking, setAsking] = useState(false);
+
+  // Saving asks first whether open findings take the new days too (apply_to_open).
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (draft) setAsking(true);
+  };
+  const save = (applyToOpen: boolean) => {
     if (!draft) return;
-    const body = {
-      ...(Object.fromEntries(LEVELS.map((l) => [l, Number(draft[l])])) as Omit<
+    setAsking(false);
+    const body: Policy = {
+      ...(Object.fromEntries(LEVELS.map((l) => [l, Number(draft[l])])) as Pick<
         Policy,
-        'require_justification'
+        (typeof LEVELS)[number]
       >),
       require_justification: draft.require_justification,
-    } satisfies Policy;
-    void action.act(api.PUT('/api/v1/settings/sla', { body }), () => {
+      ...(applyToOpen ? { apply_to_open: true } : {}),
+    };
+    void action.act(api.PUT('/api/v1/settings/sla', { body }), (saved) => {
       void policy.reload();
-      return 'Triage policy saved; due dates apply to findings detected from now on.';
+      if (!applyToOpen) return 'Triage policy saved; due dates apply to findings detected from now on.';
+      const moved = saved.open_findings_updated ?? 0;
+      return `Triage policy saved; ${moved === 1 ? '1 open finding has' : `${moved} open findings have`} a new due date.`;
     });
   };
 
@@ -91,6 +102,25 @@ export function Sla() {
           </label>
           <button type="submit">Save triage policy</button>
         </form>
+      )}
+      {asking && (
+        <div role="group" aria-label="Apply the SLA policy to open findings?" className="confirm">
+          <p>
+            Also move the due dates of open and in-progress findings to the new days? Dates a person set stay
+            as they are.
+          </p>
+          <div className="row">
+            <button type="button" onClick={() => save(true)}>
+              Save and update open findings
+            </button>
+            <button type="button" onClick={() => save(false)}>
+              Save for new findings only
+            </button>
+            <button type="button" className="link" onClick={() => setAsking(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
       )}
       {policy.data && !admin && (
         <ul>

@@ -338,10 +338,17 @@ describe('mode: local', () => {
     expect(parse({ ...local, gate: 'new' }).warnings.join(' ')).toContain('no Scanward service is named');
   });
 
-  it('refuses a target that is not a URL, a key without the service, and the remote-only inputs', () => {
+  it('scans locally with a key but no api-url (a CI-wide SCANWARD_API_KEY), warning that nothing is recorded', () => {
+    const { inputs, warnings } = parse({ ...local, 'api-key': 'k' });
+    expect(inputs.mode).toBe('local');
+    expect(inputs.service).toBeUndefined();
+    expect(warnings.join(' ')).toContain('credentials are set but `api-url` is not');
+  });
+
+  it('refuses a target that is not a URL and the remote-only inputs', () => {
     const problems = problemsOf({ ...local, target: 'localhost', 'api-key': 'k', 'scan-id': 'scan_x1' });
     expect(problems).toContain('name the service as a URL');
-    expect(problems).toContain('`api-url` is required');
+    expect(problems).not.toContain('`api-url` is required');
     expect(problems).toContain('`scan-id` cannot be used with mode: local');
     expect(problemsOf({ ...local, mode: 'elsewhere' })).toContain('`mode` is "elsewhere"');
   });

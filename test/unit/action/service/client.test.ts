@@ -151,10 +151,12 @@ describe('Scanward API errors', () => {
     expect((await refused('web.exclude_paths')).message).toContain('Check the `exclude-paths` input');
   });
 
-  it('keeps the text of an answer that is not JSON, e.g. from a proxy', async () => {
+  it('describes an answer that is not JSON (a proxy’s page) in one line, without its markup', async () => {
     const error = await scanwardError(new Response('<html>Bad gateway</html>', { status: 502 }), 'read scan');
     expect(error.code).toBe('HTTP_502');
-    expect(error.message).toContain('<html>Bad gateway</html>');
+    expect(error.message).toContain('an HTML page ("Bad gateway"), not the Scanward API');
+    expect(error.message).not.toContain('<');
+    expect(error.message).not.toContain('\n');
     expect(error.isUserError).toBe(false);
   });
 });

@@ -83,7 +83,7 @@ const awkward = makeFinding({
 });
 
 describe('CSV export', () => {
-  it('writes a header row with the list-view fields in the spec order plus description and the risk decision', async () => {
+  it('writes a header row with the list-view fields in the spec order plus description, the risk decision and triage', async () => {
     const [header] = parseCsv(await csvText([]));
     expect(header).toEqual([
       ...FINDING_SPEC_LIST_FIELDS,
@@ -92,6 +92,8 @@ describe('CSV export', () => {
       'justified_by',
       'justified_at',
       'acceptance_expires_at',
+      'assignee',
+      'priority',
     ]);
   });
 
