@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { WebTestingOptions } from '../../server/schemas/web-testing.ts';
-import { scanwardError } from './api-errors.ts';
 import { ConfigurationError } from '../core/errors.ts';
 import { NOT_SCANWARD_HINT, describeForeignBody, scanwardError } from './api-errors.ts';
 import type { Credentials } from './credentials.ts';

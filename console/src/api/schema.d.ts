@@ -105,7 +105,17 @@ export interface paths {
         delete: operations["deleteSchedule"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the web options of a scan schedule
+         * @description Professional and enterprise plans only (`PLAN_UPGRADE_REQUIRED` on startup).
+         *
+         *     Replaces `web` (docs/web-testing.md) for the scans the schedule starts from now on, for instance a rotated password; `null` drops it. Scans it already started keep theirs. Secrets are sealed at rest and never answered. Other fields are changed by deleting the schedule and creating another.
+         *
+         *     API key permission: `write:scans`.
+         *
+         *     Roles: admin.
+         */
+        patch: operations["updateSchedule"];
         trace?: never;
     };
     "/api/v1/scans": {
@@ -213,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Import another scanner's report
-         * @description Records a report of nuclei, OWASP ZAP, nmap, OpenVAS/Greenbone or Scanward as a completed scan of `target` (`source: import`, `tool` the producing tool), its results as findings through the same lifecycle as Scanward's own scans. Send the report as `multipart/form-data` (a `file` part, the other fields as parts) or as the raw request body with the fields in the query. Counts against the monthly scan quota. The body may be up to `SCANWARD_IMPORT_LIMIT` bytes (32 MiB by default; 413 beyond). A report that does not read is 422 naming the line or element, and nothing of it is recorded. XML external entities and DTDs are never resolved. See docs/imports.md.
+         * @description Records a report of nuclei, OWASP ZAP, nmap, OpenVAS/Greenbone or Scanward as a completed scan of `target` (`source: import`, `tool` the producing tool), its results as findings through the same lifecycle as Scanward's own scans. Send the report as `multipart/form-data` (a `file` part, the other fields as parts) or as the raw request body with the fields in the query. Counts against the monthly scan quota. The body may be up to `SCANWARD_IMPORT_LIMIT` bytes (32 MiB by default; 413 beyond). A report that does not read is 422 naming the line or element, and nothing of it is recorded. XML external entities and DTDs are never resolved. A report over a few hundred KiB is parsed in a worker thread; when all of the process's parse workers (`SCANWARD_IMPORT_WORKERS`) are busy and their queue (`SCANWARD_IMPORT_QUEUE`) is full, the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. See docs/imports.md.
          *
          *     API key permission: `write:scans`.
          *
@@ -357,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Change the status of many findings
-         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing.
+         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing. With `accepted` or `false_positive`, `update.justification` (or else `update.notes`) is the reason kept on each finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -391,7 +401,7 @@ export interface paths {
         head?: never;
         /**
          * Update a finding
-         * @description Changes status and triage fields. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes.
+         * @description Changes status and triage fields; every field is optional. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes. With `accepted` or `false_positive`, `justification` (or else `notes`) is the reason kept on the finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -483,7 +493,7 @@ export interface paths {
         put?: never;
         /**
          * Log in: exchange e-mail and password (and MFA code) for an access token
-         * @description Form-encoded. Every login creates a session (30 days). Unknown e-mails answer like wrong passwords. After 10 failed attempts for one e-mail, or 50 from one client address, within 15 minutes, logins answer 429 until the window passes. Not counted against the organization request rate.
+         * @description Form-encoded. Every login creates a session (30 days). Unknown e-mails answer like wrong passwords. After 10 failed attempts for one e-mail, or 50 from one client address, within 15 minutes, logins answer 429 until the window passes. Not counted against the organization request rate. Every answer carries `X-RateLimit-*` of the per-address limit (50 failed log-ins in 15 minutes).
          */
         post: operations["createToken"];
         delete?: never;
@@ -765,7 +775,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the web console: a session cookie instead of a token
-         * @description Like POST /api/v1/auth/token (same throttle, MFA and session), but JSON, and the access token is set as an HttpOnly, SameSite=Strict cookie that page scripts cannot read. Requests with the cookie that change something need the answer’s csrf_token in X-CSRF-Token. The cookie is renewed while in use and lapses after an hour without requests.
+         * @description Like POST /api/v1/auth/token (same throttle, MFA and session), but JSON, and the access token is set as an HttpOnly, SameSite=Strict cookie that page scripts cannot read. Requests with the cookie that change something need the answer’s csrf_token in X-CSRF-Token. The cookie is renewed while in use and lapses after an hour without requests. Every answer carries `X-RateLimit-*` of the per-address limit (50 failed log-ins in 15 minutes).
          */
         post: operations["signInConsole"];
         /**
@@ -1227,7 +1237,7 @@ export interface paths {
         };
         /**
          * List the organization's audit events
-         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail), newest first. Filter by `actor` (user id or e-mail), `action` and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
+         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail); who accepted a risk or revoked an acceptance (and which lapsed), made or revoked an API key, changed the triage policy, created, changed or deleted a webhook; newest first. Details say what changed, never a secret. Filter by `actor` (user id or e-mail), `action`, `target` (an id, or a person’s e-mail) and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -1278,8 +1288,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The due-date policy by severity
-         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date.
+         * The triage policy: due dates by severity, justification rule
+         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date. `require_justification`: whether `accepted` and `false_positive` need a justification (default false).
          *
          *     API key permission: `read:findings`.
          *
@@ -1287,8 +1297,8 @@ export interface paths {
          */
         get: operations["getSlaPolicy"];
         /**
-         * Change the due-date policy
-         * @description Replaces the policy (every severity). Applies to findings detected from now on; with `apply_to_open: true` it also moves the due dates of open and in-progress findings to the new policy, and answers how many moved in `open_findings_updated`. Dates a person set stay.
+         * Change the triage policy
+         * @description Replaces the days (every severity), and `require_justification` when given (absent: unchanged). Days apply to findings detected from now on; with `apply_to_open: true` they also move the due dates of open and in-progress findings, and the answer says how many moved in `open_findings_updated` (dates a person set stay). Recorded in the audit trail (`settings.sla_changed`, each changed field `before → after`).
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -1507,6 +1517,7 @@ export interface components {
             frameworks: components["schemas"]["Framework"][];
             ports: string | null;
             credential_checks: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingView"];
             /** @enum {boolean} */
             authorized: true;
             enabled: boolean;
@@ -1539,6 +1550,36 @@ export interface components {
          * @enum {string}
          */
         CredentialChecks: "defaults" | "none";
+        /** @description The web application options of a scan or schedule, without their secrets. */
+        WebTestingView: {
+            active: boolean;
+            /** @description How the scanner signs in; null when it does not. */
+            authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
+            exclude_paths: string[];
+        };
+        /** @description A form log-in, without its password. */
+        WebFormAuthenticationView: {
+            /** @enum {string} */
+            type: "form";
+            login_url: string;
+            username: string;
+            /**
+             * @description A password is stored (sealed); it is never answered.
+             * @enum {boolean}
+             */
+            has_password: true;
+            username_field?: string;
+            password_field?: string;
+            logged_in_pattern?: string;
+            logged_out_pattern?: string;
+        };
+        /** @description Header authentication, names only. */
+        WebHeaderAuthenticationView: {
+            /** @enum {string} */
+            type: "headers";
+            /** @description The names of the headers sent, sorted; their values are sealed and never answered. */
+            header_names: string[];
+        };
         CreateScheduleRequest: components["schemas"]["DailyScheduleRequest"] | components["schemas"]["WeeklyScheduleRequest"] | components["schemas"]["MonthlyScheduleRequest"];
         /** @description Runs every day at `hour`. */
         DailyScheduleRequest: {
@@ -1575,8 +1616,60 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
+        };
+        WebTestingOptions: {
+            /**
+             * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+             * @default false
+             */
+            active: boolean;
+            authentication?: components["schemas"]["WebAuthentication"];
+            /**
+             * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+             * @default []
+             */
+            exclude_paths: string[];
+        };
+        WebAuthentication: components["schemas"]["WebFormAuthentication"] | components["schemas"]["WebHeaderAuthentication"];
+        /** @description Sign in through an HTML log-in form. */
+        WebFormAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "form";
+            /**
+             * Format: uri
+             * @description The page that shows the log-in form (same origin as the scan target).
+             */
+            login_url: string;
+            /** @description The user name to sign in with. */
+            username: string;
+            /** @description The password. Write-only: sealed at rest, never answered. */
+            password: string;
+            /** @description Name of the user-name field when it cannot be told by its type and name. */
+            username_field?: string;
+            /** @description Name of the password field when the form has more than one. */
+            password_field?: string;
+            /** @description Matches a page only a signed-in user sees; by default, the log-in form no longer shown. */
+            logged_in_pattern?: string;
+            /** @description Matches a page that means the session was lost (besides a redirect to the log-in page). */
+            logged_out_pattern?: string;
+        };
+        /** @description Sign in by sending fixed headers. */
+        WebHeaderAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "headers";
+            /** @description Headers sent with every request, e.g. Cookie or Authorization. Write-only: values are never answered. */
+            headers: {
+                [key: string]: string;
+            };
         };
         /** @description Runs once a week, on `day_of_week` at `hour`. */
         WeeklyScheduleRequest: {
@@ -1613,6 +1706,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1650,8 +1744,25 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
+        };
+        UpdateScheduleRequest: {
+            /** @description The web options of the scans the schedule starts from now on; null: none. */
+            web: {
+                /**
+                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+                 * @default false
+                 */
+                active: boolean;
+                authentication?: components["schemas"]["WebAuthentication"];
+                /**
+                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+                 * @default []
+                 */
+                exclude_paths: string[];
+            } | null;
         };
         ScheduleDeleted: {
             id: string;
@@ -1728,6 +1839,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1787,6 +1899,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            web?: components["schemas"]["WebTestingView"];
         };
         /** @description Where the time of a scan went */
         PhaseTimings: {
@@ -1930,6 +2043,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            web?: components["schemas"]["WebTestingView"];
             format: components["schemas"]["ImportFormat"];
             /** @description Results read from the report (several on one weakness and place are one finding) */
             results_read: number;
@@ -2249,7 +2363,7 @@ export interface components {
             update: {
                 status: components["schemas"]["FindingStatus"];
                 notes?: string;
-                /** @description Why: required when `status` is `accepted` or `false_positive` */
+                /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
                 justification?: string;
                 /**
                  * Format: date-time
@@ -2305,7 +2419,7 @@ export interface components {
              */
             due_date?: string | null;
             notes?: string | null;
-            /** @description Why: required when `status` is `accepted` or `false_positive` */
+            /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
             justification?: string;
             /**
              * Format: date-time
@@ -2991,18 +3105,19 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
-            /** @description Who acted; null when nobody signed in (a failed log-in) */
+            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted";
+            /** @description Who acted; null when no person did: nobody signed in (a failed log-in), or the service itself (an acceptance that lapsed) */
             actor: {
                 id: string | null;
                 email: string | null;
             } | null;
-            /** @description Whom it was done to */
+            /** @description Whom or what it was done to: a person (id and e-mail), or an object by its id (a finding, an API key, a webhook; e-mail null); null when nothing in particular */
             target: {
                 id: string | null;
                 email: string | null;
             } | null;
             ip: string | null;
+            /** @description What changed, as text (a changed setting as `before → after`); never a secret (no key, token, password or webhook secret) */
             details: {
                 [key: string]: string;
             };
@@ -3021,6 +3136,8 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
+            /** @description Whether a move to `accepted` or `false_positive` needs a justification (`justification`, or `notes` standing for it); false (the default): it is optional, as every field of a finding update is */
+            require_justification: boolean;
         };
         SlaPolicyChanged: {
             /** @example 7 */
@@ -3031,6 +3148,8 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
+            /** @description Whether a move to `accepted` or `false_positive` needs a justification (`justification`, or `notes` standing for it); false (the default): it is optional, as every field of a finding update is */
+            require_justification: boolean;
             /**
              * @description With `apply_to_open: true`: how many open findings’ due dates moved
              * @example 12
@@ -3046,6 +3165,8 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
+            /** @description Require a justification for `accepted` and `false_positive` (422 `VALIDATION_ERROR` on `justification` without one); absent: unchanged */
+            require_justification?: boolean;
             /** @description `true`: also move the due date of every `open` and `in_progress` finding to detection plus the new days for its severity, except dates a person set (`PATCH` with `due_date`). `false` or absent: the change applies to findings detected from now on */
             apply_to_open?: boolean;
         };
@@ -3072,10 +3193,7 @@ export interface components {
         };
         CiTrustPolicyCreate: {
             name: string;
-            /**
-             * Format: uri
-             * @description The OpenID issuer; default https://token.actions.githubusercontent.com. Others must be listed in SCANWARD_CI_OIDC_ISSUERS.
-             */
+            /** @description The OpenID issuer: an `https` URL (`http` and other schemes are refused with 422); default https://token.actions.githubusercontent.com. Others must be listed in SCANWARD_CI_OIDC_ISSUERS. */
             issuer?: string;
             /** @description The `aud` the token must carry; default SCANWARD_PUBLIC_URL (else the request's origin) */
             audience?: string;
@@ -3279,11 +3397,11 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Requests allowed in the window (hour or day) closest to running out */
+        /** @description Requests allowed in the organization's window (hour or day) closest to running out; on the log-in routes, failed log-ins allowed per client address in 15 minutes (50) */
         "X-RateLimit-Limit": number;
-        /** @description Requests left in that window */
+        /** @description Requests (on the log-in routes: failed log-ins) left in that window */
         "X-RateLimit-Remaining": number;
-        /** @description When that window resets, in Unix seconds */
+        /** @description When that window resets, in Unix seconds (on the log-in routes: when the address's counted failures have all left the window) */
         "X-RateLimit-Reset": number;
         /** @description Seconds until a request can succeed again */
         "Retry-After": number;
@@ -3404,7 +3522,9 @@ export interface operations {
     listSchedules: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -3690,11 +3810,138 @@ export interface operations {
             };
         };
     };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule id */
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The schedule as changed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PLAN_UPGRADE_REQUIRED, INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listScans: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
+                /** @description Only scans in this state */
                 status?: "pending" | "running" | "completed" | "failed" | "cancelled";
                 /** @description Exact target, ignoring case */
                 target?: string;
@@ -4113,9 +4360,13 @@ export interface operations {
     listScanFindings: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
+                /** @description Only findings of this severity */
                 severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description Only findings in this state */
                 status?: "open" | "in_progress" | "resolved" | "false_positive" | "accepted";
                 /** @description `new`: this scan detected the finding for the first time; `reopened`: it detected again a finding that was resolved; `unchanged`: the finding was already known and not resolved */
                 change?: "new" | "reopened" | "unchanged";
@@ -4331,14 +4582,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFindings: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
-                severity?: components["schemas"]["FindingSeverity"];
+                /** @description Only findings of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
                 /** @description A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts */
                 status?: string;
                 /** @description Findings observed by this scan */
@@ -4349,6 +4616,7 @@ export interface operations {
                 asset_id?: string;
                 /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
                 template_id?: string;
+                /** @description Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …) */
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -4542,9 +4810,12 @@ export interface operations {
     groupFindings: {
         parameters: {
             query: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
-                severity?: components["schemas"]["FindingSeverity"];
+                /** @description Only findings of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
                 /** @description A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts */
                 status?: string;
                 /** @description Findings observed by this scan */
@@ -4555,6 +4826,7 @@ export interface operations {
                 asset_id?: string;
                 /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
                 template_id?: string;
+                /** @description Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …) */
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -4727,8 +4999,10 @@ export interface operations {
     exportFindings: {
         parameters: {
             query?: {
+                /** @description The file format; default `csv` */
                 format?: "csv" | "json" | "pdf";
-                severity?: components["schemas"]["FindingSeverity"];
+                /** @description Only findings of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
                 /** @description A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts */
                 status?: string;
                 /** @description Findings observed by this scan */
@@ -4739,6 +5013,7 @@ export interface operations {
                 asset_id?: string;
                 /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
                 template_id?: string;
+                /** @description Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …) */
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -5299,7 +5574,9 @@ export interface operations {
     listAssets: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
                 /** @description An address prefix (`127.0.`), or part of a name, ignoring case */
                 q?: string;
@@ -5500,6 +5777,9 @@ export interface operations {
             /** @description Access token */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5509,6 +5789,9 @@ export interface operations {
             /** @description Error: BAD_REQUEST */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5518,6 +5801,9 @@ export interface operations {
             /** @description Error: INVALID_CREDENTIALS, MFA_REQUIRED, INVALID_MFA_CODE */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5527,6 +5813,9 @@ export interface operations {
             /** @description Error: PASSWORD_LOGIN_DISABLED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5536,6 +5825,9 @@ export interface operations {
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5545,6 +5837,9 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5554,6 +5849,9 @@ export interface operations {
             /** @description Error: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5564,6 +5862,9 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5730,6 +6031,7 @@ export interface operations {
             /** @description Error: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5741,7 +6043,9 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -6723,6 +7027,9 @@ export interface operations {
             /** @description Signed in; the cookie is set */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6732,6 +7039,9 @@ export interface operations {
             /** @description Error: BAD_REQUEST */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6741,6 +7051,9 @@ export interface operations {
             /** @description Error: INVALID_CREDENTIALS, MFA_REQUIRED, INVALID_MFA_CODE */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6750,6 +7063,9 @@ export interface operations {
             /** @description Error: PASSWORD_LOGIN_DISABLED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6759,6 +7075,9 @@ export interface operations {
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6768,6 +7087,9 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6777,6 +7099,9 @@ export interface operations {
             /** @description Error: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -6787,6 +7112,9 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7194,7 +7522,9 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -7483,7 +7813,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -7884,7 +8216,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -8081,9 +8415,12 @@ export interface operations {
     listControls: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
-                framework?: components["schemas"]["ComplianceFramework"];
+                /** @description Only controls of this framework */
+                framework?: "soc2" | "pci-dss" | "iso27001";
                 /** @description `failing` while an open or in_progress finding maps to the control; `passing` when a completed scan assessed it and nothing open maps to it; `not_assessed` otherwise */
                 status?: components["schemas"]["ControlStatus"];
             };
@@ -8580,7 +8917,9 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -9125,11 +9464,16 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
                 /** @description The actor's user id or e-mail */
                 actor?: string;
-                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
+                /** @description Only events of this action */
+                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted";
+                /** @description What the event was done to: a user's id or e-mail, or a finding, API key or webhook id */
+                target?: string;
                 /** @description Events at or after this moment */
                 from?: string;
                 /** @description Events before this moment */
@@ -9478,7 +9822,9 @@ export interface operations {
     listCiTrustPolicies: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
