@@ -31,6 +31,8 @@ export type OrganizationChanges = Partial<OrganizationRow>;
 interface OrganizationTableRow extends OrganizationRow {
   /** Whether its people may log in with a password; false: single sign-on only. */
   password_login: boolean;
+  /** The audience its CI jobs' ID tokens carry (auth/ci-audience.ts); null until first minted. */
+  ci_audience: string | null;
 }
 
 declare module 'knex/types/tables.js' {
@@ -134,4 +136,22 @@ export async function findPasswordLogin(db: Db, orgId: string): Promise<boolean 
 /** Switches password log-in on or off for the organization. */
 export async function updatePasswordLogin(db: Db, orgId: string, enabled: boolean, now: Date): Promise<void> {
   await db('organizations').where({ id: orgId }).update({ password_login: enabled, updated_at: now });
+}
+
+/** The organization's CI audience, or null when none was minted yet; undefined when there is no such organization. */
+export async function findCiAudience(db: Db, orgId: string): Promise<string | null | undefined> {
+  const row = await db('organizations').where({ id: orgId }).first('ci_audience');
+  return row ? row.ci_audience : undefined;
+}
+
+/** Sets the organization's CI audience unless it has one already (the first writer wins); answers the one in force. */
+export async function mintCiAudience(db: Db, orgId: string, audience: string): Promise<string | undefined> {
+  await db('organizations').where({ id: orgId }).whereNull('ci_audience').update({ ci_audience: audience });
+  return (await findCiAudience(db, orgId)) ?? undefined;
+}
+
+/** The organization that owns a CI audience, if any. */
+export async function findOrganizationIdByCiAudience(db: Db, audience: string): Promise<string | undefined> {
+  const row = await db('organizations').where({ ci_audience: audience }).first('id');
+  return row?.id;
 }

@@ -67,3 +67,39 @@ set
   "updated_at" = $2
 where
   "id" = $3;
+
+-- findCiAudience
+select
+  "ci_audience"
+from
+  "organizations"
+where
+  "id" = $1
+limit
+  $2;
+
+-- mintCiAudience
+update "organizations"
+set
+  "ci_audience" = $1
+where
+  "id" = $2
+  and "ci_audience" is null;
+select
+  "ci_audience"
+from
+  "organizations"
+where
+  "id" = $1
+limit
+  $2;
+
+-- findOrganizationIdByCiAudience
+select
+  "id"
+from
+  "organizations"
+where
+  "ci_audience" = $1
+limit
+  $2;

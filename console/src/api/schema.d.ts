@@ -1278,6 +1278,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ci-trust/audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's audience: the `aud` its CI jobs' ID tokens must carry
+         * @description Every organization has one audience, minted by the service (`<SCANWARD_PUBLIC_URL>/ci/<organization id>`); its trust policies carry it, and an ID token addressed to it is matched against its policies only. With credentials, the caller's organization. With `organization_id` and no credentials needed, any organization's (an audience is not a secret): how the GitHub Action and `scanward-ci` learn it before they have a token. An unknown id answers the audience such an organization would have.
+         */
+        get: operations["getCiAudience"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ci-trust": {
         parameters: {
             query?: never;
@@ -2447,7 +2467,7 @@ export interface components {
         CiTokenRequest: {
             /** @description The CI provider's OpenID Connect ID token (a JWT) */
             id_token: string;
-            /** @description Only when policies of several organizations sharing an audience match the token: which one to sign in to */
+            /** @description Optional: the organization to sign in to. The token's audience names it already; a different id is refused (403) */
             organization_id?: string;
         };
         SessionList: {
@@ -2991,11 +3011,19 @@ export interface components {
             /** @example 180 */
             low: number;
         };
+        CiAudience: {
+            /**
+             * @description The `aud` an ID token must carry to sign in to the organization: `<base>/ci/<organization id>`
+             * @example https://scanward.example.com/ci/org_0123456789abcdefghijklmn
+             */
+            audience: string;
+        };
         CiTrustPolicy: {
             /** @example citp_0123456789abcdefghijklmn */
             id: string;
             name: string;
             issuer: string;
+            /** @description The organization's audience, which matching tokens carry */
             audience: string;
             conditions: {
                 [key: string]: string;
@@ -3019,7 +3047,7 @@ export interface components {
              * @description The OpenID issuer; default https://token.actions.githubusercontent.com. Others must be listed in SCANWARD_CI_OIDC_ISSUERS.
              */
             issuer?: string;
-            /** @description The `aud` the token must carry; default SCANWARD_PUBLIC_URL (else the request's origin) */
+            /** @description The organization's own audience (GET /api/v1/ci-trust/audience), which is the default; any other value is refused (422): tokens must carry it as `aud` */
             audience?: string;
             conditions: components["schemas"]["CiTrustConditions"];
             permissions: ("read:scans" | "write:scans" | "read:findings" | "write:findings" | "read:grc" | "write:grc")[];
@@ -3029,7 +3057,7 @@ export interface components {
              */
             allow_forks: boolean;
         };
-        /** @description Every condition given must hold (exact value or glob: `*` any characters but `/`, `**` any characters, `?` one character but `/`). A claim the token lacks fails its condition. */
+        /** @description Every condition given must hold (exact value or glob: `*` any characters but `/`, `**` any characters, `?` one character but `/`). A claim the token lacks fails its condition. The owner must be pinned: `repository_owner` literally, or `repository` with a literal owner part. */
         CiTrustConditions: {
             /** @description `owner/name`, e.g. `acme/web` or `acme/*` */
             repository?: string;
@@ -9315,6 +9343,56 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCiAudience: {
+        parameters: {
+            query?: {
+                /** @description The organization whose audience to tell, without credentials (a CI job before it has a token); left out, the caller's own organization (credentials required) */
+                organization_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audience */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CiAudience"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -16,6 +16,9 @@ export const identitySamples = [
     updateOrganization: [[ORG, { plan: 'professional', monthly_scan_limit: 100, updated_at: NOW }]],
     findPasswordLogin: [[ORG]],
     updatePasswordLogin: [[ORG, false, NOW]],
+    findCiAudience: [[ORG]],
+    mintCiAudience: [[ORG, `https://scanward.example.com/ci/${ORG}`]],
+    findOrganizationIdByCiAudience: [[`https://scanward.example.com/ci/${ORG}`]],
     organizationOf: QUERY_PIECE,
   }),
   repositorySamples('server/identity/users.repository.ts', users, {
