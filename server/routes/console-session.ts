@@ -52,13 +52,18 @@ export const signInConsole = defineRoute({
     'RATE_LIMIT_EXCEEDED',
   ],
   handler: async ({ body, services, ctx }) => {
-    const token = await login(services.db, services.keys, {
-      email: body.email,
-      password: body.password,
-      mfaCode: body.mfa_code,
-      ip: ctx.ip,
-      userAgent: ctx.get('user-agent') || undefined,
-    });
+    const token = await login(
+      services.db,
+      services.keys,
+      {
+        email: body.email,
+        password: body.password,
+        mfaCode: body.mfa_code,
+        ip: ctx.ip,
+        userAgent: ctx.get('user-agent') || undefined,
+      },
+      'console',
+    );
     setConsoleCookie(ctx, token.access_token);
     return { body: await describe(services, await bearerPrincipal(services, token.access_token)) };
   },
