@@ -241,7 +241,12 @@ export const verifyMfa = defineRoute({
   errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
   handler: async ({ principal, body, services, ctx }) => {
     const codes = await checkedCode(services, principal, ctx.ip, () =>
-      verifyMfaSetup(services.db, services.keys.encryptionKey, owner(principal), body.code),
+      verifyMfaSetup(
+        services.db,
+        services.keys.encryptionKey,
+        { ...owner(principal), ip: ctx.ip },
+        body.code,
+      ),
     );
     return { body: { mfa_enabled: true as const, recovery_codes: codes } };
   },
@@ -262,7 +267,12 @@ export const regenerateMfaRecoveryCodes = defineRoute({
   errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
   handler: async ({ principal, body, services, ctx }) => {
     const codes = await checkedCode(services, principal, ctx.ip, () =>
-      regenerateRecoveryCodes(services.db, services.keys.encryptionKey, owner(principal), body.code),
+      regenerateRecoveryCodes(
+        services.db,
+        services.keys.encryptionKey,
+        { ...owner(principal), ip: ctx.ip },
+        body.code,
+      ),
     );
     return { body: { recovery_codes: codes } };
   },
@@ -281,7 +291,12 @@ export const deleteMfa = defineRoute({
   errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
   handler: async ({ principal, body, services, ctx }) => {
     await checkedCode(services, principal, ctx.ip, async () =>
-      (await disableMfa(services.db, services.keys.encryptionKey, owner(principal), body.code))
+      (await disableMfa(
+        services.db,
+        services.keys.encryptionKey,
+        { ...owner(principal), ip: ctx.ip },
+        body.code,
+      ))
         ? true
         : undefined,
     );

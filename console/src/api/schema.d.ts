@@ -2980,7 +2980,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
+            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "auth.settings_changed" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
             /** @description Who acted; null when nobody signed in (a failed log-in) */
             actor: {
                 id: string | null;
@@ -9005,7 +9005,7 @@ export interface operations {
                 per_page?: number;
                 /** @description The actor's user id or e-mail */
                 actor?: string;
-                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
+                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "auth.settings_changed" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted";
                 /** @description Events at or after this moment */
                 from?: string;
                 /** @description Events before this moment */
