@@ -12,6 +12,7 @@ import * as scanImports from './20261125221000_scan_imports.ts';
 import * as riskAcceptance from './20261125222000_risk_acceptance.ts';
 import * as historyNotes from './20261126060000_history_notes.ts';
 import * as ciAudiencePerOrganization from './20261128010000_ci_audience_per_organization.ts';
+import * as invitationsOfAccountsElsewhere from './20261128010100_invitations_of_accounts_elsewhere.ts';
 import * as slaPolicies from './20261125230500_sla_policies.ts';
 import * as ciTrustPolicies from './20261126010000_ci_trust_policies.ts';
 import * as passwordLoginSwitch from './20261126020000_password_login_switch.ts';
@@ -46,6 +47,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261126050000_findings_search', findingsSearch],
   ['20261126060000_history_notes', historyNotes],
   ['20261128010000_ci_audience_per_organization', ciAudiencePerOrganization],
+  ['20261128010100_invitations_of_accounts_elsewhere', invitationsOfAccountsElsewhere],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -331,11 +331,13 @@ export const acceptInvitation = defineRoute({
   description:
     'The token is the `token` of the `invite_url` an admin received (POST /api/v1/users). It works once and ' +
     'expires 72 hours after the invitation; a used, expired or unknown token is 422 on `token`. Then log in ' +
-    'with the e-mail and the new password.',
+    'with the e-mail and the new password. An invitation of an address that has an account in another ' +
+    'organization is 409 CONFLICT saying so (only the person opening the link learns it).',
   tags,
   access: { public: true },
   body: InviteAccept,
   responses: { 200: { description: 'The password is set', schema: InviteAccepted } },
+  errors: ['CONFLICT'],
   handler: async ({ body, services, ctx }) => ({
     body: await acceptInvite(services.db, body, ctx.ip),
   }),

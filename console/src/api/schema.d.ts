@@ -717,7 +717,7 @@ export interface paths {
         put?: never;
         /**
          * Set the password of an invited account with its one-time token
-         * @description The token is the `token` of the `invite_url` an admin received (POST /api/v1/users). It works once and expires 72 hours after the invitation; a used, expired or unknown token is 422 on `token`. Then log in with the e-mail and the new password.
+         * @description The token is the `token` of the `invite_url` an admin received (POST /api/v1/users). It works once and expires 72 hours after the invitation; a used, expired or unknown token is 422 on `token`. Then log in with the e-mail and the new password. An invitation of an address that has an account in another organization is 409 CONFLICT saying so (only the person opening the link learns it).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -1143,7 +1143,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a person by e-mail with a role
-         * @description Creates the account with no usable password and answers, once, `invite_url`: a one-time link under SCANWARD_PUBLIC_URL (the origin of this request when unset) where the person sets their password, valid 72 hours. Deliver it yourself (no e-mail is sent). An e-mail already in use is 409 CONFLICT.
+         * @description Creates the account with no usable password and answers, once, `invite_url`: a one-time link under SCANWARD_PUBLIC_URL (the origin of this request when unset) where the person sets their password, valid 72 hours. Deliver it yourself (no e-mail is sent). An e-mail of this organization's own people is 409 CONFLICT; an address with an account in another organization is answered exactly as a new one (its link tells the person opening it that the address is taken), so the answer tells nothing about other organizations.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -6518,6 +6518,15 @@ export interface operations {
             };
             /** @description Error: BAD_REQUEST */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -56,6 +56,7 @@ export const identitySamples = [
     insertUserInvite: [
       [{ id: 'inv_new', org_id: ORG, user_id: USER, token_hash: 'hash', expires_at: NOW, created_at: NOW }],
     ],
+    hasPendingInviteWithoutUser: [[ORG, EMAIL, NOW]],
     consumeUserInvite: [['hash', NOW]],
   }),
   repositorySamples('server/identity/audit-events.repository.ts', auditEvents, {
