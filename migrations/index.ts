@@ -13,6 +13,7 @@ import * as riskAcceptance from './20261125222000_risk_acceptance.ts';
 import * as historyNotes from './20261126060000_history_notes.ts';
 import * as ciAudiencePerOrganization from './20261128010000_ci_audience_per_organization.ts';
 import * as invitationsOfAccountsElsewhere from './20261128010100_invitations_of_accounts_elsewhere.ts';
+import * as ssoPerOrganization from './20261128010200_sso_per_organization.ts';
 import * as slaPolicies from './20261125230500_sla_policies.ts';
 import * as ciTrustPolicies from './20261126010000_ci_trust_policies.ts';
 import * as passwordLoginSwitch from './20261126020000_password_login_switch.ts';
@@ -48,6 +49,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261126060000_history_notes', historyNotes],
   ['20261128010000_ci_audience_per_organization', ciAudiencePerOrganization],
   ['20261128010100_invitations_of_accounts_elsewhere', invitationsOfAccountsElsewhere],
+  ['20261128010200_sso_per_organization', ssoPerOrganization],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

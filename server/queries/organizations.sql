@@ -103,3 +103,36 @@ where
   "ci_audience" = $1
 limit
   $2;
+
+-- findSignInSettings
+select
+  "password_login",
+  "sso_enabled",
+  "sso_domains",
+  "sso_trusts_idp_mfa"
+from
+  "organizations"
+where
+  "id" = $1
+limit
+  $2;
+
+-- updateSignInSettings
+update "organizations"
+set
+  "sso_enabled" = $1,
+  "sso_domains" = $2,
+  "updated_at" = $3
+where
+  "id" = $4;
+
+-- listSsoOrganizations
+select
+  "id",
+  "sso_domains"
+from
+  "organizations"
+where
+  "sso_enabled" = $1
+order by
+  "id" asc;

@@ -816,6 +816,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/oidc/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The local MFA step after single sign-on: the code of the account, then the console
+         * @description Posted by the page the callback answers when the account has local MFA and the organization does not trust the provider's (`sso_trusts_idp_mfa` with `amr` mfa, otp or hwk). Needs the 5-minute MFA cookie the callback set. Wrong codes count as failed log-ins (the same limits as POST /api/v1/auth/token) and answer the page again; the right one signs in exactly as the callback does.
+         */
+        post: operations["completeOidcMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/authentication": {
         parameters: {
             query?: never;
@@ -831,8 +851,8 @@ export interface paths {
          */
         get: operations["getAuthenticationSettings"];
         /**
-         * Switch password log-in on or off for the organization
-         * @description With `password_login: false` the organization signs in only with single sign-on: password log-ins (POST /api/v1/auth/token and the console) answer 403 PASSWORD_LOGIN_DISABLED; sessions already open and API keys keep working. Refused (CONFLICT) while the instance has no OpenID Connect provider, so nobody is locked out.
+         * Change how the organization's people sign in: password log-in, single sign-on, its domains and MFA
+         * @description Every field is optional; those left out stay as they are. `sso_enabled` lets the instance's OpenID Connect provider sign people in to this organization, only for addresses under `sso_domains` (at least one when on); the first SSO sign-in binds the account to the provider's `iss` + `sub`, later ones match by that only. A user with local MFA still gives their code after SSO unless `sso_trusts_idp_mfa` and the ID token's `amr` says mfa, otp or hwk. With `password_login: false` the organization signs in only with single sign-on: password log-ins (POST /api/v1/auth/token, the console, HTTP Basic) are refused; sessions already open and API keys keep working. CONFLICT while the instance has no OpenID Connect provider or, for password log-in off, while SSO is off for the organization, so nobody is locked out. Every change is an audit event.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -2627,14 +2647,37 @@ export interface components {
                 login_url: string;
             } | null;
         };
+        OidcMfaStep: {
+            /** @description A TOTP code or an unused recovery code */
+            mfa_code: string;
+        };
         AuthenticationSettings: {
             /** @description Whether e-mail and password log-in works for this organization; false: single sign-on only (password log-ins answer 403 PASSWORD_LOGIN_DISABLED) */
             password_login: boolean;
             /** @description Whether this instance has an OpenID Connect provider (SCANWARD_OIDC_ISSUER) */
             sso_configured: boolean;
+            /** @description Whether single sign-on signs people in to this organization (false: SSO refuses its people, whatever the provider says) */
+            sso_enabled: boolean;
+            /**
+             * @description The e-mail domains SSO covers: only addresses at one of them (or a subdomain) sign in with SSO
+             * @example [
+             *       "acme.example"
+             *     ]
+             */
+            sso_domains: string[];
+            /** @description Whether the provider's MFA stands in for the local one: when its ID token's `amr` says `mfa`, `otp` or `hwk`, a user with local MFA is not asked for their code after SSO */
+            sso_trusts_idp_mfa: boolean;
         };
+        /** @description The settings to change; those left out stay as they are */
         AuthenticationSettingsChange: {
-            password_login: boolean;
+            /** @description false: single sign-on only (needs `sso_enabled`) */
+            password_login?: boolean;
+            /** @description Turn single sign-on on or off for the organization (on needs at least one domain) */
+            sso_enabled?: boolean;
+            /** @description The organization's e-mail domains; replaces the list */
+            sso_domains?: string[];
+            /** @description Whether the provider's MFA (`amr`: mfa, otp or hwk) stands in for the local MFA */
+            sso_trusts_idp_mfa?: boolean;
         };
         ApiKeyCreated: {
             /** @example key_0123456789abcdefghijklmn */
@@ -6832,6 +6875,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The account has local MFA (and the organization does not trust the provider's): a page asking for the code, posted to /api/v1/auth/oidc/mfa */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Signed in: the console cookie is set; redirect to the console */
             302: {
                 headers: {
@@ -6882,6 +6934,82 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    completeOidcMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OidcMfaStep"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the console cookie is set; redirect to the console */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The MFA step expired or was not started here (HTML page) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Wrong or used code: the page again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed log-ins: the page again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
