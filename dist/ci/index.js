@@ -10688,8 +10688,8 @@ function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
             return undefined;
         }
         if (!audience && !organization) {
-            problems.push('`auth` is oidc: set `organization` to your organization\'s id (Scanward: Settings → CI trust shows it), ' +
-                'so the job asks for its ID token with the organization\'s audience (docs/ci-trust.md).');
+            problems.push("`auth` is oidc: set `organization` to your organization's id (Scanward: Settings → CI trust shows it), " +
+                "so the job asks for its ID token with the organization's audience (docs/ci-trust.md).");
             return undefined;
         }
         if (!apiUrl)

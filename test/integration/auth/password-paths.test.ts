@@ -44,7 +44,12 @@ describe(`password paths (${testEngine})`, () => {
     const wrong = basic(tenant.admin.email, 'not-the-password');
     expect((await app.request('/docs', { headers: right })).status).toBe(200);
 
-    okBody(await tenant.api.call(putAuthenticationSettings, { body: { password_login: false } }));
+    const domain = tenant.admin.email.slice(tenant.admin.email.indexOf('@') + 1);
+    okBody(
+      await tenant.api.call(putAuthenticationSettings, {
+        body: { password_login: false, sso_enabled: true, sso_domains: [domain] },
+      }),
+    );
     const withRight = await observed(await app.request('/docs', { headers: right }));
     const withWrong = await observed(await app.request('/docs', { headers: wrong }));
     expect(withRight.status).toBe(401);
