@@ -5,6 +5,8 @@ import {
   EXCHANGE_WINDOW_SECONDS,
   MAX_REFUSED_EXCHANGES_PER_ADDRESS,
 } from '../../../server/auth/ci-exchange.ts';
+import { acquireCredentials } from '../../../action/service/credentials.ts';
+import { DEFAULT_RETRY } from '../../../action/service/http.ts';
 import { CiIssuers } from '../../../server/auth/ci-issuers.ts';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { postCiToken } from '../../../server/routes/auth.ts';
@@ -226,6 +228,31 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
       'VALIDATION_ERROR',
       'organization_id',
     );
+  });
+
+  it('lets the Action sign in knowing only the organization: it asks the service for the audience, then mints the ID token for it', async () => {
+    const { tenant, repo, policy } = await trusting((r) => ({ repository: r }));
+    const asked: string[] = [];
+    const credentials = acquireCredentials(
+      { kind: 'oidc', organizationId: tenant.orgId },
+      {
+        baseUrl: app.url,
+        userAgent: 'scanward-action-test',
+        http: { fetch: globalThis.fetch, sleep: async () => {}, now: () => Date.now(), retry: DEFAULT_RETRY },
+        idToken: async (aud) => {
+          asked.push(aud);
+          return issuer.sign(claimsOf(repo), { aud });
+        },
+      },
+    );
+    const headers = await credentials.headers();
+    expect(asked).toEqual([`${app.url}/ci/${tenant.orgId}`]);
+    okBody(
+      await apiClient(app, { token: headers.authorization!.replace('Bearer ', '') }).get('/api/v1/scans'),
+      200,
+    );
+    const [event] = await auditOf(tenant, 'ci.token_issued');
+    expect(event!.details.policy_id).toBe(policy.id);
   });
 
   it('refuses an address its 51st refused exchange in 15 minutes (429, Retry-After), while issued tokens do not count', async () => {
