@@ -380,7 +380,10 @@ async function resolveUser(
       );
     }
   }
-  return { user, localMfaDue: user.mfa_enabled && !(trustsProviderMfa && providerMfa(claims as Record<string, unknown>)) };
+  return {
+    user,
+    localMfaDue: user.mfa_enabled && !(trustsProviderMfa && providerMfa(claims as Record<string, unknown>)),
+  };
 }
 
 /** The cookie that carries a single sign-on past the provider to the local MFA step (encrypted, 5 minutes). */
@@ -489,7 +492,7 @@ export async function completeSignInMfa(
   const sealed = ctx.cookies.get(MFA_COOKIE);
   const expired = () =>
     new SsoRefusal(
-      400,
+      403,
       'flow_expired',
       'This sign-in took longer than 5 minutes, or was not started here. Start it again.',
     );

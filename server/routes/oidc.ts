@@ -224,7 +224,7 @@ export const oidcMfa = defineRoute({
   bodyType: 'form',
   responses: {
     302: { description: 'Signed in: the console cookie is set; redirect to the console' },
-    400: {
+    403: {
       description: 'The MFA step expired or was not started here (HTML page)',
       contentTypes: ['text/html'],
     },

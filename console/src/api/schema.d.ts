@@ -6958,8 +6958,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The MFA step expired or was not started here (HTML page) */
+            /** @description Error: BAD_REQUEST */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong or used code: the page again */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6967,8 +6976,8 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Wrong or used code: the page again */
-            401: {
+            /** @description The MFA step expired or was not started here (HTML page) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -434,7 +434,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     const wrong = await post(next === '000000' ? '111111' : '000000');
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('name="mfa_code"');
-    expect((await post(next, 'scanward_oidc_mfa=forged')).status).toBe(400);
+    expect((await post(next, 'scanward_oidc_mfa=forged')).status).toBe(403);
     const right = await post(next);
     expect(right.status).toBe(302);
     const session = right.headers
