@@ -17,16 +17,21 @@ export async function up(knex: Knex): Promise<void> {
     t.text('ci_audience');
   });
   await knex.raw('create unique index organizations_ci_audience_unique on organizations (ci_audience)');
+  await moveToOrganizationAudiences(knex);
+}
+
+/** Gives each organization with live policies its audience and moves its policies to it (the data part of `up`). */
+export async function moveToOrganizationAudiences(knex: Knex): Promise<void> {
   await knex.raw(`
     update organizations o
        set ci_audience = regexp_replace(p.audience, '/+$', '') || '/ci/' || o.id
       from (
         select distinct on (org_id) org_id, audience
           from ci_trust_policies
-         where deleted_at is null and audience ~ '^https?://[^/]'
+         where deleted_at is null and audience ~ '^https{0,1}://[^/]'
          order by org_id, created_at, id
       ) p
-     where p.org_id = o.id`);
+     where p.org_id = o.id and o.ci_audience is null`);
   await knex.raw(`
     update ci_trust_policies p
        set audience = o.ci_audience
