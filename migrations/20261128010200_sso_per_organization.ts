@@ -23,6 +23,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     'create unique index users_sso_identity_unique on users (sso_issuer, sso_subject) where sso_subject is not null',
   );
+  await keepSsoOnlyOrganizations(knex);
+}
+
+/** Turns SSO on, with its people's domains, for every organization that had switched password log-in off (the data part of `up`). */
+export async function keepSsoOnlyOrganizations(knex: Knex): Promise<void> {
   await knex.raw(`
     update organizations o
        set sso_enabled = true,
@@ -31,7 +36,7 @@ export async function up(knex: Knex): Promise<void> {
                 from users u
                where u.org_id = o.id and position('@' in u.email) > 0),
              '{}')
-     where o.password_login = false`);
+     where o.password_login = false and o.sso_enabled = false`);
 }
 
 export async function down(knex: Knex): Promise<void> {
