@@ -39674,6 +39674,7 @@ function parseInputs(getInput, context, options = {}) {
             apiKey: read('api-key'),
             token: read('token'),
             audience: read('audience'),
+            organization: read('organization'),
             idToken: read('id-token'),
             idTokenSource: read('id-token-env'),
         }, apiUrl, options.idTokenAvailable ?? false, problems)
@@ -39868,7 +39869,7 @@ const AUTH_HELP = 'Set `api-key` (an API key with read:scans and write:scans, fr
     '`token` (a bearer token), or sign in without a secret with `auth: oidc` (the job needs `permissions: id-token: write` ' +
     'and a trust policy in Scanward; docs/github-action.md).';
 function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
-    const { mode, apiKey, token, audience, idToken, idTokenSource } = fields;
+    const { mode, apiKey, token, audience, organization, idToken, idTokenSource } = fields;
     if (!['', 'api-key', 'token', 'oidc'].includes(mode)) {
         problems.push(`\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`);
         return undefined;
@@ -39910,10 +39911,22 @@ function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
             problems.push('`auth` is oidc but the runner offers no ID token: give the job `permissions: id-token: write` (docs/github-action.md).');
             return undefined;
         }
-        const aud = audience || apiUrl;
-        if (!aud)
+        if (organization && !/^org_[a-z0-9]{1,96}$/.test(organization)) {
+            problems.push(`\`organization\` is "${organization}"; use your organization's id, like org_0123456789abcdefghijklmn (Scanward: Settings → CI trust).`);
             return undefined;
-        return { kind: 'oidc', audience: aud };
+        }
+        if (!audience && !organization) {
+            problems.push("`auth` is oidc: set `organization` to your organization's id (Scanward: Settings → CI trust shows it), " +
+                "so the job asks for its ID token with the organization's audience (docs/ci-trust.md).");
+            return undefined;
+        }
+        if (!apiUrl)
+            return undefined;
+        return {
+            kind: 'oidc',
+            ...(audience ? { audience } : {}),
+            ...(organization ? { organizationId: organization } : {}),
+        };
     }
     problems.push(AUTH_HELP);
     return undefined;
@@ -40836,6 +40849,7 @@ function pageBody(item) {
 const HealthBody = object({ version: schemas_string().optional() });
 const TokenBody = object({ access_token: schemas_string().min(1), expires_in: schemas_number().optional() });
 /** POST /api/v1/auth/ci-token: a short-lived access token for a CI job's ID token. */
+const CiAudienceBody = object({ audience: schemas_string().min(1) });
 const CiTokenBody = object({
     access_token: schemas_string().min(1),
     expires_in: schemas_number().int().positive(),
@@ -41019,6 +41033,17 @@ class ScanwardClient {
 
 
 
+/**
+ * The audience of the organization's CI jobs, as the service tells it to anyone naming the
+ * organization (`GET /api/v1/ci-trust/audience?organization_id=`, no credentials: the job has
+ * none before its ID token is exchanged, and an audience is not a secret).
+ */
+async function organizationAudience(organizationId, deps) {
+    const res = await requestWithRetry(deps.http, `${deps.baseUrl}/api/v1/ci-trust/audience?organization_id=${encodeURIComponent(organizationId)}`, { method: 'GET', headers: { accept: 'application/json', 'user-agent': deps.userAgent } }, "Scanward: ask the organization's CI audience");
+    if (!res.ok)
+        throw await scanwardError(res, "ask the organization's CI audience (keyless sign-in)");
+    return CiAudienceBody.parse(await res.json()).audience;
+}
 /** Refresh a bearer token this long before it expires (tokens live one hour). */
 const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 function acquireCredentials(auth, deps) {
@@ -41033,7 +41058,11 @@ function acquireCredentials(auth, deps) {
             const mint = deps.idToken;
             if (!mint)
                 throw new errors/* ConfigurationError */.j1('`auth: oidc` works only in a GitHub Actions job.');
-            return new ExchangedToken(() => mint(auth.audience), deps);
+            let audience = auth.audience;
+            return new ExchangedToken(async () => {
+                audience ??= await organizationAudience(auth.organizationId, deps);
+                return mint(audience);
+            }, deps, auth.organizationId);
         }
         case 'id-token':
             return new ExchangedToken(async () => auth.idToken, deps);
@@ -41099,11 +41128,13 @@ const EXCHANGE_MARGIN_MS = 60_000;
 class ExchangedToken {
     idToken;
     deps;
+    organizationId;
     token;
     expiresAt = 0;
-    constructor(idToken, deps) {
+    constructor(idToken, deps, organizationId) {
         this.idToken = idToken;
         this.deps = deps;
+        this.organizationId = organizationId;
     }
     async headers() {
         if (!this.token || this.expiresAt - this.deps.http.now() <= EXCHANGE_MARGIN_MS)
@@ -41123,7 +41154,10 @@ class ExchangedToken {
                 'content-type': 'application/json',
                 'user-agent': this.deps.userAgent,
             },
-            body: JSON.stringify({ id_token: idToken }),
+            body: JSON.stringify({
+                id_token: idToken,
+                ...(this.organizationId ? { organization_id: this.organizationId } : {}),
+            }),
         }, "Scanward: exchange the CI job's ID token");
         if (!res.ok)
             throw await scanwardError(res, "exchange the CI job's ID token (keyless sign-in)");

@@ -24,8 +24,11 @@ import type { Severity } from './scan.ts';
 export type AuthInput =
   | { kind: 'api-key'; apiKey: string }
   | { kind: 'token'; token: string }
-  /** Keyless CI sign-in on GitHub: the runner's ID token for `audience`, exchanged (docs/ci-trust.md). */
-  | { kind: 'oidc'; audience: string }
+  /**
+   * Keyless CI sign-in on GitHub: the runner's ID token for the organization's audience, exchanged
+   * (docs/ci-trust.md). `audience` when given; else the one the service tells for `organizationId`.
+   */
+  | { kind: 'oidc'; audience?: string; organizationId?: string }
   /** Keyless CI sign-in elsewhere: an ID token the CI minted (GitLab `id_tokens:`), exchanged. */
   | { kind: 'id-token'; idToken: string };
 
@@ -136,6 +139,7 @@ export function parseInputs(
           apiKey: read('api-key'),
           token: read('token'),
           audience: read('audience'),
+          organization: read('organization'),
           idToken: read('id-token'),
           idTokenSource: read('id-token-env'),
         },
@@ -382,6 +386,8 @@ interface AuthFields {
   apiKey: string;
   token: string;
   audience: string;
+  /** The organization's id (`org_…`), whose audience the service tells. */
+  organization: string;
   /** scanward-ci: the value of the variable `--id-token-env` names. */
   idToken: string;
   /** scanward-ci: the name of that variable, for messages. */
@@ -399,7 +405,7 @@ function parseAuth(
   idTokenAvailable: boolean,
   problems: string[],
 ): AuthInput | undefined {
-  const { mode, apiKey, token, audience, idToken, idTokenSource } = fields;
+  const { mode, apiKey, token, audience, organization, idToken, idTokenSource } = fields;
   if (!['', 'api-key', 'token', 'oidc'].includes(mode)) {
     problems.push(`\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`);
     return undefined;
@@ -447,9 +453,25 @@ function parseAuth(
       );
       return undefined;
     }
-    const aud = audience || apiUrl;
-    if (!aud) return undefined;
-    return { kind: 'oidc', audience: aud };
+    if (organization && !/^org_[a-z0-9]{1,96}$/.test(organization)) {
+      problems.push(
+        `\`organization\` is "${organization}"; use your organization's id, like org_0123456789abcdefghijklmn (Scanward: Settings → CI trust).`,
+      );
+      return undefined;
+    }
+    if (!audience && !organization) {
+      problems.push(
+        "`auth` is oidc: set `organization` to your organization's id (Scanward: Settings → CI trust shows it), " +
+          "so the job asks for its ID token with the organization's audience (docs/ci-trust.md).",
+      );
+      return undefined;
+    }
+    if (!apiUrl) return undefined;
+    return {
+      kind: 'oidc',
+      ...(audience ? { audience } : {}),
+      ...(organization ? { organizationId: organization } : {}),
+    };
   }
   problems.push(AUTH_HELP);
   return undefined;

@@ -2,7 +2,7 @@ import { ConfigurationError } from '../core/errors.ts';
 import type { AuthInput } from '../core/inputs.ts';
 import { scanwardError } from './api-errors.ts';
 import { requestWithRetry, type HttpDeps } from './http.ts';
-import { CiTokenBody, TokenBody } from './responses.ts';
+import { CiAudienceBody, CiTokenBody, TokenBody } from './responses.ts';
 
 /**
  * Credential acquisition for the Scanward service, in one place: from what the user gave
@@ -39,6 +39,22 @@ export interface CredentialDeps {
   idToken?: ((audience: string) => Promise<string>) | undefined;
 }
 
+/**
+ * The audience of the organization's CI jobs, as the service tells it to anyone naming the
+ * organization (`GET /api/v1/ci-trust/audience?organization_id=`, no credentials: the job has
+ * none before its ID token is exchanged, and an audience is not a secret).
+ */
+export async function organizationAudience(organizationId: string, deps: CredentialDeps): Promise<string> {
+  const res = await requestWithRetry(
+    deps.http,
+    `${deps.baseUrl}/api/v1/ci-trust/audience?organization_id=${encodeURIComponent(organizationId)}`,
+    { method: 'GET', headers: { accept: 'application/json', 'user-agent': deps.userAgent } },
+    "Scanward: ask the organization's CI audience",
+  );
+  if (!res.ok) throw await scanwardError(res, "ask the organization's CI audience (keyless sign-in)");
+  return CiAudienceBody.parse(await res.json()).audience;
+}
+
 /** Refresh a bearer token this long before it expires (tokens live one hour). */
 const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 
@@ -53,7 +69,15 @@ export function acquireCredentials(auth: AuthInput, deps: CredentialDeps): Crede
     case 'oidc': {
       const mint = deps.idToken;
       if (!mint) throw new ConfigurationError('`auth: oidc` works only in a GitHub Actions job.');
-      return new ExchangedToken(() => mint(auth.audience), deps);
+      let audience = auth.audience;
+      return new ExchangedToken(
+        async () => {
+          audience ??= await organizationAudience(auth.organizationId!, deps);
+          return mint(audience);
+        },
+        deps,
+        auth.organizationId,
+      );
     }
     case 'id-token':
       return new ExchangedToken(async () => auth.idToken, deps);
@@ -130,6 +154,7 @@ class ExchangedToken implements Credentials {
   constructor(
     private readonly idToken: () => Promise<string>,
     private readonly deps: CredentialDeps,
+    private readonly organizationId?: string,
   ) {}
 
   async headers(): Promise<Record<string, string>> {
@@ -154,7 +179,10 @@ class ExchangedToken implements Credentials {
           'content-type': 'application/json',
           'user-agent': this.deps.userAgent,
         },
-        body: JSON.stringify({ id_token: idToken }),
+        body: JSON.stringify({
+          id_token: idToken,
+          ...(this.organizationId ? { organization_id: this.organizationId } : {}),
+        }),
       },
       "Scanward: exchange the CI job's ID token",
     );

@@ -107,6 +107,8 @@ export const HealthBody = z.object({ version: z.string().optional() });
 export const TokenBody = z.object({ access_token: z.string().min(1), expires_in: z.number().optional() });
 
 /** POST /api/v1/auth/ci-token: a short-lived access token for a CI job's ID token. */
+export const CiAudienceBody = z.object({ audience: z.string().min(1) });
+
 export const CiTokenBody = z.object({
   access_token: z.string().min(1),
   expires_in: z.number().int().positive(),

@@ -9,6 +9,8 @@ import { releaseAttempt, reserveAttempt } from '../ratelimit/sliding-window.ts';
 import { Permission } from '../schemas/common.ts';
 import { CI_TOKEN_MAX_LIFETIME_SECONDS, type CiTokenResponse } from '../schemas/ci-trust.ts';
 import type { Services } from '../services.ts';
+import { findCiAudience } from '../identity/organizations.repository.ts';
+import { organizationOfAudience } from './ci-audience.ts';
 import { IdTokenInvalid, IssuerUnavailable } from './ci-issuers.ts';
 import {
   findCiTokenCaller,
@@ -22,18 +24,21 @@ import { invalidToken, tokenExpired } from './tokens.ts';
  * The exchange of a CI provider's ID token for a Scanward access token (docs/ci-trust.md).
  *
  * 1. The token's `iss` (read before verifying) must be an allowed issuer, else 401.
- * 2. The token is verified against that issuer's keys (ci-issuers.ts) for the audiences of
- *    the issuer's policies: any failure is 401 (TOKEN_EXPIRED when only expired).
- * 3. The policies whose audience the token carries are matched against its claims; the
- *    oldest matching one of the organization wins. None: 403. Matches in several
- *    organizations (which share an audience): 403 unless the request names one.
+ * 2. Its `aud` (read before verifying) must be an organization's audience (ci-audience.ts:
+ *    minted by the service, one per organization), else 401; that organization is the only
+ *    one whose policies are read, so no other organization can match, see or be told of the
+ *    token. The token is verified against the issuer's keys (ci-issuers.ts) for exactly that
+ *    audience: any failure is 401 (TOKEN_EXPIRED when only expired).
+ * 3. The organization's policies of the issuer are matched against its claims; the oldest
+ *    matching one wins. None: 403.
  * 4. The answer is an HS256 access token, typed `scanward-ci+jwt` and signed with a key of
  *    its own (derived from the service's secret), so it can never pass for a session token
  *    or the reverse; it lives at most 15 minutes, cannot be refreshed, and acts as the
  *    policy's creator limited to the policy's permissions (like an API key), for as long
  *    as the policy exists and its creator is not disabled.
  *
- * Every exchange whose token verified is an audit event of each organization concerned.
+ * Every exchange whose token verified is an audit event of the organization its audience names, and
+ * of no other.
  * The endpoint is public: one client address gets at most {@link MAX_REFUSED_EXCHANGES_PER_ADDRESS}
  * refused exchanges in {@link EXCHANGE_WINDOW_SECONDS} (as many as failed log-ins), then 429.
  */
@@ -46,7 +51,7 @@ function ciTokenKey(jwtSecret: Uint8Array): Uint8Array {
 }
 
 interface Audited {
-  orgIds: string[];
+  orgId: string;
   identity: CiIdentity;
   issuer: string;
 }
@@ -68,20 +73,19 @@ async function audit(
   if (target.identity.job_workflow_ref) base.job_workflow_ref = target.identity.job_workflow_ref;
   if (target.identity.environment) base.environment = target.identity.environment;
   if (target.identity.sub) base.subject = target.identity.sub;
-  for (const orgId of target.orgIds) {
-    await recordAuditEvent(
-      db,
-      outcome.issued
-        ? {
-            orgId,
-            action: 'ci.token_issued',
-            ip,
-            details: { ...base, policy_id: outcome.policy.id, permissions: outcome.permissions.join(' ') },
-          }
-        : { orgId, action: 'ci.token_refused', ip, details: { ...base, reason: outcome.reason } },
-      now,
-    );
-  }
+  const { orgId } = target;
+  await recordAuditEvent(
+    db,
+    outcome.issued
+      ? {
+          orgId,
+          action: 'ci.token_issued',
+          ip,
+          details: { ...base, policy_id: outcome.policy.id, permissions: outcome.permissions.join(' ') },
+        }
+      : { orgId, action: 'ci.token_refused', ip, details: { ...base, reason: outcome.reason } },
+    now,
+  );
 }
 
 export interface ExchangeRequest {
@@ -129,30 +133,36 @@ export async function exchangeCiToken(
 
 async function exchange(services: Services, request: ExchangeRequest, now: Date): Promise<CiTokenResponse> {
   const { db } = services;
-  let issuer: unknown;
+  let unverified;
   try {
-    issuer = decodeJwt(request.idToken).iss;
+    unverified = decodeJwt(request.idToken);
   } catch {
     throw new AppError(401, 'INVALID_TOKEN', 'the ID token is not a JSON Web Token');
   }
+  const issuer = unverified.iss;
   if (typeof issuer !== 'string' || !allowedIssuers(services.config).includes(issuer)) {
     throw new AppError(401, 'INVALID_TOKEN', 'the ID token comes from an issuer this service does not trust');
   }
-  const candidates = await findCiTrustPoliciesByIssuer(db, issuer);
-  const audiences = [...new Set(candidates.map((p) => p.audience))];
-  if (services.config.publicUrl) audiences.push(services.config.publicUrl.replace(/\/$/, ''));
-  // No audience can be right (step 2): the token is not addressed to this service, as when it names another.
-  if (audiences.length === 0) {
+  // Step 2: the organization is the one that owns the token's audience, and only its policies
+  // are read; an audience nobody owns is a token not addressed to this service.
+  const claimed = unverified.aud;
+  const audiences = typeof claimed === 'string' ? [claimed] : Array.isArray(claimed) ? claimed : [];
+  const orgId = await organizationOfAudience(
+    db,
+    audiences.filter((a): a is string => typeof a === 'string'),
+  );
+  const audience = orgId === undefined ? undefined : await findCiAudience(db, orgId);
+  if (orgId === undefined || !audience) {
     throw new AppError(
       401,
       'INVALID_TOKEN',
-      'the ID token is not addressed to this service: no trust policy names its issuer',
+      "the ID token is not addressed to this service: its audience is no organization's (GET /api/v1/ci-trust/audience)",
     );
   }
 
   let claims;
   try {
-    claims = await services.ciIssuers.verify(request.idToken, issuer, audiences, now);
+    claims = await services.ciIssuers.verify(request.idToken, issuer, [audience], now);
   } catch (err) {
     if (err instanceof IssuerUnavailable) {
       services.logger.warn({ issuer, reason: err.message }, 'OpenID issuer unavailable');
@@ -168,41 +178,31 @@ async function exchange(services: Services, request: ExchangeRequest, now: Date)
     }
     throw err;
   }
-  const tokenAudiences = new Set(Array.isArray(claims.aud) ? claims.aud : [claims.aud]);
-  const addressed = candidates.filter((p) => tokenAudiences.has(p.audience));
   const identity = identityOf(claims as Record<string, unknown>);
-  const orgIds = [...new Set(addressed.map((p) => p.org_id))];
-  const target = { orgIds, identity, issuer };
-
-  let matching = addressed.filter((p) => mismatch(p, identity) === undefined);
-  if (request.organizationId !== undefined)
-    matching = matching.filter((p) => p.org_id === request.organizationId);
-  const matchingOrgs = new Set(matching.map((p) => p.org_id));
-  if (matching.length === 0 || matchingOrgs.size > 1) {
-    const reason =
-      matching.length === 0
-        ? addressed.length === 0
-          ? 'no trust policy has the audience of the token'
-          : `no trust policy matches (${[...new Set(addressed.map((p) => mismatch(p, identity) ?? 'other organization'))].join('; ')})`
-        : 'trust policies of several organizations match: name one with organization_id';
-    await audit(
-      db,
-      {
-        ...target,
-        orgIds: request.organizationId ? orgIds.filter((o) => o === request.organizationId) : orgIds,
-      },
-      { issued: false, reason },
-      request.ip,
-      now,
-    );
+  const target = { orgId, identity, issuer };
+  const refuse = async (reason: string): Promise<never> => {
+    await audit(db, target, { issued: false, reason }, request.ip, now);
     throw insufficientPermission(reason);
+  };
+  // organization_id, when given, must name the organization the audience belongs to.
+  if (request.organizationId !== undefined && request.organizationId !== orgId) {
+    await refuse('organization_id names another organization than the audience of the token');
+  }
+  const policies = await findCiTrustPoliciesByIssuer(db, orgId, issuer);
+  const matching = policies.filter((p) => mismatch(p, identity) === undefined);
+  if (matching.length === 0) {
+    await refuse(
+      policies.length === 0
+        ? 'no trust policy of the organization names the issuer of the token'
+        : `no trust policy matches (${[...new Set(policies.map((p) => mismatch(p, identity)!))].join('; ')})`,
+    );
   }
   const policy = matching[0]!;
   const caller = await findCiTokenCaller(db, policy.org_id, policy.id);
   if (!caller || !planAllows(caller.org.plan, 'api_keys')) {
     await audit(
       db,
-      { ...target, orgIds: [policy.org_id] },
+      target,
       { issued: false, reason: 'the plan does not include API access for CI' },
       request.ip,
       now,
@@ -226,13 +226,7 @@ async function exchange(services: Services, request: ExchangeRequest, now: Date)
     .setExpirationTime(iat + lifetime)
     .setJti(randomUUID())
     .sign(ciTokenKey(services.keys.jwtSecret));
-  await audit(
-    db,
-    { ...target, orgIds: [policy.org_id] },
-    { issued: true, policy, permissions },
-    request.ip,
-    now,
-  );
+  await audit(db, target, { issued: true, policy, permissions }, request.ip, now);
   return {
     access_token: accessToken,
     token_type: 'bearer',

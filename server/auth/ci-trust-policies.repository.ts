@@ -37,7 +37,7 @@ declare module 'knex/types/tables.js' {
     ci_trust_policies: Knex.CompositeTableType<
       CiTrustPolicyRow,
       NewCiTrustPolicyRow,
-      Partial<Pick<CiTrustPolicyRow, 'deleted_at'>>
+      Partial<Pick<CiTrustPolicyRow, 'deleted_at' | 'audience'>>
     >;
   }
 }
@@ -113,13 +113,17 @@ export async function deleteCiTrustPolicy(
 }
 
 /**
- * Every live policy trusting `issuer`, of every organization, whose creator is not disabled:
- * an ID token names no organization, so the exchange looks at all policies of its issuer (each
- * audience is the organization's own choice) and the matching one names the organization.
+ * The live policies of one organization trusting `issuer`, whose creator is not disabled: the
+ * exchange reads only those of the organization that owns the token's audience, oldest first.
  */
-export async function findCiTrustPoliciesByIssuer(db: Db, issuer: string): Promise<CiTrustPolicyRow[]> {
+export async function findCiTrustPoliciesByIssuer(
+  db: Db,
+  orgId: string,
+  issuer: string,
+): Promise<CiTrustPolicyRow[]> {
   const rows = await db('ci_trust_policies as p')
     .join('users as u', 'u.id', 'p.created_by')
+    .where('p.org_id', orgId)
     .where('p.issuer', issuer)
     .whereNull('p.deleted_at')
     .whereNull('u.disabled_at')
@@ -129,6 +133,11 @@ export async function findCiTrustPoliciesByIssuer(db: Db, issuer: string): Promi
     ])
     .select<CiTrustPolicyRow[]>('p.*');
   return rows.map(parsed);
+}
+
+/** Moves every policy of the organization to its audience (once the audience is minted). */
+export async function setCiTrustPoliciesAudience(db: Db, orgId: string, audience: string): Promise<void> {
+  await db('ci_trust_policies').where({ org_id: orgId }).whereNot({ audience }).update({ audience });
 }
 
 /** The caller of a CI access token: its live policy, the policy's creator (not disabled) and organization. */

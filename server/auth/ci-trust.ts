@@ -2,6 +2,7 @@ import type { Db } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import { recordAuditEvent } from '../identity/audit.ts';
 import { newId } from '../identity/ids.ts';
+import { ciAudienceOf } from './ci-audience.ts';
 import type { Principal } from '../http/principal.ts';
 import type { Config } from '../config.ts';
 import { Permission, pageOf, type PageOf } from '../schemas/common.ts';
@@ -58,6 +59,7 @@ export async function createCiTrustPolicy(
   caller: Principal,
   input: CiTrustPolicyCreate,
   requestOrigin: string,
+  ip?: string,
   now = new Date(),
 ): Promise<CiTrustPolicy> {
   const issuer = input.issuer ?? GITHUB_ACTIONS_ISSUER;
@@ -74,15 +76,26 @@ export async function createCiTrustPolicy(
     const value = input.conditions[claim];
     if (value !== undefined) conditions[claim] = value;
   }
+  // The organization's own audience, minted by the service: a policy cannot name another.
+  const audience = await ciAudienceOf(db, config, caller.org.id, requestOrigin);
+  if (input.audience !== undefined && input.audience !== audience) {
+    throw new AppError(
+      422,
+      'VALIDATION_ERROR',
+      `audience: must be the organization's audience, ${audience} (GET /api/v1/ci-trust/audience), or left out`,
+      'audience',
+    );
+  }
   const id = newId('citp');
+  const permissions = canonical(input.permissions);
   await insertCiTrustPolicy(db, {
     id,
     org_id: caller.org.id,
     name: input.name,
     issuer,
-    audience: input.audience ?? (config.publicUrl ?? requestOrigin).replace(/\/$/, ''),
+    audience,
     conditions,
-    permissions: canonical(input.permissions),
+    permissions,
     allow_forks: input.allow_forks,
     created_by: caller.user.id,
     created_at: now,
@@ -93,7 +106,16 @@ export async function createCiTrustPolicy(
       orgId: caller.org.id,
       action: 'ci_trust.created',
       actor: caller.user,
-      details: { policy_id: id, name: input.name },
+      ip,
+      details: {
+        policy_id: id,
+        name: input.name,
+        issuer,
+        audience,
+        conditions: JSON.stringify(conditions),
+        permissions: permissions.join(' '),
+        allow_forks: String(input.allow_forks),
+      },
     },
     now,
   );
@@ -117,9 +139,11 @@ export async function removeCiTrustPolicy(
   db: Db,
   caller: Principal,
   policyId: string,
+  ip?: string,
   now = new Date(),
 ): Promise<boolean> {
-  const removed = await deleteCiTrustPolicy(db, caller.org.id, policyId, now);
+  const policy = await findCiTrustPolicy(db, caller.org.id, policyId);
+  const removed = policy !== undefined && (await deleteCiTrustPolicy(db, caller.org.id, policyId, now));
   if (removed) {
     await recordAuditEvent(
       db,
@@ -127,7 +151,14 @@ export async function removeCiTrustPolicy(
         orgId: caller.org.id,
         action: 'ci_trust.deleted',
         actor: caller.user,
-        details: { policy_id: policyId },
+        ip,
+        details: {
+          policy_id: policyId,
+          name: policy.name,
+          issuer: policy.issuer,
+          conditions: JSON.stringify(policy.conditions),
+          permissions: canonical(policy.permissions).join(' '),
+        },
       },
       now,
     );

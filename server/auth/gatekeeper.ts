@@ -7,12 +7,11 @@ import { authorize } from '../http/policy.ts';
 import type { Principal } from '../http/principal.ts';
 import { unstorableText } from '../http/text.ts';
 import { planAllows } from '../identity/plans.ts';
-import { findPasswordCallerInAnyOrganization } from '../identity/users.repository.ts';
+import { findOrganization } from '../identity/organizations.repository.ts';
 import type { Services } from '../services.ts';
 import { countRequest } from '../ratelimit/request-rate.ts';
 import { assertCsrf, consoleCookie, renewConsoleCookie } from './console-session.ts';
-import { failedWith, passed, throttledCheck } from './login-throttle.ts';
-import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import { checkPasswordLogin } from './login.ts';
 import { findApiKeyCallerByHash, touchApiKey } from './api-keys.repository.ts';
 import { findSessionCaller, touchSession } from './sessions.repository.ts';
 import { invalidToken, verifyToken } from './tokens.ts';
@@ -84,8 +83,9 @@ const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'incor
 
 /**
  * HTTP Basic, for the documentation pages a browser opens: an e-mail and
- * password, or any user name with an API key as the password. Failed password
- * checks count as failed logins.
+ * password, or any user name with an API key as the password. The password goes
+ * through the same check as every log-in (checkPasswordLogin): failed checks count
+ * as failed logins, and MFA or password log-in switched off answer as a wrong password.
  */
 async function basicPrincipal(services: Services, ctx: Context, encoded: string): Promise<Principal> {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
@@ -96,16 +96,17 @@ async function basicPrincipal(services: Services, ctx: Context, encoded: string)
   const password = decoded.slice(colon + 1);
   if (password.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(services.db, password, 'basic');
 
-  // The attempt is reserved before the password is checked (login-throttle.ts).
-  return throttledCheck(services.db, { email: username, ip: ctx.ip }, async () => {
-    const caller = await findPasswordCallerInAnyOrganization(services.db, username);
-    const ok = caller
-      ? await verifyPassword(password, caller.passwordHash)
-      : await verifyAgainstDecoy(password);
-    // An account protected by MFA cannot be opened with its password alone, nor a disabled one at all.
-    if (!caller || !ok || caller.mfaEnabled || caller.disabled) return failedWith(invalidCredentials());
-    return passed<Principal>({ via: 'basic', user: caller.user, org: caller.org });
-  });
+  // The one password path (auth/login.ts): limits, MFA and the password-log-in switch, each
+  // refusal answered exactly as a wrong password.
+  const user = await checkPasswordLogin(
+    services.db,
+    services.keys,
+    { email: username, password, ip: ctx.ip },
+    'basic',
+  );
+  const org = await findOrganization(services.db, user.org_id);
+  if (!org) throw invalidCredentials();
+  return { via: 'basic', user: { id: user.id, email: user.email, role: user.role }, org };
 }
 
 /** An `Authorization` value: a scheme, one space, a token68 (RFC 9110 §11.4), and nothing more. */

@@ -21,37 +21,39 @@ export const passwordLoginDisabled = () =>
     'password sign-in is switched off for this organization: sign in with single sign-on (SSO)',
   );
 
-export interface LoginAttempt {
+/** Where a password is given: the token route, the console's session route, or HTTP Basic on the documentation pages. */
+export type PasswordChannel = 'token' | 'console' | 'basic';
+
+export interface PasswordCheck {
   email: string;
   password: string;
   /** Absent or empty: no code given. */
-  mfaCode?: string;
+  mfaCode?: string | undefined;
   ip: string;
-  userAgent: string | undefined;
 }
 
 /**
- * The password login: reserve an attempt → password → MFA → new session → token.
+ * The one password check every password path goes through (token, console session, HTTP
+ * Basic): the log-in limits (an attempt reserved before the password is checked), the password
+ * (an unknown e-mail checked against a decoy hash, so it answers exactly like a wrong password
+ * and takes as long; so does a disabled account), MFA, and the organization's password-log-in
+ * switch. Failures of a known account are recorded in its organization's audit trail.
  *
- * An unknown e-mail is checked against a decoy hash, so it answers exactly like
- * a wrong password and takes as long; so does a disabled account. The MFA code may
- * be a TOTP code or an unused recovery code. `MFA_REQUIRED` is only ever said after
- * the password is right. Wrong passwords and wrong or reused MFA codes count
- * as failed logins (10 per e-mail, 50 per address in 15 minutes); the attempt is
- * reserved before the password is checked, so concurrent requests cannot check
- * more passwords than the limit allows.
- *
- * When the user's organization has switched password log-in off (single sign-on only),
- * the right password and code answer PASSWORD_LOGIN_DISABLED instead of a token; a wrong
- * one still answers like any wrong password, so the switch tells nothing about an e-mail
- * to someone without its password.
+ * - `token` and `console`: an MFA code may be given (TOTP or unused recovery code);
+ *   `MFA_REQUIRED` only after the right password. With the switch off, the right password and
+ *   code answer 403 PASSWORD_LOGIN_DISABLED; a wrong one still answers like any wrong password.
+ * - `basic` (no way to give a code): an account with MFA, or of an organization that switched
+ *   password log-in off, is refused exactly as a wrong password (same answer, counted the same),
+ *   so the switch is no password oracle there (issue 31, item 4).
  */
-export async function login(
+export async function checkPasswordLogin(
   db: Db,
   keys: KeyMaterial,
-  attempt: LoginAttempt,
+  attempt: PasswordCheck,
+  channel: PasswordChannel,
   now = new Date(),
-): Promise<IssuedToken> {
+): Promise<UserRow> {
+  const method = channel === 'basic' ? 'basic' : 'password';
   // The account the e-mail names, if any: its failed attempts go to its organization's audit trail.
   let known: UserRow | undefined;
   const user = await throttledCheck(
@@ -65,6 +67,12 @@ export async function login(
         : await verifyAgainstDecoy(attempt.password);
       // A disabled account answers exactly like a wrong password, and counts like one.
       if (!found || !passwordOk || found.disabled_at) return failedWith(invalidCredentials());
+      if (channel === 'basic') {
+        // No code can be given, and the switch must tell nothing: both are a wrong password here.
+        if (found.mfa_enabled || !(await passwordLoginAllowed(db, found.org_id)))
+          return failedWith(invalidCredentials());
+        return passed(found);
+      }
       // The right password without a code is not a failure: the attempt is given back.
       if (found.mfa_enabled && !attempt.mfaCode) return passed(undefined);
       if (
@@ -86,7 +94,7 @@ export async function login(
           action: 'auth.login_failed',
           target: person,
           ip: attempt.ip,
-          details: { method: 'password', reason: err.code },
+          details: { method, reason: err.code },
         },
         now,
       );
@@ -94,21 +102,41 @@ export async function login(
     throw err;
   });
   if (!user) throw mfaRequired();
-  const person = { id: user.id, email: user.email };
-  if (!(await passwordLoginAllowed(db, user.org_id))) {
+  if (channel !== 'basic' && !(await passwordLoginAllowed(db, user.org_id))) {
     await recordAuditEvent(
       db,
       {
         orgId: user.org_id,
         action: 'auth.login_failed',
-        target: person,
+        target: { id: user.id, email: user.email },
         ip: attempt.ip,
-        details: { method: 'password', reason: 'PASSWORD_LOGIN_DISABLED' },
+        details: { method, reason: 'PASSWORD_LOGIN_DISABLED' },
       },
       now,
     );
     throw passwordLoginDisabled();
   }
+  return user;
+}
+
+export interface LoginAttempt extends PasswordCheck {
+  userAgent: string | undefined;
+}
+
+/**
+ * The password login of the token route and the console: {@link checkPasswordLogin} → new
+ * session → token. Wrong passwords and wrong or reused MFA codes count as failed logins (10 per
+ * e-mail, 50 per address in 15 minutes).
+ */
+export async function login(
+  db: Db,
+  keys: KeyMaterial,
+  attempt: LoginAttempt,
+  channel: 'token' | 'console' = 'token',
+  now = new Date(),
+): Promise<IssuedToken> {
+  const user = await checkPasswordLogin(db, keys, attempt, channel, now);
+  const person = { id: user.id, email: user.email };
   const session = await createSession(
     db,
     { orgId: user.org_id, userId: user.id },

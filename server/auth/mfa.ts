@@ -10,6 +10,7 @@ import {
   storePendingMfaSecret,
   type UserRow,
 } from '../identity/users.repository.ts';
+import { recordAuditEvent } from '../identity/audit.ts';
 import { openSecret, sealSecret } from './keys.ts';
 import { deleteRecoveryCodes } from './mfa-recovery-codes.repository.ts';
 import { issueRecoveryCodes, recoveryCodesLeft, spendRecoveryCodeOf } from './recovery-codes.ts';
@@ -132,6 +133,26 @@ export async function beginMfaSetup(
   return fresh;
 }
 
+/** Who changes their MFA: the user, with the request's address for the audit trail. */
+export interface MfaOwner {
+  orgId: string;
+  userId: string;
+  ip?: string | undefined;
+}
+
+/** An MFA change of the user's own, in their organization's audit trail (never a secret or code). */
+async function auditMfa(
+  db: Db,
+  user: UserRow,
+  action: 'mfa.enabled' | 'mfa.disabled' | 'mfa.recovery_codes_regenerated',
+  ip: string | undefined,
+  now: Date,
+  details: Record<string, string>,
+): Promise<void> {
+  const person = { id: user.id, email: user.email };
+  await recordAuditEvent(db, { orgId: user.org_id, action, actor: person, target: person, ip, details }, now);
+}
+
 /**
  * Turns MFA on with a code of the pending secret and hands out the first 10
  * recovery codes, in one transaction. Answers undefined for a wrong or used code;
@@ -140,7 +161,7 @@ export async function beginMfaSetup(
 export async function verifyMfaSetup(
   db: Db,
   encryptionKey: Buffer,
-  owner: { orgId: string; userId: string },
+  owner: MfaOwner,
   code: string,
   now = new Date(),
 ): Promise<string[] | undefined> {
@@ -153,7 +174,9 @@ export async function verifyMfaSetup(
   if (step === undefined) return undefined;
   return db.transaction(async (trx) => {
     if (!(await enableMfa(trx, user.org_id, user.id, user.mfa_pending_secret!, step, now))) return undefined;
-    return issueRecoveryCodes(trx, owner);
+    const codes = await issueRecoveryCodes(trx, owner);
+    await auditMfa(trx, user, 'mfa.enabled', owner.ip, now, { recovery_codes: String(codes.length) });
+    return codes;
   });
 }
 
@@ -165,7 +188,7 @@ export async function verifyMfaSetup(
 async function withSecondFactor<T>(
   db: Db,
   encryptionKey: Buffer,
-  owner: { orgId: string; userId: string },
+  owner: MfaOwner,
   code: string,
   now: Date,
   change: (trx: Db, user: UserRow) => Promise<T>,
@@ -185,13 +208,14 @@ async function withSecondFactor<T>(
 export async function disableMfa(
   db: Db,
   encryptionKey: Buffer,
-  owner: { orgId: string; userId: string },
+  owner: MfaOwner,
   code: string,
   now = new Date(),
 ): Promise<boolean> {
   const done = await withSecondFactor(db, encryptionKey, owner, code, now, async (trx, user) => {
     await removeMfa(trx, user.org_id, user.id, now);
     await deleteRecoveryCodes(trx, user.org_id, user.id);
+    await auditMfa(trx, user, 'mfa.disabled', owner.ip, now, { by: 'self' });
     return true;
   });
   return done === true;
@@ -205,11 +229,17 @@ export async function disableMfa(
 export async function regenerateRecoveryCodes(
   db: Db,
   encryptionKey: Buffer,
-  owner: { orgId: string; userId: string },
+  owner: MfaOwner,
   code: string,
   now = new Date(),
 ): Promise<string[] | undefined> {
-  return withSecondFactor(db, encryptionKey, owner, code, now, (trx) => issueRecoveryCodes(trx, owner));
+  return withSecondFactor(db, encryptionKey, owner, code, now, async (trx, user) => {
+    const codes = await issueRecoveryCodes(trx, owner);
+    await auditMfa(trx, user, 'mfa.recovery_codes_regenerated', owner.ip, now, {
+      recovery_codes: String(codes.length),
+    });
+    return codes;
+  });
 }
 
 /**
@@ -223,8 +253,22 @@ export async function resetMfa(
   now = new Date(),
 ): Promise<boolean> {
   return db.transaction(async (trx) => {
+    const user = await findUser(trx, owner.orgId, owner.userId);
     const removed = await removeMfa(trx, owner.orgId, owner.userId, now);
     await deleteRecoveryCodes(trx, owner.orgId, owner.userId);
+    if (removed && user?.mfa_enabled) {
+      // The operator acted, not a signed-in person: no actor, the user as target.
+      await recordAuditEvent(
+        trx,
+        {
+          orgId: user.org_id,
+          action: 'mfa.disabled',
+          target: { id: user.id, email: user.email },
+          details: { by: 'operator' },
+        },
+        now,
+      );
+    }
     return removed;
   });
 }

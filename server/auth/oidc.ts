@@ -5,11 +5,23 @@ import * as client from 'openid-client';
 import type { OidcConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { recordAuditEvent } from '../identity/audit.ts';
-import { listOrganizations } from '../identity/organizations.repository.ts';
-import type { UserRow } from '../identity/users.repository.ts';
+import { AppError } from '../errors.ts';
+import {
+  findSignInSettings,
+  listOrganizations,
+  listSsoOrganizations,
+} from '../identity/organizations.repository.ts';
+import {
+  bindSsoIdentity,
+  findUser,
+  findUserBySsoIdentityInAnyOrganization,
+  type UserRow,
+} from '../identity/users.repository.ts';
 import { createUser, EmailTakenError, findUserByEmail } from '../identity/users.ts';
 import type { Services } from '../services.ts';
 import { setConsoleCookie } from './console-session.ts';
+import { failedWith, passed, throttledCheck } from './login-throttle.ts';
+import { consumeLoginCode, invalidMfaCode } from './mfa.ts';
 import { createSession } from './sessions.ts';
 import { issueToken } from './tokens.ts';
 
@@ -44,7 +56,9 @@ export type SsoFailure =
   | 'email_missing'
   | 'email_unverified'
   | 'unknown_user'
-  | 'user_disabled';
+  | 'user_disabled'
+  | 'sso_not_enabled'
+  | 'identity_mismatch';
 
 /** A refused single sign-on: the HTTP status, a reason for the audit trail and a sentence for a person. */
 export class SsoRefusal extends Error {
@@ -226,15 +240,52 @@ function emailOf(claims: client.IDToken, oidc: OidcConfig): string {
   return email;
 }
 
-/** The organization auto-provisioned users join: the first one (made at first start). */
+/** The organization failures are recorded in when the person is unknown: the first one (made at first start). */
 async function defaultOrganizationId(db: Db): Promise<string | undefined> {
   return (await listOrganizations(db))[0]?.id;
 }
 
-/** A new user of the default organization for an unknown, verified e-mail, with no password anyone knows. */
+/** Whether an address is under one of the domains: the domain itself or a subdomain of it, in any case. */
+export function underDomains(email: string, domains: readonly string[]): boolean {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return false;
+  const host = email.slice(at + 1).toLowerCase();
+  return domains.some((d) => host === d || host.endsWith(`.${d}`));
+}
+
+/** Whether the provider says the person gave a second factor (`amr`, RFC 8176: mfa, otp or hwk). */
+export function providerMfa(claims: Record<string, unknown>): boolean {
+  return Array.isArray(claims.amr) && claims.amr.some((m) => m === 'mfa' || m === 'otp' || m === 'hwk');
+}
+
+const notOptedIn = (email: string) =>
+  new SsoRefusal(
+    403,
+    'sso_not_enabled',
+    `Single sign-on is not turned on for ${email} in its Scanward organization. Sign in with your password, or ask an admin to turn single sign-on on for your e-mail domain.`,
+  );
+
+/** Whether the user's organization lets SSO sign them in: SSO on, and their address under its domains. */
+async function assertOptedIn(db: Db, user: UserRow): Promise<{ trustsProviderMfa: boolean }> {
+  const settings = await findSignInSettings(db, user.org_id);
+  if (!settings?.sso_enabled || !underDomains(user.email, settings.sso_domains)) throw notOptedIn(user.email);
+  return { trustsProviderMfa: settings.sso_trusts_idp_mfa };
+}
+
+/**
+ * A new user for an unknown, verified e-mail, with no password anyone knows, in the one
+ * organization that turned SSO on for the address's domain (none or several: refused).
+ */
 async function provision(db: Db, oidc: OidcConfig, email: string, ip: string, now: Date): Promise<UserRow> {
-  const orgId = await defaultOrganizationId(db);
-  if (!orgId) throw new SsoRefusal(403, 'unknown_user', 'This service has no organization yet.');
+  const candidates = (await listSsoOrganizations(db)).filter((o) => underDomains(email, o.sso_domains));
+  const orgId = candidates.length === 1 ? candidates[0]!.id : undefined;
+  if (!orgId) {
+    throw new SsoRefusal(
+      403,
+      'unknown_user',
+      `No Scanward account has the e-mail ${email}. Ask an admin of your organization to invite you.`,
+    );
+  }
   try {
     const user = await createUser(db, {
       orgId,
@@ -263,6 +314,19 @@ async function provision(db: Db, oidc: OidcConfig, email: string, ip: string, no
   }
 }
 
+interface Resolved {
+  user: UserRow;
+  /** Whether the local MFA is still to be given (the user has it, and the provider's does not stand in). */
+  localMfaDue: boolean;
+}
+
+/**
+ * The account a verified ID token signs in to (issue 31, item 3): the one bound to its `iss` +
+ * `sub` when there is one; else, only at the first SSO sign-in, the account of its verified
+ * e-mail (compared without regard to case), which is then bound to that identity, so an account
+ * already bound is never reached by e-mail again. Either way only in an organization that
+ * turned SSO on, for an address under its domains.
+ */
 async function resolveUser(
   services: Services,
   oidc: OidcConfig,
@@ -270,27 +334,113 @@ async function resolveUser(
   claimed: Claimed,
   ip: string,
   now: Date,
-): Promise<UserRow> {
-  const email = emailOf(claims, oidc);
-  claimed.email = email;
-  let user = await findUserByEmail(services.db, email);
-  claimed.user = user;
-  if (!user) {
-    if (!oidc.autoProvision) {
+): Promise<Resolved> {
+  const { db } = services;
+  const identity = { issuer: claims.iss, subject: claims.sub };
+  let user = await findUserBySsoIdentityInAnyOrganization(db, identity.issuer, identity.subject);
+  if (user) {
+    claimed.user = user;
+    claimed.email = user.email;
+  } else {
+    const email = emailOf(claims, oidc);
+    claimed.email = email;
+    user = await findUserByEmail(db, email);
+    claimed.user = user;
+    if (!user) {
+      if (!oidc.autoProvision) {
+        throw new SsoRefusal(
+          403,
+          'unknown_user',
+          `No Scanward account has the e-mail ${email}. Ask an admin of your organization to invite you.`,
+        );
+      }
+      user = await provision(db, oidc, email, ip, now);
+      claimed.user = user;
+    }
+    if (user.sso_subject) {
       throw new SsoRefusal(
         403,
-        'unknown_user',
-        `No Scanward account has the e-mail ${email}. Ask an admin of your organization to invite you.`,
+        'identity_mismatch',
+        `The account ${user.email} signs in with another single sign-on identity. Sign in as that identity.`,
       );
     }
-    user = await provision(services.db, oidc, email, ip, now);
-    claimed.user = user;
   }
   if (user.disabled_at) {
     throw new SsoRefusal(403, 'user_disabled', `The account ${user.email} is disabled.`);
   }
-  return user;
+  const { trustsProviderMfa } = await assertOptedIn(db, user);
+  if (!user.sso_subject && !(await bindSsoIdentity(db, user.org_id, user.id, identity, now))) {
+    // Another sign-in bound it meanwhile: only to this same identity is fine.
+    const again = await findUserBySsoIdentityInAnyOrganization(db, identity.issuer, identity.subject);
+    if (again?.id !== user.id) {
+      throw new SsoRefusal(
+        403,
+        'identity_mismatch',
+        `The account ${user.email} signs in with another single sign-on identity. Sign in as that identity.`,
+      );
+    }
+  }
+  return {
+    user,
+    localMfaDue: user.mfa_enabled && !(trustsProviderMfa && providerMfa(claims as Record<string, unknown>)),
+  };
 }
+
+/** The cookie that carries a single sign-on past the provider to the local MFA step (encrypted, 5 minutes). */
+const MFA_COOKIE = 'scanward_oidc_mfa';
+const MFA_STEP_SECONDS = 5 * 60;
+const MFA_AUDIENCE = 'scanward:oidc-mfa';
+export const OIDC_MFA_PATH = '/api/v1/auth/oidc/mfa';
+
+function mfaCookieOptions(ctx: Context, maxAge: number) {
+  // Strict: only this service's own MFA page posts it back.
+  return {
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: ctx.secure,
+    path: OIDC_MFA_PATH,
+    maxAge,
+    overwrite: true,
+  };
+}
+
+/** Signs the user in: a new session, `auth.login` (method `oidc`), the console cookie. */
+async function openSession(
+  services: Services,
+  ctx: Context,
+  user: UserRow,
+  details: Record<string, string>,
+  now: Date,
+) {
+  const session = await createSession(
+    services.db,
+    { orgId: user.org_id, userId: user.id },
+    { ip: ctx.ip, userAgent: ctx.get('user-agent') || undefined },
+    now,
+  );
+  const person = { id: user.id, email: user.email };
+  await recordAuditEvent(
+    services.db,
+    {
+      orgId: user.org_id,
+      action: 'auth.login',
+      actor: person,
+      target: person,
+      ip: ctx.ip,
+      details: { method: 'oidc', ...details },
+    },
+    now,
+  );
+  const token = await issueToken(
+    services.keys.jwtSecret,
+    { sub: user.id, org: user.org_id, sid: session.id },
+    now,
+  );
+  setConsoleCookie(ctx, token.access_token);
+}
+
+/** What the callback did: signed in, or the local MFA code is still to be given (the MFA page). */
+export type SignInOutcome = { signedIn: true; user: UserRow } | { signedIn: false; mfaDue: true };
 
 /**
  * Completes a sign-in at the callback: on success the console cookie is set (a new session,
@@ -303,42 +453,88 @@ export async function completeSignIn(
   oidc: OidcConfig,
   ctx: Context,
   now = new Date(),
-): Promise<UserRow> {
+): Promise<SignInOutcome> {
   const claimed: Claimed = {};
   try {
     const flow = await openFlow(services, ctx);
     const claims = await exchange(services, oidc, ctx, flow);
-    const user = await resolveUser(services, oidc, claims, claimed, ctx.ip, now);
-    const session = await createSession(
-      services.db,
-      { orgId: user.org_id, userId: user.id },
-      { ip: ctx.ip, userAgent: ctx.get('user-agent') || undefined },
-      now,
-    );
-    const person = { id: user.id, email: user.email };
-    await recordAuditEvent(
-      services.db,
-      {
-        orgId: user.org_id,
-        action: 'auth.login',
-        actor: person,
-        target: person,
-        ip: ctx.ip,
-        details: { method: 'oidc' },
-      },
-      now,
-    );
-    const token = await issueToken(
-      services.keys.jwtSecret,
-      { sub: user.id, org: user.org_id, sid: session.id },
-      now,
-    );
-    setConsoleCookie(ctx, token.access_token);
-    return user;
+    const { user, localMfaDue } = await resolveUser(services, oidc, claims, claimed, ctx.ip, now);
+    if (localMfaDue) {
+      // The provider vouched for the person, but the account's own second factor is still due.
+      const sealed = await new EncryptJWT({ uid: user.id, org: user.org_id })
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+        .setIssuedAt()
+        .setAudience(MFA_AUDIENCE)
+        .setExpirationTime(`${MFA_STEP_SECONDS}s`)
+        .encrypt(services.keys.encryptionKey);
+      ctx.cookies.set(MFA_COOKIE, sealed, mfaCookieOptions(ctx, MFA_STEP_SECONDS * 1000));
+      return { signedIn: false, mfaDue: true };
+    }
+    await openSession(services, ctx, user, user.mfa_enabled ? { mfa: 'provider' } : {}, now);
+    return { signedIn: true, user };
   } catch (err) {
     if (err instanceof SsoRefusal) await recordFailure(services.db, err, claimed, ctx.ip, now);
     throw err;
   }
+}
+
+/**
+ * The local MFA step after a single sign-on: the code (TOTP or recovery code) of the account
+ * the MFA cookie names, under the log-in limits; a wrong code counts as a failed log-in and
+ * answers the page again (401). Right: signed in as at the callback.
+ */
+export async function completeSignInMfa(
+  services: Services,
+  ctx: Context,
+  code: string,
+  now = new Date(),
+): Promise<UserRow> {
+  const sealed = ctx.cookies.get(MFA_COOKIE);
+  const expired = () =>
+    new SsoRefusal(
+      403,
+      'flow_expired',
+      'This sign-in took longer than 5 minutes, or was not started here. Start it again.',
+    );
+  if (!sealed) throw expired();
+  let ref: { uid: string; org: string };
+  try {
+    const { payload } = await jwtDecrypt(sealed, services.keys.encryptionKey, { audience: MFA_AUDIENCE });
+    if (typeof payload.uid !== 'string' || typeof payload.org !== 'string') throw expired();
+    ref = { uid: payload.uid, org: payload.org };
+  } catch {
+    throw expired();
+  }
+  const user = await findUser(services.db, ref.org, ref.uid);
+  if (!user || user.disabled_at) throw expired();
+  const person = { id: user.id, email: user.email };
+  await throttledCheck(
+    services.db,
+    { email: user.email, ip: ctx.ip },
+    async () =>
+      !user.mfa_enabled || (await consumeLoginCode(services.db, services.keys.encryptionKey, user, code, now))
+        ? passed(undefined)
+        : failedWith(invalidMfaCode()),
+    now,
+  ).catch(async (err: unknown) => {
+    if (err instanceof AppError && err.status === 401) {
+      await recordAuditEvent(
+        services.db,
+        {
+          orgId: user.org_id,
+          action: 'auth.login_failed',
+          target: person,
+          ip: ctx.ip,
+          details: { method: 'oidc', reason: err.code },
+        },
+        now,
+      );
+    }
+    throw err;
+  });
+  ctx.cookies.set(MFA_COOKIE, '', mfaCookieOptions(ctx, 0));
+  await openSession(services, ctx, user, { mfa: 'local' }, now);
+  return user;
 }
 
 async function recordFailure(db: Db, refusal: SsoRefusal, claimed: Claimed, ip: string, now: Date) {

@@ -31,6 +31,12 @@ export type OrganizationChanges = Partial<OrganizationRow>;
 interface OrganizationTableRow extends OrganizationRow {
   /** Whether its people may log in with a password; false: single sign-on only. */
   password_login: boolean;
+  /** Single sign-on for its people (auth/oidc.ts): on, the e-mail domains it covers, and whether the provider's MFA counts. */
+  sso_enabled: boolean;
+  sso_domains: string[];
+  sso_trusts_idp_mfa: boolean;
+  /** The audience its CI jobs' ID tokens carry (auth/ci-audience.ts); null until first minted. */
+  ci_audience: string | null;
 }
 
 declare module 'knex/types/tables.js' {
@@ -134,4 +140,54 @@ export async function findPasswordLogin(db: Db, orgId: string): Promise<boolean 
 /** Switches password log-in on or off for the organization. */
 export async function updatePasswordLogin(db: Db, orgId: string, enabled: boolean, now: Date): Promise<void> {
   await db('organizations').where({ id: orgId }).update({ password_login: enabled, updated_at: now });
+}
+
+/** The organization's CI audience, or null when none was minted yet; undefined when there is no such organization. */
+export async function findCiAudience(db: Db, orgId: string): Promise<string | null | undefined> {
+  const row = await db('organizations').where({ id: orgId }).first('ci_audience');
+  return row ? row.ci_audience : undefined;
+}
+
+/** Sets the organization's CI audience unless it has one already (the first writer wins); answers the one in force. */
+export async function mintCiAudience(db: Db, orgId: string, audience: string): Promise<string | undefined> {
+  await db('organizations').where({ id: orgId }).whereNull('ci_audience').update({ ci_audience: audience });
+  return (await findCiAudience(db, orgId)) ?? undefined;
+}
+
+/** The organization that owns a CI audience, if any. */
+export async function findOrganizationIdByCiAudience(db: Db, audience: string): Promise<string | undefined> {
+  const row = await db('organizations').where({ ci_audience: audience }).first('id');
+  return row?.id;
+}
+
+/** An organization's sign-in settings. */
+export interface SignInSettingsRow {
+  password_login: boolean;
+  sso_enabled: boolean;
+  sso_domains: string[];
+  sso_trusts_idp_mfa: boolean;
+}
+
+/** The organization's sign-in settings; undefined when there is no such organization. */
+export async function findSignInSettings(db: Db, orgId: string): Promise<SignInSettingsRow | undefined> {
+  return db('organizations')
+    .where({ id: orgId })
+    .first('password_login', 'sso_enabled', 'sso_domains', 'sso_trusts_idp_mfa');
+}
+
+/** Changes the organization's sign-in settings (the fields given). */
+export async function updateSignInSettings(
+  db: Db,
+  orgId: string,
+  changes: Partial<SignInSettingsRow>,
+  now: Date,
+): Promise<void> {
+  await db('organizations')
+    .where({ id: orgId })
+    .update({ ...changes, updated_at: now });
+}
+
+/** The organizations with single sign-on on, and their domains (auto-provisioning picks among them). */
+export async function listSsoOrganizations(db: Db): Promise<{ id: string; sso_domains: string[] }[]> {
+  return db('organizations').where({ sso_enabled: true }).orderBy('id').select('id', 'sso_domains');
 }

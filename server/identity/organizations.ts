@@ -1,14 +1,16 @@
 import type { Db } from '../db/index.ts';
 import type { Plan } from '../schemas/common.ts';
 import { newId } from './ids.ts';
-import { conflict } from '../errors.ts';
+import { AppError, conflict } from '../errors.ts';
 import type { Principal } from '../http/principal.ts';
 import { recordAuditEvent } from './audit.ts';
+import type { AuthenticationSettings, AuthenticationSettingsChange } from '../schemas/settings.ts';
 import {
   findPasswordLogin,
+  findSignInSettings,
   insertOrganization,
   updateOrganization,
-  updatePasswordLogin,
+  updateSignInSettings,
   type OrganizationRow,
 } from './organizations.repository.ts';
 
@@ -54,50 +56,95 @@ export async function passwordLoginAllowed(db: Db, orgId: string): Promise<boole
   return (await findPasswordLogin(db, orgId)) ?? true;
 }
 
-export interface AuthenticationSettings {
-  password_login: boolean;
-  sso_configured: boolean;
-}
-
 /** The organization's sign-in settings, beside whether this instance has single sign-on at all. */
 export async function authenticationSettingsOf(
   db: Db,
   orgId: string,
   ssoConfigured: boolean,
 ): Promise<AuthenticationSettings> {
-  return { password_login: await passwordLoginAllowed(db, orgId), sso_configured: ssoConfigured };
+  const row = await findSignInSettings(db, orgId);
+  return {
+    password_login: row?.password_login ?? true,
+    sso_configured: ssoConfigured,
+    sso_enabled: row?.sso_enabled ?? false,
+    sso_domains: row?.sso_domains ?? [],
+    sso_trusts_idp_mfa: row?.sso_trusts_idp_mfa ?? false,
+  };
 }
 
+const CHANGEABLE = ['password_login', 'sso_enabled', 'sso_domains', 'sso_trusts_idp_mfa'] as const;
+
+const asText = (value: boolean | string[]) => (Array.isArray(value) ? value.join(' ') : String(value));
+
 /**
- * Switches password log-in on or off for the organization. Off needs single sign-on
- * configured on the instance, or nobody could sign in any more (CONFLICT).
+ * Changes the organization's sign-in settings (the fields given). Single sign-on on needs it
+ * configured on the instance (CONFLICT) and at least one domain (422 on `sso_domains`);
+ * password log-in off needs single sign-on on for the organization, or nobody could sign in
+ * any more (CONFLICT). Every change is an audit event (`auth.settings_changed`, each changed
+ * field with its value before, `<field>_was`); a change of the password switch is also
+ * `auth.password_login_changed`, as before.
  */
-export async function setPasswordLogin(
+export async function setAuthenticationSettings(
   db: Db,
   principal: Principal,
-  enabled: boolean,
+  change: AuthenticationSettingsChange,
   ssoConfigured: boolean,
   ip: string,
 ): Promise<AuthenticationSettings> {
   const orgId = principal.org.id;
-  if (!enabled && !ssoConfigured) {
+  const before = await authenticationSettingsOf(db, orgId, ssoConfigured);
+  const after = { ...before };
+  for (const field of CHANGEABLE) {
+    const value = change[field];
+    if (value !== undefined) (after as Record<string, unknown>)[field] = value;
+  }
+  if (after.sso_enabled && !ssoConfigured && !before.sso_enabled) {
+    throw conflict(
+      'single sign-on cannot be turned on: this instance has no OpenID Connect provider (SCANWARD_OIDC_ISSUER)',
+    );
+  }
+  if (after.sso_enabled && after.sso_domains.length === 0) {
+    throw new AppError(
+      422,
+      'VALIDATION_ERROR',
+      'sso_domains: must list at least one e-mail domain while single sign-on is on',
+      'sso_domains',
+    );
+  }
+  if (!after.password_login && before.password_login !== after.password_login && !ssoConfigured) {
     throw conflict(
       'password sign-in cannot be switched off while single sign-on is not configured (SCANWARD_OIDC_ISSUER)',
     );
   }
+  if (!after.password_login && !after.sso_enabled) {
+    throw conflict(
+      'password sign-in cannot be off while single sign-on is off for the organization: turn sso_enabled on (with its domains) first',
+    );
+  }
+  const changed = CHANGEABLE.filter((f) => asText(before[f]) !== asText(after[f]));
+  if (changed.length === 0) return before;
   const now = new Date();
-  await updatePasswordLogin(db, orgId, enabled, now);
+  const changes = Object.fromEntries(changed.map((f) => [f, after[f]]));
+  await updateSignInSettings(db, orgId, changes, now);
   const actor = { id: principal.user.id, email: principal.user.email };
-  await recordAuditEvent(
-    db,
-    {
-      orgId,
-      action: 'auth.password_login_changed',
-      actor,
-      ip,
-      details: { password_login: String(enabled) },
-    },
-    now,
-  );
+  const details: Record<string, string> = {};
+  for (const f of changed) {
+    details[f] = asText(after[f]);
+    details[`${f}_was`] = asText(before[f]);
+  }
+  await recordAuditEvent(db, { orgId, action: 'auth.settings_changed', actor, ip, details }, now);
+  if (changed.includes('password_login')) {
+    await recordAuditEvent(
+      db,
+      {
+        orgId,
+        action: 'auth.password_login_changed',
+        actor,
+        ip,
+        details: { password_login: String(after.password_login) },
+      },
+      now,
+    );
+  }
   return authenticationSettingsOf(db, orgId, ssoConfigured);
 }

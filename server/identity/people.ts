@@ -10,7 +10,11 @@ import type { UserInvited, UserRecord } from '../schemas/people.ts';
 import { recordAuditEvent, type AuditPerson } from './audit.ts';
 import { newId } from './ids.ts';
 import { changeUserRole, deleteUser, disableUser, enableUser } from './user-lifecycle.ts';
-import { consumeUserInvite, insertUserInvite } from './user-invites.repository.ts';
+import {
+  consumeUserInvite,
+  hasPendingInviteWithoutUser,
+  insertUserInvite,
+} from './user-invites.repository.ts';
 import {
   countUsers,
   findPerson,
@@ -19,7 +23,7 @@ import {
   updateUserPassword,
   type PersonRow,
 } from './users.repository.ts';
-import { createUser, EmailTakenError } from './users.ts';
+import { createUser, EmailTakenError, findUserByEmail } from './users.ts';
 
 /**
  * The People of an organization, as its admins run them through the API and the
@@ -91,6 +95,12 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
  * Invites a person: a user of the role with no password anyone knows (a random one,
  * hashed and forgotten), and a one-time set-password link under `publicUrl` that
  * expires after INVITE_LIFETIME_HOURS. The link is in this answer only.
+ *
+ * An address that has an account in another organization is answered exactly as a new one
+ * (issue 31, item 6: the answer must not tell one organization about another's people): the
+ * invitation is kept without a user, under the id the answer shows, and only whoever opens
+ * its link is told that the address is taken ({@link acceptInvite}). An address of this
+ * organization's own people is 409, as before.
  */
 export async function invitePerson(
   db: Db,
@@ -102,49 +112,87 @@ export async function invitePerson(
 ): Promise<UserInvited> {
   const token = `inv_${randomBytes(32).toString('base64url')}`;
   const expiresAt = new Date(now.getTime() + INVITE_LIFETIME_HOURS * 3600_000);
-  const user = await db
-    .transaction(async (trx) => {
+  const orgId = principal.org.id;
+  const email = input.email.trim();
+  const taken = () => conflict(`a user with the e-mail ${email} already exists`);
+  const invited = await db
+    .transaction(async (trx): Promise<UserRecord> => {
+      const existing = await findUserByEmail(trx, email);
+      if (existing?.org_id === orgId || (await hasPendingInviteWithoutUser(trx, orgId, email, now)))
+        throw taken();
+      if (existing) {
+        // Elsewhere: the same work (a password hashed) and the same answer as a new account.
+        await hashPassword(randomBytes(32).toString('base64url'));
+        const inviteeId = newId('user');
+        await insertUserInvite(trx, {
+          id: newId('inv'),
+          org_id: orgId,
+          user_id: null,
+          email,
+          role: input.role,
+          invitee_id: inviteeId,
+          token_hash: tokenHash(token),
+          created_at: now,
+          expires_at: expiresAt,
+        });
+        return {
+          id: inviteeId,
+          email,
+          role: input.role,
+          disabled: false,
+          disabled_at: null,
+          mfa_enabled: false,
+          invite_pending: true,
+          created_at: now.toISOString(),
+        };
+      }
       const created = await createUser(trx, {
-        orgId: principal.org.id,
-        email: input.email,
+        orgId,
+        email,
         password: randomBytes(32).toString('base64url'),
         role: input.role,
       });
       await insertUserInvite(trx, {
         id: newId('inv'),
-        org_id: principal.org.id,
+        org_id: orgId,
         user_id: created.id,
         token_hash: tokenHash(token),
         created_at: now,
         expires_at: expiresAt,
       });
-      return created;
+      const person = await findPerson(trx, orgId, created.id);
+      return present(person!);
     })
     .catch((err: unknown) => {
-      if (err instanceof EmailTakenError) throw conflict(err.message);
       // Two invitations of one address at once: the unique index refuses the second.
-      if ((err as { code?: unknown }).code === '23505')
-        throw conflict(`a user with the e-mail ${input.email} already exists`);
+      if (err instanceof EmailTakenError || (err as { code?: unknown }).code === '23505') throw taken();
       throw err;
     });
   await recordAuditEvent(
     db,
     {
-      orgId: principal.org.id,
+      orgId,
       action: 'user.invited',
       actor: actorOf(principal),
-      target: { id: user.id, email: user.email },
+      target: { id: invited.id, email: invited.email },
       ip,
       details: { role: input.role },
     },
     now,
   );
   return {
-    user: await getPerson(db, principal.org.id, user.id),
+    user: invited,
     invite_url: `${publicUrl.replace(/\/+$/, '')}${SET_PASSWORD_PATH}#token=${encodeURIComponent(token)}`,
     invite_expires_at: expiresAt.toISOString(),
   };
 }
+
+/** The link of an invitation kept without a user: the address has an account in another organization. */
+const accountElsewhere = () =>
+  conflict(
+    'this e-mail address already has a Scanward account in another organization; sign in with it, or ask ' +
+      'whoever invited you to invite another address',
+  );
 
 const invalidInvite = () =>
   new AppError(422, 'VALIDATION_ERROR', 'token: the link is invalid, already used or expired', 'token');
@@ -160,6 +208,7 @@ export async function acceptInvite(
   const user = await db.transaction(async (trx) => {
     const invite = await consumeUserInvite(trx, tokenHash(input.token), now);
     if (!invite) throw invalidInvite();
+    if (invite.user_id === null) throw accountElsewhere();
     const found = await findUser(trx, invite.org_id, invite.user_id);
     if (!found || found.disabled_at) throw invalidInvite();
     await updateUserPassword(trx, found.org_id, found.id, hash, now);

@@ -10,15 +10,23 @@ import type { Db } from '../db/index.ts';
 export interface UserInviteRow {
   id: string;
   org_id: string;
-  user_id: string;
+  /** Null for an invitation of an address that has an account in another organization (no user made). */
+  user_id: string | null;
+  /** Such an invitation's address, role and the user id its answer showed; null otherwise. */
+  email: string | null;
+  role: string | null;
+  invitee_id: string | null;
   token_hash: string;
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
 }
 
-export type NewUserInviteRow = Omit<UserInviteRow, 'created_at' | 'used_at'> &
-  Partial<Pick<UserInviteRow, 'created_at' | 'used_at'>>;
+export type NewUserInviteRow = Omit<
+  UserInviteRow,
+  'created_at' | 'used_at' | 'email' | 'role' | 'invitee_id'
+> &
+  Partial<Pick<UserInviteRow, 'created_at' | 'used_at' | 'email' | 'role' | 'invitee_id'>>;
 
 declare module 'knex/types/tables.js' {
   interface Tables {
@@ -46,4 +54,21 @@ export async function consumeUserInvite(
     .update({ used_at: now })
     .returning('*');
   return row;
+}
+
+/** Whether the organization has an unused, unexpired invitation of this address kept without a user. */
+export async function hasPendingInviteWithoutUser(
+  db: Db,
+  orgId: string,
+  email: string,
+  now: Date,
+): Promise<boolean> {
+  const row = await db('user_invites')
+    .where({ org_id: orgId })
+    .whereNull('user_id')
+    .whereRaw('lower(email) = lower(?)', [email])
+    .whereNull('used_at')
+    .where('expires_at', '>', now)
+    .first('id');
+  return row !== undefined;
 }

@@ -29,6 +29,9 @@ export interface UserRow {
   mfa_last_step: number | string | null;
   /** Set while the user is disabled: no log-in, and no session or key of theirs answers. */
   disabled_at: Date | null;
+  /** The single sign-on identity bound at the first SSO sign-in (`iss` + `sub`); null until then. */
+  sso_issuer?: string | null;
+  sso_subject?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -61,6 +64,30 @@ export async function findUserByEmailInAnyOrganization(db: Db, email: string): P
 }
 
 /** Whether the database has any user at all (first start). */
+/** The user bound to a single sign-on identity, whatever its organization (the provider names none). */
+export async function findUserBySsoIdentityInAnyOrganization(
+  db: Db,
+  issuer: string,
+  subject: string,
+): Promise<UserRow | undefined> {
+  return db('users').where({ sso_issuer: issuer, sso_subject: subject }).first();
+}
+
+/** Binds the user to a single sign-on identity unless bound already; answers whether it was bound now. */
+export async function bindSsoIdentity(
+  db: Db,
+  orgId: string,
+  userId: string,
+  identity: { issuer: string; subject: string },
+  now: Date,
+): Promise<boolean> {
+  const changed = await db('users')
+    .where({ id: userId, org_id: orgId })
+    .whereNull('sso_subject')
+    .update({ sso_issuer: identity.issuer, sso_subject: identity.subject, updated_at: now });
+  return changed > 0;
+}
+
 export async function anyUserExists(db: Db): Promise<boolean> {
   return (await db('users').first('id')) !== undefined;
 }

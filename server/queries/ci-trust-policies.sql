@@ -73,12 +73,21 @@ from
   "ci_trust_policies" as "p"
   inner join "users" as "u" on "u"."id" = "p"."created_by"
 where
-  "p"."issuer" = $1
+  "p"."org_id" = $1
+  and "p"."issuer" = $2
   and "p"."deleted_at" is null
   and "u"."disabled_at" is null
 order by
   "p"."created_at" asc,
   "p"."id" asc;
+
+-- setCiTrustPoliciesAudience
+update "ci_trust_policies"
+set
+  "audience" = $1
+where
+  "org_id" = $2
+  and not "audience" = $3;
 
 -- findCiTokenCaller
 select

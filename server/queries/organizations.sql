@@ -67,3 +67,72 @@ set
   "updated_at" = $2
 where
   "id" = $3;
+
+-- findCiAudience
+select
+  "ci_audience"
+from
+  "organizations"
+where
+  "id" = $1
+limit
+  $2;
+
+-- mintCiAudience
+update "organizations"
+set
+  "ci_audience" = $1
+where
+  "id" = $2
+  and "ci_audience" is null;
+select
+  "ci_audience"
+from
+  "organizations"
+where
+  "id" = $1
+limit
+  $2;
+
+-- findOrganizationIdByCiAudience
+select
+  "id"
+from
+  "organizations"
+where
+  "ci_audience" = $1
+limit
+  $2;
+
+-- findSignInSettings
+select
+  "password_login",
+  "sso_enabled",
+  "sso_domains",
+  "sso_trusts_idp_mfa"
+from
+  "organizations"
+where
+  "id" = $1
+limit
+  $2;
+
+-- updateSignInSettings
+update "organizations"
+set
+  "sso_enabled" = $1,
+  "sso_domains" = $2,
+  "updated_at" = $3
+where
+  "id" = $4;
+
+-- listSsoOrganizations
+select
+  "id",
+  "sso_domains"
+from
+  "organizations"
+where
+  "sso_enabled" = $1
+order by
+  "id" asc;

@@ -24,3 +24,17 @@ where
   and "expires_at" > $3
 returning
   *;
+
+-- hasPendingInviteWithoutUser
+select
+  "id"
+from
+  "user_invites"
+where
+  "org_id" = $1
+  and "user_id" is null
+  and lower(email) = lower($2)
+  and "used_at" is null
+  and "expires_at" > $3
+limit
+  $4;

@@ -30,6 +30,28 @@ where
 limit
   $2;
 
+-- findUserBySsoIdentityInAnyOrganization
+select
+  *
+from
+  "users"
+where
+  "sso_issuer" = $1
+  and "sso_subject" = $2
+limit
+  $3;
+
+-- bindSsoIdentity
+update "users"
+set
+  "sso_issuer" = $1,
+  "sso_subject" = $2,
+  "updated_at" = $3
+where
+  "id" = $4
+  and "org_id" = $5
+  and "sso_subject" is null;
+
 -- anyUserExists
 select
   "id"

@@ -244,7 +244,12 @@ export const verifyMfa = defineRoute({
   errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
   handler: async ({ principal, body, services, ctx }) => {
     const codes = await checkedCode(services, principal, ctx.ip, () =>
-      verifyMfaSetup(services.db, services.keys.encryptionKey, owner(principal), body.code),
+      verifyMfaSetup(
+        services.db,
+        services.keys.encryptionKey,
+        { ...owner(principal), ip: ctx.ip },
+        body.code,
+      ),
     );
     return { body: { mfa_enabled: true as const, recovery_codes: codes } };
   },
@@ -265,7 +270,12 @@ export const regenerateMfaRecoveryCodes = defineRoute({
   errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
   handler: async ({ principal, body, services, ctx }) => {
     const codes = await checkedCode(services, principal, ctx.ip, () =>
-      regenerateRecoveryCodes(services.db, services.keys.encryptionKey, owner(principal), body.code),
+      regenerateRecoveryCodes(
+        services.db,
+        services.keys.encryptionKey,
+        { ...owner(principal), ip: ctx.ip },
+        body.code,
+      ),
     );
     return { body: { recovery_codes: codes } };
   },
@@ -284,7 +294,12 @@ export const deleteMfa = defineRoute({
   errors: ['INSUFFICIENT_PERMISSION', 'INVALID_MFA_CODE', 'CONFLICT', 'RATE_LIMIT_EXCEEDED'],
   handler: async ({ principal, body, services, ctx }) => {
     await checkedCode(services, principal, ctx.ip, async () =>
-      (await disableMfa(services.db, services.keys.encryptionKey, owner(principal), body.code))
+      (await disableMfa(
+        services.db,
+        services.keys.encryptionKey,
+        { ...owner(principal), ip: ctx.ip },
+        body.code,
+      ))
         ? true
         : undefined,
     );
@@ -319,11 +334,13 @@ export const acceptInvitation = defineRoute({
   description:
     'The token is the `token` of the `invite_url` an admin received (POST /api/v1/users). It works once and ' +
     'expires 72 hours after the invitation; a used, expired or unknown token is 422 on `token`. Then log in ' +
-    'with the e-mail and the new password.',
+    'with the e-mail and the new password. An invitation of an address that has an account in another ' +
+    'organization is 409 CONFLICT saying so (only the person opening the link learns it).',
   tags,
   access: { public: true },
   body: InviteAccept,
   responses: { 200: { description: 'The password is set', schema: InviteAccepted } },
+  errors: ['CONFLICT'],
   handler: async ({ body, services, ctx }) => ({
     body: await acceptInvite(services.db, body, ctx.ip),
   }),

@@ -1,10 +1,14 @@
+import { ciAudienceOf, publishedCiAudience } from '../auth/ci-audience.ts';
 import { createCiTrustPolicy, listCiTrust, removeCiTrustPolicy } from '../auth/ci-trust.ts';
+import { resolvePrincipal } from '../auth/gatekeeper.ts';
 import { notFound, planUpgradeRequired } from '../errors.ts';
 import { defineRoute } from '../http/contract.ts';
 import type { Principal } from '../http/principal.ts';
 import { planAllows } from '../identity/plans.ts';
 import { Revoked } from '../schemas/auth.ts';
 import {
+  CiAudience,
+  CiAudienceQuery,
   CiTrustPolicy,
   CiTrustPolicyCreate,
   CiTrustPolicyIdParams,
@@ -51,6 +55,7 @@ export const postCiTrust = defineRoute({
         principal,
         body,
         `${ctx.protocol}://${ctx.host}`,
+        ctx.ip,
       ),
     };
   },
@@ -83,12 +88,42 @@ export const deleteCiTrust = defineRoute({
   params: CiTrustPolicyIdParams,
   responses: { 200: { description: 'The policy is deleted', schema: Revoked } },
   errors: [...ERRORS, 'NOT_FOUND'],
-  handler: async ({ principal, params, services }) => {
+  handler: async ({ principal, params, services, ctx }) => {
     assertPlan(principal);
-    if (!(await removeCiTrustPolicy(services.db, principal, params.policy_id)))
+    if (!(await removeCiTrustPolicy(services.db, principal, params.policy_id, ctx.ip)))
       throw notFound('trust policy');
     return { body: { id: params.policy_id, revoked: true as const } };
   },
 });
 
-export const ciTrustRoutes = [postCiTrust, getCiTrust, deleteCiTrust];
+export const getCiAudience = defineRoute({
+  method: 'get',
+  path: '/api/v1/ci-trust/audience',
+  operationId: 'getCiAudience',
+  summary: "The organization's audience: the `aud` its CI jobs' ID tokens must carry",
+  description:
+    'Every organization has one audience, minted by the service (`<SCANWARD_PUBLIC_URL>/ci/<organization id>`); ' +
+    'its trust policies carry it, and an ID token addressed to it is matched against its policies only. With ' +
+    "credentials, the caller's organization. With `organization_id` and no credentials needed, any " +
+    "organization's (an audience is not a secret): how the GitHub Action and `scanward-ci` learn it before " +
+    'they have a token. An unknown id answers the audience such an organization would have.',
+  tags,
+  access: { public: true },
+  query: CiAudienceQuery,
+  responses: { 200: { description: 'The audience', schema: CiAudience } },
+  errors: ['AUTHENTICATION_REQUIRED', 'INVALID_TOKEN', 'INVALID_API_KEY'],
+  handler: async ({ query, services, ctx }) => {
+    const origin = `${ctx.protocol}://${ctx.host}`;
+    if (query.organization_id !== undefined) {
+      return {
+        body: {
+          audience: await publishedCiAudience(services.db, services.config, query.organization_id, origin),
+        },
+      };
+    }
+    const principal = await resolvePrincipal(ctx, { allowBasic: false });
+    return { body: { audience: await ciAudienceOf(services.db, services.config, principal.org.id, origin) } };
+  },
+});
+
+export const ciTrustRoutes = [getCiAudience, postCiTrust, getCiTrust, deleteCiTrust];

@@ -56,13 +56,18 @@ export const signInConsole = defineRoute({
   // Every answer: X-RateLimit-* of the 50 failed log-ins per client address.
   answerHeaders: (ctx, services) => loginLimitHeaders(services.db, ctx.ip),
   handler: async ({ body, services, ctx }) => {
-    const token = await login(services.db, services.keys, {
-      email: body.email,
-      password: body.password,
-      mfaCode: body.mfa_code,
-      ip: ctx.ip,
-      userAgent: ctx.get('user-agent') || undefined,
-    });
+    const token = await login(
+      services.db,
+      services.keys,
+      {
+        email: body.email,
+        password: body.password,
+        mfaCode: body.mfa_code,
+        ip: ctx.ip,
+        userAgent: ctx.get('user-agent') || undefined,
+      },
+      'console',
+    );
     setConsoleCookie(ctx, token.access_token);
     return { body: await describe(services, await bearerPrincipal(services, token.access_token)) };
   },

@@ -1,13 +1,17 @@
 import type { Context } from 'koa';
+import { z } from 'zod';
 import {
   beginSignIn,
   completeSignIn,
+  completeSignInMfa,
   OIDC_CALLBACK_PATH,
   OIDC_LOGIN_PATH,
+  OIDC_MFA_PATH,
   SsoRefusal,
 } from '../auth/oidc.ts';
+import { AppError } from '../errors.ts';
 import { defineRoute } from '../http/contract.ts';
-import { authenticationSettingsOf, setPasswordLogin } from '../identity/organizations.ts';
+import { authenticationSettingsOf, setAuthenticationSettings } from '../identity/organizations.ts';
 import { AuthenticationSettings, AuthenticationSettingsChange, SignInMethods } from '../schemas/settings.ts';
 
 /**
@@ -47,6 +51,43 @@ function refusalPage(ctx: Context, status: number, message: string): void {
   <main>
     <h1>Single sign-on failed</h1>
     <p id="reason">${escapeHtml(message)}</p>
+    <p><a href="/">Back to the sign-in page</a></p>
+  </main>
+</body>
+</html>
+`;
+}
+
+/**
+ * The page of the local MFA step after a single sign-on: one field for the code (or a recovery
+ * code), posted back to this service with the MFA cookie. No script; framing refused.
+ */
+function mfaPage(ctx: Context, status: number, problem?: string): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  );
+  ctx.body = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Two-factor code · Scanward</title>
+  <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2933}h1{font-size:1.4rem}p{line-height:1.5}input,button{font:inherit;padding:.4rem .6rem}</style>
+</head>
+<body>
+  <main>
+    <h1>Two-factor code</h1>
+    <p>Your identity provider signed you in. Your Scanward account also asks for its own code.</p>
+    ${problem ? `<p id="problem" role="alert">${escapeHtml(problem)}</p>` : ''}
+    <form method="post" action="${OIDC_MFA_PATH}">
+      <label for="mfa_code">Code from your authenticator app, or a recovery code</label><br>
+      <input id="mfa_code" name="mfa_code" autocomplete="one-time-code" required autofocus maxlength="64">
+      <button type="submit">Sign in</button>
+    </form>
     <p><a href="/">Back to the sign-in page</a></p>
   </main>
 </body>
@@ -124,6 +165,12 @@ export const oidcCallback = defineRoute({
   tags,
   access: { public: true },
   responses: {
+    200: {
+      description:
+        "The account has local MFA (and the organization does not trust the provider's): a page asking for the code, " +
+        `posted to ${OIDC_MFA_PATH}`,
+      contentTypes: ['text/html'],
+    },
     302: { description: 'Signed in: the console cookie is set; redirect to the console' },
     400: {
       description:
@@ -141,7 +188,58 @@ export const oidcCallback = defineRoute({
     const oidc = services.config.oidc;
     if (!oidc) return notConfigured(ctx);
     await asPage(ctx, async () => {
-      await completeSignIn(services, oidc, ctx);
+      const outcome = await completeSignIn(services, oidc, ctx);
+      if (!outcome.signedIn) return mfaPage(ctx, 200);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect('/');
+    });
+  },
+});
+
+const MfaStepBody = z
+  .object({
+    mfa_code: z
+      .string({ error: 'is required' })
+      .trim()
+      .min(1, { error: 'is required' })
+      .max(64, { error: 'must be at most 64 characters' })
+      .meta({ description: 'A TOTP code or an unused recovery code' }),
+  })
+  .strict()
+  .meta({ id: 'OidcMfaStep' });
+
+export const oidcMfa = defineRoute({
+  method: 'post',
+  path: OIDC_MFA_PATH,
+  operationId: 'completeOidcMfa',
+  summary: 'The local MFA step after single sign-on: the code of the account, then the console',
+  description:
+    'Posted by the page the callback answers when the account has local MFA and the organization does not ' +
+    "trust the provider's (`sso_trusts_idp_mfa` with `amr` mfa, otp or hwk). Needs the 5-minute MFA cookie " +
+    'the callback set. Wrong codes count as failed log-ins (the same limits as POST /api/v1/auth/token) and ' +
+    'answer the page again; the right one signs in exactly as the callback does.',
+  tags,
+  access: { public: true },
+  body: MfaStepBody,
+  bodyType: 'form',
+  responses: {
+    302: { description: 'Signed in: the console cookie is set; redirect to the console' },
+    403: {
+      description: 'The MFA step expired or was not started here (HTML page)',
+      contentTypes: ['text/html'],
+    },
+    401: { description: 'Wrong or used code: the page again', contentTypes: ['text/html'] },
+    429: { description: 'Too many failed log-ins: the page again', contentTypes: ['text/html'] },
+  },
+  handler: async ({ body, services, ctx }) => {
+    await asPage(ctx, async () => {
+      try {
+        await completeSignInMfa(services, ctx, body.mfa_code);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        if (err.headers) for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+        return mfaPage(ctx, err.status, err.message);
+      }
       ctx.set('Cache-Control', 'no-store');
       ctx.redirect('/');
     });
@@ -165,22 +263,27 @@ export const putAuthenticationSettings = defineRoute({
   method: 'put',
   path: '/api/v1/settings/authentication',
   operationId: 'setAuthenticationSettings',
-  summary: 'Switch password log-in on or off for the organization',
+  summary:
+    "Change how the organization's people sign in: password log-in, single sign-on, its domains and MFA",
   description:
-    'With `password_login: false` the organization signs in only with single sign-on: password log-ins ' +
-    '(POST /api/v1/auth/token and the console) answer 403 PASSWORD_LOGIN_DISABLED; sessions already open and ' +
-    'API keys keep working. Refused (CONFLICT) while the instance has no OpenID Connect provider, so nobody ' +
-    'is locked out.',
+    "Every field is optional; those left out stay as they are. `sso_enabled` lets the instance's OpenID Connect " +
+    'provider sign people in to this organization, only for addresses under `sso_domains` (at least one when on); ' +
+    "the first SSO sign-in binds the account to the provider's `iss` + `sub`, later ones match by that only. " +
+    "A user with local MFA still gives their code after SSO unless `sso_trusts_idp_mfa` and the ID token's `amr` " +
+    'says mfa, otp or hwk. With `password_login: false` the organization signs in only with single sign-on: ' +
+    'password log-ins (POST /api/v1/auth/token, the console, HTTP Basic) are refused; sessions already open and ' +
+    'API keys keep working. CONFLICT while the instance has no OpenID Connect provider or, for password log-in off, ' +
+    'while SSO is off for the organization, so nobody is locked out. Every change is an audit event.',
   tags,
   access: { admin: true, bearerOnly: true },
   body: AuthenticationSettingsChange,
   responses: { 200: { description: 'The sign-in settings now in force', schema: AuthenticationSettings } },
   errors: ['CONFLICT'],
   handler: async ({ body, principal, services, ctx }) => ({
-    body: await setPasswordLogin(
+    body: await setAuthenticationSettings(
       services.db,
       principal,
-      body.password_login,
+      body,
       services.config.oidc !== undefined,
       ctx.ip,
     ),
@@ -191,6 +294,7 @@ export const oidcRoutes = [
   getSignInMethods,
   oidcLogin,
   oidcCallback,
+  oidcMfa,
   getAuthenticationSettings,
   putAuthenticationSettings,
 ];

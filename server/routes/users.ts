@@ -43,7 +43,9 @@ export const inviteUserRoute = defineRoute({
   description:
     'Creates the account with no usable password and answers, once, `invite_url`: a one-time link under ' +
     'SCANWARD_PUBLIC_URL (the origin of this request when unset) where the person sets their password, ' +
-    'valid 72 hours. Deliver it yourself (no e-mail is sent). An e-mail already in use is 409 CONFLICT.',
+    "valid 72 hours. Deliver it yourself (no e-mail is sent). An e-mail of this organization's own people is " +
+    '409 CONFLICT; an address with an account in another organization is answered exactly as a new one ' +
+    '(its link tells the person opening it that the address is taken), so the answer tells nothing about other organizations.',
   tags,
   access,
   body: UserInvite,

@@ -28,6 +28,19 @@ const Pattern = z
   .max(300, { error: 'must be at most 300 characters' })
   .refine((v) => !/\p{Cc}/u.test(v), { error: 'must not contain control characters' });
 
+const GLOB = /[*?]/;
+
+/** Whether the conditions name one owner literally: `repository_owner`, or the owner part of `repository`. */
+export function pinsOwner(c: {
+  repository?: string | undefined;
+  repository_owner?: string | undefined;
+}): boolean {
+  if (c.repository_owner !== undefined && !GLOB.test(c.repository_owner)) return true;
+  if (c.repository === undefined) return false;
+  const slash = c.repository.indexOf('/');
+  return slash > 0 && !GLOB.test(c.repository.slice(0, slash));
+}
+
 export const CiTrustConditions = z
   .object({
     repository: Pattern.optional().meta({ description: '`owner/name`, e.g. `acme/web` or `acme/*`' }),
@@ -40,14 +53,17 @@ export const CiTrustConditions = z
     }),
   })
   .strict()
-  .refine((c) => c.repository !== undefined || c.repository_owner !== undefined, {
-    error: 'must name at least `repository` or `repository_owner`',
+  .refine((c) => pinsOwner(c), {
+    error:
+      'must pin the owner: `repository_owner` as it is (no `*` or `?`), or a `repository` whose owner part ' +
+      'before `/` is literal, e.g. `acme/*` (`**` and `*/*` would trust every repository of the issuer)',
   })
   .meta({
     id: 'CiTrustConditions',
     description:
       'Every condition given must hold (exact value or glob: `*` any characters but `/`, `**` any ' +
-      'characters, `?` one character but `/`). A claim the token lacks fails its condition.',
+      'characters, `?` one character but `/`). A claim the token lacks fails its condition. The owner must be ' +
+      'pinned: `repository_owner` literally, or `repository` with a literal owner part.',
   });
 export type CiTrustConditions = z.infer<typeof CiTrustConditions>;
 
@@ -73,9 +89,17 @@ export const CiTrustPolicyCreate = z
       .meta({
         description: `The OpenID issuer: an \`https\` URL (\`http\` and other schemes are refused with 422); default ${GITHUB_ACTIONS_ISSUER}. Others must be listed in SCANWARD_CI_OIDC_ISSUERS.`,
       }),
-    audience: z.string().trim().min(1, { error: 'must not be empty' }).max(500).optional().meta({
-      description: "The `aud` the token must carry; default SCANWARD_PUBLIC_URL (else the request's origin)",
-    }),
+    audience: z
+      .string()
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(500)
+      .optional()
+      .meta({
+        description:
+          "The organization's own audience (GET /api/v1/ci-trust/audience), which is the default; any other value " +
+          'is refused (422): tokens must carry it as `aud`',
+      }),
     conditions: CiTrustConditions,
     permissions: PermissionList,
     allow_forks: z.boolean().default(false).meta({
@@ -91,7 +115,7 @@ export const CiTrustPolicy = z
     id: z.string().meta({ example: 'citp_0123456789abcdefghijklmn' }),
     name: z.string(),
     issuer: z.string(),
-    audience: z.string(),
+    audience: z.string().meta({ description: "The organization's audience, which matching tokens carry" }),
     conditions: z.record(z.string(), z.string()),
     permissions: z.array(Permission),
     allow_forks: z.boolean(),
@@ -107,6 +131,33 @@ export const CiTrustPolicyIdParams = z.object({
   policy_id: IdParam('trust policy', 'citp_0123456789abcdefghijklmn'),
 });
 
+/** The audience of an organization's CI jobs' ID tokens. */
+export const CiAudience = z
+  .object({
+    audience: z.string().meta({
+      description:
+        'The `aud` an ID token must carry to sign in to the organization: `<base>/ci/<organization id>`',
+      example: 'https://scanward.example.com/ci/org_0123456789abcdefghijklmn',
+    }),
+  })
+  .meta({ id: 'CiAudience' });
+export type CiAudience = z.infer<typeof CiAudience>;
+
+export const CiAudienceQuery = z
+  .object({
+    organization_id: z
+      .string()
+      .regex(/^org_[a-z0-9]{1,96}$/, { error: 'must be an organization id, org_…' })
+      .optional()
+      .meta({
+        description:
+          'The organization whose audience to tell, without credentials (a CI job before it has a token); ' +
+          "left out, the caller's own organization (credentials required)",
+        example: 'org_0123456789abcdefghijklmn',
+      }),
+  })
+  .strict();
+
 export const CiTokenRequest = z
   .object({
     id_token: z
@@ -120,7 +171,7 @@ export const CiTokenRequest = z
       .optional()
       .meta({
         description:
-          'Only when policies of several organizations sharing an audience match the token: which one to sign in to',
+          "Optional: the organization to sign in to. The token's audience names it already; a different id is refused (403)",
       }),
   })
   .meta({ id: 'CiTokenRequest' });

@@ -71,15 +71,58 @@ export const AuthenticationSettings = z
     sso_configured: z
       .boolean()
       .meta({ description: 'Whether this instance has an OpenID Connect provider (SCANWARD_OIDC_ISSUER)' }),
+    sso_enabled: z.boolean().meta({
+      description:
+        'Whether single sign-on signs people in to this organization (false: SSO refuses its people, whatever the provider says)',
+    }),
+    sso_domains: z.array(z.string()).meta({
+      description:
+        'The e-mail domains SSO covers: only addresses at one of them (or a subdomain) sign in with SSO',
+      example: ['acme.example'],
+    }),
+    sso_trusts_idp_mfa: z.boolean().meta({
+      description:
+        "Whether the provider's MFA stands in for the local one: when its ID token's `amr` says `mfa`, `otp` or " +
+        '`hwk`, a user with local MFA is not asked for their code after SSO',
+    }),
   })
   .meta({ id: 'AuthenticationSettings' });
+export type AuthenticationSettings = z.infer<typeof AuthenticationSettings>;
+
+/** An e-mail domain, lower-cased: labels of letters, digits and hyphens, at least two. */
+export const EmailDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253, { error: 'must be at most 253 characters' })
+  .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, {
+    error: 'must be a domain name, e.g. acme.example',
+  });
 
 export const AuthenticationSettingsChange = z
   .object({
-    password_login: z.boolean({ error: 'must be true or false' }),
+    password_login: z.boolean({ error: 'must be true or false' }).optional().meta({
+      description: 'false: single sign-on only (needs `sso_enabled`)',
+    }),
+    sso_enabled: z.boolean({ error: 'must be true or false' }).optional().meta({
+      description: 'Turn single sign-on on or off for the organization (on needs at least one domain)',
+    }),
+    sso_domains: z
+      .array(EmailDomain)
+      .max(50, { error: 'must list at most 50 domains' })
+      .refine((list) => new Set(list).size === list.length, { error: 'must not repeat a domain' })
+      .optional()
+      .meta({ description: "The organization's e-mail domains; replaces the list", uniqueItems: true }),
+    sso_trusts_idp_mfa: z.boolean({ error: 'must be true or false' }).optional().meta({
+      description: "Whether the provider's MFA (`amr`: mfa, otp or hwk) stands in for the local MFA",
+    }),
   })
   .strict()
-  .meta({ id: 'AuthenticationSettingsChange' });
+  .meta({
+    id: 'AuthenticationSettingsChange',
+    description: 'The settings to change; those left out stay as they are',
+  });
+export type AuthenticationSettingsChange = z.infer<typeof AuthenticationSettingsChange>;
 
 /** What the sign-in page needs to know before anyone signs in. */
 export const SignInMethods = z

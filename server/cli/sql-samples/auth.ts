@@ -59,7 +59,8 @@ export const authSamples = [
     listCiTrustPolicies: [[ORG, PAGE]],
     findCiTrustPolicy: [[ORG, 'citp_sample']],
     deleteCiTrustPolicy: [[ORG, 'citp_sample', NOW]],
-    findCiTrustPoliciesByIssuer: [['https://token.actions.githubusercontent.com']],
+    findCiTrustPoliciesByIssuer: [[ORG, 'https://token.actions.githubusercontent.com']],
+    setCiTrustPoliciesAudience: [[ORG, `https://scanward.example.com/ci/${ORG}`]],
     findCiTokenCaller: [[ORG, 'citp_sample']],
   }),
   repositorySamples('server/auth/sessions.repository.ts', sessions, {

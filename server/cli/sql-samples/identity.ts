@@ -16,6 +16,12 @@ export const identitySamples = [
     updateOrganization: [[ORG, { plan: 'professional', monthly_scan_limit: 100, updated_at: NOW }]],
     findPasswordLogin: [[ORG]],
     updatePasswordLogin: [[ORG, false, NOW]],
+    findCiAudience: [[ORG]],
+    findSignInSettings: [[ORG]],
+    updateSignInSettings: [[ORG, { sso_enabled: true, sso_domains: ['example.com'] }, NOW]],
+    listSsoOrganizations: [[]],
+    mintCiAudience: [[ORG, `https://scanward.example.com/ci/${ORG}`]],
+    findOrganizationIdByCiAudience: [[`https://scanward.example.com/ci/${ORG}`]],
     organizationOf: QUERY_PIECE,
   }),
   repositorySamples('server/identity/users.repository.ts', users, {
@@ -24,6 +30,8 @@ export const identitySamples = [
     ],
     findUser: [[ORG, USER]],
     findUserByEmailInAnyOrganization: [[EMAIL]],
+    findUserBySsoIdentityInAnyOrganization: [['https://idp.example.com', 'subject-1']],
+    bindSsoIdentity: [[ORG, USER, { issuer: 'https://idp.example.com', subject: 'subject-1' }, NOW]],
     anyUserExists: [[]],
     updateUserPassword: [[ORG, USER, 'hash', NOW]],
     acceptMfaStep: [[ORG, USER, 'sealed', 1000]],
@@ -53,6 +61,7 @@ export const identitySamples = [
     insertUserInvite: [
       [{ id: 'inv_new', org_id: ORG, user_id: USER, token_hash: 'hash', expires_at: NOW, created_at: NOW }],
     ],
+    hasPendingInviteWithoutUser: [[ORG, EMAIL, NOW]],
     consumeUserInvite: [['hash', NOW]],
   }),
   repositorySamples('server/identity/audit-events.repository.ts', auditEvents, {

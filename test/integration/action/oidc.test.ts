@@ -127,6 +127,7 @@ describe.skipIf(!hasNode24)(`keyless CI sign-in under Node 24 (${testEngine})`, 
       ACTIONS_ID_TOKEN_REQUEST_URL: tokenUrl,
       ACTIONS_ID_TOKEN_REQUEST_TOKEN: REQUEST_TOKEN,
       'INPUT_API-URL': scanner.app.url,
+      INPUT_ORGANIZATION: scanner.tenant.orgId,
       INPUT_TARGET: host,
       INPUT_PORTS: String(redis.port),
       'INPUT_FAIL-ON': 'high',
@@ -141,7 +142,9 @@ describe.skipIf(!hasNode24)(`keyless CI sign-in under Node 24 (${testEngine})`, 
     const outputs = await readFile(outputFile, 'utf8');
     expect(outputs).toMatch(/critical-count<<\S+\n1\n/);
     expect(outputs).toMatch(/status<<\S+\ncompleted\n/);
-    expect(audiencesAsked).toContain(scanner.app.url);
+    // The audience the service told for the organization, never the instance's bare URL.
+    expect(audiencesAsked).toContain(`${scanner.app.url}/ci/${scanner.tenant.orgId}`);
+    expect(audiencesAsked).not.toContain(scanner.app.url);
     // Both the ID token and the access token are masked in the log.
     expect(log.match(/::add-mask::/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
     const events = await issued();
@@ -152,7 +155,7 @@ describe.skipIf(!hasNode24)(`keyless CI sign-in under Node 24 (${testEngine})`, 
   it('scanward-ci --id-token-env signs in with the token in that variable, no API key, and gates the scan', async () => {
     const before = (await issued()).length;
     const idToken = await issuer.sign(githubClaims({ repository: 'octo/shop', repository_owner: 'octo' }), {
-      aud: scanner.app.url,
+      aud: `${scanner.app.url}/ci/${scanner.tenant.orgId}`,
     });
     const run = await spawnNode(
       [

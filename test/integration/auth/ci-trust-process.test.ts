@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { postCiToken } from '../../../server/routes/auth.ts';
+import { getCiAudience } from '../../../server/routes/ci-trust.ts';
 import { githubClaims, startOidcIssuer, type OidcIssuer } from '../../fixtures/ci-oidc-issuer.ts';
 import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
@@ -78,7 +79,8 @@ describe(
         }),
         201,
       );
-      const idToken = await issuer.sign(githubClaims(), { aud: server.url });
+      const { audience } = okBody(await admin.call(getCiAudience));
+      const idToken = await issuer.sign(githubClaims(), { aud: audience });
       return {
         admin,
         answer: await apiClient(server).call(postCiToken, { body: { id_token: idToken } }),

@@ -5,10 +5,12 @@ import {
   EXCHANGE_WINDOW_SECONDS,
   MAX_REFUSED_EXCHANGES_PER_ADDRESS,
 } from '../../../server/auth/ci-exchange.ts';
+import { acquireCredentials } from '../../../action/service/credentials.ts';
+import { DEFAULT_RETRY } from '../../../action/service/http.ts';
 import { CiIssuers } from '../../../server/auth/ci-issuers.ts';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { postCiToken } from '../../../server/routes/auth.ts';
-import { getCiTrust, postCiTrust } from '../../../server/routes/ci-trust.ts';
+import { getCiAudience, getCiTrust, postCiTrust } from '../../../server/routes/ci-trust.ts';
 import { createScanRoute } from '../../../server/routes/scans.ts';
 import { apiClient, expectError, okBody, type ApiClient, type RouteBody } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
@@ -55,13 +57,12 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     const tenant = await factory.tenant(app);
     const tag = randomBytes(4).toString('hex');
     const repo = `acme-${tag}/web`;
-    const audience = `https://scanward.example.test/${tag}`;
+    const { audience } = okBody(await tenant.api.call(getCiAudience));
     const policy = okBody(
       await tenant.api.call(postCiTrust, {
         body: {
           name: `PRs of ${repo}`,
           issuer: issuer.issuer,
-          audience,
           conditions: conditions(repo),
           permissions: ['read:scans', 'write:scans'],
           ...extra,
@@ -119,55 +120,139 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     });
   });
 
-  it('asks which organization when policies of several match one token (403, audited), and signs in to the one named', async () => {
-    const first = await trusting((r) => ({ repository: r }));
-    // A second organization trusts the same repository through the same audience, granting less.
-    const second = await factory.tenant(app);
-    const secondPolicy = okBody(
-      await second.api.call(postCiTrust, {
+  it("never lets another organization capture a CI job: only the policies of the organization owning the token's audience are read", async () => {
+    // Organization A trusts its main branch only; B's admin tries to capture A's jobs.
+    const a = await trusting((r) => ({ repository: r, ref: 'refs/heads/main' }));
+    const b = await factory.tenant(app);
+    const bAudience = okBody(await b.api.call(getCiAudience)).audience;
+    expect(a.audience).toBe(`${app.url}/ci/${a.tenant.orgId}`);
+    expect(bAudience).toBe(`${app.url}/ci/${b.orgId}`);
+
+    // B can neither name A's audience nor trust every repository of the issuer.
+    const capture = { name: 'everything', issuer: issuer.issuer, permissions: ['read:scans', 'write:scans'] };
+    await expectError(
+      await b.api.post('/api/v1/ci-trust', {
+        ...capture,
+        audience: a.audience,
+        conditions: { repository: a.repo },
+      }),
+      422,
+      'VALIDATION_ERROR',
+      'audience',
+    );
+    await expectError(
+      await b.api.post('/api/v1/ci-trust', {
+        ...capture,
+        audience: a.audience,
+        conditions: { repository_owner: a.repo.split('/')[0] },
+      }),
+      422,
+      'VALIDATION_ERROR',
+      'audience',
+    );
+    for (const conditions of [
+      { repository: '**' },
+      { repository: '*/*' },
+      { repository_owner: '*' },
+      { repository: '*/web', repository_owner: 'acme-*' },
+    ]) {
+      await expectError(
+        await b.api.post('/api/v1/ci-trust', { ...capture, conditions }),
+        422,
+        'VALIDATION_ERROR',
+        'conditions',
+      );
+    }
+    // The most B can do: trust A's owner under B's own audience, which A's jobs never ask for.
+    okBody(
+      await b.api.call(postCiTrust, {
         body: {
-          name: `Also ${first.repo}`,
+          name: 'A owner',
           issuer: issuer.issuer,
-          audience: first.audience,
-          conditions: { repository: first.repo },
-          permissions: ['read:scans'],
+          conditions: { repository_owner: a.repo.split('/')[0] },
+          permissions: ['read:scans', 'write:scans'],
         },
       }),
       201,
     );
-    const idToken = await issuer.sign(claimsOf(first.repo), { aud: first.audience });
 
-    const unnamed = await exchange(idToken);
-    await expectError(unnamed, 403, 'INSUFFICIENT_PERMISSION');
-    expect(unnamed.text).toContain('name one with organization_id');
-    for (const tenant of [first.tenant, second]) {
-      const [refused] = await auditOf(tenant, 'ci.token_refused');
-      expect(refused?.details.reason).toContain('several organizations');
-    }
-
-    const named = okBody(
-      await anonymous.call(postCiToken, { body: { id_token: idToken, organization_id: second.orgId } }),
+    // A's pull request job, which A's own policy refuses: refused, and B learns nothing of it.
+    const pr = await issuer.sign(claimsOf(a.repo), { aud: a.audience });
+    await expectError(await exchange(pr), 403, 'INSUFFICIENT_PERMISSION');
+    // Naming B does not help either.
+    await expectError(
+      await anonymous.call(postCiToken, { body: { id_token: pr, organization_id: b.orgId } }),
+      403,
+      'INSUFFICIENT_PERMISSION',
+    );
+    // A's main job signs in to A (no "several organizations" refusal), and only A hears of it.
+    const main = okBody(
+      await exchange(
+        await issuer.sign(claimsOf(a.repo, { ref: 'refs/heads/main', event_name: 'push' }), {
+          aud: a.audience,
+        }),
+      ),
       200,
     );
-    expect(named).toMatchObject({ policy_id: secondPolicy.id, permissions: ['read:scans'] });
-    expect(decodeJwt(named.access_token).org).toBe(second.orgId);
-    const ci = apiClient(app, { token: named.access_token });
-    okBody(await ci.get('/api/v1/scans'), 200);
-    await expectError(
-      await ci.call(createScanRoute, { body: { target: '127.0.0.1', authorized: true } }),
-      403,
-      'INSUFFICIENT_PERMISSION',
-    );
-    expect(await auditOf(second, 'ci.token_issued')).toHaveLength(1);
-    expect(await auditOf(first.tenant, 'ci.token_issued')).toHaveLength(0);
+    expect(decodeJwt(main.access_token).org).toBe(a.tenant.orgId);
+    expect(await auditOf(b, 'ci.token_refused')).toEqual([]);
+    expect(await auditOf(b, 'ci.token_issued')).toEqual([]);
+    expect(await auditOf(a.tenant, 'ci.token_issued')).toHaveLength(1);
+    expect((await auditOf(a.tenant, 'ci.token_refused')).length).toBeGreaterThanOrEqual(1);
 
-    // An organization no matching policy belongs to is refused like no match at all.
-    const stranger = await factory.tenant(app);
+    // An audience no organization owns is not addressed to this service.
     await expectError(
-      await anonymous.call(postCiToken, { body: { id_token: idToken, organization_id: stranger.orgId } }),
-      403,
-      'INSUFFICIENT_PERMISSION',
+      await exchange(await issuer.sign(claimsOf(a.repo), { aud: `${app.url}/ci/org_nobody` })),
+      401,
+      'INVALID_TOKEN',
     );
+  });
+
+  it("tells an organization's audience to anyone naming it, and its own to a signed-in caller", async () => {
+    const tenant = await factory.tenant(app);
+    await expectError(await anonymous.call(getCiAudience), 401, 'AUTHENTICATION_REQUIRED');
+    const own = okBody(await tenant.api.call(getCiAudience));
+    expect(own.audience).toBe(`${app.url}/ci/${tenant.orgId}`);
+    expect(okBody(await anonymous.call(getCiAudience, { query: { organization_id: tenant.orgId } }))).toEqual(
+      own,
+    );
+    // An unknown organization answers the same form: whether one exists is not told.
+    expect(
+      okBody(
+        await anonymous.call(getCiAudience, { query: { organization_id: 'org_unknown0000000000000000' } }),
+      ).audience,
+    ).toBe(`${app.url}/ci/org_unknown0000000000000000`);
+    await expectError(
+      await anonymous.get('/api/v1/ci-trust/audience?organization_id=../x'),
+      422,
+      'VALIDATION_ERROR',
+      'organization_id',
+    );
+  });
+
+  it('lets the Action sign in knowing only the organization: it asks the service for the audience, then mints the ID token for it', async () => {
+    const { tenant, repo, policy } = await trusting((r) => ({ repository: r }));
+    const asked: string[] = [];
+    const credentials = acquireCredentials(
+      { kind: 'oidc', organizationId: tenant.orgId },
+      {
+        baseUrl: app.url,
+        userAgent: 'scanward-action-test',
+        http: { fetch: globalThis.fetch, sleep: async () => {}, now: () => Date.now(), retry: DEFAULT_RETRY },
+        idToken: async (aud) => {
+          asked.push(aud);
+          return issuer.sign(claimsOf(repo), { aud });
+        },
+      },
+    );
+    const headers = await credentials.headers();
+    expect(asked).toEqual([`${app.url}/ci/${tenant.orgId}`]);
+    okBody(
+      await apiClient(app, { token: headers.authorization!.replace('Bearer ', '') }).get('/api/v1/scans'),
+      200,
+    );
+    const [event] = await auditOf(tenant, 'ci.token_issued');
+    expect(event!.details.policy_id).toBe(policy.id);
   });
 
   it('refuses an address its 51st refused exchange in 15 minutes (429, Retry-After), while issued tokens do not count', async () => {
@@ -178,13 +263,12 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
       own.services.ciIssuers = new CiIssuers({ ca: issuer.ca });
       const tenant = await factory.tenant(own);
       const repo = `acme-${randomBytes(4).toString('hex')}/web`;
-      const audience = `https://scanward.example.test/${repo}`;
+      const { audience } = okBody(await tenant.api.call(getCiAudience));
       okBody(
         await tenant.api.call(postCiTrust, {
           body: {
             name: 'limited',
             issuer: issuer.issuer,
-            audience,
             conditions: { repository: repo },
             permissions: ['read:scans'],
           },
@@ -362,11 +446,11 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     okBody(await second.get('/api/v1/scans'), 200);
     okBody(await tenant.api.del(`/api/v1/ci-trust/${policy.id}`), 200);
     await expectError(await second.get('/api/v1/scans'), 401, 'INVALID_TOKEN');
-    // No policy names that audience any more: a token addressed to it is not for this service.
+    // No policy of the organization matches any more.
     await expectError(
       await exchange(await issuer.sign(claimsOf(repo), { aud: audience })),
-      401,
-      'INVALID_TOKEN',
+      403,
+      'INSUFFICIENT_PERMISSION',
     );
   });
 
@@ -383,7 +467,7 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
       201,
     );
     expect(created.issuer).toBe('https://token.actions.githubusercontent.com');
-    expect(created.audience).toBe(app.url);
+    expect(created.audience).toBe(`${app.url}/ci/${tenant.orgId}`);
     expect(created.allow_forks).toBe(false);
     expect(created.permissions).toEqual(['read:scans', 'write:scans']);
     const listed = okBody(await tenant.api.call(getCiTrust));
@@ -428,7 +512,19 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     expect(okBody(await other.api.call(getCiTrust)).items).toEqual([]);
     okBody(await tenant.api.del(`/api/v1/ci-trust/${created.id}`), 200);
     await expectError(await tenant.api.del(`/api/v1/ci-trust/${created.id}`), 404, 'NOT_FOUND');
-    expect((await auditOf(tenant, 'ci_trust.created')).length).toBe(1);
-    expect((await auditOf(tenant, 'ci_trust.deleted')).length).toBe(1);
+    const [createdEvent] = await auditOf(tenant, 'ci_trust.created');
+    expect(createdEvent!.actor?.email).toBe(tenant.admin.email);
+    expect(createdEvent!.details).toEqual({
+      policy_id: created.id,
+      name: 'main of acme/*',
+      issuer: 'https://token.actions.githubusercontent.com',
+      audience: created.audience,
+      conditions: JSON.stringify({ repository: 'acme/*', ref: 'refs/heads/main' }),
+      permissions: 'read:scans write:scans',
+      allow_forks: 'false',
+    });
+    const [deletedEvent] = await auditOf(tenant, 'ci_trust.deleted');
+    expect(deletedEvent!.details).toMatchObject({ policy_id: created.id, name: 'main of acme/*' });
+    expect(deletedEvent!.created_at).toEqual(expect.any(String));
   });
 });

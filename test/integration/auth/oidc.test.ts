@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { URI, type TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { startTestApp, TEST_ENV, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { factory, logIn } from '../../helpers/factory.ts';
+import { factory, logIn, stepWithRoom, type Tenant } from '../../helpers/factory.ts';
 import { fetchTrusting } from '../../helpers/trusting-fetch.ts';
 import { startFakeIssuer, type FakeIssuer, type NextSignIn } from '../../fixtures/oidc-issuer.ts';
 import { generateLoopbackCertificates, type LoopbackCertificates } from '../../fixtures/tls-certificates.ts';
@@ -22,6 +23,8 @@ interface Finished {
   location: string | null;
   /** `scanward_session=…` when signed in. */
   session: string | undefined;
+  /** Every cookie set. */
+  cookies: string[];
   text: string;
   contentType: string;
 }
@@ -62,6 +65,19 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   });
 
   const email = () => `sso-${randomBytes(5).toString('hex')}@example.test`;
+  const domainOf = (address: string) => address.slice(address.indexOf('@') + 1);
+
+  /** The tenant's admin turns single sign-on on for the tenant's own e-mail domain. */
+  async function optIn(target: TestApp, tenant: Tenant, extra: Record<string, unknown> = {}) {
+    const admin = apiClient(target, { token: await tenant.bearer() });
+    const res = await admin.put('/api/v1/settings/authentication', {
+      sso_enabled: true,
+      sso_domains: [domainOf(tenant.admin.email)],
+      ...extra,
+    });
+    expect(res.status, res.text).toBe(200);
+    return admin;
+  }
 
   /** Browser steps over fetch: login → the provider → the callback (optionally tampered with). */
   async function signIn(
@@ -92,6 +108,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
         .getSetCookie()
         .find((c) => c.startsWith('scanward_session=') && !c.startsWith('scanward_session=;'))
         ?.split(';')[0],
+      cookies: done.headers.getSetCookie(),
       text: await done.text(),
       contentType: done.headers.get('content-type') ?? '',
     };
@@ -155,6 +172,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
 
   it('signs a known user in with a console session like the password sign-in, then logs out', async () => {
     const tenant = await factory.tenant(app, { limits: false });
+    await optIn(app, tenant);
     const member = await tenant.addUser('member');
     const pkceBefore = idp.verifiedPkce;
     const done = await signIn(app, { email: member.email.toUpperCase() });
@@ -197,7 +215,20 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     );
   });
 
-  it('creates an unknown, verified e-mail as a user of the default organization when auto-provisioning is on', async () => {
+  it('creates an unknown, verified e-mail as a user of the organization that turned SSO on for its domain when auto-provisioning is on', async () => {
+    const res = await logIn(provisioning, {
+      email: 'admin@localhost',
+      password: TEST_ENV.SCANWARD_ADMIN_PASSWORD,
+    });
+    const defaultAdmin = apiClient(provisioning, { token: res.body.access_token as string });
+    expect(
+      (
+        await defaultAdmin.put('/api/v1/settings/authentication', {
+          sso_enabled: true,
+          sso_domains: ['example.test'],
+        })
+      ).status,
+    ).toBe(200);
     const newcomer = email();
     const done = await signIn(provisioning, { email: newcomer });
     expect(done.status).toBe(302);
@@ -260,9 +291,24 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     expect((await admin.get('/api/v1/settings/authentication')).body).toEqual({
       password_login: true,
       sso_configured: true,
+      sso_enabled: false,
+      sso_domains: [],
+      sso_trusts_idp_mfa: false,
     });
-    const off = await admin.put('/api/v1/settings/authentication', { password_login: false });
-    expect(off.body).toEqual({ password_login: false, sso_configured: true });
+    // Not while SSO is off for the organization: nobody could sign in.
+    expect((await admin.put('/api/v1/settings/authentication', { password_login: false })).status).toBe(409);
+    const off = await admin.put('/api/v1/settings/authentication', {
+      password_login: false,
+      sso_enabled: true,
+      sso_domains: [domainOf(tenant.admin.email).toUpperCase()],
+    });
+    expect(off.body).toEqual({
+      password_login: false,
+      sso_configured: true,
+      sso_enabled: true,
+      sso_domains: [domainOf(tenant.admin.email)],
+      sso_trusts_idp_mfa: false,
+    });
 
     const refused = await logIn(app, tenant.admin);
     expect(refused.status).toBe(403);
@@ -298,6 +344,115 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
       method: 'password',
       reason: 'PASSWORD_LOGIN_DISABLED',
     });
+  });
+
+  it('refuses SSO into an organization that did not turn it on, and for an address outside its domains', async () => {
+    const tenant = await factory.tenant(app, { limits: false });
+    // The review's exploit: a verified IdP e-mail of an admin whose organization never opted in.
+    expectRefusalPage(await signIn(app, { email: tenant.admin.email }), 403, /not turned on/);
+    const admin = apiClient(app, { token: await tenant.bearer() });
+    const failures = await admin.call(listAuditEventsRoute, { query: { action: 'auth.login_failed' } });
+    expect(failures.body.items.map((e) => e.details)).toContainEqual({
+      method: 'oidc',
+      reason: 'sso_not_enabled',
+    });
+    // On, but for another domain than the admin's address.
+    expect(
+      (
+        await admin.put('/api/v1/settings/authentication', {
+          sso_enabled: true,
+          sso_domains: ['elsewhere.example'],
+        })
+      ).status,
+    ).toBe(200);
+    expectRefusalPage(await signIn(app, { email: tenant.admin.email }), 403, /not turned on/);
+    // On for its domain: signed in.
+    await optIn(app, tenant);
+    expect((await signIn(app, { email: tenant.admin.email })).status).toBe(302);
+    // SSO on needs a domain; switching it on is audited with what changed.
+    const none = await admin.put('/api/v1/settings/authentication', { sso_enabled: true, sso_domains: [] });
+    expect(none.status).toBe(422);
+    expect(none.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'sso_domains' });
+    const changes = await admin.call(listAuditEventsRoute, { query: { action: 'auth.settings_changed' } });
+    expect(changes.body.items[0]).toMatchObject({
+      actor: { id: tenant.admin.id, email: tenant.admin.email },
+      details: {
+        sso_domains: domainOf(tenant.admin.email),
+        sso_domains_was: 'elsewhere.example',
+      },
+    });
+  });
+
+  it('binds the account to the provider identity at the first sign-in, and never matches it by e-mail again', async () => {
+    const tenant = await factory.tenant(app, { limits: false });
+    await optIn(app, tenant);
+    const member = await tenant.addUser('member');
+    const first = await signIn(app, { email: member.email, claims: { sub: `first-${member.id}` } });
+    expect(first.status).toBe(302);
+    // Another identity at the provider with another case of the same address: refused.
+    const impostor = await signIn(app, {
+      email: member.email.toUpperCase(),
+      claims: { sub: `other-${member.id}` },
+    });
+    expectRefusalPage(impostor, 403, /another single sign-on identity/);
+    // The bound identity signs in even when the provider's e-mail changed.
+    const renamed = await signIn(app, {
+      email: `renamed-${member.email}`,
+      claims: { sub: `first-${member.id}` },
+    });
+    expect(renamed.status).toBe(302);
+    expect((await consoleSession(app, renamed.session!))?.user.email).toBe(member.email);
+  });
+
+  it('asks a user with local MFA for the code after SSO, unless the organization trusts the provider’s MFA and it says so', async () => {
+    const tenant = await factory.tenant(app, { limits: false });
+    const admin = await optIn(app, tenant);
+    const member = await tenant.addUser('member');
+    const api = apiClient(app, { token: await tenant.login(member) });
+    const setup = await api.post('/api/v1/auth/mfa/setup');
+    const totp = URI.parse(String(setup.body.otpauth_uri)) as TOTP;
+    const step = await stepWithRoom(totp, 5_000);
+    expect(
+      (await api.post('/api/v1/auth/mfa/verify', { code: totp.generate({ timestamp: step * 30_000 }) }))
+        .status,
+    ).toBe(200);
+
+    // The review's exploit: SSO signed this user in with no code. Now a page asks for it.
+    const sso = await signIn(app, { email: member.email, claims: { amr: ['pwd'] } });
+    expect(sso.status).toBe(200);
+    expect(sso.session).toBeUndefined();
+    expect(sso.text).toContain('name="mfa_code"');
+    const mfaCookie = sso.cookies.find((c) => c.startsWith('scanward_oidc_mfa='))!.split(';')[0]!;
+    const post = (code: string, cookie = mfaCookie) =>
+      app.request('/api/v1/auth/oidc/mfa', {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({ mfa_code: code }).toString(),
+      });
+    const next = totp.generate({ timestamp: (step + 1) * 30_000 });
+    const wrong = await post(next === '000000' ? '111111' : '000000');
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain('name="mfa_code"');
+    expect((await post(next, 'scanward_oidc_mfa=forged')).status).toBe(403);
+    const right = await post(next);
+    expect(right.status).toBe(302);
+    const session = right.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('scanward_session=ey'))!
+      .split(';')[0]!;
+    expect((await consoleSession(app, session))?.user.email).toBe(member.email);
+
+    // Trusting the provider's MFA: a token whose amr says mfa signs straight in; one that does not still asks.
+    expect((await admin.put('/api/v1/settings/authentication', { sso_trusts_idp_mfa: true })).status).toBe(
+      200,
+    );
+    const vouched = await signIn(app, { email: member.email, claims: { amr: ['pwd', 'mfa'] } });
+    expect(vouched.status).toBe(302);
+    expect(vouched.session).toBeDefined();
+    const plain = await signIn(app, { email: member.email, claims: { amr: ['pwd'] } });
+    expect(plain.status).toBe(200);
+    expect(plain.session).toBeUndefined();
   });
 
   it('refuses to switch password log-in off where single sign-on is not configured', async () => {

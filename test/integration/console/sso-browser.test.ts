@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
-import type { TestApp } from '../../helpers/app.ts';
+import { TEST_ENV, type TestApp } from '../../helpers/app.ts';
+import { apiClient, okBody } from '../../helpers/api-client.ts';
 import { hasChromium, seriousViolations, signIn, useBrowser, visitAs } from '../../helpers/browser.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { factory } from '../../helpers/factory.ts';
+import { factory, logIn } from '../../helpers/factory.ts';
 import { fetchTrusting } from '../../helpers/trusting-fetch.ts';
 import { startTestProvider, type TestProvider } from '../../fixtures/oidc-provider.ts';
 import { generateLoopbackCertificates } from '../../fixtures/tls-certificates.ts';
@@ -71,6 +72,11 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
     'signs a colleague in through the provider and out again',
     async () => {
       const tenant = await factory.tenant(app, { limits: false });
+      // The organization turned single sign-on on for its domain (SSO signs in nowhere else).
+      const domain = tenant.admin.email.slice(tenant.admin.email.indexOf('@') + 1);
+      okBody(
+        await tenant.api.put('/api/v1/settings/authentication', { sso_enabled: true, sso_domains: [domain] }),
+      );
       const member = await tenant.addUser('member');
       const { page } = await web.open();
       await page.goto('/');
@@ -94,8 +100,19 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
   );
 
   it(
-    'creates a newcomer as a viewer of the default organization (auto-provisioning on)',
+    'creates a newcomer as a viewer of the default organization, which turned SSO on for the domain (auto-provisioning on)',
     async () => {
+      const login = await logIn(app, {
+        email: 'admin@localhost',
+        password: TEST_ENV.SCANWARD_ADMIN_PASSWORD,
+      });
+      const defaultAdmin = apiClient(app, { token: login.body.access_token });
+      okBody(
+        await defaultAdmin.put('/api/v1/settings/authentication', {
+          sso_enabled: true,
+          sso_domains: ['example.test'],
+        }),
+      );
       const newcomer = `newcomer-${randomBytes(4).toString('hex')}@example.test`;
       const { page } = await web.open();
       await signInWithSso(page, newcomer);
@@ -116,6 +133,11 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
       await page.locator('.who .email', { hasText: tenant.admin.email }).waitFor();
       const section = page.locator('section[aria-labelledby="sign-in-methods"]');
       await section.getByText('Configured on this instance').waitFor();
+      // Single sign-on on for the organization's domain first: password off needs it.
+      const domain = tenant.admin.email.slice(tenant.admin.email.indexOf('@') + 1);
+      await section.getByLabel('E-mail domains single sign-on covers').fill(domain);
+      await section.getByRole('button', { name: 'Turn single sign-on on' }).click();
+      await section.getByText(`On for ${domain}`).waitFor();
       await section.getByRole('button', { name: 'Switch password sign-in off' }).click();
       await section.getByText('Off: single sign-on only').waitFor();
       await page.getByRole('button', { name: 'Sign out' }).click();

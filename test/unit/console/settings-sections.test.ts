@@ -133,7 +133,7 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
         id: 'citp_main000000000000000000',
         name: 'main of acme/*',
         issuer: 'https://token.actions.githubusercontent.com',
-        audience: 'https://scanward.example.test',
+        audience: 'https://scanward.example.test/ci/org_acme',
         conditions: { repository: 'acme/*', ref: 'refs/heads/main' },
         permissions: ['read:scans', 'write:scans'],
         allow_forks: false,
@@ -143,6 +143,10 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
     ];
     const { page, calls } = await mount('ci-trust', {
       'GET /api/v1/ci-trust': () => ({ status: 200, body: listOf(policies) }),
+      'GET /api/v1/ci-trust/audience': () => ({
+        status: 200,
+        body: { audience: 'https://scanward.example.test/ci/org_acme' },
+      }),
       'POST /api/v1/ci-trust': ({ body }) => {
         const request = body as ApiSchemas['CiTrustPolicyCreate'];
         const policy: ApiSchemas['CiTrustPolicy'] = {
@@ -171,12 +175,14 @@ describe.skipIf(!hasChromium)('settings sections with a stub API client', () => 
     expect(await mainRow.getByRole('cell').allTextContents()).toEqual([
       'main of acme/*',
       'repository = acme/*, ref = refs/heads/main',
-      'https://scanward.example.test',
+      'https://scanward.example.test/ci/org_acme',
       'read:scans, write:scans',
       'refused',
       'Delete main of acme/*',
     ]);
 
+    // The organization's own audience, and what a workflow names.
+    await section.getByText('organization: org_acme').waitFor();
     await section.getByLabel('Policy name').fill('pull requests of acme/web');
     await section.getByLabel('Repository', { exact: true }).fill('acme/web');
     await section.getByLabel('Event').fill('pull_request');

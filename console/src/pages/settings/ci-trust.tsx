@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { apiClientRef, useApi } from '../../api/context';
 import { PERMISSIONS, type Permission } from '../../api/vocabulary';
-import { useCollection } from '../../data';
+import { useCollection, useLoad } from '../../data';
 import { Choices, Problem } from '../../ui';
 import { ItemTable, Section } from './section';
 
 /** The claims a trust policy may put conditions on, in the order the form shows them. */
 const CLAIMS = [
-  ['repository', 'Repository', 'acme/web or acme/*'],
-  ['repository_owner', 'Repository owner', 'acme'],
+  ['repository', 'Repository', 'acme/web or acme/* (the owner as it is)'],
+  ['repository_owner', 'Repository owner', 'acme (as it is)'],
   ['ref', 'Ref', 'refs/heads/main or refs/pull/*/merge'],
   ['event_name', 'Event', 'push, pull_request'],
   ['environment', 'Environment', 'production'],
@@ -25,9 +25,12 @@ export function CiTrust() {
   const policies = useCollection('settings/ci-trust', () =>
     api.GET('/api/v1/ci-trust', { params: { query: { per_page: 100 } } }),
   );
+  // The organization's own audience, minted by the service: every policy carries it.
+  const audience = useLoad(async () => api.GET('/api/v1/ci-trust/audience'), 'settings/ci-trust/audience');
+  const ownAudience = audience.data?.audience;
+  const organizationId = ownAudience?.slice(ownAudience.lastIndexOf('/ci/') + 4);
   const [name, setName] = useState('');
   const [issuer, setIssuer] = useState('');
-  const [audience, setAudience] = useState('');
   const [conditions, setConditions] = useState<Partial<Record<Claim, string>>>({});
   const [permissions, setPermissions] = useState<Permission[]>([
     'read:scans',
@@ -48,7 +51,6 @@ export function CiTrust() {
         body: {
           name: name.trim(),
           ...(issuer.trim() ? { issuer: issuer.trim() } : {}),
-          ...(audience.trim() ? { audience: audience.trim() } : {}),
           conditions: given,
           permissions,
           allow_forks: allowForks,
@@ -69,7 +71,20 @@ export function CiTrust() {
         CI jobs whose OpenID Connect ID token matches a policy sign in with it, no stored API key: GitHub
         Actions with <code>permissions: id-token: write</code>, GitLab with <code>id_tokens:</code>.
       </p>
-      <Problem message={policies.error} />
+      {ownAudience && (
+        <dl className="facts">
+          <dt>This organization&apos;s audience</dt>
+          <dd>
+            <code>{ownAudience}</code>
+          </dd>
+          <dt>In a workflow</dt>
+          <dd>
+            GitHub Action: <code>organization: {organizationId}</code> (the Action asks for this audience);
+            GitLab: <code>id_tokens: SCANWARD_ID_TOKEN: aud: {ownAudience}</code>
+          </dd>
+        </dl>
+      )}
+      <Problem message={policies.error ?? audience.error} />
       {policies.items && (
         <ItemTable
           items={policies.items}
@@ -107,10 +122,6 @@ export function CiTrust() {
             value={issuer}
             onChange={(e) => setIssuer(e.target.value)}
           />
-        </label>
-        <label>
-          Audience (default this service's address)
-          <input name="audience" value={audience} onChange={(e) => setAudience(e.target.value)} />
         </label>
         {CLAIMS.map(([claim, label, example]) => (
           <label key={claim}>

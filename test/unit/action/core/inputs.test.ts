@@ -284,9 +284,9 @@ describe('keyless CI sign-in inputs (issue 26)', () => {
     parseInputs((name) => inputs[name] ?? '', context, { idTokenAvailable: true });
 
   it('signs in with the job ID token when no key or token is given and the runner can mint one', () => {
-    expect(withIdToken(keyless).inputs.service?.auth).toEqual({
+    expect(withIdToken({ ...keyless, organization: 'org_abc123' }).inputs.service?.auth).toEqual({
       kind: 'oidc',
-      audience: 'https://scanward.example.com',
+      organizationId: 'org_abc123',
     });
     expect(
       withIdToken({ ...keyless, auth: 'oidc', audience: 'https://aud.example.com' }).inputs.service?.auth,
@@ -301,6 +301,17 @@ describe('keyless CI sign-in inputs (issue 26)', () => {
       'leave `api-key` and `token` out',
     );
     expect(problemsOf({ ...keyless, auth: 'magic' })).toContain('use api-key, token or oidc');
+    // No organization to ask the audience of (the instance's URL is nobody's audience any more).
+    const refusalOf = (inputs: Record<string, string>) => {
+      try {
+        withIdToken(inputs);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('expected a ConfigurationError');
+    };
+    expect(refusalOf(keyless)).toContain('set `organization`');
+    expect(refusalOf({ ...keyless, organization: 'acme' })).toContain('`organization` is "acme"');
   });
 
   it('takes the ID token scanward-ci read from the variable --id-token-env names', () => {
