@@ -112,6 +112,9 @@ export const AuditAction = z.enum([
   'ci.token_refused',
   'ci_trust.created',
   'ci_trust.deleted',
+  'integration.created',
+  'integration.updated',
+  'integration.deleted',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 

@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/index.ts';
+
+/** The `finding_tickets` table: the tracker issues opened for findings; scoped by organization. */
+
+export interface FindingTicketRow {
+  org_id: string;
+  finding_id: string;
+  integration_id: string;
+  key: string;
+  url: string;
+  external_id: string;
+  state: 'open' | 'closed';
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewFindingTicketRow = Omit<FindingTicketRow, 'created_at' | 'updated_at' | 'state'> &
+  Partial<Pick<FindingTicketRow, 'created_at' | 'updated_at' | 'state'>>;
+
+declare module 'knex/types/tables.js' {
+  interface Tables {
+    finding_tickets: Knex.CompositeTableType<
+      FindingTicketRow,
+      NewFindingTicketRow,
+      Partial<FindingTicketRow>
+    >;
+  }
+}
+
+/** Records the ticket unless the finding already has one in the integration; answers whether it did. */
+export async function insertFindingTicket(db: Db, orgId: string, row: NewFindingTicketRow): Promise<boolean> {
+  const inserted = await db('finding_tickets')
+    .insert({ ...row, org_id: orgId })
+    .onConflict(['finding_id', 'integration_id'])
+    .ignore()
+    .returning('finding_id');
+  return inserted.length > 0;
+}
+
+export async function findFindingTicket(
+  db: Db,
+  orgId: string,
+  findingId: string,
+  integrationId: string,
+): Promise<FindingTicketRow | undefined> {
+  return db('finding_tickets')
+    .where({ org_id: orgId, finding_id: findingId, integration_id: integrationId })
+    .first();
+}
+
+/** The finding's tickets, oldest first. */
+export async function ticketsOfFinding(
+  db: Db,
+  orgId: string,
+  findingId: string,
+): Promise<FindingTicketRow[]> {
+  return db('finding_tickets')
+    .where({ org_id: orgId, finding_id: findingId })
+    .orderBy([{ column: 'created_at' }, { column: 'integration_id' }]);
+}
+
+/** The ticket an integration's tracker names by its own id. */
+export async function findTicketByExternalId(
+  db: Db,
+  orgId: string,
+  integrationId: string,
+  externalId: string,
+): Promise<FindingTicketRow | undefined> {
+  return db('finding_tickets')
+    .where({ org_id: orgId, integration_id: integrationId, external_id: externalId })
+    .first();
+}
+
+export async function setFindingTicketState(
+  db: Db,
+  orgId: string,
+  findingId: string,
+  integrationId: string,
+  state: 'open' | 'closed',
+  now: Date,
+): Promise<void> {
+  await db('finding_tickets')
+    .where({ org_id: orgId, finding_id: findingId, integration_id: integrationId })
+    .update({ state, updated_at: now });
+}
