@@ -30,6 +30,7 @@ async function notify(
   orgId: string,
   event: OutboxEvent,
   publicUrl: string,
+  now: Date,
 ): Promise<void> {
   if (!(NOTIFIED_EVENTS as readonly string[]).includes(event.type)) return;
   const rules = await rulesForEvent(trx, orgId, event.type);
@@ -41,19 +42,25 @@ async function notify(
     if (!integration) continue;
     if (rule.action === 'ticket') {
       if (event.type !== 'scan.failed' && event.subject_id) {
-        await queueTicketOpen(trx, key, orgId, event.subject_id, integration.id);
+        await queueTicketOpen(trx, key, orgId, event.subject_id, integration.id, now);
       }
       continue;
     }
     const notice = noticeOf(event, publicUrl);
     if (!notice) continue;
-    await queueMessage(trx, key, orgId, {
-      kind: 'chat',
-      integrationId: integration.id,
-      dedupeKey: `event:${event.seq}:${integration.id}`,
-      summary: `${event.type}: ${notice.headline}`,
-      payload: { notice },
-    });
+    await queueMessage(
+      trx,
+      key,
+      orgId,
+      {
+        kind: 'chat',
+        integrationId: integration.id,
+        dedupeKey: `event:${event.seq}:${integration.id}`,
+        summary: `${event.type}: ${notice.headline}`,
+        payload: { notice },
+      },
+      now,
+    );
   }
 }
 
@@ -72,7 +79,7 @@ export async function dispatchNotificationEvents(
     if (rows.length === 0) return 0;
     for (const row of rows) {
       const event = presentOutboxEvent(row);
-      await notify(trx, key, row.org_id, event, publicUrl);
+      await notify(trx, key, row.org_id, event, publicUrl, now);
       await queueTicketMoves(trx, key, row.org_id, event, now);
     }
     await saveOutboxPosition(trx, 'notifications', rows.at(-1)!.seq);

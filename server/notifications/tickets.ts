@@ -70,14 +70,21 @@ export function queueTicketOpen(
   orgId: string,
   findingId: string,
   integrationId: string,
+  now = new Date(),
 ) {
-  return queueMessage(db, key, orgId, {
-    kind: 'ticket.open',
-    integrationId,
-    dedupeKey: `ticket:${findingId}:${integrationId}`,
-    summary: `open a ticket for ${findingId}`,
-    payload: { finding_id: findingId },
-  });
+  return queueMessage(
+    db,
+    key,
+    orgId,
+    {
+      kind: 'ticket.open',
+      integrationId,
+      dedupeKey: `ticket:${findingId}:${integrationId}`,
+      summary: `open a ticket for ${findingId}`,
+      payload: { finding_id: findingId },
+    },
+    now,
+  );
 }
 
 const WHY: Record<string, string> = {
