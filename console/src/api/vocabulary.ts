@@ -170,6 +170,9 @@ export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
   'ci.token_refused': 'CI job refused',
   'ci_trust.created': 'CI trust policy created',
   'ci_trust.deleted': 'CI trust policy deleted',
+  'integration.created': 'Integration added',
+  'integration.updated': 'Integration changed',
+  'integration.deleted': 'Integration removed',
 });
 
 /** Where a service's software stands in its release cycle (the asset pages' badges). */
