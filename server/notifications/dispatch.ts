@@ -21,7 +21,12 @@ import { queueTicketMoves, queueTicketOpen } from './tickets.ts';
  * integration, however many rules match and however many processes read.
  */
 
-export const NOTIFIED_EVENTS = ['vulnerability.found', 'scan.failed', 'sla.breached'] as const;
+export const NOTIFIED_EVENTS = [
+  'vulnerability.found',
+  'vulnerability.critical',
+  'scan.failed',
+  'sla.breached',
+] as const;
 const SEVERITY_RANK: Record<string, number> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
 
 async function notify(
@@ -48,6 +53,9 @@ async function notify(
     }
     const notice = noticeOf(event, publicUrl);
     if (!notice) continue;
+    // A finding found is one message, though it may come as vulnerability.found and
+    // vulnerability.critical (appended together, at one time) to rules of one integration.
+    const found = event.type === 'vulnerability.found' || event.type === 'vulnerability.critical';
     await queueMessage(
       trx,
       key,
@@ -55,7 +63,9 @@ async function notify(
       {
         kind: 'chat',
         integrationId: integration.id,
-        dedupeKey: `event:${event.seq}:${integration.id}`,
+        dedupeKey: found
+          ? `found:${event.subject_id}:${event.timestamp}:${integration.id}`
+          : `event:${event.seq}:${integration.id}`,
         summary: `${event.type}: ${notice.headline}`,
         payload: { notice },
       },

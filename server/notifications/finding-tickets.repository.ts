@@ -84,3 +84,13 @@ export async function setFindingTicketState(
     .where({ org_id: orgId, finding_id: findingId, integration_id: integrationId })
     .update({ state, updated_at: now });
 }
+
+/** The ticket an integration's tracker names by its key (Jira's `SEC-12`). */
+export async function findTicketByKey(
+  db: Db,
+  orgId: string,
+  integrationId: string,
+  key: string,
+): Promise<FindingTicketRow | undefined> {
+  return db('finding_tickets').where({ org_id: orgId, integration_id: integrationId, key }).first();
+}

@@ -28,7 +28,11 @@ const str = (v: unknown) => (typeof v === 'string' ? v : v === null || v === und
 
 export function noticeOf(event: Pick<OutboxEvent, 'type' | 'data'>, publicUrl: string): Notice | undefined {
   const d = event.data;
-  if (event.type === 'vulnerability.found' || event.type === 'sla.breached') {
+  if (
+    event.type === 'vulnerability.found' ||
+    event.type === 'vulnerability.critical' ||
+    event.type === 'sla.breached'
+  ) {
     const severity = str(d.severity);
     const facts: Array<[string, string]> = [
       ['Severity', severity],

@@ -26,11 +26,14 @@ import {
  * the notification outbox's deliveries, as the console lists them.
  */
 
+type NotificationEventName =
+  'vulnerability.found' | 'vulnerability.critical' | 'scan.failed' | 'sla.breached';
+
 export function presentRule(row: NotificationRuleRow) {
   return {
     id: row.id,
     integration_id: row.integration_id,
-    events: row.events as Array<'vulnerability.found' | 'scan.failed' | 'sla.breached'>,
+    events: row.events as Array<NotificationEventName>,
     min_severity: row.min_severity,
     action: row.action,
     created_at: row.created_at.toISOString(),
@@ -43,7 +46,7 @@ export async function createRule(
   userId: string,
   input: {
     integration_id: string;
-    events: Array<'vulnerability.found' | 'scan.failed' | 'sla.breached'>;
+    events: NotificationEventName[];
     min_severity?: NotificationRuleRow['min_severity'] | undefined;
     action?: 'message' | 'ticket' | undefined;
   },

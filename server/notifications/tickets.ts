@@ -10,6 +10,7 @@ import type { Services } from '../services.ts';
 import {
   findFindingTicket,
   findTicketByExternalId,
+  findTicketByKey,
   insertFindingTicket,
   setFindingTicketState,
   ticketsOfFinding,
@@ -240,6 +241,8 @@ function signatureMatches(secret: string, raw: Buffer, header: string | undefine
 
 interface TrackerMove {
   externalId: string;
+  /** Jira's issue key, when the event names it. */
+  key?: string;
   state: 'open' | 'closed';
 }
 
@@ -304,7 +307,9 @@ export async function receiveTrackerEvent(
   const move = moveOf(integration.type, headers, body);
   if (!move) return nothing;
   const orgId = integration.org_id;
-  const ticket = await findTicketByExternalId(services.db, orgId, integration.id, move.externalId);
+  const ticket =
+    (await findTicketByExternalId(services.db, orgId, integration.id, move.externalId)) ??
+    (move.key ? await findTicketByKey(services.db, orgId, integration.id, move.key) : undefined);
   if (!ticket) return nothing;
   await setFindingTicketState(services.db, orgId, ticket.finding_id, integration.id, move.state, now);
   const finding = await getFindingDetail(services.db, orgId, ticket.finding_id).catch(() => undefined);

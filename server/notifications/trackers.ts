@@ -183,8 +183,19 @@ const wikiBody = (c: TicketContent) =>
 interface JiraTransition {
   id: string;
   name?: string;
-  to?: { statusCategory?: { key?: string } };
+  to?: { name?: string; statusCategory?: { key?: string } };
 }
+
+/** A status name's category, for a Jira that does not say it (by the usual names). */
+const CATEGORY_BY_NAME: Array<[RegExp, string]> = [
+  [/^(done|closed|resolved|fixed|complete)/i, 'done'],
+  [/^(to ?do|open|reopen|backlog|new|selected)/i, 'new'],
+  [/^(in progress|in review|doing)/i, 'indeterminate'],
+];
+
+const categoryOf = (t: JiraTransition): string | undefined =>
+  t.to?.statusCategory?.key ??
+  CATEGORY_BY_NAME.find(([pattern]) => pattern.test(t.to?.name ?? t.name ?? ''))?.[1];
 
 function jiraTracker(settings: IntegrationSettings, allowPrivate: boolean): Tracker {
   const config = settings.config as {
@@ -223,7 +234,7 @@ function jiraTracker(settings: IntegrationSettings, allowPrivate: boolean): Trac
     } | null;
     const transitions = found?.transitions ?? [];
     for (const category of categories) {
-      const match = transitions.find((t) => t.to?.statusCategory?.key === category);
+      const match = transitions.find((t) => categoryOf(t) === category);
       if (match) {
         await request('POST', `/issue/${encodeURIComponent(key)}/transitions`, {
           transition: { id: match.id },

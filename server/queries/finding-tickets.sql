@@ -62,3 +62,15 @@ where
   "org_id" = $3
   and "finding_id" = $4
   and "integration_id" = $5;
+
+-- findTicketByKey
+select
+  *
+from
+  "finding_tickets"
+where
+  "org_id" = $1
+  and "integration_id" = $2
+  and "key" = $3
+limit
+  $4;

@@ -128,13 +128,16 @@ export const IntegrationTestResult = z
   .meta({ id: 'IntegrationTestResult' });
 
 export const NotificationEvent = z
-  .enum(['vulnerability.found', 'scan.failed', 'sla.breached'])
-  .meta({ id: 'NotificationEvent' });
+  .enum(['vulnerability.found', 'vulnerability.critical', 'scan.failed', 'sla.breached'])
+  .meta({
+    id: 'NotificationEvent',
+    description: '`vulnerability.critical`: `vulnerability.found` of a critical finding only',
+  });
 
 export const CreateNotificationRuleRequest = z
   .strictObject({
     integration_id: z.string().min(1).max(100),
-    events: z.array(NotificationEvent).min(1, { error: 'must name at least one event' }).max(3),
+    events: z.array(NotificationEvent).min(1, { error: 'must name at least one event' }).max(4),
     min_severity: FindingSeverity.optional().meta({ description: 'Default info (everything)' }),
     action: z.enum(['message', 'ticket']).optional().meta({
       description:

@@ -1617,7 +1617,7 @@ export interface paths {
         put?: never;
         /**
          * Open a ticket for the finding (GitHub or Jira)
-         * @description Title, severity, affected component, evidence summary, remediation and a link back. Tried at once; a tracker that fails is retried by the outbox (`queued: true`, the ticket appears in `tickets` once made). A finding has at most one ticket per integration.
+         * @description Title, severity, affected component, evidence summary, remediation and a link back. Tried at once: 201 with the ticket in `tickets`; a tracker that fails is retried by the outbox (202, `queued: true`; the ticket appears in the finding's `tickets` once made). A finding has at most one ticket per integration.
          *
          *     API key permission: `write:findings`.
          *
@@ -3629,8 +3629,11 @@ export interface components {
              */
             created_at: string;
         };
-        /** @enum {string} */
-        NotificationEvent: "vulnerability.found" | "scan.failed" | "sla.breached";
+        /**
+         * @description `vulnerability.critical`: `vulnerability.found` of a critical finding only
+         * @enum {string}
+         */
+        NotificationEvent: "vulnerability.found" | "vulnerability.critical" | "scan.failed" | "sla.breached";
         CreateNotificationRuleRequest: {
             integration_id: string;
             events: components["schemas"]["NotificationEvent"][];
@@ -11482,7 +11485,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Opened or queued */
+            /** @description Opened (or opened before) */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketQueued"];
+                };
+            };
+            /** @description Queued: the tracker did not answer yet; retried */
             202: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

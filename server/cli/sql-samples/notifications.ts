@@ -103,6 +103,7 @@ export const notificationsSamples = [
     findFindingTicket: [[ORG, FINDING, INTEGRATION]],
     ticketsOfFinding: [[ORG, FINDING]],
     findTicketByExternalId: [[ORG, INTEGRATION, '1']],
+    findTicketByKey: [[ORG, INTEGRATION, 'SEC-1']],
     setFindingTicketState: [[ORG, FINDING, INTEGRATION, 'closed', NOW]],
   }),
   repositorySamples('server/notifications/digest.repository.ts', digest, {

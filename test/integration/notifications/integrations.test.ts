@@ -251,7 +251,7 @@ describe(`integrations (${testEngine})`, () => {
         params: { finding_id: findingId },
         body: { integration_id: integration.id },
       }),
-      202,
+      201,
     );
     expect(opened.tickets).toEqual([
       {
@@ -442,7 +442,7 @@ describe(`integrations (${testEngine})`, () => {
         params: { finding_id: summary.new_finding_ids[0]! },
         body: { integration_id: integration.id },
       }),
-      202,
+      201,
     );
     expect(opened.tickets).toMatchObject([{ key: 'SEC-1', url: `${jira.url}/browse/SEC-1`, state: 'open' }]);
     expect(typeof jira.issues.get('SEC-1')!.fields.description).toBe('string');
