@@ -94,3 +94,21 @@ export async function findTicketByKey(
 ): Promise<FindingTicketRow | undefined> {
   return db('finding_tickets').where({ org_id: orgId, integration_id: integrationId, key }).first();
 }
+
+/** The organization's open tickets whose findings are no longer open (a scan resolved them), at most `limit`. */
+export async function openTicketsOfClosedFindings(
+  db: Db,
+  orgId: string,
+  limit: number,
+): Promise<Array<FindingTicketRow & { finding_status: string }>> {
+  return db('finding_tickets as t')
+    .join('findings as f', function () {
+      this.on('f.id', '=', 't.finding_id').andOn('f.org_id', '=', 't.org_id');
+    })
+    .where('t.org_id', orgId)
+    .where('t.state', 'open')
+    .whereIn('f.status', ['resolved', 'accepted', 'false_positive'])
+    .orderBy([{ column: 't.finding_id' }, { column: 't.integration_id' }])
+    .limit(limit)
+    .select<Array<FindingTicketRow & { finding_status: string }>>('t.*', 'f.status as finding_status');
+}

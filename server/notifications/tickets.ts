@@ -11,6 +11,7 @@ import {
   findFindingTicket,
   findTicketByExternalId,
   findTicketByKey,
+  openTicketsOfClosedFindings,
   insertFindingTicket,
   setFindingTicketState,
   ticketsOfFinding,
@@ -106,6 +107,10 @@ export async function queueTicketMoves(
   event: OutboxEvent,
   now: Date,
 ): Promise<void> {
+  if (event.type === 'scan.completed') {
+    await closeTicketsOfResolvedFindings(trx, key, orgId, event.seq, now);
+    return;
+  }
   const findingId = event.subject_id;
   if (!findingId) return;
   const status = typeof event.data.status === 'string' ? event.data.status : undefined;
@@ -159,6 +164,36 @@ export async function queueTicketMoves(
         now,
       );
     }
+  }
+}
+
+/**
+ * A completed scan may have resolved findings (no finding event is written for those): their
+ * tickets still open are closed, with a comment saying the scan no longer finds the weakness.
+ */
+async function closeTicketsOfResolvedFindings(trx: Db, key: Buffer, orgId: string, seq: number, now: Date) {
+  for (const ticket of await openTicketsOfClosedFindings(trx, orgId, 500)) {
+    await setFindingTicketState(trx, orgId, ticket.finding_id, ticket.integration_id, 'closed', now);
+    await queueMessage(
+      trx,
+      key,
+      orgId,
+      {
+        kind: 'ticket.close',
+        integrationId: ticket.integration_id,
+        dedupeKey: `event:${seq}:close:${ticket.finding_id}:${ticket.integration_id}`,
+        summary: `close ${ticket.key} (finding ${WHY[ticket.finding_status] ?? 'resolved'})`,
+        payload: {
+          finding_id: ticket.finding_id,
+          why:
+            ticket.finding_status === 'resolved'
+              ? 'Scanward: the finding was resolved (the latest scan no longer finds it).'
+              : `Scanward: the finding was ${WHY[ticket.finding_status] ?? 'closed'}.`,
+          not_planned: ticket.finding_status !== 'resolved',
+        },
+      },
+      now,
+    );
   }
 }
 

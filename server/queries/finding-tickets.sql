@@ -74,3 +74,21 @@ where
   and "key" = $3
 limit
   $4;
+
+-- openTicketsOfClosedFindings
+select
+  "t".*,
+  "f"."status" as "finding_status"
+from
+  "finding_tickets" as "t"
+  inner join "findings" as "f" on "f"."id" = "t"."finding_id"
+  and "f"."org_id" = "t"."org_id"
+where
+  "t"."org_id" = $1
+  and "t"."state" = $2
+  and "f"."status" in ($3, $4, $5)
+order by
+  "t"."finding_id" asc,
+  "t"."integration_id" asc
+limit
+  $6;

@@ -104,6 +104,7 @@ export const notificationsSamples = [
     ticketsOfFinding: [[ORG, FINDING]],
     findTicketByExternalId: [[ORG, INTEGRATION, '1']],
     findTicketByKey: [[ORG, INTEGRATION, 'SEC-1']],
+    openTicketsOfClosedFindings: [[ORG, 500]],
     setFindingTicketState: [[ORG, FINDING, INTEGRATION, 'closed', NOW]],
   }),
   repositorySamples('server/notifications/digest.repository.ts', digest, {

@@ -20,7 +20,8 @@ import {
 } from '../../../server/routes/notifications.ts';
 import { expectError, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { detection, factory, runScan, type BuiltTenant } from '../../helpers/factory.ts';
+import { coverageOf, detection, factory, runScan, type BuiltTenant } from '../../helpers/factory.ts';
+import { appendEvent } from '../../../server/events/outbox.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import {
   startChatFake,
@@ -325,6 +326,32 @@ describe(`integrations (${testEngine})`, () => {
 
     expect(app.rawLogs()).not.toContain(GITHUB_TOKEN);
     expect(app.rawLogs()).not.toContain(secret);
+  });
+
+  it('closes the ticket of a finding a completed scan resolved', async () => {
+    const { app } = suite;
+    const seen = detection({ severity: 'medium', title: 'Fixed by deploy', target: 'fixed.example.test' });
+    const t = await factory.tenant(app, { findings: [seen] });
+    const findingId = t.summary!.new_finding_ids[0]!;
+    const { github, integration } = await githubSetup(t);
+    okBody(
+      await t.api.call(createFindingTicketRoute, {
+        params: { finding_id: findingId },
+        body: { integration_id: integration.id },
+      }),
+      201,
+    );
+    // The next scan covers the weakness and no longer finds it; its completion is announced.
+    const { scan } = await runScan(app.services.db, t.orgId, [], { extraCoverage: coverageOf([seen]) });
+    expect(await findingStatus(t.api, findingId)).toBe('resolved');
+    await app.services.db.transaction((trx) =>
+      appendEvent(trx, t.orgId, { type: 'scan.completed', subjectId: scan.id, data: { id: scan.id } }),
+    );
+    await deliver();
+    expect(github.issues.get(1)).toMatchObject({ state: 'closed', state_reason: 'completed' });
+    expect(github.issues.get(1)!.comments.at(-1)).toMatch(/no longer finds it/);
+    await deliver();
+    expect(github.received.filter((r) => r.method === 'PATCH')).toHaveLength(1);
   });
 
   async function jiraTenant(cloud: boolean) {
