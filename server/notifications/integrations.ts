@@ -147,7 +147,11 @@ export async function createIntegration(
     });
     return created;
   });
-  return { ...presentIntegration(row, services.config.publicUrl), receiver_secret: receiverSecret };
+  return {
+    ...presentIntegration(row, services.config.publicUrl),
+    receiver_secret: receiverSecret,
+    secret: receiverSecret,
+  };
 }
 
 async function rowOf(db: Db, orgId: string, id: string): Promise<IntegrationRow> {

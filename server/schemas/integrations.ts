@@ -119,6 +119,9 @@ export const CreatedIntegration = Integration.extend({
   receiver_secret: z.string().nullable().meta({
     description: "Trackers: the secret the tracker's webhook signs events with; shown only in this answer",
   }),
+  secret: z.string().nullable().meta({
+    description: 'The same as `receiver_secret`, under the name the webhooks API gives its signing secret',
+  }),
 }).meta({ id: 'CreatedIntegration' });
 
 export const IntegrationList = paginated(Integration, 'IntegrationList');

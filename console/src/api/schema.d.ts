@@ -3542,6 +3542,8 @@ export interface components {
             updated_at: string;
             /** @description Trackers: the secret the tracker's webhook signs events with; shown only in this answer */
             receiver_secret: string | null;
+            /** @description The same as `receiver_secret`, under the name the webhooks API gives its signing secret */
+            secret: string | null;
         };
         /** @enum {string} */
         IntegrationType: "slack" | "teams" | "github" | "jira" | "email";
