@@ -9,6 +9,9 @@ import {
   requestPasswordResetRoute,
 } from '../../../server/routes/password-reset.ts';
 import { inviteUserRoute } from '../../../server/routes/users.ts';
+import { createIntegrationRoute } from '../../../server/routes/integrations.ts';
+import { createNotificationRuleRoute } from '../../../server/routes/notifications.ts';
+import { appendEvent } from '../../../server/events/outbox.ts';
 import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { detection, factory, logIn } from '../../helpers/factory.ts';
@@ -128,6 +131,38 @@ describe(`e-mail (${testEngine})`, () => {
     const refused = await anonymous.call(requestPasswordResetRoute, { body: { email } });
     await expectError(refused, 429, 'RATE_LIMIT_EXCEEDED');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('sends a failed scan to an e-mail integration as one mail linking to the scan', async () => {
+    const { app } = suite;
+    const t = await factory.tenant(app);
+    const to = `oncall-${t.orgId.slice(4)}@example.test`;
+    const integration = okBody(
+      await t.api.call(createIntegrationRoute, {
+        body: { type: 'email', name: 'on-call', config: { to: [to] } },
+      }),
+      201,
+    );
+    okBody(
+      await t.api.call(createNotificationRuleRoute, {
+        body: { integration_id: integration.id, events: ['scan.failed'] },
+      }),
+      201,
+    );
+    await app.services.db.transaction((trx) =>
+      appendEvent(trx, t.orgId, {
+        type: 'scan.failed',
+        subjectId: 'scan_failedexample',
+        data: { id: 'scan_failedexample', target: 'down.example.test', error: 'watchdog: no progress' },
+      }),
+    );
+    await deliverNotifications(app.services);
+    await deliverNotifications(app.services);
+    const [mail, ...more] = mailsTo(to);
+    expect(more).toHaveLength(0);
+    expect(mail!.text).toContain('Scan failed: down.example.test');
+    expect(mail!.text).toContain(`${PUBLIC_URL}/scans/scan_failedexample`);
+    expect(mail!.raw).toMatch(/Content-Type: text\/html/i);
   });
 
   it('sends each person one daily digest of their overdue and soon-due findings, unless they opted out', async () => {
