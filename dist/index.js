@@ -39149,6 +39149,12 @@ function checkJustified(change, ctx) {
     ctx.addIssue({ code: "custom", path: ["expires_at"], message: "is given only with status accepted" });
   }
 }
+var Ticket = object({
+  integration_id: schemas_string(),
+  key: schemas_string().meta({ example: "SEC-12" }),
+  url: schemas_string(),
+  state: schemas_enum(["open", "closed"])
+}).meta({ id: "Ticket" });
 var FindingDetail = object({
   ...findingCore,
   cvss_vector: schemas_string().nullable(),
@@ -39172,7 +39178,10 @@ var FindingDetail = object({
   ...deadlineFields,
   notes: schemas_string().nullable(),
   ...acceptanceFields,
-  updated_at: Timestamp
+  updated_at: Timestamp,
+  tickets: array(Ticket).optional().meta({
+    description: "The tracker issues opened for the finding (GitHub, Jira), kept in step with its status"
+  })
 }).meta({ id: "FindingDetail" });
 var FindingIdParams = object({
   finding_id: IdParam("finding", "finding_3k9x0c2m4q8w1e5r7t6y2u0i")

@@ -1,4 +1,6 @@
 import { startAcceptanceExpiry } from './findings/acceptance-expiry.ts';
+import { startSlaBreachTimer } from './findings/sla-breaches.ts';
+import { startNotificationWorker } from './notifications/delivery.ts';
 import { startCounterSweeper } from './ratelimit/sweeper.ts';
 import { startScheduler } from './scans/scheduler.ts';
 import { startRunner, type Runner } from './scanner/runner.ts';
@@ -28,11 +30,15 @@ export function startBackgroundWork(services: Services, role: Services['config']
   if (role !== 'runner') {
     stops.push(startScheduler(services));
     stops.push(startAcceptanceExpiry(services.db, services.logger));
+    stops.push(startSlaBreachTimer(services.db, services.logger));
     const sweeper = startCounterSweeper(services.db, services.logger);
     stops.push(() => sweeper.stop());
   }
   const webhooks = startWebhookWorker(services);
   stops.push(() => webhooks.stop());
+  // E-mail, chat messages and tracker calls (notifications/delivery.ts), in every role like webhooks.
+  const notifications = startNotificationWorker(services);
+  stops.push(() => notifications.stop());
   return {
     runner,
     webhooks,

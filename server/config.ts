@@ -131,6 +131,15 @@ const envSchema = z.object({
   SCANWARD_TRUST_PROXY: booleanFlag.default(false),
   /** The address people reach the service at (invitation links); the request's own origin when unset. */
   SCANWARD_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** Outgoing e-mail (docs/email.md): `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://` (TLS from the start). */
+  SCANWARD_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  /** The sender of every e-mail: an address, or `Name <address>`. */
+  SCANWARD_MAIL_FROM: z
+    .string()
+    .regex(/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+>?$/, { error: 'must be an e-mail address or Name <address>' })
+    .default('Scanward <scanward@localhost>'),
+  /** The hour (UTC, 0-23) from which each person's daily digest is sent. */
+  SCANWARD_DIGEST_HOUR: wholeNumber(0, 23).default(7),
   /** OpenID Connect single sign-on (auth/oidc.ts, docs/authentication.md): the issuer and this service's client there. */
   SCANWARD_OIDC_ISSUER: z.url({ protocol: /^https$/, error: 'must be an https URL (the issuer)' }).optional(),
   SCANWARD_OIDC_CLIENT_ID: z.string().optional(),
@@ -213,6 +222,10 @@ export interface Config {
   http: HttpTimeouts;
   ai: { url: string; key: string | undefined; model: string } | undefined;
   trustProxy: boolean;
+  /** Outgoing e-mail; undefined: SCANWARD_SMTP_URL unset, no e-mail is sent (docs/email.md). */
+  mail: { smtpUrl: string; from: string } | undefined;
+  /** SCANWARD_DIGEST_HOUR: the UTC hour from which daily digests go out. */
+  digestHour: number;
   /** SCANWARD_PUBLIC_URL: where invitation links point; undefined: the origin of the request that invites. */
   publicUrl: string | undefined;
   /** Single sign-on through an OpenID Connect provider; undefined: not configured (auth/oidc.ts). */
@@ -295,6 +308,7 @@ const VERBATIM = new Set<string>([
   'SCANWARD_AI_KEY',
   'SCANWARD_METRICS_TOKEN',
   'SCANWARD_OIDC_CLIENT_SECRET',
+  'SCANWARD_SMTP_URL',
 ]);
 
 /**
@@ -368,6 +382,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     trustProxy: e.SCANWARD_TRUST_PROXY,
     publicUrl: e.SCANWARD_PUBLIC_URL,
+    mail: e.SCANWARD_SMTP_URL ? { smtpUrl: e.SCANWARD_SMTP_URL, from: e.SCANWARD_MAIL_FROM } : undefined,
+    digestHour: e.SCANWARD_DIGEST_HOUR,
     oidc:
       e.SCANWARD_OIDC_ISSUER && e.SCANWARD_OIDC_CLIENT_ID
         ? {

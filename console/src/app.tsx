@@ -1,10 +1,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { apiClientRef, liveEventsRef, useApi } from './api/context';
 import { SetPassword } from './pages/set-password';
+import { ForgotPassword, ResetPassword } from './pages/password-reset';
 import { SignIn } from './pages/sign-in';
 import { Link, navigate, useLocation } from './router';
 import { HOME, ROUTES, pageOf } from './routes';
 import { Session, type ConsoleSession } from './session';
+
+/** Pages a signed-out visitor may open (everything else sends them to sign-in). */
+const SIGNED_OUT_PAGES = new Set(['/sign-in', '/set-password', '/forgot-password', '/reset-password']);
 
 /** Where to return after signing in: the page the user was on, never another site. */
 function nextOf(query: URLSearchParams): string {
@@ -39,7 +43,7 @@ export function App() {
 
   useEffect(() => {
     if (session === 'loading') return;
-    if (session === null && location.path !== '/sign-in' && location.path !== '/set-password') {
+    if (session === null && !SIGNED_OUT_PAGES.has(location.path)) {
       navigate(`/sign-in?next=${encodeURIComponent(location.href)}`, { replace: true });
     } else if (session && (location.path === '/sign-in' || location.path === '/')) {
       navigate(location.path === '/sign-in' ? nextOf(location.query) : HOME, { replace: true });
@@ -63,7 +67,15 @@ export function App() {
   if (!context) {
     return (
       <main className="signed-out">
-        {location.path === '/set-password' ? <SetPassword /> : <SignIn onSignedIn={adopt} />}
+        {location.path === '/set-password' ? (
+          <SetPassword />
+        ) : location.path === '/forgot-password' ? (
+          <ForgotPassword />
+        ) : location.path === '/reset-password' ? (
+          <ResetPassword />
+        ) : (
+          <SignIn onSignedIn={adopt} />
+        )}
       </main>
     );
   }

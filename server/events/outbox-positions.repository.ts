@@ -3,11 +3,11 @@ import type { Db } from '../db/index.ts';
 
 /**
  * The `outbox_positions` table: the sequencer's last number (`sequence`) and each
- * durable outbox reader's position (`webhooks`). Not organization data: one row
+ * durable outbox reader's position (`webhooks`, `notifications`). Not organization data: one row
  * per reader for the whole service. A missing row is position 0.
  */
 
-export type OutboxPositionName = 'sequence' | 'webhooks';
+export type OutboxPositionName = 'sequence' | 'webhooks' | 'notifications';
 
 export interface OutboxPositionRow {
   name: OutboxPositionName;

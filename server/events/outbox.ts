@@ -25,6 +25,7 @@ export const DOMAIN_EVENTS = [
   'vulnerability.found',
   'vulnerability.critical',
   'finding.updated',
+  'sla.breached',
 ] as const;
 export type DomainEventType = (typeof DOMAIN_EVENTS)[number];
 

@@ -17,7 +17,11 @@ export type IdKind =
   | 'inv'
   | 'audit'
   | 'asset'
-  | 'citp';
+  | 'citp'
+  | 'msg'
+  | 'intg'
+  | 'nrule'
+  | 'pwr';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 

@@ -33,6 +33,8 @@ export const CONSOLE_PAGES = [
   '/settings',
   '/settings/people',
   '/set-password',
+  '/forgot-password',
+  '/reset-password',
 ];
 
 const TYPES: Record<string, string> = {

@@ -6,6 +6,7 @@ import type { Principal } from '../http/principal.ts';
 import type { ExportMetadata } from '../findings/export/index.ts';
 import { csvNeedsOnlyListFields, exportFindings, exportResponse } from '../findings/export-source.ts';
 import { getFindingDetail, listFindings } from '../findings/listing.ts';
+import { findingTickets } from '../notifications/tickets.ts';
 import { groupFindings } from '../findings/groups.ts';
 import { findingStats, findingTotals } from '../findings/stats.ts';
 import { addComment, bulkUpdateStatus, updateFinding, type Actor } from '../findings/triage.ts';
@@ -226,7 +227,10 @@ export const getFindingRoute = defineRoute({
   responses: { 200: { description: 'The finding with its comments and history', schema: FindingDetail } },
   errors: ['NOT_FOUND'],
   handler: async ({ params, principal, services }) => ({
-    body: await getFindingDetail(services.db, principal.org.id, params.finding_id),
+    body: {
+      ...(await getFindingDetail(services.db, principal.org.id, params.finding_id)),
+      tickets: await findingTickets(services.db, principal.org.id, params.finding_id),
+    },
   }),
 });
 

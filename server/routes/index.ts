@@ -1,4 +1,9 @@
 import type { AnyRoute } from '../http/contract.ts';
+import { integrationRoutes } from './integrations.ts';
+import { notificationRoutes } from './notifications.ts';
+import { passwordResetRoutes } from './password-reset.ts';
+import { findingTicketRoutes } from './finding-tickets.ts';
+import { notificationPreferenceRoutes } from './notification-preferences.ts';
 import type { TagDescription } from '../http/openapi.ts';
 import { healthRoutes } from './health.ts';
 import { scanRoutes } from './scans.ts';
@@ -41,6 +46,11 @@ export const allRoutes: AnyRoute[] = [
   ...settingsRoutes,
   ...ciTrustRoutes,
   ...overviewRoutes,
+  ...integrationRoutes,
+  ...notificationRoutes,
+  ...passwordResetRoutes,
+  ...findingTicketRoutes,
+  ...notificationPreferenceRoutes,
 ];
 
 /** What each tag of `allRoutes` groups, in the order the documentation lists them. */
@@ -92,6 +102,13 @@ export const routeTags: TagDescription[] = [
     description:
       'Signed deliveries of scan and vulnerability events (Standard Webhooks) to public receivers, ' +
       'with the delivery log; managed by admins.',
+  },
+  {
+    name: 'Integrations',
+    description:
+      'Slack, Teams, GitHub, Jira and e-mail integrations, the notification rules that send them events, ' +
+      'tickets for findings kept in step both ways, and the notification deliveries with their dead letters; ' +
+      'managed by admins.',
   },
   {
     name: 'Controls',

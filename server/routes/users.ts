@@ -1,5 +1,6 @@
 import { defineRoute } from '../http/contract.ts';
 import { getPerson, invitePerson, listPeopleOf, removePerson, updatePerson } from '../identity/people.ts';
+import { mailInvitation } from '../notifications/invitation-mail.ts';
 import { PaginationQuery } from '../schemas/common.ts';
 import {
   UserDeleted,
@@ -51,16 +52,18 @@ export const inviteUserRoute = defineRoute({
   body: UserInvite,
   responses: { 201: { description: 'The invited user and their link', schema: UserInvited } },
   errors: ['INSUFFICIENT_PERMISSION', 'CONFLICT'],
-  handler: async ({ principal, body, services, ctx }) => ({
-    status: 201,
-    body: await invitePerson(
+  handler: async ({ principal, body, services, ctx }) => {
+    const invited = await invitePerson(
       services.db,
       principal,
       body,
       services.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
       ctx.ip,
-    ),
-  }),
+    );
+    // The invitee also gets the link by e-mail when SMTP is configured (docs/email.md).
+    await mailInvitation(services, principal.org.id, principal.user.email, invited);
+    return { status: 201, body: invited };
+  },
 });
 
 export const getUserRoute = defineRoute({

@@ -214,6 +214,17 @@ function checkJustified(
   }
 }
 
+/** A tracker issue opened for a finding (docs/integrations.md, "Tickets"). */
+export const Ticket = z
+  .object({
+    integration_id: z.string(),
+    key: z.string().meta({ example: 'SEC-12' }),
+    url: z.string(),
+    state: z.enum(['open', 'closed']),
+  })
+  .meta({ id: 'Ticket' });
+export type Ticket = z.infer<typeof Ticket>;
+
 export const FindingDetail = z
   .object({
     ...findingCore,
@@ -246,6 +257,9 @@ export const FindingDetail = z
     notes: z.string().nullable(),
     ...acceptanceFields,
     updated_at: Timestamp,
+    tickets: z.array(Ticket).optional().meta({
+      description: 'The tracker issues opened for the finding (GitHub, Jira), kept in step with its status',
+    }),
   })
   .meta({ id: 'FindingDetail' });
 export type FindingDetail = z.infer<typeof FindingDetail>;

@@ -125,6 +125,9 @@ export const AuditAction = z.enum([
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
+  'integration.created',
+  'integration.updated',
+  'integration.deleted',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 

@@ -1,14 +1,11 @@
-import http from 'node:http';
 import { webhookMetrics } from '../metrics/registry.ts';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { openSecret } from '../auth/keys.ts';
 import type { Db } from '../db/index.ts';
 import type { Services } from '../services.ts';
 import { dispatchWebhookEvents, pruneOutbox } from './outbox.ts';
-import { checkWebhookUrl } from './url-policy.ts';
+import { sendOutbound } from './outbound.ts';
 import {
   claimDueDeliveriesOfAnyOrganization,
   recordDeliveryAttempt,
@@ -45,63 +42,20 @@ async function attempt(
   headers: Record<string, string>,
   allowPrivate: boolean,
 ): Promise<AttemptResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  let checked: { url: URL; addresses: string[] };
-  try {
-    checked = await checkWebhookUrl(delivery.url, allowPrivate);
-  } catch (err) {
-    return { ok: false, ms: elapsed(), error: err instanceof Error ? err.message : 'url refused' };
-  }
-  const address = checked.addresses[0]!;
-  const family = address.includes(':') ? 6 : 4;
-  const pinnedLookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) {
-      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-        { address, family },
-      ]);
-    } else {
-      callback(null, address, family);
-    }
-  };
-  const client = checked.url.protocol === 'https:' ? https : http;
-  return new Promise<AttemptResult>((resolve) => {
-    const req = client.request(
-      checked.url,
-      {
-        method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(delivery.payload),
-          'user-agent': 'Scanward-Webhooks/1',
-        },
-        lookup: pinnedLookup,
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      },
-      (res) => {
-        let received = 0;
-        res.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) res.destroy();
-        });
-        const done = () => {
-          const status = res.statusCode ?? 0;
-          resolve({ ok: status >= 200 && status < 300, statusCode: status, ms: elapsed() });
-        };
-        res.on('end', done);
-        res.on('close', done);
-      },
-    );
-    req.on('error', (err) =>
-      resolve({
-        ok: false,
-        ms: elapsed(),
-        error: err.name === 'AbortError' ? 'timed out after 10 s' : err.message,
-      }),
-    );
-    req.end(delivery.payload);
+  const answer = await sendOutbound({
+    url: delivery.url,
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: delivery.payload,
+    allowPrivate,
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+    userAgent: 'Scanward-Webhooks/1',
   });
+  if (answer.status === 0) {
+    return { ok: false, ms: answer.ms, error: answer.error ?? 'no answer' };
+  }
+  return { ok: answer.status >= 200 && answer.status < 300, statusCode: answer.status, ms: answer.ms };
 }
 
 async function recordResult(

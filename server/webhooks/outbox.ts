@@ -83,8 +83,9 @@ export async function dispatchWebhookEvents(db: Db, limit = 500): Promise<number
   });
 }
 
-/** Deletes events older than the retention that webhooks have read. Answers how many. */
+/** Deletes events older than the retention that webhooks and notifications have read. Answers how many. */
 export async function pruneOutbox(db: Db, now = new Date()): Promise<number> {
-  const read = await outboxPosition(db, 'webhooks');
+  // Both durable readers (webhooks, notifications/dispatch.ts) must have read an event.
+  const read = Math.min(await outboxPosition(db, 'webhooks'), await outboxPosition(db, 'notifications'));
   return pruneEventsOfAnyOrganization(db, new Date(now.getTime() - EVENT_RETENTION_MS), read);
 }

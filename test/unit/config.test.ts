@@ -82,6 +82,8 @@ describe('configuration from the environment', () => {
       },
       ai: undefined,
       trustProxy: false,
+      mail: undefined,
+      digestHour: 7,
       ciOidcIssuers: [],
       ciTokenLifetimeSeconds: 900,
       logLevel: 'info',
@@ -133,6 +135,9 @@ describe('configuration from the environment', () => {
       SCANWARD_TRUST_PROXY: '1',
       SCANWARD_CI_OIDC_ISSUERS: 'https://gitlab.example.com, https://ci.example.org/oidc',
       SCANWARD_CI_TOKEN_LIFETIME_SECONDS: '300',
+      SCANWARD_SMTP_URL: 'smtp://mailer:secret@mail.example.com:587',
+      SCANWARD_MAIL_FROM: 'Scanward <scanward@example.com>',
+      SCANWARD_DIGEST_HOUR: '6',
       LOG_LEVEL: 'debug',
     });
     expect(config).toEqual({
@@ -177,6 +182,8 @@ describe('configuration from the environment', () => {
       trustProxy: true,
       ciOidcIssuers: ['https://gitlab.example.com', 'https://ci.example.org/oidc'],
       ciTokenLifetimeSeconds: 300,
+      mail: { smtpUrl: 'smtp://mailer:secret@mail.example.com:587', from: 'Scanward <scanward@example.com>' },
+      digestHour: 6,
       logLevel: 'debug',
     });
   });

@@ -183,6 +183,9 @@ export const AUDIT_ACTIONS = vocabulary<Schemas['AuditEvent']['action']>({
   'webhook.created': 'Webhook created',
   'webhook.updated': 'Webhook changed',
   'webhook.deleted': 'Webhook deleted',
+  'integration.created': 'Integration added',
+  'integration.updated': 'Integration changed',
+  'integration.deleted': 'Integration removed',
 });
 
 /** Where a service's software stands in its release cycle (the asset pages' badges). */

@@ -3,6 +3,7 @@ import { problem } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import type { ConsoleSession } from '../session';
 import { CodeInput, Problem } from '../ui';
+import { Link } from '../router';
 
 /**
  * E-mail and password, then the MFA code when the account has MFA; and "Sign in with SSO"
@@ -74,6 +75,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) =
       <button type="submit" disabled={busy}>
         {needsCode ? 'Verify' : 'Sign in'}
       </button>
+      {!needsCode && (
+        <p className="sign-in-forgot">
+          <Link href="/forgot-password">Forgot your password?</Link>
+        </p>
+      )}
       {ssoUrl && !needsCode && (
         <p className="sign-in-sso">
           <a href={ssoUrl}>Sign in with SSO</a>

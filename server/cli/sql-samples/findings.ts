@@ -1,3 +1,4 @@
+import * as slaBreaches from '../../findings/finding-sla-breaches.repository.ts';
 import * as comments from '../../findings/finding-comments.repository.ts';
 import * as history from '../../findings/finding-history.repository.ts';
 import * as observations from '../../findings/finding-observations.repository.ts';
@@ -153,6 +154,10 @@ export const findingsSamples = [
       ],
     ],
     recomputeOpenDueDates: [[ORG, { critical_days: 3, high_days: 14, medium_days: 60, low_days: 120 }, NOW]],
+  }),
+  repositorySamples('server/findings/finding-sla-breaches.repository.ts', slaBreaches, {
+    lockNewlyBreachedFindingsOfAnyOrganization: [[NOW, 500]],
+    insertSlaBreaches: [[ORG, [{ org_id: ORG, finding_id: FINDING, due_date: NOW, created_at: NOW }]]],
   }),
   repositorySamples('server/findings/findings-timers.repository.ts', timers, {
     lockExpiredAcceptancesOfAnyOrganization: [[NOW, 500]],

@@ -4,6 +4,7 @@ import { insertObservations } from '../../findings/finding-observations.reposito
 import { insertFindingsIfNew } from '../../findings/findings-lifecycle.repository.ts';
 import { insertOrganization } from '../../identity/organizations.repository.ts';
 import { insertUser } from '../../identity/users.repository.ts';
+import { insertIntegrationUnlessNameTaken } from '../../notifications/integrations.repository.ts';
 import { insertScanRow } from '../../scans/scans.repository.ts';
 import { insertDeliveries } from '../../webhooks/webhook-deliveries.repository.ts';
 import { insertWebhookUnlessUrlTaken } from '../../webhooks/webhooks.repository.ts';
@@ -25,6 +26,7 @@ export const DELIVERY = 'whd_sample';
 export const SCHEDULE = 'sched_sample';
 export const SESSION = 'sess_sample';
 export const API_KEY = 'key_sample';
+export const INTEGRATION = 'intg_sample';
 export const EMAIL = 'owner@example.com';
 export const TARGET = 'https://app.example.com';
 export const NOW = new Date('2026-11-25T12:00:00.000Z');
@@ -34,6 +36,18 @@ export const PAGE = { limit: 20, offset: 0 };
 export async function seedSampleTenant(db: Db): Promise<void> {
   await insertOrganization(db, { id: ORG, name: 'Sample', plan: 'enterprise' });
   await insertUser(db, { id: USER, org_id: ORG, email: EMAIL, password_hash: 'sample', role: 'admin' });
+  await insertIntegrationUnlessNameTaken(db, ORG, {
+    id: INTEGRATION,
+    org_id: ORG,
+    type: 'github',
+    name: 'sample',
+    config: '{"repository":"acme/web"}',
+    secrets: 'sealed',
+    receiver_secret: 'sealed',
+    created_by: USER,
+    created_at: WEEK_AGO,
+    updated_at: WEEK_AGO,
+  });
   await insertScanRow(db, {
     id: SCAN,
     org_id: ORG,

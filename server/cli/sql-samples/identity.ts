@@ -1,4 +1,5 @@
 import * as organizations from '../../identity/organizations.repository.ts';
+import * as passwordResets from '../../identity/password-resets.repository.ts';
 import * as auditEvents from '../../identity/audit-events.repository.ts';
 import * as invites from '../../identity/user-invites.repository.ts';
 import * as users from '../../identity/users.repository.ts';
@@ -56,6 +57,13 @@ export const identitySamples = [
     listPeople: [[ORG, PAGE]],
     findPerson: [[ORG, USER]],
     setUserRole: [[ORG, USER, 'viewer', NOW]],
+  }),
+  repositorySamples('server/identity/password-resets.repository.ts', passwordResets, {
+    insertPasswordReset: [
+      [{ id: 'pwr_new', org_id: ORG, user_id: USER, token_hash: 'hash', expires_at: NOW, created_at: NOW }],
+    ],
+    consumePasswordReset: [['hash', NOW]],
+    spendPasswordResetsOfUser: [[ORG, USER, NOW]],
   }),
   repositorySamples('server/identity/user-invites.repository.ts', invites, {
     insertUserInvite: [

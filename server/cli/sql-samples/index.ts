@@ -5,6 +5,7 @@ import { controlsSamples } from './controls.ts';
 import { eventsSamples } from './events.ts';
 import { findingsSamples } from './findings.ts';
 import { identitySamples } from './identity.ts';
+import { notificationsSamples } from './notifications.ts';
 import { ratelimitSamples } from './ratelimit.ts';
 import { remediationSamples } from './remediation.ts';
 import { scansSamples } from './scans.ts';
@@ -22,6 +23,7 @@ export const REPOSITORY_SAMPLES: readonly RepositoryEntry[] = [
   ...eventsSamples,
   ...findingsSamples,
   ...identitySamples,
+  ...notificationsSamples,
   ...ratelimitSamples,
   ...remediationSamples,
   ...scansSamples,

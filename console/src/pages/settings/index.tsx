@@ -13,6 +13,8 @@ import { Sessions } from './sessions';
 import { SignInMethods } from './sign-in-methods';
 import { Sla } from './sla';
 import { Webhooks } from './webhooks';
+import { Integrations } from './integrations';
+import { EmailDigest } from './email-digest';
 
 /**
  * The settings page: its sections in order, one file each in this folder. A section is a
@@ -29,11 +31,13 @@ export const SETTINGS_SECTIONS: ReadonlyArray<{
   { id: 'sla', Component: Sla },
   { id: 'schedules', Component: Schedules },
   { id: 'webhooks', Component: Webhooks, roles: ['admin'] },
+  { id: 'integrations', Component: Integrations, roles: ['admin'] },
   { id: 'api-keys', Component: ApiKeys, roles: ['admin', 'member'] },
   { id: 'ci-trust', Component: CiTrust, roles: ['admin'] },
   { id: 'sessions', Component: Sessions },
   { id: 'mfa', Component: Mfa },
   { id: 'password', Component: Password },
+  { id: 'email-digest', Component: EmailDigest },
   { id: 'sign-in-methods', Component: SignInMethods, roles: ['admin'] },
 ];
 
