@@ -1,11 +1,10 @@
-import { Octokit } from '@octokit/core';
-import { restEndpointMethods } from '@octokit/plugin-rest-endpoint-methods';
+import { Octokit } from '@octokit/rest';
 import type { IntegrationSettings } from './integrations.ts';
 import { jsonCall, policyFetch } from './outbound-fetch.ts';
 
 /**
- * The issue trackers (docs/integrations.md, "Tickets"): GitHub Issues through Octokit's REST
- * methods (the @octokit/rest composition: core + rest-endpoint-methods), Jira Cloud through
+ * The issue trackers (docs/integrations.md, "Tickets"): GitHub Issues through @octokit/rest
+ * (GitHub's own client: typed REST methods, GitHub Enterprise Server by `api_url`), Jira Cloud through
  * REST v3 with Atlassian Document Format descriptions (e-mail + API token), Jira Server /
  * Data Center through REST v2 (personal access token). Every call goes through the receiver
  * address policy. A failure throws {@link TrackerError}; the notification worker retries.
@@ -71,12 +70,10 @@ const markdownBody = (c: TicketContent) =>
     `[Open the finding in Scanward](${c.link})`,
   ].join('\n');
 
-const ScanwardOctokit = Octokit.plugin(restEndpointMethods);
-
 function githubTracker(settings: IntegrationSettings, allowPrivate: boolean): Tracker {
   const config = settings.config as { repository: string; token: string; api_url?: string };
   const [owner, repo] = config.repository.split('/') as [string, string];
-  const octokit = new ScanwardOctokit({
+  const octokit = new Octokit({
     auth: config.token,
     baseUrl: (config.api_url ?? 'https://api.github.com').replace(/\/+$/, ''),
     userAgent: 'Scanward',

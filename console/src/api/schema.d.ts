@@ -105,7 +105,17 @@ export interface paths {
         delete: operations["deleteSchedule"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the web options of a scan schedule
+         * @description Professional and enterprise plans only (`PLAN_UPGRADE_REQUIRED` on startup).
+         *
+         *     Replaces `web` (docs/web-testing.md) for the scans the schedule starts from now on, for instance a rotated password; `null` drops it. Scans it already started keep theirs. Secrets are sealed at rest and never answered. Other fields are changed by deleting the schedule and creating another.
+         *
+         *     API key permission: `write:scans`.
+         *
+         *     Roles: admin.
+         */
+        patch: operations["updateSchedule"];
         trace?: never;
     };
     "/api/v1/scans": {
@@ -213,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Import another scanner's report
-         * @description Records a report of nuclei, OWASP ZAP, nmap, OpenVAS/Greenbone or Scanward as a completed scan of `target` (`source: import`, `tool` the producing tool), its results as findings through the same lifecycle as Scanward's own scans. Send the report as `multipart/form-data` (a `file` part, the other fields as parts) or as the raw request body with the fields in the query. Counts against the monthly scan quota. The body may be up to `SCANWARD_IMPORT_LIMIT` bytes (32 MiB by default; 413 beyond). A report that does not read is 422 naming the line or element, and nothing of it is recorded. XML external entities and DTDs are never resolved. See docs/imports.md.
+         * @description Records a report of nuclei, OWASP ZAP, nmap, OpenVAS/Greenbone or Scanward as a completed scan of `target` (`source: import`, `tool` the producing tool), its results as findings through the same lifecycle as Scanward's own scans. Send the report as `multipart/form-data` (a `file` part, the other fields as parts) or as the raw request body with the fields in the query. Counts against the monthly scan quota. The body may be up to `SCANWARD_IMPORT_LIMIT` bytes (32 MiB by default; 413 beyond). A report that does not read is 422 naming the line or element, and nothing of it is recorded. XML external entities and DTDs are never resolved. A report over a few hundred KiB is parsed in a worker thread; when all of the process's parse workers (`SCANWARD_IMPORT_WORKERS`) are busy and their queue (`SCANWARD_IMPORT_QUEUE`) is full, the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. See docs/imports.md.
          *
          *     API key permission: `write:scans`.
          *
@@ -298,6 +308,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/findings/assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People to suggest as an assignee
+         * @description The e-mail of every enabled user of the caller’s organization (oldest first, at most 500), for the console to suggest as a finding’s `assignee`. Only suggestions: `PATCH` takes any address.
+         *
+         *     API key permission: `read:findings`.
+         *
+         *     Roles: admin, member, viewer.
+         */
+        get: operations["listAssigneeSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/findings/export": {
         parameters: {
             query?: never;
@@ -333,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Change the status of many findings
-         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing.
+         * @description Sets `update.status` (and `update.notes` when given) on up to 1000 findings in one transaction. Ids that are unknown, or belong to another organization, are reported in `failed` with `NOT_FOUND` and change nothing. With `accepted` or `false_positive`, `update.justification` (or else `update.notes`) is the reason kept on each finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -367,7 +401,7 @@ export interface paths {
         head?: never;
         /**
          * Update a finding
-         * @description Changes status and triage fields. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes.
+         * @description Changes status and triage fields; every field is optional. Any status may follow any other; a change of status is recorded in the history with the caller’s e-mail. `null` clears assignee, priority, due_date or notes. With `accepted` or `false_positive`, `justification` (or else `notes`) is the reason kept on the finding: optional unless the organization requires one (`require_justification`, `PUT /api/v1/settings/sla`). Each acceptance given or revoked is an audit event.
          *
          *     API key permission: `write:findings`.
          *
@@ -459,7 +493,7 @@ export interface paths {
         put?: never;
         /**
          * Log in: exchange e-mail and password (and MFA code) for an access token
-         * @description Form-encoded. Every login creates a session (30 days). Unknown e-mails answer like wrong passwords. After 10 failed attempts for one e-mail, or 50 from one client address, within 15 minutes, logins answer 429 until the window passes. Not counted against the organization request rate.
+         * @description Form-encoded. Every login creates a session (30 days). Unknown e-mails answer like wrong passwords. After 10 failed attempts for one e-mail, or 50 from one client address, within 15 minutes, logins answer 429 until the window passes. Not counted against the organization request rate. Every answer carries `X-RateLimit-*` of the per-address limit (50 failed log-ins in 15 minutes).
          */
         post: operations["createToken"];
         delete?: never;
@@ -717,7 +751,7 @@ export interface paths {
         put?: never;
         /**
          * Set the password of an invited account with its one-time token
-         * @description The token is the `token` of the `invite_url` an admin received (POST /api/v1/users). It works once and expires 72 hours after the invitation; a used, expired or unknown token is 422 on `token`. Then log in with the e-mail and the new password.
+         * @description The token is the `token` of the `invite_url` an admin received (POST /api/v1/users). It works once and expires 72 hours after the invitation; a used, expired or unknown token is 422 on `token`. Then log in with the e-mail and the new password. An invitation of an address that has an account in another organization is 409 CONFLICT saying so (only the person opening the link learns it).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -741,7 +775,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the web console: a session cookie instead of a token
-         * @description Like POST /api/v1/auth/token (same throttle, MFA and session), but JSON, and the access token is set as an HttpOnly, SameSite=Strict cookie that page scripts cannot read. Requests with the cookie that change something need the answer’s csrf_token in X-CSRF-Token. The cookie is renewed while in use and lapses after an hour without requests.
+         * @description Like POST /api/v1/auth/token (same throttle, MFA and session), but JSON, and the access token is set as an HttpOnly, SameSite=Strict cookie that page scripts cannot read. Requests with the cookie that change something need the answer’s csrf_token in X-CSRF-Token. The cookie is renewed while in use and lapses after an hour without requests. Every answer carries `X-RateLimit-*` of the per-address limit (50 failed log-ins in 15 minutes).
          */
         post: operations["signInConsole"];
         /**
@@ -816,6 +850,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/oidc/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The local MFA step after single sign-on: the code of the account, then the console
+         * @description Posted by the page the callback answers when the account has local MFA and the organization does not trust the provider's (`sso_trusts_idp_mfa` with `amr` mfa, otp or hwk). Needs the 5-minute MFA cookie the callback set. Wrong codes count as failed log-ins (the same limits as POST /api/v1/auth/token) and answer the page again; the right one signs in exactly as the callback does.
+         */
+        post: operations["completeOidcMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/authentication": {
         parameters: {
             query?: never;
@@ -831,8 +885,8 @@ export interface paths {
          */
         get: operations["getAuthenticationSettings"];
         /**
-         * Switch password log-in on or off for the organization
-         * @description With `password_login: false` the organization signs in only with single sign-on: password log-ins (POST /api/v1/auth/token and the console) answer 403 PASSWORD_LOGIN_DISABLED; sessions already open and API keys keep working. Refused (CONFLICT) while the instance has no OpenID Connect provider, so nobody is locked out.
+         * Change how the organization's people sign in: password log-in, single sign-on, its domains and MFA
+         * @description Every field is optional; those left out stay as they are. `sso_enabled` lets the instance's OpenID Connect provider sign people in to this organization, only for addresses under `sso_domains` (at least one when on); the first SSO sign-in binds the account to the provider's `iss` + `sub`, later ones match by that only. A user with local MFA still gives their code after SSO unless `sso_trusts_idp_mfa` and the ID token's `amr` says mfa, otp or hwk. With `password_login: false` the organization signs in only with single sign-on: password log-ins (POST /api/v1/auth/token, the console, HTTP Basic) are refused; sessions already open and API keys keep working. CONFLICT while the instance has no OpenID Connect provider or, for password log-in off, while SSO is off for the organization, so nobody is locked out. Every change is an audit event.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -1143,7 +1197,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a person by e-mail with a role
-         * @description Creates the account with no usable password and answers, once, `invite_url`: a one-time link under SCANWARD_PUBLIC_URL (the origin of this request when unset) where the person sets their password, valid 72 hours. Deliver it yourself (no e-mail is sent). An e-mail already in use is 409 CONFLICT.
+         * @description Creates the account with no usable password and answers, once, `invite_url`: a one-time link under SCANWARD_PUBLIC_URL (the origin of this request when unset) where the person sets their password, valid 72 hours. Deliver it yourself (no e-mail is sent). An e-mail of this organization's own people is 409 CONFLICT; an address with an account in another organization is answered exactly as a new one (its link tells the person opening it that the address is taken), so the answer tells nothing about other organizations.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -1203,7 +1257,7 @@ export interface paths {
         };
         /**
          * List the organization's audit events
-         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail), newest first. Filter by `actor` (user id or e-mail), `action` and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
+         * @description Who invited, changed the role of, disabled, enabled or deleted whom, who changed their password, who signed in and who failed to (a failed log-in of a known e-mail); who accepted a risk or revoked an acceptance (and which lapsed), made or revoked an API key, changed the triage policy, created, changed or deleted a webhook; newest first. Details say what changed, never a secret. Filter by `actor` (user id or e-mail), `action`, `target` (an id, or a person’s e-mail) and `from`/`to` (dates or ISO 8601 date-times). Events are never removed.
          *
          *     Bearer tokens only (API keys are refused).
          *
@@ -1254,8 +1308,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The due-date policy by severity
-         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date.
+         * The triage policy: due dates by severity, justification rule
+         * @description Days from detection to a new finding’s `due_date`, by severity; the defaults (critical 7, high 30, medium 90, low 180) until an admin changes them. Informational findings get no due date. `require_justification`: whether `accepted` and `false_positive` need a justification (default false).
          *
          *     API key permission: `read:findings`.
          *
@@ -1263,14 +1317,34 @@ export interface paths {
          */
         get: operations["getSlaPolicy"];
         /**
-         * Change the due-date policy
-         * @description Replaces the policy (every severity). Applies to findings detected from now on; existing due dates stay as they are.
+         * Change the triage policy
+         * @description Replaces the days (every severity), and `require_justification` when given (absent: unchanged). Days apply to findings detected from now on; with `apply_to_open: true` they also move the due dates of open and in-progress findings, and the answer says how many moved in `open_findings_updated` (dates a person set stay). Recorded in the audit trail (`settings.sla_changed`, each changed field `before → after`).
          *
          *     Bearer tokens only (API keys are refused).
          *
          *     Roles: admin.
          */
         put: operations["setSlaPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ci-trust/audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's audience: the `aud` its CI jobs' ID tokens must carry
+         * @description Every organization has one audience, minted by the service (`<SCANWARD_PUBLIC_URL>/ci/<organization id>`); its trust policies carry it, and an ID token addressed to it is matched against its policies only. With credentials, the caller's organization. With `organization_id` and no credentials needed, any organization's (an audience is not a secret): how the GitHub Action and `scanward-ci` learn it before they have a token. An unknown id answers the audience such an organization would have.
+         */
+        get: operations["getCiAudience"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1785,6 +1859,7 @@ export interface components {
             frameworks: components["schemas"]["Framework"][];
             ports: string | null;
             credential_checks: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingView"];
             /** @enum {boolean} */
             authorized: true;
             enabled: boolean;
@@ -1817,6 +1892,36 @@ export interface components {
          * @enum {string}
          */
         CredentialChecks: "defaults" | "none";
+        /** @description The web application options of a scan or schedule, without their secrets. */
+        WebTestingView: {
+            active: boolean;
+            /** @description How the scanner signs in; null when it does not. */
+            authentication: components["schemas"]["WebFormAuthenticationView"] | components["schemas"]["WebHeaderAuthenticationView"] | null;
+            exclude_paths: string[];
+        };
+        /** @description A form log-in, without its password. */
+        WebFormAuthenticationView: {
+            /** @enum {string} */
+            type: "form";
+            login_url: string;
+            username: string;
+            /**
+             * @description A password is stored (sealed); it is never answered.
+             * @enum {boolean}
+             */
+            has_password: true;
+            username_field?: string;
+            password_field?: string;
+            logged_in_pattern?: string;
+            logged_out_pattern?: string;
+        };
+        /** @description Header authentication, names only. */
+        WebHeaderAuthenticationView: {
+            /** @enum {string} */
+            type: "headers";
+            /** @description The names of the headers sent, sorted; their values are sealed and never answered. */
+            header_names: string[];
+        };
         CreateScheduleRequest: components["schemas"]["DailyScheduleRequest"] | components["schemas"]["WeeklyScheduleRequest"] | components["schemas"]["MonthlyScheduleRequest"];
         /** @description Runs every day at `hour`. */
         DailyScheduleRequest: {
@@ -1853,8 +1958,60 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
+        };
+        WebTestingOptions: {
+            /**
+             * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+             * @default false
+             */
+            active: boolean;
+            authentication?: components["schemas"]["WebAuthentication"];
+            /**
+             * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+             * @default []
+             */
+            exclude_paths: string[];
+        };
+        WebAuthentication: components["schemas"]["WebFormAuthentication"] | components["schemas"]["WebHeaderAuthentication"];
+        /** @description Sign in through an HTML log-in form. */
+        WebFormAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "form";
+            /**
+             * Format: uri
+             * @description The page that shows the log-in form (same origin as the scan target).
+             */
+            login_url: string;
+            /** @description The user name to sign in with. */
+            username: string;
+            /** @description The password. Write-only: sealed at rest, never answered. */
+            password: string;
+            /** @description Name of the user-name field when it cannot be told by its type and name. */
+            username_field?: string;
+            /** @description Name of the password field when the form has more than one. */
+            password_field?: string;
+            /** @description Matches a page only a signed-in user sees; by default, the log-in form no longer shown. */
+            logged_in_pattern?: string;
+            /** @description Matches a page that means the session was lost (besides a redirect to the log-in page). */
+            logged_out_pattern?: string;
+        };
+        /** @description Sign in by sending fixed headers. */
+        WebHeaderAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "headers";
+            /** @description Headers sent with every request, e.g. Cookie or Authorization. Write-only: values are never answered. */
+            headers: {
+                [key: string]: string;
+            };
         };
         /** @description Runs once a week, on `day_of_week` at `hour`. */
         WeeklyScheduleRequest: {
@@ -1891,6 +2048,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -1928,8 +2086,25 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
+        };
+        UpdateScheduleRequest: {
+            /** @description The web options of the scans the schedule starts from now on; null: none. */
+            web: {
+                /**
+                 * @description Run attack checks (SQL injection, XSS, command injection, …) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md).
+                 * @default false
+                 */
+                active: boolean;
+                authentication?: components["schemas"]["WebAuthentication"];
+                /**
+                 * @description Paths never requested: prefixes (`/admin`) or globs (`/api/*\/delete`).
+                 * @default []
+                 */
+                exclude_paths: string[];
+            } | null;
         };
         ScheduleDeleted: {
             id: string;
@@ -2006,6 +2181,7 @@ export interface components {
              */
             ports?: string;
             credential_checks?: components["schemas"]["CredentialChecks"];
+            web?: components["schemas"]["WebTestingOptions"];
             /** @enum {boolean} */
             authorized: true;
         };
@@ -2065,6 +2241,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            web?: components["schemas"]["WebTestingView"];
         };
         /** @description Where the time of a scan went */
         PhaseTimings: {
@@ -2208,6 +2385,7 @@ export interface components {
             source: components["schemas"]["ScanSource"];
             /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
             tool: string | null;
+            web?: components["schemas"]["WebTestingView"];
             format: components["schemas"]["ImportFormat"];
             /** @description Results read from the report (several on one weakness and place are one finding) */
             results_read: number;
@@ -2348,6 +2526,13 @@ export interface components {
                 low: number;
                 info: number;
             };
+        };
+        AssigneeSuggestions: {
+            items: components["schemas"]["AssigneeSuggestion"][];
+        };
+        AssigneeSuggestion: {
+            /** @example ada@example.com */
+            email: string;
         };
         FindingDetail: {
             /** @example finding_3k9x0c2m4q8w1e5r7t6y2u0i */
@@ -2530,7 +2715,7 @@ export interface components {
             update: {
                 status: components["schemas"]["FindingStatus"];
                 notes?: string;
-                /** @description Why: required when `status` is `accepted` or `false_positive` */
+                /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
                 justification?: string;
                 /**
                  * Format: date-time
@@ -2586,7 +2771,7 @@ export interface components {
              */
             due_date?: string | null;
             notes?: string | null;
-            /** @description Why: required when `status` is `accepted` or `false_positive` */
+            /** @description Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`) */
             justification?: string;
             /**
              * Format: date-time
@@ -2759,7 +2944,7 @@ export interface components {
         CiTokenRequest: {
             /** @description The CI provider's OpenID Connect ID token (a JWT) */
             id_token: string;
-            /** @description Only when policies of several organizations sharing an audience match the token: which one to sign in to */
+            /** @description Optional: the organization to sign in to. The token's audience names it already; a different id is refused (403) */
             organization_id?: string;
         };
         SessionList: {
@@ -2919,14 +3104,37 @@ export interface components {
                 login_url: string;
             } | null;
         };
+        OidcMfaStep: {
+            /** @description A TOTP code or an unused recovery code */
+            mfa_code: string;
+        };
         AuthenticationSettings: {
             /** @description Whether e-mail and password log-in works for this organization; false: single sign-on only (password log-ins answer 403 PASSWORD_LOGIN_DISABLED) */
             password_login: boolean;
             /** @description Whether this instance has an OpenID Connect provider (SCANWARD_OIDC_ISSUER) */
             sso_configured: boolean;
+            /** @description Whether single sign-on signs people in to this organization (false: SSO refuses its people, whatever the provider says) */
+            sso_enabled: boolean;
+            /**
+             * @description The e-mail domains SSO covers: only addresses at one of them (or a subdomain) sign in with SSO
+             * @example [
+             *       "acme.example"
+             *     ]
+             */
+            sso_domains: string[];
+            /** @description Whether the provider's MFA stands in for the local one: when its ID token's `amr` says `mfa`, `otp` or `hwk`, a user with local MFA is not asked for their code after SSO */
+            sso_trusts_idp_mfa: boolean;
         };
+        /** @description The settings to change; those left out stay as they are */
         AuthenticationSettingsChange: {
-            password_login: boolean;
+            /** @description false: single sign-on only (needs `sso_enabled`) */
+            password_login?: boolean;
+            /** @description Turn single sign-on on or off for the organization (on needs at least one domain) */
+            sso_enabled?: boolean;
+            /** @description The organization's e-mail domains; replaces the list */
+            sso_domains?: string[];
+            /** @description Whether the provider's MFA (`amr`: mfa, otp or hwk) stands in for the local MFA */
+            sso_trusts_idp_mfa?: boolean;
         };
         ApiKeyCreated: {
             /** @example key_0123456789abcdefghijklmn */
@@ -3272,18 +3480,19 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "integration.created" | "integration.updated" | "integration.deleted";
-            /** @description Who acted; null when nobody signed in (a failed log-in) */
+            action: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "auth.settings_changed" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "integration.created" | "integration.updated" | "integration.deleted";
+            /** @description Who acted; null when no person did: nobody signed in (a failed log-in), or the service itself (an acceptance that lapsed) */
             actor: {
                 id: string | null;
                 email: string | null;
             } | null;
-            /** @description Whom it was done to */
+            /** @description Whom or what it was done to: a person (id and e-mail), or an object by its id (a finding, an API key, a webhook; e-mail null); null when nothing in particular */
             target: {
                 id: string | null;
                 email: string | null;
             } | null;
             ip: string | null;
+            /** @description What changed, as text (a changed setting as `before → after`); never a secret (no key, token, password or webhook secret) */
             details: {
                 [key: string]: string;
             };
@@ -3302,12 +3511,53 @@ export interface components {
             medium: number;
             /** @example 180 */
             low: number;
+            /** @description Whether a move to `accepted` or `false_positive` needs a justification (`justification`, or `notes` standing for it); false (the default): it is optional, as every field of a finding update is */
+            require_justification: boolean;
+        };
+        SlaPolicyChanged: {
+            /** @example 7 */
+            critical: number;
+            /** @example 30 */
+            high: number;
+            /** @example 90 */
+            medium: number;
+            /** @example 180 */
+            low: number;
+            /** @description Whether a move to `accepted` or `false_positive` needs a justification (`justification`, or `notes` standing for it); false (the default): it is optional, as every field of a finding update is */
+            require_justification: boolean;
+            /**
+             * @description With `apply_to_open: true`: how many open findings’ due dates moved
+             * @example 12
+             */
+            open_findings_updated?: number;
+        };
+        SlaPolicyChange: {
+            /** @example 7 */
+            critical: number;
+            /** @example 30 */
+            high: number;
+            /** @example 90 */
+            medium: number;
+            /** @example 180 */
+            low: number;
+            /** @description Require a justification for `accepted` and `false_positive` (422 `VALIDATION_ERROR` on `justification` without one); absent: unchanged */
+            require_justification?: boolean;
+            /** @description `true`: also move the due date of every `open` and `in_progress` finding to detection plus the new days for its severity, except dates a person set (`PATCH` with `due_date`). `false` or absent: the change applies to findings detected from now on */
+            apply_to_open?: boolean;
+        };
+        CiAudience: {
+            /**
+             * @description The `aud` an ID token must carry to sign in to the organization: `<base>/ci/<organization id>`
+             * @example https://scanward.example.com/ci/org_0123456789abcdefghijklmn
+             */
+            audience: string;
         };
         CiTrustPolicy: {
             /** @example citp_0123456789abcdefghijklmn */
             id: string;
             name: string;
             issuer: string;
+            /** @description The organization's audience, which matching tokens carry */
             audience: string;
             conditions: {
                 [key: string]: string;
@@ -3326,12 +3576,9 @@ export interface components {
         };
         CiTrustPolicyCreate: {
             name: string;
-            /**
-             * Format: uri
-             * @description The OpenID issuer; default https://token.actions.githubusercontent.com. Others must be listed in SCANWARD_CI_OIDC_ISSUERS.
-             */
+            /** @description The OpenID issuer: an `https` URL (`http` and other schemes are refused with 422); default https://token.actions.githubusercontent.com. Others must be listed in SCANWARD_CI_OIDC_ISSUERS. */
             issuer?: string;
-            /** @description The `aud` the token must carry; default SCANWARD_PUBLIC_URL (else the request's origin) */
+            /** @description The organization's own audience (GET /api/v1/ci-trust/audience), which is the default; any other value is refused (422): tokens must carry it as `aud` */
             audience?: string;
             conditions: components["schemas"]["CiTrustConditions"];
             permissions: ("read:scans" | "write:scans" | "read:findings" | "write:findings" | "read:grc" | "write:grc")[];
@@ -3341,7 +3588,7 @@ export interface components {
              */
             allow_forks: boolean;
         };
-        /** @description Every condition given must hold (exact value or glob: `*` any characters but `/`, `**` any characters, `?` one character but `/`). A claim the token lacks fails its condition. */
+        /** @description Every condition given must hold (exact value or glob: `*` any characters but `/`, `**` any characters, `?` one character but `/`). A claim the token lacks fails its condition. The owner must be pinned: `repository_owner` literally, or `repository` with a literal owner part. */
         CiTrustConditions: {
             /** @description `owner/name`, e.g. `acme/web` or `acme/*` */
             repository?: string;
@@ -3445,6 +3692,16 @@ export interface components {
                  *     }
                  */
                 filter: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description The findings resolved in the week that are still resolved (what `resolved` counts)
+                 * @example {
+                 *       "status": "open",
+                 *       "severity": "critical"
+                 *     }
+                 */
+                resolved_filter: {
                     [key: string]: string;
                 };
             }[];
@@ -3699,11 +3956,11 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Requests allowed in the window (hour or day) closest to running out */
+        /** @description Requests allowed in the organization's window (hour or day) closest to running out; on the log-in routes, failed log-ins allowed per client address in 15 minutes (50) */
         "X-RateLimit-Limit": number;
-        /** @description Requests left in that window */
+        /** @description Requests (on the log-in routes: failed log-ins) left in that window */
         "X-RateLimit-Remaining": number;
-        /** @description When that window resets, in Unix seconds */
+        /** @description When that window resets, in Unix seconds (on the log-in routes: when the address's counted failures have all left the window) */
         "X-RateLimit-Reset": number;
         /** @description Seconds until a request can succeed again */
         "Retry-After": number;
@@ -3824,7 +4081,9 @@ export interface operations {
     listSchedules: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -4110,11 +4369,138 @@ export interface operations {
             };
         };
     };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule id */
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The schedule as changed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PLAN_UPGRADE_REQUIRED, INSUFFICIENT_PERMISSION */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listScans: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
+                /** @description Only scans in this state */
                 status?: "pending" | "running" | "completed" | "failed" | "cancelled";
                 /** @description Exact target, ignoring case */
                 target?: string;
@@ -4533,9 +4919,13 @@ export interface operations {
     listScanFindings: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
+                /** @description Only findings of this severity */
                 severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description Only findings in this state */
                 status?: "open" | "in_progress" | "resolved" | "false_positive" | "accepted";
                 /** @description `new`: this scan detected the finding for the first time; `reopened`: it detected again a finding that was resolved; `unchanged`: the finding was already known and not resolved */
                 change?: "new" | "reopened" | "unchanged";
@@ -4751,15 +5141,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFindings: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
-                severity?: components["schemas"]["FindingSeverity"];
-                status?: components["schemas"]["FindingStatus"];
+                /** @description Only findings of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts */
+                status?: string;
                 /** @description Findings observed by this scan */
                 scan_id?: string;
                 /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
@@ -4768,6 +5175,7 @@ export interface operations {
                 asset_id?: string;
                 /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
                 template_id?: string;
+                /** @description Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …) */
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -4787,6 +5195,10 @@ export interface operations {
                 from_date?: string;
                 /** @description Detected before (exclusive) */
                 to_date?: string;
+                /** @description Resolved at or after (inclusive) */
+                resolved_from?: string;
+                /** @description Resolved before (exclusive) */
+                resolved_to?: string;
             };
             header?: never;
             path?: never;
@@ -4957,10 +5369,14 @@ export interface operations {
     groupFindings: {
         parameters: {
             query: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
-                severity?: components["schemas"]["FindingSeverity"];
-                status?: components["schemas"]["FindingStatus"];
+                /** @description Only findings of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts */
+                status?: string;
                 /** @description Findings observed by this scan */
                 scan_id?: string;
                 /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
@@ -4969,6 +5385,7 @@ export interface operations {
                 asset_id?: string;
                 /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
                 template_id?: string;
+                /** @description Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …) */
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -4984,6 +5401,10 @@ export interface operations {
                 from_date?: string;
                 /** @description Detected before (exclusive) */
                 to_date?: string;
+                /** @description Resolved at or after (inclusive) */
+                resolved_from?: string;
+                /** @description Resolved before (exclusive) */
+                resolved_to?: string;
                 /** @description `asset`: by the host the finding is on (key null: no asset yet); `cve`: by each CVE id (a finding with two is in both groups, one with none in no group); `check`: by check (`template_id`) */
                 by: "asset" | "cve" | "check";
             };
@@ -5065,12 +5486,84 @@ export interface operations {
             };
         };
     };
+    listAssigneeSuggestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssigneeSuggestions"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, TOKEN_EXPIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_PERMISSION, PLAN_UPGRADE_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     exportFindings: {
         parameters: {
             query?: {
+                /** @description The file format; default `csv` */
                 format?: "csv" | "json" | "pdf";
-                severity?: components["schemas"]["FindingSeverity"];
-                status?: components["schemas"]["FindingStatus"];
+                /** @description Only findings of this severity */
+                severity?: "critical" | "high" | "medium" | "low" | "info";
+                /** @description A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset’s `open_findings` counts */
+                status?: string;
                 /** @description Findings observed by this scan */
                 scan_id?: string;
                 /** @description A range in CIDR notation (`127.0.0.0/24`, `::1/128`): targets that are addresses inside it. Anything else, ignoring case: the target itself, and targets it begins up to a dot (`redis` finds `redis` and `redis.internal`, `127.0.0` finds `127.0.0.1` but not `127.0.01.1`); a value ending in a dot matches every target that begins with it */
@@ -5079,6 +5572,7 @@ export interface operations {
                 asset_id?: string;
                 /** @description Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them */
                 template_id?: string;
+                /** @description Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, …) */
                 tool?: string;
                 /** @description Findings whose cve_ids contain this id (any case); anything else is a 422 */
                 cve?: string;
@@ -5098,6 +5592,10 @@ export interface operations {
                 from_date?: string;
                 /** @description Detected before (exclusive) */
                 to_date?: string;
+                /** @description Resolved at or after (inclusive) */
+                resolved_from?: string;
+                /** @description Resolved before (exclusive) */
+                resolved_to?: string;
             };
             header?: never;
             path?: never;
@@ -5635,7 +6133,9 @@ export interface operations {
     listAssets: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
                 /** @description An address prefix (`127.0.`), or part of a name, ignoring case */
                 q?: string;
@@ -5836,6 +6336,9 @@ export interface operations {
             /** @description Access token */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5845,6 +6348,9 @@ export interface operations {
             /** @description Error: BAD_REQUEST */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5854,6 +6360,9 @@ export interface operations {
             /** @description Error: INVALID_CREDENTIALS, MFA_REQUIRED, INVALID_MFA_CODE */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5863,6 +6372,9 @@ export interface operations {
             /** @description Error: PASSWORD_LOGIN_DISABLED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5872,6 +6384,9 @@ export interface operations {
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5881,6 +6396,9 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5890,6 +6408,9 @@ export interface operations {
             /** @description Error: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5900,6 +6421,9 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6066,6 +6590,7 @@ export interface operations {
             /** @description Error: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6077,7 +6602,9 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -6985,6 +7512,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -7059,6 +7595,9 @@ export interface operations {
             /** @description Signed in; the cookie is set */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7068,6 +7607,9 @@ export interface operations {
             /** @description Error: BAD_REQUEST */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7077,6 +7619,9 @@ export interface operations {
             /** @description Error: INVALID_CREDENTIALS, MFA_REQUIRED, INVALID_MFA_CODE */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7086,6 +7631,9 @@ export interface operations {
             /** @description Error: PASSWORD_LOGIN_DISABLED */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7095,6 +7643,9 @@ export interface operations {
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7104,6 +7655,9 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7113,6 +7667,9 @@ export interface operations {
             /** @description Error: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -7123,6 +7680,9 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7283,6 +7843,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The account has local MFA (and the organization does not trust the provider's): a page asking for the code, posted to /api/v1/auth/oidc/mfa */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Signed in: the console cookie is set; redirect to the console */
             302: {
                 headers: {
@@ -7333,6 +7902,91 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    completeOidcMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OidcMfaStep"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the console cookie is set; redirect to the console */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong or used code: the page again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The MFA step expired or was not started here (HTML page) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed log-ins: the page again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7530,7 +8184,9 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -7819,7 +8475,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -8220,7 +8878,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -8417,9 +9077,12 @@ export interface operations {
     listControls: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
-                framework?: components["schemas"]["ComplianceFramework"];
+                /** @description Only controls of this framework */
+                framework?: "soc2" | "pci-dss" | "iso27001";
                 /** @description `failing` while an open or in_progress finding maps to the control; `passing` when a completed scan assessed it and nothing open maps to it; `not_assessed` otherwise */
                 status?: components["schemas"]["ControlStatus"];
             };
@@ -8916,7 +9579,9 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -9461,11 +10126,16 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
                 /** @description The actor's user id or e-mail */
                 actor?: string;
-                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "integration.created" | "integration.updated" | "integration.deleted";
+                /** @description Only events of this action */
+                action?: "user.invited" | "user.invite_accepted" | "user.role_changed" | "user.disabled" | "user.enabled" | "user.deleted" | "user.password_changed" | "user.provisioned" | "auth.login" | "auth.login_failed" | "auth.password_login_changed" | "auth.settings_changed" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_codes_regenerated" | "ci.token_issued" | "ci.token_refused" | "ci_trust.created" | "ci_trust.deleted" | "risk.accepted" | "risk.acceptance_revoked" | "risk.acceptance_expired" | "api_key.created" | "api_key.revoked" | "settings.sla_changed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "integration.created" | "integration.updated" | "integration.deleted";
+                /** @description What the event was done to: a user's id or e-mail, or a finding, API key or webhook id */
+                target?: string;
                 /** @description Events at or after this moment */
                 from?: string;
                 /** @description Events before this moment */
@@ -9711,7 +10381,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SlaPolicy"];
+                "application/json": components["schemas"]["SlaPolicyChange"];
             };
         };
         responses: {
@@ -9724,7 +10394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SlaPolicy"];
+                    "application/json": components["schemas"]["SlaPolicyChanged"];
                 };
             };
             /** @description Error: BAD_REQUEST */
@@ -9811,10 +10481,62 @@ export interface operations {
             };
         };
     };
+    getCiAudience: {
+        parameters: {
+            query?: {
+                /** @description The organization whose audience to tell, without credentials (a CI job before it has a token); left out, the caller's own organization (credentials required) */
+                organization_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audience */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CiAudience"];
+                };
+            };
+            /** @description Error: AUTHENTICATION_REQUIRED, INVALID_TOKEN, INVALID_API_KEY */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listCiTrustPolicies: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -10172,7 +10894,9 @@ export interface operations {
     listIntegrations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -10869,7 +11593,9 @@ export interface operations {
     listNotificationRules: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
             };
             header?: never;
@@ -11162,7 +11888,9 @@ export interface operations {
     listNotificationDeliveries: {
         parameters: {
             query?: {
+                /** @description Page number, from 1; a page past the end answers empty `items` */
                 page?: number;
+                /** @description Items per page, 1-100 */
                 per_page?: number;
                 status?: "pending" | "succeeded" | "dead";
                 integration_id?: string;
