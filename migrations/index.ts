@@ -11,6 +11,7 @@ import * as rolesPeopleAudit from './20261125220100_roles_people_audit.ts';
 import * as scanImports from './20261125221000_scan_imports.ts';
 import * as riskAcceptance from './20261125222000_risk_acceptance.ts';
 import * as historyNotes from './20261126060000_history_notes.ts';
+import * as findingSources from './20261128040000_finding_sources.ts';
 import * as slaPolicies from './20261125230500_sla_policies.ts';
 import * as ciTrustPolicies from './20261126010000_ci_trust_policies.ts';
 import * as passwordLoginSwitch from './20261126020000_password_login_switch.ts';
@@ -44,6 +45,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261126040000_assets', assets],
   ['20261126050000_findings_search', findingsSearch],
   ['20261126060000_history_notes', historyNotes],
+  ['20261128040000_finding_sources', findingSources],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

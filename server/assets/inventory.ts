@@ -64,6 +64,8 @@ export interface InventoryInput {
   orgId: string;
   scanId: string;
   hosts: readonly ObservedHost[];
+  /** Who saw them: `scan` (Scanward's engine) or `import:<tool>`; absent: `scan`. */
+  source?: string;
   now: Date;
 }
 

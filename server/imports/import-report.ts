@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { recordScanAssets, type ObservedHost } from '../assets/inventory.ts';
-import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
+import type { ObservedHost } from '../assets/inventory.ts';
 import { controlsForFinding } from '../controls/mapping.ts';
 import { AppError } from '../errors.ts';
-import { openFindingsOnlyOfTool } from '../findings/findings-imports.repository.ts';
-import { recordScanFindings, type FindingCoverage, type FindingDetection } from '../findings/lifecycle.ts';
 import type { Principal } from '../http/principal.ts';
-import { newId } from '../identity/ids.ts';
+import type { FindingDetection } from '../results/normalize.ts';
+import { recordResults } from '../results/record.ts';
+import { configuredKevCatalogue } from '../remediation/kev-context.ts';
 import { ImportResult, type ImportParams } from '../schemas/imports.ts';
 import { recallResponse, rememberResponse, requestHash } from '../scans/idempotency.ts';
 import { BUILT_IN_CHECKS, builtInForTemplate } from '../scanner/check-registry.ts';
@@ -33,7 +32,7 @@ import { ReportError, type ImportedHost, type ImportedResult, type ParsedReport 
  * and target reported and this one does not, and the compliance evidence.
  */
 export async function importReport(
-  services: Pick<Services, 'db'>,
+  services: Pick<Services, 'db' | 'config'>,
   principal: Principal,
   params: ImportParams,
   bytes: Uint8Array,
@@ -65,6 +64,9 @@ export async function importReport(
     report.tool,
   );
 
+  // Read before the transaction (a file, once per process).
+  const kevCatalogue = await configuredKevCatalogue(services.config.kevFile);
+
   const recorded = await services.db.transaction(async (trx) => {
     const org = await lockOrganization(trx, orgId);
     if (idempotencyKey) {
@@ -82,41 +84,18 @@ export async function importReport(
         tool: report.tool,
       },
       async (row, at) => {
-        // What only this tool reported on this target and is still open: covered by this
-        // import, so what it no longer reports is resolved. A finding Scanward's own scans or
-        // another tool also saw is not this import's to resolve.
-        const earlier = await openFindingsOnlyOfTool(trx, orgId, target, report.tool);
-        const checks = new Set(earlier.map((f) => f.template_id));
-        const coverage: FindingCoverage[] = [...checks].map((check_id) => ({ target, check_id }));
-        await recordScanFindings(trx, {
+        await recordResults(trx, {
           scan: { id: row.id, org_id: orgId, target, scan_type: row.scan_type },
+          source: { kind: 'import', tool: report.tool },
           detections,
-          coverage,
-          resolvable: earlier.map((f) => f.id),
-          completed: true,
-          now: at,
-        });
-        await recordScanAssets(trx, {
-          orgId,
-          scanId: row.id,
           hosts: (report.hosts ?? []).map(observedHost),
-          now: at,
-        });
-        const controls = [
-          ...new Set(detections.flatMap((d) => d.frameworks?.flatMap((f) => f.controls) ?? [])),
-        ];
-        await insertScanEvidence(
-          trx,
-          orgId,
-          controls.map((controlId) => ({
-            id: newId('evid'),
-            control_id: controlId,
-            scan_id: row.id,
+          evidence: {
             title: `${report.tool} report imported for ${target}`,
             description: `Imported as scan ${row.id} on ${at.toISOString()}: a finding of this report maps to the control.`,
-            created_at: at,
-          })),
-        );
+          },
+          enrichment: { kevCatalogue },
+          now: at,
+        });
       },
       now,
     );
