@@ -1,3 +1,4 @@
+import type { FindingSourceView } from '../schemas/findings.ts';
 import { severityRank, type Severity } from '../scoring/severity.ts';
 import type { FindingSourceRow } from './finding-sources.repository.ts';
 import type { EvidenceValue } from './rows.ts';
@@ -80,4 +81,29 @@ export function headlineOf(sources: readonly SourceView[]): Headline {
     description: described.description,
     evidence: best.evidence,
   };
+}
+
+/** The sources as the API shows them: strongest first, the headline's marked. */
+export function sourceViews(rows: readonly FindingSourceRow[]): FindingSourceView[] {
+  const ordered = byStrength(rows);
+  return ordered.map((r, i) => ({
+    source: r.kind,
+    tool: r.tool,
+    headline: i === 0,
+    status: r.status,
+    established: r.established,
+    severity: r.severity,
+    cvss_score: Number(r.cvss_score),
+    cvss_vector: r.cvss_vector,
+    first_scan_id: r.first_scan_id,
+    last_scan_id: r.last_scan_id,
+    first_seen_at: new Date(r.first_seen_at).toISOString(),
+    last_seen_at: new Date(r.last_seen_at).toISOString(),
+    evidence: {
+      request: r.evidence.request,
+      response: r.evidence.response,
+      screenshot_url: r.evidence.screenshot_url ?? null,
+      ...(r.evidence.established && { established: r.evidence.established }),
+    },
+  }));
 }

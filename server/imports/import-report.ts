@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ObservedHost } from '../assets/inventory.ts';
+import { serviceFact } from '../assets/service-facts.ts';
 import { controlsForFinding } from '../controls/mapping.ts';
 import { AppError } from '../errors.ts';
 import type { Principal } from '../http/principal.ts';
@@ -130,10 +131,20 @@ function asBuiltInCheck(detection: FindingDetection): FindingDetection {
   const template = detection.check_id.split(':')[0]!;
   const builtIn = builtInForTemplate(detection.check_id) ?? builtInForTemplate(template);
   if (!builtIn) return detection;
-  const service = BUILT_IN_CHECKS.find((c) => c.id === builtIn)?.rule.description;
+  const check = BUILT_IN_CHECKS.find((c) => c.id === builtIn);
+  const service = check?.rule.description;
   const scheme = (SERVICE_NAMES as readonly string[]).includes(service ?? '') ? service : undefined;
+  // What the report leaves out, the check that stands for the weakness declares (never its
+  // severity or score: those are the report's own view of it).
+  const meta = check?.meta;
   return {
     ...detection,
+    ...(meta && {
+      description: detection.description.trim() || `${meta.title}. ${meta.impact}`,
+      impact: detection.impact.trim() || meta.impact,
+      cwe_ids: detection.cwe_ids.length > 0 ? detection.cwe_ids : [...meta.cweIds],
+      category: detection.category ?? meta.category,
+    }),
     check_id: builtIn,
     upstream_ids: [...new Set([template, detection.check_id])],
     affected_component: scheme
@@ -177,7 +188,13 @@ function detectionOf(result: ImportedResult, tool: string, target: string): Find
           },
         }
       : {}),
-    evidence: { request: result.evidence.request, response: result.evidence.response, screenshot_url: null },
+    evidence: {
+      request: result.evidence.request,
+      response: result.evidence.response,
+      screenshot_url: null,
+      // nmap's CVEs (vulners) are matched by the version it read, not proved.
+      ...(tool === 'nmap' && result.cve_ids.length > 0 && { established: 'inferred from version' as const }),
+    },
     frameworks: mapping.frameworks,
   };
 }
@@ -193,8 +210,11 @@ function observedHost(host: ImportedHost): ObservedHost {
     address: host.address,
     names: host.names,
     services: host.services.map((s) => {
-      const eol = endOfLifeOfProduct(host.address, s.port, s.product, s.version);
-      return { ...s, ...(eol ? { eol } : {}) };
+      // The fact as the inventory keeps it (MariaDB's compatibility prefix read, a range no
+      // version), so the end-of-life state is judged from what the report means.
+      const fact = serviceFact(s.service, s.product, s.version, s.cpe);
+      const eol = endOfLifeOfProduct(host.address, s.port, fact.product, fact.version);
+      return { ...s, product: fact.product, version: fact.version, cpe: fact.cpe, ...(eol ? { eol } : {}) };
     }),
   };
 }

@@ -2101,6 +2101,8 @@ export interface components {
             frameworks: components["schemas"]["FrameworkMappingDetail"][];
             comments: components["schemas"]["Comment"][];
             history: components["schemas"]["HistoryEntry"][];
+            /** @description Every source that saw the finding, strongest first: Scanward's scans and each imported tool, with what each saw (docs/finding-lifecycle.md, "Sources") */
+            sources: components["schemas"]["FindingSource"][];
             /**
              * @description The asset the finding is on (`GET /api/v1/assets/{asset_id}`, docs/assets.md): the host of its affected component or target in the inventory of its organization; null while no scan or import has recorded that host
              * @example asset_3k9x0c2m4q8w1e5r7t6y2u0i
@@ -2202,6 +2204,48 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             timestamp: string;
+        };
+        FindingSource: {
+            /**
+             * @description `scan`: Scanward's own scans; `import`: one tool's imported reports (POST /api/v1/imports)
+             * @enum {string}
+             */
+            source: "scan" | "import";
+            /**
+             * @description The check tool or the report tool
+             * @example nuclei
+             */
+            tool: string;
+            /** @description Whether the finding's severity, score and evidence are this source's (the strongest) */
+            headline: boolean;
+            /**
+             * @description `resolved`: the source no longer reports it (its own view only; the finding resolves when no source reports it)
+             * @enum {string}
+             */
+            status: "active" | "resolved";
+            /**
+             * @description A proof (`confirmed`) or a version match (`inferred from version`)
+             * @enum {string}
+             */
+            established: "confirmed" | "inferred from version";
+            severity: components["schemas"]["FindingSeverity"];
+            /** @description 0.0 when the source states no score */
+            cvss_score: number;
+            cvss_vector: string | null;
+            first_scan_id: string | null;
+            /** @description The scan (or import) that last saw it */
+            last_scan_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            first_seen_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            last_seen_at: string;
+            evidence: components["schemas"]["Evidence"];
         };
         /** @enum {string|null} */
         FindingPriority: "p1" | "p2" | "p3" | "p4" | null;
@@ -2388,8 +2432,15 @@ export interface components {
             /** @description The service as the tool named it (`redis`, `https`, `unknown`) */
             service: string;
             product: string | null;
-            /** @description Only what the service itself revealed */
+            /** @description Only what the service itself revealed: one release, never a range (docs/assets.md, "Facts and provenance") */
             version: string | null;
+            /** @description The CPE of the product (and version), when a tool named one */
+            cpe: string | null;
+            /**
+             * @description Who established product and version: `scan` (Scanward) or `import:<tool>`; a less specific fact never replaces a more specific one
+             * @example scan
+             */
+            fact_source: string | null;
             tls: boolean;
             eol: {
                 status: components["schemas"]["EolStatus"];
