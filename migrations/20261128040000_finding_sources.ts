@@ -74,11 +74,14 @@ export async function up(knex: Knex): Promise<void> {
     t.text('report_name');
     /** A local engine run's CI run (a URL or the run's name), as scanward-ci or the Action said. */
     t.text('ci_run');
+    /** How many results an import read from its report. */
+    t.integer('results_read');
   });
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable('scans', (t) => {
+    t.dropColumn('results_read');
     t.dropColumn('ci_run');
     t.dropColumn('report_name');
   });

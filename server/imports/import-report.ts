@@ -83,6 +83,9 @@ export async function importReport(
         target,
         scanType: params.scan_type ?? 'full',
         tool: report.tool,
+        reportName: params.report_name,
+        ciRun: params.ci_run,
+        resultsRead: report.results.length,
       },
       async (row, at) => {
         await recordResults(trx, {

@@ -143,10 +143,12 @@ export async function executeScan(
       const progress = tracker.startPhase(phase.weight);
       log.debug({ phase: phase.name }, 'phase started');
       const startedAt = performance.now();
-      await phase.run({ ...ctx, progress });
+      const outcome = await phase.run({ ...ctx, progress });
       if (controller.signal.aborted) throw controller.signal.reason;
       const ms = Math.round(performance.now() - startedAt);
-      timings.phases[phase.name] = ms;
+      // A phase with nothing to do is `skipped` with its reason, not done in 0.0 s.
+      if (outcome?.skipped) timings.skipped = { ...timings.skipped, [phase.name]: outcome.skipped };
+      else timings.phases[phase.name] = ms;
       scanMetrics.phaseDuration.observe({ phase: phase.name }, ms / 1000);
       tracker.finishPhase();
       done.add(phase.name);

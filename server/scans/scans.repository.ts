@@ -66,6 +66,12 @@ export interface ScanRow {
   source: 'scan' | 'import';
   /** The tool that produced an imported report; null for the engine's own scans. */
   tool: string | null;
+  /** An import's report file name, as uploaded or named (`report_name`). */
+  report_name?: string | null;
+  /** A local engine run's CI run, as its recorder named it (`ci_run`). */
+  ci_run?: string | null;
+  /** How many results an import read from its report. */
+  results_read?: number | null;
 }
 
 /** jsonb columns are written as JSON text (node-postgres would send an array as a PostgreSQL array). */

@@ -1670,6 +1670,27 @@ export interface components {
             error?: string;
             /** @description Present on cancelled scans */
             message?: string;
+            /**
+             * @description `scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports
+             * @enum {string}
+             */
+            source: "scan" | "import";
+            /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
+            tool: string | null;
+            /**
+             * @description An import's report file name (as uploaded, or its `report_name` field); null otherwise
+             * @example nuclei-2026-11-28.jsonl
+             */
+            report_name: string | null;
+            /** @description The CI run a local engine run came from (its `ci_run` field, a URL or a name); null otherwise */
+            ci_run: string | null;
+            /** @description How many results an import read from its report; null for Scanward's own scans */
+            results_read: number | null;
+            /**
+             * @description What the scan was, for a person: `Imported from a nuclei report (nuclei.jsonl), 18 results, 9 findings`, `Full scan by Scanward`
+             * @example Imported from a nuclei report, 18 results, 9 findings
+             */
+            label: string;
         };
         /** @enum {string} */
         ScanStatus: "pending" | "running" | "completed" | "failed" | "cancelled";
@@ -1736,6 +1757,23 @@ export interface components {
             error?: string;
             /** @description Present on cancelled scans */
             message?: string;
+            source: components["schemas"]["ScanSource"];
+            /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
+            tool: string | null;
+            /**
+             * @description An import's report file name (as uploaded, or its `report_name` field); null otherwise
+             * @example nuclei-2026-11-28.jsonl
+             */
+            report_name: string | null;
+            /** @description The CI run a local engine run came from (its `ci_run` field, a URL or a name); null otherwise */
+            ci_run: string | null;
+            /** @description How many results an import read from its report; null for Scanward's own scans */
+            results_read: number | null;
+            /**
+             * @description What the scan was, for a person: `Imported from a nuclei report (nuclei.jsonl), 18 results, 9 findings`, `Full scan by Scanward`
+             * @example Imported from a nuclei report, 18 results, 9 findings
+             */
+            label: string;
             /** @description Present on a running scan */
             current_tool?: string;
             /**
@@ -1760,10 +1798,12 @@ export interface components {
                 unchanged: number;
             };
             phase_timings: components["schemas"]["PhaseTimings"];
-            source: components["schemas"]["ScanSource"];
-            /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
-            tool: string | null;
         };
+        /**
+         * @description `scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports
+         * @enum {string}
+         */
+        ScanSource: "scan" | "import";
         /** @description Where the time of a scan went */
         PhaseTimings: {
             /** @description Milliseconds between the creation of the scan and its first claim by a runner; present once started */
@@ -1784,12 +1824,21 @@ export interface components {
             };
             /** @description Milliseconds of the final step (findings resolved, evidence recorded, scan completed); present once completed */
             completion?: number;
+            /** @description The phases that had nothing to do on the target, with why (`no cloud endpoints on a loopback target`); a skipped phase is not in `phases` */
+            skipped?: {
+                discovery?: string;
+                enumeration?: string;
+                vulnerability_scanning?: string;
+                web_analysis?: string;
+                cloud_analysis?: string;
+                threat_intelligence?: string;
+                correlation?: string;
+                compliance_mapping?: string;
+                ai_analysis?: string;
+                remediation_planning?: string;
+                reporting?: string;
+            };
         };
-        /**
-         * @description `scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports
-         * @enum {string}
-         */
-        ScanSource: "scan" | "import";
         ScanCancelled: {
             id: string;
             /** @enum {string} */
@@ -1879,6 +1928,23 @@ export interface components {
             error?: string;
             /** @description Present on cancelled scans */
             message?: string;
+            source: components["schemas"]["ScanSource"];
+            /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
+            tool: string | null;
+            /**
+             * @description An import's report file name (as uploaded, or its `report_name` field); null otherwise
+             * @example nuclei-2026-11-28.jsonl
+             */
+            report_name: string | null;
+            /** @description The CI run a local engine run came from (its `ci_run` field, a URL or a name); null otherwise */
+            ci_run: string | null;
+            /** @description Results read from the report (several on one weakness and place are one finding) */
+            results_read: number;
+            /**
+             * @description What the scan was, for a person: `Imported from a nuclei report (nuclei.jsonl), 18 results, 9 findings`, `Full scan by Scanward`
+             * @example Imported from a nuclei report, 18 results, 9 findings
+             */
+            label: string;
             /** @description Present on a running scan */
             current_tool?: string;
             /**
@@ -1903,12 +1969,7 @@ export interface components {
                 unchanged: number;
             };
             phase_timings: components["schemas"]["PhaseTimings"];
-            source: components["schemas"]["ScanSource"];
-            /** @description The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans */
-            tool: string | null;
             format: components["schemas"]["ImportFormat"];
-            /** @description Results read from the report (several on one weakness and place are one finding) */
-            results_read: number;
         };
         /**
          * @description The report format: `nuclei` (JSON array or JSON Lines), `zap` (XML or JSON report), `nmap` (XML), `openvas` (Greenbone XML or CSV), `scanward` (Scanward findings JSON). Detected from the report when omitted (an empty report needs it).
@@ -1924,6 +1985,10 @@ export interface components {
              * @enum {string}
              */
             scan_type?: "quick" | "full" | "compliance";
+            /** @description The report's file name, shown with the scan (`nuclei.jsonl`); a multipart upload's file name when omitted */
+            report_name?: string;
+            /** @description The CI run the report came from (a URL such as `https://github.com/acme/app/actions/runs/1`, or a name): a local engine run recorded on the service */
+            ci_run?: string;
             /**
              * Format: binary
              * @description The report file
@@ -4205,6 +4270,10 @@ export interface operations {
                 target?: string;
                 /** @description A label for the imported scan; default `full` */
                 scan_type?: "quick" | "full" | "compliance";
+                /** @description The report's file name, shown with the scan (`nuclei.jsonl`); a multipart upload's file name when omitted */
+                report_name?: string;
+                /** @description The CI run the report came from (a URL such as `https://github.com/acme/app/actions/runs/1`, or a name): a local engine run recorded on the service */
+                ci_run?: string;
             };
             header?: {
                 /** @description `Idempotency-Key`: 1-255 printable ASCII characters, kept 24 hours. A repeat with the same key, fields and report answers the scan the first import recorded and records nothing; the same key with another request is a validation error naming the header. */

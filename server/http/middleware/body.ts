@@ -173,6 +173,8 @@ export function exceedsLimit(ctx: Context, limit: number): boolean {
 export interface Upload {
   fields: Record<string, string>;
   content: Buffer;
+  /** A multipart upload's file name, as the client gave it. */
+  fileName?: string | undefined;
 }
 
 /**
@@ -243,7 +245,11 @@ async function readMultipart(ctx: Context, limit: number): Promise<Upload> {
         throw new AppError(422, 'VALIDATION_ERROR', `${key}: must be given once`, key);
       fields[key] = value;
     }
-    return { fields, content: await readFile(file.filepath) };
+    return {
+      fields,
+      content: await readFile(file.filepath),
+      ...(file.originalFilename && { fileName: file.originalFilename }),
+    };
   } finally {
     await Promise.all(paths.map((p) => rm(p, { force: true })));
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAssetRoute, listAssetsRoute } from '../../../server/routes/assets.ts';
 import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { listScansRoute } from '../../../server/routes/scans.ts';
 import type { ApiClient } from '../../helpers/api-client.ts';
 import { okBody } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -93,7 +94,9 @@ describe.skipIf(!CORPUS_TARBALL)(`the recorder (${testEngine})`, () => {
       report_name?: string | null;
       results_read: number;
       phases_completed: string[];
-      phase_timings?: { phases?: Record<string, unknown> } | null;
+      phases_remaining: string[];
+      phase_timings: { phases: Record<string, unknown> };
+      label: string;
       changes: Record<string, number>;
     };
   };
@@ -117,6 +120,26 @@ describe.skipIf(!CORPUS_TARBALL)(`the recorder (${testEngine})`, () => {
 
     const imported = await importReport(api, 'nuclei', '127.0.0.1', lines([nucleiRedis()]), 'nuclei.jsonl');
     expect(imported.changes).toMatchObject({ new: 0, unchanged: 1 });
+    // The import says what it was, and shows no phase as run.
+    expect(imported).toMatchObject({
+      source: 'import',
+      tool: 'nuclei',
+      report_name: 'nuclei.jsonl',
+      results_read: 1,
+      phases_completed: [],
+      phases_remaining: [],
+      phase_timings: { phases: {} },
+      label: 'Imported from a nuclei report (nuclei.jsonl), 1 result, 1 finding',
+    });
+    const listed = okBody(await api.call(listScansRoute, { query: { per_page: 100 } })).items;
+    expect(listed.find((s) => s.id === imported.id)).toMatchObject({
+      source: 'import',
+      label: imported.label,
+    });
+    expect(listed.find((s) => s.id === scan.id)).toMatchObject({
+      source: 'scan',
+      label: 'Quick scan by Scanward',
+    });
     const after = await finding(api, redis!.id);
     expect(after).toMatchObject({
       severity: 'critical',
@@ -139,8 +162,18 @@ describe.skipIf(!CORPUS_TARBALL)(`the recorder (${testEngine})`, () => {
     });
 
     // A re-scan changes nothing: the same headline, the same two sources.
-    const again = await runScanToEnd(scanApp, { target: '127.0.0.1', ports: '6379', scanType: 'quick' });
+    const again = await runScanToEnd(scanApp, { target: '127.0.0.1', ports: '6379', scanType: 'full' });
     expect(again.status).toBe('completed');
+    // A full scan of Redis alone: the phases with nothing to do say so, and are not timed.
+    const timings = again.phase_timings as {
+      phases: Record<string, number>;
+      skipped?: Record<string, string>;
+    };
+    expect(timings.skipped).toMatchObject({
+      web_analysis: 'no HTTP or TLS service on a loopback target',
+      cloud_analysis: expect.stringMatching(/^no cloud endpoints .* on a loopback target$/),
+    });
+    expect(Object.keys(timings.phases)).not.toContain('cloud_analysis');
     const rescanned = await finding(api, redis!.id);
     expect(rescanned).toMatchObject({
       severity: 'critical',
