@@ -8,6 +8,7 @@ import { Link } from '../router';
 import { JustificationFields, justified, type Justified } from '../triage';
 import { DueDate, Notice, Options, Page, Problem, Severity, Status, label, when } from '../ui';
 import { AssetLink } from './asset-parts';
+import { SeenBy } from './finding-sources';
 
 const cveLink = (id: string) => `https://nvd.nist.gov/vuln/detail/${encodeURIComponent(id)}`;
 const cweLink = (id: string) => `https://cwe.mitre.org/data/definitions/${id.replace(/^CWE-/i, '')}.html`;
@@ -441,6 +442,7 @@ export function FindingDetail({ id }: { id: string }) {
           <div className="side-col">
             <ChangeStatus finding={f} onChanged={() => void reload()} />
             <Assignment key={f.updated_at} finding={f} onChanged={() => void reload()} />
+            <SeenBy sources={f.sources} />
             <Comments finding={f} onAdded={() => void reload()} />
             <section aria-labelledby="history">
               <h2 id="history">History</h2>
