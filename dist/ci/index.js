@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 135:
+/***/ 501:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
@@ -14,7 +14,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(223);
+/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(235);
 var __rewriteRelativeImportExtension = (undefined && undefined.__rewriteRelativeImportExtension) || function (path, preserveJsx) {
     if (typeof path === "string" && /^\.\.?\//.test(path)) {
         return path.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function (m, tsx, d, ext, cm) {
@@ -65,7 +65,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 223:
+/***/ 235:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -151,7 +151,7 @@ function isUserError(error) {
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -1026,7 +1026,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -1169,7 +1169,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -1482,7 +1482,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -1640,7 +1640,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -2158,7 +2158,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -2198,14 +2198,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/schemas.js
 
 
 
@@ -4843,7 +4843,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -4896,7 +4896,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/api.js
 
 
 
@@ -6001,7 +6001,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -6654,7 +6654,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -7499,7 +7499,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -7626,7 +7626,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -7895,7 +7895,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/parse.js
 
 
 
@@ -8072,7 +8072,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/errors.js
 
 
 
@@ -8131,7 +8131,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -8149,7 +8149,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -9686,7 +9686,7 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/iso.js
 
 
 
@@ -9942,6 +9942,29 @@ function checkJustified(change, ctx) {
     ctx.addIssue({ code: "custom", path: ["expires_at"], message: "is given only with status accepted" });
   }
 }
+var FindingSourceView = object({
+  source: schemas_enum(["scan", "import"]).meta({
+    description: "`scan`: Scanward's own scans; `import`: one tool's imported reports (POST /api/v1/imports)"
+  }),
+  tool: schemas_string().meta({ description: "The check tool or the report tool", example: "nuclei" }),
+  headline: schemas_boolean().meta({
+    description: "Whether the finding's severity, score and evidence are this source's (the strongest)"
+  }),
+  status: schemas_enum(["active", "resolved"]).meta({
+    description: "`resolved`: the source no longer reports it (its own view only; the finding resolves when no source reports it)"
+  }),
+  established: schemas_enum(["confirmed", "inferred from version"]).meta({
+    description: "A proof (`confirmed`) or a version match (`inferred from version`)"
+  }),
+  severity: FindingSeverity,
+  cvss_score: schemas_number().meta({ description: "0.0 when the source states no score" }),
+  cvss_vector: schemas_string().nullable(),
+  first_scan_id: schemas_string().nullable(),
+  last_scan_id: schemas_string().nullable().meta({ description: "The scan (or import) that last saw it" }),
+  first_seen_at: Timestamp,
+  last_seen_at: Timestamp,
+  evidence: Evidence
+}).meta({ id: "FindingSource" });
 var FindingDetail = object({
   ...findingCore,
   cvss_vector: schemas_string().nullable(),
@@ -9956,6 +9979,9 @@ var FindingDetail = object({
   frameworks: array(FrameworkMappingDetail),
   comments: array(Comment),
   history: array(HistoryEntry),
+  sources: array(FindingSourceView).meta({
+    description: `Every source that saw the finding, strongest first: Scanward's scans and each imported tool, with what each saw (docs/finding-lifecycle.md, "Sources")`
+  }),
   asset_id: schemas_string().nullable().meta({
     description: "The asset the finding is on (`GET /api/v1/assets/{asset_id}`, docs/assets.md): the host of its affected component or target in the inventory of its organization; null while no scan or import has recorded that host",
     example: "asset_3k9x0c2m4q8w1e5r7t6y2u0i"
@@ -10202,7 +10228,27 @@ var ScanListItem = object({
   low_count: count,
   info_count: count,
   error: schemas_string().optional().meta({ description: "Why the scan failed; present on failed scans" }),
-  message: schemas_string().optional().meta({ description: "Present on cancelled scans" })
+  message: schemas_string().optional().meta({ description: "Present on cancelled scans" }),
+  source: schemas_enum(["scan", "import"]).meta({
+    description: "`scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports"
+  }),
+  tool: schemas_string().nullable().meta({
+    description: "The tool that produced an imported report (`nuclei`, `zap`, \u2026); null for Scanward's own scans"
+  }),
+  report_name: schemas_string().nullable().meta({
+    description: "An import's report file name (as uploaded, or its `report_name` field); null otherwise",
+    example: "nuclei-2026-11-28.jsonl"
+  }),
+  ci_run: schemas_string().nullable().meta({
+    description: "The CI run a local engine run came from (its `ci_run` field, a URL or a name); null otherwise"
+  }),
+  results_read: schemas_number().int().nullable().meta({
+    description: "How many results an import read from its report; null for Scanward's own scans"
+  }),
+  label: schemas_string().meta({
+    description: "What the scan was, for a person: `Imported from a nuclei report (nuclei.jsonl), 18 results, 9 findings`, `Full scan by Scanward`",
+    example: "Imported from a nuclei report, 18 results, 9 findings"
+  })
 }).meta({ id: "ScanListItem" });
 var ScanChanges = object({ new: count, reopened: count, resolved: count, unchanged: count }).meta({ id: "ScanChanges", description: "Findings compared with the previous scans" });
 var PhaseTimings = object({
@@ -10214,6 +10260,9 @@ var PhaseTimings = object({
   }),
   completion: count.optional().meta({
     description: "Milliseconds of the final step (findings resolved, evidence recorded, scan completed); present once completed"
+  }),
+  skipped: partialRecord(Phase.exclude(["complete"]), schemas_string()).optional().meta({
+    description: "The phases that had nothing to do on the target, with why (`no cloud endpoints on a loopback target`); a skipped phase is not in `phases`"
   })
 }).meta({ id: "PhaseTimings", description: "Where the time of a scan went" });
 var ScanSource = schemas_enum(["scan", "import"]).meta({
@@ -10231,10 +10280,7 @@ var ScanDetail = ScanListItem.extend({
   estimated_duration: schemas_number().int().meta({ description: "Seconds" }),
   changes: ScanChanges.optional().meta({ description: "Present once completed" }),
   phase_timings: PhaseTimings,
-  source: ScanSource,
-  tool: schemas_string().nullable().meta({
-    description: "The tool that produced an imported report (`nuclei`, `zap`, \u2026); null for Scanward's own scans"
-  })
+  source: ScanSource
 }).meta({ id: "ScanDetail" });
 var ScanList = paginated(ScanListItem, "ScanList");
 var ScanCancelled = object({ id: schemas_string(), status: literal("cancelled"), message: schemas_string() }).meta({ id: "ScanCancelled" });
@@ -10313,7 +10359,13 @@ var ImportParams = object({
   target: schemas_string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").meta({
     description: "The asset the report is about (a host, a URL or any stable name such as `acme/app:staging`): the scan's target and its findings' target. Imports of one tool and target resolve what a later one no longer reports."
   }),
-  scan_type: ScanType.optional().meta({ description: "A label for the imported scan; default `full`" })
+  scan_type: ScanType.optional().meta({ description: "A label for the imported scan; default `full`" }),
+  report_name: schemas_string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").optional().meta({
+    description: "The report's file name, shown with the scan (`nuclei.jsonl`); a multipart upload's file name when omitted"
+  }),
+  ci_run: schemas_string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters").optional().meta({
+    description: "The CI run the report came from (a URL such as `https://github.com/acme/app/actions/runs/1`, or a name): a local engine run recorded on the service"
+  })
 });
 var ImportUpload = ImportParams.extend({
   file: schemas_string().meta({ format: "binary", description: "The report file" })
@@ -13015,6 +13067,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(135);
+/******/ var __webpack_exports__ = __nccwpck_require__(501);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
