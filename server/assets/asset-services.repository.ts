@@ -52,11 +52,17 @@ const FACT_COLUMNS = [
 
 /**
  * Records the services as seen now: a new port is added; a known one takes the sighting (last
- * seen, TLS) and the fact only when the new fact is at least as specific as the stored one.
+ * seen, TLS) and the fact only when the new fact is more specific than the stored one, or as
+ * specific and not an import over a scan's fact.
  */
 export async function upsertAssetServices(db: Db, rows: readonly AssetServiceRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const better = 'excluded.fact_specificity >= asset_services.fact_specificity';
+  // More specific wins; at equal specificity the later sighting does, except that an import
+  // never replaces what Scanward's own scan read.
+  const better =
+    '(excluded.fact_specificity > asset_services.fact_specificity or ' +
+    '(excluded.fact_specificity = asset_services.fact_specificity and ' +
+    "(excluded.fact_source = 'scan' or coalesce(asset_services.fact_source, '') <> 'scan')))";
   const merge: Record<string, unknown> = {
     service: db.raw(
       `case when ${better} or asset_services.service = 'unknown' then excluded.service else asset_services.service end`,

@@ -47,7 +47,16 @@ values
 on conflict ("asset_id", "protocol", "port") do update
 set
   "service" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    )
     or asset_services.service = 'unknown' then excluded.service
     else asset_services.service
   end,
@@ -55,39 +64,120 @@ set
   "last_seen_at" = excluded.last_seen_at,
   "last_scan_id" = excluded.last_scan_id,
   "product" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity then excluded."product"
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."product"
     else asset_services."product"
   end,
   "version" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity then excluded."version"
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."version"
     else asset_services."version"
   end,
   "cpe" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity then excluded."cpe"
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."cpe"
     else asset_services."cpe"
   end,
   "fact_source" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity then excluded."fact_source"
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."fact_source"
     else asset_services."fact_source"
   end,
   "fact_specificity" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity then excluded."fact_specificity"
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."fact_specificity"
     else asset_services."fact_specificity"
   end,
   "eol_status" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity then excluded."eol_status"
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."eol_status"
     else asset_services."eol_status"
   end,
   "eol_product" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity then excluded."eol_product"
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."eol_product"
     else asset_services."eol_product"
   end,
   "eol_cycle" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity then excluded."eol_cycle"
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."eol_cycle"
     else asset_services."eol_cycle"
   end,
   "eol_date" = case
-    when excluded.fact_specificity >= asset_services.fact_specificity then excluded."eol_date"
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."eol_date"
     else asset_services."eol_date"
   end;
 
