@@ -10646,6 +10646,11 @@ function parseInputs(getInput, context, options = {}) {
                 pollIntervalMs: Math.round(pollSeconds * 1000),
                 idempotencyKey,
                 ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),
+                ...(context.repository && context.runId
+                    ? {
+                        ciRun: `${context.repository} run ${context.runId}${context.runAttempt ? `, attempt ${context.runAttempt}` : ''}`,
+                    }
+                    : {}),
             },
             policy: { failOn: failOn, mode: gate, reportSeverity: reportSeverity },
             github: { uploadSarif: uploadSarif, sarifFile, comment: comment, githubToken },
@@ -11615,6 +11620,10 @@ class ScanwardClient {
         const query = new URLSearchParams({ target: input.target, scan_type: input.scan_type });
         if (input.format)
             query.set('format', input.format);
+        if (input.report_name)
+            query.set('report_name', input.report_name.slice(0, 255));
+        if (input.ci_run)
+            query.set('ci_run', input.ci_run.slice(0, 500));
         return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
             raw: report,
             headers: { 'Idempotency-Key': idempotencyKey },
@@ -12372,6 +12381,8 @@ async function importReport(deps, client, apiUrl, request, hooks, deadline) {
         target: request.target,
         scanType: request.scanType,
         format: file.format,
+        reportName: file.path.split(/[\\/]/).pop(),
+        ciRun: request.ciRun,
         what: `Imported ${file.path}`,
         idempotencyKey: request.idempotencyKey,
     }, hooks, deadline);
@@ -12382,7 +12393,13 @@ async function importReport(deps, client, apiUrl, request, hooks, deadline) {
  * reopened for that target). `import-file` and the local engine's result both come this way.
  */
 async function recordReport(log, client, apiUrl, report, input, hooks, deadline) {
-    const scan = await client.importReport(report, { target: input.target, scan_type: input.scanType, format: input.format }, input.idempotencyKey, deadline);
+    const scan = await client.importReport(report, {
+        target: input.target,
+        scan_type: input.scanType,
+        format: input.format,
+        report_name: input.reportName,
+        ci_run: input.ciRun,
+    }, input.idempotencyKey, deadline);
     const links = serviceLinks(apiUrl, scan.id);
     log.info(`${input.what} as Scanward scan ${scan.id} of ${input.target}: ${links.scanUrl}`);
     hooks.onScan?.(scan.id, links);
@@ -12529,6 +12546,8 @@ async function runLocalScan(local, deps, request, hooks = {}) {
             target: local.asset,
             scanType: report.scan_type,
             format: 'scanward',
+            reportName: 'scanward-local.json',
+            ciRun: request.ciRun,
             what: `Recorded the local scan of ${report.target}`,
             idempotencyKey: request.idempotencyKey,
         }, hooks, clientDeps.http.now() + request.timeoutMs);
