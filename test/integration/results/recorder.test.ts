@@ -161,6 +161,17 @@ describe.skipIf(!CORPUS_TARBALL)(`the recorder (${testEngine})`, () => {
       last_scan_id: imported.id,
     });
 
+    // The JSON export lists the same sources.
+    const exported = await api.get<{ id: string; sources: { source: string; tool: string }[] }[]>(
+      '/api/v1/findings/export?format=json&template_id=redis-unauthenticated',
+    );
+    expect(exported.status).toBe(200);
+    const row = exported.body.find((f) => f.id === redis!.id);
+    expect(row?.sources.map((x) => `${x.source}:${x.tool}`)).toEqual([
+      `scan:${proved.sources[0]!.tool}`,
+      'import:nuclei',
+    ]);
+
     // A re-scan changes nothing: the same headline, the same two sources.
     const again = await runScanToEnd(scanApp, { target: '127.0.0.1', ports: '6379', scanType: 'full' });
     expect(again.status).toBe('completed');
