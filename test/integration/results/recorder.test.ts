@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAssetRoute, listAssetsRoute } from '../../../server/routes/assets.ts';
-import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { exportFindingsRoute, getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
 import { listScansRoute } from '../../../server/routes/scans.ts';
 import type { ApiClient } from '../../helpers/api-client.ts';
 import { okBody } from '../../helpers/api-client.ts';
@@ -162,11 +162,12 @@ describe.skipIf(!CORPUS_TARBALL)(`the recorder (${testEngine})`, () => {
     });
 
     // The JSON export lists the same sources.
-    const exported = await api.get<{ id: string; sources: { source: string; tool: string }[] }[]>(
-      '/api/v1/findings/export?format=json&template_id=redis-unauthenticated',
+    const exported = okBody(
+      await api.call(exportFindingsRoute, {
+        query: { format: 'json', template_id: 'redis-unauthenticated' },
+      }),
     );
-    expect(exported.status).toBe(200);
-    const row = exported.body.find((f) => f.id === redis!.id);
+    const row = exported.find((f) => f.id === redis!.id);
     expect(row?.sources.map((x) => `${x.source}:${x.tool}`)).toEqual([
       `scan:${proved.sources[0]!.tool}`,
       'import:nuclei',
