@@ -67,7 +67,7 @@ export async function upsertAssetServices(db: Db, rows: readonly AssetServiceRow
     service: db.raw(
       `case when ${better} or asset_services.service = 'unknown' then excluded.service else asset_services.service end`,
     ),
-    tls: db.raw('excluded.tls'),
+    tls: db.raw(`case when ${better} then excluded.tls else asset_services.tls end`),
     last_seen_at: db.raw('excluded.last_seen_at'),
     last_scan_id: db.raw('excluded.last_scan_id'),
   };

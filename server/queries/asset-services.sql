@@ -60,7 +60,19 @@ set
     or asset_services.service = 'unknown' then excluded.service
     else asset_services.service
   end,
-  "tls" = excluded.tls,
+  "tls" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded.tls
+    else asset_services.tls
+  end,
   "last_seen_at" = excluded.last_seen_at,
   "last_scan_id" = excluded.last_scan_id,
   "product" = case
