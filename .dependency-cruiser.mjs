@@ -171,6 +171,20 @@ export default {
       { path: '^console/' },
       { path: '^(server|action|migrations)/' },
     ),
+    rule(
+      'results-are-recorded-by-the-recorder',
+      'the engine, imports and the local engine hand their results to server/results/record.ts (recordResults) and write findings, their sources, assets and scan evidence no other way (issue 32: one recorder)',
+      { path: '^server/(scanner|imports|local-scan)/' },
+      {
+        path: [
+          '^server/findings/(lifecycle|triage)\\.ts$',
+          '^server/findings/(findings|findings-lifecycle|finding-sources|finding-history)\\.repository\\.ts$',
+          '^server/assets/(inventory\\.ts|[^/]*\\.repository\\.ts)$',
+          '^server/controls/control-evidence\\.repository\\.ts$',
+        ],
+        dependencyTypesNot: ['type-only'],
+      },
+    ),
     rule('no-circular', 'no import cycles', {}, { circular: true }),
   ],
   options: {

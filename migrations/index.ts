@@ -18,6 +18,7 @@ import * as ciAudiencePerOrganization from './20261128010000_ci_audience_per_org
 import * as invitationsOfAccountsElsewhere from './20261128010100_invitations_of_accounts_elsewhere.ts';
 import * as ssoPerOrganization from './20261128010200_sso_per_organization.ts';
 import * as notifications from './20261128070000_notifications.ts';
+import * as findingSources from './20261128040000_finding_sources.ts';
 import * as slaPolicies from './20261125230500_sla_policies.ts';
 import * as ciTrustPolicies from './20261126010000_ci_trust_policies.ts';
 import * as passwordLoginSwitch from './20261126020000_password_login_switch.ts';
@@ -55,6 +56,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261128010100_invitations_of_accounts_elsewhere', invitationsOfAccountsElsewhere],
   ['20261128010200_sso_per_organization', ssoPerOrganization],
   ['20261128030000_triage_policy_audit_target', triagePolicyAuditTarget],
+  ['20261128040000_finding_sources', findingSources],
   ['20261128050000_scan_web_options', scanWebOptions],
   ['20261128070000_notifications', notifications],
   ['20261128080000_findings_due_date_by_person', dueDateByPerson],

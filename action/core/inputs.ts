@@ -334,6 +334,11 @@ export function parseInputs(
         pollIntervalMs: Math.round(pollSeconds! * 1000),
         idempotencyKey,
         ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),
+        ...(context.repository && context.runId
+          ? {
+              ciRun: `${context.repository} run ${context.runId}${context.runAttempt ? `, attempt ${context.runAttempt}` : ''}`,
+            }
+          : {}),
       },
       policy: { failOn: failOn!, mode: gate!, reportSeverity: reportSeverity! },
       github: { uploadSarif: uploadSarif!, sarifFile, comment: comment!, githubToken },

@@ -48,6 +48,8 @@ export interface ScanRequest {
    * `target` instead of running a scan (POST /api/v1/imports, docs/imports.md).
    */
   importFile?: { path: string; format?: ImportFormat | undefined } | undefined;
+  /** The CI run this job is (`acme/app run 123, attempt 1`), named on a report it records (`ci_run`). */
+  ciRun?: string | undefined;
 }
 
 /** A scan that ended: completed with its findings, or failed, cancelled or timed out (and cancelled). */

@@ -115,6 +115,8 @@ async function runLocalScan(
         target: local.asset,
         scanType: report.scan_type,
         format: 'scanward',
+        reportName: 'scanward-local.json',
+        ciRun: request.ciRun,
         what: `Recorded the local scan of ${report.target}`,
         idempotencyKey: request.idempotencyKey,
       },

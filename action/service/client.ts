@@ -77,12 +77,22 @@ export class ScanwardClient {
    */
   importReport(
     report: Uint8Array,
-    input: { target: string; scan_type: string; format?: string | undefined },
+    input: {
+      target: string;
+      scan_type: string;
+      format?: string | undefined;
+      /** The report's file name, shown with the imported scan. */
+      report_name?: string | undefined;
+      /** The CI run it came from (a local engine run). */
+      ci_run?: string | undefined;
+    },
     idempotencyKey: string,
     deadline?: number,
   ): Promise<ScanBody> {
     const query = new URLSearchParams({ target: input.target, scan_type: input.scan_type });
     if (input.format) query.set('format', input.format);
+    if (input.report_name) query.set('report_name', input.report_name.slice(0, 255));
+    if (input.ci_run) query.set('ci_run', input.ci_run.slice(0, 500));
     return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
       raw: report,
       headers: { 'Idempotency-Key': idempotencyKey },

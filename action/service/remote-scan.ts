@@ -170,6 +170,8 @@ async function importReport(
       target: request.target,
       scanType: request.scanType,
       format: file.format,
+      reportName: file.path.split(/[\\/]/).pop(),
+      ciRun: request.ciRun,
       what: `Imported ${file.path}`,
       idempotencyKey: request.idempotencyKey,
     },
@@ -196,13 +198,22 @@ export async function recordReport(
     what: string;
     /** Makes a retried import answer the scan already recorded. */
     idempotencyKey: string;
+    /** The report's file name and the CI run, shown with the imported scan (`report_name`, `ci_run`). */
+    reportName?: string | undefined;
+    ciRun?: string | undefined;
   },
   hooks: ScanHooks,
   deadline: number,
 ): Promise<FinishedScan> {
   const scan = await client.importReport(
     report,
-    { target: input.target, scan_type: input.scanType, format: input.format },
+    {
+      target: input.target,
+      scan_type: input.scanType,
+      format: input.format,
+      report_name: input.reportName,
+      ci_run: input.ciRun,
+    },
     input.idempotencyKey,
     deadline,
   );

@@ -8,6 +8,7 @@ import { FindingList } from './pages/findings';
 import { Overview } from './pages/overview';
 import { ScanDetail } from './pages/scan-detail';
 import { ScanList } from './pages/scans';
+import { ImportReport } from './pages/import';
 import { Settings } from './pages/settings';
 import { People } from './pages/settings/people';
 import { SetPassword } from './pages/set-password';
@@ -32,6 +33,7 @@ export const ROUTES: readonly ConsoleRoute[] = [
   { path: '/overview', nav: 'Overview', page: () => <Overview /> },
   { path: '/scans', nav: 'Scans', page: () => <ScanList /> },
   { path: '/scans/:id', page: ({ id }) => <ScanDetail key={id} id={id!} /> },
+  { path: '/import', nav: 'Import', page: () => <ImportReport /> },
   { path: '/findings', nav: 'Findings', page: () => <FindingList /> },
   { path: '/findings/:id', page: ({ id }) => <FindingDetail key={id} id={id!} /> },
   // Assets live under /inventory: /assets/:name serves the console's built files.

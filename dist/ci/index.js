@@ -9942,12 +9942,29 @@ function checkJustified(change, ctx) {
     ctx.addIssue({ code: "custom", path: ["expires_at"], message: "is given only with status accepted" });
   }
 }
-var Ticket = object({
-  integration_id: schemas_string(),
-  key: schemas_string().meta({ example: "SEC-12" }),
-  url: schemas_string(),
-  state: schemas_enum(["open", "closed"])
-}).meta({ id: "Ticket" });
+var FindingSourceView = object({
+  source: schemas_enum(["scan", "import"]).meta({
+    description: "`scan`: Scanward's own scans; `import`: one tool's imported reports (POST /api/v1/imports)"
+  }),
+  tool: schemas_string().meta({ description: "The check tool or the report tool", example: "nuclei" }),
+  headline: schemas_boolean().meta({
+    description: "Whether the finding's severity, score and evidence are this source's (the strongest)"
+  }),
+  status: schemas_enum(["active", "resolved"]).meta({
+    description: "`resolved`: the source no longer reports it (its own view only; the finding resolves when no source reports it)"
+  }),
+  established: schemas_enum(["confirmed", "inferred from version"]).meta({
+    description: "A proof (`confirmed`) or a version match (`inferred from version`)"
+  }),
+  severity: FindingSeverity,
+  cvss_score: schemas_number().meta({ description: "0.0 when the source states no score" }),
+  cvss_vector: schemas_string().nullable(),
+  first_scan_id: schemas_string().nullable(),
+  last_scan_id: schemas_string().nullable().meta({ description: "The scan (or import) that last saw it" }),
+  first_seen_at: Timestamp,
+  last_seen_at: Timestamp,
+  evidence: Evidence
+}).meta({ id: "FindingSource" });
 var FindingDetail = object({
   ...findingCore,
   cvss_vector: schemas_string().nullable(),
@@ -9962,6 +9979,9 @@ var FindingDetail = object({
   frameworks: array(FrameworkMappingDetail),
   comments: array(Comment),
   history: array(HistoryEntry),
+  sources: array(FindingSourceView).meta({
+    description: `Every source that saw the finding, strongest first: Scanward's scans and each imported tool, with what each saw (docs/finding-lifecycle.md, "Sources")`
+  }),
   asset_id: schemas_string().nullable().meta({
     description: "The asset the finding is on (`GET /api/v1/assets/{asset_id}`, docs/assets.md): the host of its affected component or target in the inventory of its organization; null while no scan or import has recorded that host",
     example: "asset_3k9x0c2m4q8w1e5r7t6y2u0i"
@@ -9971,10 +9991,7 @@ var FindingDetail = object({
   ...deadlineFields,
   notes: schemas_string().nullable(),
   ...acceptanceFields,
-  updated_at: Timestamp,
-  tickets: array(Ticket).optional().meta({
-    description: "The tracker issues opened for the finding (GitHub, Jira), kept in step with its status"
-  })
+  updated_at: Timestamp
 }).meta({ id: "FindingDetail" });
 var FindingIdParams = object({
   finding_id: IdParam("finding", "finding_3k9x0c2m4q8w1e5r7t6y2u0i")
@@ -9988,12 +10005,7 @@ var TargetFilter = Trimmed(253).refine((value) => !value.includes("/") || parseC
 });
 var findingFilters = {
   severity: FindingSeverity.optional(),
-  status: schemas_string().regex(new RegExp(`^(${FINDING_STATUSES.join("|")})(,(${FINDING_STATUSES.join("|")}))*$`), {
-    error: `must be a status (${FINDING_STATUSES.join(", ")}) or several, separated by commas`
-  }).optional().meta({
-    description: "A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset\u2019s `open_findings` counts",
-    example: "open"
-  }),
+  status: FindingStatus.optional(),
   scan_id: Trimmed(100).optional().meta({ description: "Findings observed by this scan" }),
   target: TargetFilter.optional(),
   asset_id: Trimmed(100).optional().meta({
@@ -10025,26 +10037,20 @@ var searchFilters = {
   }),
   assignee: Trimmed(254).optional().meta({ description: "Assigned to this address, ignoring case" })
 };
-var resolvedDates = {
-  resolved_from: DateParam.optional().meta({ description: "Resolved at or after (inclusive)" }),
-  resolved_to: DateParam.optional().meta({ description: "Resolved before (exclusive)" })
-};
 var ListFindingsQuery = object({
   page: Page,
   per_page: PerPage,
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
-  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" }),
-  ...resolvedDates
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
 });
 var ExportFindingsQuery = object({
   format: schemas_enum(EXPORT_FORMATS).default("csv"),
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
-  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" }),
-  ...resolvedDates
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
 });
 var FindingStatsQuery = object({
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
@@ -10127,11 +10133,6 @@ var FindingGroupList = object({
   per_page: schemas_number().int(),
   pages: schemas_number().int()
 }).meta({ id: "FindingGroupList" });
-var AssigneeSuggestions = object({
-  items: array(
-    object({ email: schemas_string().meta({ example: "ada@example.com" }) }).meta({ id: "AssigneeSuggestion" })
-  )
-}).meta({ id: "AssigneeSuggestions" });
 
 //# sourceMappingURL=findings.js.map
 
@@ -10227,7 +10228,27 @@ var ScanListItem = object({
   low_count: count,
   info_count: count,
   error: schemas_string().optional().meta({ description: "Why the scan failed; present on failed scans" }),
-  message: schemas_string().optional().meta({ description: "Present on cancelled scans" })
+  message: schemas_string().optional().meta({ description: "Present on cancelled scans" }),
+  source: schemas_enum(["scan", "import"]).meta({
+    description: "`scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports"
+  }),
+  tool: schemas_string().nullable().meta({
+    description: "The tool that produced an imported report (`nuclei`, `zap`, \u2026); null for Scanward's own scans"
+  }),
+  report_name: schemas_string().nullable().meta({
+    description: "An import's report file name (as uploaded, or its `report_name` field); null otherwise",
+    example: "nuclei-2026-11-28.jsonl"
+  }),
+  ci_run: schemas_string().nullable().meta({
+    description: "The CI run a local engine run came from (its `ci_run` field, a URL or a name); null otherwise"
+  }),
+  results_read: schemas_number().int().nullable().meta({
+    description: "How many results an import read from its report; null for Scanward's own scans"
+  }),
+  label: schemas_string().meta({
+    description: "What the scan was, for a person: `Imported from a nuclei report (nuclei.jsonl), 18 results, 9 findings`, `Full scan by Scanward`",
+    example: "Imported from a nuclei report, 18 results, 9 findings"
+  })
 }).meta({ id: "ScanListItem" });
 var ScanChanges = object({ new: count, reopened: count, resolved: count, unchanged: count }).meta({ id: "ScanChanges", description: "Findings compared with the previous scans" });
 var PhaseTimings = object({
@@ -10239,6 +10260,9 @@ var PhaseTimings = object({
   }),
   completion: count.optional().meta({
     description: "Milliseconds of the final step (findings resolved, evidence recorded, scan completed); present once completed"
+  }),
+  skipped: partialRecord(Phase.exclude(["complete"]), schemas_string()).optional().meta({
+    description: "The phases that had nothing to do on the target, with why (`no cloud endpoints on a loopback target`); a skipped phase is not in `phases`"
   })
 }).meta({ id: "PhaseTimings", description: "Where the time of a scan went" });
 var ScanSource = schemas_enum(["scan", "import"]).meta({
@@ -10256,10 +10280,7 @@ var ScanDetail = ScanListItem.extend({
   estimated_duration: schemas_number().int().meta({ description: "Seconds" }),
   changes: ScanChanges.optional().meta({ description: "Present once completed" }),
   phase_timings: PhaseTimings,
-  source: ScanSource,
-  tool: schemas_string().nullable().meta({
-    description: "The tool that produced an imported report (`nuclei`, `zap`, \u2026); null for Scanward's own scans"
-  })
+  source: ScanSource
 }).meta({ id: "ScanDetail" });
 var ScanList = paginated(ScanListItem, "ScanList");
 var ScanCancelled = object({ id: schemas_string(), status: literal("cancelled"), message: schemas_string() }).meta({ id: "ScanCancelled" });
@@ -10338,7 +10359,13 @@ var ImportParams = object({
   target: schemas_string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").meta({
     description: "The asset the report is about (a host, a URL or any stable name such as `acme/app:staging`): the scan's target and its findings' target. Imports of one tool and target resolve what a later one no longer reports."
   }),
-  scan_type: ScanType.optional().meta({ description: "A label for the imported scan; default `full`" })
+  scan_type: ScanType.optional().meta({ description: "A label for the imported scan; default `full`" }),
+  report_name: schemas_string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").optional().meta({
+    description: "The report's file name, shown with the scan (`nuclei.jsonl`); a multipart upload's file name when omitted"
+  }),
+  ci_run: schemas_string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters").optional().meta({
+    description: "The CI run the report came from (a URL such as `https://github.com/acme/app/actions/runs/1`, or a name): a local engine run recorded on the service"
+  })
 });
 var ImportUpload = ImportParams.extend({
   file: schemas_string().meta({ format: "binary", description: "The report file" })
@@ -10460,15 +10487,10 @@ function parseInputs(getInput, context, options = {}) {
         problems.push(`\`mode\` is "${modeRaw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`);
     }
     const local = mode === 'local';
-    // A local scan records its result on the service only when one is named (api-url). Credentials
-    // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
-    const serviceNamed = !local || read('api-url') !== '';
-    if (local &&
-        !serviceNamed &&
-        (['api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
-            read('auth').toLowerCase() === 'oidc')) {
-        warnings.push('credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.');
-    }
+    // A local scan records its result on the service only when one is named.
+    const serviceNamed = !local ||
+        ['api-url', 'api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
+        read('auth').toLowerCase() === 'oidc';
     const apiUrl = serviceNamed ? parseApiUrl(read('api-url'), problems, warnings) : undefined;
     const auth = serviceNamed
         ? parseAuth({
@@ -10476,7 +10498,6 @@ function parseInputs(getInput, context, options = {}) {
             apiKey: read('api-key'),
             token: read('token'),
             audience: read('audience'),
-            organization: read('organization'),
             idToken: read('id-token'),
             idTokenSource: read('id-token-env'),
         }, apiUrl, options.idTokenAvailable ?? false, problems)
@@ -10625,6 +10646,11 @@ function parseInputs(getInput, context, options = {}) {
                 pollIntervalMs: Math.round(pollSeconds * 1000),
                 idempotencyKey,
                 ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),
+                ...(context.repository && context.runId
+                    ? {
+                        ciRun: `${context.repository} run ${context.runId}${context.runAttempt ? `, attempt ${context.runAttempt}` : ''}`,
+                    }
+                    : {}),
             },
             policy: { failOn: failOn, mode: gate, reportSeverity: reportSeverity },
             github: { uploadSarif: uploadSarif, sarifFile, comment: comment, githubToken },
@@ -10671,7 +10697,7 @@ const AUTH_HELP = 'Set `api-key` (an API key with read:scans and write:scans, fr
     '`token` (a bearer token), or sign in without a secret with `auth: oidc` (the job needs `permissions: id-token: write` ' +
     'and a trust policy in Scanward; docs/github-action.md).';
 function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
-    const { mode, apiKey, token, audience, organization, idToken, idTokenSource } = fields;
+    const { mode, apiKey, token, audience, idToken, idTokenSource } = fields;
     if (!['', 'api-key', 'token', 'oidc'].includes(mode)) {
         problems.push(`\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`);
         return undefined;
@@ -10713,22 +10739,10 @@ function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
             problems.push('`auth` is oidc but the runner offers no ID token: give the job `permissions: id-token: write` (docs/github-action.md).');
             return undefined;
         }
-        if (organization && !/^org_[a-z0-9]{1,96}$/.test(organization)) {
-            problems.push(`\`organization\` is "${organization}"; use your organization's id, like org_0123456789abcdefghijklmn (Scanward: Settings → CI trust).`);
+        const aud = audience || apiUrl;
+        if (!aud)
             return undefined;
-        }
-        if (!audience && !organization) {
-            problems.push("`auth` is oidc: set `organization` to your organization's id (Scanward: Settings → CI trust shows it), " +
-                "so the job asks for its ID token with the organization's audience (docs/ci-trust.md).");
-            return undefined;
-        }
-        if (!apiUrl)
-            return undefined;
-        return {
-            kind: 'oidc',
-            ...(audience ? { audience } : {}),
-            ...(organization ? { organizationId: organization } : {}),
-        };
+        return { kind: 'oidc', audience: aud };
     }
     problems.push(AUTH_HELP);
     return undefined;
@@ -11435,34 +11449,11 @@ const FIELD_INPUTS = {
     credential_checks: 'credential-checks',
     'Idempotency-Key': 'idempotency-key',
 };
-/** What to check when the answer is not the Scanward API's at all. */
-const NOT_SCANWARD_HINT = 'Check api-url (SCANWARD_API_URL): it should be the address of the Scanward service itself, not a web page or a proxy in front of it';
-/**
- * A body that is not Scanward's JSON (a web server's page, a proxy's error), described in one
- * line without its markup: an HTML page by its `<title>`, any other text by its first 120
- * characters with line breaks folded.
- */
-function describeForeignBody(text, contentType) {
-    const html = /html/i.test(contentType ?? '') || /^\s*</.test(text);
-    if (html) {
-        // Its title, or else its first words: the markup, scripts and styles left out.
-        const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
-        const words = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>?/g, ' '))
-            .replace(/\s+/g, ' ')
-            .trim();
-        const shown = words.length > 80 ? `${words.slice(0, 80)}…` : words;
-        return `an HTML page${shown ? ` ("${shown}")` : ''}, not the Scanward API`;
-    }
-    const line = text.replace(/\s+/g, ' ').trim();
-    if (!line)
-        return 'an empty answer, not the Scanward API';
-    return `"${line.length > 120 ? `${line.slice(0, 120)}…` : line}", not the Scanward API`;
-}
 /** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
 async function scanwardError(res, what) {
     const text = await res.text().catch(() => '');
     let code = `HTTP_${res.status}`;
-    let detail;
+    let detail = text.slice(0, 300).trim() || res.statusText || 'no details';
     let field;
     try {
         const body = JSON.parse(text);
@@ -11474,15 +11465,8 @@ async function scanwardError(res, what) {
             field = body.field;
     }
     catch {
-        // Not JSON: a proxy or another service answered; described below, never printed raw.
+        // Not JSON: a proxy or another service answered; keep the text.
     }
-    if (code === `HTTP_${res.status}`) {
-        // Not the Scanward error shape: say what answered instead of printing its page.
-        detail = `the answer is ${describeForeignBody(text, res.headers.get('content-type'))}`;
-        const hint = res.status >= 500 ? `${NOT_SCANWARD_HINT}, or try again later` : NOT_SCANWARD_HINT;
-        return new ApiError('Scanward', res.status, code, `could not ${what}: ${detail}`, undefined, hint);
-    }
-    detail = (detail ?? res.statusText) || 'no details';
     let hint = HINTS[code];
     const input = field ? FIELD_INPUTS[field.split('.')[0]] : undefined;
     if (code === 'VALIDATION_ERROR' && input) {
@@ -11588,7 +11572,6 @@ function pageBody(item) {
 const HealthBody = object({ version: schemas_string().optional() });
 const TokenBody = object({ access_token: schemas_string().min(1), expires_in: schemas_number().optional() });
 /** POST /api/v1/auth/ci-token: a short-lived access token for a CI job's ID token. */
-const CiAudienceBody = object({ audience: schemas_string().min(1) });
 const CiTokenBody = object({
     access_token: schemas_string().min(1),
     expires_in: schemas_number().int().positive(),
@@ -11596,7 +11579,6 @@ const CiTokenBody = object({
 });
 
 ;// CONCATENATED MODULE: ./action/service/client.ts
-
 
 
 
@@ -11638,6 +11620,10 @@ class ScanwardClient {
         const query = new URLSearchParams({ target: input.target, scan_type: input.scan_type });
         if (input.format)
             query.set('format', input.format);
+        if (input.report_name)
+            query.set('report_name', input.report_name.slice(0, 255));
+        if (input.ci_run)
+            query.set('ci_run', input.ci_run.slice(0, 500));
         return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
             raw: report,
             headers: { 'Idempotency-Key': idempotencyKey },
@@ -11744,15 +11730,7 @@ class ScanwardClient {
         const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
         if (!res.ok)
             throw await scanwardError(res, options.what);
-        const text = await res.text();
-        let json;
-        try {
-            json = JSON.parse(text);
-        }
-        catch {
-            // Another web server answered (a page at api-url): the user's to fix, in one line.
-            throw new ConfigurationError(`Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(text, res.headers.get('content-type'))}. ${NOT_SCANWARD_HINT}.`);
-        }
+        const json = await res.json().catch(() => undefined);
         const parsed = schema.safeParse(json);
         if (!parsed.success) {
             throw new Error(`Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
@@ -11772,17 +11750,6 @@ class ScanwardClient {
 
 
 
-/**
- * The audience of the organization's CI jobs, as the service tells it to anyone naming the
- * organization (`GET /api/v1/ci-trust/audience?organization_id=`, no credentials: the job has
- * none before its ID token is exchanged, and an audience is not a secret).
- */
-async function organizationAudience(organizationId, deps) {
-    const res = await requestWithRetry(deps.http, `${deps.baseUrl}/api/v1/ci-trust/audience?organization_id=${encodeURIComponent(organizationId)}`, { method: 'GET', headers: { accept: 'application/json', 'user-agent': deps.userAgent } }, "Scanward: ask the organization's CI audience");
-    if (!res.ok)
-        throw await scanwardError(res, "ask the organization's CI audience (keyless sign-in)");
-    return CiAudienceBody.parse(await res.json()).audience;
-}
 /** Refresh a bearer token this long before it expires (tokens live one hour). */
 const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 function acquireCredentials(auth, deps) {
@@ -11797,11 +11764,7 @@ function acquireCredentials(auth, deps) {
             const mint = deps.idToken;
             if (!mint)
                 throw new ConfigurationError('`auth: oidc` works only in a GitHub Actions job.');
-            let audience = auth.audience;
-            return new ExchangedToken(async () => {
-                audience ??= await organizationAudience(auth.organizationId, deps);
-                return mint(audience);
-            }, deps, auth.organizationId);
+            return new ExchangedToken(() => mint(auth.audience), deps);
         }
         case 'id-token':
             return new ExchangedToken(async () => auth.idToken, deps);
@@ -11867,13 +11830,11 @@ const EXCHANGE_MARGIN_MS = 60_000;
 class ExchangedToken {
     idToken;
     deps;
-    organizationId;
     token;
     expiresAt = 0;
-    constructor(idToken, deps, organizationId) {
+    constructor(idToken, deps) {
         this.idToken = idToken;
         this.deps = deps;
-        this.organizationId = organizationId;
     }
     async headers() {
         if (!this.token || this.expiresAt - this.deps.http.now() <= EXCHANGE_MARGIN_MS)
@@ -11893,10 +11854,7 @@ class ExchangedToken {
                 'content-type': 'application/json',
                 'user-agent': this.deps.userAgent,
             },
-            body: JSON.stringify({
-                id_token: idToken,
-                ...(this.organizationId ? { organization_id: this.organizationId } : {}),
-            }),
+            body: JSON.stringify({ id_token: idToken }),
         }, "Scanward: exchange the CI job's ID token");
         if (!res.ok)
             throw await scanwardError(res, "exchange the CI job's ID token (keyless sign-in)");
@@ -12423,6 +12381,8 @@ async function importReport(deps, client, apiUrl, request, hooks, deadline) {
         target: request.target,
         scanType: request.scanType,
         format: file.format,
+        reportName: file.path.split(/[\\/]/).pop(),
+        ciRun: request.ciRun,
         what: `Imported ${file.path}`,
         idempotencyKey: request.idempotencyKey,
     }, hooks, deadline);
@@ -12433,7 +12393,13 @@ async function importReport(deps, client, apiUrl, request, hooks, deadline) {
  * reopened for that target). `import-file` and the local engine's result both come this way.
  */
 async function recordReport(log, client, apiUrl, report, input, hooks, deadline) {
-    const scan = await client.importReport(report, { target: input.target, scan_type: input.scanType, format: input.format }, input.idempotencyKey, deadline);
+    const scan = await client.importReport(report, {
+        target: input.target,
+        scan_type: input.scanType,
+        format: input.format,
+        report_name: input.reportName,
+        ci_run: input.ciRun,
+    }, input.idempotencyKey, deadline);
     const links = serviceLinks(apiUrl, scan.id);
     log.info(`${input.what} as Scanward scan ${scan.id} of ${input.target}: ${links.scanUrl}`);
     hooks.onScan?.(scan.id, links);
@@ -12504,17 +12470,13 @@ async function cancelQuietly(log, client, scanId) {
         log.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
-/**
- * The scan's and a finding's pages in the console (served by the service at its own address:
- * `/scans/:id`, `/findings/:id`, console/src/routes.tsx), and the scan's PDF report (the
- * findings export filtered to the scan).
- */
+/** The scan in the API, its PDF report (the findings export filtered to the scan), and a finding. */
 function serviceLinks(apiUrl, scanId) {
     const id = encodeURIComponent(scanId);
     return {
-        scanUrl: `${apiUrl}/scans/${id}`,
+        scanUrl: `${apiUrl}/api/v1/scans/${id}`,
         reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
-        findingUrl: (findingId) => `${apiUrl}/findings/${encodeURIComponent(findingId)}`,
+        findingUrl: (findingId) => `${apiUrl}/api/v1/findings/${encodeURIComponent(findingId)}`,
     };
 }
 
@@ -12584,6 +12546,8 @@ async function runLocalScan(local, deps, request, hooks = {}) {
             target: local.asset,
             scanType: report.scan_type,
             format: 'scanward',
+            reportName: 'scanward-local.json',
+            ciRun: request.ciRun,
             what: `Recorded the local scan of ${report.target}`,
             idempotencyKey: request.idempotencyKey,
         }, hooks, clientDeps.http.now() + request.timeoutMs);
@@ -12691,8 +12655,7 @@ cancelled or timed out, or the service could not be reached).
 Every option can also be set as an environment variable: --fail-on high is
 SCANWARD_FAIL_ON=high. Flags win.
 
-  --api-url URL                Scanward service address        (SCANWARD_API_URL; required
-                               except with --local)
+  --api-url URL                Scanward service address        (SCANWARD_API_URL, required)
   --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
   --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
   --id-token-env VAR           sign in with the CI's OpenID ID token in the

@@ -12,6 +12,7 @@ import {
   selectAssetsNamed,
   updateAssetSeen,
 } from './assets.repository.ts';
+import { serviceFact } from './service-facts.ts';
 import { upsertAssetServices, type AssetServiceRow, type EolStatus } from './asset-services.repository.ts';
 
 /**
@@ -22,9 +23,11 @@ import { upsertAssetServices, type AssetServiceRow, type EolStatus } from './ass
  *   asset whatever name it was scanned as;
  * - the names it was scanned as accumulate on it, and a name seen at another address moves
  *   there (a name belongs to the address it last resolved to);
- * - a service is a (protocol, port) of the asset: a later sighting replaces what is known of
- *   it (product, version, TLS, end of life), its first sighting stays; a port a scan did not
- *   see is kept with its `last_seen_at` (the scan may not have probed it);
+ * - a service is a (protocol, port) of the asset: its product, version and CPE are a fact with a
+ *   source and a specificity (service-facts.ts); a later sighting replaces the fact (and the
+ *   end-of-life state judged from it) only when it is at least as specific, so an nmap range
+ *   (`9.6.0 or later`) never replaces the version a scan read; its first sighting stays; a port
+ *   a scan did not see is kept with its `last_seen_at` (the scan may not have probed it);
  * - the findings the scan observed are linked to the asset of their host (the host of their
  *   component URL, else their target), and earlier findings with no asset whose target is
  *   one of the asset's names or its address are linked too.
@@ -48,6 +51,8 @@ export interface ObservedService {
   service: string;
   product?: string | null | undefined;
   version?: string | null | undefined;
+  /** The CPE the tool gave, when it gave one (nmap). */
+  cpe?: string | null | undefined;
   tls: boolean;
   /** Where the product and version are known to the end-of-life data; absent: unknown. */
   eol?: ObservedEndOfLife | undefined;
@@ -64,6 +69,8 @@ export interface InventoryInput {
   orgId: string;
   scanId: string;
   hosts: readonly ObservedHost[];
+  /** Who saw them: `scan` (Scanward's engine) or `import:<tool>`; absent: `scan`. */
+  source?: string;
   now: Date;
 }
 
@@ -137,7 +144,7 @@ export async function recordScanAssets(trx: Db, input: InventoryInput): Promise<
     }
     await upsertAssetServices(
       trx,
-      host.services.map((s) => serviceRow(orgId, assetId, scanId, s, now)),
+      host.services.map((s) => serviceRow(orgId, assetId, scanId, s, input.source ?? 'scan', now)),
     );
     await linkUnplacedFindingsByTarget(trx, orgId, assetId, [address, ...host.names]);
   }
@@ -149,16 +156,21 @@ function serviceRow(
   assetId: string,
   scanId: string,
   s: ObservedService,
+  source: string,
   now: Date,
 ): AssetServiceRow {
+  const fact = serviceFact(s.service, s.product, s.version, s.cpe);
   return {
     asset_id: assetId,
     org_id: orgId,
     protocol: s.protocol,
     port: s.port,
     service: s.service,
-    product: s.product || null,
-    version: s.version || null,
+    product: fact.product,
+    version: fact.version,
+    cpe: fact.cpe,
+    fact_source: source,
+    fact_specificity: fact.specificity,
     tls: s.tls,
     eol_status: s.eol?.status ?? 'unknown',
     eol_product: s.eol?.product ?? null,

@@ -55,6 +55,8 @@ function serviceItem(row: AssetServiceRow): AssetDetail['services'][number] {
     service: row.service,
     product: row.product,
     version: row.version,
+    cpe: row.cpe,
+    fact_source: row.fact_source,
     tls: row.tls,
     eol: { status: row.eol_status, product: row.eol_product, cycle: row.eol_cycle, date: row.eol_date },
     first_seen_at: new Date(row.first_seen_at).toISOString(),

@@ -13,6 +13,9 @@ import {
   type RenderedExport,
 } from './export/index.ts';
 import { selectCommentsOfFindings } from './finding-comments.repository.ts';
+import { selectSourcesOf, type FindingSourceRow } from './finding-sources.repository.ts';
+import { sourceViews } from './sources.ts';
+import type { FindingSourceView } from '../schemas/findings.ts';
 import { selectHistoryOfFindings } from './finding-history.repository.ts';
 import type { FindingFilter, FindingSort, SortOrder } from './findings.repository.ts';
 import { selectExportBatch, type ExportSourceRow } from './findings-listing.repository.ts';
@@ -42,6 +45,8 @@ export interface ExportOptions {
    * ({@link exportResponse} turns it on for JSON).
    */
   fullDetail?: boolean;
+  /** Each finding with the sources that saw it (`sources`, as the detail view): the PDF's "Seen by". */
+  sources?: boolean;
   /**
    * Fetch the next batch while the current one is rendered (default). Worth it
    * with a database in another process; with PGlite, which runs on the same
@@ -102,6 +107,12 @@ export class ExportRows implements AsyncIterable<ExportFinding> {
     return new ExportRows(this.db, this.orgId, this.query, { ...this.options, fullDetail: true });
   }
 
+  /** The same findings with their sources (the PDF's "Seen by"). */
+  withSources(): ExportRows {
+    if (this.options.sources) return this;
+    return new ExportRows(this.db, this.orgId, this.query, { ...this.options, sources: true });
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<ExportFinding> {
     return readFindings(this.db, this.orgId, this.query, this.options);
   }
@@ -116,6 +127,15 @@ interface Discussion {
 interface Batch {
   rows: (ExportSourceRow | undefined)[];
   discussion?: Discussion;
+  sources?: Map<string, FindingSourceView[]>;
+}
+
+/** The sources of the findings `ids`, by finding id, strongest first. */
+async function sourcesOf(db: Db, orgId: string, ids: string[]): Promise<Map<string, FindingSourceView[]>> {
+  const byFinding = new Map<string, FindingSourceRow[]>();
+  for (const row of await selectSourcesOf(db, orgId, ids))
+    byFinding.set(row.finding_id, [...(byFinding.get(row.finding_id) ?? []), row]);
+  return new Map([...byFinding].map(([id, rows]) => [id, sourceViews(rows)]));
 }
 
 function groupBy<R extends { finding_id: string }, T>(rows: R[], present: (row: R) => T): Map<string, T[]> {
@@ -178,14 +198,12 @@ async function* readFindings(
       limit: batchSize,
       after,
     });
-    if (!fullDetail || rows.length === 0) return { rows };
+    if ((!fullDetail && !options.sources) || rows.length === 0) return { rows };
+    const ids = rows.map((row) => row.id);
     return {
       rows,
-      discussion: await discussionOf(
-        db,
-        orgId,
-        rows.map((row) => row.id),
-      ),
+      ...(fullDetail && { discussion: await discussionOf(db, orgId, ids) }),
+      sources: await sourcesOf(db, orgId, ids),
     };
   };
 
@@ -193,7 +211,7 @@ async function* readFindings(
   let pending: Promise<Batch> | undefined = fetchAfter(undefined);
   try {
     while (pending) {
-      const { rows, discussion }: Batch = await pending;
+      const { rows, discussion, sources }: Batch = await pending;
       const more: boolean = rows.length === batchSize;
       const last: string | undefined = rows[rows.length - 1]?.id;
       pending = more && prefetch ? fetchAfter(last) : undefined;
@@ -201,6 +219,10 @@ async function* readFindings(
         const row = rows[i]!;
         rows[i] = undefined; // a rendered row can be collected before the batch ends
         const finding = exportFinding(row);
+        if (sources) {
+          finding.sources = sources.get(row.id) ?? [];
+          sources.delete(row.id);
+        }
         yield discussion ? withDiscussion(finding, row, discussion) : withTriage(finding, row);
       }
       if (more && !prefetch) pending = fetchAfter(last);
@@ -214,6 +236,11 @@ async function* readFindings(
 /** `rows` as whole detail views when they come from {@link exportFindings}. */
 function fullDetailOf(rows: AsyncIterable<ExportFinding>): AsyncIterable<ExportFinding> {
   return rows instanceof ExportRows ? rows.withFullDetail() : rows;
+}
+
+/** `rows` with their sources when they come from {@link exportFindings}. */
+function withSourcesOf(rows: AsyncIterable<ExportFinding>): AsyncIterable<ExportFinding> {
+  return rows instanceof ExportRows ? rows.withSources() : rows;
 }
 
 /** Joins small strings into pieces of about `size` characters. */
@@ -246,8 +273,8 @@ export function exportResponse(
   source: FindingSource,
   metadata: ExportMetadata,
 ): RenderedExport {
+  if (format === 'pdf') return renderFindingsExport(format, () => withSourcesOf(source()), metadata);
   const rendered = renderFindingsExport(format, source, metadata);
-  if (format === 'pdf') return rendered;
   rendered.body.destroy(); // never read: it has not touched the source
   const pieces = format === 'csv' ? csvRecords(source()) : jsonPieces(fullDetailOf(source()));
   return { ...rendered, body: Readable.from(joinText(pieces), { objectMode: false }) };

@@ -41,7 +41,10 @@ export async function insertFindingsIfNew(
     .returning(['id', 'fingerprint']);
 }
 
-/** A new sighting of a known finding: the latest detection's data (null keeps the stored value). */
+/**
+ * A new sighting of a known finding: its headline (the strongest source's view, findings/sources.ts)
+ * and what the sighting adds (null keeps the stored value; CVEs and CWEs are added to).
+ */
 export interface Sighting {
   id: string;
   title: string;
@@ -56,7 +59,8 @@ export interface Sighting {
   cve_ids: string[];
   cwe_ids: string[];
   description: string;
-  impact: string;
+  /** Null keeps the stored impact (a source that does not lead the finding). */
+  impact: string | null;
   remediation: FindingRow['remediation'] | null;
   evidence: FindingRow['evidence'];
   frameworks: FindingRow['frameworks'] | null;
@@ -87,9 +91,11 @@ export async function applySightings(
        cvss_score = v.cvss_score, cvss_vector = v.cvss_vector,
        epss_score = coalesce(v.epss_score, f.epss_score),
        port = coalesce(v.port, f.port), tool = v.tool, category = coalesce(v.category, f.category),
-       cve_ids = v.cve_ids, cwe_ids = v.cwe_ids, description = v.description, impact = v.impact,
+       cve_ids = f.cve_ids || array(select x from unnest(v.cve_ids) as x where x <> all(f.cve_ids)),
+       cwe_ids = f.cwe_ids || array(select x from unnest(v.cwe_ids) as x where x <> all(f.cwe_ids)),
+       description = v.description, impact = coalesce(v.impact, f.impact),
        remediation = coalesce(v.remediation, f.remediation), evidence = v.evidence,
-       frameworks = coalesce(v.frameworks, f.frameworks), kev = coalesce(v.kev, f.kev),
+       frameworks = coalesce(v.frameworks, f.frameworks), kev = coalesce(v.kev, false) or f.kev,
        priority = coalesce(f.priority, v.planned_priority),
        status = case when f.status = 'resolved' then 'open' else f.status end,
        resolved_at = case when f.status = 'resolved' then null else f.resolved_at end

@@ -1,11 +1,11 @@
 import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
-import type { FindingPriority, FindingStatus } from '../schemas/findings.ts';
+import type { FindingStatus } from '../schemas/findings.ts';
 import type { SlaPolicy } from '../schemas/settings.ts';
 import { writeScanCounts, type ScanTally } from '../scans/lifecycle.ts';
 import type { ScanChanges } from '../scans/scans.repository.ts';
-import { tryCvssScore } from '../scoring/cvss.ts';
-import { isSeverity, severityRank, type Severity } from '../scoring/severity.ts';
+import { normalizeDetections, type NormalizedDetection } from '../results/normalize.ts';
+import { severityRank, type Severity } from '../scoring/severity.ts';
 import { appendEvents, type NewDomainEvent } from '../events/outbox.ts';
 import { insertHistoryRows } from './finding-history.repository.ts';
 import {
@@ -15,7 +15,15 @@ import {
   type NewObservation,
   type ObservationChange,
 } from './finding-observations.repository.ts';
-import { findingFingerprint } from './fingerprint.ts';
+import {
+  findingsWithActiveSources,
+  markSourcesResolved,
+  selectSourcesOf,
+  upsertSources,
+  type FindingSourceRow,
+  type SourceKind,
+} from './finding-sources.repository.ts';
+import { headlineOf, type Headline } from './sources.ts';
 import {
   applySightings,
   findingListRows,
@@ -31,13 +39,7 @@ import type { NewFindingRow } from './findings.repository.ts';
 import { statusChange } from './history.ts';
 import { dueDateFor, slaPolicyOf } from './sla.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
-import {
-  SYSTEM_ACTOR,
-  type EvidenceValue,
-  type FrameworkValue,
-  type HistoryRow,
-  type RemediationValue,
-} from './rows.ts';
+import { SYSTEM_ACTOR, type HistoryRow, type RemediationValue } from './rows.ts';
 import { findingListItem } from './views.ts';
 
 /**
@@ -63,63 +65,8 @@ import { findingListItem } from './views.ts';
  * call that says the scan is complete, against everything the scan observed.
  */
 
-/**
- * One detection as the lifecycle records it: one weakness seen at one place.
- * The scan engine's `Detection` (server/scanner/types.ts) has this shape; the
- * lifecycle states its own input so findings/ does not depend on the engine.
- */
-export interface FindingDetection {
-  /** Canonical check (template) id. */
-  check_id: string;
-  /** Upstream template ids this check stands for, so two tools' reports stay one finding. */
-  upstream_ids?: string[];
-  title: string;
-  severity: Severity;
-  /** CVSS vector; the score is computed from it (0.0 without a valid one, unless `cvss_score` states one). */
-  cvss_vector?: string | null;
-  /**
-   * A base score stated without a vector (another tool's report, server/imports/): the finding's
-   * score only when `cvss_vector` gives none. A vector always wins, since the score is computed.
-   */
-  cvss_score?: number | null;
-  epss_score?: number | null;
-  /** The concrete host scanned. */
-  target: string;
-  /** A URL with an explicit port: `https://host:443/path`, `redis://host:6379`. */
-  affected_component: string;
-  port?: number | null;
-  tool: string;
-  category?: string | null;
-  cve_ids: string[];
-  cwe_ids: string[];
-  description: string;
-  impact: string;
-  /** Kept from the last detection that carried one when absent. */
-  remediation?: RemediationValue;
-  evidence: {
-    request: string;
-    response: string;
-    screenshot_url?: string | null;
-    established?: 'confirmed' | 'inferred from version';
-  };
-  /** Kept from the last detection that carried them when absent. */
-  frameworks?: FrameworkValue[];
-  kev?: boolean;
-  /** A suggested priority, applied to new findings only (never over a person's choice). */
-  priority?: FindingPriority;
-  /** Remediation planning's plan, applied when the finding is new or reopened (see {@link PlannedRemediation}). */
-  planned?: PlannedRemediation;
-}
-
-/**
- * What remediation planning worked out for a detection. Applied only when the
- * sighting is new or reopened: `remediation` replaces the detection's, and
- * `priority` is set where the detection and the finding have none.
- */
-export interface PlannedRemediation {
-  priority: FindingPriority;
-  remediation: RemediationValue;
-}
+export type { FindingDetection, PlannedRemediation } from '../results/normalize.ts';
+import type { FindingDetection } from '../results/normalize.ts';
 
 /**
  * A (target, check, port) combination the scan tested; without a port it covers every
@@ -151,7 +98,26 @@ export interface RecordScanFindingsInput {
    * tool alone reported: server/imports/); coverage still says which of them it covered.
    */
   resolvable?: readonly string[];
+  /** Who saw the detections: Scanward's own scan (the default) or one tool's import. */
+  source?: ResultSource;
   now?: Date;
+}
+
+/** Where a batch of detections came from: each source keeps its own view of a finding (sources.ts). */
+export interface ResultSource {
+  kind: SourceKind;
+  /** The engine's name for a scan (`scanward`), the report's tool for an import (`nuclei`). */
+  tool: string;
+}
+
+/** A source's key: `scan` for Scanward's own scans (whichever check's tool), `import:<tool>` for imports. */
+export function sourceKeyOf(source: ResultSource): string {
+  return source.kind === 'scan' ? 'scan' : `import:${source.tool.trim().toLowerCase()}`;
+}
+
+function sourceOf(source: ResultSource | undefined): ResultSource & { key: string } {
+  const s = source ?? { kind: 'scan' as const, tool: 'scanward' };
+  return { ...s, key: sourceKeyOf(s) };
 }
 
 export interface ScanFindingsSummary {
@@ -160,22 +126,6 @@ export interface ScanFindingsSummary {
   new_finding_ids: string[];
   reopened_finding_ids: string[];
   resolved_finding_ids: string[];
-}
-
-/** A detection ready to write. */
-interface Prepared {
-  fingerprint: string;
-  checkId: string;
-  detection: FindingDetection;
-  severity: Severity;
-  cvssScore: number;
-  cvssVector: string | null;
-  evidence: EvidenceValue;
-}
-
-/** A stated score within CVSS's 0.0 to 10.0, else 0.0. */
-function statedScore(score: number | null | undefined): number {
-  return typeof score === 'number' && Number.isFinite(score) && score >= 0 && score <= 10 ? score : 0;
 }
 
 /** Rows per multi-row statement: well under PostgreSQL's 65,535 bind parameters. */
@@ -205,8 +155,8 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
   const { scan } = input;
   const orgId = scan.org_id;
   const now = input.now ?? new Date();
-  const canonical = canonicalCheckIds(input.detections);
-  const prepared = prepareDetections(orgId, input.detections, canonical);
+  const { byFingerprint: prepared, canonical } = normalizeDetections(orgId, input.detections);
+  const source = sourceOf(input.source);
 
   // Known findings are locked, and new ones inserted, in fingerprint order: two scans
   // of one organization recording the same findings take their locks in one order.
@@ -215,6 +165,9 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
   const fresh = fingerprints.filter((fp) => !existing.has(fp)).map((fp) => prepared.get(fp)!);
   const sla = fresh.length > 0 ? await slaPolicyOf(trx, orgId) : undefined;
   const inserted = await insertNewFindings(trx, scan, fresh, now, sla);
+  const sourceRows: FindingSourceRow[] = [];
+  for (const [fp, id] of inserted)
+    sourceRows.push(sourceRow(orgId, id, scan.id, source, prepared.get(fp)!, now));
   // A concurrent scan may have created some of them first: treat those as known.
   const raced = fresh.filter((p) => !inserted.has(p.fingerprint)).map((p) => p.fingerprint);
   if (raced.length > 0) {
@@ -231,14 +184,39 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
   const sightings = [...existing.values()].filter((f) => !seen.has(f.id));
   const reopened = sightings.filter((f) => f.status === 'resolved');
   for (const batch of chunks(sightings)) {
+    // Each sighted finding's other sources: its headline is the strongest view of all (sources.ts).
+    const stored = new Map<string, FindingSourceRow[]>();
+    for (const row of await selectSourcesOf(
+      trx,
+      orgId,
+      batch.map((f) => f.id),
+    ))
+      stored.set(row.finding_id, [...(stored.get(row.finding_id) ?? []), row]);
+    const views = batch.map((f) => {
+      const mine = sourceRow(orgId, f.id, scan.id, source, prepared.get(f.fingerprint)!, now);
+      const earlier = stored.get(f.id) ?? [];
+      const own = earlier.find((r) => r.source_key === source.key);
+      if (own) {
+        mine.first_scan_id = own.first_scan_id;
+        mine.first_seen_at = own.first_seen_at;
+      }
+      sourceRows.push(mine);
+      return {
+        finding: f,
+        headline: headlineOf([...earlier.filter((r) => r.source_key !== source.key), mine]),
+      };
+    });
     await applySightings(
       trx,
       orgId,
       scan.id,
-      batch.map((f) => sightingOf(f, prepared.get(f.fingerprint)!)),
+      views.map(({ finding, headline }) =>
+        sightingOf(finding, prepared.get(finding.fingerprint)!, headline, source),
+      ),
       now,
     );
   }
+  for (const batch of chunks(sourceRows)) await upsertSources(trx, batch);
 
   const observations: NewObservation[] = [];
   for (const [fp, id] of inserted)
@@ -258,7 +236,16 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
   ];
 
   const resolved = input.completed
-    ? await resolveUndetected(trx, scan.id, orgId, input.coverage, canonical, now, input.resolvable)
+    ? await resolveUndetected(
+        trx,
+        scan.id,
+        orgId,
+        input.coverage,
+        canonical,
+        now,
+        source.key,
+        input.resolvable,
+      )
     : [];
   history.push(...resolved.map((f) => statusChange(orgId, f.id, f.status, 'resolved', SYSTEM_ACTOR, now)));
   for (const batch of chunks(history)) await insertHistoryRows(trx, scan.org_id, batch);
@@ -275,57 +262,6 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
     reopened_finding_ids: reopenedIds,
     resolved_finding_ids: resolved.map((f) => f.id),
   };
-}
-
-/** upstream template id → canonical check id, from every detection's declaration. */
-function canonicalCheckIds(detections: readonly FindingDetection[]): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const d of detections) for (const upstream of d.upstream_ids ?? []) map.set(upstream, d.check_id);
-  return map;
-}
-
-/**
- * Scores, normalizes and fingerprints the detections; two detections of one
- * fingerprint in the same scan are one sighting (the more severe one wins).
- */
-function prepareDetections(
-  orgId: string,
-  detections: readonly FindingDetection[],
-  canonical: Map<string, string>,
-): Map<string, Prepared> {
-  const out = new Map<string, Prepared>();
-  for (const detection of detections) {
-    if (!isSeverity(detection.severity))
-      throw new Error(`detection has an unknown severity "${detection.severity}"`);
-    if (!detection.check_id.trim()) throw new Error('detection has no check_id');
-    const checkId = canonical.get(detection.check_id) ?? detection.check_id;
-    const fingerprint = findingFingerprint({
-      orgId,
-      target: detection.target,
-      affectedComponent: detection.affected_component,
-      checkId,
-    });
-    const score = tryCvssScore(detection.cvss_vector);
-    const cveIds = [...new Set(detection.cve_ids.map((id) => id.trim().toUpperCase()))];
-    const candidate: Prepared = {
-      fingerprint,
-      checkId,
-      detection: { ...detection, cve_ids: cveIds },
-      severity: detection.severity,
-      cvssScore: score?.baseScore ?? statedScore(detection.cvss_score),
-      cvssVector: score ? score.vector : null,
-      evidence: {
-        request: detection.evidence.request,
-        response: detection.evidence.response,
-        screenshot_url: detection.evidence.screenshot_url ?? null,
-        ...(detection.evidence.established && { established: detection.evidence.established }),
-      },
-    };
-    const earlier = out.get(fingerprint);
-    if (!earlier || severityRank(candidate.severity) > severityRank(earlier.severity))
-      out.set(fingerprint, candidate);
-  }
-  return out;
 }
 
 async function lockByFingerprint(
@@ -350,7 +286,7 @@ const EMPTY_REMEDIATION: RemediationValue = { summary: '', steps: [], code_examp
 async function insertNewFindings(
   trx: Db,
   scan: ScanRef,
-  fresh: Prepared[],
+  fresh: NormalizedDetection[],
   now: Date,
   sla: SlaPolicy | undefined,
 ): Promise<Map<string, string>> {
@@ -419,29 +355,67 @@ async function observedBy(
  * them. A reopened finding (it was `resolved`) takes remediation planning's plan:
  * its remediation, and its priority where none is set.
  */
-function sightingOf(finding: FindingKey, p: Prepared): Sighting {
+function sightingOf(
+  finding: FindingKey,
+  p: NormalizedDetection,
+  headline: Headline,
+  source: { key: string },
+): Sighting {
   const d = p.detection;
   const plan = finding.status === 'resolved' ? d.planned : undefined;
+  // This source leads: its whole view; else only what adds to the finding (CVEs, CWEs, KEV, EPSS).
+  const leads = headline.source_key === source.key;
   return {
     id: finding.id,
-    title: d.title,
-    severity: p.severity,
-    severity_rank: severityRank(p.severity),
-    cvss_score: p.cvssScore,
-    cvss_vector: p.cvssVector,
+    title: headline.title,
+    severity: headline.severity,
+    severity_rank: severityRank(headline.severity),
+    cvss_score: headline.cvss_score,
+    cvss_vector: headline.cvss_vector,
     epss_score: d.epss_score ?? null,
     port: d.port ?? null,
-    tool: d.tool,
-    category: d.category ?? null,
+    tool: headline.tool,
+    category: leads ? (d.category ?? null) : null,
     cve_ids: d.cve_ids,
     cwe_ids: d.cwe_ids,
-    description: d.description,
-    impact: d.impact,
-    remediation: plan?.remediation ?? d.remediation ?? null,
-    evidence: p.evidence,
+    description: headline.description,
+    impact: leads && d.impact.trim() ? d.impact : null,
+    remediation: plan?.remediation ?? (leads ? (d.remediation ?? null) : null),
+    evidence: headline.evidence,
     frameworks: d.frameworks ?? null,
     kev: d.kev ?? null,
     planned_priority: plan?.priority ?? null,
+  };
+}
+
+/** A source's view of a finding, as this batch saw it. */
+function sourceRow(
+  orgId: string,
+  findingId: string,
+  scanId: string,
+  source: ResultSource & { key: string },
+  p: NormalizedDetection,
+  now: Date,
+): FindingSourceRow {
+  return {
+    finding_id: findingId,
+    org_id: orgId,
+    source_key: source.key,
+    kind: source.kind,
+    tool: p.detection.tool,
+    first_scan_id: scanId,
+    last_scan_id: scanId,
+    first_seen_at: now,
+    last_seen_at: now,
+    severity: p.severity,
+    cvss_score: p.cvssScore,
+    cvss_vector: p.cvssVector,
+    title: p.detection.title,
+    description: p.detection.description,
+    evidence: p.evidence,
+    established: p.evidence.established ?? 'confirmed',
+    status: 'active',
+    resolved_at: null,
   };
 }
 
@@ -457,6 +431,7 @@ async function resolveUndetected(
   coverage: readonly FindingCoverage[],
   canonical: Map<string, string>,
   now: Date,
+  sourceKey: string,
   resolvable?: readonly string[],
 ): Promise<{ id: string; status: FindingStatus }[]> {
   const allowed = resolvable && new Set(resolvable);
@@ -483,6 +458,14 @@ async function resolveUndetected(
     // A finding may match combos of two batches; it is resolved once.
     for (const r of rows) if (!found.has(r.id) && (!allowed || allowed.has(r.id))) found.set(r.id, r.status);
   }
+  // The source stops reporting them: its own view is resolved; a finding another source still
+  // reports stays as it is.
+  const stillReported = new Set<string>();
+  for (const batch of chunks([...found.keys()])) {
+    await markSourcesResolved(trx, orgId, sourceKey, batch, now);
+    for (const id of await findingsWithActiveSources(trx, orgId, batch)) stillReported.add(id);
+  }
+  for (const id of stillReported) found.delete(id);
   for (const batch of chunks([...found.keys()])) await markFindingsResolved(trx, orgId, batch, now);
   return [...found].map(([id, status]) => ({ id, status }));
 }

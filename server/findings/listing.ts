@@ -5,6 +5,8 @@ import type { FindingDetail, FindingListItem } from '../schemas/findings.ts';
 import { selectCommentsOfFinding } from './finding-comments.repository.ts';
 import { selectHistoryOfFinding } from './finding-history.repository.ts';
 import type { FindingFilter, FindingSort, SortOrder } from './findings.repository.ts';
+import { selectSourcesOf } from './finding-sources.repository.ts';
+import { sourceViews } from './sources.ts';
 import { countFindings, selectFindingDetail, selectFindingsPage } from './findings-listing.repository.ts';
 import { findingDetail, findingListItem } from './views.ts';
 import { totalsCache } from './caches.ts';
@@ -48,5 +50,6 @@ export async function getFindingDetail(db: Db, orgId: string, findingId: string)
   if (!row) throw notFound('finding');
   const comments = await selectCommentsOfFinding(db, orgId, findingId);
   const history = await selectHistoryOfFinding(db, orgId, findingId);
-  return findingDetail(row, comments, history);
+  const sources = await selectSourcesOf(db, orgId, [findingId]);
+  return findingDetail(row, comments, history, sourceViews(sources));
 }

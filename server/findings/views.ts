@@ -3,7 +3,13 @@ import { epssSnapshotInfo } from '../scanner/intel/epss.ts';
 import type { ExportFinding, FrameworkMapping } from './export/index.ts';
 import type { ExportSourceRow, ListSourceRow } from './findings-listing.repository.ts';
 import type { CommentRow, DetailRow, HistoryRow } from './rows.ts';
-import type { Comment, FindingDetail, FindingListItem, HistoryEntry } from '../schemas/findings.ts';
+import type {
+  Comment,
+  FindingDetail,
+  FindingListItem,
+  FindingSourceView,
+  HistoryEntry,
+} from '../schemas/findings.ts';
 
 /**
  * Presenters: database rows to the wire shapes, with keys in the order the
@@ -151,7 +157,12 @@ export function exportFinding(row: ExportSourceRow): ExportFinding {
   };
 }
 
-export function findingDetail(row: DetailRow, comments: CommentRow[], history: HistoryRow[]): FindingDetail {
+export function findingDetail(
+  row: DetailRow,
+  comments: CommentRow[],
+  history: HistoryRow[],
+  sources: FindingSourceView[] = [],
+): FindingDetail {
   const base = exportFinding(row);
   return {
     id: base.id,
@@ -177,6 +188,7 @@ export function findingDetail(row: DetailRow, comments: CommentRow[], history: H
     frameworks: namedFrameworks(row.frameworks),
     comments: comments.map(commentView),
     history: history.map(historyEntry),
+    sources,
     first_seen_at: base.first_seen_at,
     last_seen_at: base.last_seen_at,
     times_seen: base.times_seen,

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { recordScanAssets, type ObservedHost } from '../assets/inventory.ts';
-import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
+import type { ObservedHost } from '../assets/inventory.ts';
+import { serviceFact } from '../assets/service-facts.ts';
 import { controlsForFinding } from '../controls/mapping.ts';
 import { AppError } from '../errors.ts';
-import { openFindingsOnlyOfTool } from '../findings/findings-imports.repository.ts';
-import { recordScanFindings, type FindingCoverage, type FindingDetection } from '../findings/lifecycle.ts';
 import type { Principal } from '../http/principal.ts';
-import { newId } from '../identity/ids.ts';
+import type { FindingDetection } from '../results/normalize.ts';
+import { recordResults } from '../results/record.ts';
+import { configuredKevCatalogue } from '../remediation/kev-context.ts';
 import { ImportResult, type ImportParams } from '../schemas/imports.ts';
 import { recallResponse, rememberResponse, requestHash } from '../scans/idempotency.ts';
 import { BUILT_IN_CHECKS, builtInForTemplate } from '../scanner/check-registry.ts';
@@ -33,7 +33,7 @@ import { ReportError, type ImportedHost, type ImportedResult, type ParsedReport 
  * and target reported and this one does not, and the compliance evidence.
  */
 export async function importReport(
-  services: Pick<Services, 'db' | 'importParsers'>,
+  services: Pick<Services, 'db' | 'config' | 'importParsers'>,
   principal: Principal,
   params: ImportParams,
   bytes: Uint8Array,
@@ -65,6 +65,9 @@ export async function importReport(
     report.tool,
   );
 
+  // Read before the transaction (a file, once per process).
+  const kevCatalogue = await configuredKevCatalogue(services.config.kevFile);
+
   const recorded = await services.db.transaction(async (trx) => {
     const org = await lockOrganization(trx, orgId);
     if (idempotencyKey) {
@@ -80,43 +83,23 @@ export async function importReport(
         target,
         scanType: params.scan_type ?? 'full',
         tool: report.tool,
+        reportName: params.report_name,
+        ciRun: params.ci_run,
+        resultsRead: report.results.length,
       },
       async (row, at) => {
-        // What only this tool reported on this target and is still open: covered by this
-        // import, so what it no longer reports is resolved. A finding Scanward's own scans or
-        // another tool also saw is not this import's to resolve.
-        const earlier = await openFindingsOnlyOfTool(trx, orgId, target, report.tool);
-        const checks = new Set(earlier.map((f) => f.template_id));
-        const coverage: FindingCoverage[] = [...checks].map((check_id) => ({ target, check_id }));
-        await recordScanFindings(trx, {
+        await recordResults(trx, {
           scan: { id: row.id, org_id: orgId, target, scan_type: row.scan_type },
+          source: { kind: 'import', tool: report.tool },
           detections,
-          coverage,
-          resolvable: earlier.map((f) => f.id),
-          completed: true,
-          now: at,
-        });
-        await recordScanAssets(trx, {
-          orgId,
-          scanId: row.id,
           hosts: (report.hosts ?? []).map(observedHost),
-          now: at,
-        });
-        const controls = [
-          ...new Set(detections.flatMap((d) => d.frameworks?.flatMap((f) => f.controls) ?? [])),
-        ];
-        await insertScanEvidence(
-          trx,
-          orgId,
-          controls.map((controlId) => ({
-            id: newId('evid'),
-            control_id: controlId,
-            scan_id: row.id,
+          evidence: {
             title: `${report.tool} report imported for ${target}`,
             description: `Imported as scan ${row.id} on ${at.toISOString()}: a finding of this report maps to the control.`,
-            created_at: at,
-          })),
-        );
+          },
+          enrichment: { kevCatalogue },
+          now: at,
+        });
       },
       now,
     );
@@ -151,10 +134,20 @@ function asBuiltInCheck(detection: FindingDetection): FindingDetection {
   const template = detection.check_id.split(':')[0]!;
   const builtIn = builtInForTemplate(detection.check_id) ?? builtInForTemplate(template);
   if (!builtIn) return detection;
-  const service = BUILT_IN_CHECKS.find((c) => c.id === builtIn)?.rule.description;
+  const check = BUILT_IN_CHECKS.find((c) => c.id === builtIn);
+  const service = check?.rule.description;
   const scheme = (SERVICE_NAMES as readonly string[]).includes(service ?? '') ? service : undefined;
+  // What the report leaves out, the check that stands for the weakness declares (never its
+  // severity or score: those are the report's own view of it).
+  const meta = check?.meta;
   return {
     ...detection,
+    ...(meta && {
+      description: detection.description.trim() || `${meta.title}. ${meta.impact}`,
+      impact: detection.impact.trim() || meta.impact,
+      cwe_ids: detection.cwe_ids.length > 0 ? detection.cwe_ids : [...meta.cweIds],
+      category: detection.category ?? meta.category,
+    }),
     check_id: builtIn,
     upstream_ids: [...new Set([template, detection.check_id])],
     affected_component: scheme
@@ -198,7 +191,13 @@ function detectionOf(result: ImportedResult, tool: string, target: string): Find
           },
         }
       : {}),
-    evidence: { request: result.evidence.request, response: result.evidence.response, screenshot_url: null },
+    evidence: {
+      request: result.evidence.request,
+      response: result.evidence.response,
+      screenshot_url: null,
+      // nmap's CVEs (vulners) are matched by the version it read, not proved.
+      ...(tool === 'nmap' && result.cve_ids.length > 0 && { established: 'inferred from version' as const }),
+    },
     frameworks: mapping.frameworks,
   };
 }
@@ -214,8 +213,11 @@ function observedHost(host: ImportedHost): ObservedHost {
     address: host.address,
     names: host.names,
     services: host.services.map((s) => {
-      const eol = endOfLifeOfProduct(host.address, s.port, s.product, s.version);
-      return { ...s, ...(eol ? { eol } : {}) };
+      // The fact as the inventory keeps it (MariaDB's compatibility prefix read, a range no
+      // version), so the end-of-life state is judged from what the report means.
+      const fact = serviceFact(s.service, s.product, s.version, s.cpe);
+      const eol = endOfLifeOfProduct(host.address, s.port, fact.product, fact.version);
+      return { ...s, product: fact.product, version: fact.version, cpe: fact.cpe, ...(eol ? { eol } : {}) };
     }),
   };
 }

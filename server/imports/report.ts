@@ -45,6 +45,8 @@ export interface ImportedHost {
     service: string;
     product: string | null;
     version: string | null;
+    /** The CPE the report names, when it names one. */
+    cpe?: string | null;
     tls: boolean;
   }[];
 }

@@ -5,10 +5,13 @@
 insert into
   "asset_services" (
     "asset_id",
+    "cpe",
     "eol_cycle",
     "eol_date",
     "eol_product",
     "eol_status",
+    "fact_source",
+    "fact_specificity",
     "first_seen_at",
     "last_scan_id",
     "last_seen_at",
@@ -36,20 +39,159 @@ values
     $12,
     $13,
     $14,
-    $15
+    $15,
+    $16,
+    $17,
+    $18
   )
 on conflict ("asset_id", "protocol", "port") do update
 set
-  "service" = excluded."service",
-  "product" = excluded."product",
-  "version" = excluded."version",
-  "tls" = excluded."tls",
-  "eol_status" = excluded."eol_status",
-  "eol_product" = excluded."eol_product",
-  "eol_cycle" = excluded."eol_cycle",
-  "eol_date" = excluded."eol_date",
-  "last_seen_at" = excluded."last_seen_at",
-  "last_scan_id" = excluded."last_scan_id";
+  "service" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    )
+    or asset_services.service = 'unknown' then excluded.service
+    else asset_services.service
+  end,
+  "tls" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded.tls
+    else asset_services.tls
+  end,
+  "last_seen_at" = excluded.last_seen_at,
+  "last_scan_id" = excluded.last_scan_id,
+  "product" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."product"
+    else asset_services."product"
+  end,
+  "version" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."version"
+    else asset_services."version"
+  end,
+  "cpe" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."cpe"
+    else asset_services."cpe"
+  end,
+  "fact_source" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."fact_source"
+    else asset_services."fact_source"
+  end,
+  "fact_specificity" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."fact_specificity"
+    else asset_services."fact_specificity"
+  end,
+  "eol_status" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."eol_status"
+    else asset_services."eol_status"
+  end,
+  "eol_product" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."eol_product"
+    else asset_services."eol_product"
+  end,
+  "eol_cycle" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."eol_cycle"
+    else asset_services."eol_cycle"
+  end,
+  "eol_date" = case
+    when (
+      excluded.fact_specificity > asset_services.fact_specificity
+      or (
+        excluded.fact_specificity = asset_services.fact_specificity
+        and (
+          excluded.fact_source = 'scan'
+          or coalesce(asset_services.fact_source, '') <> 'scan'
+        )
+      )
+    ) then excluded."eol_date"
+    else asset_services."eol_date"
+  end;
 
 -- selectServicesOfAsset
 select

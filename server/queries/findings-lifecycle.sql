@@ -75,14 +75,29 @@ set
   port = coalesce(v.port, f.port),
   tool = v.tool,
   category = coalesce(v.category, f.category),
-  cve_ids = v.cve_ids,
-  cwe_ids = v.cwe_ids,
+  cve_ids = f.cve_ids || array(
+    select
+      x
+    from
+      unnest(v.cve_ids) as x
+    where
+      x <> all (f.cve_ids)
+  ),
+  cwe_ids = f.cwe_ids || array(
+    select
+      x
+    from
+      unnest(v.cwe_ids) as x
+    where
+      x <> all (f.cwe_ids)
+  ),
   description = v.description,
-  impact = v.impact,
+  impact = coalesce(v.impact, f.impact),
   remediation = coalesce(v.remediation, f.remediation),
   evidence = v.evidence,
   frameworks = coalesce(v.frameworks, f.frameworks),
-  kev = coalesce(v.kev, f.kev),
+  kev = coalesce(v.kev, false)
+  or f.kev,
   priority = coalesce(f.priority, v.planned_priority),
   status = case
     when f.status = 'resolved' then 'open'

@@ -114,7 +114,11 @@ function riskAssessment(
   }
 
   const exposure = context.exposure ?? targetExposure(finding.target);
-  if (exposure === 'internet') {
+  if (isLoopback(finding.target)) {
+    sentences.push(
+      `${values.endpoint} is on this host (a loopback address): only software running on this host can reach it, which lowers the urgency but not the impact.`,
+    );
+  } else if (exposure === 'internet') {
     sentences.push(`${values.host} has a public address, so anyone on the internet can attempt this.`);
   } else if (exposure === 'internal') {
     sentences.push(
@@ -126,8 +130,8 @@ function riskAssessment(
     );
   }
 
-  const evidence = excerpt(finding.evidence?.response || finding.evidence?.request, EVIDENCE_CHARS);
-  if (evidence) sentences.push(`The scanner recorded: "${evidence}".`);
+  const evidence = evidenceSentence(finding.evidence?.response || finding.evidence?.request);
+  if (evidence) sentences.push(evidence);
 
   sentences.push(`Remediation priority is ${decision.priority} because ${decision.reason}.`);
   return sentences.join(' ');
@@ -144,6 +148,35 @@ const PRIVILEGES: Record<string, string> = {
   L: 'with low privileges',
   H: 'with high privileges',
 };
+
+/** A loopback target (`127.0.0.0/8`, `::1`, `localhost`): "this host", never "an internal network". */
+export function isLoopback(target: string | null | undefined): boolean {
+  const t = (target ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(t) || t === '::1' || t === 'localhost';
+}
+
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffd]/g;
+
+/**
+ * What the scanner recorded, fit to quote: raw protocol bytes are never quoted as they are. Text
+ * with a few control bytes has them escaped (`\x00`); an answer that is mostly binary is
+ * summarised by its length.
+ */
+export function evidenceSentence(raw: string | null | undefined): string | undefined {
+  if (!raw) return undefined;
+  const unprintable = raw.match(UNPRINTABLE)?.length ?? 0;
+  if (unprintable > 0 && unprintable * 5 > raw.length)
+    return `The scanner recorded a binary answer of ${raw.length} bytes (kept in the finding's evidence).`;
+  const escaped = raw.replace(UNPRINTABLE, (c) =>
+    c === '\ufffd' ? '\\ufffd' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+  const quoted = excerpt(escaped, EVIDENCE_CHARS);
+  return quoted ? `The scanner recorded: "${quoted}".` : undefined;
+}
 
 function scoreSentence(finding: FindingFacts): string {
   const cvss = tryCvssScore(finding.cvss_vector);

@@ -33,3 +33,17 @@ export async function kevEntriesFor(
     return [];
   }
 }
+
+/** The configured catalogue (read once per process and path), or undefined when unset or unreadable. */
+export async function configuredKevCatalogue(
+  kevFile: string | undefined,
+  logger?: Logger,
+): Promise<KevCatalogue | undefined> {
+  if (!kevFile) return undefined;
+  try {
+    return await catalogueAt(kevFile);
+  } catch (err) {
+    logger?.warn({ err, path: kevFile }, 'KEV catalogue unreadable; recording without it');
+    return undefined;
+  }
+}

@@ -24,6 +24,7 @@ export const CONSOLE_PAGES = [
   '/overview',
   '/scans',
   '/scans/:id',
+  '/import',
   '/findings',
   '/findings/:id',
   '/inventory',

@@ -35,7 +35,11 @@ export const importReportRoute = defineRoute({
   responses: { 201: { description: 'The imported scan', schema: ImportResult } },
   async handler({ ctx, headers, principal, services }) {
     const upload = await readUpload(ctx, services.config.importLimit);
-    const params = ImportParams.safeParse({ ...queryFields(ctx.query), ...upload.fields });
+    const params = ImportParams.safeParse({
+      ...(upload.fileName && { report_name: upload.fileName.slice(0, 255) }),
+      ...queryFields(ctx.query),
+      ...upload.fields,
+    });
     if (!params.success) {
       const [issue] = params.error.issues;
       const field = issue?.path.map(String).join('.') || undefined;
@@ -58,7 +62,7 @@ export const importReportRoute = defineRoute({
 /** The query's import fields, each given once. */
 function queryFields(query: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const key of ['format', 'target', 'scan_type']) {
+  for (const key of ['format', 'target', 'scan_type', 'report_name', 'ci_run']) {
     const value = query[key];
     if (Array.isArray(value)) throw new AppError(422, 'VALIDATION_ERROR', `${key}: must be given once`, key);
     if (value !== undefined) out[key] = value;

@@ -1,9 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
-import { recordScanAssets } from '../assets/inventory.ts';
-import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
-import { recordScanFindings } from '../findings/lifecycle.ts';
-import { newId } from '../identity/ids.ts';
+import { recordResults } from '../results/record.ts';
 import {
   completeScan as completeScanRow,
   failScan,
@@ -146,10 +143,12 @@ export async function executeScan(
       const progress = tracker.startPhase(phase.weight);
       log.debug({ phase: phase.name }, 'phase started');
       const startedAt = performance.now();
-      await phase.run({ ...ctx, progress });
+      const outcome = await phase.run({ ...ctx, progress });
       if (controller.signal.aborted) throw controller.signal.reason;
       const ms = Math.round(performance.now() - startedAt);
-      timings.phases[phase.name] = ms;
+      // A phase with nothing to do is `skipped` with its reason, not done in 0.0 s.
+      if (outcome?.skipped) timings.skipped = { ...timings.skipped, [phase.name]: outcome.skipped };
+      else timings.phases[phase.name] = ms;
       scanMetrics.phaseDuration.observe({ phase: phase.name }, ms / 1000);
       tracker.finishPhase();
       done.add(phase.name);
@@ -218,14 +217,9 @@ export async function executeScan(
 }
 
 /**
- * Completes the scan in one transaction (the scan lifecycle's `completeScan`):
- * the scan's findings are recorded, once, with everything correlation and
- * remediation planning worked out (new, reopened and unchanged findings,
- * observations, history, counts and changes, `vulnerability.*` events), findings
- * the scan covered but no longer detects are resolved, the controls it assessed
- * are recorded as evidence, the hosts it saw and their services enter the asset inventory
- * (assets/inventory.ts, which places the findings on them), the scan becomes completed and `scan.completed` is
- * queued with its changes.
+ * Completes the scan in one transaction (the scan lifecycle's `completeScan`): the scan's
+ * results go through the recorder (results/record.ts: findings, sources, assets, evidence,
+ * events), then the scan becomes completed and `scan.completed` is queued with its changes.
  */
 async function completeScan(
   services: Services,
@@ -236,21 +230,18 @@ async function completeScan(
   startedAt: number,
 ): Promise<boolean> {
   return completeScanRow(services.db, scan, runnerId, { state, timings, startedAt }, async (trx, now) => {
-    const coverage = [...state.coverage, ...sweepCoverage(scan, state.hosts)];
-    await recordScanFindings(trx, { scan, detections: state.detections, coverage, completed: true, now });
-    await recordScanAssets(trx, { orgId: scan.org_id, scanId: scan.id, hosts: inventoryOf(state), now });
-    const assessed = state.compliance?.assessed ?? assessedControls(scan);
-    await insertScanEvidence(
-      trx,
-      scan.org_id,
-      assessed.map((controlId) => ({
-        id: newId('evid'),
-        control_id: controlId,
-        scan_id: scan.id,
+    await recordResults(trx, {
+      scan,
+      source: { kind: 'scan', tool: 'scanward' },
+      detections: state.detections,
+      coverage: [...state.coverage, ...sweepCoverage(scan, state.hosts)],
+      hosts: inventoryOf(state),
+      assessedControls: state.compliance?.assessed ?? assessedControls(scan),
+      evidence: {
         title: `${scan.scan_type} scan of ${scan.target}`,
         description: `Assessed by scan ${scan.id}, completed ${now.toISOString()}.`,
-        created_at: now,
-      })),
-    );
+      },
+      now,
+    });
   });
 }

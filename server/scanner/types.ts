@@ -160,7 +160,13 @@ export interface Phase {
   name: Exclude<PhaseName, 'complete'>;
   /** Relative share of a scan's duration, for progress weighting. */
   weight: number;
-  run(ctx: PhaseContext): Promise<void>;
+  /** Answers `{ skipped: why }` when the phase had nothing to do on the target (phase_timings.skipped). */
+  run(ctx: PhaseContext): Promise<void | PhaseOutcome>;
+}
+
+/** A phase that had nothing to do says why: shown as `skipped`, never as done in 0.0 s. */
+export interface PhaseOutcome {
+  skipped: string;
 }
 
 /** A reason a scan cannot go on, shown to the user as the failed scan's `error`. */

@@ -503,6 +503,11 @@ export interface NewImportedScan {
   scanType: ScanType;
   /** The tool that produced the report (`nuclei`, `zap`, `nmap`, `openvas`, `scanward`). */
   tool: string;
+  /** The report's file name, when known. */
+  reportName?: string | null | undefined;
+  /** A local engine run's CI run, when its recorder named it. */
+  ciRun?: string | null | undefined;
+  resultsRead: number;
 }
 
 /**
@@ -534,6 +539,9 @@ export async function recordImportedScan(
     estimated_duration: 0,
     source: 'import',
     tool: scan.tool,
+    report_name: scan.reportName ?? null,
+    ci_run: scan.ciRun ?? null,
+    results_read: scan.resultsRead,
     created_at: now,
     started_at: now,
     completed_at: now,

@@ -43,7 +43,38 @@ export function presentScanListItem(scan: ScanRow, counts: SeverityCounts): Scan
     info_count: counts.info,
     ...(scan.status === 'failed' ? { error: scan.error ?? 'the scan failed' } : {}),
     ...(scan.status === 'cancelled' ? { message: scan.message ?? 'Scan cancelled' } : {}),
+    source: scan.source ?? 'scan',
+    tool: scan.tool ?? null,
+    report_name: scan.report_name ?? null,
+    ci_run: scan.ci_run ?? null,
+    results_read: scan.results_read ?? null,
+    label: scanLabel(scan, counts),
   };
+}
+
+const TYPE_WORDS: Record<ScanRow['scan_type'], string> = {
+  quick: 'Quick',
+  full: 'Full',
+  compliance: 'Compliance',
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * What the scan was, in words: an import names its tool, its report and what it brought
+ * (`Imported from a nuclei report (nuclei.jsonl), 18 results, 9 findings`); a local engine run
+ * recorded on the service names its CI run; Scanward's own scan its type.
+ */
+export function scanLabel(scan: ScanRow, counts: SeverityCounts): string {
+  if (scan.source !== 'import') return `${TYPE_WORDS[scan.scan_type] ?? scan.scan_type} scan by Scanward`;
+  const findings = counts.critical + counts.high + counts.medium + counts.low + counts.info;
+  const what =
+    scan.tool === 'scanward' && scan.ci_run
+      ? `Recorded from a local engine run (${scan.ci_run})`
+      : `Imported from ${/^([aeiou]|nmap)/i.test(scan.tool ?? '') ? 'an' : 'a'} ${scan.tool ?? 'other tool'} report`;
+  const file = scan.report_name ? ` (${scan.report_name})` : '';
+  const read = scan.results_read ?? null;
+  return `${what}${file}${read === null ? '' : `, ${plural(read, 'result')}`}, ${plural(findings, 'finding')}`;
 }
 
 /** `phase_timings` with its phases in run order (jsonb does not keep key order). */
@@ -54,6 +85,13 @@ function presentPhaseTimings(stored: PhaseTimings | null): PhaseTimings {
       PHASES.flatMap((p) => (stored?.phases?.[p] !== undefined ? [[p, stored.phases[p]]] : [])),
     ),
     ...(stored?.completion !== undefined ? { completion: stored.completion } : {}),
+    ...(stored?.skipped && Object.keys(stored.skipped).length > 0
+      ? {
+          skipped: Object.fromEntries(
+            PHASES.flatMap((p) => (stored.skipped?.[p] !== undefined ? [[p, stored.skipped[p]]] : [])),
+          ),
+        }
+      : {}),
   };
 }
 
@@ -63,15 +101,16 @@ export function presentScanDetail(scan: ScanRow, counts: SeverityCounts): ScanDe
     ...presentScanListItem(scan, counts),
     ...(scan.status === 'running' && scan.current_tool ? { current_tool: scan.current_tool } : {}),
     ...(scan.started_at ? { started_at: iso(scan.started_at) } : {}),
-    ...splitPhases(scan.scan_type, scan.phases_completed ?? []),
+    // An import ran no phase, and none will run.
+    ...(scan.source === 'import'
+      ? { phases_completed: [], phases_remaining: [] }
+      : splitPhases(scan.scan_type, scan.phases_completed ?? [])),
     frameworks: scan.frameworks ?? [],
     ports: scan.ports,
     credential_checks: scan.credential_checks,
     estimated_duration: scan.estimated_duration,
     ...(scan.status === 'completed' && scan.changes ? { changes: scan.changes } : {}),
     phase_timings: presentPhaseTimings(scan.phase_timings),
-    source: scan.source ?? 'scan',
-    tool: scan.tool ?? null,
     ...(scan.web ? { web: presentWebOptions(scan.web) } : {}),
   };
 }

@@ -69,6 +69,12 @@ export interface ScanRow {
   tool: string | null;
   /** Web application options, secrets sealed (server/scans/web-options.ts); null without. */
   web: StoredWebOptions | null;
+  /** An import's report file name, as uploaded or named (`report_name`). */
+  report_name?: string | null;
+  /** A local engine run's CI run, as its recorder named it (`ci_run`). */
+  ci_run?: string | null;
+  /** How many results an import read from its report. */
+  results_read?: number | null;
 }
 
 /** jsonb columns are written as JSON text (node-postgres would send an array as a PostgreSQL array). */

@@ -55,7 +55,19 @@ export const AssetService = z
       .string()
       .meta({ description: 'The service as the tool named it (`redis`, `https`, `unknown`)' }),
     product: z.string().nullable(),
-    version: z.string().nullable().meta({ description: 'Only what the service itself revealed' }),
+    version: z.string().nullable().meta({
+      description:
+        'Only what the service itself revealed: one release, never a range (docs/assets.md, "Facts and provenance")',
+    }),
+    cpe: z
+      .string()
+      .nullable()
+      .meta({ description: 'The CPE of the product (and version), when a tool named one' }),
+    fact_source: z.string().nullable().meta({
+      description:
+        'Who established product and version: `scan` (Scanward) or `import:<tool>`; a less specific fact never replaces a more specific one',
+      example: 'scan',
+    }),
     tls: z.boolean(),
     eol: z.object({
       status: EolStatus,

@@ -224,6 +224,35 @@ export const Ticket = z
   })
   .meta({ id: 'Ticket' });
 export type Ticket = z.infer<typeof Ticket>;
+/** One source's view of a finding (docs/finding-lifecycle.md, "Sources"). */
+export const FindingSourceView = z
+  .object({
+    source: z.enum(['scan', 'import']).meta({
+      description:
+        "`scan`: Scanward's own scans; `import`: one tool's imported reports (POST /api/v1/imports)",
+    }),
+    tool: z.string().meta({ description: 'The check tool or the report tool', example: 'nuclei' }),
+    headline: z.boolean().meta({
+      description: "Whether the finding's severity, score and evidence are this source's (the strongest)",
+    }),
+    status: z.enum(['active', 'resolved']).meta({
+      description:
+        '`resolved`: the source no longer reports it (its own view only; the finding resolves when no source reports it)',
+    }),
+    established: z.enum(['confirmed', 'inferred from version']).meta({
+      description: 'A proof (`confirmed`) or a version match (`inferred from version`)',
+    }),
+    severity: FindingSeverity,
+    cvss_score: z.number().meta({ description: '0.0 when the source states no score' }),
+    cvss_vector: z.string().nullable(),
+    first_scan_id: z.string().nullable(),
+    last_scan_id: z.string().nullable().meta({ description: 'The scan (or import) that last saw it' }),
+    first_seen_at: Timestamp,
+    last_seen_at: Timestamp,
+    evidence: Evidence,
+  })
+  .meta({ id: 'FindingSource' });
+export type FindingSourceView = z.infer<typeof FindingSourceView>;
 
 export const FindingDetail = z
   .object({
@@ -241,6 +270,10 @@ export const FindingDetail = z
     frameworks: z.array(FrameworkMappingDetail),
     comments: z.array(Comment),
     history: z.array(HistoryEntry),
+    sources: z.array(FindingSourceView).meta({
+      description:
+        'Every source that saw the finding, strongest first: Scanward\'s scans and each imported tool, with what each saw (docs/finding-lifecycle.md, "Sources")',
+    }),
     asset_id: z
       .string()
       .nullable()

@@ -22,6 +22,26 @@ export const ImportParams = z.object({
       "The asset the report is about (a host, a URL or any stable name such as `acme/app:staging`): the scan's target and its findings' target. Imports of one tool and target resolve what a later one no longer reports.",
   }),
   scan_type: ScanType.optional().meta({ description: 'A label for the imported scan; default `full`' }),
+  report_name: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(255, 'must be at most 255 characters')
+    .optional()
+    .meta({
+      description:
+        "The report's file name, shown with the scan (`nuclei.jsonl`); a multipart upload's file name when omitted",
+    }),
+  ci_run: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(500, 'must be at most 500 characters')
+    .optional()
+    .meta({
+      description:
+        'The CI run the report came from (a URL such as `https://github.com/acme/app/actions/runs/1`, or a name): a local engine run recorded on the service',
+    }),
 });
 export type ImportParams = z.infer<typeof ImportParams>;
 

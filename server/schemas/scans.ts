@@ -161,6 +161,30 @@ export const ScanListItem = z
     info_count: count,
     error: z.string().optional().meta({ description: 'Why the scan failed; present on failed scans' }),
     message: z.string().optional().meta({ description: 'Present on cancelled scans' }),
+    source: z.enum(['scan', 'import']).meta({
+      description:
+        "`scan`: Scanward's engine ran it; `import`: another tool's report, brought in by POST /api/v1/imports",
+    }),
+    tool: z.string().nullable().meta({
+      description:
+        "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans",
+    }),
+    report_name: z.string().nullable().meta({
+      description: "An import's report file name (as uploaded, or its `report_name` field); null otherwise",
+      example: 'nuclei-2026-11-28.jsonl',
+    }),
+    ci_run: z.string().nullable().meta({
+      description:
+        'The CI run a local engine run came from (its `ci_run` field, a URL or a name); null otherwise',
+    }),
+    results_read: z.number().int().nullable().meta({
+      description: "How many results an import read from its report; null for Scanward's own scans",
+    }),
+    label: z.string().meta({
+      description:
+        'What the scan was, for a person: `Imported from a nuclei report (nuclei.jsonl), 18 results, 9 findings`, `Full scan by Scanward`',
+      example: 'Imported from a nuclei report, 18 results, 9 findings',
+    }),
   })
   .meta({ id: 'ScanListItem' });
 export type ScanListItem = z.infer<typeof ScanListItem>;
@@ -183,6 +207,13 @@ export const PhaseTimings = z
       description:
         'Milliseconds of the final step (findings resolved, evidence recorded, scan completed); present once completed',
     }),
+    skipped: z
+      .partialRecord(Phase.exclude(['complete']), z.string())
+      .optional()
+      .meta({
+        description:
+          'The phases that had nothing to do on the target, with why (`no cloud endpoints on a loopback target`); a skipped phase is not in `phases`',
+      }),
   })
   .meta({ id: 'PhaseTimings', description: 'Where the time of a scan went' });
 export type PhaseTimings = z.infer<typeof PhaseTimings>;
@@ -206,10 +237,6 @@ export const ScanDetail = ScanListItem.extend({
   changes: ScanChanges.optional().meta({ description: 'Present once completed' }),
   phase_timings: PhaseTimings,
   source: ScanSource,
-  tool: z.string().nullable().meta({
-    description:
-      "The tool that produced an imported report (`nuclei`, `zap`, …); null for Scanward's own scans",
-  }),
   web: WebTestingView.optional(),
 }).meta({ id: 'ScanDetail' });
 export type ScanDetail = z.infer<typeof ScanDetail>;

@@ -9,6 +9,7 @@ import { JustificationFields, justified, type Justified } from '../triage';
 import { DueDate, Notice, Options, Page, Problem, Severity, Status, label, when } from '../ui';
 import { AssetLink } from './asset-parts';
 import { FindingTickets } from './finding-tickets';
+import { SeenBy } from './finding-sources';
 
 const cveLink = (id: string) => `https://nvd.nist.gov/vuln/detail/${encodeURIComponent(id)}`;
 const cweLink = (id: string) => `https://cwe.mitre.org/data/definitions/${id.replace(/^CWE-/i, '')}.html`;
@@ -459,6 +460,7 @@ export function FindingDetail({ id }: { id: string }) {
             <ChangeStatus finding={f} onChanged={() => void reload()} />
             <Assignment key={f.updated_at} finding={f} onChanged={() => void reload()} />
             <FindingTickets finding={f} onChanged={() => void reload()} />
+            <SeenBy sources={f.sources} />
             <Comments finding={f} onAdded={() => void reload()} />
             <section aria-labelledby="history">
               <h2 id="history">History</h2>

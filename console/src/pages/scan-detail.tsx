@@ -153,7 +153,9 @@ export function ScanDetail({ id }: { id: string }) {
             <dt>Current tool</dt>
             <dd>{s.current_tool ?? '—'}</dd>
             <dt>Type</dt>
-            <dd>{SCAN_TYPES.label(s.scan_type)}</dd>
+            <dd data-testid="scan-label">
+              {s.source === 'import' ? s.label : SCAN_TYPES.label(s.scan_type)}
+            </dd>
             <dt>Ports</dt>
             <dd>{s.ports ?? 'default'}</dd>
             <dt>Frameworks</dt>
@@ -170,18 +172,32 @@ export function ScanDetail({ id }: { id: string }) {
           </dl>
           {s.message && <p data-testid="scan-message">{s.message}</p>}
           {s.error && <Problem message={s.error} />}
-          <h2>Phases</h2>
-          <ol className="phases">
-            {[...s.phases_completed, ...s.phases_remaining].map((phase) => {
-              const done = s.status === 'completed' || s.phases_completed.includes(phase);
-              const current = !done && phase === s.phase && isActive(s.status);
-              return (
-                <li key={phase} className={done ? 'done' : current ? 'current' : ''}>
-                  {SCAN_PHASES.label(phase)} — {done ? 'done' : current ? 'running' : 'to do'}
-                </li>
-              );
-            })}
-          </ol>
+          {s.source === 'import' ? (
+            <p data-testid="scan-imported">
+              Nothing ran here: {s.tool ?? 'another tool'} produced the report, and Scanward recorded its
+              results.
+            </p>
+          ) : (
+            <>
+              <h2>Phases</h2>
+              <ol className="phases">
+                {[...s.phases_completed, ...s.phases_remaining].map((phase) => {
+                  const skipped = phase === 'complete' ? undefined : s.phase_timings.skipped?.[phase];
+                  const done = s.status === 'completed' || s.phases_completed.includes(phase);
+                  const current = !done && phase === s.phase && isActive(s.status);
+                  return (
+                    <li
+                      key={phase}
+                      className={skipped ? 'skipped' : done ? 'done' : current ? 'current' : ''}
+                    >
+                      {SCAN_PHASES.label(phase)} —{' '}
+                      {skipped ? `skipped: ${skipped}` : done ? 'done' : current ? 'running' : 'to do'}
+                    </li>
+                  );
+                })}
+              </ol>
+            </>
+          )}
           {s.changes && (
             <>
               <h2>Changes since the previous scan</h2>

@@ -143,7 +143,7 @@ export function ScanList() {
                     <td>
                       <Link href={`/scans/${scan.id}`}>{scan.target}</Link>
                     </td>
-                    <td>{SCAN_TYPES.label(scan.scan_type)}</td>
+                    <td>{scan.source === 'import' ? scan.label : SCAN_TYPES.label(scan.scan_type)}</td>
                     <td>
                       <Status value={scan.status} />
                     </td>

@@ -6,7 +6,7 @@ import * as versions from '../../findings/finding-versions.repository.ts';
 import * as controls from '../../findings/findings-controls.repository.ts';
 import * as assets from '../../findings/findings-assets.repository.ts';
 import * as groups from '../../findings/findings-groups.repository.ts';
-import * as imports from '../../findings/findings-imports.repository.ts';
+import * as sources from '../../findings/finding-sources.repository.ts';
 import * as lifecycle from '../../findings/findings-lifecycle.repository.ts';
 import * as listing from '../../findings/findings-listing.repository.ts';
 import * as remediation from '../../findings/findings-remediation.repository.ts';
@@ -261,8 +261,37 @@ export const findingsSamples = [
     ],
     findingsOfControl: [[ORG, 'ctrl_soc2_cc6_1', ['open', 'in_progress'], 20]],
   }),
-  repositorySamples('server/findings/findings-imports.repository.ts', imports, {
-    openFindingsOnlyOfTool: [[ORG, TARGET, 'nuclei']],
+  repositorySamples('server/findings/finding-sources.repository.ts', sources, {
+    selectSourcesOf: [[ORG, [FINDING]]],
+    upsertSources: [
+      [
+        [
+          {
+            finding_id: FINDING,
+            org_id: ORG,
+            source_key: 'import:nuclei',
+            kind: 'import',
+            tool: 'nuclei',
+            first_scan_id: SCAN,
+            last_scan_id: SCAN,
+            first_seen_at: NOW,
+            last_seen_at: NOW,
+            severity: 'high',
+            cvss_score: 7.5,
+            cvss_vector: null,
+            title: 'Redis Server - Unauthenticated',
+            description: '',
+            evidence: { request: '', response: '', screenshot_url: null },
+            established: 'confirmed',
+            status: 'active',
+            resolved_at: null,
+          },
+        ],
+      ],
+    ],
+    markSourcesResolved: [[ORG, 'import:nuclei', [FINDING], NOW]],
+    findingsWithActiveSources: [[ORG, [FINDING]]],
+    activeUnobservedOfSource: [[ORG, SCAN, TARGET, 'import:nuclei']],
   }),
   repositorySamples('server/findings/findings-remediation.repository.ts', remediation, {
     findFindingFacts: [[ORG, FINDING]],

@@ -110,6 +110,8 @@ export interface ExportFinding {
   comments?: FindingComment[];
   /** Oldest first, as in the detail view. */
   history?: FindingHistoryEntry[];
+  /** Every source that saw it, strongest first, as in the detail view (docs/finding-lifecycle.md, "Sources"). */
+  sources?: ExportFindingSource[];
   assignee?: string | null;
   priority?: Priority | null;
   /** ISO 8601 UTC. */
@@ -124,6 +126,23 @@ export interface ExportFinding {
   acceptance_expires_at?: string | null;
   /** ISO 8601 UTC. */
   updated_at?: string;
+}
+
+/** One source's view of a finding, as the detail view's `sources` shows it. */
+export interface ExportFindingSource {
+  source: 'scan' | 'import';
+  tool: string;
+  headline: boolean;
+  status: 'active' | 'resolved';
+  established: 'confirmed' | 'inferred from version';
+  severity: Severity;
+  cvss_score: number;
+  cvss_vector: string | null;
+  first_scan_id: string | null;
+  last_scan_id: string | null;
+  first_seen_at: string;
+  last_seen_at: string;
+  evidence: Evidence;
 }
 
 /** Counts over the whole export; missing keys count as 0. */

@@ -2,6 +2,7 @@ import {
   FINDING_STATUSES,
   SEVERITIES,
   type ExportFinding,
+  type ExportFindingSource,
   type ExportMetadata,
   type ExportTotals,
   type Severity,
@@ -369,6 +370,9 @@ export class FindingsReport {
             `${formatCount(finding.times_seen)} ${finding.times_seen === 1 ? 'time' : 'times'} in all`,
         },
       ],
+      ...(finding.sources && finding.sources.length > 0
+        ? [{ label: 'Seen by', value: describeSources(finding.sources) }]
+        : []),
     ]);
 
     this.riskDecision(finding);
@@ -705,6 +709,19 @@ function describeFrameworks(frameworks: ExportFinding['frameworks']): string {
           )
         : framework.controls;
       return controls.length > 0 ? `${framework.name} (${controls.join(', ')})` : framework.name;
+    })
+    .join('; ');
+}
+
+/** "Seen by": each source, strongest first: `Scanward scan (scanward-probe): critical 9.8, proof; nuclei import: high, proof`. */
+export function describeSources(sources: readonly ExportFindingSource[]): string {
+  return sources
+    .map((s) => {
+      const who = s.source === 'scan' ? `Scanward scan (${s.tool})` : `${s.tool} import`;
+      const score = s.cvss_score > 0 ? ` ${formatCvss(s.cvss_score)}` : '';
+      const how = s.established === 'confirmed' ? 'proof' : 'version match';
+      const gone = s.status === 'resolved' ? ', no longer reported' : '';
+      return `${who}: ${s.severity}${score}, ${how}${gone}`;
     })
     .join('; ');
 }

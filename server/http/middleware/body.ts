@@ -219,6 +219,8 @@ export function discardBody(req: IncomingMessage, bound: number): Promise<void> 
 export interface Upload {
   fields: Record<string, string>;
   content: Buffer;
+  /** A multipart upload's file name, as the client gave it. */
+  fileName?: string | undefined;
 }
 
 /**
@@ -291,7 +293,11 @@ async function readMultipart(ctx: Context, limit: number): Promise<Upload> {
         throw new AppError(422, 'VALIDATION_ERROR', `${key}: must be given once`, key);
       fields[key] = value;
     }
-    return { fields, content: await readFile(file.filepath) };
+    return {
+      fields,
+      content: await readFile(file.filepath),
+      ...(file.originalFilename && { fileName: file.originalFilename }),
+    };
   } finally {
     await Promise.all(paths.map((p) => rm(p, { force: true })));
   }

@@ -69,6 +69,7 @@ export function nmapReport(report: Record<string, unknown>): {
         service: serviceName || 'unknown',
         product: text(service?.['@product'], 256) || null,
         version: text(service?.['@version'], 256) || null,
+        cpe: text(list(service?.['cpe'])[0], 256) || null,
         tls: text(service?.['@tunnel'], 16) === 'ssl' || /^(https|ssl)\b/.test(serviceName),
       });
       out.push({

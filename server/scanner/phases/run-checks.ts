@@ -1,7 +1,20 @@
 import PQueue from 'p-queue';
 import { checksFor } from '../check-registry.ts';
 import type { Check } from '../check.ts';
-import { targetOf, type PhaseContext } from '../types.ts';
+import { targetOf, type PhaseContext, type PhaseOutcome } from '../types.ts';
+
+const WHAT: Record<Check['phase'], string> = {
+  vulnerability_scanning: 'no service its checks apply to',
+  web_analysis: 'no HTTP or TLS service',
+  cloud_analysis: 'no cloud endpoints (no cloud or container control plane among the services)',
+};
+
+/** Why a checks phase had nothing to do: `no cloud endpoints … on a loopback target`. */
+function nothingToDo(ctx: PhaseContext, phase: Check['phase']): string {
+  const loopback = /^(127\.|::1$|\[::1\]$|localhost$)/i.test(ctx.scan.target.trim());
+  const found = ctx.state.services.length === 0 ? 'no service was identified' : WHAT[phase];
+  return `${found}${loopback ? ' on a loopback target' : ''}`;
+}
 
 /** Checks running at once within a scan. */
 const CHECK_CONCURRENCY = 16;
@@ -11,11 +24,12 @@ const CHECK_CONCURRENCY = 16;
  * records detections and coverage: a check that ran on a port covers it, so a
  * finding it no longer reports there is resolved when the scan completes.
  */
-export async function runChecks(ctx: PhaseContext, phase: Check['phase']): Promise<void> {
+export async function runChecks(ctx: PhaseContext, phase: Check['phase']): Promise<void | PhaseOutcome> {
   const checks = checksFor(ctx.scan, phase);
   const work = ctx.state.services.flatMap((service) =>
     checks.filter((check) => check.appliesTo(service)).map((check) => ({ check, service })),
   );
+  if (work.length === 0) return { skipped: nothingToDo(ctx, phase) };
   ctx.progress.setTotal(work.length);
   const queue = new PQueue({ concurrency: CHECK_CONCURRENCY });
   for (const { check, service } of work) {

@@ -306,10 +306,17 @@ describe.skipIf(!hasNode24)(
       expect(await readFile(summaryFile, 'utf8')).toContain('critical');
       // Recorded on the service as a scan of the default asset, <repository>:<target>.
       const scanId = /scan-id<<[^\n]+\n(scan_\w+)\n/.exec(outputs)?.[1];
-      expect(okBody(await t.api.get(`/api/v1/scans/${scanId}`))).toMatchObject({
+      const recorded = okBody(await t.api.get(`/api/v1/scans/${scanId}`));
+      expect(recorded).toMatchObject({
         target: `octo/shop:${web.url}`,
         source: 'import',
+        tool: 'scanward',
+        report_name: 'scanward-local.json',
+        phases_completed: [],
       });
+      // It says what it was: a local engine run, and which CI run.
+      expect(recorded.ci_run).toMatch(/^octo\/shop run \d+/);
+      expect(recorded.label).toMatch(/^Recorded from a local engine run \(octo\/shop run \d+/);
     });
   },
 );

@@ -29,7 +29,7 @@ describe('imports keep the asset inventory', () => {
     expect(asset.services.map((s) => s.port)).toEqual([1883, 3306, 4222, 5432, 5672, 6379]);
     expect(asset.services.find((s) => s.port === 6379)).toMatchObject({
       service: 'redis',
-      product: 'Redis key-value store',
+      product: 'Redis',
       version: '7.0.15',
       tls: false,
       eol: { status: 'end_of_life', product: 'Redis', cycle: '7.0' },
