@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 501:
+/***/ 135:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
@@ -14,7 +14,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(235);
+/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(831);
 var __rewriteRelativeImportExtension = (undefined && undefined.__rewriteRelativeImportExtension) || function (path, preserveJsx) {
     if (typeof path === "string" && /^\.\.?\//.test(path)) {
         return path.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function (m, tsx, d, ext, cm) {
@@ -65,7 +65,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 235:
+/***/ 831:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -151,7 +151,7 @@ function isUserError(error) {
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -1026,7 +1026,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -1169,7 +1169,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -1482,7 +1482,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -1640,7 +1640,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -2158,7 +2158,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -2198,14 +2198,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
 
 
 
@@ -3595,11 +3595,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    util.defineLazyInternal(inst, "propValues", (zod) => {
+    defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -3610,7 +3610,7 @@ const $ZodDiscriminatedUnion =
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    util.assignProp(propValues, k, new Set());
+                    util_assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -3623,15 +3623,15 @@ const $ZodDiscriminatedUnion =
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = util.rawShape(option._zod.def);
+        const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = util.cached(() => discriminatorMap(def));
+    const disc = cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isObject(input)) {
+        if (!util_isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -3665,7 +3665,7 @@ const $ZodDiscriminatedUnion =
         });
         return payload;
     };
-})));
+});
 const $ZodIntersection = /*@__PURE__*/ $constructor("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -4843,7 +4843,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -4896,7 +4896,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
 
 
 
@@ -6001,7 +6001,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -6654,7 +6654,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -7499,7 +7499,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -7626,7 +7626,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -7895,7 +7895,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
 
 
 
@@ -8072,7 +8072,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
 
 
 
@@ -8131,7 +8131,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -8149,7 +8149,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -8548,7 +8548,7 @@ const ZodURL = /*@__PURE__*/ $constructor("ZodURL", (inst, def) => {
     ZodStringFormat.init(inst, def);
 });
 function url(params) {
-    return core._url(ZodURL, params);
+    return _url(ZodURL, params);
 }
 function httpUrl(params) {
     return core._url(ZodURL, {
@@ -9105,17 +9105,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ $constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    core.$ZodDiscriminatedUnion.init(inst, def);
-})));
+    $ZodDiscriminatedUnion.init(inst, def);
+});
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ $constructor("ZodIntersection", (inst, def) => {
@@ -9686,7 +9686,7 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/iso.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
 
@@ -9726,10 +9726,10 @@ function strictWholeNumber(schema) {
 var MAX_PAGE = 1e6;
 var Page = strictWholeNumber(
   schemas_number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(MAX_PAGE, { error: `must be at most ${MAX_PAGE}` })
-).default(1);
+).default(1).meta({ description: "Page number, from 1; a page past the end answers empty `items`" });
 var PerPage = strictWholeNumber(
   schemas_number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" })
-).default(20);
+).default(20).meta({ description: "Items per page, 1-100" });
 var PaginationQuery = object({ page: Page, per_page: PerPage });
 function paginated(item, id) {
   return object({
@@ -9917,21 +9917,16 @@ var acceptanceFields = {
   })
 };
 var JUSTIFIED_STATUSES = ["accepted", "false_positive"];
-var Justification = schemas_string().trim().min(1, { error: "must not be empty" }).max(2e3, { error: "must be at most 2000 characters" }).meta({ description: "Why: required when `status` is `accepted` or `false_positive`" });
+var Justification = schemas_string().trim().min(1, { error: "must not be empty" }).max(2e3, { error: "must be at most 2000 characters" }).meta({
+  description: "Why, with `status` `accepted` or `false_positive`: optional (absent: `notes` stands for it), unless the organization's triage policy requires one (`require_justification`, `GET /api/v1/settings/sla`)"
+});
 var AcceptanceExpiry = iso_datetime({ offset: true, error: "must be an ISO 8601 date-time" }).meta({
   description: "With `status: accepted` only: when the acceptance lapses and the finding reopens by itself",
   example: "2027-03-01T00:00:00.000Z"
 });
 function checkJustified(change, ctx) {
-  const needs = JUSTIFIED_STATUSES.includes(change.status ?? "");
-  if (needs && change.justification === void 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["justification"],
-      message: `is required when status is ${change.status}`
-    });
-  }
-  if (!needs && change.justification !== void 0) {
+  const records = JUSTIFIED_STATUSES.includes(change.status ?? "");
+  if (!records && change.justification !== void 0) {
     ctx.addIssue({
       code: "custom",
       path: ["justification"],
@@ -9942,6 +9937,12 @@ function checkJustified(change, ctx) {
     ctx.addIssue({ code: "custom", path: ["expires_at"], message: "is given only with status accepted" });
   }
 }
+var Ticket = object({
+  integration_id: schemas_string(),
+  key: schemas_string().meta({ example: "SEC-12" }),
+  url: schemas_string(),
+  state: schemas_enum(["open", "closed"])
+}).meta({ id: "Ticket" });
 var FindingSourceView = object({
   source: schemas_enum(["scan", "import"]).meta({
     description: "`scan`: Scanward's own scans; `import`: one tool's imported reports (POST /api/v1/imports)"
@@ -9991,7 +9992,10 @@ var FindingDetail = object({
   ...deadlineFields,
   notes: schemas_string().nullable(),
   ...acceptanceFields,
-  updated_at: Timestamp
+  updated_at: Timestamp,
+  tickets: array(Ticket).optional().meta({
+    description: "The tracker issues opened for the finding (GitHub, Jira), kept in step with its status"
+  })
 }).meta({ id: "FindingDetail" });
 var FindingIdParams = object({
   finding_id: IdParam("finding", "finding_3k9x0c2m4q8w1e5r7t6y2u0i")
@@ -10004,8 +10008,13 @@ var TargetFilter = Trimmed(253).refine((value) => !value.includes("/") || parseC
   example: "127.0.0.0/24"
 });
 var findingFilters = {
-  severity: FindingSeverity.optional(),
-  status: FindingStatus.optional(),
+  severity: FindingSeverity.optional().meta({ description: "Only findings of this severity" }),
+  status: schemas_string().regex(new RegExp(`^(${FINDING_STATUSES.join("|")})(,(${FINDING_STATUSES.join("|")}))*$`), {
+    error: `must be a status (${FINDING_STATUSES.join(", ")}) or several, separated by commas`
+  }).optional().meta({
+    description: "A status, or several separated by commas: `open,in_progress` lists the unresolved findings an asset\u2019s `open_findings` counts",
+    example: "open"
+  }),
   scan_id: Trimmed(100).optional().meta({ description: "Findings observed by this scan" }),
   target: TargetFilter.optional(),
   asset_id: Trimmed(100).optional().meta({
@@ -10014,7 +10023,9 @@ var findingFilters = {
   template_id: Trimmed(200).optional().meta({
     description: "Findings of this check (exact `template_id`), as `GET /findings/groups?by=check` keys them"
   }),
-  tool: Trimmed(100).optional(),
+  tool: Trimmed(100).optional().meta({
+    description: "Findings reported by this tool (`scanward`, or the tool of an import: `nuclei`, `zap`, \u2026)"
+  }),
   cve: Trimmed(50).regex(/^[Cc][Vv][Ee]-\d{4}-\d{4,}$/, { error: "must be a CVE id (CVE-YYYY-NNNN\u2026)" }).optional().meta({
     description: "Findings whose cve_ids contain this id (any case); anything else is a 422",
     example: "CVE-2021-44228"
@@ -10037,20 +10048,26 @@ var searchFilters = {
   }),
   assignee: Trimmed(254).optional().meta({ description: "Assigned to this address, ignoring case" })
 };
+var resolvedDates = {
+  resolved_from: DateParam.optional().meta({ description: "Resolved at or after (inclusive)" }),
+  resolved_to: DateParam.optional().meta({ description: "Resolved before (exclusive)" })
+};
 var ListFindingsQuery = object({
   page: Page,
   per_page: PerPage,
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
-  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" }),
+  ...resolvedDates
 });
 var ExportFindingsQuery = object({
-  format: schemas_enum(EXPORT_FORMATS).default("csv"),
+  format: schemas_enum(EXPORT_FORMATS).default("csv").meta({ description: "The file format; default `csv`" }),
   ...findingFilters,
   ...searchFilters,
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
-  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" })
+  to_date: DateParam.optional().meta({ description: "Detected before (exclusive)" }),
+  ...resolvedDates
 });
 var FindingStatsQuery = object({
   from_date: DateParam.optional().meta({ description: "Detected at or after (inclusive)" }),
@@ -10133,13 +10150,136 @@ var FindingGroupList = object({
   per_page: schemas_number().int(),
   pages: schemas_number().int()
 }).meta({ id: "FindingGroupList" });
+var AssigneeSuggestions = object({
+  items: array(
+    object({ email: schemas_string().meta({ example: "ada@example.com" }) }).meta({ id: "AssigneeSuggestion" })
+  )
+}).meta({ id: "AssigneeSuggestions" });
 
 //# sourceMappingURL=findings.js.map
+
+;// CONCATENATED MODULE: ./server/schemas/web-testing.js
+// Generated by `npm run build` from server/schemas/web-testing.ts; edit that file.
+
+// server/schemas/web-testing.ts
+
+var LoginPattern = schemas_string().min(1).max(500, { error: "must be at most 500 characters" }).meta({ description: "A regular expression (JavaScript syntax) tested against a page body." });
+var FormAuthentication = object({
+  type: literal("form"),
+  login_url: url({ error: "must be an http(s) URL", protocol: /^https?$/ }).meta({
+    description: "The page that shows the log-in form (same origin as the scan target)."
+  }),
+  username: schemas_string().min(1).max(500).meta({ description: "The user name to sign in with." }),
+  password: schemas_string().min(1).max(1e3).meta({ description: "The password. Write-only: sealed at rest, never answered.", writeOnly: true }),
+  username_field: schemas_string().min(1).max(200).optional().meta({ description: "Name of the user-name field when it cannot be told by its type and name." }),
+  password_field: schemas_string().min(1).max(200).optional().meta({ description: "Name of the password field when the form has more than one." }),
+  logged_in_pattern: LoginPattern.optional().meta({
+    description: "Matches a page only a signed-in user sees; by default, the log-in form no longer shown."
+  }),
+  logged_out_pattern: LoginPattern.optional().meta({
+    description: "Matches a page that means the session was lost (besides a redirect to the log-in page)."
+  })
+}).strict().meta({ id: "WebFormAuthentication", description: "Sign in through an HTML log-in form." });
+var HeaderAuthentication = object({
+  type: literal("headers"),
+  headers: record(
+    schemas_string().min(1).max(200).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "must be an HTTP header name" }),
+    schemas_string().max(8e3)
+  ).meta({
+    description: "Headers sent with every request, e.g. Cookie or Authorization. Write-only: values are never answered.",
+    writeOnly: true
+  })
+}).strict().meta({ id: "WebHeaderAuthentication", description: "Sign in by sending fixed headers." });
+var WebAuthentication = discriminatedUnion("type", [FormAuthentication, HeaderAuthentication]).meta({ id: "WebAuthentication" });
+var WebTestingOptions = object({
+  active: schemas_boolean().default(false).meta({
+    description: "Run attack checks (SQL injection, XSS, command injection, \u2026) against every crawled parameter. Off by default: they submit forms and may write data (docs/web-testing.md)."
+  }),
+  authentication: WebAuthentication.optional(),
+  exclude_paths: array(schemas_string().min(1).max(500)).max(100).default([]).meta({ description: "Paths never requested: prefixes (`/admin`) or globs (`/api/*/delete`)." })
+}).strict().meta({ id: "WebTestingOptions" });
+
+//# sourceMappingURL=web-testing.js.map
+
+;// CONCATENATED MODULE: ./server/schemas/web-testing-view.js
+// Generated by `npm run build` from server/schemas/web-testing-view.ts; edit that file.
+
+// server/schemas/web-testing-view.ts
+
+var WebFormAuthenticationView = object({
+  type: literal("form"),
+  login_url: schemas_string(),
+  username: schemas_string(),
+  has_password: literal(true).meta({ description: "A password is stored (sealed); it is never answered." }),
+  username_field: schemas_string().optional(),
+  password_field: schemas_string().optional(),
+  logged_in_pattern: schemas_string().optional(),
+  logged_out_pattern: schemas_string().optional()
+}).meta({ id: "WebFormAuthenticationView", description: "A form log-in, without its password." });
+var WebHeaderAuthenticationView = object({
+  type: literal("headers"),
+  header_names: array(schemas_string()).meta({
+    description: "The names of the headers sent, sorted; their values are sealed and never answered."
+  })
+}).meta({ id: "WebHeaderAuthenticationView", description: "Header authentication, names only." });
+var WebTestingView = object({
+  active: schemas_boolean(),
+  authentication: discriminatedUnion("type", [WebFormAuthenticationView, WebHeaderAuthenticationView]).nullable().meta({ description: "How the scanner signs in; null when it does not." }),
+  exclude_paths: array(schemas_string())
+}).meta({
+  id: "WebTestingView",
+  description: "The web application options of a scan or schedule, without their secrets."
+});
+function webTestingView(web) {
+  const auth = web.authentication;
+  return {
+    active: web.active,
+    authentication: auth === void 0 ? null : auth.type === "form" ? {
+      type: "form",
+      login_url: auth.login_url,
+      username: auth.username,
+      has_password: true,
+      ...auth.username_field !== void 0 ? { username_field: auth.username_field } : {},
+      ...auth.password_field !== void 0 ? { password_field: auth.password_field } : {},
+      ...auth.logged_in_pattern !== void 0 ? { logged_in_pattern: auth.logged_in_pattern } : {},
+      ...auth.logged_out_pattern !== void 0 ? { logged_out_pattern: auth.logged_out_pattern } : {}
+    } : { type: "headers", header_names: Object.keys(auth.headers).sort((a, b) => a.localeCompare(b)) },
+    exclude_paths: [...web.exclude_paths]
+  };
+}
+function bareHost(host) {
+  return host.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
+}
+function loginUrlProblem(target, web) {
+  const auth = web?.authentication;
+  if (auth?.type !== "form") return void 0;
+  let login;
+  try {
+    login = new URL(auth.login_url);
+  } catch {
+    return "must be an http(s) URL";
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+    let origin;
+    try {
+      origin = new URL(target).origin;
+    } catch {
+      return void 0;
+    }
+    return login.origin === origin ? void 0 : `must be on the target's origin ${origin}`;
+  }
+  if (target.includes("/")) return "a form log-in needs a target of one host, not a range";
+  return bareHost(login.hostname) === bareHost(target) ? void 0 : `must be on the scan's target ${target} (same host)`;
+}
+
+//# sourceMappingURL=web-testing-view.js.map
 
 ;// CONCATENATED MODULE: ./server/schemas/scans.js
 // Generated by `npm run build` from server/schemas/scans.ts; edit that file.
 
 // server/schemas/scans.ts
+
+
 
 
 
@@ -10201,6 +10341,7 @@ var CreateScanRequest = object({
   frameworks: Frameworks.optional(),
   ports: PortSpec.optional(),
   credential_checks: CredentialChecks.optional(),
+  web: WebTestingOptions.optional(),
   authorized: Authorized
 }).meta({ id: "CreateScanRequest" });
 var ScanCreated = object({
@@ -10280,7 +10421,8 @@ var ScanDetail = ScanListItem.extend({
   estimated_duration: schemas_number().int().meta({ description: "Seconds" }),
   changes: ScanChanges.optional().meta({ description: "Present once completed" }),
   phase_timings: PhaseTimings,
-  source: ScanSource
+  source: ScanSource,
+  web: WebTestingView.optional()
 }).meta({ id: "ScanDetail" });
 var ScanList = paginated(ScanListItem, "ScanList");
 var ScanCancelled = object({ id: schemas_string(), status: literal("cancelled"), message: schemas_string() }).meta({ id: "ScanCancelled" });
@@ -10295,7 +10437,7 @@ var ScanStatusFilter = schemas_enum(["pending", "running", "completed", "failed"
   error: "must be pending, running, completed, failed or cancelled"
 });
 var ListScansQuery = PaginationQuery.extend({
-  status: ScanStatusFilter.optional(),
+  status: ScanStatusFilter.optional().meta({ description: "Only scans in this state" }),
   target: schemas_string().trim().min(1).max(253).optional().meta({ description: "Exact target, ignoring case" }),
   from_date: DateParam.optional().meta({ description: "Scans created at or after this instant" }),
   to_date: DateParam.optional().meta({ description: "Scans created before this instant" })
@@ -10312,8 +10454,8 @@ var FindingChange = schemas_enum(FINDING_CHANGES, { error: "must be new, reopene
   description: "`new`: this scan detected the finding for the first time; `reopened`: it detected again a finding that was resolved; `unchanged`: the finding was already known and not resolved"
 });
 var ScanFindingsQuery = PaginationQuery.extend({
-  severity: scans_FindingSeverity.optional(),
-  status: scans_FindingStatus.optional(),
+  severity: scans_FindingSeverity.optional().meta({ description: "Only findings of this severity" }),
+  status: scans_FindingStatus.optional().meta({ description: "Only findings in this state" }),
   change: FindingChange.optional()
 });
 var ScanFinding = object({
@@ -10474,6 +10616,8 @@ function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
 
 
 
+
+
 /** GitHub ends a job after 6 hours. */
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 600;
@@ -10487,10 +10631,15 @@ function parseInputs(getInput, context, options = {}) {
         problems.push(`\`mode\` is "${modeRaw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`);
     }
     const local = mode === 'local';
-    // A local scan records its result on the service only when one is named.
-    const serviceNamed = !local ||
-        ['api-url', 'api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
-        read('auth').toLowerCase() === 'oidc';
+    // A local scan records its result on the service only when one is named (api-url). Credentials
+    // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
+    const serviceNamed = !local || read('api-url') !== '';
+    if (local &&
+        !serviceNamed &&
+        (['api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
+            read('auth').toLowerCase() === 'oidc')) {
+        warnings.push('credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.');
+    }
     const apiUrl = serviceNamed ? parseApiUrl(read('api-url'), problems, warnings) : undefined;
     const auth = serviceNamed
         ? parseAuth({
@@ -10498,6 +10647,7 @@ function parseInputs(getInput, context, options = {}) {
             apiKey: read('api-key'),
             token: read('token'),
             audience: read('audience'),
+            organization: read('organization'),
             idToken: read('id-token'),
             idTokenSource: read('id-token-env'),
         }, apiUrl, options.idTokenAvailable ?? false, problems)
@@ -10542,7 +10692,8 @@ function parseInputs(getInput, context, options = {}) {
         problems.push('`target` must be at most 253 characters.');
     if (scanId && target !== '')
         warnings.push('`scan-id` is set, so `target` and the other scan inputs are not used.');
-    const scanTypeRaw = read('scan-type') || (local ? 'full' : 'quick');
+    // Attack checks run in the web analysis phase, which quick scans skip (docs/web-testing.md).
+    const scanTypeRaw = read('scan-type') || (local || read('active') === 'true' ? 'full' : 'quick');
     const scanType = ScanType.safeParse(scanTypeRaw);
     if (!scanType.success)
         problems.push(`\`scan-type\` is "${scanTypeRaw}"; use quick, full or compliance.`);
@@ -10561,6 +10712,11 @@ function parseInputs(getInput, context, options = {}) {
     if (credentialChecks && !credentialChecks.success) {
         problems.push(`\`credential-checks\` is "${credentialRaw}"; use defaults (vendor-default and empty credentials, one attempt per service) or none.`);
     }
+    const web = parseWebInputs(read, target, problems, getInput('password'));
+    if (web && scanId)
+        warnings.push('`scan-id` is set, so the web application inputs are not used.');
+    if (web && importPath)
+        problems.push('The web application inputs cannot be used with `import-file`.');
     const failOnRaw = (read('fail-on') || 'high').toLowerCase();
     const failOn = FAIL_ON_VALUES.includes(failOnRaw)
         ? failOnRaw
@@ -10618,6 +10774,7 @@ function parseInputs(getInput, context, options = {}) {
         ports: portsRaw || undefined,
         frameworks,
         credential_checks: credentialChecks?.data,
+        web,
     };
     const idempotencyRaw = read('idempotency-key');
     if (idempotencyRaw !== '' && !/^[\x21-\x7e]{1,255}$/.test(idempotencyRaw)) {
@@ -10639,6 +10796,7 @@ function parseInputs(getInput, context, options = {}) {
                 ports: portsRaw || undefined,
                 frameworks,
                 credentialChecks: credentialChecks?.data,
+                ...(web ? { web } : {}),
                 scanId,
                 wait: wait,
                 timeoutMs: Math.round(timeoutMinutes * 60_000),
@@ -10697,7 +10855,7 @@ const AUTH_HELP = 'Set `api-key` (an API key with read:scans and write:scans, fr
     '`token` (a bearer token), or sign in without a secret with `auth: oidc` (the job needs `permissions: id-token: write` ' +
     'and a trust policy in Scanward; docs/github-action.md).';
 function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
-    const { mode, apiKey, token, audience, idToken, idTokenSource } = fields;
+    const { mode, apiKey, token, audience, organization, idToken, idTokenSource } = fields;
     if (!['', 'api-key', 'token', 'oidc'].includes(mode)) {
         problems.push(`\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`);
         return undefined;
@@ -10739,10 +10897,22 @@ function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
             problems.push('`auth` is oidc but the runner offers no ID token: give the job `permissions: id-token: write` (docs/github-action.md).');
             return undefined;
         }
-        const aud = audience || apiUrl;
-        if (!aud)
+        if (organization && !/^org_[a-z0-9]{1,96}$/.test(organization)) {
+            problems.push(`\`organization\` is "${organization}"; use your organization's id, like org_0123456789abcdefghijklmn (Scanward: Settings → CI trust).`);
             return undefined;
-        return { kind: 'oidc', audience: aud };
+        }
+        if (!audience && !organization) {
+            problems.push("`auth` is oidc: set `organization` to your organization's id (Scanward: Settings → CI trust shows it), " +
+                "so the job asks for its ID token with the organization's audience (docs/ci-trust.md).");
+            return undefined;
+        }
+        if (!apiUrl)
+            return undefined;
+        return {
+            kind: 'oidc',
+            ...(audience ? { audience } : {}),
+            ...(organization ? { organizationId: organization } : {}),
+        };
     }
     problems.push(AUTH_HELP);
     return undefined;
@@ -10804,6 +10974,8 @@ function defaultIdempotencyKey(context, scan) {
         scan.ports ?? '',
         [...scan.frameworks].sort(),
         ...(scan.credential_checks ? [scan.credential_checks] : []),
+        // The web options without their secrets (a changed password alone is the same request).
+        ...(scan.web ? [webFingerprint(scan.web)] : []),
     ]))
         .digest('hex')
         .slice(0, 16);
@@ -10818,6 +10990,113 @@ function defaultIdempotencyKey(context, scan) {
     if (/^[\x21-\x7e]{1,255}$/.test(key))
         return key;
     return `scanward-action:${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex')}`;
+}
+/** The web inputs that carry no secret, in a fixed order. */
+function webFingerprint(web) {
+    const auth = web.authentication;
+    return [
+        web.active,
+        [...web.exclude_paths].sort(),
+        auth?.type === 'form'
+            ? ['form', auth.login_url, auth.username]
+            : auth?.type === 'headers'
+                ? ['headers', Object.keys(auth.headers).sort()]
+                : [],
+    ];
+}
+/** The input each field of `web` comes from, for messages. */
+const WEB_INPUTS = {
+    active: 'active',
+    login_url: 'login-url',
+    username: 'username',
+    password: 'password',
+    headers: 'auth-headers',
+    exclude_paths: 'exclude-paths',
+};
+/**
+ * The web application inputs (docs/web-testing.md): `active`, a form log-in (`login-url`,
+ * `username`, `password`, all three or none), `auth-headers` (one `Name: value` per line) and
+ * `exclude-paths` (one per line, or comma-separated). Undefined when none is set. Messages
+ * never repeat the password or a header value.
+ */
+function parseWebInputs(read, target, problems, 
+/** The password as given: not trimmed (a password may begin or end with a space). */
+password = read('password')) {
+    const activeRaw = read('active');
+    const loginUrl = read('login-url');
+    const username = read('username');
+    const headersRaw = read('auth-headers');
+    const excludeRaw = read('exclude-paths');
+    if ([activeRaw, loginUrl, username, password, headersRaw, excludeRaw].every((v) => v === ''))
+        return undefined;
+    const before = problems.length;
+    const active = activeRaw === '' ? false : parseBoolean('active', activeRaw, problems);
+    const form = [loginUrl, username, password].some((v) => v !== '');
+    const passwordSource = read('password-env');
+    if (passwordSource !== '' && password === '')
+        problems.push(`\`password-env\` names ${passwordSource}, which is empty or unset; export the password there.`);
+    else if (form) {
+        const missing = [
+            loginUrl === '' && '`login-url`',
+            username === '' && '`username`',
+            password === '' && '`password`',
+        ].filter(Boolean);
+        if (missing.length > 0)
+            problems.push(`A form log-in needs login-url, username and password; ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} empty.`);
+    }
+    const headers = {};
+    if (headersRaw !== '') {
+        headersRaw.split(/\r?\n/).forEach((line, i) => {
+            if (line.trim() === '')
+                return;
+            const match = /^\s*([^:\s]+)\s*:\s?(.*)$/.exec(line);
+            if (!match) {
+                problems.push(`\`auth-headers\` line ${i + 1} is not \`Name: value\` (for example Authorization: Bearer …).`);
+                return;
+            }
+            headers[match[1]] = match[2].trim();
+        });
+    }
+    if (form && headersRaw !== '')
+        problems.push('Set a form log-in (login-url, username, password) or `auth-headers`, not both.');
+    const exclude = excludeRaw
+        .split(/[\n,]/)
+        .map((p) => p.trim())
+        .filter(Boolean);
+    if (problems.length > before)
+        return undefined;
+    const parsed = WebTestingOptions.safeParse({
+        active,
+        exclude_paths: exclude,
+        ...(form
+            ? { authentication: { type: 'form', login_url: loginUrl, username, password } }
+            : headersRaw !== ''
+                ? { authentication: { type: 'headers', headers } }
+                : {}),
+    });
+    if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+            const field = issue.path.map(String).find((p) => p in WEB_INPUTS) ?? 'auth-headers';
+            const name = WEB_INPUTS[field] ?? field;
+            // A header name that is not a token: name the header, never its value.
+            const header = field === 'headers' && issue.path.length > 3 ? ` (${String(issue.path[3])})` : '';
+            problems.push(`\`${name}\`${header}: ${issue.message}.`);
+        }
+        return undefined;
+    }
+    const problem = target === '' ? undefined : loginUrlProblem(target, parsed.data);
+    if (problem) {
+        problems.push(`\`login-url\` ${problem}: the log-in page must be on \`target\`.`);
+        return undefined;
+    }
+    return parsed.data;
+}
+/** The secrets among the web inputs (the password, every header value): what logs must mask. */
+function webSecrets(web) {
+    const auth = web?.authentication;
+    if (!auth)
+        return [];
+    return auth.type === 'form' ? [auth.password] : Object.values(auth.headers).filter((v) => v !== '');
 }
 
 ;// CONCATENATED MODULE: ./action/core/verdict.ts
@@ -11447,13 +11726,54 @@ const FIELD_INPUTS = {
     ports: 'ports',
     frameworks: 'frameworks',
     credential_checks: 'credential-checks',
+    'web.active': 'active',
+    'web.authentication': 'login-url',
+    'web.authentication.type': 'login-url',
+    'web.authentication.login_url': 'login-url',
+    'web.authentication.username': 'username',
+    'web.authentication.password': 'password',
+    'web.authentication.headers': 'auth-headers',
+    'web.exclude_paths': 'exclude-paths',
     'Idempotency-Key': 'idempotency-key',
 };
+/** The input behind a field: the longest dotted prefix named (`web.authentication.headers.X-Api` → auth-headers). */
+function inputOf(field) {
+    const parts = field.split('.');
+    for (let n = parts.length; n > 0; n--) {
+        const input = FIELD_INPUTS[parts.slice(0, n).join('.')];
+        if (input)
+            return input;
+    }
+    return undefined;
+}
+/** What to check when the answer is not the Scanward API's at all. */
+const NOT_SCANWARD_HINT = 'Check api-url (SCANWARD_API_URL): it should be the address of the Scanward service itself, not a web page or a proxy in front of it';
+/**
+ * A body that is not Scanward's JSON (a web server's page, a proxy's error), described in one
+ * line without its markup: an HTML page by its `<title>`, any other text by its first 120
+ * characters with line breaks folded.
+ */
+function describeForeignBody(text, contentType) {
+    const html = /html/i.test(contentType ?? '') || /^\s*</.test(text);
+    if (html) {
+        // Its title, or else its first words: the markup, scripts and styles left out.
+        const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+        const words = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>?/g, ' '))
+            .replace(/\s+/g, ' ')
+            .trim();
+        const shown = words.length > 80 ? `${words.slice(0, 80)}…` : words;
+        return `an HTML page${shown ? ` ("${shown}")` : ''}, not the Scanward API`;
+    }
+    const line = text.replace(/\s+/g, ' ').trim();
+    if (!line)
+        return 'an empty answer, not the Scanward API';
+    return `"${line.length > 120 ? `${line.slice(0, 120)}…` : line}", not the Scanward API`;
+}
 /** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
 async function scanwardError(res, what) {
     const text = await res.text().catch(() => '');
     let code = `HTTP_${res.status}`;
-    let detail = text.slice(0, 300).trim() || res.statusText || 'no details';
+    let detail;
     let field;
     try {
         const body = JSON.parse(text);
@@ -11465,10 +11785,17 @@ async function scanwardError(res, what) {
             field = body.field;
     }
     catch {
-        // Not JSON: a proxy or another service answered; keep the text.
+        // Not JSON: a proxy or another service answered; described below, never printed raw.
     }
+    if (code === `HTTP_${res.status}`) {
+        // Not the Scanward error shape: say what answered instead of printing its page.
+        detail = `the answer is ${describeForeignBody(text, res.headers.get('content-type'))}`;
+        const hint = res.status >= 500 ? `${NOT_SCANWARD_HINT}, or try again later` : NOT_SCANWARD_HINT;
+        return new ApiError('Scanward', res.status, code, `could not ${what}: ${detail}`, undefined, hint);
+    }
+    detail = (detail ?? res.statusText) || 'no details';
     let hint = HINTS[code];
-    const input = field ? FIELD_INPUTS[field.split('.')[0]] : undefined;
+    const input = field ? inputOf(field) : undefined;
     if (code === 'VALIDATION_ERROR' && input) {
         hint =
             input === 'idempotency-key'
@@ -11572,6 +11899,7 @@ function pageBody(item) {
 const HealthBody = object({ version: schemas_string().optional() });
 const TokenBody = object({ access_token: schemas_string().min(1), expires_in: schemas_number().optional() });
 /** POST /api/v1/auth/ci-token: a short-lived access token for a CI job's ID token. */
+const CiAudienceBody = object({ audience: schemas_string().min(1) });
 const CiTokenBody = object({
     access_token: schemas_string().min(1),
     expires_in: schemas_number().int().positive(),
@@ -11579,6 +11907,7 @@ const CiTokenBody = object({
 });
 
 ;// CONCATENATED MODULE: ./action/service/client.ts
+
 
 
 
@@ -11604,6 +11933,8 @@ class ScanwardClient {
             body.frameworks = input.frameworks;
         if (input.credential_checks !== undefined)
             body.credential_checks = input.credential_checks;
+        if (input.web !== undefined)
+            body.web = input.web;
         return this.call('POST', '/api/v1/scans', ScanCreatedBody, {
             body,
             headers: { 'Idempotency-Key': idempotencyKey },
@@ -11730,7 +12061,15 @@ class ScanwardClient {
         const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
         if (!res.ok)
             throw await scanwardError(res, options.what);
-        const json = await res.json().catch(() => undefined);
+        const text = await res.text();
+        let json;
+        try {
+            json = JSON.parse(text);
+        }
+        catch {
+            // Another web server answered (a page at api-url): the user's to fix, in one line.
+            throw new ConfigurationError(`Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(text, res.headers.get('content-type'))}. ${NOT_SCANWARD_HINT}.`);
+        }
         const parsed = schema.safeParse(json);
         if (!parsed.success) {
             throw new Error(`Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
@@ -11750,6 +12089,17 @@ class ScanwardClient {
 
 
 
+/**
+ * The audience of the organization's CI jobs, as the service tells it to anyone naming the
+ * organization (`GET /api/v1/ci-trust/audience?organization_id=`, no credentials: the job has
+ * none before its ID token is exchanged, and an audience is not a secret).
+ */
+async function organizationAudience(organizationId, deps) {
+    const res = await requestWithRetry(deps.http, `${deps.baseUrl}/api/v1/ci-trust/audience?organization_id=${encodeURIComponent(organizationId)}`, { method: 'GET', headers: { accept: 'application/json', 'user-agent': deps.userAgent } }, "Scanward: ask the organization's CI audience");
+    if (!res.ok)
+        throw await scanwardError(res, "ask the organization's CI audience (keyless sign-in)");
+    return CiAudienceBody.parse(await res.json()).audience;
+}
 /** Refresh a bearer token this long before it expires (tokens live one hour). */
 const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 function acquireCredentials(auth, deps) {
@@ -11764,7 +12114,11 @@ function acquireCredentials(auth, deps) {
             const mint = deps.idToken;
             if (!mint)
                 throw new ConfigurationError('`auth: oidc` works only in a GitHub Actions job.');
-            return new ExchangedToken(() => mint(auth.audience), deps);
+            let audience = auth.audience;
+            return new ExchangedToken(async () => {
+                audience ??= await organizationAudience(auth.organizationId, deps);
+                return mint(audience);
+            }, deps, auth.organizationId);
         }
         case 'id-token':
             return new ExchangedToken(async () => auth.idToken, deps);
@@ -11830,11 +12184,13 @@ const EXCHANGE_MARGIN_MS = 60_000;
 class ExchangedToken {
     idToken;
     deps;
+    organizationId;
     token;
     expiresAt = 0;
-    constructor(idToken, deps) {
+    constructor(idToken, deps, organizationId) {
         this.idToken = idToken;
         this.deps = deps;
+        this.organizationId = organizationId;
     }
     async headers() {
         if (!this.token || this.expiresAt - this.deps.http.now() <= EXCHANGE_MARGIN_MS)
@@ -11854,7 +12210,10 @@ class ExchangedToken {
                 'content-type': 'application/json',
                 'user-agent': this.deps.userAgent,
             },
-            body: JSON.stringify({ id_token: idToken }),
+            body: JSON.stringify({
+                id_token: idToken,
+                ...(this.organizationId ? { organization_id: this.organizationId } : {}),
+            }),
         }, "Scanward: exchange the CI job's ID token");
         if (!res.ok)
             throw await scanwardError(res, "exchange the CI job's ID token (keyless sign-in)");
@@ -12313,6 +12672,7 @@ async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
             ports: request.ports,
             frameworks: request.frameworks,
             credential_checks: request.credentialChecks,
+            web: request.web,
         }, request.idempotencyKey, deadline);
         scanId = created.id;
         const estimate = created.estimated_duration
@@ -12470,13 +12830,17 @@ async function cancelQuietly(log, client, scanId) {
         log.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
-/** The scan in the API, its PDF report (the findings export filtered to the scan), and a finding. */
+/**
+ * The scan's and a finding's pages in the console (served by the service at its own address:
+ * `/scans/:id`, `/findings/:id`, console/src/routes.tsx), and the scan's PDF report (the
+ * findings export filtered to the scan).
+ */
 function serviceLinks(apiUrl, scanId) {
     const id = encodeURIComponent(scanId);
     return {
-        scanUrl: `${apiUrl}/api/v1/scans/${id}`,
+        scanUrl: `${apiUrl}/scans/${id}`,
         reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
-        findingUrl: (findingId) => `${apiUrl}/api/v1/findings/${encodeURIComponent(findingId)}`,
+        findingUrl: (findingId) => `${apiUrl}/findings/${encodeURIComponent(findingId)}`,
     };
 }
 
@@ -12511,6 +12875,7 @@ async function runLocalScan(local, deps, request, hooks = {}) {
             target: request.target,
             scanType: request.scanType,
             credentialChecks: request.credentialChecks,
+            ...(request.web ? { web: request.web } : {}),
             cacheDir: deps.cacheDir,
             log: (line) => log.info(line),
             signal,
@@ -12642,6 +13007,9 @@ const INPUTS = [
     'id-token-env',
     'mode',
     'asset',
+    'login-url',
+    'username',
+    'password-env',
 ];
 const USAGE = `Usage: scanward-ci [options]
        scanward-ci import FILE --target ASSET [--import-format FORMAT] [options]
@@ -12655,7 +13023,8 @@ cancelled or timed out, or the service could not be reached).
 Every option can also be set as an environment variable: --fail-on high is
 SCANWARD_FAIL_ON=high. Flags win.
 
-  --api-url URL                Scanward service address        (SCANWARD_API_URL, required)
+  --api-url URL                Scanward service address        (SCANWARD_API_URL; required
+                               except with --local)
   --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
   --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
   --id-token-env VAR           sign in with the CI's OpenID ID token in the
@@ -12690,6 +13059,19 @@ SCANWARD_FAIL_ON=high. Flags win.
                                new compares with what the service knows  (SCANWARD_MODE=local)
   --asset NAME                 the stable name a local scan is recorded under
                                (default: <repository>:<target>)
+
+Web application testing (docs/web-testing.md), locally and remotely:
+  --active                     run the attack checks (SQL injection, XSS, command
+                               injection, ...): they submit forms and may write data,
+                               so scan a test deployment       (SCANWARD_ACTIVE=true)
+  --login-url URL              sign in through this log-in form first (on the target)
+  --username USER              the user name for the form log-in
+  --password-env VAR           the password, read from the variable VAR (never a flag)
+  --header 'Name: value'       a header sent with every request instead of a form
+                               log-in (Authorization, Cookie); repeatable
+                               (SCANWARD_AUTH_HEADERS, one per line)
+  --exclude PATH               a path never requested: a prefix (/logout) or a glob
+                               (/api/*/delete); repeatable     (SCANWARD_EXCLUDE_PATHS)
   --sarif FILE                 write SARIF 2.1.0
   --junit FILE                 write JUnit XML: one test case per reported finding
   --json FILE                  write the scan, gate and findings as JSON
@@ -12708,6 +13090,9 @@ function parseCommandLine(argv, env) {
                 ...options,
                 'no-wait': { type: 'boolean' },
                 local: { type: 'boolean' },
+                active: { type: 'boolean' },
+                header: { type: 'string', multiple: true },
+                exclude: { type: 'string', multiple: true },
                 sarif: { type: 'string' },
                 junit: { type: 'string' },
                 json: { type: 'string' },
@@ -12746,6 +13131,18 @@ function parseCommandLine(argv, env) {
             return 'local';
         if (name === 'upload-sarif')
             return 'false';
+        if (name === 'active' && values.active)
+            return 'true';
+        // Repeatable flags become the Action's one-per-line inputs.
+        if (name === 'auth-headers' && Array.isArray(values.header))
+            return values.header.join('\n');
+        if (name === 'exclude-paths' && Array.isArray(values.exclude))
+            return values.exclude.join('\n');
+        // The password, read from the variable --password-env names (never a flag: it is a secret).
+        if (name === 'password') {
+            const source = get('password-env');
+            return source ? (env[source] ?? '') : '';
+        }
         if (name === 'comment')
             return 'false';
         // The ID token itself, read from the variable --id-token-env names (never a flag: it is a secret).
@@ -13086,6 +13483,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(501);
+/******/ var __webpack_exports__ = __nccwpck_require__(135);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
