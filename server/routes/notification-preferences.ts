@@ -1,6 +1,6 @@
 import { defineRoute } from '../http/contract.ts';
 import { digestPreference, setDigestPreference } from '../notifications/digest.ts';
-import { DigestPreference } from '../schemas/integrations.ts';
+import { DigestPreference, DigestPreferenceChange } from '../schemas/integrations.ts';
 
 /** A person's own e-mail choices (docs/email.md, "Daily digest"). */
 const tags = ['Authentication'];
@@ -25,7 +25,7 @@ export const updateNotificationPreferencesRoute = defineRoute({
   summary: 'Turn the daily digest e-mail on or off for yourself',
   tags,
   access: { bearerOnly: true },
-  body: DigestPreference,
+  body: DigestPreferenceChange,
   responses: { 200: { description: 'Choices', schema: DigestPreference } },
   handler: async ({ body, principal, services }) => ({
     body: await setDigestPreference(services.db, principal.org.id, principal.user.id, body.email_digest),

@@ -216,6 +216,16 @@ export const PasswordResetDone = z
   })
   .meta({ id: 'PasswordResetDone' });
 
+/** A person's mail choices, as answered. */
 export const DigestPreference = z
-  .strictObject({ email_digest: z.boolean() })
+  .object({ email_digest: z.boolean().meta({ description: 'Whether the daily digest is e-mailed' }) })
   .meta({ id: 'DigestPreference' });
+
+/** A change of a person's mail choices (a request body: its own component, strict by the contract). */
+export const DigestPreferenceChange = z
+  .object({
+    email_digest: z.boolean({ error: 'must be true or false' }).meta({
+      description: '`false` stops the daily digest of overdue and soon-due findings; `true` resumes it',
+    }),
+  })
+  .meta({ id: 'DigestPreferenceChange' });
