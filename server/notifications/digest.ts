@@ -6,7 +6,7 @@ import {
   dueFindingsOfAssignee,
   findDigestPreference,
   updateDigestPreference,
-} from './digest.repository.ts';
+} from '../identity/users-digest.repository.ts';
 import { consoleLink, renderMail } from './mail.ts';
 import { queueMessage } from './outbox.ts';
 

@@ -187,8 +187,11 @@ export const NotificationDelivery = z
   .meta({ id: 'NotificationDelivery' });
 
 export const NotificationDeliveryQuery = PaginationQuery.extend({
-  status: z.enum(['pending', 'succeeded', 'dead']).optional(),
-  integration_id: z.string().max(100).optional(),
+  status: z
+    .enum(['pending', 'succeeded', 'dead'])
+    .optional()
+    .meta({ description: 'Only messages in this state (`dead`: retries exhausted, re-sendable)' }),
+  integration_id: z.string().max(100).optional().meta({ description: 'Only messages to this integration' }),
 });
 
 export const NotificationDeliveryList = paginated(NotificationDelivery, 'NotificationDeliveryList');

@@ -1,4 +1,4 @@
-import * as digest from '../../notifications/digest.repository.ts';
+import * as digest from '../../identity/users-digest.repository.ts';
 import * as tickets from '../../notifications/finding-tickets.repository.ts';
 import * as integrations from '../../notifications/integrations.repository.ts';
 import * as messages from '../../notifications/notification-messages.repository.ts';
@@ -107,7 +107,7 @@ export const notificationsSamples = [
     openTicketsOfClosedFindings: [[ORG, 500]],
     setFindingTicketState: [[ORG, FINDING, INTEGRATION, 'closed', NOW]],
   }),
-  repositorySamples('server/notifications/digest.repository.ts', digest, {
+  repositorySamples('server/identity/users-digest.repository.ts', digest, {
     digestRecipientsOfAnyOrganization: [[NOW]],
     dueFindingsOfAssignee: [[ORG, EMAIL, NOW, 50]],
     findDigestPreference: [[ORG, USER]],

@@ -70,7 +70,7 @@ describe('what a scan saw, for the asset inventory', () => {
     expect(endOfLifeOfProduct('127.0.0.1', 6379, 'Redis', null, TODAY)).toBeUndefined();
   });
 
-  it('reads the hosts of an nmap report: address, names, open ports, TLS', () => {
+  it('reads the hosts of an nmap report: address, names, open ports, TLS, CPE', () => {
     const { hosts } = nmapReport({
       nmaprun: {
         host: [
@@ -83,7 +83,13 @@ describe('what a scan saw, for the asset inventory', () => {
                   '@portid': '443',
                   '@protocol': 'tcp',
                   state: { '@state': 'open' },
-                  service: { '@name': 'http', '@tunnel': 'ssl', '@product': 'nginx', '@version': '1.27.3' },
+                  service: {
+                    '@name': 'http',
+                    '@tunnel': 'ssl',
+                    '@product': 'nginx',
+                    '@version': '1.27.3',
+                    cpe: ['cpe:/a:f5:nginx:1.27.3'],
+                  },
                 },
                 {
                   '@portid': '53',
@@ -104,8 +110,24 @@ describe('what a scan saw, for the asset inventory', () => {
         address: '::1',
         names: ['a.test', 'b.test'],
         services: [
-          { port: 443, protocol: 'tcp', service: 'http', product: 'nginx', version: '1.27.3', tls: true },
-          { port: 53, protocol: 'udp', service: 'domain', product: null, version: null, tls: false },
+          {
+            port: 443,
+            protocol: 'tcp',
+            service: 'http',
+            product: 'nginx',
+            version: '1.27.3',
+            cpe: 'cpe:/a:f5:nginx:1.27.3',
+            tls: true,
+          },
+          {
+            port: 53,
+            protocol: 'udp',
+            service: 'domain',
+            product: null,
+            version: null,
+            cpe: null,
+            tls: false,
+          },
         ],
       },
     ]);
