@@ -234,4 +234,20 @@ describe(`invitations of addresses with an account elsewhere (${testEngine})`, (
     );
     expect([await stepDown('new.admin@example.test'), await stepDown(elsewhere.email)]).toEqual([200, 200]);
   });
+
+  it('answers two concurrent invitations of one address 201 and 409, whether it is new or has an account elsewhere', async () => {
+    const { app } = suite;
+    const a = await factory.tenant(app);
+    const elsewhere = await (await factory.tenant(app)).addUser('member');
+    for (const email of [`twice@${a.orgId}.example.test`, elsewhere.email]) {
+      const answers = await Promise.all(
+        [1, 2].map(
+          async () => (await a.api.call(inviteUserRoute, { body: { email, role: 'member' } })).status,
+        ),
+      );
+      expect(answers.sort()).toEqual([201, 409]);
+    }
+    const listed = okBody(await a.api.call(listUsersRoute, { query: { per_page: 100 } })).items;
+    expect(listed.filter((person) => person.email === elsewhere.email)).toHaveLength(1);
+  });
 });
