@@ -14,6 +14,7 @@ import * as historyNotes from './20261126060000_history_notes.ts';
 import * as triagePolicyAuditTarget from './20261128030000_triage_policy_audit_target.ts';
 import * as scanWebOptions from './20261128050000_scan_web_options.ts';
 import * as dueDateByPerson from './20261128080000_findings_due_date_by_person.ts';
+import * as invitationsElsewhereDisabled from './20261128090000_invitations_elsewhere_disabled.ts';
 import * as ciAudiencePerOrganization from './20261128010000_ci_audience_per_organization.ts';
 import * as invitationsOfAccountsElsewhere from './20261128010100_invitations_of_accounts_elsewhere.ts';
 import * as ssoPerOrganization from './20261128010200_sso_per_organization.ts';
@@ -60,6 +61,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261128050000_scan_web_options', scanWebOptions],
   ['20261128070000_notifications', notifications],
   ['20261128080000_findings_due_date_by_person', dueDateByPerson],
+  ['20261128090000_invitations_elsewhere_disabled', invitationsElsewhereDisabled],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -9,14 +9,20 @@ import { pageOf, type PageOf, type Role } from '../schemas/common.ts';
 import type { UserInvited, UserRecord } from '../schemas/people.ts';
 import { recordAuditEvent, type AuditPerson } from './audit.ts';
 import { newId } from './ids.ts';
-import { changeUserRole, deleteUser, disableUser, enableUser } from './user-lifecycle.ts';
 import {
-  consumeUserInvite,
-  hasPendingInviteWithoutUser,
-  insertUserInvite,
-} from './user-invites.repository.ts';
+  changeInvitationRole,
+  changeUserRole,
+  deleteInvitation,
+  deleteUser,
+  disableUser,
+  enableUser,
+  findInvitedPerson,
+  setInvitationDisabled,
+  type UserRef,
+} from './user-lifecycle.ts';
+import { consumeUserInvite, hasInviteWithoutUser, insertUserInvite } from './user-invites.repository.ts';
 import {
-  countUsers,
+  countPeople,
   findPerson,
   findUser,
   listPeople,
@@ -32,6 +38,11 @@ import { createUser, EmailTakenError, findUserByEmail } from './users.ts';
  * their password. The rules of the account lifecycle (last active admin, revoking
  * at once) are user-lifecycle.ts's; this module adds the invitations and records
  * every change in the audit trail (audit.ts).
+ *
+ * An invitation of an address with an account in another organization is kept without a user
+ * (issue 31, item 6) and is one of the organization's people all the same: listed, looked up,
+ * changed and deleted under the id its answer showed, exactly as an invited user who has not
+ * accepted yet, so nothing an admin does tells them the address exists elsewhere.
  */
 
 /** How long an invitation's set-password link works. */
@@ -66,7 +77,7 @@ export async function listPeopleOf(
   page: number,
   perPage: number,
 ): Promise<PageOf<UserRecord>> {
-  const total = await countUsers(db, orgId);
+  const total = await countPeople(db, orgId);
   const rows = await listPeople(db, orgId, { limit: perPage, offset: (page - 1) * perPage });
   return pageOf(rows.map(present), total, page, perPage);
 }
@@ -118,8 +129,8 @@ export async function invitePerson(
   const invited = await db
     .transaction(async (trx): Promise<UserRecord> => {
       const existing = await findUserByEmail(trx, email);
-      if (existing?.org_id === orgId || (await hasPendingInviteWithoutUser(trx, orgId, email, now)))
-        throw taken();
+      // An invitation kept without a user stands for a person of this organization, as a user does.
+      if (existing?.org_id === orgId || (await hasInviteWithoutUser(trx, orgId, email))) throw taken();
       if (existing) {
         // Elsewhere: the same work (a password hashed) and the same answer as a new account.
         await hashPassword(randomBytes(32).toString('base64url'));
@@ -208,7 +219,8 @@ export async function acceptInvite(
   const user = await db.transaction(async (trx) => {
     const invite = await consumeUserInvite(trx, tokenHash(input.token), now);
     if (!invite) throw invalidInvite();
-    if (invite.user_id === null) throw accountElsewhere();
+    // Disabled: as a disabled invited user's link below.
+    if (invite.user_id === null) throw invite.disabled_at ? invalidInvite() : accountElsewhere();
     const found = await findUser(trx, invite.org_id, invite.user_id);
     if (!found || found.disabled_at) throw invalidInvite();
     await updateUserPassword(trx, found.org_id, found.id, hash, now);
@@ -237,7 +249,7 @@ export async function updatePerson(
   ip: string,
   now = new Date(),
 ): Promise<UserRecord> {
-  const ref = { orgId: principal.org.id, userId };
+  const ref: UserRef = { orgId: principal.org.id, userId };
   // One transaction: a role change and a disable in one request happen together or not at all
   // (demoting then failing to disable the last admin leaves the role as it was).
   await db.transaction(async (trx) => {
@@ -251,6 +263,10 @@ export async function updatePerson(
         { orgId: ref.orgId, action, actor: actorOf(principal), target, ip, details },
         now,
       );
+    if (await findInvitedPerson(trx, ref)) {
+      await updateInvitedPerson(trx, ref, change, audit, now);
+      return;
+    }
     if (change.role !== undefined) {
       const { user, previous } = await changeUserRole(trx, ref, change.role, now);
       if (previous !== change.role) {
@@ -284,6 +300,41 @@ export async function updatePerson(
   return getPerson(db, ref.orgId, userId);
 }
 
+type PersonAudit = (
+  action: 'user.role_changed' | 'user.disabled' | 'user.enabled',
+  target: AuditPerson,
+  details?: Record<string, string>,
+) => Promise<unknown>;
+
+/** No session or key of an invitation kept without a user, as none of an invited user's before accepting. */
+const NOTHING_REVOKED = { sessions_revoked: '0', api_keys_revoked: '0' };
+
+/** updatePerson of an invitation kept without a user: the same changes and audit events as a user's. */
+async function updateInvitedPerson(
+  trx: Db,
+  ref: UserRef,
+  change: { role?: Role | undefined; disabled?: boolean | undefined },
+  audit: PersonAudit,
+  now: Date,
+): Promise<void> {
+  if (change.role !== undefined) {
+    const { user, previous } = await changeInvitationRole(trx, ref, change.role);
+    if (previous !== change.role) {
+      await audit(
+        'user.role_changed',
+        { id: user.id, email: user.email },
+        { from: previous, to: change.role },
+      );
+    }
+  }
+  if (change.disabled !== undefined) {
+    const before = await setInvitationDisabled(trx, ref, change.disabled, now);
+    const target = { id: before.id, email: before.email };
+    if (change.disabled && before.disabled_at === null) await audit('user.disabled', target, NOTHING_REVOKED);
+    if (!change.disabled && before.disabled_at !== null) await audit('user.enabled', target);
+  }
+}
+
 /** Deletes a person (their comments and history keep the e-mail); sessions and keys go at once. */
 export async function removePerson(
   db: Db,
@@ -292,7 +343,24 @@ export async function removePerson(
   ip: string,
   now = new Date(),
 ): Promise<{ id: string; deleted: true }> {
-  const { user, revoked } = await deleteUser(db, { orgId: principal.org.id, userId }, now);
+  const ref: UserRef = { orgId: principal.org.id, userId };
+  if (await findInvitedPerson(db, ref)) {
+    const person = await deleteInvitation(db, ref);
+    await recordAuditEvent(
+      db,
+      {
+        orgId: ref.orgId,
+        action: 'user.deleted',
+        actor: actorOf(principal),
+        target: { id: person.id, email: person.email },
+        ip,
+        details: { role: person.role, ...NOTHING_REVOKED },
+      },
+      now,
+    );
+    return { id: person.id, deleted: true };
+  }
+  const { user, revoked } = await deleteUser(db, ref, now);
   await recordAuditEvent(
     db,
     {

@@ -16,17 +16,18 @@ export interface UserInviteRow {
   email: string | null;
   role: string | null;
   invitee_id: string | null;
+  /** Set while such an invitation is disabled, as a user's `disabled_at`. */
+  disabled_at: Date | null;
   token_hash: string;
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
 }
 
-export type NewUserInviteRow = Omit<
-  UserInviteRow,
-  'created_at' | 'used_at' | 'email' | 'role' | 'invitee_id'
-> &
-  Partial<Pick<UserInviteRow, 'created_at' | 'used_at' | 'email' | 'role' | 'invitee_id'>>;
+type OptionalInviteColumns = 'created_at' | 'used_at' | 'email' | 'role' | 'invitee_id' | 'disabled_at';
+
+export type NewUserInviteRow = Omit<UserInviteRow, OptionalInviteColumns> &
+  Partial<Pick<UserInviteRow, OptionalInviteColumns>>;
 
 declare module 'knex/types/tables.js' {
   interface Tables {
@@ -56,19 +57,58 @@ export async function consumeUserInvite(
   return row;
 }
 
-/** Whether the organization has an unused, unexpired invitation of this address kept without a user. */
-export async function hasPendingInviteWithoutUser(
-  db: Db,
-  orgId: string,
-  email: string,
-  now: Date,
-): Promise<boolean> {
-  const row = await db('user_invites')
-    .where({ org_id: orgId })
-    .whereNull('user_id')
+/*
+ * Invitations kept without a user (an address with an account in another organization): one of
+ * the organization's people until deleted, named by the id their invitation's answer showed
+ * (`invitee_id`), so they are listed, looked up, changed and deleted like an invited user who
+ * has not accepted yet. An ordinary invited user stays a person after their link expires, so
+ * these do too: only an unused one counts, expired or not.
+ */
+
+/** An organization's invitations kept without a user that nobody used. */
+export function invitationsWithoutUser(db: Db, orgId: string) {
+  return db('user_invites').where({ org_id: orgId }).whereNull('user_id').whereNull('used_at');
+}
+
+/** Whether the organization has an unused invitation of this address kept without a user (any case). */
+export async function hasInviteWithoutUser(db: Db, orgId: string, email: string): Promise<boolean> {
+  const row = await invitationsWithoutUser(db, orgId)
     .whereRaw('lower(email) = lower(?)', [email])
-    .whereNull('used_at')
-    .where('expires_at', '>', now)
     .first('id');
   return row !== undefined;
+}
+
+/** The unused invitation kept without a user whose answer showed this id. */
+export async function findInviteWithoutUser(
+  db: Db,
+  orgId: string,
+  inviteeId: string,
+): Promise<UserInviteRow | undefined> {
+  return invitationsWithoutUser(db, orgId).where({ invitee_id: inviteeId }).first();
+}
+
+export async function setInviteWithoutUserRole(
+  db: Db,
+  orgId: string,
+  inviteeId: string,
+  role: string,
+): Promise<void> {
+  await invitationsWithoutUser(db, orgId).where({ invitee_id: inviteeId }).update({ role });
+}
+
+/** Sets or clears `disabled_at`; a disabled invitation keeps the moment it was first disabled. */
+export async function setInviteWithoutUserDisabled(
+  db: Db,
+  orgId: string,
+  inviteeId: string,
+  disabled: boolean,
+  now: Date,
+): Promise<void> {
+  const query = invitationsWithoutUser(db, orgId).where({ invitee_id: inviteeId });
+  if (disabled) void query.whereNull('disabled_at');
+  await query.update({ disabled_at: disabled ? now : null });
+}
+
+export async function deleteInviteWithoutUser(db: Db, orgId: string, inviteeId: string): Promise<void> {
+  await invitationsWithoutUser(db, orgId).where({ invitee_id: inviteeId }).delete();
 }

@@ -7,6 +7,13 @@ import { conflict, notFound } from '../errors.ts';
 import type { Role } from '../schemas/common.ts';
 import { findOrganizationForUpdate } from './organizations.repository.ts';
 import {
+  deleteInviteWithoutUser,
+  findInviteWithoutUser,
+  setInviteWithoutUserDisabled,
+  setInviteWithoutUserRole,
+  type UserInviteRow,
+} from './user-invites.repository.ts';
+import {
   countActiveAdmins,
   deleteUserRow,
   findUser,
@@ -58,14 +65,18 @@ export interface UserChange {
 
 const noUser = () => notFound('user');
 
+/** What the last-admin rule reads of a person (a user, or an invitation kept without a user). */
+type AdminCandidate = Pick<UserRow, 'id' | 'org_id' | 'email' | 'role' | 'disabled_at'>;
+
 /** Whether the user counts as an active admin of their organization. */
-export const isActiveAdmin = (user: UserRow): boolean => user.role === 'admin' && user.disabled_at === null;
+export const isActiveAdmin = (user: AdminCandidate): boolean =>
+  user.role === 'admin' && user.disabled_at === null;
 
 /**
  * Refuses (409 CONFLICT) to take away the organization's last active admin. Call it
  * inside a transaction that locked the organization (findOrganizationForUpdate).
  */
-export async function assertNotLastActiveAdmin(trx: Db, user: UserRow, action: string): Promise<void> {
+export async function assertNotLastActiveAdmin(trx: Db, user: AdminCandidate, action: string): Promise<void> {
   if (!isActiveAdmin(user)) return;
   if ((await countActiveAdmins(trx, user.org_id, user.id)) === 0) {
     throw conflict(
@@ -193,4 +204,80 @@ export async function revokeUserSessions(db: Db, ref: UserRef, now = new Date())
   const user = await findUser(db, ref.orgId, ref.userId);
   if (!user) throw noUser();
   return revokeUnrevokedSessions(db, ref.orgId, ref.userId, now);
+}
+
+/*
+ * Invitations kept without a user (an address with an account in another organization, issue
+ * 31 item 6) follow the same rules as the invited user each stands for, under the id its
+ * answer showed: the role changes, disabling and enabling, deleting, the last-admin rule. They
+ * have no session or key, so nothing is revoked.
+ */
+
+/** The person an invitation kept without a user stands for. */
+export interface InvitedPerson extends AdminCandidate {
+  role: Role;
+}
+
+const personOf = (invite: UserInviteRow): InvitedPerson => ({
+  id: invite.invitee_id!,
+  org_id: invite.org_id,
+  email: invite.email!,
+  role: invite.role as Role,
+  disabled_at: invite.disabled_at,
+});
+
+/** The invitation kept without a user under this id, or undefined (then the id names a user, or nobody). */
+export async function findInvitedPerson(db: Db, ref: UserRef): Promise<InvitedPerson | undefined> {
+  const invite = await findInviteWithoutUser(db, ref.orgId, ref.userId);
+  return invite ? personOf(invite) : undefined;
+}
+
+async function withInvitationLocked<T>(
+  db: Db,
+  ref: UserRef,
+  change: (trx: Db, person: InvitedPerson) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (trx) => {
+    if (!(await findOrganizationForUpdate(trx, ref.orgId))) throw noUser();
+    const person = await findInvitedPerson(trx, ref);
+    if (!person) throw noUser();
+    return change(trx, person);
+  });
+}
+
+/** changeUserRole for an invitation kept without a user. */
+export async function changeInvitationRole(
+  db: Db,
+  ref: UserRef,
+  role: Role,
+): Promise<{ user: InvitedPerson; previous: Role }> {
+  return withInvitationLocked(db, ref, async (trx, person) => {
+    if (person.role === role) return { user: person, previous: role };
+    if (role !== 'admin') await assertNotLastActiveAdmin(trx, person, 'demote');
+    await setInviteWithoutUserRole(trx, ref.orgId, ref.userId, role);
+    return { user: { ...person, role }, previous: person.role };
+  });
+}
+
+/** disableUser and enableUser for an invitation kept without a user; answers it as it was before. */
+export async function setInvitationDisabled(
+  db: Db,
+  ref: UserRef,
+  disabled: boolean,
+  now = new Date(),
+): Promise<InvitedPerson> {
+  return withInvitationLocked(db, ref, async (trx, person) => {
+    if (disabled) await assertNotLastActiveAdmin(trx, person, 'disable');
+    await setInviteWithoutUserDisabled(trx, ref.orgId, ref.userId, disabled, now);
+    return person;
+  });
+}
+
+/** deleteUser for an invitation kept without a user: the invitation goes. */
+export async function deleteInvitation(db: Db, ref: UserRef): Promise<InvitedPerson> {
+  return withInvitationLocked(db, ref, async (trx, person) => {
+    await assertNotLastActiveAdmin(trx, person, 'delete');
+    await deleteInviteWithoutUser(trx, ref.orgId, ref.userId);
+    return person;
+  });
 }

@@ -7,6 +7,7 @@ import {
   type JoinedOrganization,
   type OrganizationRow,
 } from './organizations.repository.ts';
+import { invitationsWithoutUser } from './user-invites.repository.ts';
 
 /**
  * The `users` table. Every query is scoped by organization, except the look-ups by
@@ -206,11 +207,21 @@ export async function deleteUserRow(db: Db, orgId: string, userId: string): Prom
   return (await db('users').where({ id: userId, org_id: orgId }).delete()) > 0;
 }
 
-/** How many admins of the organization are not disabled, leaving `exceptUserId` out. */
+/**
+ * How many admins of the organization are not disabled, leaving `exceptUserId` out. Invitations
+ * kept without a user count as the invited users they stand for (an invited admin counts before
+ * accepting), so the rule answers alike whichever an admin invited.
+ */
 export async function countActiveAdmins(db: Db, orgId: string, exceptUserId?: string): Promise<number> {
-  const query = db('users').where({ org_id: orgId, role: 'admin' }).whereNull('disabled_at');
-  if (exceptUserId !== undefined) void query.whereNot('id', exceptUserId);
-  const [row] = await query.select<{ total: number }[]>(db.raw('count(*)::int as total'));
+  const admins = db('users').where({ org_id: orgId, role: 'admin' }).whereNull('disabled_at');
+  const invited = invitationsWithoutUser(db, orgId).where({ role: 'admin' }).whereNull('disabled_at');
+  if (exceptUserId !== undefined) {
+    void admins.whereNot('id', exceptUserId);
+    void invited.whereNot('invitee_id', exceptUserId);
+  }
+  const [row] = await db
+    .queryBuilder()
+    .select<{ total: number }[]>(db.raw('(? + ?)::int as total', [admins.count('*'), invited.count('*')]));
   return row?.total ?? 0;
 }
 
@@ -302,10 +313,15 @@ export type PersonRow = Pick<
   'id' | 'email' | 'role' | 'mfa_enabled' | 'disabled_at' | 'created_at'
 > & { invite_pending: boolean };
 
+/**
+ * The organization's people: its users, and its invitations kept without a user (an address
+ * with an account elsewhere) as the invited user each stands for: under the id its answer
+ * showed, MFA off, the invitation pending (user-invites.repository.ts).
+ */
 function people(db: Db, orgId: string) {
-  return db('users as u')
+  const users = db('users as u')
     .where('u.org_id', orgId)
-    .select<PersonRow[]>(
+    .select(
       'u.id',
       'u.email',
       'u.role',
@@ -316,29 +332,41 @@ function people(db: Db, orgId: string) {
         'exists (select 1 from user_invites i where i.user_id = u.id and i.used_at is null) as invite_pending',
       ),
     );
+  const invited = invitationsWithoutUser(db, orgId).select(
+    'invitee_id as id',
+    'email',
+    'role',
+    db.raw('false as mfa_enabled'),
+    'disabled_at',
+    'created_at',
+    db.raw('true as invite_pending'),
+  );
+  return db.queryBuilder().from(users.unionAll(invited, true).as('p')).select<PersonRow[]>('p.*');
 }
 
-export async function countUsers(db: Db, orgId: string): Promise<number> {
-  const [row] = await db('users')
-    .where({ org_id: orgId })
+/** How many people the organization has (users and invitations kept without a user). */
+export async function countPeople(db: Db, orgId: string): Promise<number> {
+  const [row] = await db
+    .queryBuilder()
+    .from(people(db, orgId).as('p'))
     .select<{ total: number }[]>(db.raw('count(*)::int as total'));
   return row?.total ?? 0;
 }
 
-/** A page of the organization's users, oldest first, ties broken by id. */
+/** A page of the organization's people, oldest first, ties broken by id. */
 export async function listPeople(
   db: Db,
   orgId: string,
   page: { limit: number; offset: number },
 ): Promise<PersonRow[]> {
   return people(db, orgId)
-    .orderBy([{ column: 'u.created_at' }, { column: 'u.id' }])
+    .orderBy([{ column: 'p.created_at' }, { column: 'p.id' }])
     .limit(page.limit)
     .offset(page.offset);
 }
 
 export async function findPerson(db: Db, orgId: string, userId: string): Promise<PersonRow | undefined> {
-  const [row] = await people(db, orgId).where('u.id', userId);
+  const [row] = await people(db, orgId).where('p.id', userId);
   return row;
 }
 

@@ -25,7 +25,17 @@ where
 returning
   *;
 
--- hasPendingInviteWithoutUser
+-- invitationsWithoutUser
+select
+  *
+from
+  "user_invites"
+where
+  "org_id" = $1
+  and "user_id" is null
+  and "used_at" is null;
+
+-- hasInviteWithoutUser
 select
   "id"
 from
@@ -33,8 +43,59 @@ from
 where
   "org_id" = $1
   and "user_id" is null
-  and lower(email) = lower($2)
   and "used_at" is null
-  and "expires_at" > $3
+  and lower(email) = lower($2)
 limit
-  $4;
+  $3;
+
+-- findInviteWithoutUser
+select
+  *
+from
+  "user_invites"
+where
+  "org_id" = $1
+  and "user_id" is null
+  and "used_at" is null
+  and "invitee_id" = $2
+limit
+  $3;
+
+-- setInviteWithoutUserRole
+update "user_invites"
+set
+  "role" = $1
+where
+  "org_id" = $2
+  and "user_id" is null
+  and "used_at" is null
+  and "invitee_id" = $3;
+
+-- setInviteWithoutUserDisabled (disable)
+update "user_invites"
+set
+  "disabled_at" = $1
+where
+  "org_id" = $2
+  and "user_id" is null
+  and "used_at" is null
+  and "invitee_id" = $3
+  and "disabled_at" is null;
+
+-- setInviteWithoutUserDisabled (enable)
+update "user_invites"
+set
+  "disabled_at" = $1
+where
+  "org_id" = $2
+  and "user_id" is null
+  and "used_at" is null
+  and "invitee_id" = $3;
+
+-- deleteInviteWithoutUser
+delete from "user_invites"
+where
+  "org_id" = $1
+  and "user_id" is null
+  and "used_at" is null
+  and "invitee_id" = $2;

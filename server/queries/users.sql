@@ -172,24 +172,57 @@ where
 
 -- countActiveAdmins (every admin)
 select
-  count(*)::int as total
-from
-  "users"
-where
-  "org_id" = $1
-  and "role" = $2
-  and "disabled_at" is null;
+  (
+    (
+      select
+        count(*)
+      from
+        "users"
+      where
+        "org_id" = $1
+        and "role" = $2
+        and "disabled_at" is null
+    ) + (
+      select
+        count(*)
+      from
+        "user_invites"
+      where
+        "org_id" = $3
+        and "user_id" is null
+        and "used_at" is null
+        and "role" = $4
+        and "disabled_at" is null
+    )
+  )::int as total;
 
 -- countActiveAdmins (but one)
 select
-  count(*)::int as total
-from
-  "users"
-where
-  "org_id" = $1
-  and "role" = $2
-  and "disabled_at" is null
-  and not "id" = $3;
+  (
+    (
+      select
+        count(*)
+      from
+        "users"
+      where
+        "org_id" = $1
+        and "role" = $2
+        and "disabled_at" is null
+        and not "id" = $3
+    ) + (
+      select
+        count(*)
+      from
+        "user_invites"
+      where
+        "org_id" = $4
+        and "user_id" is null
+        and "used_at" is null
+        and "role" = $5
+        and "disabled_at" is null
+        and not "invitee_id" = $6
+    )
+  )::int as total;
 
 -- listUsersWithOrganization (every organization)
 select
@@ -253,63 +286,155 @@ where
 limit
   $2;
 
--- countUsers
+-- countPeople
 select
   count(*)::int as total
 from
-  "users"
-where
-  "org_id" = $1;
+  (
+    select
+      "p".*
+    from
+      (
+        (
+          select
+            "u"."id",
+            "u"."email",
+            "u"."role",
+            "u"."mfa_enabled",
+            "u"."disabled_at",
+            "u"."created_at",
+            exists (
+              select
+                1
+              from
+                user_invites i
+              where
+                i.user_id = u.id
+                and i.used_at is null
+            ) as invite_pending
+          from
+            "users" as "u"
+          where
+            "u"."org_id" = $1
+        )
+        union all
+        (
+          select
+            "invitee_id" as "id",
+            "email",
+            "role",
+            false as mfa_enabled,
+            "disabled_at",
+            "created_at",
+            true as invite_pending
+          from
+            "user_invites"
+          where
+            "org_id" = $2
+            and "user_id" is null
+            and "used_at" is null
+        )
+      ) as "p"
+  ) as "p";
 
 -- listPeople
 select
-  "u"."id",
-  "u"."email",
-  "u"."role",
-  "u"."mfa_enabled",
-  "u"."disabled_at",
-  "u"."created_at",
-  exists (
-    select
-      1
-    from
-      user_invites i
-    where
-      i.user_id = u.id
-      and i.used_at is null
-  ) as invite_pending
+  "p".*
 from
-  "users" as "u"
-where
-  "u"."org_id" = $1
+  (
+    (
+      select
+        "u"."id",
+        "u"."email",
+        "u"."role",
+        "u"."mfa_enabled",
+        "u"."disabled_at",
+        "u"."created_at",
+        exists (
+          select
+            1
+          from
+            user_invites i
+          where
+            i.user_id = u.id
+            and i.used_at is null
+        ) as invite_pending
+      from
+        "users" as "u"
+      where
+        "u"."org_id" = $1
+    )
+    union all
+    (
+      select
+        "invitee_id" as "id",
+        "email",
+        "role",
+        false as mfa_enabled,
+        "disabled_at",
+        "created_at",
+        true as invite_pending
+      from
+        "user_invites"
+      where
+        "org_id" = $2
+        and "user_id" is null
+        and "used_at" is null
+    )
+  ) as "p"
 order by
-  "u"."created_at" asc,
-  "u"."id" asc
+  "p"."created_at" asc,
+  "p"."id" asc
 limit
-  $2;
+  $3;
 
 -- findPerson
 select
-  "u"."id",
-  "u"."email",
-  "u"."role",
-  "u"."mfa_enabled",
-  "u"."disabled_at",
-  "u"."created_at",
-  exists (
-    select
-      1
-    from
-      user_invites i
-    where
-      i.user_id = u.id
-      and i.used_at is null
-  ) as invite_pending
+  "p".*
 from
-  "users" as "u"
+  (
+    (
+      select
+        "u"."id",
+        "u"."email",
+        "u"."role",
+        "u"."mfa_enabled",
+        "u"."disabled_at",
+        "u"."created_at",
+        exists (
+          select
+            1
+          from
+            user_invites i
+          where
+            i.user_id = u.id
+            and i.used_at is null
+        ) as invite_pending
+      from
+        "users" as "u"
+      where
+        "u"."org_id" = $1
+    )
+    union all
+    (
+      select
+        "invitee_id" as "id",
+        "email",
+        "role",
+        false as mfa_enabled,
+        "disabled_at",
+        "created_at",
+        true as invite_pending
+      from
+        "user_invites"
+      where
+        "org_id" = $2
+        and "user_id" is null
+        and "used_at" is null
+    )
+  ) as "p"
 where
-  "u"."org_id" = $1
-  and "u"."id" = $2;
+  "p"."id" = $3;
 
 -- setUserRole
 update "users"

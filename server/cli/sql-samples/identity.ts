@@ -53,7 +53,7 @@ export const identitySamples = [
       { name: 'one organization', args: [ORG] },
     ],
     findPasswordCallerInAnyOrganization: [[EMAIL]],
-    countUsers: [[ORG]],
+    countPeople: [[ORG]],
     listPeople: [[ORG, PAGE]],
     findPerson: [[ORG, USER]],
     setUserRole: [[ORG, USER, 'viewer', NOW]],
@@ -69,7 +69,15 @@ export const identitySamples = [
     insertUserInvite: [
       [{ id: 'inv_new', org_id: ORG, user_id: USER, token_hash: 'hash', expires_at: NOW, created_at: NOW }],
     ],
-    hasPendingInviteWithoutUser: [[ORG, EMAIL, NOW]],
+    invitationsWithoutUser: [[ORG]],
+    hasInviteWithoutUser: [[ORG, EMAIL]],
+    findInviteWithoutUser: [[ORG, USER]],
+    setInviteWithoutUserRole: [[ORG, USER, 'viewer']],
+    setInviteWithoutUserDisabled: [
+      { name: 'disable', args: [ORG, USER, true, NOW] },
+      { name: 'enable', args: [ORG, USER, false, NOW] },
+    ],
+    deleteInviteWithoutUser: [[ORG, USER]],
     consumeUserInvite: [['hash', NOW]],
   }),
   repositorySamples('server/identity/audit-events.repository.ts', auditEvents, {
