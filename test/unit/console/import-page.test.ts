@@ -39,7 +39,7 @@ const RESULT = {
 
 const ASSETS = [
   { id: 'asset_loopback000000000000', address: '127.0.0.1', names: ['shop.local'] },
-] as unknown as ApiSchemas['Asset'][];
+] as unknown as ApiSchemas['AssetListItem'][];
 
 describe.skipIf(!hasChromium)('the import page', () => {
   const suite = useHarness();
@@ -126,5 +126,15 @@ describe.skipIf(!hasChromium)('the import page', () => {
       .toContain('not in a format Scanward reads');
     expect(uploads).toEqual([{ target: '127.0.0.1', file: { filename: 'notes.txt', text: 'not a report' } }]);
     expect(await page.getByRole('region', { name: 'Imported' }).count()).toBe(0);
+  });
+
+  it('tells a viewer that importing needs another role instead of offering a form the API refuses', async () => {
+    const { page } = await suite.mountComponent('import', {
+      session: { ...ADMIN_SESSION, user: { ...ADMIN_SESSION.user, role: 'viewer' } },
+      api: { 'GET /api/v1/assets': () => ({ status: 200, body: listOf(ASSETS) }) },
+    });
+    await page.getByText('Importing a report needs the member or admin role').waitFor();
+    expect(await page.getByRole('form', { name: 'Report' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Import' }).count()).toBe(0);
   });
 });
