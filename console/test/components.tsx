@@ -10,6 +10,7 @@ import {
   scanRequestOf,
   ScanOptionsFields,
 } from '../src/pages/scan-options';
+import { Settings } from '../src/pages/settings';
 import { AuditEvents } from '../src/pages/settings/audit-events';
 
 /**
@@ -135,4 +136,6 @@ export const COMPONENTS: Record<string, ComponentType> = {
   'seen-by': SeenByCard,
   'finding-tickets': TicketsCard,
   import: ImportReport,
+  /** The whole Settings page: the sections the session's role may use. */
+  settings: Settings,
 };

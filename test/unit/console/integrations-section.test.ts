@@ -139,4 +139,28 @@ describe.skipIf(!hasChromium)('the integrations settings section', () => {
       '/api/v1/integrations/int_email000000000000000000/test',
     ]);
   });
+
+  it('is not on the Settings page of a viewer, whom the API would refuse', async () => {
+    const unavailable = () => ({
+      status: 503,
+      body: { detail: 'not in this test', error_code: 'UNAVAILABLE' },
+    });
+    const { page, calls } = await suite.mountComponent('settings', {
+      session: { ...ADMIN_SESSION, user: { ...ADMIN_SESSION.user, role: 'viewer' } },
+      // The sections a viewer has; their contents are not this test's subject.
+      api: {
+        'GET /api/v1/scans/quota': unavailable,
+        'GET /api/v1/settings/sla': unavailable,
+        'GET /api/v1/scans/schedules': unavailable,
+        'GET /api/v1/auth/sessions': unavailable,
+        'GET /api/v1/auth/mfa': unavailable,
+        'GET /api/v1/auth/notification-preferences': unavailable,
+      },
+    });
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByRole('region', { name: 'Password' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Integrations' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add integration' }).count()).toBe(0);
+    expect(calls.filter((c) => c.path.startsWith('/api/v1/integrations'))).toEqual([]);
+  });
 });
