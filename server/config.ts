@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -133,6 +134,8 @@ const envSchema = z.object({
   SCANWARD_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** Outgoing e-mail (docs/email.md): `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://` (TLS from the start). */
   SCANWARD_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  /** A PEM file of CA certificates the SMTP server's certificate is verified against, besides Node's store. */
+  SCANWARD_SMTP_CA_FILE: z.string().min(1).optional(),
   /** The sender of every e-mail: an address, or `Name <address>`. */
   SCANWARD_MAIL_FROM: z
     .string()
@@ -223,7 +226,7 @@ export interface Config {
   ai: { url: string; key: string | undefined; model: string } | undefined;
   trustProxy: boolean;
   /** Outgoing e-mail; undefined: SCANWARD_SMTP_URL unset, no e-mail is sent (docs/email.md). */
-  mail: { smtpUrl: string; from: string } | undefined;
+  mail: MailConfig | undefined;
   /** SCANWARD_DIGEST_HOUR: the UTC hour from which daily digests go out. */
   digestHour: number;
   /** SCANWARD_PUBLIC_URL: where invitation links point; undefined: the origin of the request that invites. */
@@ -266,6 +269,26 @@ export interface OidcConfig {
   allowUnverifiedEmail: boolean;
 }
 
+/** Outgoing e-mail (notifications/mail.ts, docs/email.md). */
+export interface MailConfig {
+  smtpUrl: string;
+  from: string;
+  /** SCANWARD_SMTP_CA_FILE's PEM text: CAs trusted for the SMTP server besides Node's store. */
+  ca?: string;
+}
+
+/** The PEM text of SCANWARD_SMTP_CA_FILE, or why it cannot serve. */
+function readCaFile(path: string): { pem: string } | { problem: string } {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (err) {
+    return { problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) return { problem: 'must be a PEM file of certificates' };
+  return { pem };
+}
+
 /** A configuration an operator must fix; `problems` names every offending variable, one line each. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -285,6 +308,14 @@ function crossChecks(env: Record<string, string>): string[] {
   }
   if (!env.SCANWARD_OIDC_ISSUER && (env.SCANWARD_OIDC_CLIENT_ID || env.SCANWARD_OIDC_CLIENT_SECRET)) {
     problems.push('SCANWARD_OIDC_ISSUER: must be set when SCANWARD_OIDC_CLIENT_ID or _SECRET is set');
+  }
+  if (env.SCANWARD_SMTP_CA_FILE) {
+    if (!env.SCANWARD_SMTP_URL) {
+      problems.push('SCANWARD_SMTP_CA_FILE: is only used with SCANWARD_SMTP_URL, which is not set');
+    } else {
+      const ca = readCaFile(env.SCANWARD_SMTP_CA_FILE);
+      if ('problem' in ca) problems.push(`SCANWARD_SMTP_CA_FILE: ${ca.problem}`);
+    }
   }
   const ms = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
   const keepAlive = ms('SCANWARD_HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000);
@@ -382,7 +413,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     trustProxy: e.SCANWARD_TRUST_PROXY,
     publicUrl: e.SCANWARD_PUBLIC_URL,
-    mail: e.SCANWARD_SMTP_URL ? { smtpUrl: e.SCANWARD_SMTP_URL, from: e.SCANWARD_MAIL_FROM } : undefined,
+    mail: e.SCANWARD_SMTP_URL
+      ? {
+          smtpUrl: e.SCANWARD_SMTP_URL,
+          from: e.SCANWARD_MAIL_FROM,
+          ...(e.SCANWARD_SMTP_CA_FILE
+            ? { ca: (readCaFile(e.SCANWARD_SMTP_CA_FILE) as { pem: string }).pem }
+            : {}),
+        }
+      : undefined,
     digestHour: e.SCANWARD_DIGEST_HOUR,
     oidc:
       e.SCANWARD_OIDC_ISSUER && e.SCANWARD_OIDC_CLIENT_ID

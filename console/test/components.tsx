@@ -1,12 +1,16 @@
 import { useState, type ComponentType } from 'react';
 import type { Schemas } from '../src/api/contract';
 import { Assignment } from '../src/pages/finding-detail';
+import { SeenBy } from '../src/pages/finding-sources';
+import { FindingTickets } from '../src/pages/finding-tickets';
+import { ImportReport } from '../src/pages/import';
 import {
   DEFAULT_SCAN_OPTIONS,
   NOT_AUTHORIZED,
   scanRequestOf,
   ScanOptionsFields,
 } from '../src/pages/scan-options';
+import { Settings } from '../src/pages/settings';
 import { AuditEvents } from '../src/pages/settings/audit-events';
 
 /**
@@ -66,8 +70,72 @@ const UNASSIGNED_FINDING = {
   due_date: null,
 } as unknown as Schemas['FindingDetail'];
 
+/** The finding page's "Seen by" card for a finding two sources saw: Scanward's scan (the headline) and a nuclei import that no longer reports it. */
+function SeenByCard() {
+  return <SeenBy sources={TWO_SOURCES} />;
+}
+
+const TWO_SOURCES: Schemas['FindingSource'][] = [
+  {
+    source: 'scan',
+    tool: 'scanward-probe',
+    headline: true,
+    status: 'active',
+    established: 'confirmed',
+    severity: 'high',
+    cvss_score: 7.5,
+    cvss_vector: null,
+    first_scan_id: 'scan_harnessfirst0000000000',
+    last_scan_id: 'scan_harnesslast00000000000',
+    first_seen_at: '2026-11-20T09:00:00.000Z',
+    last_seen_at: '2026-11-27T09:00:00.000Z',
+  },
+  {
+    source: 'import',
+    tool: 'nuclei',
+    headline: false,
+    status: 'resolved',
+    established: 'inferred from version',
+    severity: 'medium',
+    cvss_score: 0,
+    cvss_vector: null,
+    first_scan_id: 'scan_harnessimport000000000',
+    last_scan_id: 'scan_harnessimport000000000',
+    first_seen_at: '2026-11-21T09:00:00.000Z',
+    last_seen_at: '2026-11-21T09:00:00.000Z',
+  },
+] as Schemas['FindingSource'][];
+
+/** The finding page's Tickets card over a finding with one GitHub issue; `changes` counts the reloads it asks for. */
+function TicketsCard() {
+  const [changes, setChanges] = useState(0);
+  return (
+    <>
+      <FindingTickets finding={TICKETED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
+      <output data-testid="changes">{changes}</output>
+    </>
+  );
+}
+
+const TICKETED_FINDING = {
+  id: 'finding_harnesstickets0000000',
+  tickets: [
+    {
+      integration_id: 'int_github00000000000000000',
+      key: 'acme/shop#42',
+      url: 'https://github.com/acme/shop/issues/42',
+      state: 'open',
+    },
+  ],
+} as unknown as Schemas['FindingDetail'];
+
 export const COMPONENTS: Record<string, ComponentType> = {
   'scan-options': ScanOptionsForm,
   'audit-events': AuditTrail,
   assignment: AssignmentForm,
+  'seen-by': SeenByCard,
+  'finding-tickets': TicketsCard,
+  import: ImportReport,
+  /** The whole Settings page: the sections the session's role may use. */
+  settings: Settings,
 };

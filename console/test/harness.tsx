@@ -24,15 +24,27 @@ declare global {
   }
 }
 
+/** The request's body as the test sees it: JSON parsed, a multipart form as its fields (files by name and text). */
+async function bodyOf(request: Request): Promise<unknown> {
+  if ((request.headers.get('content-type') ?? '').startsWith('multipart/form-data')) {
+    const fields: Record<string, unknown> = {};
+    for (const [name, value] of (await request.formData()).entries()) {
+      fields[name] = typeof value === 'string' ? value : { filename: value.name, text: await value.text() };
+    }
+    return fields;
+  }
+  const text = await request.text();
+  return text ? JSON.parse(text) : undefined;
+}
+
 async function stubFetch(request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const text = await request.text();
   const answer = await window.answerApiCall({
     method: request.method,
     path: url.pathname,
     query: url.search,
     headers: Object.fromEntries(request.headers),
-    body: text ? JSON.parse(text) : undefined,
+    body: await bodyOf(request),
   });
   const body = answer.body === undefined ? null : JSON.stringify(answer.body);
   return new Response(body, {

@@ -10,7 +10,10 @@ export interface StubCall {
   /** The query string, `?` included, or empty. */
   query: string;
   headers: Record<string, string>;
-  /** The JSON body, parsed; undefined when none. */
+  /**
+   * The JSON body, parsed; a multipart form as its fields, each file as `{filename, text}`;
+   * undefined when none.
+   */
   body: unknown;
 }
 

@@ -1,10 +1,13 @@
+import { rootCertificates } from 'node:tls';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 
 /**
  * Outgoing e-mail through the operator's SMTP server (docs/email.md). `smtp://` upgrades
  * with STARTTLS whenever the server offers it (nodemailer's default), `smtps://` is TLS from
- * the first byte. Every mail has a plain-text and an HTML part; links point under
+ * the first byte; `?requireTLS=true` on an `smtp://` URL refuses to send in clear when the
+ * server does not offer STARTTLS (nodemailer's own URL parameter). The server's certificate is
+ * always verified: against Node's store plus SCANWARD_SMTP_CA_FILE's CAs. Every mail has a plain-text and an HTML part; links point under
  * SCANWARD_PUBLIC_URL. The transport is made per send from the configuration, so nothing
  * keeps a connection (or the URL's password) around between sends.
  */
@@ -82,6 +85,8 @@ export async function sendMail(config: NonNullable<Config['mail']>, mail: Mail):
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
+    // Node's `ca` replaces its store, so the operator's CAs are added to the bundled ones.
+    ...(config.ca ? { tls: { ca: [...rootCertificates, config.ca] } } : {}),
   });
   try {
     await transport.sendMail({

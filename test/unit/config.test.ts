@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../server/config.ts';
 
@@ -311,6 +312,32 @@ describe('HTTP timeouts', () => {
     expect(() => loadConfig({ SCANWARD_HTTP_REQUEST_TIMEOUT_MS: '60000' })).toThrow(
       /SCANWARD_HTTP_REQUEST_TIMEOUT_MS: must be at least/,
     );
+  });
+});
+
+describe('the SMTP CA file', () => {
+  const SMTP = 'smtp://mailer:secret@mail.example.com:587';
+  it('reads the PEM text of SCANWARD_SMTP_CA_FILE into the mail settings', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scanward-config-'));
+    try {
+      const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+      writeFileSync(join(dir, 'ca.pem'), pem);
+      writeFileSync(join(dir, 'key.pem'), '-----BEGIN PRIVATE KEY-----\n');
+      const config = loadConfig({ SCANWARD_SMTP_URL: SMTP, SCANWARD_SMTP_CA_FILE: join(dir, 'ca.pem') });
+      expect(config.mail?.ca).toBe(pem);
+      expect(loadConfig({ SCANWARD_SMTP_URL: SMTP }).mail?.ca).toBeUndefined();
+      expect(problemsOf({ SCANWARD_SMTP_URL: SMTP, SCANWARD_SMTP_CA_FILE: join(dir, 'key.pem') })).toEqual([
+        'SCANWARD_SMTP_CA_FILE: must be a PEM file of certificates',
+      ]);
+      expect(
+        problemsOf({ SCANWARD_SMTP_URL: SMTP, SCANWARD_SMTP_CA_FILE: join(dir, 'missing.pem') }),
+      ).toEqual(['SCANWARD_SMTP_CA_FILE: cannot be read (ENOENT)']);
+      expect(problemsOf({ SCANWARD_SMTP_CA_FILE: join(dir, 'ca.pem') })).toEqual([
+        'SCANWARD_SMTP_CA_FILE: is only used with SCANWARD_SMTP_URL, which is not set',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { problem, type Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import { useLoad } from '../data';
 import { Link } from '../router';
+import { useSession } from '../session';
 import { Page, Problem } from '../ui';
 import { Counts } from './scans';
 
@@ -15,6 +16,8 @@ const FORMATS = ['', 'nuclei', 'zap', 'nmap', 'openvas', 'scanward'] as const;
  */
 export function ImportReport() {
   const api = useApi(apiClientRef);
+  // Importing writes scans (write:scans): a viewer is told so rather than given a form the API refuses.
+  const viewer = useSession().session.user.role === 'viewer';
   const assets = useLoad(
     () => api.GET('/api/v1/assets', { params: { query: { per_page: 100 } } }),
     'import-assets',
@@ -51,46 +54,50 @@ export function ImportReport() {
         target; its results join the findings Scanward's own scans keep, each tool listed under &ldquo;Seen
         by&rdquo;.
       </p>
-      <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="import-form">
-        <h2 id="import-form">Report</h2>
-        <label>
-          Report file
-          <input type="file" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
-        </label>
-        <label>
-          Target or asset
-          <input
-            required
-            list="import-assets"
-            value={target}
-            placeholder="127.0.0.1, a URL or a name"
-            onChange={(e) => setTarget(e.currentTarget.value)}
-          />
-          <datalist id="import-assets">
-            {(assets.data?.items ?? []).map((a) => (
-              <option key={a.id} value={a.address}>
-                {a.names.join(', ')}
-              </option>
-            ))}
-          </datalist>
-        </label>
-        <label>
-          Format
-          <select
-            value={format}
-            onChange={(e) => setFormat(e.currentTarget.value as (typeof FORMATS)[number])}
-          >
-            {FORMATS.map((f) => (
-              <option key={f} value={f}>
-                {f || 'detect from the report'}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" disabled={busy}>
-          {busy ? 'Importing…' : 'Import'}
-        </button>
-      </form>
+      {viewer ? (
+        <p className="card">Importing a report needs the member or admin role; yours is viewer.</p>
+      ) : (
+        <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="import-form">
+          <h2 id="import-form">Report</h2>
+          <label>
+            Report file
+            <input type="file" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+          </label>
+          <label>
+            Target or asset
+            <input
+              required
+              list="import-assets"
+              value={target}
+              placeholder="127.0.0.1, a URL or a name"
+              onChange={(e) => setTarget(e.currentTarget.value)}
+            />
+            <datalist id="import-assets">
+              {(assets.data?.items ?? []).map((a) => (
+                <option key={a.id} value={a.address}>
+                  {a.names.join(', ')}
+                </option>
+              ))}
+            </datalist>
+          </label>
+          <label>
+            Format
+            <select
+              value={format}
+              onChange={(e) => setFormat(e.currentTarget.value as (typeof FORMATS)[number])}
+            >
+              {FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {f || 'detect from the report'}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Importing…' : 'Import'}
+          </button>
+        </form>
+      )}
       <Problem message={error} />
       {result && (
         <section aria-labelledby="import-result" data-testid="import-result">
