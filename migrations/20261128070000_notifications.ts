@@ -112,10 +112,11 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['finding_id', 'due_date']);
   });
   // The notification reader of the outbox starts at what is already published, so an upgrade
-  // does not announce the retained week of past events.
+  // does not announce the retained week of past events. A new database has no events and gets
+  // no row (a missing row is position 0), so it stays empty for `scanward db copy`.
   await knex.raw(
-    "insert into outbox_positions (name, position) select 'notifications', coalesce(max(seq), 0) from domain_events " +
-      'on conflict (name) do nothing',
+    "insert into outbox_positions (name, position) select 'notifications', max(seq) from domain_events " +
+      'having count(*) > 0 on conflict (name) do nothing',
   );
 }
 

@@ -7,6 +7,7 @@ import {
   type ExportFinding,
   type ExportFormat,
   type ExportMetadata,
+  type ExportTicket,
   type FindingComment,
   type FindingHistoryEntry,
   type FindingSource,
@@ -15,6 +16,7 @@ import {
 import { selectCommentsOfFindings } from './finding-comments.repository.ts';
 import { selectSourcesOf, type FindingSourceRow } from './finding-sources.repository.ts';
 import { sourceViews } from './sources.ts';
+import { ticketsOfFindings } from '../notifications/finding-tickets.repository.ts';
 import type { FindingSourceView } from '../schemas/findings.ts';
 import { selectHistoryOfFindings } from './finding-history.repository.ts';
 import type { FindingFilter, FindingSort, SortOrder } from './findings.repository.ts';
@@ -122,6 +124,7 @@ export class ExportRows implements AsyncIterable<ExportFinding> {
 interface Discussion {
   comments: Map<string, FindingComment[]>;
   history: Map<string, FindingHistoryEntry[]>;
+  tickets: Map<string, ExportTicket[]>;
 }
 
 interface Batch {
@@ -149,23 +152,30 @@ function groupBy<R extends { finding_id: string }, T>(rows: R[], present: (row: 
 }
 
 /**
- * The comments and the history of the findings `ids` of the organization: one
+ * The comments, the history and the tickets of the findings `ids` of the organization: one
  * query each, in the detail view's order (creation time, then insertion order),
  * presented by the detail view's own presenters.
  */
 async function discussionOf(db: Db, orgId: string, ids: string[]): Promise<Discussion> {
   const comments = await selectCommentsOfFindings(db, orgId, ids);
   const history = await selectHistoryOfFindings(db, orgId, ids);
-  return { comments: groupBy(comments, commentView), history: groupBy(history, historyEntry) };
+  const tickets = await ticketsOfFindings(db, orgId, ids);
+  return {
+    comments: groupBy(comments, commentView),
+    history: groupBy(history, historyEntry),
+    tickets: groupBy(tickets, ({ integration_id, key, url, state }) => ({ integration_id, key, url, state })),
+  };
 }
 
 /** The finding with the rest of its detail view: triage fields, comments and history. */
 function withDiscussion(finding: ExportFinding, row: ExportSourceRow, discussion: Discussion): ExportFinding {
-  const { comments, history } = discussion;
+  const { comments, history, tickets } = discussion;
   finding.comments = comments.get(row.id) ?? [];
   finding.history = history.get(row.id) ?? [];
+  finding.tickets = tickets.get(row.id) ?? [];
   comments.delete(row.id);
   history.delete(row.id);
+  tickets.delete(row.id);
   finding.assignee = row.assignee ?? null;
   finding.priority = row.priority ?? null;
   finding.notes = row.notes ?? null;

@@ -15,7 +15,9 @@ import {
 const admin = { bearerOnly: true, admin: true } as const;
 const tags = ['Integrations'];
 const RuleParams = z.object({ rule_id: IdParam('notification rule', 'nrule_3k2j4h5g6f7d8s9a0p1o2i3u') });
-const DeliveryParams = z.object({ delivery_id: IdParam('delivery', 'msg_3k2j4h5g6f7d8s9a0p1o2i3u') });
+const DeliveryParams = z.object({
+  message_id: IdParam('notification delivery', 'msg_3k2j4h5g6f7d8s9a0p1o2i3u'),
+});
 
 export const createNotificationRuleRoute = defineRoute({
   method: 'post',
@@ -89,7 +91,7 @@ export const listNotificationDeliveriesRoute = defineRoute({
 
 export const retryNotificationDeliveryRoute = defineRoute({
   method: 'post',
-  path: '/api/v1/notification-deliveries/{delivery_id}/retry',
+  path: '/api/v1/notification-deliveries/{message_id}/retry',
   operationId: 'retryNotificationDelivery',
   summary: 'Send a dead delivery again',
   tags,
@@ -98,7 +100,7 @@ export const retryNotificationDeliveryRoute = defineRoute({
   responses: { 200: { description: 'Queued again', schema: NotificationDelivery } },
   errors: ['NOT_FOUND'],
   handler: async ({ params, principal, services }) => ({
-    body: await retryDelivery(services.db, principal.org.id, params.delivery_id),
+    body: await retryDelivery(services.db, principal.org.id, params.message_id),
   }),
 });
 

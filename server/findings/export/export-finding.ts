@@ -112,6 +112,8 @@ export interface ExportFinding {
   history?: FindingHistoryEntry[];
   /** Every source that saw it, strongest first, as in the detail view (docs/finding-lifecycle.md, "Sources"). */
   sources?: ExportFindingSource[];
+  /** Tracker issues opened for the finding (the detail view's `tickets`; docs/integrations.md). */
+  tickets?: ExportTicket[];
   assignee?: string | null;
   priority?: Priority | null;
   /** ISO 8601 UTC. */
@@ -126,6 +128,14 @@ export interface ExportFinding {
   acceptance_expires_at?: string | null;
   /** ISO 8601 UTC. */
   updated_at?: string;
+}
+
+/** A tracker issue of a finding, as the detail view's `tickets` shows it. */
+export interface ExportTicket {
+  integration_id: string;
+  key: string;
+  url: string;
+  state: 'open' | 'closed';
 }
 
 /** One source's view of a finding, as the detail view's `sources` shows it. */

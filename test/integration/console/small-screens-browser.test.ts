@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)(`small screens and long pages in the web console (
     async () => {
       const page = await visit(tenant.admin, '/settings', { width: 1280, height: 900 });
       const nav = page.getByRole('navigation', { name: 'Settings sections' });
-      await nav.getByRole('link', { name: 'SLA policy' }).waitFor();
+      await nav.getByRole('link', { name: 'Triage policy' }).waitFor();
       const headings = await page.locator('.settings-section > h2').allTextContents();
       expect(await nav.getByRole('link').allTextContents()).toEqual(headings);
       expect(headings.length).toBeGreaterThan(5);

@@ -243,6 +243,48 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         await apiClient(embedded, { token: org.token }).get(`/api/v1/findings/${critical.id}/ai-analysis`),
         200,
       );
+      // An integration with a rule and a test message; a ticket, a missed due date and a password
+      // reset of its own (rows the trackers, the SLA timer and the mail would make).
+      const integration = okBody(
+        await apiClient(embedded, { token: org.token }).post('/api/v1/integrations', {
+          type: 'slack',
+          name: `chat of org ${i}`,
+          config: { webhook_url: `${receiver.url}/slack/${i}` },
+        }),
+        201,
+      ) as { id: string };
+      okBody(
+        await apiClient(embedded, { token: org.token }).post('/api/v1/notification-rules', {
+          integration_id: integration.id,
+          events: ['vulnerability.found'],
+          min_severity: 'high',
+        }),
+        201,
+      );
+      await apiClient(embedded, { token: org.token }).post(`/api/v1/integrations/${integration.id}/test`, {});
+      await db('finding_tickets').insert({
+        org_id: org.orgId,
+        finding_id: critical.id,
+        integration_id: integration.id,
+        key: `#${i + 1}`,
+        url: `https://github.com/acme/web/issues/${i + 1}`,
+        external_id: String(i + 1),
+      });
+      await db('finding_sla_breaches').insert({
+        org_id: org.orgId,
+        finding_id: critical.id,
+        due_date: new Date('2026-01-01T00:00:00Z'),
+        created_at: new Date('2026-01-02T00:00:00Z'),
+      });
+      const [member] = (await db('users').where({ org_id: org.orgId }).select('id')) as Array<{ id: string }>;
+      await db('password_resets').insert({
+        id: `pwr_seed${i}`,
+        org_id: org.orgId,
+        user_id: member!.id,
+        token_hash: `seed-hash-${i}`,
+        created_at: new Date('2026-01-02T00:00:00Z'),
+        expires_at: new Date('2030-01-01T00:00:00Z'),
+      });
       okBody(
         await apiClient(embedded, { token: org.token }).post('/api/v1/controls/ctrl_soc2_cc7_1/evidence', {
           title: 'Penetration test report',

@@ -117,7 +117,14 @@ describe('SLA due dates', () => {
         body: { critical: 2, high: 10, medium: 45, low: 100, apply_to_open: true },
       }),
     );
-    expect(changed).toEqual({ critical: 2, high: 10, medium: 45, low: 100, open_findings_updated: 2 });
+    expect(changed).toEqual({
+      critical: 2,
+      high: 10,
+      medium: 45,
+      low: 100,
+      require_justification: false,
+      open_findings_updated: 2,
+    });
     expect(await dueOf(critical.id)).toBe(due(2));
     expect(await dueOf(medium.id)).toBe(due(45)); // in progress counts as open
     expect(await dueOf(personal!.id)).toBe(mine); // a person's date stays

@@ -169,7 +169,7 @@ describe(`integrations (${testEngine})`, () => {
       await t.api.call(listNotificationDeliveriesRoute, { query: { status: 'dead' } }),
     ).items;
     expect(dead.map((d) => d.id)).toEqual([test.id]);
-    okBody(await t.api.call(retryNotificationDeliveryRoute, { params: { delivery_id: test.id } }));
+    okBody(await t.api.call(retryNotificationDeliveryRoute, { params: { message_id: test.id } }));
     await deliver();
     expect(teams.received).toHaveLength(2);
     expect(

@@ -16,6 +16,10 @@ import { allRoutes } from '../../../server/routes/index.ts';
 import { createScheduleRoute } from '../../../server/routes/schedules.ts';
 import { inviteUserRoute } from '../../../server/routes/users.ts';
 import { createWebhookRoute } from '../../../server/routes/webhooks.ts';
+import { createIntegrationRoute } from '../../../server/routes/integrations.ts';
+import { createNotificationRuleRoute } from '../../../server/routes/notifications.ts';
+import { recordMessageAttempt } from '../../../server/notifications/notification-messages.repository.ts';
+import { queueMessage } from '../../../server/notifications/outbox.ts';
 import { Permission } from '../../../server/schemas/common.ts';
 import { enqueueWebhookEvent } from '../../../server/webhooks/outbox.ts';
 import { apiClient, okBody, type ApiClient, type Credential } from '../../helpers/api-client.ts';
@@ -44,6 +48,9 @@ const OWNED_PARAMS = {
   user_id: 'users',
   asset_id: 'assets',
   policy_id: 'ci_trust_policies',
+  integration_id: 'integrations',
+  rule_id: 'notification_rules',
+  message_id: 'notification_messages',
 } as const;
 type OwnedParam = keyof typeof OWNED_PARAMS;
 
@@ -54,11 +61,23 @@ type OwnedParam = keyof typeof OWNED_PARAMS;
  */
 const CATALOGUE_PARAMS = new Set(['control_id', 'playbook_id']);
 
-/** Valid bodies, so that validation never answers before the lookup of the id. */
+/**
+ * Valid bodies, so that validation never answers before the lookup of the id: a value, or one
+ * made of the caller's own ids (a ticket names the caller's own tracker).
+ */
 const BODIES: Record<string, unknown> = {
   'PATCH /api/v1/findings/{finding_id}': { status: 'resolved', notes: 'taken over' },
   'POST /api/v1/findings/{finding_id}/comments': { text: 'x' },
   'PATCH /api/v1/users/{user_id}': { role: 'viewer' },
+  'PATCH /api/v1/scans/schedules/{schedule_id}': { web: null },
+  'PATCH /api/v1/integrations/{integration_id}': { name: 'renamed' },
+  'POST /api/v1/findings/{finding_id}/tickets': (own: Record<string, string>) => ({
+    integration_id: own['integration_id'],
+  }),
+};
+const bodyOf = (route: AnyRoute, own: Record<string, string>): unknown => {
+  const body = BODIES[routeName(route)];
+  return typeof body === 'function' ? (body as (own: Record<string, string>) => unknown)(own) : body;
 };
 
 /** What the owner gets for its own ids when that is not the route's success: A's scan is finished. */
@@ -93,9 +112,13 @@ describe(`organization isolation of every route with an id in its path (${testEn
   let aIds: Record<OwnedParam, string>;
   let bIds: Record<OwnedParam, string>;
 
-  /** A matrix request: the route with these ids, its body if it takes one, as the caller. */
-  const call = (caller: Credential, route: AnyRoute, ids: Record<string, string>) =>
-    apiClient(app, caller).send(route.method, fillPath(route.path, ids), BODIES[routeName(route)]);
+  /** A matrix request: the route with these ids, its body if it takes one (of the caller's `own` ids), as the caller. */
+  const call = (
+    caller: Credential,
+    route: AnyRoute,
+    ids: Record<string, string>,
+    own: Record<string, string>,
+  ) => apiClient(app, caller).send(route.method, fillPath(route.path, ids), bodyOf(route, own));
 
   /**
    * One of each owned resource for the tenant, created the way a user would
@@ -157,6 +180,36 @@ describe(`organization isolation of every route with an id in its path (${testEn
     const assets = okBody(await api.call(listAssetsRoute));
     if (!assets.items[0]) throw new Error('the import recorded no asset');
 
+    // A tracker, a rule over it, and a dead notification delivery (what the retry route re-sends).
+    const integration = okBody(
+      await api.call(createIntegrationRoute, {
+        body: {
+          type: 'github',
+          name: `tracker of ${tag}`,
+          config: { repository: `acme/${tag}`, token: `ghp_${tag}`, api_url: 'http://127.0.0.1:9' },
+        },
+      }),
+    );
+    const rule = okBody(
+      await api.call(createNotificationRuleRoute, {
+        body: { integration_id: integration.id, events: ['vulnerability.found'], min_severity: 'high' },
+      }),
+    );
+    const messageId = await queueMessage(db, app.services.keys.encryptionKey, tenant.orgId, {
+      kind: 'integration.test',
+      integrationId: integration.id,
+      dedupeKey: `matrix:${tag}`,
+      summary: `a message of ${tag}`,
+      payload: {},
+    });
+    await recordMessageAttempt(db, tenant.orgId, messageId!, {
+      status: 'dead',
+      next_attempt_at: null,
+      last_status_code: 500,
+      last_error: 'retries exhausted',
+      updated_at: new Date(),
+    });
+
     // A second session of the admin: revoking it (the positive control) leaves the client's session working.
     await tenant.bearer();
     const sessions = okBody(await api.call(listMySessions));
@@ -174,6 +227,9 @@ describe(`organization isolation of every route with an id in its path (${testEn
       user_id: colleague.user.id,
       asset_id: assets.items[0].id,
       policy_id: policy.id,
+      integration_id: integration.id,
+      rule_id: rule.id,
+      message_id: messageId!,
     };
   };
 
@@ -189,8 +245,13 @@ describe(`organization isolation of every route with an id in its path (${testEn
       .sort(),
   });
 
-  /** The routes of the matrix: every route with an owned parameter in its path. */
-  const matrixRoutes = () => allRoutes.filter((route) => paramsOf(route).some(isOwned));
+  /**
+   * The routes of the matrix: every route with an owned parameter in its path and a caller to
+   * isolate (a public route, the trackers' signed event receiver, has none: its signature
+   * names the organization, docs/integrations.md).
+   */
+  const matrixRoutes = () =>
+    allRoutes.filter((route) => !route.access.public && paramsOf(route).some(isOwned));
 
   /**
    * How a route is called by B: all of A's ids, and, when the path has several
@@ -242,7 +303,7 @@ describe(`organization isolation of every route with an id in its path (${testEn
       if (route.body) {
         expect(BODIES[routeName(route)], `${routeName(route)} needs a body in BODIES`).toBeDefined();
         const parsed = (route.body as { safeParse(v: unknown): { success: boolean } }).safeParse(
-          BODIES[routeName(route)],
+          bodyOf(route, aIds),
         );
         expect(parsed.success, `the body of ${routeName(route)} is valid`).toBe(true);
       }
@@ -282,8 +343,8 @@ describe(`organization isolation of every route with an id in its path (${testEn
       for (const [caller, credentials] of callers) {
         for (const { label, foreignIds, missingIds } of variants(route)) {
           const where = `${routeName(route)} as B (${caller}) with A's ${label}`;
-          const foreign = await call(credentials, route, foreignIds);
-          const missing = await call(credentials, route, missingIds);
+          const foreign = await call(credentials, route, foreignIds, bIds);
+          const missing = await call(credentials, route, missingIds, bIds);
           calls += 2;
           if (
             foreign.status !== 404 ||
@@ -318,7 +379,7 @@ describe(`organization isolation of every route with an id in its path (${testEn
       (x, y) => Number(x.method === 'delete') - Number(y.method === 'delete'),
     );
     for (const route of ordered) {
-      const own = await call({ token: ownerToken }, route, ownerIds);
+      const own = await call({ token: ownerToken }, route, ownerIds, ownerIds);
       const expected = OWN_ID_ANSWERS[routeName(route)] ?? successStatus(route);
       expect(own.status, `${routeName(route)} as its owner: ${JSON.stringify(own.body)}`).toBe(expected);
     }

@@ -129,6 +129,8 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
   });
 
   it('keeps the secrets out of the domain events that feed webhooks and the event stream', async () => {
+    okBody(await t.api.call(createScanRoute, { body: loopbackScan({ web: formLogin() }) as never }), 201);
+    okBody(await t.api.call(createScanRoute, { body: loopbackScan({ web: headerLogin }) as never }), 201);
     await sequenceEvents(app.services.db);
     const events = await organizationEventsAfter(app.services.db, t.orgId, 0, DOMAIN_EVENTS, 1000);
     expect(events.some((e) => e.type === 'scan.queued')).toBe(true);

@@ -99,7 +99,8 @@ describe.skipIf(!hasChromium)('the audit trail and the triage policy with a stub
       api: {
         'GET /api/v1/settings/sla': () => ({ status: 200, body: policy }),
         'PUT /api/v1/settings/sla': ({ body }) => {
-          policy = { ...policy, ...(body as ApiSchemas['SlaPolicyChange']) };
+          const { apply_to_open: _applyToOpen, ...change } = body as ApiSchemas['SlaPolicyChange'];
+          policy = { ...policy, ...change };
           return { status: 200, body: policy };
         },
       },
@@ -109,6 +110,10 @@ describe.skipIf(!hasChromium)('the audit trail and the triage policy with a stub
     await expect.poll(() => box.isChecked()).toBe(false);
     await box.check();
     await section.getByRole('button', { name: 'Save triage policy' }).click();
+    await section
+      .getByRole('group', { name: 'Apply the SLA policy to open findings?' })
+      .getByRole('button', { name: 'Save for new findings only' })
+      .click();
     await section.getByText('Triage policy saved').waitFor();
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({
       critical: 7,

@@ -245,8 +245,8 @@ export function Integrations() {
             className="link"
             onClick={() =>
               void dead.act(
-                api.POST('/api/v1/notification-deliveries/{delivery_id}/retry', {
-                  params: { path: { delivery_id: d.id } },
+                api.POST('/api/v1/notification-deliveries/{message_id}/retry', {
+                  params: { path: { message_id: d.id } },
                 }),
               )
             }
