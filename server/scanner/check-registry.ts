@@ -15,7 +15,7 @@ import { exposedServiceChecks } from './checks/exposed-services.ts';
 import { softwareVersionChecks } from './checks/software-versions.ts';
 import { vendorCveCheck } from './checks/vendor-cves.ts';
 import { canonicalCheckId } from './templates/execute.ts';
-import { templateChecks } from './templates/checks.ts';
+import { scanFuzzingTemplates, templateChecks } from './templates/checks.ts';
 import { smtpOpenRelayCheck } from './checks/smtp-relay.ts';
 import { sshChecks } from './checks/ssh.ts';
 import { tlsBreadthChecks } from './checks/tls-breadth.ts';
@@ -23,7 +23,7 @@ import { tlsChecks } from './checks/tls.ts';
 import { webChecks } from './checks/web.ts';
 import { missingHstsCheck } from './checks/web-hsts.ts';
 import { webHardeningChecks } from './checks/web-hardening.ts';
-import { webAttackChecks } from './web/checks.ts';
+import { webAttackChecksWith } from './web/checks.ts';
 
 export type { Check, DeclaredCheck } from './check.ts';
 
@@ -37,7 +37,8 @@ export const BUILT_IN_CHECKS: readonly DeclaredCheck[] = [
   ...webChecks,
   missingHstsCheck,
   ...webHardeningChecks,
-  ...webAttackChecks,
+  // The web assessment's fuzzing check runs the operator's fuzzing templates too (templates/ loads them).
+  ...webAttackChecksWith(scanFuzzingTemplates),
   ...tlsChecks,
   ...tlsBreadthChecks,
   ...softwareVersionChecks,

@@ -37,7 +37,7 @@ import { crawlBases, runsOnCrawledPages } from './crawl-bases.ts';
 import { networkTemplateApplies, runNetworkTemplates } from './execute-network.ts';
 import { runSslTemplates } from './execute-ssl.ts';
 import { canonicalCheckId, runTemplates } from './execute.ts';
-import type { TemplateSet } from './template-set.ts';
+import type { FuzzingTemplateFile, TemplateSet } from './template-set.ts';
 import { templateSource } from './sources.ts';
 
 /** The built-in check id that stands for a template id (upstream or canonical), if any. */
@@ -66,6 +66,33 @@ async function scanTemplateSet(ctx: PhaseContext): Promise<TemplateSet | undefin
     );
   }
   return set;
+}
+
+/** The operator's fuzzing templates for a scan, and the fuzzing templates of the tree that were skipped. */
+export interface ScanFuzzingTemplates {
+  /** Where they come from: the configured directory or the installed corpus (never the default HTTP set). */
+  directory: string;
+  templates: FuzzingTemplateFile[];
+  /** Skipped fuzzing templates: relative path and reason (`fuzzing:matcher-dsl`). */
+  skipped: Array<[string, string]>;
+}
+
+/**
+ * The fuzzing templates (`fuzzing:` sections) of the scan's template tree, from the same load
+ * as every other template (once per process, in the worker, through the compiled-template
+ * cache). The web assessment runs them beside its default fuzzing set (check-registry.ts hands
+ * it this function). Undefined when the scan has no tree of its own.
+ */
+export async function scanFuzzingTemplates(ctx: PhaseContext): Promise<ScanFuzzingTemplates | undefined> {
+  const source = templateSource(ctx.services.config);
+  if (!source || source.origin === 'default') return undefined;
+  const set = await scanTemplateSet(ctx);
+  if (!set) return undefined;
+  return {
+    directory: source.directory,
+    templates: set.fuzzing,
+    skipped: [...set.skippedFiles].filter(([, reason]) => reason.startsWith('fuzzing:')),
+  };
 }
 
 /** Whether the scan may run templates that log in. */

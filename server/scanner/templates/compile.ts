@@ -5,15 +5,15 @@
  */
 import { serialize } from 'node:v8';
 import { UnsupportedTemplate } from './loader.ts';
-import { compileAnyTemplate, protocolOf } from './template-set.ts';
+import { compileTemplateFile, kindOf } from './template-set.ts';
 
 export type CompileOutcome =
-  { id: string; protocol: 'http' | 'network' | 'ssl'; bytes: Buffer } | { skip: string };
+  { id: string; protocol: 'http' | 'network' | 'ssl' | 'fuzzing'; bytes: Buffer } | { skip: string };
 
 export function compileOutcome(text: string, file: string): CompileOutcome {
   try {
-    const template = compileAnyTemplate(text, file);
-    return { id: template.id, protocol: protocolOf(template), bytes: serialize(template) };
+    const template = compileTemplateFile(text, file);
+    return { id: template.id, protocol: kindOf(template), bytes: serialize(template) };
   } catch (err) {
     return { skip: err instanceof UnsupportedTemplate ? err.reason : 'invalid' };
   }

@@ -11,8 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { protocolOf, type AnyTemplate, type TemplateSet, type TemplateStats } from './template-set.ts';
-import type { LoadedTemplate, NetworkTemplate, SslTemplate } from './schema.ts';
+import { addTemplate, type CompiledTemplate, type TemplateSet, type TemplateStats } from './template-set.ts';
 import { runsFromSource, tsxApiUrl } from '../../worker-source.ts';
 
 type WorkerMessage =
@@ -31,6 +30,8 @@ const COMPILER_SOURCES = [
   'network.ts',
   'ssl.ts',
   'compile.ts',
+  'template-set.ts',
+  '../fuzzing-template.ts',
 ];
 
 let engine: string | undefined;
@@ -76,6 +77,7 @@ export function loadTemplatesInWorker(
     templates: [],
     network: [],
     ssl: [],
+    fuzzing: [],
     skippedFiles: new Map(),
     stats: { directory, files: 0, loaded: 0, skipped: 0, skippedByReason: {}, loadMs: 0, cached: 0 },
   };
@@ -92,13 +94,10 @@ export function loadTemplatesInWorker(
     worker.on('message', (message: WorkerMessage) => {
       if (message.kind === 'templates') {
         for (const { file, bytes } of message.templates) {
-          const template = deserialize(bytes) as AnyTemplate;
+          const template = deserialize(bytes) as CompiledTemplate;
           template.file = file;
           restoreBuffers(template);
-          const protocol = protocolOf(template);
-          if (protocol === 'network') set.network.push(template as NetworkTemplate);
-          else if (protocol === 'ssl') set.ssl.push(template as SslTemplate);
-          else set.templates.push(template as LoadedTemplate);
+          addTemplate(set, template);
         }
       } else if (message.kind === 'done') {
         set.stats = message.stats;
@@ -112,7 +111,8 @@ export function loadTemplatesInWorker(
 }
 
 /** Binary matchers compare Buffers; make sure deserialized byte arrays are Buffers again. */
-function restoreBuffers(template: AnyTemplate): void {
+function restoreBuffers(template: CompiledTemplate): void {
+  if (!('requests' in template)) return;
   for (const request of template.requests) {
     for (const matcher of request.matchers) {
       if (matcher.binaries.length === 0) continue;

@@ -11,6 +11,7 @@ import { compileTemplate, parseTemplateDocument, PROTOCOLS, UnsupportedTemplate 
 import { compileNetworkTemplate } from './network.ts';
 import { compileSslTemplate } from './ssl.ts';
 import { templateSchema, type LoadedTemplate, type NetworkTemplate, type SslTemplate } from './schema.ts';
+import { compileFuzzTemplate, UnsupportedFuzzing, type FuzzTemplate } from '../fuzzing-template.ts';
 
 export interface TemplateStats {
   directory: string;
@@ -32,6 +33,27 @@ export function protocolOf(template: AnyTemplate): 'http' | 'network' | 'ssl' {
   return 'protocol' in template ? template.protocol : 'http';
 }
 
+/**
+ * An HTTP template with a `fuzzing:` section (nuclei's DAST templates), compiled by the same
+ * compiler as the web assessment's default fuzzing set (../fuzzing-template.ts). The web
+ * assessment runs these over every crawled parameter, only when a scan's `web.active` is true
+ * (check-registry.ts hands them to it); the HTTP template check never runs them.
+ */
+export interface FuzzingTemplateFile {
+  protocol: 'fuzzing';
+  id: string;
+  file: string;
+  template: FuzzTemplate;
+}
+
+/** Anything a template file compiles to: a template of a protocol the engine runs, or a fuzzing template. */
+export type CompiledTemplate = AnyTemplate | FuzzingTemplateFile;
+
+/** The kind of a compiled template file. */
+export function kindOf(template: CompiledTemplate): 'http' | 'network' | 'ssl' | 'fuzzing' {
+  return 'protocol' in template ? template.protocol : 'http';
+}
+
 export interface TemplateSet {
   /** HTTP templates. */
   templates: LoadedTemplate[];
@@ -39,6 +61,8 @@ export interface TemplateSet {
   network: NetworkTemplate[];
   /** `ssl:` templates (ssl.ts). */
   ssl: SslTemplate[];
+  /** Templates with a `fuzzing:` section (run by the web assessment, only with `web.active`). */
+  fuzzing: FuzzingTemplateFile[];
   stats: TemplateStats;
   /** Per skipped file (relative path): why. */
   skippedFiles: Map<string, string>;
@@ -66,6 +90,34 @@ export function compileAnyTemplate(text: string, file = '<inline>'): AnyTemplate
     }
   }
   return compileTemplate(text, file);
+}
+
+/**
+ * Fuzzing templates never run although they compile: their payload makes the scanned
+ * application fetch a URL on another host (the default fuzzing set leaves them out too).
+ */
+const FUZZING_LEFT_OUT = new Set(['generic-rfi']);
+
+/** A template's text has a `fuzzing:` section (in an `http:` block). */
+export const hasFuzzingSection = (text: string): boolean => /^\s+(-\s+)?fuzzing:/m.test(text);
+
+/**
+ * Compiles one template file: a fuzzing template (`fuzzing:` section) with the fuzzing
+ * compiler, anything else with `compileAnyTemplate`. Throws UnsupportedTemplate with the reason
+ * a file is skipped; a fuzzing template's reasons start with `fuzzing:` (`fuzzing:matcher-dsl`).
+ */
+export function compileTemplateFile(text: string, file = '<inline>'): CompiledTemplate {
+  if (!hasFuzzingSection(text)) return compileAnyTemplate(text, file);
+  let template: FuzzTemplate;
+  try {
+    template = compileFuzzTemplate(text);
+  } catch (err) {
+    if (err instanceof UnsupportedFuzzing)
+      throw new UnsupportedTemplate(`fuzzing:${err.message.trim().replace(/\s+/g, '-')}`);
+    throw new UnsupportedTemplate('invalid');
+  }
+  if (FUZZING_LEFT_OUT.has(template.id)) throw new UnsupportedTemplate('fuzzing:reaches-another-host');
+  return { protocol: 'fuzzing', id: template.id, file, template };
 }
 
 async function yamlFiles(root: string): Promise<string[]> {
@@ -96,6 +148,7 @@ export async function loadTemplates(directory: string): Promise<TemplateSet> {
     templates: [],
     network: [],
     ssl: [],
+    fuzzing: [],
     skippedFiles: new Map(),
     stats: {
       directory,
@@ -119,11 +172,11 @@ export async function loadTemplates(directory: string): Promise<TemplateSet> {
     const file = relative(directory, path);
     const text = texts[i];
     let reason: string | undefined;
-    let template: AnyTemplate | undefined;
+    let template: CompiledTemplate | undefined;
     if (text == null) reason = 'unreadable';
     else {
       try {
-        template = compileAnyTemplate(text, file);
+        template = compileTemplateFile(text, file);
       } catch (err) {
         reason = err instanceof UnsupportedTemplate ? err.reason : 'invalid';
       }
@@ -132,10 +185,7 @@ export async function loadTemplates(directory: string): Promise<TemplateSet> {
       if (seen.has(template.id)) reason = 'duplicate-id';
       else {
         seen.add(template.id);
-        const protocol = protocolOf(template);
-        if (protocol === 'network') set.network.push(template as NetworkTemplate);
-        else if (protocol === 'ssl') set.ssl.push(template as SslTemplate);
-        else set.templates.push(template as LoadedTemplate);
+        addTemplate(set, template);
       }
     }
     if (reason) {
@@ -143,8 +193,17 @@ export async function loadTemplates(directory: string): Promise<TemplateSet> {
       set.stats.skippedByReason[reason] = (set.stats.skippedByReason[reason] ?? 0) + 1;
     }
   }
-  set.stats.loaded = set.templates.length + set.network.length + set.ssl.length;
+  set.stats.loaded = set.templates.length + set.network.length + set.ssl.length + set.fuzzing.length;
   set.stats.skipped = set.skippedFiles.size;
   set.stats.loadMs = Math.round(performance.now() - started);
   return set;
+}
+
+/** Adds a compiled template to its list in the set. */
+export function addTemplate(set: TemplateSet, template: CompiledTemplate): void {
+  const kind = kindOf(template);
+  if (kind === 'network') set.network.push(template as NetworkTemplate);
+  else if (kind === 'ssl') set.ssl.push(template as SslTemplate);
+  else if (kind === 'fuzzing') set.fuzzing.push(template as FuzzingTemplateFile);
+  else set.templates.push(template as LoadedTemplate);
 }

@@ -307,7 +307,8 @@ export const csrfCheck = defineCheck({
   },
 });
 
-export const webAttackChecks: DeclaredCheck[] = [
+/** The built-in attack checks (the fuzzing templates' check comes after them). */
+const builtInAttackChecks: DeclaredCheck[] = [
   sqlInjectionCheck,
   reflectedXssCheck,
   storedXssCheck,
@@ -329,56 +330,130 @@ const VECTOR_BY_SEVERITY: Record<string, string> = {
   low: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
 };
 
-const fuzzingTemplates: FuzzTemplate[] = FUZZING_DEFAULT_SET.templates.map(
+const defaultFuzzingTemplates: FuzzTemplate[] = FUZZING_DEFAULT_SET.templates.map(
   (t) => t.template as unknown as FuzzTemplate,
 );
 
-export const fuzzingTemplatesCheck = defineCheck({
-  meta: {
-    id: 'web-fuzzing-template',
-    title: 'Weakness found by a nuclei fuzzing template',
-    severity: 'medium',
-    cvssVector: VECTOR_BY_SEVERITY.medium!,
-    cweIds: ['CWE-20'],
-    category: 'injection',
-    remediation: 'web-fuzzing-template',
-    impact: 'Request input reaches the application unvalidated in a way the template proves exploitable.',
-    tool: TOOL,
-  },
-  phase: 'web_analysis',
-  quick: true,
-  attacks: true,
-  appliesTo: isHttp,
-  detect: async (ctx, service) => {
-    const a = await assessmentOf(ctx, service);
-    const found: Found[] = [];
-    for (const template of fuzzingTemplates) {
-      const builtIn = webAttackChecks.find((check) => check.upstreamIds.includes(template.id));
-      found.push(
-        ...(await overPlaces(ctx, a, async (assessment, target, param) => {
-          const hit = await runFuzzTemplate(assessment, template, target, param);
-          if (!hit) return undefined;
-          const meta = builtIn?.meta;
-          return {
-            path: hit.path,
-            detail: param.name,
-            description: hit.description,
-            evidence: hit.evidence,
-            // A template that stands for a built-in check makes that check's finding (one weakness, one finding).
-            advisory: {
-              id: meta?.id ?? template.id,
-              title: meta?.title ?? template.name,
-              severity: meta?.severity ?? template.severity,
-              cvssVector: meta?.cvssVector ?? VECTOR_BY_SEVERITY[template.severity] ?? null,
-              cweIds: meta?.cweIds ?? template.cweIds,
-              cveIds: [],
-            },
-          };
-        })),
-      );
+/**
+ * The operator's own fuzzing templates for a scan: those of `SCANWARD_TEMPLATES_DIR` or the
+ * installed corpus, compiled by the template loader with the same compiler as the default set
+ * (templates/checks.ts `scanFuzzingTemplates`, handed in by check-registry.ts, since scanner/web
+ * and scanner/templates never import each other), with the ones skipped and why.
+ */
+export type OperatorFuzzingTemplates = (ctx: PhaseContext) => Promise<
+  | {
+      directory: string;
+      templates: ReadonlyArray<{ id: string; file: string; template: FuzzTemplate }>;
+      skipped: ReadonlyArray<readonly [string, string]>;
     }
-    return found;
-  },
-});
+  | undefined
+>;
 
-webAttackChecks.push(fuzzingTemplatesCheck);
+/** Skipped fuzzing templates named one by one in a scan's notes, at most. */
+const SKIPPED_NAMED = 10;
+
+/** Scans whose notes already tell about the operator's fuzzing templates. */
+const noted = new WeakSet<object>();
+
+/**
+ * The fuzzing templates a scan runs: the default set, then the operator's (a template of theirs
+ * with the id of a default one replaces it). The first call of a scan notes how many of the
+ * operator's were loaded and which were skipped, with the reason.
+ */
+async function scanFuzzingTemplates(
+  ctx: PhaseContext,
+  operator: OperatorFuzzingTemplates | undefined,
+): Promise<FuzzTemplate[]> {
+  let theirs: Awaited<ReturnType<OperatorFuzzingTemplates>>;
+  try {
+    theirs = operator ? await operator(ctx) : undefined;
+  } catch (err) {
+    // The template check reports a tree that cannot be loaded; the default set still runs.
+    if (ctx.signal.aborted) throw err;
+    ctx.log.warn({ err }, 'operator fuzzing templates could not be loaded');
+    return defaultFuzzingTemplates;
+  }
+  if (!theirs) return defaultFuzzingTemplates;
+  if (!noted.has(ctx.state)) {
+    noted.add(ctx.state);
+    const named = theirs.skipped
+      .slice(0, SKIPPED_NAMED)
+      .map(([file, reason]) => `${file}: ${reason}`)
+      .join('; ');
+    const more =
+      theirs.skipped.length > SKIPPED_NAMED ? `; and ${theirs.skipped.length - SKIPPED_NAMED} more` : '';
+    ctx.state.notes.push(
+      `fuzzing templates: ${theirs.templates.length} loaded from ${theirs.directory}` +
+        (theirs.skipped.length > 0
+          ? `, ${theirs.skipped.length} skipped as unsupported (${named}${more})`
+          : ''),
+    );
+  }
+  const own = new Set(theirs.templates.map((t) => t.id));
+  return [
+    ...defaultFuzzingTemplates.filter((t) => !own.has(t.id)),
+    ...theirs.templates.map((t) => t.template),
+  ];
+}
+
+/** The check that runs nuclei fuzzing templates: the default set, and the operator's when handed in. */
+export function fuzzingTemplatesCheckWith(operator?: OperatorFuzzingTemplates): DeclaredCheck {
+  return defineCheck({
+    meta: {
+      id: 'web-fuzzing-template',
+      title: 'Weakness found by a nuclei fuzzing template',
+      severity: 'medium',
+      cvssVector: VECTOR_BY_SEVERITY.medium!,
+      cweIds: ['CWE-20'],
+      category: 'injection',
+      remediation: 'web-fuzzing-template',
+      impact: 'Request input reaches the application unvalidated in a way the template proves exploitable.',
+      tool: TOOL,
+    },
+    phase: 'web_analysis',
+    quick: true,
+    attacks: true,
+    appliesTo: isHttp,
+    detect: async (ctx, service) => {
+      const templates = await scanFuzzingTemplates(ctx, operator);
+      const a = await assessmentOf(ctx, service);
+      const found: Found[] = [];
+      for (const template of templates) {
+        const builtIn = builtInAttackChecks.find((check) => check.upstreamIds.includes(template.id));
+        found.push(
+          ...(await overPlaces(ctx, a, async (assessment, target, param) => {
+            const hit = await runFuzzTemplate(assessment, template, target, param);
+            if (!hit) return undefined;
+            const meta = builtIn?.meta;
+            return {
+              path: hit.path,
+              detail: param.name,
+              description: hit.description,
+              evidence: hit.evidence,
+              // A template that stands for a built-in check makes that check's finding (one weakness, one finding).
+              advisory: {
+                id: meta?.id ?? template.id,
+                title: meta?.title ?? template.name,
+                severity: meta?.severity ?? template.severity,
+                cvssVector: meta?.cvssVector ?? VECTOR_BY_SEVERITY[template.severity] ?? null,
+                cweIds: meta?.cweIds ?? template.cweIds,
+                cveIds: [],
+              },
+            };
+          })),
+        );
+      }
+      return found;
+    },
+  });
+}
+
+/** The attack checks with the default fuzzing set only (check-registry.ts adds the operator's templates). */
+export const fuzzingTemplatesCheck = fuzzingTemplatesCheckWith();
+
+/** Every attack check; `operator` hands in the operator's fuzzing templates (check-registry.ts). */
+export function webAttackChecksWith(operator?: OperatorFuzzingTemplates): DeclaredCheck[] {
+  return [...builtInAttackChecks, operator ? fuzzingTemplatesCheckWith(operator) : fuzzingTemplatesCheck];
+}
+
+export const webAttackChecks: DeclaredCheck[] = webAttackChecksWith();

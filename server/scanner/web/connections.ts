@@ -111,8 +111,7 @@ export class Connections {
     private readonly service: ServiceIdentification,
   ) {
     // Each request in flight listens for the abort (8 at a time, plus the connections being opened).
-    if (getMaxListeners(ctx.signal) < 64 && getMaxListeners(ctx.signal) !== 0)
-      setMaxListeners(64, ctx.signal);
+    if (listenerLimit(ctx.signal) < 64 && listenerLimit(ctx.signal) !== 0) setMaxListeners(64, ctx.signal);
     ctx.signal.addEventListener('abort', () => this.closeAll(), { once: true });
   }
 
@@ -180,5 +179,18 @@ export class Connections {
     if (answer.reusable) this.keep(socket);
     else socket.destroy();
     return { data: answer.data, truncated: answer.truncated };
+  }
+}
+
+/**
+ * The listener limit of a signal, 0 for none. Node 20's `getMaxListeners` throws for an
+ * EventTarget whose limit was set to 0 (unlimited), as the scan pipeline sets its signal's:
+ * every attack check of a scan through the runner failed on it.
+ */
+function listenerLimit(signal: AbortSignal): number {
+  try {
+    return getMaxListeners(signal);
+  } catch {
+    return 0;
   }
 }
