@@ -1618,7 +1618,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/notification-deliveries/{delivery_id}/retry": {
+    "/api/v1/notification-deliveries/{message_id}/retry": {
         parameters: {
             query?: never;
             header?: never;
@@ -4065,6 +4065,11 @@ export interface components {
             integration_id: string;
         };
         DigestPreference: {
+            /** @description Whether the daily digest is e-mailed */
+            email_digest: boolean;
+        };
+        DigestPreferenceChange: {
+            /** @description `false` stops the daily digest of overdue and soon-due findings; `true` resumes it */
             email_digest: boolean;
         };
     };
@@ -12012,7 +12017,9 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1-100 */
                 per_page?: number;
+                /** @description Only messages in this state (`dead`: retries exhausted, re-sendable) */
                 status?: "pending" | "succeeded" | "dead";
+                /** @description Only messages to this integration */
                 integration_id?: string;
             };
             header?: never;
@@ -12098,8 +12105,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The delivery id */
-                delivery_id: string;
+                /** @description The notification delivery id */
+                message_id: string;
             };
             cookie?: never;
         };
@@ -12533,7 +12540,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DigestPreference"];
+                "application/json": components["schemas"]["DigestPreferenceChange"];
             };
         };
         responses: {
