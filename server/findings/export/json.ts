@@ -102,6 +102,15 @@ export function findingDetail(f: ExportFinding) {
     justified_at: f.justified_at ?? null,
     acceptance_expires_at: f.acceptance_expires_at ?? null,
     updated_at: f.updated_at ?? null,
+    // The tracker issues, as the detail view ends with them (read with `fullDetail`).
+    ...(f.tickets && {
+      tickets: f.tickets.map((t) => ({
+        integration_id: t.integration_id,
+        key: t.key,
+        url: t.url,
+        state: t.state,
+      })),
+    }),
   };
 }
 
