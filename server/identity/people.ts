@@ -4,7 +4,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { revokeOtherSessions } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { pageOf, type PageOf, type Role } from '../schemas/common.ts';
 import type { UserInvited, UserRecord } from '../schemas/people.ts';
 import { recordAuditEvent, type AuditPerson } from './audit.ts';

@@ -1,4 +1,4 @@
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { login } from '../auth/login.ts';
 import { failedWith, loginLimitHeaders, passed, throttledCheck } from '../auth/login-throttle.ts';
 import {
