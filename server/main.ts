@@ -9,7 +9,7 @@ import { DataDirLockedError } from './db/lock.ts';
 import { bootstrapIfEmpty } from './identity/bootstrap.ts';
 import { scopePolicyFor } from './scans/scope.ts';
 import { createLogger } from './logger.ts';
-import { startRuntime, type Runtime } from './services.ts';
+import { startRuntime, type Runtime } from './runtime.ts';
 
 /** How long in-flight work may take to finish after SIGTERM before the process gives up on it. */
 const SHUTDOWN_GRACE_MS = 25_000;
