@@ -6,7 +6,7 @@ import { createHttpServer } from './http/server.ts';
 import { startBackgroundWork } from './background.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
-import { bootstrapIfEmpty } from './identity/bootstrap.ts';
+import { bootstrapIfEmpty } from './people/bootstrap.ts';
 import { scopePolicyFor } from './scans/scope.ts';
 import { createLogger } from './logger.ts';
 import { startRuntime, type Runtime } from './runtime.ts';

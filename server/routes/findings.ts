@@ -10,7 +10,7 @@ import { findingTickets } from '../notifications/tickets.ts';
 import { groupFindings } from '../findings/groups.ts';
 import { findingStats, findingTotals } from '../findings/stats.ts';
 import { addComment, bulkUpdateStatus, updateFinding, type Actor } from '../findings/triage.ts';
-import { assigneeSuggestionsOf } from '../identity/people.ts';
+import { assigneeSuggestionsOf } from '../people/people.ts';
 import {
   AssigneeSuggestions,
   BulkUpdateBody,

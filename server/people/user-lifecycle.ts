@@ -1,19 +1,19 @@
 import { revokeUserApiKeys } from '../auth/api-keys.repository.ts';
 import { resetMfa } from '../auth/mfa.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../identity/passwords.ts';
 import { revokeUnrevokedSessions } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/index.ts';
 import { conflict, notFound } from '../errors.ts';
 import { removesAnActiveAdmin, standingChangeVerb, type StandingChange } from '../policies/people.ts';
 import type { Role } from '../schemas/common.ts';
-import { findOrganizationForUpdate } from './organizations.repository.ts';
+import { findOrganizationForUpdate } from '../identity/organizations.repository.ts';
 import {
   deleteInviteWithoutUser,
   findInviteWithoutUser,
   setInviteWithoutUserDisabled,
   setInviteWithoutUserRole,
   type UserInviteRow,
-} from './user-invites.repository.ts';
+} from '../identity/user-invites.repository.ts';
 import {
   countActiveAdmins,
   deleteUserRow,
@@ -22,7 +22,7 @@ import {
   setUserRole,
   updateUserPassword,
   type UserRow,
-} from './users.repository.ts';
+} from '../identity/users.repository.ts';
 
 /**
  * The lifecycle of an account, one owner for every caller (the operator command
