@@ -40,7 +40,7 @@ import { foldStatsGroups } from '../server/findings/stats.ts';
 import { createOrganization, setLimits } from '../server/identity/organizations.ts';
 import { createUser } from '../server/identity/users.ts';
 import { createLogger } from '../server/logger.ts';
-import { startRuntime } from '../server/services.ts';
+import { startRuntime } from '../server/runtime.ts';
 
 const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 100_000);
 const CONNECTIONS = 50;

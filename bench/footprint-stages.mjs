@@ -54,7 +54,7 @@ await measure('configuration and logger modules');
 const config = loadConfig(env);
 const logger = createLogger('silent');
 
-const { startRuntime } = await import('../server/services.js');
+const { startRuntime } = await import('../server/runtime.js');
 await measure('database and migration modules');
 const runtime = await startRuntime(config, logger);
 await measure(`database open and migrated (${runtime.database.engine})`);

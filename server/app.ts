@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import type { Logger } from 'pino';
-import { gatekeeper } from './auth/gatekeeper.ts';
-import { koaPath, routeMiddleware, type AnyRoute } from './http/contract.ts';
+import { authenticateRequest } from './auth/gatekeeper.ts';
+import { koaPath, routeMiddleware, type AnyRoute, type Gatekeeper } from './http/contract.ts';
 import { AppError } from './errors.ts';
 import { DISCARD_BEYOND_LIMIT, discardable, discardBody, exceedsLimit } from './http/middleware/body.ts';
 import { errorMiddleware } from './http/middleware/errors.ts';
@@ -13,6 +13,7 @@ import { docsRouter } from './routes/docs.ts';
 import { metricsRouter } from './routes/metrics.ts';
 import { allRoutes } from './routes/index.ts';
 import { IMPORTS_PATH } from './routes/imports.ts';
+import { countRequest } from './ratelimit/request-rate.ts';
 import type { Services } from './services.ts';
 
 async function securityHeaders(ctx: Context, next: Next) {
@@ -45,6 +46,11 @@ export interface AppOptions {
 export function createApp(services: Services, options: AppOptions = {}): Koa {
   const app = new Koa({ proxy: services.config.trustProxy });
   const router = new Router();
+  // http/ sits below auth/ and ratelimit/: the app hands it who calls and the count.
+  const gatekeeper: Gatekeeper = {
+    authenticate: authenticateRequest,
+    countRequest: (ctx, principal) => countRequest((ctx.state.services as Services).db, ctx, principal),
+  };
   for (const route of options.routes ?? allRoutes) {
     router.register(
       koaPath(route.path),

@@ -6,10 +6,10 @@ import { createHttpServer } from './http/server.ts';
 import { startBackgroundWork } from './background.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
-import { bootstrapIfEmpty } from './identity/bootstrap.ts';
+import { bootstrapIfEmpty } from './people/bootstrap.ts';
 import { scopePolicyFor } from './scans/scope.ts';
 import { createLogger } from './logger.ts';
-import { startRuntime, type Runtime } from './services.ts';
+import { startRuntime, type Runtime } from './runtime.ts';
 
 /** How long in-flight work may take to finish after SIGTERM before the process gives up on it. */
 const SHUTDOWN_GRACE_MS = 25_000;

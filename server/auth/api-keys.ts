@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import { recordAuditEvent } from '../identity/audit.ts';
 import { newId } from '../identity/ids.ts';
-import { insufficientPermission } from '../errors.ts';
-import { ownerScope, permissionsBeyondRole } from '../http/policy.ts';
-import type { Principal } from '../http/principal.ts';
-import { Permission, pageOf, type PageOf, type Role } from '../schemas/common.ts';
+import { apiKeyOwnerScope } from '../policies/api-keys.ts';
+import type { Principal } from '../policies/principal.ts';
+import { Permission, pageOf, type PageOf } from '../schemas/common.ts';
 import type { ApiKeyRecord } from '../schemas/auth.ts';
 import {
   countLiveApiKeys,
@@ -108,7 +107,7 @@ async function insertKey(
 /**
  * The keys the caller may manage that are not revoked (expired ones included), newest
  * first, ties broken by id: the organization's for an admin, their own for anyone else
- * (the policy's ownership rule).
+ * (the API-key policy's ownership rule, policies/api-keys.ts).
  */
 export async function listApiKeys(
   db: Db,
@@ -116,7 +115,7 @@ export async function listApiKeys(
   page: number,
   perPage: number,
 ): Promise<PageOf<ApiKeyRecord>> {
-  const owner = ownerScope(caller);
+  const owner = apiKeyOwnerScope(caller);
   const total = await countLiveApiKeys(db, caller.org.id, owner);
   const rows = await listLiveApiKeys(
     db,
@@ -138,7 +137,7 @@ export async function revokeApiKey(
   now = new Date(),
 ): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const revoked = await revokeLiveApiKey(trx, caller.org.id, keyId, now, ownerScope(caller));
+    const revoked = await revokeLiveApiKey(trx, caller.org.id, keyId, now, apiKeyOwnerScope(caller));
     if (!revoked) return false;
     await recordAuditEvent(
       trx,
@@ -153,14 +152,4 @@ export async function revokeApiKey(
     );
     return true;
   });
-}
-
-/** A key never exceeds its creator's role: permissions the role does not grant are refused (403). */
-export function assertKeyWithinRole(role: Role, permissions: readonly Permission[]): void {
-  const beyond = permissionsBeyondRole(role, permissions);
-  if (beyond.length > 0) {
-    throw insufficientPermission(
-      `the ${role} role cannot give an API key ${beyond.join(', ')}: a key never exceeds its creator's role`,
-    );
-  }
 }

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../db/index.ts';
 import { AppError, insufficientPermission, planUpgradeRequired, rateLimited } from '../errors.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { recordAuditEvent } from '../identity/audit.ts';
 import { planAllows } from '../identity/plans.ts';
 import { releaseAttempt, reserveAttempt } from '../ratelimit/sliding-window.ts';

@@ -3,7 +3,7 @@ import { AppError } from '../errors.ts';
 import { recordAuditEvent } from '../identity/audit.ts';
 import { newId } from '../identity/ids.ts';
 import { ciAudienceOf } from './ci-audience.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import type { Config } from '../config.ts';
 import { Permission, pageOf, type PageOf } from '../schemas/common.ts';
 import {

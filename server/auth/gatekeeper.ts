@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Db } from '../db/index.ts';
-import type { AccessRule, Gatekeeper } from '../http/contract.ts';
 import { AppError, planUpgradeRequired } from '../errors.ts';
-import { authorize } from '../http/policy.ts';
-import type { Principal } from '../http/principal.ts';
-import { unstorableText } from '../http/text.ts';
+import type { Principal } from '../policies/principal.ts';
+import { unstorableText } from '../schemas/text.ts';
 import { planAllows } from '../identity/plans.ts';
 import { findOrganization } from '../identity/organizations.repository.ts';
 import type { Services } from '../services.ts';
-import { countRequest } from '../ratelimit/request-rate.ts';
 import { assertCsrf, consoleCookie, renewConsoleCookie } from './console-session.ts';
 import { checkPasswordLogin } from './login.ts';
 import { findApiKeyCallerByHash, touchApiKey } from './api-keys.repository.ts';
@@ -145,17 +142,13 @@ export async function resolvePrincipal(ctx: Context, options: { allowBasic: bool
   );
 }
 
-/** Applies a route's access rule to a caller: the policy answers (http/policy.ts). */
-export function enforceAccess(access: AccessRule, principal: Principal): void {
-  authorize(access, principal);
+/**
+ * Resolves the caller of a contract route (no HTTP Basic) and keeps it on the request
+ * (`ctx.state.principal`); throws 401. app.ts hands it to http/ as the routes' gatekeeper;
+ * whether the caller may call the route is the policies' answer (policies/roles.ts).
+ */
+export async function authenticateRequest(ctx: Context): Promise<Principal> {
+  const principal = await resolvePrincipal(ctx, { allowBasic: false });
+  ctx.state.principal = principal;
+  return principal;
 }
-
-export const gatekeeper: Gatekeeper = {
-  async authenticate(ctx) {
-    const principal = await resolvePrincipal(ctx, { allowBasic: false });
-    ctx.state.principal = principal;
-    return principal;
-  },
-  countRequest: (ctx, principal) => countRequest((ctx.state.services as Services).db, ctx, principal),
-  authorize: enforceAccess,
-};

@@ -2,14 +2,11 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
+import type { KeyMaterial } from '../services.ts';
 import { findSetting, insertSettingUnlessPresent } from './settings.repository.ts';
 
-export interface KeyMaterial {
-  /** HS256 signing secret shared by every server process. */
-  jwtSecret: Uint8Array;
-  /** AES-256-GCM key for secrets the service must read back (TOTP, webhook secrets). */
-  encryptionKey: Buffer;
-}
+/** The service's secrets: an interface of services.ts, so that Services names no domain. */
+export type { KeyMaterial };
 
 /**
  * A secret from configuration, or else one generated once and kept in the

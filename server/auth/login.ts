@@ -7,7 +7,7 @@ import { passwordLoginAllowed } from '../identity/organizations.ts';
 import type { KeyMaterial } from './keys.ts';
 import { failedWith, passed, throttledCheck } from './login-throttle.ts';
 import { consumeLoginCode, invalidMfaCode } from './mfa.ts';
-import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import { verifyAgainstDecoy, verifyPassword } from '../identity/passwords.ts';
 import { createSession } from './sessions.ts';
 import { issueToken, type IssuedToken } from './tokens.ts';
 

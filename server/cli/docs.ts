@@ -135,7 +135,7 @@ const ROLES_PAGE = `# Routes and roles
 
 Who may call each route of the API: the roles of the person (or of the API key's owner) and, for
 an API key, the permission it must carry. Generated from the route contracts by \`npm run docs\`
-(the same declarations the policy enforces, \`server/http/policy.ts\`, and \`x-scanward-roles\`
+(the same declarations the policy enforces, \`server/policies/roles.ts\`, and \`x-scanward-roles\`
 in [openapi.json](openapi.json)); \`npm run check:drift\` fails when this page is stale.
 [authentication.md](authentication.md) says what each role is for.
 

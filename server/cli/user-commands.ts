@@ -9,7 +9,7 @@ import {
   resetUserMfa,
   revokeUserSessions,
   type UserRef,
-} from '../identity/user-lifecycle.ts';
+} from '../people/user-lifecycle.ts';
 import type { UserRow } from '../identity/users.repository.ts';
 import { createUser, EmailTakenError, findUserByEmail } from '../identity/users.ts';
 import { AppError } from '../errors.ts';

@@ -1,11 +1,12 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import { idParamNouns, type Permission, type Role } from '../schemas/common.ts';
-import type { Principal } from './principal.ts';
+import { idParamNouns } from '../schemas/common.ts';
+import type { Principal } from '../policies/principal.ts';
+import { authorize, type AccessRule } from '../policies/roles.ts';
 import type { Services } from '../services.ts';
 import { AppError, notFound } from '../errors.ts';
 import { readBody } from './middleware/body.ts';
-import { findUnstorable } from './text.ts';
+import { findUnstorable } from '../schemas/text.ts';
 
 /**
  * A route is declared once: method, path, inputs and outputs as zod, the rule for
@@ -16,20 +17,8 @@ import { findUnstorable } from './text.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/**
- * Who may call a route. `public`: no credentials. Otherwise credentials are
- * needed; `permission` is what an API key must carry, `bearerOnly` refuses API
- * keys, `admin` requires the admin role, `roles` names the allowed roles outright.
- * Without `admin` or `roles`, the roles derive from `permission` (policy.ts,
- * routeRoles): read → every role, write → member and admin, none → every role.
- */
-export interface AccessRule {
-  public?: boolean;
-  permission?: Permission;
-  bearerOnly?: boolean;
-  admin?: boolean;
-  roles?: readonly Role[];
-}
+/** Who may call a route: the policies' rule (policies/roles.ts), declared on each route. */
+export type { AccessRule };
 
 export type ErrorCode =
   | 'BAD_REQUEST'
@@ -372,13 +361,16 @@ function queryValues(
   return out;
 }
 
+/**
+ * What a route needs of authentication and rate limits, handed in by the app (app.ts wires
+ * auth/ and ratelimit/ into it: http/ sits below both). Whether the caller may call the route
+ * is the policies' answer (policies/roles.ts, `authorize`), asked directly.
+ */
 export interface Gatekeeper {
   /** Resolves the caller or throws 401. */
   authenticate(ctx: Context): Promise<Principal>;
   /** Counts the call against the organization's limit; sets X-RateLimit-* or throws 429. */
   countRequest(ctx: Context, principal: Principal): Promise<void>;
-  /** Throws 403 unless the route's access rule admits the caller. */
-  authorize(access: AccessRule, principal: Principal): void;
 }
 
 /** Builds the Koa middleware that runs one route: caller → rate limit → access → validate → handler. */
@@ -408,7 +400,7 @@ function runRoute(route: AnyRoute, gate: Gatekeeper, validateResponses: boolean)
     // Who calls, then the count (a refused call still counts and still gets X-RateLimit-*), then may they.
     const principal = isPublic ? undefined : await gate.authenticate(ctx);
     if (principal && rateLimited) await gate.countRequest(ctx, principal);
-    if (principal) gate.authorize(route.access, principal);
+    if (principal) authorize(route.access, principal);
 
     const params = route.params ? parseParams(route.params, ctx.params) : undefined;
     const query = route.query

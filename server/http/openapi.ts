@@ -7,7 +7,7 @@ import {
 import { z } from 'zod';
 import { ErrorResponse } from '../schemas/common.ts';
 import { errorStatus, type AnyRoute, type ErrorCode } from './contract.ts';
-import { routeRoles } from './policy.ts';
+import { routeRoles } from '../policies/roles.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the route declarations (and the
@@ -173,7 +173,7 @@ function routeOperation(route: AnyRoute): RouteConfig {
     summary: route.summary,
     ...(notes.length ? { description: notes.join('\n\n') } : {}),
     tags: route.tags,
-    // The roles the policy allows (http/policy.ts), machine-readable beside the sentence above.
+    // The roles the policy allows (policies/roles.ts), machine-readable beside the sentence above.
     ...(route.access.public ? {} : { 'x-scanward-roles': [...routeRoles(route.access)] }),
     security: route.access.public ? [] : route.access.bearerOnly ? [{ bearerAuth: [] }] : BEARER_OR_KEY,
     request: {

@@ -2,7 +2,7 @@ import type { Db } from '../db/index.ts';
 import type { Plan } from '../schemas/common.ts';
 import { newId } from './ids.ts';
 import { AppError, conflict } from '../errors.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { recordAuditEvent } from './audit.ts';
 import type { AuthenticationSettings, AuthenticationSettingsChange } from '../schemas/settings.ts';
 import {

@@ -183,7 +183,7 @@ export async function removeMfa(db: Db, orgId: string, userId: string, now: Date
 }
 
 /*
- * The lifecycle of an account (identity/user-lifecycle.ts): disabling, enabling,
+ * The lifecycle of an account (people/user-lifecycle.ts): disabling, enabling,
  * deleting, and the count of active admins that keeps an organization from losing
  * its last one.
  */
@@ -303,7 +303,7 @@ export async function findPasswordCallerInAnyOrganization(
 }
 
 /*
- * The People API (identity/people.ts): an organization's users with whether an
+ * The People API (people/people.ts): an organization's users with whether an
  * invitation of theirs is still unused, and role changes.
  */
 

@@ -1,4 +1,4 @@
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from './passwords.ts';
 import type { Db } from '../db/index.ts';
 import type { Role } from '../schemas/common.ts';
 import { newId } from './ids.ts';

@@ -3,7 +3,7 @@ import type { ObservedHost } from '../assets/inventory.ts';
 import { serviceFact } from '../assets/service-facts.ts';
 import { controlsForFinding } from '../controls/mapping.ts';
 import { AppError } from '../errors.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import type { FindingDetection } from '../results/normalize.ts';
 import { recordResults } from '../results/record.ts';
 import { configuredKevCatalogue } from '../remediation/kev-context.ts';

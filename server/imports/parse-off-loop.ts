@@ -1,4 +1,5 @@
 import { AppError } from '../errors.ts';
+import type { ParseWorkers } from '../services.ts';
 import { startModuleWorker } from '../worker-source.ts';
 import { parseReport } from './parse.ts';
 import { ReportError, type ImportFormat, type ParsedReport } from './report.ts';
@@ -38,7 +39,7 @@ export interface ParsePoolOptions {
 /** A held worker slot; calling it gives the slot back (once). */
 export type ParseSlot = () => void;
 
-export class ParsePool {
+export class ParsePool implements ParseWorkers {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
@@ -85,17 +86,7 @@ export class ParsePool {
 
   /** Parses `bytes` in a worker thread of this pool. */
   async parse(bytes: Uint8Array, format: ImportFormat | undefined): Promise<ParsedReport> {
-    const release = await this.acquire();
-    try {
-      return await parseInWorker(
-        bytes,
-        format,
-        this.options.heapMb,
-        this.options.timeoutMs ?? PARSE_TIMEOUT_MS,
-      );
-    } finally {
-      release();
-    }
+    return parseInPool(this, bytes, format);
   }
 }
 
@@ -116,10 +107,29 @@ export function inlineLimitOf(bytes: Uint8Array): number {
 export async function parseReportOffLoop(
   bytes: Uint8Array,
   format: ImportFormat | undefined,
-  pool: ParsePool,
+  pool: ParseWorkers,
 ): Promise<ParsedReport> {
   if (bytes.length <= inlineLimitOf(bytes)) return parseReport(bytes, format);
-  return pool.parse(bytes, format);
+  return parseInPool(pool, bytes, format);
+}
+
+/** Parses `bytes` in a worker thread of the pool, once a slot of it is free. */
+async function parseInPool(
+  pool: ParseWorkers,
+  bytes: Uint8Array,
+  format: ImportFormat | undefined,
+): Promise<ParsedReport> {
+  const release = await pool.acquire();
+  try {
+    return await parseInWorker(
+      bytes,
+      format,
+      pool.options.heapMb,
+      pool.options.timeoutMs ?? PARSE_TIMEOUT_MS,
+    );
+  } finally {
+    release();
+  }
 }
 
 function parseInWorker(

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openSecret, sealSecret } from '../auth/keys.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, conflict, notFound, validationError } from '../errors.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { recordAuditEvent } from '../identity/audit.ts';
 import { newId } from '../identity/ids.ts';
 import { pageOf } from '../schemas/common.ts';

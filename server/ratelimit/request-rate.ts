@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Db } from '../db/index.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { effectiveLimits, type Limits } from '../identity/plans.ts';
 import { rateLimited } from '../errors.ts';
 import { incrementWindows, readWindows, type WindowCount } from './counters.ts';

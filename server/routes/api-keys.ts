@@ -1,5 +1,6 @@
-import { assertKeyWithinRole, createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
-import type { Principal } from '../http/principal.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+import { assertKeyWithinRole } from '../policies/api-keys.ts';
+import type { Principal } from '../policies/principal.ts';
 import { defineRoute } from '../http/contract.ts';
 import { notFound, planUpgradeRequired } from '../errors.ts';
 import { planAllows } from '../identity/plans.ts';

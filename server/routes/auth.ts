@@ -1,4 +1,4 @@
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { login } from '../auth/login.ts';
 import { failedWith, loginLimitHeaders, passed, throttledCheck } from '../auth/login-throttle.ts';
 import {
@@ -32,7 +32,7 @@ import {
 } from '../schemas/auth.ts';
 import { PaginationQuery } from '../schemas/common.ts';
 import { InviteAccept, InviteAccepted, PasswordChange, PasswordChanged } from '../schemas/people.ts';
-import { acceptInvite, changeOwnPassword } from '../identity/people.ts';
+import { acceptInvite, changeOwnPassword } from '../people/people.ts';
 import type { Services } from '../services.ts';
 
 const tags = ['Authentication'];

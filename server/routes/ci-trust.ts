@@ -3,7 +3,7 @@ import { createCiTrustPolicy, listCiTrust, removeCiTrustPolicy } from '../auth/c
 import { resolvePrincipal } from '../auth/gatekeeper.ts';
 import { notFound, planUpgradeRequired } from '../errors.ts';
 import { defineRoute } from '../http/contract.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { planAllows } from '../identity/plans.ts';
 import { Revoked } from '../schemas/auth.ts';
 import {

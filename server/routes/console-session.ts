@@ -3,7 +3,7 @@ import { clearConsoleCookie, consoleCookie, csrfToken, setConsoleCookie } from '
 import { login } from '../auth/login.ts';
 import { loginLimitHeaders } from '../auth/login-throttle.ts';
 import { mfaEnabled } from '../auth/mfa.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { revokeSession } from '../auth/sessions.ts';
 import { defineRoute } from '../http/contract.ts';
 import { AppError } from '../errors.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
 import { validationError } from '../errors.ts';
 import { startedStream } from '../http/stream.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import type { ExportMetadata } from '../findings/export/index.ts';
 import { csvNeedsOnlyListFields, exportFindings, exportResponse } from '../findings/export-source.ts';
 import { getFindingDetail, listFindings } from '../findings/listing.ts';
@@ -10,7 +10,7 @@ import { findingTickets } from '../notifications/tickets.ts';
 import { groupFindings } from '../findings/groups.ts';
 import { findingStats, findingTotals } from '../findings/stats.ts';
 import { addComment, bulkUpdateStatus, updateFinding, type Actor } from '../findings/triage.ts';
-import { assigneeSuggestionsOf } from '../identity/people.ts';
+import { assigneeSuggestionsOf } from '../people/people.ts';
 import {
   AssigneeSuggestions,
   BulkUpdateBody,

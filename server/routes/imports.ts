@@ -3,7 +3,7 @@ import { defineRoute, type AnyRoute } from '../http/contract.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../scans/idempotency.ts';
 import { readUpload } from '../http/middleware/body.ts';
 import { AppError } from '../errors.ts';
-import { findUnstorable } from '../http/text.ts';
+import { findUnstorable } from '../schemas/text.ts';
 import { importReport } from '../imports/import-report.ts';
 import { ImportParams, ImportResult, ImportUpload } from '../schemas/imports.ts';
 

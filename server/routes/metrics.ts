@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { consoleCookie } from '../auth/console-session.ts';
@@ -6,6 +5,7 @@ import { resolvePrincipal } from '../auth/gatekeeper.ts';
 import { AppError, insufficientPermission } from '../errors.ts';
 import { registry } from '../metrics/registry.ts';
 import { observeScansByStatus } from '../metrics/scans.ts';
+import { mayScrapeMetrics } from '../policies/metrics.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -19,18 +19,6 @@ import type { Services } from '../services.ts';
  */
 export const metricsRouter = new Router();
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
-/**
- * Whether the request carries the operator's metrics token. Compared in constant time, on
- * digests so the length of the token does not show either.
- */
-function carriesMetricsToken(ctx: Context, token: string | undefined): boolean {
-  const presented = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(ctx.get('authorization'))?.[1];
-  if (!token || presented === undefined) return false;
-  return timingSafeEqual(sha256(presented), sha256(token));
-}
-
 /** What the refusal says a scraper must send. */
 function howToScrape(services: Services): string {
   return services.config.metricsToken
@@ -39,13 +27,13 @@ function howToScrape(services: Services): string {
 }
 
 /**
- * The operator's credential, or a refusal in the error shape: 401 without credentials or
+ * The operator's credential (the metrics policy, policies/metrics.ts), or a refusal in the error shape: 401 without credentials or
  * with ones that are not valid; 403 for an organization's valid token, key or console
  * session, which is a credential, only not for this.
  */
 async function requireOperator(ctx: Context, next: Next) {
   const services = ctx.state.services as Services;
-  if (!services.config.metricsPublic && !carriesMetricsToken(ctx, services.config.metricsToken)) {
+  if (!mayScrapeMetrics(services.config, ctx.get('authorization'))) {
     ctx.set('WWW-Authenticate', 'Bearer realm="Scanward metrics"');
     const hasCredentials =
       ctx.get('authorization') !== '' || ctx.get('x-api-key') !== '' || consoleCookie(ctx) !== undefined;

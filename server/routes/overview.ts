@@ -1,5 +1,6 @@
 import { findingsOverview } from '../findings/overview.ts';
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
+import { maySeeScans } from '../policies/scans.ts';
 import { listScans } from '../scans/listing.ts';
 import { Overview } from '../schemas/overview.ts';
 
@@ -20,8 +21,7 @@ export const getOverviewRoute = defineRoute({
     const orgId = principal.org.id;
     const findings = await findingsOverview(services.db, orgId);
     // An API key sees running scans only with read:scans; a person's session sees them always.
-    const readsScans = !principal.permissions || principal.permissions.has('read:scans');
-    const running = readsScans
+    const running = maySeeScans(principal)
       ? await listScans(services.db, orgId, { status: 'running' }, 1, RUNNING_SHOWN)
       : null;
     return { body: { ...findings, running_scans: running } };

@@ -1,5 +1,5 @@
 import { defineRoute } from '../http/contract.ts';
-import { confirmPasswordReset, requestPasswordReset } from '../identity/password-reset.ts';
+import { confirmPasswordReset, requestPasswordReset } from '../people/password-reset.ts';
 import {
   PasswordResetAccepted,
   PasswordResetConfirm,

@@ -1,5 +1,5 @@
 import { defineRoute } from '../http/contract.ts';
-import { getPerson, invitePerson, listPeopleOf, removePerson, updatePerson } from '../identity/people.ts';
+import { getPerson, invitePerson, listPeopleOf, removePerson, updatePerson } from '../people/people.ts';
 import { mailInvitation } from '../notifications/invitation-mail.ts';
 import { PaginationQuery } from '../schemas/common.ts';
 import {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/contract.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { IdParam, paginated, PaginationQuery } from '../schemas/common.ts';
 import { CreatedWebhook, CreateWebhookRequest, Webhook, WebhookDelivery } from '../schemas/webhooks.ts';
 import {

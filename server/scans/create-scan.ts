@@ -1,4 +1,4 @@
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { ScanCreated, type CreateScanRequest, type Framework, type ScanType } from '../schemas/scans.ts';
 import type { Services } from '../services.ts';
 import { recallResponse, rememberResponse, requestHash, type StoredResponse } from './idempotency.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { notFound, planUpgradeRequired, validationError } from '../errors.ts';
 import { newId } from '../identity/ids.ts';
 import type { OrganizationRow } from '../identity/organizations.repository.ts';

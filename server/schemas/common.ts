@@ -110,7 +110,7 @@ export const Permission = z.enum([
 export type Permission = z.infer<typeof Permission>;
 
 /**
- * A user's role in their organization (server/http/policy.ts says what each may do):
+ * A user's role in their organization (server/policies/roles.ts says what each may do):
  * `admin` everything, `member` reads everything and changes scans, findings and
  * evidence, `viewer` reads. Ordered from most to least.
  */

@@ -8,7 +8,8 @@ import type { Database } from '../../server/db/index.ts';
 import type { AnyRoute } from '../../server/http/contract.ts';
 import { createLogger } from '../../server/logger.ts';
 import { allRoutes } from '../../server/routes/index.ts';
-import { startRuntime, type Services } from '../../server/services.ts';
+import { startRuntime } from '../../server/runtime.ts';
+import type { Services } from '../../server/services.ts';
 import { createTestDatabase } from './database.ts';
 import { migratedPgliteSnapshot } from './pglite-snapshot.ts';
 

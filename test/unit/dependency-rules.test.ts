@@ -132,11 +132,11 @@ const TREE: Record<string, string> = {
     'export const c = [CHECKS, tlsCheck];',
   ].join('\n'),
   'server/ratelimit/counters.ts': [
-    "import type { Principal } from '../http/principal.ts';",
+    "import type { Principal } from '../policies/principal.ts';",
     "import type { ApiKey } from '../auth/keys.ts';",
     'export type P = Principal | ApiKey;',
   ].join('\n'),
-  'server/http/principal.ts': 'export interface Principal { id: string }',
+  'server/policies/principal.ts': 'export interface Principal { id: string }',
   'server/auth/keys.ts': 'export interface ApiKey { id: string }',
   'server/cli/program.ts':
     "import { register } from './command.ts';\nexport interface Ctx { a: 1 }\nexport const p = register;",

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { URI, type TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
+import { bootstrapIfEmpty } from '../../../server/people/bootstrap.ts';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { startTestApp, TEST_ENV, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/api-client.ts';

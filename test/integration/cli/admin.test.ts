@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { migrations } from '../../../migrations/index.ts';
-import { verifyPassword } from '../../../server/auth/passwords.ts';
+import { verifyPassword } from '../../../server/identity/passwords.ts';
 import { countActiveSessions, insertSession } from '../../../server/auth/sessions.repository.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
 import { openDatabase, type Database } from '../../../server/db/index.ts';

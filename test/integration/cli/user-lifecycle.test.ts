@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OpenOperatorDatabase } from '../../../server/cli/database.ts';
 import { spendRecoveryCode } from '../../../server/auth/mfa-recovery-codes.repository.ts';
-import { disableUser } from '../../../server/identity/user-lifecycle.ts';
+import { disableUser } from '../../../server/people/user-lifecycle.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
 import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
 import { apiClient, expectError, okBody, type ApiClient } from '../../helpers/api-client.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
+import { bootstrapIfEmpty } from '../../../server/people/bootstrap.ts';
 import { TEST_ENV, type TestApp } from '../../helpers/app.ts';
 import { apiClient, okBody } from '../../helpers/api-client.ts';
 import { hasChromium, seriousViolations, signIn, useBrowser, visitAs } from '../../helpers/browser.ts';

@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.ts';
 import { MIGRATION_TABLES } from '../../../server/db/migrate.ts';
-import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
+import { bootstrapIfEmpty } from '../../../server/people/bootstrap.ts';
 import { listFindingsRoute } from '../../../server/routes/findings.ts';
 import { listSchedulesRoute } from '../../../server/routes/schedules.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnyRoute } from '../../../server/http/contract.ts';
-import { ROLES, roleGrants, routeRoles } from '../../../server/http/policy.ts';
+import { ROLES, roleGrants, routeRoles } from '../../../server/policies/roles.ts';
 import { openApiDocument } from '../../../server/routes/docs.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { Permission, type Role } from '../../../server/schemas/common.ts';

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { API_KEY_RECOGNITION_LENGTH, generateApiKey } from '../../../server/auth/api-keys.ts';
-import { enforceAccess, hashApiKey } from '../../../server/auth/gatekeeper.ts';
-import type { Principal } from '../../../server/http/principal.ts';
+import { hashApiKey } from '../../../server/auth/gatekeeper.ts';
+import type { Principal } from '../../../server/policies/principal.ts';
 import { AppError } from '../../../server/errors.ts';
 import type { OrganizationRow } from '../../../server/identity/organizations.repository.ts';
 import type { Permission, Role } from '../../../server/schemas/common.ts';
-import { assertKeyWithinRole } from '../../../server/auth/api-keys.ts';
-import { mayManageOwnedBy, routeRoles } from '../../../server/http/policy.ts';
+import { assertKeyWithinRole, mayManageApiKeyOf } from '../../../server/policies/api-keys.ts';
+import { authorize, routeRoles } from '../../../server/policies/roles.ts';
 
 const org: OrganizationRow = {
   id: 'org_test',
@@ -49,14 +49,14 @@ function refusal(fn: () => void): string | undefined {
 
 describe('access rules', () => {
   it('gives a bearer token its user full rights on permission routes', () => {
-    expect(refusal(() => enforceAccess({ permission: 'write:grc' }, bearer('member')))).toBeUndefined();
+    expect(refusal(() => authorize({ permission: 'write:grc' }, bearer('member')))).toBeUndefined();
   });
 
   it('limits an API key to its permissions', () => {
     expect(
-      refusal(() => enforceAccess({ permission: 'read:scans' }, apiKey('admin', ['read:scans']))),
+      refusal(() => authorize({ permission: 'read:scans' }, apiKey('admin', ['read:scans']))),
     ).toBeUndefined();
-    expect(refusal(() => enforceAccess({ permission: 'write:scans' }, apiKey('admin', ['read:scans'])))).toBe(
+    expect(refusal(() => authorize({ permission: 'write:scans' }, apiKey('admin', ['read:scans'])))).toBe(
       'INSUFFICIENT_PERMISSION',
     );
   });
@@ -70,56 +70,50 @@ describe('access rules', () => {
       'read:grc',
       'write:grc',
     ];
-    expect(refusal(() => enforceAccess({ bearerOnly: true }, apiKey('admin', all)))).toBe(
+    expect(refusal(() => authorize({ bearerOnly: true }, apiKey('admin', all)))).toBe(
       'INSUFFICIENT_PERMISSION',
     );
-    expect(refusal(() => enforceAccess({ bearerOnly: true }, bearer('member')))).toBeUndefined();
+    expect(refusal(() => authorize({ bearerOnly: true }, bearer('member')))).toBeUndefined();
   });
 
   it('keeps admin routes to admins, whichever credential they use', () => {
-    expect(refusal(() => enforceAccess({ bearerOnly: true, admin: true }, bearer('member')))).toBe(
+    expect(refusal(() => authorize({ bearerOnly: true, admin: true }, bearer('member')))).toBe(
       'INSUFFICIENT_PERMISSION',
     );
-    expect(refusal(() => enforceAccess({ bearerOnly: true, admin: true }, bearer('admin')))).toBeUndefined();
+    expect(refusal(() => authorize({ bearerOnly: true, admin: true }, bearer('admin')))).toBeUndefined();
     expect(
-      refusal(() =>
-        enforceAccess({ permission: 'write:scans', admin: true }, apiKey('member', ['write:scans'])),
-      ),
+      refusal(() => authorize({ permission: 'write:scans', admin: true }, apiKey('member', ['write:scans']))),
     ).toBe('INSUFFICIENT_PERMISSION');
     expect(
-      refusal(() =>
-        enforceAccess({ permission: 'write:scans', admin: true }, apiKey('admin', ['write:scans'])),
-      ),
+      refusal(() => authorize({ permission: 'write:scans', admin: true }, apiKey('admin', ['write:scans']))),
     ).toBeUndefined();
   });
 
   it('lets a viewer read and nothing more, with a bearer token', () => {
-    expect(refusal(() => enforceAccess({ permission: 'read:grc' }, bearer('viewer')))).toBeUndefined();
+    expect(refusal(() => authorize({ permission: 'read:grc' }, bearer('viewer')))).toBeUndefined();
     for (const permission of ['write:scans', 'write:findings', 'write:grc'] as const) {
-      expect(refusal(() => enforceAccess({ permission }, bearer('viewer')))).toBe('INSUFFICIENT_PERMISSION');
-      expect(refusal(() => enforceAccess({ permission }, bearer('member')))).toBeUndefined();
+      expect(refusal(() => authorize({ permission }, bearer('viewer')))).toBe('INSUFFICIENT_PERMISSION');
+      expect(refusal(() => authorize({ permission }, bearer('member')))).toBeUndefined();
     }
     // Self-service routes (no permission) are every role's.
-    expect(refusal(() => enforceAccess({ bearerOnly: true }, bearer('viewer')))).toBeUndefined();
+    expect(refusal(() => authorize({ bearerOnly: true }, bearer('viewer')))).toBeUndefined();
     expect(routeRoles({ bearerOnly: true, roles: ['admin', 'member'] })).toEqual(['admin', 'member']);
   });
 
   it("never lets an API key do more than its creator's current role", () => {
     const all: Permission[] = ['read:findings', 'write:findings'];
-    expect(refusal(() => enforceAccess({ permission: 'write:findings' }, apiKey('viewer', all)))).toBe(
+    expect(refusal(() => authorize({ permission: 'write:findings' }, apiKey('viewer', all)))).toBe(
       'INSUFFICIENT_PERMISSION',
     );
-    expect(
-      refusal(() => enforceAccess({ permission: 'read:findings' }, apiKey('viewer', all))),
-    ).toBeUndefined();
+    expect(refusal(() => authorize({ permission: 'read:findings' }, apiKey('viewer', all)))).toBeUndefined();
     expect(() => assertKeyWithinRole('viewer', ['read:scans', 'write:scans'])).toThrow(/write:scans/);
     expect(() => assertKeyWithinRole('member', ['read:scans', 'write:scans'])).not.toThrow();
   });
 
   it('lets admins manage what anyone owns, others only their own', () => {
-    expect(mayManageOwnedBy(bearer('admin'), 'user_other')).toBe(true);
-    expect(mayManageOwnedBy(bearer('member'), 'user_other')).toBe(false);
-    expect(mayManageOwnedBy(bearer('member'), 'user_1')).toBe(true);
+    expect(mayManageApiKeyOf(bearer('admin'), 'user_other')).toBe(true);
+    expect(mayManageApiKeyOf(bearer('member'), 'user_other')).toBe(false);
+    expect(mayManageApiKeyOf(bearer('member'), 'user_1')).toBe(true);
   });
 });
 

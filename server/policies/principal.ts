@@ -1,9 +1,10 @@
 import type { Permission, Plan, Role } from '../schemas/common.ts';
 
 /**
- * The authenticated caller of a request, as the route contract and the middleware
- * see it. auth/ finds who is calling and produces it; http/ only carries it, so it
- * lives here rather than in auth/.
+ * The authenticated caller of a request, as the policies (roles.ts and one file per
+ * resource), the route contract and the domains see it. auth/ finds who is calling and
+ * produces it; http/ carries it; domains read who acts from it. It lives at the bottom,
+ * with the policies, so that none of them reaches up into auth/ or http/ for it.
  */
 
 export interface PrincipalUser {

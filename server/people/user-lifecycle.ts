@@ -1,18 +1,19 @@
 import { revokeUserApiKeys } from '../auth/api-keys.repository.ts';
 import { resetMfa } from '../auth/mfa.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../identity/passwords.ts';
 import { revokeUnrevokedSessions } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/index.ts';
 import { conflict, notFound } from '../errors.ts';
+import { removesAnActiveAdmin, standingChangeVerb, type StandingChange } from '../policies/people.ts';
 import type { Role } from '../schemas/common.ts';
-import { findOrganizationForUpdate } from './organizations.repository.ts';
+import { findOrganizationForUpdate } from '../identity/organizations.repository.ts';
 import {
   deleteInviteWithoutUser,
   findInviteWithoutUser,
   setInviteWithoutUserDisabled,
   setInviteWithoutUserRole,
   type UserInviteRow,
-} from './user-invites.repository.ts';
+} from '../identity/user-invites.repository.ts';
 import {
   countActiveAdmins,
   deleteUserRow,
@@ -21,7 +22,7 @@ import {
   setUserRole,
   updateUserPassword,
   type UserRow,
-} from './users.repository.ts';
+} from '../identity/users.repository.ts';
 
 /**
  * The lifecycle of an account, one owner for every caller (the operator command
@@ -68,19 +69,20 @@ const noUser = () => notFound('user');
 /** What the last-admin rule reads of a person (a user, or an invitation kept without a user). */
 type AdminCandidate = Pick<UserRow, 'id' | 'org_id' | 'email' | 'role' | 'disabled_at'>;
 
-/** Whether the user counts as an active admin of their organization. */
-export const isActiveAdmin = (user: AdminCandidate): boolean =>
-  user.role === 'admin' && user.disabled_at === null;
-
 /**
- * Refuses (409 CONFLICT) to take away the organization's last active admin. Call it
- * inside a transaction that locked the organization (findOrganizationForUpdate).
+ * Refuses (409 CONFLICT) a change that takes away the organization's last active admin
+ * (the people policy, policies/people.ts). Call it inside a transaction that locked the
+ * organization (findOrganizationForUpdate).
  */
-export async function assertNotLastActiveAdmin(trx: Db, user: AdminCandidate, action: string): Promise<void> {
-  if (!isActiveAdmin(user)) return;
+export async function assertNotLastActiveAdmin(
+  trx: Db,
+  user: AdminCandidate,
+  change: StandingChange,
+): Promise<void> {
+  if (!removesAnActiveAdmin(user, change)) return;
   if ((await countActiveAdmins(trx, user.org_id, user.id)) === 0) {
     throw conflict(
-      `cannot ${action} ${user.email}: the last active admin of the organization; ` +
+      `cannot ${standingChangeVerb(change)} ${user.email}: the last active admin of the organization; ` +
         'make another user an admin first',
     );
   }
@@ -132,7 +134,7 @@ export async function changeUserRole(
 ): Promise<{ user: UserRow; previous: Role }> {
   return withOrganizationLocked(db, ref, async (trx, user) => {
     if (user.role === role) return { user, previous: role };
-    if (role !== 'admin') await assertNotLastActiveAdmin(trx, user, 'demote');
+    await assertNotLastActiveAdmin(trx, user, { role });
     await setUserRole(trx, ref.orgId, ref.userId, role, now);
     return { user: { ...user, role, updated_at: now }, previous: user.role };
   });
@@ -253,7 +255,7 @@ export async function changeInvitationRole(
 ): Promise<{ user: InvitedPerson; previous: Role }> {
   return withInvitationLocked(db, ref, async (trx, person) => {
     if (person.role === role) return { user: person, previous: role };
-    if (role !== 'admin') await assertNotLastActiveAdmin(trx, person, 'demote');
+    await assertNotLastActiveAdmin(trx, person, { role });
     await setInviteWithoutUserRole(trx, ref.orgId, ref.userId, role);
     return { user: { ...person, role }, previous: person.role };
   });

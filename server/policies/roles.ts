@@ -1,12 +1,12 @@
 import { insufficientPermission } from '../errors.ts';
 import { Permission, Role } from '../schemas/common.ts';
-import type { AccessRule } from './contract.ts';
 import type { Principal } from './principal.ts';
 
 /**
- * Authorization, in one place (in the manner of outline's server/policies/): a
- * route names what it needs in its declaration (`access`), the policy answers,
- * nothing else decides.
+ * The role table and the route rule: a route names what it needs in its declaration
+ * (`access`, an AccessRule), `authorize` answers, nothing else decides. The rules about one
+ * resource (whose API keys, which events, the metrics) are in the file of that resource
+ * beside this one (api-keys.ts, events.ts, metrics.ts, people.ts, scans.ts).
  *
  * - One table from role to permissions, `ROLE_PERMISSIONS`. The API-key
  *   permissions are a subset of each role's, and a role also carries the
@@ -21,9 +21,22 @@ import type { Principal } from './principal.ts';
  *   those its creator's role grants now: a key never exceeds its creator's role,
  *   and what the creator's role stops granting (a member made a viewer) stops
  *   working on the next request.
- * - Per-resource rules where ownership matters: `mayManageOwnedBy` (a member
- *   manages only their own API keys; an admin, everyone's).
  */
+
+/**
+ * Who may call a route. `public`: no credentials. Otherwise credentials are
+ * needed; `permission` is what an API key must carry, `bearerOnly` refuses API
+ * keys, `admin` requires the admin role, `roles` names the allowed roles outright.
+ * Without `admin` or `roles`, the roles derive from `permission` (routeRoles):
+ * read → every role, write → member and admin, none → every role.
+ */
+export interface AccessRule {
+  public?: boolean;
+  permission?: Permission;
+  bearerOnly?: boolean;
+  admin?: boolean;
+  roles?: readonly Role[];
+}
 
 export const ROLES: readonly Role[] = Role.options;
 
@@ -89,17 +102,4 @@ export function authorize(access: AccessRule, principal: Principal): void {
       );
     }
   }
-}
-
-/**
- * Per-resource rule: whether the caller may manage a resource a user owns (an API
- * key): admins manage everyone's in their organization, others only their own.
- */
-export function mayManageOwnedBy(principal: Principal, ownerUserId: string): boolean {
-  return principal.user.role === 'admin' || principal.user.id === ownerUserId;
-}
-
-/** Whose resources the caller sees in a listing: undefined for everyone's (admins), else their own id. */
-export function ownerScope(principal: Principal): string | undefined {
-  return principal.user.role === 'admin' ? undefined : principal.user.id;
 }

@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { throttledCheck, failedWith, passed } from '../auth/login-throttle.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { revokeOtherSessions } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
-import type { Principal } from '../http/principal.ts';
+import type { Principal } from '../policies/principal.ts';
 import { pageOf, type PageOf, type Role } from '../schemas/common.ts';
 import type { UserInvited, UserRecord } from '../schemas/people.ts';
-import { recordAuditEvent, type AuditPerson } from './audit.ts';
-import { newId } from './ids.ts';
+import { recordAuditEvent, type AuditPerson } from '../identity/audit.ts';
+import { newId } from '../identity/ids.ts';
 import {
   changeInvitationRole,
   changeUserRole,
@@ -20,7 +20,11 @@ import {
   setInvitationDisabled,
   type UserRef,
 } from './user-lifecycle.ts';
-import { consumeUserInvite, hasInviteWithoutUser, insertUserInvite } from './user-invites.repository.ts';
+import {
+  consumeUserInvite,
+  hasInviteWithoutUser,
+  insertUserInvite,
+} from '../identity/user-invites.repository.ts';
 import {
   countPeople,
   findPerson,
@@ -28,8 +32,8 @@ import {
   listPeople,
   updateUserPassword,
   type PersonRow,
-} from './users.repository.ts';
-import { createUser, EmailTakenError, findUserByEmail } from './users.ts';
+} from '../identity/users.repository.ts';
+import { createUser, EmailTakenError, findUserByEmail } from '../identity/users.ts';
 
 /**
  * The People of an organization, as its admins run them through the API and the

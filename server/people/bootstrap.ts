@@ -1,10 +1,10 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { advisoryTransactionLock } from '../db/session.ts';
-import { generatePassword } from '../auth/passwords.ts';
-import { createOrganization } from './organizations.ts';
-import { anyUserExists } from './users.repository.ts';
-import { createUser } from './users.ts';
+import { generatePassword } from '../identity/passwords.ts';
+import { createOrganization } from '../identity/organizations.ts';
+import { anyUserExists } from '../identity/users.repository.ts';
+import { createUser } from '../identity/users.ts';
 
 export interface Bootstrapped {
   orgId: string;

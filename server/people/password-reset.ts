@@ -6,16 +6,16 @@ import { consoleLink, renderMail } from '../notifications/mail.ts';
 import { reserveAttempt } from '../ratelimit/sliding-window.ts';
 import { rateLimited } from '../errors.ts';
 import type { Services } from '../services.ts';
-import { recordAuditEvent } from './audit.ts';
-import { newId } from './ids.ts';
-import { passwordLoginAllowed } from './organizations.ts';
+import { recordAuditEvent } from '../identity/audit.ts';
+import { newId } from '../identity/ids.ts';
+import { passwordLoginAllowed } from '../identity/organizations.ts';
 import {
   consumePasswordReset,
   insertPasswordReset,
   spendPasswordResetsOfUser,
-} from './password-resets.repository.ts';
+} from '../identity/password-resets.repository.ts';
 import { resetPassword } from './user-lifecycle.ts';
-import { findUser, findUserByEmailInAnyOrganization } from './users.repository.ts';
+import { findUser, findUserByEmailInAnyOrganization } from '../identity/users.repository.ts';
 
 /**
  * Self-service password reset by e-mail (docs/email.md): a request answers the same whether
