@@ -1,10 +1,10 @@
 import * as slaBreaches from '../../findings/finding-sla-breaches.repository.ts';
 import * as comments from '../../findings/finding-comments.repository.ts';
 import * as history from '../../findings/finding-history.repository.ts';
+import * as ticketLinks from '../../findings/finding-ticket-links.repository.ts';
 import * as observations from '../../findings/finding-observations.repository.ts';
 import * as versions from '../../findings/finding-versions.repository.ts';
 import * as controls from '../../findings/findings-controls.repository.ts';
-import * as assets from '../../findings/findings-assets.repository.ts';
 import * as groups from '../../findings/findings-groups.repository.ts';
 import * as sources from '../../findings/finding-sources.repository.ts';
 import * as lifecycle from '../../findings/findings-lifecycle.repository.ts';
@@ -255,10 +255,6 @@ export const findingsSamples = [
     findingListRows: [[ORG, [FINDING]]],
   }),
   repositorySamples('server/findings/findings-controls.repository.ts', controls, {
-    findingsPerControl: [
-      { name: 'every control', args: [ORG, ['open', 'in_progress']] },
-      { name: 'one control', args: [ORG, ['open', 'in_progress'], 'ctrl_soc2_cc6_1'] },
-    ],
     findingsOfControl: [[ORG, 'ctrl_soc2_cc6_1', ['open', 'in_progress'], 20]],
   }),
   repositorySamples('server/findings/finding-sources.repository.ts', sources, {
@@ -331,14 +327,12 @@ export const findingsSamples = [
     selectHistoryOfFindings: [[ORG, [FINDING, 'finding_other']]],
     insertHistoryRows: [[ORG, [HISTORY_ROW]]],
   }),
+  repositorySamples('server/findings/finding-ticket-links.repository.ts', ticketLinks, {
+    ticketLinksOfFindings: [[ORG, [FINDING]]],
+  }),
   repositorySamples('server/findings/finding-versions.repository.ts', versions, {
     bumpFindingsVersion: [[ORG]],
     findingsVersion: [[ORG]],
-  }),
-  repositorySamples('server/findings/findings-assets.repository.ts', assets, {
-    selectFindingPlacesOfScan: [[ORG, SCAN]],
-    linkFindingsToAsset: [[ORG, 'asset_sample', [FINDING]]],
-    linkUnplacedFindingsByTarget: [[ORG, 'asset_sample', ['127.0.0.1', 'localhost']]],
   }),
   repositorySamples('server/findings/findings-groups.repository.ts', groups, {
     selectFindingGroups: [
