@@ -2,9 +2,7 @@ import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
 import type { FindingStatus } from '../schemas/findings.ts';
 import type { SlaPolicy } from '../schemas/settings.ts';
-import { writeScanCounts, type ScanTally } from '../scans/lifecycle.ts';
-import type { ScanChanges } from '../scans/scans.repository.ts';
-import { normalizeDetections, type NormalizedDetection } from '../results/normalize.ts';
+import { normalizeDetections, type NormalizedDetection } from './normalize.ts';
 import { severityRank, type Severity } from '../scoring/severity.ts';
 import { appendEvents, type NewDomainEvent } from '../events/outbox.ts';
 import { insertHistoryRows } from './finding-history.repository.ts';
@@ -65,8 +63,8 @@ import { findingListItem } from './views.ts';
  * call that says the scan is complete, against everything the scan observed.
  */
 
-export type { FindingDetection, PlannedRemediation } from '../results/normalize.ts';
-import type { FindingDetection } from '../results/normalize.ts';
+export type { FindingDetection, PlannedRemediation } from './normalize.ts';
+import type { FindingDetection } from './normalize.ts';
 
 /**
  * A (target, check, port) combination the scan tested; without a port it covers every
@@ -120,9 +118,25 @@ function sourceOf(source: ResultSource | undefined): ResultSource & { key: strin
   return { ...s, key: sourceKeyOf(s) };
 }
 
-export interface ScanFindingsSummary {
+/** A scan's findings per severity, from its observations. */
+export interface ScanTally {
+  critical: number;
+  high: number;
+  medium: number;
+  low: number;
+  info: number;
+  /** critical + high + medium + low; informational findings are not counted. */
+  vulnerabilities_found: number;
+}
+
+/**
+ * What recording a batch did: the scan's tally over all its observations so far (per
+ * severity, and per change), and the findings this call created, reopened and resolved. The
+ * scan lifecycle writes the tally to the scan row (scans/recording.ts).
+ */
+export interface FindingsRecording {
   counts: ScanTally;
-  changes: ScanChanges;
+  byChange: Record<ObservationChange, number>;
   new_finding_ids: string[];
   reopened_finding_ids: string[];
   resolved_finding_ids: string[];
@@ -138,20 +152,11 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
 }
 
 /**
- * Records one scan's detections in one transaction: the caller's, or a new one
- * when given the root connection. Writes findings, observations, history, the
- * scan's per-severity counts (and its `changes` once complete, through the scan
- * lifecycle) and the domain events.
+ * Records one scan's detections in the caller's transaction: findings, observations, history
+ * and the domain events, and answers the scan's tally. The scan lifecycle calls it and writes
+ * the tally to the scan row (`recordScanFindings`, scans/recording.ts): findings sit below scans.
  */
-export async function recordScanFindings(
-  db: Db,
-  input: RecordScanFindingsInput,
-): Promise<ScanFindingsSummary> {
-  if (db.isTransaction === true) return record(db, input);
-  return db.transaction((trx) => record(trx, input));
-}
-
-async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFindingsSummary> {
+export async function recordFindings(trx: Db, input: RecordScanFindingsInput): Promise<FindingsRecording> {
   const { scan } = input;
   const orgId = scan.org_id;
   const now = input.now ?? new Date();
@@ -252,12 +257,12 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
 
   const newIds = [...inserted.values()];
   const reopenedIds = reopened.map((f) => f.id);
-  const counts = await countScan(trx, scan, resolved.length, input.completed, now);
+  const tally = await tallyScan(trx, scan);
   await queueVulnerabilityEvents(trx, orgId, scan.id, [...newIds, ...reopenedIds], now);
   if (observations.length > 0 || resolved.length > 0) await bumpFindingsVersion(trx, orgId);
 
   return {
-    ...counts,
+    ...tally,
     new_finding_ids: newIds,
     reopened_finding_ids: reopenedIds,
     resolved_finding_ids: resolved.map((f) => f.id),
@@ -471,17 +476,13 @@ async function resolveUndetected(
 }
 
 /**
- * The scan's per-severity counts and changes, from its observations (so they
- * are the scan's own and never change later), written to the scan row by the
- * scan lifecycle. `changes` is written once the scan is complete.
+ * The scan's per-severity counts and its observations per change, from its observations (so
+ * they are the scan's own and never change later).
  */
-async function countScan(
+async function tallyScan(
   trx: Db,
   scan: ScanRef,
-  resolvedNow: number,
-  completed: boolean,
-  now: Date,
-): Promise<{ counts: ScanTally; changes: ScanChanges }> {
+): Promise<{ counts: ScanTally; byChange: Record<ObservationChange, number> }> {
   const bySeverity: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
   const byChange: Record<ObservationChange, number> = { new: 0, reopened: 0, unchanged: 0 };
   for (const r of await observationTally(trx, scan.org_id, scan.id)) {
@@ -492,8 +493,7 @@ async function countScan(
     ...bySeverity,
     vulnerabilities_found: bySeverity.critical + bySeverity.high + bySeverity.medium + bySeverity.low,
   };
-  const changes = await writeScanCounts(trx, scan, { counts, byChange, resolvedNow, completed }, now);
-  return { counts, changes };
+  return { counts, byChange };
 }
 
 /**

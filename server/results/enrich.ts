@@ -7,7 +7,7 @@ import type { KevEntry } from '../intel/build-kev.ts';
 import type { VendorCveEntry } from '../intel/build-vendor-cves.ts';
 import { epssFor } from '../intel/epss.ts';
 import { kevSnapshot, vendorSnapshot } from '../intel/snapshots.ts';
-import { scoreOf, type FindingDetection } from './normalize.ts';
+import { scoreOf, type FindingDetection } from '../findings/normalize.ts';
 
 /**
  * Enrichment, the same for every source (docs/finding-lifecycle.md, "Enrichment"): what the

@@ -5,12 +5,11 @@ import { createApiKey } from '../../server/auth/api-keys.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import {
-  recordScanFindings,
   type FindingCoverage,
   type FindingDetection,
-  type ScanFindingsSummary,
   type ScanRef,
 } from '../../server/findings/lifecycle.ts';
+import { recordScanFindings, type ScanFindingsSummary } from '../../server/scans/recording.ts';
 import { newId } from '../../server/identity/ids.ts';
 import { createOrganization, setLimits, type LimitOverrides } from '../../server/identity/organizations.ts';
 import { createUser } from '../../server/identity/users.ts';
