@@ -4,7 +4,6 @@ import type { FindingStatus } from '../schemas/findings.ts';
 import type { SlaPolicy } from '../schemas/settings.ts';
 import { normalizeDetections, type NormalizedDetection } from './normalize.ts';
 import { severityRank, type Severity } from '../scoring/severity.ts';
-import { appendEvents, type NewDomainEvent } from '../events/outbox.ts';
 import { insertHistoryRows } from './finding-history.repository.ts';
 import {
   insertObservations,
@@ -24,21 +23,20 @@ import {
 import { headlineOf, type Headline } from './sources.ts';
 import {
   applySightings,
-  findingListRows,
   insertFindingsIfNew,
   lockCoveredUnobserved,
   lockFindingsByFingerprint,
-  markFindingsResolved,
   type CoveredCombination,
   type FindingKey,
+  type NewOpenFinding,
   type Sighting,
 } from './findings-lifecycle.repository.ts';
-import type { NewFindingRow } from './findings.repository.ts';
 import { statusChange } from './history.ts';
 import { dueDateFor, slaPolicyOf } from './sla.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
 import { SYSTEM_ACTOR, type HistoryRow, type RemediationValue } from './rows.ts';
-import { findingListItem } from './views.ts';
+import { reopenSighted, resolveUndetected as resolveFindings } from './transitions.ts';
+import { queueVulnerabilityEvents } from './vulnerability-events.ts';
 
 /**
  * The finding lifecycle: what one scan's detections do to an organization's
@@ -222,6 +220,8 @@ export async function recordFindings(trx: Db, input: RecordScanFindingsInput): P
     );
   }
   for (const batch of chunks(sourceRows)) await upsertSources(trx, batch);
+  // A resolved finding seen again is open again (transitions.ts: the scan's move).
+  await reopenSighted(trx, orgId, reopened, now);
 
   const observations: NewObservation[] = [];
   for (const [fp, id] of inserted)
@@ -235,10 +235,10 @@ export async function recordFindings(trx: Db, input: RecordScanFindingsInput): P
   }
   for (const batch of chunks(observations)) await insertObservations(trx, orgId, scan.id, batch, now);
 
-  const history: HistoryRow[] = [
-    ...[...inserted.values()].map((id) => statusChange(orgId, id, null, 'open', SYSTEM_ACTOR, now)),
-    ...reopened.map((f) => statusChange(orgId, f.id, 'resolved', 'open', SYSTEM_ACTOR, now)),
-  ];
+  // A new finding is born `open` (the column's default): its first history entry.
+  const history: HistoryRow[] = [...inserted.values()].map((id) =>
+    statusChange(orgId, id, null, 'open', SYSTEM_ACTOR, now),
+  );
 
   const resolved = input.completed
     ? await resolveUndetected(
@@ -252,13 +252,12 @@ export async function recordFindings(trx: Db, input: RecordScanFindingsInput): P
         input.resolvable,
       )
     : [];
-  history.push(...resolved.map((f) => statusChange(orgId, f.id, f.status, 'resolved', SYSTEM_ACTOR, now)));
   for (const batch of chunks(history)) await insertHistoryRows(trx, scan.org_id, batch);
 
   const newIds = [...inserted.values()];
   const reopenedIds = reopened.map((f) => f.id);
   const tally = await tallyScan(trx, scan);
-  await queueVulnerabilityEvents(trx, orgId, scan.id, [...newIds, ...reopenedIds], now);
+  await queueVulnerabilityEvents(trx, orgId, [...newIds, ...reopenedIds], now, { scanId: scan.id });
   if (observations.length > 0 || resolved.length > 0) await bumpFindingsVersion(trx, orgId);
 
   return {
@@ -297,7 +296,7 @@ async function insertNewFindings(
 ): Promise<Map<string, string>> {
   const created = new Map<string, string>();
   for (const batch of chunks(fresh)) {
-    const rows = batch.map((p): NewFindingRow => {
+    const rows = batch.map((p): NewOpenFinding => {
       const d = p.detection;
       return {
         id: newId('finding'),
@@ -308,7 +307,6 @@ async function insertNewFindings(
         title: d.title,
         severity: p.severity,
         severity_rank: severityRank(p.severity),
-        status: 'open',
         cvss_score: p.cvssScore,
         cvss_vector: p.cvssVector,
         epss_score: d.epss_score ?? null,
@@ -471,8 +469,9 @@ async function resolveUndetected(
     for (const id of await findingsWithActiveSources(trx, orgId, batch)) stillReported.add(id);
   }
   for (const id of stillReported) found.delete(id);
-  for (const batch of chunks([...found.keys()])) await markFindingsResolved(trx, orgId, batch, now);
-  return [...found].map(([id, status]) => ({ id, status }));
+  const resolved = [...found].map(([id, status]) => ({ id, status }));
+  await resolveFindings(trx, orgId, resolved, now);
+  return resolved;
 }
 
 /**
@@ -494,29 +493,4 @@ async function tallyScan(
     vulnerabilities_found: bySeverity.critical + bySeverity.high + bySeverity.medium + bySeverity.low,
   };
   return { counts, byChange };
-}
-
-/**
- * `vulnerability.found` for each new or reopened finding, and
- * `vulnerability.critical` as well for a critical one, appended to the domain-event
- * outbox (events/outbox.ts). The data is the finding's list view with `scan_id`
- * naming the detecting scan.
- */
-async function queueVulnerabilityEvents(
-  trx: Db,
-  orgId: string,
-  scanId: string,
-  findingIds: string[],
-  now: Date,
-): Promise<void> {
-  for (const batch of chunks(findingIds)) {
-    const events: NewDomainEvent[] = [];
-    for (const row of await findingListRows(trx, orgId, batch)) {
-      const data = { ...findingListItem(row), scan_id: scanId };
-      events.push({ type: 'vulnerability.found', subjectId: row.id, data });
-      if (row.severity === 'critical')
-        events.push({ type: 'vulnerability.critical', subjectId: row.id, data });
-    }
-    await appendEvents(trx, orgId, events, now);
-  }
 }

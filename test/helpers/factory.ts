@@ -18,6 +18,7 @@ import type { Permission, Plan, Role } from '../../server/schemas/common.ts';
 import type { Db } from '../../server/db/index.ts';
 import { insertObservations } from '../../server/findings/finding-observations.repository.ts';
 import { insertFindingsIfNew } from '../../server/findings/findings-lifecycle.repository.ts';
+import { movePersonally } from '../../server/findings/transitions.ts';
 import {
   findScan,
   insertScanRow,
@@ -425,7 +426,6 @@ export async function seedObservedFinding(
         title: f.title ?? `Finding ${id}`,
         severity: f.severity,
         severity_rank: RANK[f.severity],
-        status: f.status ?? 'open',
         cvss_score: RANK[f.severity] * 2.1,
         target: '127.0.0.1',
         affected_component: `tcp://127.0.0.1:${port}`,
@@ -440,6 +440,17 @@ export async function seedObservedFinding(
         last_seen_at: new Date(),
       },
     ]);
+    // Born open; another status is a move through the findings' transitions, as a person makes it.
+    if (f.status && f.status !== 'open') {
+      await movePersonally(db, orgId, [{ id, status: 'open' }], {
+        by: 'factory@example.com',
+        status: f.status,
+        acceptance: {},
+        justification: null,
+        note: null,
+        now: new Date(),
+      });
+    }
   }
   await insertObservations(
     db,

@@ -13,6 +13,7 @@ import * as remediation from '../../findings/findings-remediation.repository.ts'
 import * as stats from '../../findings/findings-stats.repository.ts';
 import * as timers from '../../findings/findings-timers.repository.ts';
 import * as sla from '../../findings/sla-policies.repository.ts';
+import * as status from '../../findings/findings-status.repository.ts';
 import * as triage from '../../findings/findings-triage.repository.ts';
 import * as findings from '../../findings/findings.repository.ts';
 import { LIST_COLUMNS } from '../../findings/rows.ts';
@@ -161,20 +162,9 @@ export const findingsSamples = [
   }),
   repositorySamples('server/findings/findings-timers.repository.ts', timers, {
     lockExpiredAcceptancesOfAnyOrganization: [[NOW, 500]],
-    reopenLapsedFindings: [[ORG, [FINDING], NOW]],
   }),
-  repositorySamples('server/findings/findings-triage.repository.ts', triage, {
-    lockFindingForTriage: [[ORG, FINDING]],
-    lockFindingsForTriage: [[ORG, [FINDING, 'finding_other']]],
-    findingExists: [[ORG, FINDING]],
-    updateFindingTriage: [
-      [
-        ORG,
-        FINDING,
-        { status: 'resolved', resolved_at: NOW, assignee: EMAIL, notes: 'fixed', updated_at: NOW },
-      ],
-    ],
-    setStatusOfFindings: [
+  repositorySamples('server/findings/findings-status.repository.ts', status, {
+    writeFindingStatus: [
       {
         name: 'to resolved, with notes',
         args: [
@@ -211,7 +201,17 @@ export const findingsSamples = [
           },
         ],
       },
+      {
+        name: 'a risk decision given again (status kept)',
+        args: [ORG, [FINDING], { acceptance: { justification: 'still behind the VPN' }, now: NOW }],
+      },
     ],
+  }),
+  repositorySamples('server/findings/findings-triage.repository.ts', triage, {
+    lockFindingForTriage: [[ORG, FINDING]],
+    lockFindingsForTriage: [[ORG, [FINDING, 'finding_other']]],
+    findingExists: [[ORG, FINDING]],
+    updateFindingTriage: [[ORG, FINDING, { assignee: EMAIL, notes: 'fixed', updated_at: NOW }]],
   }),
   repositorySamples('server/findings/findings-lifecycle.repository.ts', lifecycle, {
     lockFindingsByFingerprint: [[ORG, ['sample-fingerprint', 'other-fingerprint']]],
@@ -251,7 +251,6 @@ export const findingsSamples = [
         ],
       ],
     ],
-    markFindingsResolved: [[ORG, [FINDING], NOW]],
     findingListRows: [[ORG, [FINDING]]],
   }),
   repositorySamples('server/findings/findings-controls.repository.ts', controls, {
