@@ -22,7 +22,7 @@ import { movePersonally } from '../../server/findings/transitions.ts';
 import {
   findScan,
   insertScanRow,
-  updateScanOfOrganization,
+  updateActiveScan,
   type ScanChanges,
   type ScanRow,
 } from '../../server/scans/scans.repository.ts';
@@ -368,7 +368,11 @@ export async function scanRow(app: TestApp, orgId: string, scanId: string): Prom
   return row;
 }
 
-/** Moves a scan of the organization the way a runner would (for suites that run no runner). */
+/**
+ * Moves a pending or running scan of the organization the way a runner would (for suites that
+ * run no runner), through the scans repository's conditional update of an active scan (the one
+ * cancelling uses). A scan that is no longer active is refused, as the lifecycle refuses it.
+ */
 export async function updateScan(
   app: TestApp,
   orgId: string,
@@ -376,11 +380,13 @@ export async function updateScan(
   changes: Partial<Omit<ScanRow, 'changes' | 'state' | 'phase_timings' | 'web'>> & { changes?: ScanChanges },
 ): Promise<void> {
   const { changes: counts, ...columns } = changes;
-  await updateScanOfOrganization(app.services.db, orgId, scanId, {
+  const moved = await updateActiveScan(app.services.db, orgId, scanId, {
     ...columns,
     ...(counts ? { changes: JSON.stringify(counts) } : {}),
     updated_at: new Date(),
   });
+  if (!moved)
+    throw new Error(`scan ${scanId} of ${orgId} is not pending or running: a runner could not move it`);
 }
 
 /** A webhook row subscribed to the events (its secret is never used). */
