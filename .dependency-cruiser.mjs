@@ -177,8 +177,9 @@ export default {
       { path: '^server/(scanner|imports|local-scan)/' },
       {
         path: [
-          '^server/findings/(lifecycle|triage)\\.ts$',
-          '^server/findings/(findings|findings-lifecycle|finding-sources|finding-history)\\.repository\\.ts$',
+          '^server/findings/(lifecycle|triage|transitions)\\.ts$',
+          '^server/scans/recording\\.ts$',
+          '^server/findings/(findings|findings-lifecycle|findings-status|finding-sources|finding-history)\\.repository\\.ts$',
           '^server/assets/(inventory\\.ts|[^/]*\\.repository\\.ts)$',
           '^server/controls/control-evidence\\.repository\\.ts$',
         ],

@@ -98,7 +98,7 @@ for (const lane of lanes) lane.end();
 await Promise.all(lanes.map((lane) => lane.finished));
 await measure(`sweep threads (${config.scanThreads}) loaded`);
 
-const { eolSnapshot, kevSnapshot } = await import('../server/scanner/intel/snapshots.js');
+const { eolSnapshot, kevSnapshot } = await import('../server/intel/snapshots.js');
 eolSnapshot();
 kevSnapshot();
 await measure('intelligence snapshots (end-of-life, KEV) read');

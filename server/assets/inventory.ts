@@ -4,7 +4,7 @@ import {
   linkFindingsToAsset,
   linkUnplacedFindingsByTarget,
   selectFindingPlacesOfScan,
-} from '../findings/findings-assets.repository.ts';
+} from './findings-assets.repository.ts';
 import {
   insertAsset,
   lockAssetsAt,

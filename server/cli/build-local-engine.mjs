@@ -10,7 +10,7 @@
 // their packages) into one ES module. Every module of the bundle shares the bundle's
 // `import.meta.url`, so the data files the engine reads beside its code are copied beside the
 // bundle, under the names the sources use:
-//   snapshots/*.json   the intelligence snapshots (server/scanner/intel/snapshots.ts)
+//   snapshots/*.json   the intelligence snapshots (server/intel/snapshots.ts)
 //   default/           the curated default template set (server/scanner/templates/sources.ts)
 //   load-worker.mjs    the template loader's worker thread (templates/corpus.ts), and
 //   compile.js         the template compiler it imports (templates/compile.ts, bundled)
@@ -55,7 +55,7 @@ await build({
 });
 
 cpSync(from('server/scanner/templates/load-worker.mjs'), path.join(out, 'load-worker.mjs'));
-cpSync(from('server/scanner/intel/snapshots'), path.join(out, 'snapshots'), {
+cpSync(from('server/intel/snapshots'), path.join(out, 'snapshots'), {
   recursive: true,
   filter: (src) => !src.endsWith('.ts'),
 });

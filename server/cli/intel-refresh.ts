@@ -11,7 +11,7 @@
  *   vendor --from vendor-advisories-YYYY-MM-DD.tar.gz|DIR
  *       Apache HTTP Server, nginx and OpenSSL advisories; the folder's README names each upstream commit
  *
- * and writes server/scanner/intel/snapshots/*.json. Review the diff before committing.
+ * and writes server/intel/snapshots/*.json. Review the diff before committing.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -19,16 +19,16 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
-import { buildEolSnapshot } from '../scanner/intel/build-endoflife.ts';
-import { buildEpssSnapshot, copyrightLine } from '../scanner/intel/build-epss.ts';
-import { buildKevSnapshot } from '../scanner/intel/build-kev.ts';
-import { buildVendorSnapshot, VENDOR_PRODUCTS } from '../scanner/intel/build-vendor-cves.ts';
+import { buildEolSnapshot } from '../intel/build-endoflife.ts';
+import { buildEpssSnapshot, copyrightLine } from '../intel/build-epss.ts';
+import { buildKevSnapshot } from '../intel/build-kev.ts';
+import { buildVendorSnapshot, VENDOR_PRODUCTS } from '../intel/build-vendor-cves.ts';
 import {
   EOL_SNAPSHOT_PATH,
   EPSS_SNAPSHOT_PATH,
   KEV_SNAPSHOT_PATH,
   VENDOR_SNAPSHOT_PATH,
-} from '../scanner/intel/snapshots.ts';
+} from '../intel/snapshots.ts';
 
 const run = promisify(execFile);
 

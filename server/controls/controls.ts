@@ -1,5 +1,4 @@
 import type { Db } from '../db/index.ts';
-import { findingListItem } from '../findings/views.ts';
 import { notFound } from '../errors.ts';
 import { pageOf, type PageOf } from '../schemas/common.ts';
 import {
@@ -12,7 +11,6 @@ import {
 } from '../schemas/controls.ts';
 import type { FindingListItem } from '../schemas/findings.ts';
 import { CONTROLS, getControl, type ControlDefinition, type FrameworkSlug } from './catalogue.ts';
-import { findingsOfControl } from '../findings/findings-controls.repository.ts';
 import { attachEvidence, listEvidence } from './evidence.ts';
 import { controlStates, stateOf, UNRESOLVED_FINDING_STATUSES, type ControlState } from './status.ts';
 
@@ -56,23 +54,27 @@ function knownControl(controlId: string): ControlDefinition {
   return control;
 }
 
-/** The organization's open and in_progress findings mapped to the control, most severe first. */
-async function unresolvedFindings(db: Db, orgId: string, controlId: string): Promise<FindingListItem[]> {
-  const rows = await findingsOfControl(
-    db,
-    orgId,
-    controlId,
-    UNRESOLVED_FINDING_STATUSES,
-    CONTROL_DETAIL_LIMIT,
-  );
-  return rows.map(findingListItem);
-}
+/**
+ * The organization's findings in `statuses` mapped to a control, most severe first, at most
+ * `limit`, as list items. Findings sit above controls: the caller passes the reader
+ * (findings/control-findings.ts).
+ */
+export type ControlFindingsReader = (
+  controlId: string,
+  statuses: readonly string[],
+  limit: number,
+) => Promise<FindingListItem[]>;
 
 /** The control with its open findings and evidence; an unknown id is NOT_FOUND. */
-export async function getControlDetail(db: Db, orgId: string, controlId: string): Promise<ControlDetail> {
+export async function getControlDetail(
+  db: Db,
+  orgId: string,
+  controlId: string,
+  findingsOf: ControlFindingsReader,
+): Promise<ControlDetail> {
   const control = knownControl(controlId);
   const state = stateOf(await controlStates(db, orgId, control.id), control.id);
-  const findings = await unresolvedFindings(db, orgId, control.id);
+  const findings = await findingsOf(control.id, UNRESOLVED_FINDING_STATUSES, CONTROL_DETAIL_LIMIT);
   const evidence = await listEvidence(db, orgId, control.id, CONTROL_DETAIL_LIMIT);
   return { ...controlView(control, state), findings, findings_total: state.openFindings, evidence };
 }

@@ -1,17 +1,11 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
-import { appendEvents, type NewDomainEvent } from '../events/outbox.ts';
 import { recordAuditEvents } from '../identity/audit.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
-import { insertHistoryRows } from './finding-history.repository.ts';
-import { findingListRows } from './findings-lifecycle.repository.ts';
-import {
-  lockExpiredAcceptancesOfAnyOrganization,
-  reopenLapsedFindings,
-} from './findings-timers.repository.ts';
-import { statusChange } from './history.ts';
+import { lockExpiredAcceptancesOfAnyOrganization } from './findings-timers.repository.ts';
 import { SYSTEM_ACTOR } from './rows.ts';
-import { findingListItem } from './views.ts';
+import { reopenLapsed } from './transitions.ts';
+import { queueVulnerabilityEvents } from './vulnerability-events.ts';
 
 /**
  * The acceptance-expiry timer (docs/finding-lifecycle.md, "Accepting a risk"): an
@@ -28,12 +22,7 @@ export async function reopenExpiredAcceptances(db: Db, now = new Date(), limit =
     const byOrg = new Map<string, string[]>();
     for (const f of due) byOrg.set(f.org_id, [...(byOrg.get(f.org_id) ?? []), f.id]);
     for (const [orgId, ids] of byOrg) {
-      await reopenLapsedFindings(trx, orgId, ids, now);
-      await insertHistoryRows(
-        trx,
-        orgId,
-        ids.map((id) => statusChange(orgId, id, 'accepted', 'open', SYSTEM_ACTOR, now)),
-      );
+      await reopenLapsed(trx, orgId, ids, now);
       await bumpFindingsVersion(trx, orgId);
       await recordAuditEvents(
         trx,
@@ -45,34 +34,22 @@ export async function reopenExpiredAcceptances(db: Db, now = new Date(), limit =
         })),
         now,
       );
-      const events: NewDomainEvent[] = [];
-      for (const row of await findingListRows(trx, orgId, ids)) {
-        const item = findingListItem(row);
-        events.push({
-          type: 'vulnerability.found',
-          subjectId: row.id,
-          data: { ...item, scan_id: row.last_scan_id },
-        });
-        if (row.severity === 'critical') {
-          events.push({
-            type: 'vulnerability.critical',
+      // As for a finding a scan reopens (its last scan named), then the change itself.
+      await queueVulnerabilityEvents(trx, orgId, ids, now, {
+        then: (row) => [
+          {
+            type: 'finding.updated',
             subjectId: row.id,
-            data: { ...item, scan_id: row.last_scan_id },
-          });
-        }
-        events.push({
-          type: 'finding.updated',
-          subjectId: row.id,
-          data: {
-            id: row.id,
-            status: 'open',
-            previous_status: 'accepted',
-            by: SYSTEM_ACTOR,
-            updated_at: now.toISOString(),
+            data: {
+              id: row.id,
+              status: 'open',
+              previous_status: 'accepted',
+              by: SYSTEM_ACTOR,
+              updated_at: now.toISOString(),
+            },
           },
-        });
-      }
-      await appendEvents(trx, orgId, events, now);
+        ],
+      });
     }
     return due.map((f) => f.id);
   });

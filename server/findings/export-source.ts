@@ -16,9 +16,9 @@ import {
 import { selectCommentsOfFindings } from './finding-comments.repository.ts';
 import { selectSourcesOf, type FindingSourceRow } from './finding-sources.repository.ts';
 import { sourceViews } from './sources.ts';
-import { ticketsOfFindings } from '../notifications/finding-tickets.repository.ts';
 import type { FindingSourceView } from '../schemas/findings.ts';
 import { selectHistoryOfFindings } from './finding-history.repository.ts';
+import { ticketLinksOfFindings } from './finding-ticket-links.repository.ts';
 import type { FindingFilter, FindingSort, SortOrder } from './findings.repository.ts';
 import { selectExportBatch, type ExportSourceRow } from './findings-listing.repository.ts';
 import { ACCEPTANCE_COLUMNS, DETAIL_COLUMNS, LIST_COLUMNS } from './rows.ts';
@@ -159,7 +159,7 @@ function groupBy<R extends { finding_id: string }, T>(rows: R[], present: (row: 
 async function discussionOf(db: Db, orgId: string, ids: string[]): Promise<Discussion> {
   const comments = await selectCommentsOfFindings(db, orgId, ids);
   const history = await selectHistoryOfFindings(db, orgId, ids);
-  const tickets = await ticketsOfFindings(db, orgId, ids);
+  const tickets = await ticketLinksOfFindings(db, orgId, ids);
   return {
     comments: groupBy(comments, commentView),
     history: groupBy(history, historyEntry),

@@ -27,11 +27,20 @@ export async function lockFindingsByFingerprint(
     .select('id', 'fingerprint', 'status');
 }
 
+/**
+ * A new finding: born `open` (the column's default) with no risk decision; every later move
+ * of its status is findings/transitions.ts's.
+ */
+export type NewOpenFinding = Omit<
+  NewFindingRow,
+  'status' | 'resolved_at' | 'justification' | 'justified_by' | 'justified_at' | 'acceptance_expires_at'
+>;
+
 /** Inserts the findings; one whose fingerprint exists already is skipped. Answers those inserted. */
 export async function insertFindingsIfNew(
   trx: Db,
   orgId: string,
-  rows: readonly NewFindingRow[],
+  rows: readonly NewOpenFinding[],
 ): Promise<Pick<FindingRow, 'id' | 'fingerprint'>[]> {
   if (rows.length === 0) return [];
   return trx('findings')
@@ -71,7 +80,7 @@ export interface Sighting {
 
 /**
  * Applies sightings to known findings in one statement: the latest data, one
- * more sighting, `resolved` back to `open`. Remediation, frameworks, EPSS, KEV,
+ * more sighting (a `resolved` one reopens through findings/transitions.ts). Remediation, frameworks, EPSS, KEV,
  * category and port are kept when the sighting does not carry them; people's
  * fields (assignee, notes…) and the owning scan never change here, and
  * `priority` only where none is set.
@@ -96,9 +105,7 @@ export async function applySightings(
        description = v.description, impact = coalesce(v.impact, f.impact),
        remediation = coalesce(v.remediation, f.remediation), evidence = v.evidence,
        frameworks = coalesce(v.frameworks, f.frameworks), kev = coalesce(v.kev, false) or f.kev,
-       priority = coalesce(f.priority, v.planned_priority),
-       status = case when f.status = 'resolved' then 'open' else f.status end,
-       resolved_at = case when f.status = 'resolved' then null else f.resolved_at end
+       priority = coalesce(f.priority, v.planned_priority)
      from jsonb_to_recordset(?::jsonb) as v(
        id text, title text, severity text, severity_rank smallint, cvss_score float8, cvss_vector text,
        epss_score float8, port int, tool text, category text, cve_ids text[], cwe_ids text[],
@@ -150,20 +157,6 @@ export async function lockCoveredUnobserved(
     .orderBy('f.id')
     .forUpdate()
     .select<Pick<FindingRow, 'id' | 'status'>[]>('f.id', 'f.status');
-}
-
-/** Marks the findings resolved by a scan. */
-export async function markFindingsResolved(
-  trx: Db,
-  orgId: string,
-  findingIds: readonly string[],
-  now: Date,
-): Promise<void> {
-  if (findingIds.length === 0) return;
-  await trx('findings')
-    .where('org_id', orgId)
-    .whereIn('id', findingIds)
-    .update({ status: 'resolved', resolved_at: now, updated_at: now });
 }
 
 /** The list view rows of these findings, most severe first (ties by id). */

@@ -3,7 +3,7 @@ import type { Db } from '../db/index.ts';
 /**
  * The findings timers' queries (findings/acceptance-expiry.ts): what has come due.
  * The lock serves every organization (a timer runs for the whole service); the
- * change is scoped by organization.
+ * change itself is findings/transitions.ts's, scoped by organization.
  */
 
 export interface DueFinding {
@@ -29,23 +29,4 @@ export async function lockExpiredAcceptancesOfAnyOrganization(
     .forUpdate()
     .skipLocked()
     .select('id', 'org_id');
-}
-
-/** Reopens the organization's findings `ids` whose acceptance lapsed: `open`, the risk decision cleared. */
-export async function reopenLapsedFindings(
-  trx: Db,
-  orgId: string,
-  ids: readonly string[],
-  now: Date,
-): Promise<void> {
-  if (ids.length === 0) return;
-  await trx('findings').where('org_id', orgId).whereIn('id', ids).update({
-    status: 'open',
-    resolved_at: null,
-    justification: null,
-    justified_by: null,
-    justified_at: null,
-    acceptance_expires_at: null,
-    updated_at: now,
-  });
 }

@@ -1,10 +1,10 @@
 import type { Db } from '../db/index.ts';
-import type { FindingStatus } from '../schemas/findings.ts';
 import type { FindingRow } from './rows.ts';
 
 /**
- * People's changes to findings (findings/triage.ts): lock, change status and
- * triage fields, one finding or many. Every query takes the organization id.
+ * People's changes to findings (findings/triage.ts): lock, and change triage
+ * fields, one finding or many (the status is findings/transitions.ts's). Every
+ * query takes the organization id.
  */
 
 /** What a status change needs to know of a finding it locked. */
@@ -57,12 +57,20 @@ export type TriagedRow = Pick<
   | 'updated_at'
 >;
 
+/**
+ * The triage fields a person sets besides status (findings/transitions.ts writes the status and
+ * the risk decision).
+ */
+export type TriageFields = Partial<
+  Pick<FindingRow, 'assignee' | 'priority' | 'due_date' | 'due_date_by_person' | 'notes' | 'updated_at'>
+>;
+
 /** Applies a triage change to one of the organization's findings; undefined when it has no such finding. */
 export async function updateFindingTriage(
   trx: Db,
   orgId: string,
   findingId: string,
-  values: Partial<FindingRow>,
+  values: TriageFields,
 ): Promise<TriagedRow | undefined> {
   const [row] = await trx('findings')
     .where({ org_id: orgId, id: findingId })
@@ -81,40 +89,4 @@ export async function updateFindingTriage(
       'updated_at',
     ]);
   return row;
-}
-
-/**
- * Sets one status (and optionally notes), with its risk decision, on the organization's findings `ids`.
- * Findings already in the target status keep their resolved_at; the others get
- * the one their new status implies (history.ts `resolvedAtAfter`, in SQL).
- */
-export async function setStatusOfFindings(
-  trx: Db,
-  orgId: string,
-  ids: readonly string[],
-  change: {
-    status: FindingStatus;
-    /** Set when given (null clears it); left as it is when undefined. */
-    notes?: string | null | undefined;
-    /** The risk decision's columns (set or cleared by the status). */
-    acceptance: Partial<
-      Pick<FindingRow, 'justification' | 'justified_by' | 'justified_at' | 'acceptance_expires_at'>
-    >;
-    now: Date;
-  },
-): Promise<void> {
-  const { status, notes, acceptance, now } = change;
-  await trx('findings')
-    .where('org_id', orgId)
-    .whereIn('id', ids)
-    .update({
-      status,
-      updated_at: now,
-      resolved_at:
-        status === 'resolved'
-          ? trx.raw("case when status = 'resolved' then coalesce(resolved_at, ?) else ? end", [now, now])
-          : null,
-      ...acceptance,
-      ...(notes !== undefined ? { notes } : {}),
-    });
 }

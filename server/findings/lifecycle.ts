@@ -2,11 +2,8 @@ import type { Db } from '../db/index.ts';
 import { newId } from '../identity/ids.ts';
 import type { FindingStatus } from '../schemas/findings.ts';
 import type { SlaPolicy } from '../schemas/settings.ts';
-import { writeScanCounts, type ScanTally } from '../scans/lifecycle.ts';
-import type { ScanChanges } from '../scans/scans.repository.ts';
-import { normalizeDetections, type NormalizedDetection } from '../results/normalize.ts';
+import { normalizeDetections, type NormalizedDetection } from './normalize.ts';
 import { severityRank, type Severity } from '../scoring/severity.ts';
-import { appendEvents, type NewDomainEvent } from '../events/outbox.ts';
 import { insertHistoryRows } from './finding-history.repository.ts';
 import {
   insertObservations,
@@ -26,21 +23,20 @@ import {
 import { headlineOf, type Headline } from './sources.ts';
 import {
   applySightings,
-  findingListRows,
   insertFindingsIfNew,
   lockCoveredUnobserved,
   lockFindingsByFingerprint,
-  markFindingsResolved,
   type CoveredCombination,
   type FindingKey,
+  type NewOpenFinding,
   type Sighting,
 } from './findings-lifecycle.repository.ts';
-import type { NewFindingRow } from './findings.repository.ts';
 import { statusChange } from './history.ts';
 import { dueDateFor, slaPolicyOf } from './sla.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
 import { SYSTEM_ACTOR, type HistoryRow, type RemediationValue } from './rows.ts';
-import { findingListItem } from './views.ts';
+import { reopenSighted, resolveUndetected as resolveFindings } from './transitions.ts';
+import { queueVulnerabilityEvents } from './vulnerability-events.ts';
 
 /**
  * The finding lifecycle: what one scan's detections do to an organization's
@@ -65,8 +61,8 @@ import { findingListItem } from './views.ts';
  * call that says the scan is complete, against everything the scan observed.
  */
 
-export type { FindingDetection, PlannedRemediation } from '../results/normalize.ts';
-import type { FindingDetection } from '../results/normalize.ts';
+export type { FindingDetection, PlannedRemediation } from './normalize.ts';
+import type { FindingDetection } from './normalize.ts';
 
 /**
  * A (target, check, port) combination the scan tested; without a port it covers every
@@ -120,9 +116,25 @@ function sourceOf(source: ResultSource | undefined): ResultSource & { key: strin
   return { ...s, key: sourceKeyOf(s) };
 }
 
-export interface ScanFindingsSummary {
+/** A scan's findings per severity, from its observations. */
+export interface ScanTally {
+  critical: number;
+  high: number;
+  medium: number;
+  low: number;
+  info: number;
+  /** critical + high + medium + low; informational findings are not counted. */
+  vulnerabilities_found: number;
+}
+
+/**
+ * What recording a batch did: the scan's tally over all its observations so far (per
+ * severity, and per change), and the findings this call created, reopened and resolved. The
+ * scan lifecycle writes the tally to the scan row (scans/recording.ts).
+ */
+export interface FindingsRecording {
   counts: ScanTally;
-  changes: ScanChanges;
+  byChange: Record<ObservationChange, number>;
   new_finding_ids: string[];
   reopened_finding_ids: string[];
   resolved_finding_ids: string[];
@@ -138,20 +150,11 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
 }
 
 /**
- * Records one scan's detections in one transaction: the caller's, or a new one
- * when given the root connection. Writes findings, observations, history, the
- * scan's per-severity counts (and its `changes` once complete, through the scan
- * lifecycle) and the domain events.
+ * Records one scan's detections in the caller's transaction: findings, observations, history
+ * and the domain events, and answers the scan's tally. The scan lifecycle calls it and writes
+ * the tally to the scan row (`recordScanFindings`, scans/recording.ts): findings sit below scans.
  */
-export async function recordScanFindings(
-  db: Db,
-  input: RecordScanFindingsInput,
-): Promise<ScanFindingsSummary> {
-  if (db.isTransaction === true) return record(db, input);
-  return db.transaction((trx) => record(trx, input));
-}
-
-async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFindingsSummary> {
+export async function recordFindings(trx: Db, input: RecordScanFindingsInput): Promise<FindingsRecording> {
   const { scan } = input;
   const orgId = scan.org_id;
   const now = input.now ?? new Date();
@@ -217,6 +220,8 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
     );
   }
   for (const batch of chunks(sourceRows)) await upsertSources(trx, batch);
+  // A resolved finding seen again is open again (transitions.ts: the scan's move).
+  await reopenSighted(trx, orgId, reopened, now);
 
   const observations: NewObservation[] = [];
   for (const [fp, id] of inserted)
@@ -230,10 +235,10 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
   }
   for (const batch of chunks(observations)) await insertObservations(trx, orgId, scan.id, batch, now);
 
-  const history: HistoryRow[] = [
-    ...[...inserted.values()].map((id) => statusChange(orgId, id, null, 'open', SYSTEM_ACTOR, now)),
-    ...reopened.map((f) => statusChange(orgId, f.id, 'resolved', 'open', SYSTEM_ACTOR, now)),
-  ];
+  // A new finding is born `open` (the column's default): its first history entry.
+  const history: HistoryRow[] = [...inserted.values()].map((id) =>
+    statusChange(orgId, id, null, 'open', SYSTEM_ACTOR, now),
+  );
 
   const resolved = input.completed
     ? await resolveUndetected(
@@ -247,17 +252,16 @@ async function record(trx: Db, input: RecordScanFindingsInput): Promise<ScanFind
         input.resolvable,
       )
     : [];
-  history.push(...resolved.map((f) => statusChange(orgId, f.id, f.status, 'resolved', SYSTEM_ACTOR, now)));
   for (const batch of chunks(history)) await insertHistoryRows(trx, scan.org_id, batch);
 
   const newIds = [...inserted.values()];
   const reopenedIds = reopened.map((f) => f.id);
-  const counts = await countScan(trx, scan, resolved.length, input.completed, now);
-  await queueVulnerabilityEvents(trx, orgId, scan.id, [...newIds, ...reopenedIds], now);
+  const tally = await tallyScan(trx, scan);
+  await queueVulnerabilityEvents(trx, orgId, [...newIds, ...reopenedIds], now, { scanId: scan.id });
   if (observations.length > 0 || resolved.length > 0) await bumpFindingsVersion(trx, orgId);
 
   return {
-    ...counts,
+    ...tally,
     new_finding_ids: newIds,
     reopened_finding_ids: reopenedIds,
     resolved_finding_ids: resolved.map((f) => f.id),
@@ -292,7 +296,7 @@ async function insertNewFindings(
 ): Promise<Map<string, string>> {
   const created = new Map<string, string>();
   for (const batch of chunks(fresh)) {
-    const rows = batch.map((p): NewFindingRow => {
+    const rows = batch.map((p): NewOpenFinding => {
       const d = p.detection;
       return {
         id: newId('finding'),
@@ -303,7 +307,6 @@ async function insertNewFindings(
         title: d.title,
         severity: p.severity,
         severity_rank: severityRank(p.severity),
-        status: 'open',
         cvss_score: p.cvssScore,
         cvss_vector: p.cvssVector,
         epss_score: d.epss_score ?? null,
@@ -466,22 +469,19 @@ async function resolveUndetected(
     for (const id of await findingsWithActiveSources(trx, orgId, batch)) stillReported.add(id);
   }
   for (const id of stillReported) found.delete(id);
-  for (const batch of chunks([...found.keys()])) await markFindingsResolved(trx, orgId, batch, now);
-  return [...found].map(([id, status]) => ({ id, status }));
+  const resolved = [...found].map(([id, status]) => ({ id, status }));
+  await resolveFindings(trx, orgId, resolved, now);
+  return resolved;
 }
 
 /**
- * The scan's per-severity counts and changes, from its observations (so they
- * are the scan's own and never change later), written to the scan row by the
- * scan lifecycle. `changes` is written once the scan is complete.
+ * The scan's per-severity counts and its observations per change, from its observations (so
+ * they are the scan's own and never change later).
  */
-async function countScan(
+async function tallyScan(
   trx: Db,
   scan: ScanRef,
-  resolvedNow: number,
-  completed: boolean,
-  now: Date,
-): Promise<{ counts: ScanTally; changes: ScanChanges }> {
+): Promise<{ counts: ScanTally; byChange: Record<ObservationChange, number> }> {
   const bySeverity: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
   const byChange: Record<ObservationChange, number> = { new: 0, reopened: 0, unchanged: 0 };
   for (const r of await observationTally(trx, scan.org_id, scan.id)) {
@@ -492,31 +492,5 @@ async function countScan(
     ...bySeverity,
     vulnerabilities_found: bySeverity.critical + bySeverity.high + bySeverity.medium + bySeverity.low,
   };
-  const changes = await writeScanCounts(trx, scan, { counts, byChange, resolvedNow, completed }, now);
-  return { counts, changes };
-}
-
-/**
- * `vulnerability.found` for each new or reopened finding, and
- * `vulnerability.critical` as well for a critical one, appended to the domain-event
- * outbox (events/outbox.ts). The data is the finding's list view with `scan_id`
- * naming the detecting scan.
- */
-async function queueVulnerabilityEvents(
-  trx: Db,
-  orgId: string,
-  scanId: string,
-  findingIds: string[],
-  now: Date,
-): Promise<void> {
-  for (const batch of chunks(findingIds)) {
-    const events: NewDomainEvent[] = [];
-    for (const row of await findingListRows(trx, orgId, batch)) {
-      const data = { ...findingListItem(row), scan_id: scanId };
-      events.push({ type: 'vulnerability.found', subjectId: row.id, data });
-      if (row.severity === 'critical')
-        events.push({ type: 'vulnerability.critical', subjectId: row.id, data });
-    }
-    await appendEvents(trx, orgId, events, now);
-  }
+  return { counts, byChange };
 }

@@ -12,26 +12,28 @@ import type {
   UpdatedFinding,
   UpdateFindingBody,
 } from '../schemas/findings.ts';
-import { noteAdded, resolvedAtAfter, statusChange } from './history.ts';
+import { noteAdded } from './history.ts';
 import { insertComment } from './finding-comments.repository.ts';
 import { insertHistoryRows } from './finding-history.repository.ts';
 import {
   findingExists,
   lockFindingForTriage,
   lockFindingsForTriage,
-  setStatusOfFindings,
   updateFindingTriage,
+  type TriageFields,
   type TriagedRow,
 } from './findings-triage.repository.ts';
-import type { CommentRow, FindingRow } from './rows.ts';
+import type { AcceptanceColumns } from './findings-status.repository.ts';
+import type { CommentRow } from './rows.ts';
+import { movePersonally } from './transitions.ts';
 import { bumpFindingsVersion } from './finding-versions.repository.ts';
 import { requiresJustification } from './sla.ts';
 
 /**
  * What people do to findings: change status and triage fields, comment, and
- * change many at once. Any status may follow any other; every change of status
- * writes a history entry naming the acting user's e-mail (for an API key, its
- * creator's). Every change appends `finding.updated` to the domain-event outbox, and
+ * change many at once. A change of status or risk decision is a person's move
+ * (findings/transitions.ts: any status may follow any other), with a history
+ * entry naming the acting user's e-mail (for an API key, its creator's). Every change appends `finding.updated` to the domain-event outbox, and
  * every risk acceptance given or revoked is an audit event (docs/security.md).
  */
 
@@ -54,7 +56,8 @@ export async function updateFinding(
     await assertJustified(trx, actor.orgId, change);
     const justification = justificationOf(change);
 
-    const values: Partial<FindingRow> = { updated_at: now, ...acceptanceOf(change, actor, now) };
+    const acceptance = acceptanceOf(change, actor, now);
+    const values: TriageFields = { updated_at: now };
     if (change.assignee !== undefined) values.assignee = change.assignee;
     if (change.priority !== undefined) values.priority = change.priority;
     if (change.due_date !== undefined) {
@@ -62,21 +65,18 @@ export async function updateFinding(
       values.due_date_by_person = true; // an SLA change applied to open findings leaves it (sla.ts)
     }
     if (change.notes !== undefined) values.notes = change.notes;
-    if (change.status !== undefined && change.status !== current.status) {
-      values.status = change.status;
-      values.resolved_at = resolvedAtAfter(current.status, change.status, current.resolved_at, now);
-      await insertHistoryRows(trx, actor.orgId, [
-        statusChange(
-          actor.orgId,
-          findingId,
-          current.status,
-          change.status,
-          actor.email,
-          now,
-          justification ?? null,
-          change.notes ?? null,
-        ),
-      ]);
+    const moved =
+      change.status === undefined
+        ? []
+        : await movePersonally(trx, actor.orgId, [current], {
+            by: actor.email,
+            status: change.status,
+            acceptance,
+            justification: justification ?? null,
+            note: change.notes ?? null,
+            now,
+          });
+    if (moved.length > 0) {
       // The finding's note is its latest change's: a change without one leaves none behind.
       if (change.notes === undefined) values.notes = null;
       await bumpFindingsVersion(trx, actor.orgId);
@@ -103,10 +103,7 @@ export async function updateFinding(
   });
 }
 
-type AcceptanceValues = Pick<
-  FindingRow,
-  'justification' | 'justified_by' | 'justified_at' | 'acceptance_expires_at'
->;
+type AcceptanceValues = AcceptanceColumns;
 
 /**
  * The risk decision a status change records (docs/finding-lifecycle.md, "Accepting a
@@ -294,48 +291,32 @@ export async function bulkUpdateStatus(
       .map((id) => ({ id, error_code: 'NOT_FOUND', detail: 'finding not found' }));
     if (found.length === 0) return { updated: 0, failed };
 
-    const changing = found.filter((f) => f.status !== status);
-    await insertHistoryRows(
-      trx,
-      actor.orgId,
-      found.flatMap((f) =>
-        f.status !== status
-          ? [
-              statusChange(
-                actor.orgId,
-                f.id,
-                f.status,
-                status,
-                actor.email,
-                now,
-                justification ?? null,
-                notes ?? null,
-              ),
-            ]
-          : notes !== undefined
-            ? [noteAdded(actor.orgId, f.id, f.status, actor.email, now, notes)]
-            : [],
-      ),
-    );
-    // Findings already in the target status keep their resolved_at; the others get
-    // the one their new status implies (resolvedAtAfter, in SQL). A finding's note is its
-    // latest change's: the ones changing status without a note keep none.
-    const staying = found.filter((f) => f.status === status).map((f) => f.id);
-    if (staying.length > 0)
-      await setStatusOfFindings(trx, actor.orgId, staying, { status, notes, acceptance, now });
-    if (changing.length > 0) {
-      await setStatusOfFindings(
+    // A note without a change of status is a note in the history. Findings already in the
+    // target status keep their resolved_at; the others get the one their new status implies. A
+    // finding's note is its latest change's: the ones changing status without a note keep none.
+    if (notes !== undefined) {
+      await insertHistoryRows(
         trx,
         actor.orgId,
-        changing.map((f) => f.id),
-        {
-          status,
-          notes: notes ?? null,
-          acceptance,
-          now,
-        },
+        found
+          .filter((f) => f.status === status)
+          .map((f) => noteAdded(actor.orgId, f.id, f.status, actor.email, now, notes)),
       );
     }
+    const changing = await movePersonally(
+      trx,
+      actor.orgId,
+      found,
+      {
+        by: actor.email,
+        status,
+        acceptance,
+        justification: justification ?? null,
+        note: notes ?? null,
+        now,
+      },
+      { moving: notes ?? null, staying: notes, restate: true },
+    );
     if (changing.length > 0) await bumpFindingsVersion(trx, actor.orgId);
     await recordAuditEvents(trx, riskAudit(actor, found, request.update, justification), now);
     await appendEvents(

@@ -1,5 +1,5 @@
 import { getControl } from '../controls/catalogue.ts';
-import { epssSnapshotInfo } from '../scanner/intel/epss.ts';
+import { epssSnapshotInfo } from '../intel/epss.ts';
 import type { ExportFinding, FrameworkMapping } from './export/index.ts';
 import type { ExportSourceRow, ListSourceRow } from './findings-listing.repository.ts';
 import type { CommentRow, DetailRow, HistoryRow } from './rows.ts';

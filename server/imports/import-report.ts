@@ -4,7 +4,7 @@ import { serviceFact } from '../assets/service-facts.ts';
 import { controlsForFinding } from '../controls/mapping.ts';
 import { AppError } from '../errors.ts';
 import type { Principal } from '../policies/principal.ts';
-import type { FindingDetection } from '../results/normalize.ts';
+import type { FindingDetection } from '../findings/normalize.ts';
 import { recordResults } from '../results/record.ts';
 import { configuredKevCatalogue } from '../remediation/kev-context.ts';
 import { ImportResult, type ImportParams } from '../schemas/imports.ts';

@@ -1,11 +1,11 @@
-import { normalizeDetections } from '../results/normalize.ts';
+import { normalizeDetections } from '../findings/normalize.ts';
 import type { LocalFinding } from '../schemas/local-scan.ts';
 import type { Detection } from '../scanner/types.ts';
 import { severityRank } from '../scoring/severity.ts';
 
 /**
  * A local scan's detections as findings, one per weakness and place: normalised by the
- * recorder's own pure step (`normalizeDetections`, server/results/normalize.ts), so the
+ * recorder's own pure step (`normalizeDetections`, server/findings/normalize.ts), so the
  * canonical check, the fingerprint, the merge of two detections of one fingerprint and the
  * score rule are the ones the service applies when the run is recorded there (through the
  * import API, which hands the report to the same recorder). Remediation planning's plan is

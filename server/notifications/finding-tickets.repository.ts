@@ -60,14 +60,6 @@ export async function ticketsOfFinding(
     .orderBy([{ column: 'created_at' }, { column: 'integration_id' }]);
 }
 
-/** The tickets of the findings `ids` (one query; the findings export), oldest first. */
-export async function ticketsOfFindings(db: Db, orgId: string, ids: string[]): Promise<FindingTicketRow[]> {
-  return db('finding_tickets')
-    .where({ org_id: orgId })
-    .whereIn('finding_id', ids)
-    .orderBy([{ column: 'created_at' }, { column: 'integration_id' }]);
-}
-
 /** The ticket an integration's tracker names by its own id. */
 export async function findTicketByExternalId(
   db: Db,

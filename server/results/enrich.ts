@@ -3,11 +3,11 @@ import { automationForFinding } from '../remediation/analysis.ts';
 import { suggestedFindingPriority } from '../remediation/priority.ts';
 import { remediationFor } from '../remediation/remediation.ts';
 import type { KevCatalogue } from '../scoring/kev.ts';
-import type { KevEntry } from '../scanner/intel/build-kev.ts';
-import type { VendorCveEntry } from '../scanner/intel/build-vendor-cves.ts';
-import { epssFor } from '../scanner/intel/epss.ts';
-import { kevSnapshot, vendorSnapshot } from '../scanner/intel/snapshots.ts';
-import { scoreOf, type FindingDetection } from './normalize.ts';
+import type { KevEntry } from '../intel/build-kev.ts';
+import type { VendorCveEntry } from '../intel/build-vendor-cves.ts';
+import { epssFor } from '../intel/epss.ts';
+import { kevSnapshot, vendorSnapshot } from '../intel/snapshots.ts';
+import { scoreOf, type FindingDetection } from '../findings/normalize.ts';
 
 /**
  * Enrichment, the same for every source (docs/finding-lifecycle.md, "Enrichment"): what the
@@ -15,7 +15,7 @@ import { scoreOf, type FindingDetection } from './normalize.ts';
  * detection, added to any detection that lacks it, from the same bundled snapshots. Pure and
  * idempotent: a detection the engine already enriched comes out as it went in.
  *
- * - **KEV**: a CVE in the bundled KEV snapshot (scanner/intel/kev) or the configured CISA
+ * - **KEV**: a CVE in the bundled KEV snapshot (intel/kev) or the configured CISA
  *   catalogue (SCANWARD_KEV_FILE) marks it `kev`;
  * - **EPSS**: the highest score of its CVEs in the committed snapshot (the finding's
  *   `epss_snapshot_date` is that snapshot's date);

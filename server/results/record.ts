@@ -2,17 +2,11 @@ import { recordScanAssets, type ObservedHost } from '../assets/inventory.ts';
 import { insertScanEvidence } from '../controls/control-evidence.repository.ts';
 import type { Db } from '../db/index.ts';
 import { activeUnobservedOfSource } from '../findings/finding-sources.repository.ts';
-import {
-  recordScanFindings,
-  sourceKeyOf,
-  type FindingCoverage,
-  type ResultSource,
-  type ScanFindingsSummary,
-  type ScanRef,
-} from '../findings/lifecycle.ts';
+import { sourceKeyOf, type FindingCoverage, type ResultSource, type ScanRef } from '../findings/lifecycle.ts';
 import { newId } from '../identity/ids.ts';
+import { recordScanFindings, type ScanFindingsSummary } from '../scans/recording.ts';
 import { enrichDetections, type EnrichmentData } from './enrich.ts';
-import type { FindingDetection } from './normalize.ts';
+import type { FindingDetection } from '../findings/normalize.ts';
 
 /**
  * The recorder: the one way results become findings, whatever produced them — a scan by the

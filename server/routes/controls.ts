@@ -1,5 +1,6 @@
 import { defineRoute, type AnyRoute } from '../http/contract.ts';
 import { addControlEvidence, getControlDetail, listControls } from '../controls/controls.ts';
+import { controlFindingsReader } from '../findings/control-findings.ts';
 import {
   ControlDetail,
   ControlEvidence,
@@ -43,7 +44,12 @@ export const getControlRoute = defineRoute({
   responses: { 200: { description: 'The control with its findings and evidence', schema: ControlDetail } },
   errors: ['NOT_FOUND'],
   handler: async ({ params, principal, services }) => ({
-    body: await getControlDetail(services.db, principal.org.id, params.control_id),
+    body: await getControlDetail(
+      services.db,
+      principal.org.id,
+      params.control_id,
+      controlFindingsReader(services.db, principal.org.id),
+    ),
   }),
 });
 

@@ -1,6 +1,6 @@
 import type { ObservedEndOfLife, ObservedHost, ObservedService } from '../assets/inventory.ts';
-import { assessEndOfLife } from './intel/endoflife.ts';
-import { softwareOf } from './intel/software.ts';
+import { assessEndOfLife } from '../intel/endoflife.ts';
+import { softwareOf } from '../intel/software.ts';
 import type { ServiceIdentification } from './net/services.ts';
 import type { ScanState } from './types.ts';
 

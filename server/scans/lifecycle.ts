@@ -13,6 +13,7 @@ import {
   type ScanType,
 } from '../schemas/scans.ts';
 import { appendEvent } from '../events/outbox.ts';
+import type { ScanTally } from '../findings/lifecycle.ts';
 import { estimatedDuration, firstPhase, phasesOf } from './phases.ts';
 import { presentScanEvent } from './presenter.ts';
 import type { StoredWebOptions } from './web-options.ts';
@@ -447,16 +448,6 @@ export async function failScan(
 }
 
 // --- counts (written as findings are recorded)
-
-export interface ScanTally {
-  critical: number;
-  high: number;
-  medium: number;
-  low: number;
-  info: number;
-  /** critical + high + medium + low; informational findings are not counted. */
-  vulnerabilities_found: number;
-}
 
 /**
  * Writes the scan's per-severity counts and, once the scan is complete, its

@@ -204,20 +204,6 @@ export async function updateScanCounts(
   await db('scans').where({ id: scanId, org_id: orgId }).update(counts);
 }
 
-/**
- * Sets columns of the organization's scan whatever its status: for operators and
- * tests that put a scan in a given state. The lifecycle's own changes go through
- * the conditional updates below.
- */
-export async function updateScanOfOrganization(
-  db: Db,
-  orgId: string,
-  scanId: string,
-  changes: ScanUpdate,
-): Promise<void> {
-  await db('scans').where({ org_id: orgId, id: scanId }).update(changes);
-}
-
 export async function scanChanges(db: Db, orgId: string, scanId: string): Promise<ScanChanges | null> {
   const row = await db('scans').where({ id: scanId, org_id: orgId }).first('changes');
   return row?.changes ?? null;

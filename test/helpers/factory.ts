@@ -5,12 +5,11 @@ import { createApiKey } from '../../server/auth/api-keys.ts';
 import { createSession } from '../../server/auth/sessions.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import {
-  recordScanFindings,
   type FindingCoverage,
   type FindingDetection,
-  type ScanFindingsSummary,
   type ScanRef,
 } from '../../server/findings/lifecycle.ts';
+import { recordScanFindings, type ScanFindingsSummary } from '../../server/scans/recording.ts';
 import { newId } from '../../server/identity/ids.ts';
 import { createOrganization, setLimits, type LimitOverrides } from '../../server/identity/organizations.ts';
 import { createUser } from '../../server/identity/users.ts';
@@ -19,10 +18,11 @@ import type { Permission, Plan, Role } from '../../server/schemas/common.ts';
 import type { Db } from '../../server/db/index.ts';
 import { insertObservations } from '../../server/findings/finding-observations.repository.ts';
 import { insertFindingsIfNew } from '../../server/findings/findings-lifecycle.repository.ts';
+import { movePersonally } from '../../server/findings/transitions.ts';
 import {
   findScan,
   insertScanRow,
-  updateScanOfOrganization,
+  updateActiveScan,
   type ScanChanges,
   type ScanRow,
 } from '../../server/scans/scans.repository.ts';
@@ -368,7 +368,11 @@ export async function scanRow(app: TestApp, orgId: string, scanId: string): Prom
   return row;
 }
 
-/** Moves a scan of the organization the way a runner would (for suites that run no runner). */
+/**
+ * Moves a pending or running scan of the organization the way a runner would (for suites that
+ * run no runner), through the scans repository's conditional update of an active scan (the one
+ * cancelling uses). A scan that is no longer active is refused, as the lifecycle refuses it.
+ */
 export async function updateScan(
   app: TestApp,
   orgId: string,
@@ -376,11 +380,13 @@ export async function updateScan(
   changes: Partial<Omit<ScanRow, 'changes' | 'state' | 'phase_timings' | 'web'>> & { changes?: ScanChanges },
 ): Promise<void> {
   const { changes: counts, ...columns } = changes;
-  await updateScanOfOrganization(app.services.db, orgId, scanId, {
+  const moved = await updateActiveScan(app.services.db, orgId, scanId, {
     ...columns,
     ...(counts ? { changes: JSON.stringify(counts) } : {}),
     updated_at: new Date(),
   });
+  if (!moved)
+    throw new Error(`scan ${scanId} of ${orgId} is not pending or running: a runner could not move it`);
 }
 
 /** A webhook row subscribed to the events (its secret is never used). */
@@ -426,7 +432,6 @@ export async function seedObservedFinding(
         title: f.title ?? `Finding ${id}`,
         severity: f.severity,
         severity_rank: RANK[f.severity],
-        status: f.status ?? 'open',
         cvss_score: RANK[f.severity] * 2.1,
         target: '127.0.0.1',
         affected_component: `tcp://127.0.0.1:${port}`,
@@ -441,6 +446,17 @@ export async function seedObservedFinding(
         last_seen_at: new Date(),
       },
     ]);
+    // Born open; another status is a move through the findings' transitions, as a person makes it.
+    if (f.status && f.status !== 'open') {
+      await movePersonally(db, orgId, [{ id, status: 'open' }], {
+        by: 'factory@example.com',
+        status: f.status,
+        acceptance: {},
+        justification: null,
+        note: null,
+        now: new Date(),
+      });
+    }
   }
   await insertObservations(
     db,

@@ -1,8 +1,9 @@
 import * as assets from '../../assets/assets.repository.ts';
 import * as listing from '../../assets/assets-listing.repository.ts';
 import * as services from '../../assets/asset-services.repository.ts';
+import * as findingPlaces from '../../assets/findings-assets.repository.ts';
 import { repositorySamples } from '../sql-generator.ts';
-import { ASSET, NOW, ORG, PAGE, SCAN } from './fixture.ts';
+import { ASSET, FINDING, NOW, ORG, PAGE, SCAN } from './fixture.ts';
 
 /** Samples of server/assets/: the inventory's writes, every filter of the list. */
 
@@ -54,6 +55,11 @@ export const assetsSamples = [
       ],
     ],
     selectServicesOfAsset: [[ORG, ASSET]],
+  }),
+  repositorySamples('server/assets/findings-assets.repository.ts', findingPlaces, {
+    selectFindingPlacesOfScan: [[ORG, SCAN]],
+    linkFindingsToAsset: [[ORG, 'asset_sample', [FINDING]]],
+    linkUnplacedFindingsByTarget: [[ORG, 'asset_sample', ['127.0.0.1', 'localhost']]],
   }),
   repositorySamples('server/assets/assets-listing.repository.ts', listing, {
     selectAssetsPage: [

@@ -1,4 +1,5 @@
 import * as evidence from '../../controls/control-evidence.repository.ts';
+import * as tally from '../../controls/findings-tally.repository.ts';
 import { repositorySamples } from '../sql-generator.ts';
 import { EMAIL, ORG, SCAN } from './fixture.ts';
 
@@ -27,6 +28,12 @@ export const controlsSamples = [
     evidenceTallies: [
       { name: 'every control', args: [ORG] },
       { name: 'one control', args: [ORG, 'ctrl_soc2_cc6_1'] },
+    ],
+  }),
+  repositorySamples('server/controls/findings-tally.repository.ts', tally, {
+    findingsPerControl: [
+      { name: 'every control', args: [ORG, ['open', 'in_progress']] },
+      { name: 'one control', args: [ORG, ['open', 'in_progress'], 'ctrl_soc2_cc6_1'] },
     ],
   }),
 ];

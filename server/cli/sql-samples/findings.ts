@@ -1,10 +1,10 @@
 import * as slaBreaches from '../../findings/finding-sla-breaches.repository.ts';
 import * as comments from '../../findings/finding-comments.repository.ts';
 import * as history from '../../findings/finding-history.repository.ts';
+import * as ticketLinks from '../../findings/finding-ticket-links.repository.ts';
 import * as observations from '../../findings/finding-observations.repository.ts';
 import * as versions from '../../findings/finding-versions.repository.ts';
 import * as controls from '../../findings/findings-controls.repository.ts';
-import * as assets from '../../findings/findings-assets.repository.ts';
 import * as groups from '../../findings/findings-groups.repository.ts';
 import * as sources from '../../findings/finding-sources.repository.ts';
 import * as lifecycle from '../../findings/findings-lifecycle.repository.ts';
@@ -13,6 +13,7 @@ import * as remediation from '../../findings/findings-remediation.repository.ts'
 import * as stats from '../../findings/findings-stats.repository.ts';
 import * as timers from '../../findings/findings-timers.repository.ts';
 import * as sla from '../../findings/sla-policies.repository.ts';
+import * as status from '../../findings/findings-status.repository.ts';
 import * as triage from '../../findings/findings-triage.repository.ts';
 import * as findings from '../../findings/findings.repository.ts';
 import { LIST_COLUMNS } from '../../findings/rows.ts';
@@ -161,20 +162,9 @@ export const findingsSamples = [
   }),
   repositorySamples('server/findings/findings-timers.repository.ts', timers, {
     lockExpiredAcceptancesOfAnyOrganization: [[NOW, 500]],
-    reopenLapsedFindings: [[ORG, [FINDING], NOW]],
   }),
-  repositorySamples('server/findings/findings-triage.repository.ts', triage, {
-    lockFindingForTriage: [[ORG, FINDING]],
-    lockFindingsForTriage: [[ORG, [FINDING, 'finding_other']]],
-    findingExists: [[ORG, FINDING]],
-    updateFindingTriage: [
-      [
-        ORG,
-        FINDING,
-        { status: 'resolved', resolved_at: NOW, assignee: EMAIL, notes: 'fixed', updated_at: NOW },
-      ],
-    ],
-    setStatusOfFindings: [
+  repositorySamples('server/findings/findings-status.repository.ts', status, {
+    writeFindingStatus: [
       {
         name: 'to resolved, with notes',
         args: [
@@ -211,7 +201,17 @@ export const findingsSamples = [
           },
         ],
       },
+      {
+        name: 'a risk decision given again (status kept)',
+        args: [ORG, [FINDING], { acceptance: { justification: 'still behind the VPN' }, now: NOW }],
+      },
     ],
+  }),
+  repositorySamples('server/findings/findings-triage.repository.ts', triage, {
+    lockFindingForTriage: [[ORG, FINDING]],
+    lockFindingsForTriage: [[ORG, [FINDING, 'finding_other']]],
+    findingExists: [[ORG, FINDING]],
+    updateFindingTriage: [[ORG, FINDING, { assignee: EMAIL, notes: 'fixed', updated_at: NOW }]],
   }),
   repositorySamples('server/findings/findings-lifecycle.repository.ts', lifecycle, {
     lockFindingsByFingerprint: [[ORG, ['sample-fingerprint', 'other-fingerprint']]],
@@ -251,14 +251,9 @@ export const findingsSamples = [
         ],
       ],
     ],
-    markFindingsResolved: [[ORG, [FINDING], NOW]],
     findingListRows: [[ORG, [FINDING]]],
   }),
   repositorySamples('server/findings/findings-controls.repository.ts', controls, {
-    findingsPerControl: [
-      { name: 'every control', args: [ORG, ['open', 'in_progress']] },
-      { name: 'one control', args: [ORG, ['open', 'in_progress'], 'ctrl_soc2_cc6_1'] },
-    ],
     findingsOfControl: [[ORG, 'ctrl_soc2_cc6_1', ['open', 'in_progress'], 20]],
   }),
   repositorySamples('server/findings/finding-sources.repository.ts', sources, {
@@ -331,14 +326,12 @@ export const findingsSamples = [
     selectHistoryOfFindings: [[ORG, [FINDING, 'finding_other']]],
     insertHistoryRows: [[ORG, [HISTORY_ROW]]],
   }),
+  repositorySamples('server/findings/finding-ticket-links.repository.ts', ticketLinks, {
+    ticketLinksOfFindings: [[ORG, [FINDING]]],
+  }),
   repositorySamples('server/findings/finding-versions.repository.ts', versions, {
     bumpFindingsVersion: [[ORG]],
     findingsVersion: [[ORG]],
-  }),
-  repositorySamples('server/findings/findings-assets.repository.ts', assets, {
-    selectFindingPlacesOfScan: [[ORG, SCAN]],
-    linkFindingsToAsset: [[ORG, 'asset_sample', [FINDING]]],
-    linkUnplacedFindingsByTarget: [[ORG, 'asset_sample', ['127.0.0.1', 'localhost']]],
   }),
   repositorySamples('server/findings/findings-groups.repository.ts', groups, {
     selectFindingGroups: [

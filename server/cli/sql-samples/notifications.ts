@@ -102,7 +102,6 @@ export const notificationsSamples = [
     ],
     findFindingTicket: [[ORG, FINDING, INTEGRATION]],
     ticketsOfFinding: [[ORG, FINDING]],
-    ticketsOfFindings: [[ORG, [FINDING]]],
     findTicketByExternalId: [[ORG, INTEGRATION, '1']],
     findTicketByKey: [[ORG, INTEGRATION, 'SEC-1']],
     openTicketsOfClosedFindings: [[ORG, 500]],

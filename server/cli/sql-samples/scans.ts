@@ -55,7 +55,6 @@ export const scansSamples = [
         },
       ],
     ],
-    updateScanOfOrganization: [[ORG, SCAN, { message: 'note', updated_at: NOW }]],
     scanChanges: [[ORG, SCAN]],
     lockNextClaimCandidate: [[NOW, ['scan_passed_over']]],
     countLiveRunningScans: [[ORG, NOW]],

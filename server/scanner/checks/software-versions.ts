@@ -2,8 +2,8 @@
  * Software versions: end-of-life release cycles, versions behind their cycle's latest
  * release, and versions inside the affected range of a known-exploited vulnerability (CISA
  * KEV). No request is sent: each check reads the product and version the service revealed
- * during enumeration (scanner/intel/software.ts) and judges them against the committed
- * snapshots (scanner/intel/snapshots/).
+ * during enumeration (intel/software.ts) and judges them against the committed
+ * snapshots (intel/snapshots/).
  *
  * Check ids are per product (`software-end-of-life:php`) and per CVE (`CVE-2021-41773`), so
  * that Apache and the PHP behind it on one port stay two findings and a fixed version
@@ -13,10 +13,10 @@ import { componentUrl, type ServiceIdentification } from '../net/services.ts';
 import { serviceRule } from '../net/service-rules.ts';
 import { tryCvssScore } from '../../scoring/cvss.ts';
 import { severityRank, type Severity } from '../../scoring/severity.ts';
-import { assessEndOfLife, type EolAssessment } from '../intel/endoflife.ts';
-import { describeRange, kevEntriesFor, kevMatches, type KevMatch } from '../intel/kev.ts';
-import { kevSnapshot, eolSnapshot } from '../intel/snapshots.ts';
-import { softwareOf, type IdentifiedSoftware } from '../intel/software.ts';
+import { assessEndOfLife, type EolAssessment } from '../../intel/endoflife.ts';
+import { describeRange, kevEntriesFor, kevMatches, type KevMatch } from '../../intel/kev.ts';
+import { kevSnapshot, eolSnapshot } from '../../intel/snapshots.ts';
+import { softwareOf, type IdentifiedSoftware } from '../../intel/software.ts';
 import { coverPort, defineCheck, type DeclaredCheck, type Found } from '../check.ts';
 
 const TOOL = 'scanward-versions';

@@ -16,9 +16,9 @@ import {
   vendorCves,
   vendorSnapshotInfo,
   type VendorCve,
-} from '../intel/vendor-cves.ts';
-import { compareVersions } from '../intel/versions.ts';
-import { softwareOf, type IdentifiedSoftware } from '../intel/software.ts';
+} from '../../intel/vendor-cves.ts';
+import { compareVersions } from '../../intel/versions.ts';
+import { softwareOf, type IdentifiedSoftware } from '../../intel/software.ts';
 import { serviceRule } from '../net/service-rules.ts';
 import { coverPort, defineCheck, type Found } from '../check.ts';
 

@@ -2,7 +2,7 @@ import { controlsForFinding } from '../../controls/mapping.ts';
 import { remediationFor } from '../../remediation/remediation.ts';
 import { severityRank } from '../../scoring/severity.ts';
 import { isBuiltInCheckId } from '../check-registry.ts';
-import { epssFor } from '../intel/epss.ts';
+import { epssFor } from '../../intel/epss.ts';
 import type { Detection, Established, Phase } from '../types.ts';
 
 /** The tool of the checks that judge an announced version (checks/software-versions.ts, checks/vendor-cves.ts). */

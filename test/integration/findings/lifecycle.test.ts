@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchWebhookEvents } from '../../../server/webhooks/outbox.ts';
 import { countDeliveries, listDeliveries } from '../../../server/webhooks/webhook-deliveries.repository.ts';
-import { recordScanFindings } from '../../../server/findings/lifecycle.ts';
+import { recordScanFindings } from '../../../server/scans/recording.ts';
 import { countFindings } from '../../../server/findings/findings-listing.repository.ts';
 import { getFindingRoute, listFindingsRoute, updateFindingRoute } from '../../../server/routes/findings.ts';
 import { listScanFindingsRoute } from '../../../server/routes/scans.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtInForTemplate } from '../../../../server/scanner/check-registry.ts';
 import { vendorCveCheck } from '../../../../server/scanner/checks/vendor-cves.ts';
-import { softwareOf } from '../../../../server/scanner/intel/software.ts';
+import { softwareOf } from '../../../../server/intel/software.ts';
 import type { ServiceIdentification } from '../../../../server/scanner/net/services.ts';
 import { completeDetection, correlate } from '../../../../server/scanner/phases/correlation.ts';
 import { templatesIn } from '../../../../server/scanner/templates/corpus.ts';

@@ -5,9 +5,9 @@ import type {
   VendorCveEntry,
   VendorProduct,
   VendorSnapshot,
-} from '../../../../server/scanner/intel/build-vendor-cves.ts';
-import { summarize } from '../../../../server/scanner/intel/build-vendor-cves.ts';
-import { vendorSnapshot } from '../../../../server/scanner/intel/snapshots.ts';
+} from '../../../server/intel/build-vendor-cves.ts';
+import { summarize } from '../../../server/intel/build-vendor-cves.ts';
+import { vendorSnapshot } from '../../../server/intel/snapshots.ts';
 import {
   comparableVersion,
   cve4Status,
@@ -18,7 +18,7 @@ import {
   vendorCves,
   vendorSeverityToOurs,
   vendorSnapshotInfo,
-} from '../../../../server/scanner/intel/vendor-cves.ts';
+} from '../../../server/intel/vendor-cves.ts';
 
 const status = (verdict: { status: string }) => verdict.status;
 

@@ -23,7 +23,7 @@
  * A version with a vendor or distribution build suffix compares without it (`1.0.2k-fips` as
  * `1.0.2k`, `1.18.0-6ubuntu14` as `1.18.0`); pre-release markers stay (`-rc1`, `-beta2`, `-pre9`).
  */
-import type { Severity } from '../../scoring/severity.ts';
+import type { Severity } from '../scoring/severity.ts';
 import type {
   Cve4Version,
   Cve5Product,

@@ -14,11 +14,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   buildVendorSnapshot,
   type VendorProduct,
-} from '../../../../server/scanner/intel/build-vendor-cves.ts';
-import { vendorSnapshot } from '../../../../server/scanner/intel/snapshots.ts';
-import { vendorCves } from '../../../../server/scanner/intel/vendor-cves.ts';
-import { compareVersions } from '../../../../server/scanner/intel/versions.ts';
-import { sharedFile } from '../../../helpers/shared-data.ts';
+} from '../../../server/intel/build-vendor-cves.ts';
+import { vendorSnapshot } from '../../../server/intel/snapshots.ts';
+import { vendorCves } from '../../../server/intel/vendor-cves.ts';
+import { compareVersions } from '../../../server/intel/versions.ts';
+import { sharedFile } from '../../helpers/shared-data.ts';
 
 const DATASET = 'vendor-advisories-2026-11-25.tar.gz';
 const TARBALL = sharedFile(DATASET);

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getFindingRoute, listFindingsRoute } from '../../../../server/routes/findings.ts';
-import type { FindingDetail } from '../../../../server/schemas/findings.ts';
-import { epssSnapshotInfo } from '../../../../server/scanner/intel/epss.ts';
-import { vendorCves } from '../../../../server/scanner/intel/vendor-cves.ts';
-import { apiClient, expectError, type ApiClient } from '../../../helpers/api-client.ts';
-import { testEngine } from '../../../helpers/database.ts';
-import { runScanToEnd, startScanApp, type ScanApp } from '../../../helpers/scanner.ts';
-import { randomLoopbackAddress } from '../../../fixtures/listeners.ts';
-import { startWebServer, type TrackedServer } from '../../../fixtures/web-server.ts';
+import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import type { FindingDetail } from '../../../server/schemas/findings.ts';
+import { epssSnapshotInfo } from '../../../server/intel/epss.ts';
+import { vendorCves } from '../../../server/intel/vendor-cves.ts';
+import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
+import { testEngine } from '../../helpers/database.ts';
+import { runScanToEnd, startScanApp, type ScanApp } from '../../helpers/scanner.ts';
+import { randomLoopbackAddress } from '../../fixtures/listeners.ts';
+import { startWebServer, type TrackedServer } from '../../fixtures/web-server.ts';
 
 /** A loopback web server that announces `server` on every answer. */
 async function announcing(server: string): Promise<{ host: string; web: TrackedServer }> {

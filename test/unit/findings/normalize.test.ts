@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { localFindings } from '../../../server/local-scan/findings.ts';
-import { normalizeDetections, scoreOf, type FindingDetection } from '../../../server/results/normalize.ts';
+import { normalizeDetections, scoreOf, type FindingDetection } from '../../../server/findings/normalize.ts';
 import type { Detection } from '../../../server/scanner/types.ts';
 
 const base = (overrides: Partial<FindingDetection> = {}): FindingDetection => ({

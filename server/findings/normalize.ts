@@ -1,5 +1,5 @@
-import { findingFingerprint } from '../findings/fingerprint.ts';
-import type { EvidenceValue, FrameworkValue, RemediationValue } from '../findings/rows.ts';
+import { findingFingerprint } from './fingerprint.ts';
+import type { EvidenceValue, FrameworkValue, RemediationValue } from './rows.ts';
 import type { FindingPriority } from '../schemas/findings.ts';
 import { tryCvssScore } from '../scoring/cvss.ts';
 import { isSeverity, severityRank, type Severity } from '../scoring/severity.ts';
@@ -7,7 +7,7 @@ import { isSeverity, severityRank, type Severity } from '../scoring/severity.ts'
 /**
  * Normalising detections, whatever produced them (the engine, an imported report, the local
  * engine in a CI job): the one pure step every source goes through before anything is written
- * (record.ts), and the one the local engine's report is built from (server/local-scan/). No
+ * (results/record.ts), and the one the local engine's report is built from (server/local-scan/). No
  * database, no I/O: the local engine bundles it.
  *
  * - a detection must name a known severity and a check;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { schemeForKevProduct, type KevRange } from '../../../../server/scanner/intel/build-kev.ts';
-import { kevSnapshot } from '../../../../server/scanner/intel/snapshots.ts';
-import { compareVersions, inRange, parseVersion } from '../../../../server/scanner/intel/versions.ts';
+import { schemeForKevProduct, type KevRange } from '../../../server/intel/build-kev.ts';
+import { kevSnapshot } from '../../../server/intel/snapshots.ts';
+import { compareVersions, inRange, parseVersion } from '../../../server/intel/versions.ts';
 
 describe('version comparison', () => {
   it.each([

@@ -9,10 +9,10 @@ import {
   copyrightLine,
   cveIdsOf,
   type EpssSnapshot,
-} from '../../../../server/scanner/intel/build-epss.ts';
-import { epssFor, epssSnapshotInfo } from '../../../../server/scanner/intel/epss.ts';
-import { epssSnapshot } from '../../../../server/scanner/intel/snapshots.ts';
-import { sharedFile } from '../../../helpers/shared-data.ts';
+} from '../../../server/intel/build-epss.ts';
+import { epssFor, epssSnapshotInfo } from '../../../server/intel/epss.ts';
+import { epssSnapshot } from '../../../server/intel/snapshots.ts';
+import { sharedFile } from '../../helpers/shared-data.ts';
 
 const CORPUS = sharedFile('nuclei-templates-9424c7c.tar.gz');
 const CORPUS_COMMIT = '9424c7c1fe138b4516cea674ed399aa1ff730716';

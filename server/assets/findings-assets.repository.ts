@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.ts';
 
 /**
- * The asset inventory's reads and writes of `findings` (assets/inventory.ts): which host each
+ * The asset inventory's reads and writes of `findings` (inventory.ts): which host each
  * finding a scan observed is on, and the link from a finding to its asset. Every query takes
  * the organization id.
  */

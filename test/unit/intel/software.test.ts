@@ -4,26 +4,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHECKS } from '../../../../server/scanner/check-registry.ts';
+import { CHECKS } from '../../../server/scanner/check-registry.ts';
 import {
   endOfLifeCheck,
   knownExploitedVersionCheck,
-} from '../../../../server/scanner/checks/software-versions.ts';
-import { buildEolSnapshot } from '../../../../server/scanner/intel/build-endoflife.ts';
-import { buildKevSnapshot } from '../../../../server/scanner/intel/build-kev.ts';
-import { assessEndOfLife, monthsBetween } from '../../../../server/scanner/intel/endoflife.ts';
-import { kevMatches } from '../../../../server/scanner/intel/kev.ts';
-import { eolSnapshot, kevSnapshot } from '../../../../server/scanner/intel/snapshots.ts';
+} from '../../../server/scanner/checks/software-versions.ts';
+import { buildEolSnapshot } from '../../../server/intel/build-endoflife.ts';
+import { buildKevSnapshot } from '../../../server/intel/build-kev.ts';
+import { assessEndOfLife, monthsBetween } from '../../../server/intel/endoflife.ts';
+import { kevMatches } from '../../../server/intel/kev.ts';
+import { eolSnapshot, kevSnapshot } from '../../../server/intel/snapshots.ts';
 import {
   parseServerHeader,
   serverPlatform,
   softwareOf,
   type IdentifiedSoftware,
-} from '../../../../server/scanner/intel/software.ts';
-import type { ServiceIdentification } from '../../../../server/scanner/net/services.ts';
-import { emptyState, type PhaseContext } from '../../../../server/scanner/types.ts';
-import type { Services } from '../../../../server/services.ts';
-import { SHARED_DATA, sharedFile } from '../../../helpers/shared-data.ts';
+} from '../../../server/intel/software.ts';
+import type { ServiceIdentification } from '../../../server/scanner/net/services.ts';
+import { emptyState, type PhaseContext } from '../../../server/scanner/types.ts';
+import type { Services } from '../../../server/services.ts';
+import { SHARED_DATA, sharedFile } from '../../helpers/shared-data.ts';
 
 function web(server: string, extra: Partial<ServiceIdentification> = {}): ServiceIdentification {
   const [product, version] = server.split(/[/ ]/);

@@ -8,7 +8,6 @@
  * (`Apache/2.4.49 (Unix) OpenSSL/1.1.1k PHP/7.4.3` → Apache, OpenSSL, PHP), and its comments
  * say the platform (`Win64`) or the distribution (`Ubuntu`) where they do.
  */
-import type { ServiceIdentification } from '../net/services.ts';
 import type { VendorProduct } from './build-vendor-cves.ts';
 import { parseVersion, type VersionScheme } from './versions.ts';
 
@@ -21,7 +20,7 @@ export interface SoftwareProduct {
   /** Product names of the KEV snapshot's ranges that mean this software. */
   kevProducts: string[];
   scheme: VersionScheme;
-  /** Matches `ServiceIdentification.product` (from our probes or nmap) and `Server` header product tokens. */
+  /** Matches `RevealedService.product` (from our probes or nmap) and `Server` header product tokens. */
   productName?: RegExp;
   /** The vendor CVE data that covers it (vendor-cves.ts). */
   vendor?: VendorProduct;
@@ -352,8 +351,20 @@ function named(
   return [{ product, version, source }];
 }
 
+/**
+ * What a service revealed about itself, as the scanner's probes identify it
+ * (structurally the scanner's `ServiceIdentification`; intel/ sits below the scanner).
+ */
+export interface RevealedService {
+  service: string;
+  product?: string | undefined;
+  version?: string | undefined;
+  banner?: string | undefined;
+  details?: Record<string, string | number | boolean> | undefined;
+}
+
 /** The named software on a service, with its version: the server itself, and PHP behind a web server. */
-export function softwareOf(service: ServiceIdentification): IdentifiedSoftware[] {
+export function softwareOf(service: RevealedService): IdentifiedSoftware[] {
   const found: IdentifiedSoftware[] = [];
   const details = service.details ?? {};
   const server = typeof details.server === 'string' ? details.server : undefined;
