@@ -131,6 +131,8 @@ export interface Action {
   notice: string | undefined;
   /** Shows an error found before sending anything (a box left unticked). */
   fail(message: string): void;
+  /** Forgets what the last change said (the thing it changed has since changed elsewhere). */
+  clear(): void;
   /**
    * Sends a change and waits for it. On success the last error is cleared and `then` runs
    * with the answer's data; a text it returns becomes the notice. True when it succeeded.
@@ -159,7 +161,11 @@ export function useAction(): Action {
     setNotice(undefined);
     setError(message);
   }, []);
-  return { error, notice, fail, act };
+  const clear = useCallback(() => {
+    setError(undefined);
+    setNotice(undefined);
+  }, []);
+  return { error, notice, fail, clear, act };
 }
 
 export interface Collection<Item> extends Action {
@@ -191,6 +197,7 @@ export function useCollection<Item>(
     error: list.error ?? action.error,
     notice: action.notice,
     fail: action.fail,
+    clear: action.clear,
     act,
     reload,
   };

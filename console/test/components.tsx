@@ -1,8 +1,8 @@
 import { useState, type ComponentType } from 'react';
 import type { Schemas } from '../src/api/contract';
-import { Assignment } from '../src/pages/finding-detail';
-import { SeenBy } from '../src/pages/finding-sources';
-import { FindingTickets } from '../src/pages/finding-tickets';
+import { AssignmentCard } from '../src/pages/finding/assignment-card';
+import { SourcesCard } from '../src/pages/finding/sources-card';
+import { TicketsCard } from '../src/pages/finding/tickets-card';
 import { ImportReport } from '../src/pages/import';
 import {
   DEFAULT_SCAN_OPTIONS,
@@ -57,7 +57,7 @@ function AssignmentForm() {
   const [changes, setChanges] = useState(0);
   return (
     <>
-      <Assignment finding={UNASSIGNED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
+      <AssignmentCard finding={UNASSIGNED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
       <output data-testid="changes">{changes}</output>
     </>
   );
@@ -72,7 +72,7 @@ const UNASSIGNED_FINDING = {
 
 /** The finding page's "Seen by" card for a finding two sources saw: Scanward's scan (the headline) and a nuclei import that no longer reports it. */
 function SeenByCard() {
-  return <SeenBy sources={TWO_SOURCES} />;
+  return <SourcesCard sources={TWO_SOURCES} />;
 }
 
 const TWO_SOURCES: Schemas['FindingSource'][] = [
@@ -107,11 +107,11 @@ const TWO_SOURCES: Schemas['FindingSource'][] = [
 ] as Schemas['FindingSource'][];
 
 /** The finding page's Tickets card over a finding with one GitHub issue; `changes` counts the reloads it asks for. */
-function TicketsCard() {
+function TicketedFinding() {
   const [changes, setChanges] = useState(0);
   return (
     <>
-      <FindingTickets finding={TICKETED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
+      <TicketsCard finding={TICKETED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
       <output data-testid="changes">{changes}</output>
     </>
   );
@@ -134,7 +134,7 @@ export const COMPONENTS: Record<string, ComponentType> = {
   'audit-events': AuditTrail,
   assignment: AssignmentForm,
   'seen-by': SeenByCard,
-  'finding-tickets': TicketsCard,
+  'finding-tickets': TicketedFinding,
   import: ImportReport,
   /** The whole Settings page: the sections the session's role may use. */
   settings: Settings,
