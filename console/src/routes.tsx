@@ -6,7 +6,7 @@ import { ControlDetail } from './pages/control-detail';
 import { FindingDetail } from './pages/finding/page';
 import { FindingList } from './pages/findings/page';
 import { Overview } from './pages/overview';
-import { ScanDetail } from './pages/scan-detail';
+import { ScanDetail } from './pages/scan/page';
 import { ScanList } from './pages/scans';
 import { ImportReport } from './pages/import';
 import { Settings } from './pages/settings';

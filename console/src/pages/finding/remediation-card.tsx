@@ -2,7 +2,11 @@ import type { Schemas } from '../../api/contract';
 import { Markdown } from '../../markdown';
 
 /** How to fix the finding: the summary, the steps, an example and references. */
-export function RemediationCard({ remediation: r }: { remediation: Schemas['FindingDetail']['remediation'] }) {
+export function RemediationCard({
+  remediation: r,
+}: {
+  remediation: Schemas['FindingDetail']['remediation'];
+}) {
   return (
     <>
       <h2>Remediation</h2>

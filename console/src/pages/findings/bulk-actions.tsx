@@ -13,7 +13,13 @@ const NO_REASON: Justified = { justification: '', expiresOn: '' };
  * finding ticked. `onDone` runs after a change the API took (the list clears its ticks and
  * reloads).
  */
-export function BulkActions({ selected, onDone }: { selected: ReadonlySet<string>; onDone: () => Promise<void> }) {
+export function BulkActions({
+  selected,
+  onDone,
+}: {
+  selected: ReadonlySet<string>;
+  onDone: () => Promise<void>;
+}) {
   const api = useApi(apiClientRef);
   const action = useAction();
   const [status, setStatus] = useState<Schemas['FindingStatus']>('in_progress');

@@ -53,7 +53,9 @@ export function FindingsTable(props: {
                   type="checkbox"
                   aria-label="Select all on this page"
                   checked={allSelected}
-                  onChange={() => selection.onChange(allSelected ? new Set() : new Set(items.map((f) => f.id)))}
+                  onChange={() =>
+                    selection.onChange(allSelected ? new Set() : new Set(items.map((f) => f.id)))
+                  }
                 />
               </th>
             )}
