@@ -1,6 +1,10 @@
 import { useState, type ComponentType } from 'react';
 import type { Schemas } from '../src/api/contract';
+import { ControlDetail } from '../src/pages/control-detail';
 import { AssignmentCard } from '../src/pages/finding/assignment-card';
+import { FindingDetail } from '../src/pages/finding/page';
+import { FindingList } from '../src/pages/findings/page';
+import { ScanDetail } from '../src/pages/scan/page';
 import { SourcesCard } from '../src/pages/finding/sources-card';
 import { TicketsCard } from '../src/pages/finding/tickets-card';
 import { ImportReport } from '../src/pages/import';
@@ -129,6 +133,29 @@ const TICKETED_FINDING = {
   ],
 } as unknown as Schemas['FindingDetail'];
 
+/**
+ * Whole pages by the id the test's stub API answers for: the finding, scan and control of
+ * `HARNESS_IDS`, and the findings list (the harness page's URL has no query: the first page,
+ * ungrouped).
+ */
+export const HARNESS_IDS = {
+  finding: 'finding_harnesspage0000000000',
+  scan: 'scan_harnesspage000000000000',
+  control: 'ctrl_harness_page',
+} as const;
+
+function FindingPage() {
+  return <FindingDetail id={HARNESS_IDS.finding} />;
+}
+
+function ScanPage() {
+  return <ScanDetail id={HARNESS_IDS.scan} />;
+}
+
+function ControlPage() {
+  return <ControlDetail id={HARNESS_IDS.control} />;
+}
+
 export const COMPONENTS: Record<string, ComponentType> = {
   'scan-options': ScanOptionsForm,
   'audit-events': AuditTrail,
@@ -136,6 +163,10 @@ export const COMPONENTS: Record<string, ComponentType> = {
   'seen-by': SeenByCard,
   'finding-tickets': TicketedFinding,
   import: ImportReport,
+  'finding-page': FindingPage,
+  'findings-page': FindingList,
+  'scan-page': ScanPage,
+  'control-page': ControlPage,
   /** The whole Settings page: the sections the session's role may use. */
   settings: Settings,
 };

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Schemas } from '../../api/contract';
 import { apiClientRef, useApi } from '../../api/context';
 import { useAction, useLoad } from '../../data';
-import { useSession } from '../../session';
+import { useMayChange } from '../../session';
 import { Problem } from '../../ui';
 
 /**
@@ -19,7 +19,7 @@ export function TicketsCard({
   onChanged: () => void;
 }) {
   const api = useApi(apiClientRef);
-  const admin = useSession().session.user.role === 'admin';
+  const admin = useMayChange('settings');
   // Only admins may list integrations: others are not asked (the answer would be 403).
   const trackers = useLoad(
     async () =>
