@@ -3,10 +3,11 @@ import { useLoad } from '../../data';
 import { Link } from '../../router';
 import { Page, Problem } from '../../ui';
 import { CancelButton } from './cancel-button';
+import { ChangesCard } from './changes-card';
 import { FactsCard } from './facts-card';
 import { FindingsCard } from './findings-card';
 import { liveScan } from './live';
-import { ChangesCard, PhasesCard } from './phases-card';
+import { PhasesCard } from './phases-card';
 import { TimingsCard } from './timings-card';
 
 /**

@@ -1,6 +1,6 @@
 import type { Schemas } from '../../api/contract';
 import { SCAN_PHASES } from '../../api/vocabulary';
-import { findingsOf, isActive } from '../scans';
+import { isActive } from '../scans';
 
 type Scan = Schemas['ScanDetail'];
 
@@ -29,20 +29,6 @@ export function PhasesCard({ scan: s }: { scan: Scan }) {
           );
         })}
       </ol>
-    </>
-  );
-}
-
-/** What changed since the previous scan of the target: new, reopened, unchanged, resolved. */
-export function ChangesCard({ scan: s }: { scan: Scan }) {
-  if (!s.changes) return null;
-  return (
-    <>
-      <h2>Changes since the previous scan</h2>
-      <p className="changes" data-testid="scan-changes">
-        Of the {findingsOf(s)} findings: {s.changes.new} new · {s.changes.reopened} reopened ·{' '}
-        {s.changes.unchanged} unchanged. {s.changes.resolved} resolved (not seen again).
-      </p>
     </>
   );
 }
