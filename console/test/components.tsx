@@ -16,6 +16,7 @@ import {
 } from '../src/pages/scan-options';
 import { Settings } from '../src/pages/settings';
 import { AuditEvents } from '../src/pages/settings/audit-events';
+import { People } from '../src/pages/settings/people';
 
 /**
  * Console components that are a part of a form rather than a page or a settings section,
@@ -167,6 +168,7 @@ export const COMPONENTS: Record<string, ComponentType> = {
   'findings-page': FindingList,
   'scan-page': ScanPage,
   'control-page': ControlPage,
+  'people-page': People,
   /** The whole Settings page: the sections the session's role may use. */
   settings: Settings,
 };

@@ -170,21 +170,24 @@ const CONTROL: ApiSchemas['ControlDetail'] = {
   evidence: [],
 };
 
-/** What each role is offered: a form (or button) the API would take from it, and nothing else. */
-const OFFERED: Record<Role, { triage: boolean; tickets: boolean }> = {
-  viewer: { triage: false, tickets: false },
-  member: { triage: true, tickets: false },
-  admin: { triage: true, tickets: true },
+/**
+ * What each role is offered: a form (or button) the API would take from it, and nothing else
+ * (`triage`: findings, scans, evidence; `settings`: the organization's, incl. its trackers and people).
+ */
+const OFFERED: Record<Role, { triage: boolean; settings: boolean }> = {
+  viewer: { triage: false, settings: false },
+  member: { triage: true, settings: false },
+  admin: { triage: true, settings: true },
 };
 
 describe.skipIf(!hasChromium)('the forms each role is shown', () => {
   const suite = useHarness();
 
   for (const role of ROLES) {
-    const { triage, tickets } = OFFERED[role];
+    const { triage, settings } = OFFERED[role];
     const count = (yes: boolean) => (yes ? 1 : 0);
 
-    it(`shows ${role === 'admin' ? 'an' : 'a'} ${role} the finding page ${triage ? 'with' : 'without'} the status, assignment and comment forms, ${tickets ? 'with' : 'without'} opening a ticket`, async () => {
+    it(`shows ${role === 'admin' ? 'an' : 'a'} ${role} the finding page ${triage ? 'with' : 'without'} the status, assignment and comment forms, ${settings ? 'with' : 'without'} opening a ticket`, async () => {
       const { page, calls, problems } = await suite.mountComponent('finding-page', {
         session: sessionOf(role),
         api: FINDING_ROUTES,
@@ -201,12 +204,12 @@ describe.skipIf(!hasChromium)('the forms each role is shown', () => {
       expect(await page.getByLabel('Add a comment').count()).toBe(count(triage));
       expect(await page.getByRole('button', { name: 'Add comment' }).count()).toBe(count(triage));
       const ticketBox = page.getByRole('region', { name: 'Tickets' }).getByLabel('Open a ticket in');
-      if (tickets) await ticketBox.waitFor();
-      expect(await ticketBox.count()).toBe(count(tickets));
+      if (settings) await ticketBox.waitFor();
+      expect(await ticketBox.count()).toBe(count(settings));
       // A form not shown asks for nothing: no suggestions for a viewer, no trackers but for an admin.
       const asked = calls.map((c) => c.path);
       expect(asked.includes('/api/v1/findings/assignees')).toBe(triage);
-      expect(asked.includes('/api/v1/integrations')).toBe(tickets);
+      expect(asked.includes('/api/v1/integrations')).toBe(settings);
       expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
       expect(problems).toEqual([]);
     });
@@ -245,6 +248,22 @@ describe.skipIf(!hasChromium)('the forms each role is shown', () => {
       });
       await page.getByRole('heading', { name: 'CC7.1 System monitoring' }).waitFor();
       expect(await page.getByRole('form', { name: 'Add evidence' }).count()).toBe(count(triage));
+      expect(problems).toEqual([]);
+    });
+
+    it(`shows ${role === 'admin' ? 'an' : 'a'} ${role} ${settings ? 'the people and the invitation form' : 'that managing people needs the admin role, asking for no list'}`, async () => {
+      const { page, calls, problems } = await suite.mountComponent('people-page', {
+        session: sessionOf(role),
+        api: {
+          'GET /api/v1/users': () => ({ status: 200, body: listOf([]) }),
+          'GET /api/v1/audit-events': () => ({ status: 200, body: listOf([]) }),
+        },
+      });
+      await page.getByRole('heading', { name: 'People', level: 1 }).waitFor();
+      if (settings) await page.getByRole('region', { name: 'Invite a person' }).waitFor();
+      else await page.getByText('Managing people needs the admin role.').waitFor();
+      expect(await page.getByRole('region', { name: 'Invite a person' }).count()).toBe(count(settings));
+      expect(calls.some((c) => c.path === '/api/v1/users')).toBe(settings);
       expect(problems).toEqual([]);
     });
   }
