@@ -118,6 +118,47 @@ const noRenamedProjectImports = {
   },
 };
 
+/**
+ * The console sends every change through `useAction` (console/src/data.ts): a write to the API
+ * (`api.POST/PUT/PATCH/DELETE(...)`) is the first argument of an `act(...)` (of `useAction`
+ * or `useCollection`), so each form shows the API's error and its notice one way.
+ */
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const writesThroughUseAction = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'A console write to the API goes through useAction().act' },
+    schema: [],
+  },
+  create(context) {
+    const isAct = (callee) =>
+      (callee.type === 'Identifier' && callee.name === 'act') ||
+      (callee.type === 'MemberExpression' &&
+        !callee.computed &&
+        callee.property.type === 'Identifier' &&
+        callee.property.name === 'act');
+    return {
+      CallExpression(node) {
+        const { callee } = node;
+        if (callee.type !== 'MemberExpression') return;
+        const name =
+          callee.property.type === 'Identifier' && !callee.computed
+            ? callee.property.name
+            : callee.property.type === 'Literal'
+              ? callee.property.value
+              : undefined;
+        if (!WRITES.has(name)) return;
+        const parent = node.parent;
+        if (parent?.type === 'CallExpression' && parent.arguments[0] === node && isAct(parent.callee)) return;
+        context.report({
+          node,
+          message: `Send \`${name}\` through useAction (console/src/data.ts): \`action.act(api.${name}(…), then)\`, whose error and notice the form shows.`,
+        });
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -197,5 +238,12 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'error',
       'scanward/no-renamed-project-imports': 'error',
     },
+  },
+  {
+    // Console writes go through useAction (console/src/data.ts), so every form reports alike.
+    files: ['console/src/**/*.{ts,tsx}'],
+    ignores: ['console/src/api/schema.d.ts'],
+    plugins: { console: { rules: { 'writes-through-use-action': writesThroughUseAction } } },
+    rules: { 'console/writes-through-use-action': 'error' },
   },
 );

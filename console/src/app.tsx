@@ -5,6 +5,7 @@ import { ForgotPassword, ResetPassword } from './pages/password-reset';
 import { SignIn } from './pages/sign-in';
 import { Link, navigate, useLocation } from './router';
 import { HOME, ROUTES, pageOf } from './routes';
+import { useAction } from './data';
 import { Session, type ConsoleSession } from './session';
 
 /** Pages a signed-out visitor may open (everything else sends them to sign-in). */
@@ -21,6 +22,7 @@ export function App() {
   const events = useApi(liveEventsRef);
   const location = useLocation();
   const [session, setSession] = useState<ConsoleSession | null | 'loading'>('loading');
+  const leave = useAction();
 
   const adopt = useCallback(
     (value: ConsoleSession | null) => {
@@ -81,7 +83,8 @@ export function App() {
   }
 
   const signOut = async () => {
-    await api.DELETE('/api/v1/auth/console/session');
+    // Signed out either way: a session the API no longer knows is over too.
+    await leave.act(api.DELETE('/api/v1/auth/console/session'));
     adopt(null);
     navigate('/sign-in', { replace: true });
   };

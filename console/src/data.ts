@@ -131,35 +131,54 @@ export interface Action {
   notice: string | undefined;
   /** Shows an error found before sending anything (a box left unticked). */
   fail(message: string): void;
+  /** Forgets what the last change said (the thing it changed has since changed elsewhere). */
+  clear(): void;
   /**
    * Sends a change and waits for it. On success the last error is cleared and `then` runs
-   * with the answer's data; a text it returns becomes the notice. True when it succeeded.
+   * with the answer's data; a text it returns becomes the notice. On a failure `otherwise`
+   * (when given) sees the answer's body first: true when it has dealt with it (a second step
+   * the API asks for), and no error shows. True when it succeeded.
    */
-  act<D>(call: Promise<Answer<D>>, then?: (data: D) => string | void): Promise<boolean>;
+  act<D>(
+    call: Promise<Answer<D>>,
+    then?: (data: D) => string | void,
+    otherwise?: (failure: unknown) => boolean,
+  ): Promise<boolean>;
 }
 
 export function useAction(): Action {
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const act = useCallback(async <D>(call: Promise<Answer<D>>, then?: (data: D) => string | void) => {
-    // A new change: what the last one said is stale.
-    setError(undefined);
-    setNotice(undefined);
-    const { data, error: failure, response } = await call;
-    if (!response.ok) {
-      setError(problem(failure));
-      return false;
-    }
-    setError(undefined);
-    const said = then?.(data as D);
-    if (said) setNotice(said);
-    return true;
-  }, []);
+  const act = useCallback(
+    async <D>(
+      call: Promise<Answer<D>>,
+      then?: (data: D) => string | void,
+      otherwise?: (failure: unknown) => boolean,
+    ) => {
+      // A new change: what the last one said is stale.
+      setError(undefined);
+      setNotice(undefined);
+      const { data, error: failure, response } = await call;
+      if (!response.ok) {
+        if (!otherwise?.(failure)) setError(problem(failure));
+        return false;
+      }
+      setError(undefined);
+      const said = then?.(data as D);
+      if (said) setNotice(said);
+      return true;
+    },
+    [],
+  );
   const fail = useCallback((message: string) => {
     setNotice(undefined);
     setError(message);
   }, []);
-  return { error, notice, fail, act };
+  const clear = useCallback(() => {
+    setError(undefined);
+    setNotice(undefined);
+  }, []);
+  return { error, notice, fail, clear, act };
 }
 
 export interface Collection<Item> extends Action {
@@ -179,8 +198,12 @@ export function useCollection<Item>(
   const action = useAction();
   const { reload } = list;
   const act = useCallback(
-    async <D>(call: Promise<Answer<D>>, then?: (data: D) => string | void) => {
-      const ok = await action.act(call, then);
+    async <D>(
+      call: Promise<Answer<D>>,
+      then?: (data: D) => string | void,
+      otherwise?: (failure: unknown) => boolean,
+    ) => {
+      const ok = await action.act(call, then, otherwise);
       await reload();
       return ok;
     },
@@ -191,6 +214,7 @@ export function useCollection<Item>(
     error: list.error ?? action.error,
     notice: action.notice,
     fail: action.fail,
+    clear: action.clear,
     act,
     reload,
   };

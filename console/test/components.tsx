@@ -1,8 +1,12 @@
 import { useState, type ComponentType } from 'react';
 import type { Schemas } from '../src/api/contract';
-import { Assignment } from '../src/pages/finding-detail';
-import { SeenBy } from '../src/pages/finding-sources';
-import { FindingTickets } from '../src/pages/finding-tickets';
+import { ControlDetail } from '../src/pages/control-detail';
+import { AssignmentCard } from '../src/pages/finding/assignment-card';
+import { FindingDetail } from '../src/pages/finding/page';
+import { FindingList } from '../src/pages/findings/page';
+import { ScanDetail } from '../src/pages/scan/page';
+import { SourcesCard } from '../src/pages/finding/sources-card';
+import { TicketsCard } from '../src/pages/finding/tickets-card';
 import { ImportReport } from '../src/pages/import';
 import {
   DEFAULT_SCAN_OPTIONS,
@@ -12,6 +16,7 @@ import {
 } from '../src/pages/scan-options';
 import { Settings } from '../src/pages/settings';
 import { AuditEvents } from '../src/pages/settings/audit-events';
+import { People } from '../src/pages/settings/people';
 
 /**
  * Console components that are a part of a form rather than a page or a settings section,
@@ -57,7 +62,7 @@ function AssignmentForm() {
   const [changes, setChanges] = useState(0);
   return (
     <>
-      <Assignment finding={UNASSIGNED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
+      <AssignmentCard finding={UNASSIGNED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
       <output data-testid="changes">{changes}</output>
     </>
   );
@@ -72,7 +77,7 @@ const UNASSIGNED_FINDING = {
 
 /** The finding page's "Seen by" card for a finding two sources saw: Scanward's scan (the headline) and a nuclei import that no longer reports it. */
 function SeenByCard() {
-  return <SeenBy sources={TWO_SOURCES} />;
+  return <SourcesCard sources={TWO_SOURCES} />;
 }
 
 const TWO_SOURCES: Schemas['FindingSource'][] = [
@@ -107,11 +112,11 @@ const TWO_SOURCES: Schemas['FindingSource'][] = [
 ] as Schemas['FindingSource'][];
 
 /** The finding page's Tickets card over a finding with one GitHub issue; `changes` counts the reloads it asks for. */
-function TicketsCard() {
+function TicketedFinding() {
   const [changes, setChanges] = useState(0);
   return (
     <>
-      <FindingTickets finding={TICKETED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
+      <TicketsCard finding={TICKETED_FINDING} onChanged={() => setChanges((n) => n + 1)} />
       <output data-testid="changes">{changes}</output>
     </>
   );
@@ -129,13 +134,41 @@ const TICKETED_FINDING = {
   ],
 } as unknown as Schemas['FindingDetail'];
 
+/**
+ * Whole pages by the id the test's stub API answers for: the finding, scan and control of
+ * `HARNESS_IDS`, and the findings list (the harness page's URL has no query: the first page,
+ * ungrouped).
+ */
+export const HARNESS_IDS = {
+  finding: 'finding_harnesspage0000000000',
+  scan: 'scan_harnesspage000000000000',
+  control: 'ctrl_harness_page',
+} as const;
+
+function FindingPage() {
+  return <FindingDetail id={HARNESS_IDS.finding} />;
+}
+
+function ScanPage() {
+  return <ScanDetail id={HARNESS_IDS.scan} />;
+}
+
+function ControlPage() {
+  return <ControlDetail id={HARNESS_IDS.control} />;
+}
+
 export const COMPONENTS: Record<string, ComponentType> = {
   'scan-options': ScanOptionsForm,
   'audit-events': AuditTrail,
   assignment: AssignmentForm,
   'seen-by': SeenByCard,
-  'finding-tickets': TicketsCard,
+  'finding-tickets': TicketedFinding,
   import: ImportReport,
+  'finding-page': FindingPage,
+  'findings-page': FindingList,
+  'scan-page': ScanPage,
+  'control-page': ControlPage,
+  'people-page': People,
   /** The whole Settings page: the sections the session's role may use. */
   settings: Settings,
 };

@@ -131,6 +131,11 @@ export const ADMIN_SESSION: ApiSchemas['ConsoleSession'] = {
   organization: { id: 'org_1', name: 'Harness Org', plan: 'enterprise' },
 };
 
+/** `ADMIN_SESSION` with another role: what a viewer or a member is shown. */
+export function sessionOf(role: ApiSchemas['ConsoleSession']['user']['role']): ApiSchemas['ConsoleSession'] {
+  return { ...ADMIN_SESSION, user: { ...ADMIN_SESSION.user, role } };
+}
+
 /** The harness and Chromium for the tests of one describe block (`useHarness`). */
 export interface SuiteHarness {
   /** The harness server (read inside tests: it starts before them). */

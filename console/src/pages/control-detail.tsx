@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { problem } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import { EVIDENCE_KINDS, FRAMEWORKS } from '../api/vocabulary';
-import { useLoad } from '../data';
+import { useAction, useLoad } from '../data';
+import { useMayChange } from '../session';
 import { Link } from '../router';
 import { Notice, Page, Problem, Severity, Status, when } from '../ui';
 import { ControlStatus } from './compliance';
@@ -12,27 +12,26 @@ function AddEvidence({ id, onAdded }: { id: string; onAdded: () => void }) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [url, setUrl] = useState('');
-  const [error, setError] = useState<string>();
-  const [done, setDone] = useState<string>();
+  const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setError(undefined);
-    setDone(undefined);
-    const { data, error: failure } = await api.POST('/api/v1/controls/{control_id}/evidence', {
-      params: { path: { control_id: id } },
-      body: {
-        title: title.trim(),
-        description: description.trim(),
-        ...(url.trim() ? { url: url.trim() } : {}),
+    await action.act(
+      api.POST('/api/v1/controls/{control_id}/evidence', {
+        params: { path: { control_id: id } },
+        body: {
+          title: title.trim(),
+          description: description.trim(),
+          ...(url.trim() ? { url: url.trim() } : {}),
+        },
+      }),
+      (data) => {
+        setTitle('');
+        setDescription('');
+        setUrl('');
+        onAdded();
+        return `Evidence “${data.title}” added.`;
       },
-    });
-    if (!data) return setError(problem(failure));
-    setError(undefined);
-    setDone(`Evidence “${data.title}” added.`);
-    setTitle('');
-    setDescription('');
-    setUrl('');
-    onAdded();
+    );
   };
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="add-evidence">
@@ -55,16 +54,17 @@ function AddEvidence({ id, onAdded }: { id: string; onAdded: () => void }) {
         Link (optional)
         <input name="url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} />
       </label>
-      <Problem message={error} />
-      <Notice message={done} />
+      <Problem message={action.error} />
+      <Notice message={action.notice} />
       <button type="submit">Add evidence</button>
     </form>
   );
 }
 
-/** A control: its status, its failing findings and its evidence. */
+/** A control: its status, its failing findings and its evidence (added by a member or an admin, docs/roles.md). */
 export function ControlDetail({ id }: { id: string }) {
   const api = useApi(apiClientRef);
+  const mayAddEvidence = useMayChange('evidence');
   const {
     data: c,
     error,
@@ -148,7 +148,7 @@ export function ControlDetail({ id }: { id: string }) {
             )}
           </div>
           <div className="side-col">
-            <AddEvidence id={c.id} onAdded={() => void reload()} />
+            {mayAddEvidence && <AddEvidence id={c.id} onAdded={() => void reload()} />}
           </div>
         </div>
       )}

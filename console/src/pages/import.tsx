@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { problem, type Schemas } from '../api/contract';
+import type { Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
-import { useLoad } from '../data';
+import { useAction, useLoad } from '../data';
 import { Link } from '../router';
-import { useSession } from '../session';
+import { useMayChange } from '../session';
 import { Page, Problem } from '../ui';
 import { Counts } from './scans';
 
@@ -17,7 +17,7 @@ const FORMATS = ['', 'nuclei', 'zap', 'nmap', 'openvas', 'scanward'] as const;
 export function ImportReport() {
   const api = useApi(apiClientRef);
   // Importing writes scans (write:scans): a viewer is told so rather than given a form the API refuses.
-  const viewer = useSession().session.user.role === 'viewer';
+  const viewer = !useMayChange('scans');
   const assets = useLoad(
     () => api.GET('/api/v1/assets', { params: { query: { per_page: 100 } } }),
     'import-assets',
@@ -26,25 +26,25 @@ export function ImportReport() {
   const [target, setTarget] = useState('');
   const [format, setFormat] = useState<(typeof FORMATS)[number]>('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const action = useAction();
   const [result, setResult] = useState<Schemas['ImportResult'] | undefined>();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!file) return setError('Choose the report file.');
+    if (!file) return action.fail('Choose the report file.');
     setBusy(true);
-    setError(undefined);
     const form = new FormData();
     form.set('target', target.trim());
     if (format) form.set('format', format);
     form.set('file', file, file.name);
-    const { data, error: failure } = await api.POST('/api/v1/imports', {
-      body: form as unknown as Schemas['ImportUpload'],
-      bodySerializer: (body) => body as unknown as FormData,
-    });
+    await action.act(
+      api.POST('/api/v1/imports', {
+        body: form as unknown as Schemas['ImportUpload'],
+        bodySerializer: (body) => body as unknown as FormData,
+      }),
+      setResult,
+    );
     setBusy(false);
-    if (data) setResult(data);
-    else setError(problem(failure));
   };
 
   return (
@@ -98,7 +98,7 @@ export function ImportReport() {
           </button>
         </form>
       )}
-      <Problem message={error} />
+      <Problem message={action.error} />
       {result && (
         <section aria-labelledby="import-result" data-testid="import-result">
           <h2 id="import-result">Imported</h2>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { problem } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
+import { useAction } from '../data';
 import { Link } from '../router';
 import { NewPasswordInput, Notice, Problem } from '../ui';
 
@@ -12,15 +12,11 @@ import { NewPasswordInput, Notice, Problem } from '../ui';
 export function ForgotPassword() {
   const api = useApi(apiClientRef);
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string>();
-  const [sent, setSent] = useState<string>();
+  const action = useAction();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setError(undefined);
-    const { data, error: failure } = await api.POST('/api/v1/auth/password-reset', { body: { email } });
-    if (data) setSent(data.detail);
-    else setError(problem(failure));
+    await action.act(api.POST('/api/v1/auth/password-reset', { body: { email } }), (data) => data.detail);
   };
 
   return (
@@ -38,8 +34,8 @@ export function ForgotPassword() {
           onChange={(e) => setEmail(e.target.value)}
         />
       </label>
-      <Notice message={sent} />
-      <Problem message={error} />
+      <Notice message={action.notice} />
+      <Problem message={action.error} />
       <button type="submit">Send the link</button>
       <p>
         <Link href="/sign-in">Back to sign-in</Link>
@@ -53,17 +49,17 @@ export function ResetPassword() {
   const token = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token') ?? '';
   const [password, setPassword] = useState('');
   const [keepKeys, setKeepKeys] = useState(false);
-  const [error, setError] = useState<string>();
+  const action = useAction();
   const [done, setDone] = useState<string>();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setError(undefined);
-    const { data, error: failure } = await api.POST('/api/v1/auth/password-reset/confirm', {
-      body: { token, new_password: password, keep_api_keys: keepKeys },
-    });
-    if (data) setDone(data.email);
-    else setError(problem(failure));
+    await action.act(
+      api.POST('/api/v1/auth/password-reset/confirm', {
+        body: { token, new_password: password, keep_api_keys: keepKeys },
+      }),
+      (data) => setDone(data.email),
+    );
   };
 
   if (done) {
@@ -84,7 +80,7 @@ export function ResetPassword() {
         <input type="checkbox" checked={keepKeys} onChange={(e) => setKeepKeys(e.target.checked)} />
         Keep my API keys working (otherwise they are revoked with the sessions)
       </label>
-      <Problem message={error} />
+      <Problem message={action.error} />
       <button type="submit">Set the new password</button>
     </form>
   );

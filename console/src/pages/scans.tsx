@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { problem, type Schemas } from '../api/contract';
+import type { Schemas } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
 import { SCAN_TYPES } from '../api/vocabulary';
 import type { LiveEvent } from '../api/events';
-import { useLoad, type Live } from '../data';
+import { useAction, useLoad, type Live } from '../data';
 import { Link, navigate, useLocation } from '../router';
-import { useSession } from '../session';
+import { useMayChange } from '../session';
 import { Page, Pager, Problem, queryString, Status, when } from '../ui';
 import { DEFAULT_SCAN_OPTIONS, NOT_AUTHORIZED, scanRequestOf, ScanOptionsFields } from './scan-options';
 
@@ -67,20 +67,18 @@ function StartScan() {
   const api = useApi(apiClientRef);
   const [target, setTarget] = useState('');
   const [options, setOptions] = useState(DEFAULT_SCAN_OPTIONS);
-  const [error, setError] = useState<string>();
+  const action = useAction();
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!options.authorized) return setError(NOT_AUTHORIZED);
-    setError(undefined);
+    if (!options.authorized) return action.fail(NOT_AUTHORIZED);
     setBusy(true);
-    const { data, error: failure } = await api.POST('/api/v1/scans', {
-      body: { target: target.trim(), ...scanRequestOf(options) },
-    });
-    setBusy(false);
-    if (data) return navigate(`/scans/${data.id}`);
-    setError(problem(failure));
+    const started = await action.act(
+      api.POST('/api/v1/scans', { body: { target: target.trim(), ...scanRequestOf(options) } }),
+      (data) => navigate(`/scans/${data.id}`),
+    );
+    if (!started) setBusy(false);
   };
 
   return (
@@ -98,7 +96,7 @@ function StartScan() {
           />
         </label>
       </ScanOptionsFields>
-      <Problem message={error} />
+      <Problem message={action.error} />
       <button type="submit" disabled={busy}>
         Start scan
       </button>
@@ -109,7 +107,7 @@ function StartScan() {
 export function ScanList() {
   const api = useApi(apiClientRef);
   // A viewer reads scans and starts none (the API's policy); the form is not offered.
-  const { session } = useSession();
+  const mayStart = useMayChange('scans');
   const { query } = useLocation();
   const page = Number(query.get('page') ?? '1') || 1;
   const { data, error } = useLoad(
@@ -120,7 +118,7 @@ export function ScanList() {
 
   return (
     <Page title="Scans">
-      {session.user.role !== 'viewer' && <StartScan />}
+      {mayStart && <StartScan />}
       <Problem message={error} />
       {data && (
         <>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { problem } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
+import { useAction } from '../data';
 import { Link } from '../router';
 import { NewPasswordInput, Problem } from '../ui';
 
@@ -12,17 +12,14 @@ export function SetPassword() {
   const api = useApi(apiClientRef);
   const token = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token') ?? '';
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
+  const action = useAction();
   const [done, setDone] = useState<string>();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setError(undefined);
-    const { data, error: failure } = await api.POST('/api/v1/auth/invitations/accept', {
-      body: { token, password },
-    });
-    if (data) setDone(data.email);
-    else setError(problem(failure));
+    await action.act(api.POST('/api/v1/auth/invitations/accept', { body: { token, password } }), (data) =>
+      setDone(data.email),
+    );
   };
 
   if (done) {
@@ -39,7 +36,7 @@ export function SetPassword() {
       <h1>Choose your password</h1>
       {!token && <Problem message="This link has no invitation token; ask your admin for a new one." />}
       <NewPasswordInput value={password} onChange={setPassword} />
-      <Problem message={error} />
+      <Problem message={action.error} />
       <button type="submit">Set password</button>
     </form>
   );

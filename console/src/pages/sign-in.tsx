@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { problem } from '../api/contract';
 import { apiClientRef, useApi } from '../api/context';
+import { useAction } from '../data';
 import type { ConsoleSession } from '../session';
 import { CodeInput, Problem } from '../ui';
 import { Link } from '../router';
@@ -16,7 +16,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) =
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [needsCode, setNeedsCode] = useState(false);
-  const [error, setError] = useState<string>();
+  const action = useAction();
   const [busy, setBusy] = useState(false);
   const [ssoUrl, setSsoUrl] = useState<string>();
 
@@ -27,17 +27,19 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) =
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    setError(undefined);
-    const { data, error: failure } = await api.POST('/api/v1/auth/console/session', {
-      body: { email, password, ...(needsCode ? { mfa_code: code } : {}) },
-    });
+    await action.act(
+      api.POST('/api/v1/auth/console/session', {
+        body: { email, password, ...(needsCode ? { mfa_code: code } : {}) },
+      }),
+      onSignedIn,
+      // The account has MFA: the code is asked for next, and that is no error.
+      (failure) => {
+        const second = (failure as { error_code?: string } | undefined)?.error_code === 'MFA_REQUIRED';
+        if (second) setNeedsCode(true);
+        return second;
+      },
+    );
     setBusy(false);
-    if (data) return onSignedIn(data);
-    if (failure?.error_code === 'MFA_REQUIRED') {
-      setNeedsCode(true);
-      return;
-    }
-    setError(problem(failure));
   };
 
   return (
@@ -71,7 +73,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: ConsoleSession) =
       ) : (
         <CodeInput label="Authentication code" value={code} onChange={setCode} autoFocus />
       )}
-      <Problem message={error} />
+      <Problem message={action.error} />
       <button type="submit" disabled={busy}>
         {needsCode ? 'Verify' : 'Sign in'}
       </button>

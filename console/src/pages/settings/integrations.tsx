@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { apiClientRef, useApi } from '../../api/context';
-import { useCollection } from '../../data';
+import { useAction, useCollection } from '../../data';
 import { confirmed, Problem, when } from '../../ui';
 import { ItemTable, Secret, Section } from './section';
 
@@ -53,7 +53,7 @@ export function Integrations() {
   const [ruleFor, setRuleFor] = useState('');
   const [ruleEvents, setRuleEvents] = useState<NotificationEvent[]>(['vulnerability.found']);
   const [minSeverity, setMinSeverity] = useState<'info' | 'low' | 'medium' | 'high' | 'critical'>('critical');
-  const [result, setResult] = useState<string>();
+  const tested = useAction();
 
   const create = (event: FormEvent) => {
     event.preventDefault();
@@ -79,10 +79,10 @@ export function Integrations() {
     );
   };
   const test = async (id: string) => {
-    const { data } = await api.POST('/api/v1/integrations/{integration_id}/test', {
-      params: { path: { integration_id: id } },
-    });
-    setResult(data ? `Test ${data.status}${data.error ? `: ${data.error}` : ''}` : 'Test could not be sent');
+    await tested.act(
+      api.POST('/api/v1/integrations/{integration_id}/test', { params: { path: { integration_id: id } } }),
+      (data) => `Test ${data.status}${data.error ? `: ${data.error}` : ''}`,
+    );
     await dead.reload();
   };
   const tracker = (id: string) =>
@@ -105,7 +105,8 @@ export function Integrations() {
     <Section id="integrations" title="Integrations">
       <Problem message={integrations.error ?? rules.error ?? dead.error} />
       <Secret what="receiver secret (set it as the secret of the tracker's webhook)" value={secret} />
-      {result && <p role="status">{result}</p>}
+      {tested.error && <p role="status">Test could not be sent: {tested.error}</p>}
+      {tested.notice && <p role="status">{tested.notice}</p>}
       <ItemTable
         items={integrations.items ?? []}
         empty="No integrations."

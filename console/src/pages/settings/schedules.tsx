@@ -3,7 +3,7 @@ import type { Schemas } from '../../api/contract';
 import { apiClientRef, useApi } from '../../api/context';
 import { FRAMEWORKS, SCAN_TYPES, SCHEDULE_FREQUENCIES, vocabulary } from '../../api/vocabulary';
 import { useCollection } from '../../data';
-import { useSession } from '../../session';
+import { useMayChange } from '../../session';
 import { confirmed, Notice, Options, Problem, when } from '../../ui';
 import { DEFAULT_SCAN_OPTIONS, NOT_AUTHORIZED, scanRequestOf, ScanOptionsFields } from '../scan-options';
 import { DEFAULT_WEB_OPTIONS } from '../web-application-fields';
@@ -75,7 +75,7 @@ export function Schedules() {
   };
 
   // Schedules are the admin's (the API's policy); everyone else reads them.
-  const canManage = useSession().session.user.role === 'admin';
+  const canManage = useMayChange('settings');
   return (
     <Section id="schedules" title="Scheduled scans">
       <Problem message={schedules.error} />

@@ -3,7 +3,7 @@ import type { Schemas } from '../../api/contract';
 import { apiClientRef, useApi } from '../../api/context';
 import { SEVERITIES } from '../../api/vocabulary';
 import { useAction, useLoad } from '../../data';
-import { useSession } from '../../session';
+import { useMayChange } from '../../session';
 import { Notice, Problem } from '../../ui';
 import { Section } from './section';
 
@@ -21,8 +21,7 @@ type Draft = Record<(typeof LEVELS)[number], string> & { require_justification: 
  */
 export function Sla() {
   const api = useApi(apiClientRef);
-  const { session } = useSession();
-  const admin = session.user.role === 'admin';
+  const admin = useMayChange('settings');
   const policy = useLoad(() => api.GET('/api/v1/settings/sla'), 'settings/sla');
   const action = useAction();
   const [draft, setDraft] = useState<Draft>();

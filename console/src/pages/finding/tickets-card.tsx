@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { problem, type Schemas } from '../api/contract';
-import { apiClientRef, useApi } from '../api/context';
-import { useLoad } from '../data';
-import { useSession } from '../session';
-import { Problem } from '../ui';
+import type { Schemas } from '../../api/contract';
+import { apiClientRef, useApi } from '../../api/context';
+import { useAction, useLoad } from '../../data';
+import { useMayChange } from '../../session';
+import { Problem } from '../../ui';
 
 /**
  * The finding page's Tickets card (docs/integrations.md, "Tickets"): the GitHub and Jira
@@ -11,7 +11,7 @@ import { Problem } from '../ui';
  * integration of the organization (the list of integrations is the admins'; others see the
  * tickets only).
  */
-export function FindingTickets({
+export function TicketsCard({
   finding,
   onChanged,
 }: {
@@ -19,7 +19,7 @@ export function FindingTickets({
   onChanged: () => void;
 }) {
   const api = useApi(apiClientRef);
-  const admin = useSession().session.user.role === 'admin';
+  const admin = useMayChange('settings');
   // Only admins may list integrations: others are not asked (the answer would be 403).
   const trackers = useLoad(
     async () =>
@@ -29,8 +29,7 @@ export function FindingTickets({
     `finding/ticket-integrations/${admin}`,
   );
   const [integration, setIntegration] = useState('');
-  const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
+  const action = useAction();
   const tickets = finding.tickets ?? [];
   const choices = (trackers.data?.items ?? []).filter(
     (i) => (i.type === 'github' || i.type === 'jira') && !tickets.some((t) => t.integration_id === i.id),
@@ -38,16 +37,18 @@ export function FindingTickets({
 
   const open = async (event: FormEvent) => {
     event.preventDefault();
-    setError(undefined);
-    const { data, error: failure } = await api.POST('/api/v1/findings/{finding_id}/tickets', {
-      params: { path: { finding_id: finding.id } },
-      body: { integration_id: integration },
-    });
-    if (!data) return setError(problem(failure));
-    setNotice(
-      data.queued ? 'The tracker did not answer yet; the ticket is queued and retried.' : 'Ticket opened.',
+    await action.act(
+      api.POST('/api/v1/findings/{finding_id}/tickets', {
+        params: { path: { finding_id: finding.id } },
+        body: { integration_id: integration },
+      }),
+      (data) => {
+        onChanged();
+        return data.queued
+          ? 'The tracker did not answer yet; the ticket is queued and retried.'
+          : 'Ticket opened.';
+      },
     );
-    onChanged();
   };
 
   return (
@@ -80,8 +81,8 @@ export function FindingTickets({
           <button type="submit">Open ticket</button>
         </form>
       )}
-      {notice && <p role="status">{notice}</p>}
-      <Problem message={error} />
+      {action.notice && <p role="status">{action.notice}</p>}
+      <Problem message={action.error} />
     </section>
   );
 }

@@ -1,6 +1,6 @@
-import type { Schemas } from '../api/contract';
-import { Link } from '../router';
-import { Severity, when } from '../ui';
+import type { Schemas } from '../../api/contract';
+import { Link } from '../../router';
+import { Severity, when } from '../../ui';
 
 type Source = Schemas['FindingSource'];
 
@@ -14,7 +14,7 @@ export function sourceName(s: Source): string {
  * "Sources"): what each saw (severity, score, proof or version match), when, and whether it still
  * reports it. The headline (the finding's severity, score and evidence) is the first.
  */
-export function SeenBy({ sources = [] }: { sources?: readonly Source[] | undefined }) {
+export function SourcesCard({ sources = [] }: { sources?: readonly Source[] | undefined }) {
   if (sources.length === 0) return null;
   return (
     <section aria-labelledby="seen-by" data-testid="seen-by">
