@@ -102,7 +102,7 @@ export function parseInputs(
   return {
     inputs: {
       mode: mode!,
-      service: service.service as ServiceInputs | undefined,
+      service: service.named ? { apiUrl: service.apiUrl!, auth: service.auth! } : undefined,
       local: localInputs,
       scan: {
         target: source.target,

@@ -28,6 +28,10 @@ import type { SarifLog, SarifRule, SarifRun } from './sarif/types.ts';
  *   would reopen what the team already decided on.
  */
 
+export type { SarifLevel, SarifLocation, SarifLog, SarifResult, SarifRule, SarifRun } from './sarif/types.ts';
+export { LEVEL, ruleIdOf, securityScore } from './sarif/rules.ts';
+export { locationPath } from './sarif/locations.ts';
+
 export interface SarifOptions {
   scanId: string;
   target: string;
@@ -58,9 +62,6 @@ export interface SarifBuild {
 
 /** GitHub rejects a run with more results than this. */
 export const MAX_RESULTS = 25_000;
-export type { SarifLevel, SarifLocation, SarifLog, SarifResult, SarifRule, SarifRun } from './sarif/types.ts';
-export { LEVEL, ruleIdOf, securityScore } from './sarif/rules.ts';
-export { locationPath } from './sarif/locations.ts';
 
 export interface SarifReport extends SarifBuild {
   /** The file's text, as written and uploaded. */

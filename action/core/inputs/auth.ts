@@ -26,12 +26,12 @@ export interface ServiceInputs {
   auth: AuthInput;
 }
 
-/** The service group: undefined (and no problem) in local mode without `api-url`. */
+/** The service group: not `named` (and no problem) in local mode without `api-url`. */
 export function parseServiceInputs(
   input: InputReader,
   local: boolean,
   idTokenAvailable: boolean,
-): { named: boolean; service: Partial<ServiceInputs> | undefined } {
+): { named: boolean; apiUrl?: string | undefined; auth?: AuthInput | undefined } {
   const { read, problems, warnings } = input;
   // A local scan records its result on the service only when one is named (api-url). Credentials
   // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
@@ -44,7 +44,7 @@ export function parseServiceInputs(
       warnings.push(
         'credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.',
       );
-    return { named, service: undefined };
+    return { named };
   }
   const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
   const auth = parseAuth(
@@ -61,7 +61,7 @@ export function parseServiceInputs(
     idTokenAvailable,
     problems,
   );
-  return { named, service: { apiUrl, auth } };
+  return { named, apiUrl, auth };
 }
 
 function parseApiUrl(raw: string, problems: string[], warnings: string[]): string | undefined {
