@@ -29355,7 +29355,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: ./action/core/errors.ts
 var errors = __nccwpck_require__(4760);
 ;// CONCATENATED MODULE: ./action/core/inputs/auth.ts
-/** The service group: undefined (and no problem) in local mode without `api-url`. */
+/** The service group: not `named` (and no problem) in local mode without `api-url`. */
 function parseServiceInputs(input, local, idTokenAvailable) {
     const { read, problems, warnings } = input;
     // A local scan records its result on the service only when one is named (api-url). Credentials
@@ -29366,7 +29366,7 @@ function parseServiceInputs(input, local, idTokenAvailable) {
             read('auth').toLowerCase() === 'oidc';
         if (credentials)
             warnings.push('credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.');
-        return { named, service: undefined };
+        return { named };
     }
     const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
     const auth = parseAuth({
@@ -29378,7 +29378,7 @@ function parseServiceInputs(input, local, idTokenAvailable) {
         idToken: read('id-token'),
         idTokenSource: read('id-token-env'),
     }, apiUrl, idTokenAvailable, problems);
-    return { named, service: { apiUrl, auth } };
+    return { named, apiUrl, auth };
 }
 function parseApiUrl(raw, problems, warnings) {
     if (raw === '') {
@@ -40371,7 +40371,7 @@ function parseInputs(getInput, context, options = {}) {
     return {
         inputs: {
             mode: mode,
-            service: service.service,
+            service: service.named ? { apiUrl: service.apiUrl, auth: service.auth } : undefined,
             local: localInputs,
             scan: {
                 target: source.target,
@@ -40736,10 +40736,10 @@ function buildResult(finding, ruleIndex, options) {
 
 
 
+
+
 /** GitHub rejects a run with more results than this. */
 const MAX_RESULTS = 25_000;
-
-
 /** The SARIF of a completed scan: its reported findings (triaged ones are left out, see above). */
 function sarifReport(verdict, context = {}) {
     const { scan, links, tool } = verdict;
