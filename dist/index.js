@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 9659:
+/***/ 1947:
 /***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
 
 
@@ -54,9 +54,9 @@ exports.getProxyUrl = getProxyUrl;
 exports.isHttps = isHttps;
 const http = __importStar(__nccwpck_require__(8611));
 const https = __importStar(__nccwpck_require__(5692));
-const pm = __importStar(__nccwpck_require__(3335));
-const tunnel = __importStar(__nccwpck_require__(770));
-const undici_1 = __nccwpck_require__(6752);
+const pm = __importStar(__nccwpck_require__(9431));
+const tunnel = __importStar(__nccwpck_require__(8482));
+const undici_1 = __nccwpck_require__(2480);
 var HttpCodes;
 (function (HttpCodes) {
     HttpCodes[HttpCodes["OK"] = 200] = "OK";
@@ -744,7 +744,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 /***/ }),
 
-/***/ 3335:
+/***/ 9431:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -844,15 +844,15 @@ class DecodedURL extends URL {
 
 /***/ }),
 
-/***/ 770:
+/***/ 8482:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-module.exports = __nccwpck_require__(218);
+module.exports = __nccwpck_require__(9290);
 
 
 /***/ }),
 
-/***/ 218:
+/***/ 9290:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1123,33 +1123,33 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 6752:
+/***/ 2480:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Client = __nccwpck_require__(3701)
-const Dispatcher = __nccwpck_require__(883)
-const Pool = __nccwpck_require__(628)
-const BalancedPool = __nccwpck_require__(837)
-const Agent = __nccwpck_require__(7405)
-const ProxyAgent = __nccwpck_require__(6672)
-const EnvHttpProxyAgent = __nccwpck_require__(3137)
-const RetryAgent = __nccwpck_require__(50)
-const errors = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
+const Client = __nccwpck_require__(1285)
+const Dispatcher = __nccwpck_require__(7939)
+const Pool = __nccwpck_require__(2244)
+const BalancedPool = __nccwpck_require__(2549)
+const Agent = __nccwpck_require__(8285)
+const ProxyAgent = __nccwpck_require__(9920)
+const EnvHttpProxyAgent = __nccwpck_require__(929)
+const RetryAgent = __nccwpck_require__(1346)
+const errors = __nccwpck_require__(4627)
+const util = __nccwpck_require__(4640)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(6615)
-const buildConnector = __nccwpck_require__(9136)
-const MockClient = __nccwpck_require__(7365)
-const MockAgent = __nccwpck_require__(7501)
-const MockPool = __nccwpck_require__(4004)
-const mockErrors = __nccwpck_require__(2429)
-const RetryHandler = __nccwpck_require__(7816)
-const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(2581)
-const DecoratorHandler = __nccwpck_require__(8155)
-const RedirectHandler = __nccwpck_require__(8754)
-const createRedirectInterceptor = __nccwpck_require__(5092)
+const api = __nccwpck_require__(8567)
+const buildConnector = __nccwpck_require__(2784)
+const MockClient = __nccwpck_require__(9493)
+const MockAgent = __nccwpck_require__(1437)
+const MockPool = __nccwpck_require__(5220)
+const mockErrors = __nccwpck_require__(9917)
+const RetryHandler = __nccwpck_require__(5640)
+const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(8421)
+const DecoratorHandler = __nccwpck_require__(91)
+const RedirectHandler = __nccwpck_require__(7970)
+const createRedirectInterceptor = __nccwpck_require__(6036)
 
 Object.assign(Dispatcher.prototype, api)
 
@@ -1167,10 +1167,10 @@ module.exports.DecoratorHandler = DecoratorHandler
 module.exports.RedirectHandler = RedirectHandler
 module.exports.createRedirectInterceptor = createRedirectInterceptor
 module.exports.interceptors = {
-  redirect: __nccwpck_require__(1514),
-  retry: __nccwpck_require__(2026),
-  dump: __nccwpck_require__(8060),
-  dns: __nccwpck_require__(379)
+  redirect: __nccwpck_require__(730),
+  retry: __nccwpck_require__(4346),
+  dump: __nccwpck_require__(8412),
+  dns: __nccwpck_require__(8731)
 }
 
 module.exports.buildConnector = buildConnector
@@ -1232,7 +1232,7 @@ function makeDispatcher (fn) {
 module.exports.setGlobalDispatcher = setGlobalDispatcher
 module.exports.getGlobalDispatcher = getGlobalDispatcher
 
-const fetchImpl = (__nccwpck_require__(4398).fetch)
+const fetchImpl = (__nccwpck_require__(8702).fetch)
 module.exports.fetch = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
@@ -1244,39 +1244,39 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(660).Headers
-module.exports.Response = __nccwpck_require__(9051).Response
-module.exports.Request = __nccwpck_require__(9967).Request
-module.exports.FormData = __nccwpck_require__(5910).FormData
+module.exports.Headers = __nccwpck_require__(5524).Headers
+module.exports.Response = __nccwpck_require__(715).Response
+module.exports.Request = __nccwpck_require__(175).Request
+module.exports.FormData = __nccwpck_require__(1142).FormData
 module.exports.File = globalThis.File ?? (__nccwpck_require__(4573).File)
-module.exports.FileReader = __nccwpck_require__(8355).FileReader
+module.exports.FileReader = __nccwpck_require__(4848).FileReader
 
-const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(1059)
+const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(179)
 
 module.exports.setGlobalOrigin = setGlobalOrigin
 module.exports.getGlobalOrigin = getGlobalOrigin
 
-const { CacheStorage } = __nccwpck_require__(3245)
-const { kConstruct } = __nccwpck_require__(109)
+const { CacheStorage } = __nccwpck_require__(5965)
+const { kConstruct } = __nccwpck_require__(61)
 
 // Cache & CacheStorage are tightly coupled with fetch. Even if it may run
 // in an older version of Node, it doesn't have any use without fetch.
 module.exports.caches = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(9061)
+const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(6933)
 
 module.exports.deleteCookie = deleteCookie
 module.exports.getCookies = getCookies
 module.exports.getSetCookies = getSetCookies
 module.exports.setCookie = setCookie
 
-const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(1900)
+const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(7708)
 
 module.exports.parseMIMEType = parseMIMEType
 module.exports.serializeAMimeType = serializeAMimeType
 
-const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(5188)
-module.exports.WebSocket = __nccwpck_require__(3726).WebSocket
+const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(7316)
+module.exports.WebSocket = __nccwpck_require__(1886).WebSocket
 module.exports.CloseEvent = CloseEvent
 module.exports.ErrorEvent = ErrorEvent
 module.exports.MessageEvent = MessageEvent
@@ -1292,18 +1292,18 @@ module.exports.MockPool = MockPool
 module.exports.MockAgent = MockAgent
 module.exports.mockErrors = mockErrors
 
-const { EventSource } = __nccwpck_require__(1238)
+const { EventSource } = __nccwpck_require__(1670)
 
 module.exports.EventSource = EventSource
 
 
 /***/ }),
 
-/***/ 158:
+/***/ 670:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { addAbortListener } = __nccwpck_require__(3440)
-const { RequestAbortedError } = __nccwpck_require__(8707)
+const { addAbortListener } = __nccwpck_require__(4640)
+const { RequestAbortedError } = __nccwpck_require__(4627)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -1363,16 +1363,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2279:
+/***/ 2004:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(4627)
+const util = __nccwpck_require__(4640)
+const { addSignal, removeSignal } = __nccwpck_require__(670)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -1478,7 +1478,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 6862:
+/***/ 5646:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -1492,10 +1492,10 @@ const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
+} = __nccwpck_require__(4627)
+const util = __nccwpck_require__(4640)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { addSignal, removeSignal } = __nccwpck_require__(670)
 const assert = __nccwpck_require__(4589)
 
 const kResume = Symbol('resume')
@@ -1736,16 +1736,16 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 4043:
+/***/ 4203:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { Readable } = __nccwpck_require__(9927)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(7655)
+const { Readable } = __nccwpck_require__(471)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(4627)
+const util = __nccwpck_require__(4640)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(2247)
 const { AsyncResource } = __nccwpck_require__(6698)
 
 class RequestHandler extends AsyncResource {
@@ -1957,18 +1957,18 @@ module.exports.RequestHandler = RequestHandler
 
 /***/ }),
 
-/***/ 3560:
+/***/ 9656:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { finished, PassThrough } = __nccwpck_require__(7075)
-const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(7655)
+const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(4627)
+const util = __nccwpck_require__(4640)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(2247)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { addSignal, removeSignal } = __nccwpck_require__(670)
 
 class StreamHandler extends AsyncResource {
   constructor (opts, factory, callback) {
@@ -2184,15 +2184,15 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 1882:
+/***/ 6730:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(4627)
 const { AsyncResource } = __nccwpck_require__(6698)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const util = __nccwpck_require__(4640)
+const { addSignal, removeSignal } = __nccwpck_require__(670)
 const assert = __nccwpck_require__(4589)
 
 class UpgradeHandler extends AsyncResource {
@@ -2299,21 +2299,21 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 6615:
+/***/ 8567:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports.request = __nccwpck_require__(4043)
-module.exports.stream = __nccwpck_require__(3560)
-module.exports.pipeline = __nccwpck_require__(6862)
-module.exports.upgrade = __nccwpck_require__(1882)
-module.exports.connect = __nccwpck_require__(2279)
+module.exports.request = __nccwpck_require__(4203)
+module.exports.stream = __nccwpck_require__(9656)
+module.exports.pipeline = __nccwpck_require__(5646)
+module.exports.upgrade = __nccwpck_require__(6730)
+module.exports.connect = __nccwpck_require__(2004)
 
 
 /***/ }),
 
-/***/ 9927:
+/***/ 471:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/nodejs/undici/pull/907
@@ -2322,9 +2322,9 @@ module.exports.connect = __nccwpck_require__(2279)
 
 const assert = __nccwpck_require__(4589)
 const { Readable } = __nccwpck_require__(7075)
-const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { ReadableStreamFrom } = __nccwpck_require__(3440)
+const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(4627)
+const util = __nccwpck_require__(4640)
+const { ReadableStreamFrom } = __nccwpck_require__(4640)
 
 const kConsume = Symbol('kConsume')
 const kReading = Symbol('kReading')
@@ -2705,15 +2705,15 @@ module.exports = { Readable: BodyReadable, chunksDecode }
 
 /***/ }),
 
-/***/ 7655:
+/***/ 2247:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 const assert = __nccwpck_require__(4589)
 const {
   ResponseStatusCodeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(4627)
 
-const { chunksDecode } = __nccwpck_require__(9927)
+const { chunksDecode } = __nccwpck_require__(471)
 const CHUNK_LIMIT = 128 * 1024
 
 async function getResolveErrorBodyCallback ({ callback, body, contentType, statusCode, statusMessage, headers }) {
@@ -2805,16 +2805,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9136:
+/***/ 2784:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const net = __nccwpck_require__(7030)
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(8707)
-const timers = __nccwpck_require__(6603)
+const util = __nccwpck_require__(4640)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(4627)
+const timers = __nccwpck_require__(1275)
 
 function noop () {}
 
@@ -3052,7 +3052,7 @@ module.exports = buildConnector
 
 /***/ }),
 
-/***/ 735:
+/***/ 2303:
 /***/ ((module) => {
 
 
@@ -3177,7 +3177,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2414:
+/***/ 3374:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -3386,7 +3386,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8707:
+/***/ 4627:
 /***/ ((module) => {
 
 
@@ -3818,7 +3818,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4655:
+/***/ 7311:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -3826,7 +3826,7 @@ module.exports = {
 const {
   InvalidArgumentError,
   NotSupportedError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(4627)
 const assert = __nccwpck_require__(4589)
 const {
   isValidHTTPToken,
@@ -3841,9 +3841,9 @@ const {
   validateHandler,
   getServerName,
   normalizedMethodRecords
-} = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
+} = __nccwpck_require__(4640)
+const { channels } = __nccwpck_require__(3374)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(2303)
 
 // Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
@@ -4307,7 +4307,7 @@ module.exports = Request
 
 /***/ }),
 
-/***/ 6443:
+/***/ 4043:
 /***/ ((module) => {
 
 module.exports = {
@@ -4381,7 +4381,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7752:
+/***/ 4152:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -4389,7 +4389,7 @@ module.exports = {
 const {
   wellknownHeaderNames,
   headerNameLowerCasedRecord
-} = __nccwpck_require__(735)
+} = __nccwpck_require__(2303)
 
 class TstNode {
   /** @type {any} */
@@ -4540,13 +4540,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3440:
+/***/ 4640:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(6443)
+const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(4043)
 const { IncomingMessage } = __nccwpck_require__(7067)
 const stream = __nccwpck_require__(7075)
 const net = __nccwpck_require__(7030)
@@ -4554,9 +4554,9 @@ const { Blob } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(7975)
 const { stringify } = __nccwpck_require__(1792)
 const { EventEmitter: EE } = __nccwpck_require__(8474)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
-const { tree } = __nccwpck_require__(7752)
+const { InvalidArgumentError } = __nccwpck_require__(4627)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(2303)
+const { tree } = __nccwpck_require__(4152)
 
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(v => Number(v))
 
@@ -5266,18 +5266,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7405:
+/***/ 8285:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(6443)
-const DispatcherBase = __nccwpck_require__(1841)
-const Pool = __nccwpck_require__(628)
-const Client = __nccwpck_require__(3701)
-const util = __nccwpck_require__(3440)
-const createRedirectInterceptor = __nccwpck_require__(5092)
+const { InvalidArgumentError } = __nccwpck_require__(4627)
+const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(4043)
+const DispatcherBase = __nccwpck_require__(9265)
+const Pool = __nccwpck_require__(2244)
+const Client = __nccwpck_require__(1285)
+const util = __nccwpck_require__(4640)
+const createRedirectInterceptor = __nccwpck_require__(6036)
 
 const kOnConnect = Symbol('onConnect')
 const kOnDisconnect = Symbol('onDisconnect')
@@ -5406,7 +5406,7 @@ module.exports = Agent
 
 /***/ }),
 
-/***/ 837:
+/***/ 2549:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -5414,7 +5414,7 @@ module.exports = Agent
 const {
   BalancedPoolMissingUpstreamError,
   InvalidArgumentError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(4627)
 const {
   PoolBase,
   kClients,
@@ -5422,10 +5422,10 @@ const {
   kAddClient,
   kRemoveClient,
   kGetDispatcher
-} = __nccwpck_require__(2128)
-const Pool = __nccwpck_require__(628)
-const { kUrl, kInterceptors } = __nccwpck_require__(6443)
-const { parseOrigin } = __nccwpck_require__(3440)
+} = __nccwpck_require__(3856)
+const Pool = __nccwpck_require__(2244)
+const { kUrl, kInterceptors } = __nccwpck_require__(4043)
+const { parseOrigin } = __nccwpck_require__(4640)
 const kFactory = Symbol('factory')
 
 const kOptions = Symbol('options')
@@ -5622,7 +5622,7 @@ module.exports = BalancedPool
 
 /***/ }),
 
-/***/ 637:
+/***/ 9133:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -5630,9 +5630,9 @@ module.exports = BalancedPool
 /* global WebAssembly */
 
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const timers = __nccwpck_require__(6603)
+const util = __nccwpck_require__(4640)
+const { channels } = __nccwpck_require__(3374)
+const timers = __nccwpck_require__(1275)
 const {
   RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError,
@@ -5645,7 +5645,7 @@ const {
   BodyTimeoutError,
   HTTPParserError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(4627)
 const {
   kUrl,
   kReset,
@@ -5678,9 +5678,9 @@ const {
   kOnError,
   kResume,
   kHTTPContext
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(4043)
 
-const constants = __nccwpck_require__(2824)
+const constants = __nccwpck_require__(776)
 const EMPTY_BUF = Buffer.alloc(0)
 const FastBuffer = Buffer[Symbol.species]
 const addListener = util.addListener
@@ -5692,11 +5692,11 @@ const kSocketUsed = Symbol('kSocketUsed')
 let extractBody
 
 async function lazyllhttp () {
-  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(3870) : undefined
+  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(7630) : undefined
 
   let mod
   try {
-    mod = await WebAssembly.compile(__nccwpck_require__(3434))
+    mod = await WebAssembly.compile(__nccwpck_require__(8586))
   } catch (e) {
     /* istanbul ignore next */
 
@@ -5704,7 +5704,7 @@ async function lazyllhttp () {
     // being enabled, but the occurring of this other error
     // * https://github.com/emscripten-core/emscripten/issues/11495
     // got me to remove that check to avoid breaking Node 12.
-    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(3870))
+    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(7630))
   }
 
   return await WebAssembly.instantiate(mod, {
@@ -6619,7 +6619,7 @@ function writeH1 (client, request) {
 
   if (util.isFormDataLike(body)) {
     if (!extractBody) {
-      extractBody = (__nccwpck_require__(4492).extractBody)
+      extractBody = (__nccwpck_require__(6396).extractBody)
     }
 
     const [bodyStream, contentType] = extractBody(body)
@@ -7142,7 +7142,7 @@ module.exports = connectH1
 
 /***/ }),
 
-/***/ 8788:
+/***/ 4548:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -7150,13 +7150,13 @@ module.exports = connectH1
 const assert = __nccwpck_require__(4589)
 const { errorMonitor } = __nccwpck_require__(8474)
 const { pipeline } = __nccwpck_require__(7075)
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(4640)
 const {
   RequestContentLengthMismatchError,
   RequestAbortedError,
   SocketError,
   InformationalError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(4627)
 const {
   kUrl,
   kReset,
@@ -7175,7 +7175,7 @@ const {
   kResume,
   kSize,
   kHTTPContext
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(4043)
 
 const kOpenStreams = Symbol('open streams')
 
@@ -7581,7 +7581,7 @@ function writeH2 (client, request) {
   let contentLength = util.bodyLength(body)
 
   if (util.isFormDataLike(body)) {
-    extractBody ??= (__nccwpck_require__(4492).extractBody)
+    extractBody ??= (__nccwpck_require__(6396).extractBody)
 
     const [bodyStream, contentType] = extractBody(body)
     headers['content-type'] = contentType
@@ -7941,7 +7941,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 3701:
+/***/ 1285:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // @ts-check
@@ -7951,16 +7951,16 @@ module.exports = connectH2
 const assert = __nccwpck_require__(4589)
 const net = __nccwpck_require__(7030)
 const http = __nccwpck_require__(7067)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const Request = __nccwpck_require__(4655)
-const DispatcherBase = __nccwpck_require__(1841)
+const util = __nccwpck_require__(4640)
+const { channels } = __nccwpck_require__(3374)
+const Request = __nccwpck_require__(7311)
+const DispatcherBase = __nccwpck_require__(9265)
 const {
   InvalidArgumentError,
   InformationalError,
   ClientDestroyedError
-} = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
+} = __nccwpck_require__(4627)
+const buildConnector = __nccwpck_require__(2784)
 const {
   kUrl,
   kServerName,
@@ -8002,9 +8002,9 @@ const {
   kHTTPContext,
   kMaxConcurrentStreams,
   kResume
-} = __nccwpck_require__(6443)
-const connectH1 = __nccwpck_require__(637)
-const connectH2 = __nccwpck_require__(8788)
+} = __nccwpck_require__(4043)
+const connectH1 = __nccwpck_require__(9133)
+const connectH2 = __nccwpck_require__(4548)
 let deprecatedInterceptorWarned = false
 
 const kClosedResolve = Symbol('kClosedResolve')
@@ -8312,7 +8312,7 @@ class Client extends DispatcherBase {
   }
 }
 
-const createRedirectInterceptor = __nccwpck_require__(5092)
+const createRedirectInterceptor = __nccwpck_require__(6036)
 
 function onError (client, err) {
   if (
@@ -8572,19 +8572,19 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 1841:
+/***/ 9265:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const buffer = __nccwpck_require__(4573)
-const Dispatcher = __nccwpck_require__(883)
+const Dispatcher = __nccwpck_require__(7939)
 const {
   ClientDestroyedError,
   ClientClosedError,
   InvalidArgumentError
-} = __nccwpck_require__(8707)
-const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(6443)
+} = __nccwpck_require__(4627)
+const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(4043)
 
 const kOnDestroyed = Symbol('onDestroyed')
 const kOnClosed = Symbol('onClosed')
@@ -8787,7 +8787,7 @@ module.exports = DispatcherBase
 
 /***/ }),
 
-/***/ 883:
+/***/ 7939:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -8859,15 +8859,15 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 3137:
+/***/ 929:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(1841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(6443)
-const ProxyAgent = __nccwpck_require__(6672)
-const Agent = __nccwpck_require__(7405)
+const DispatcherBase = __nccwpck_require__(9265)
+const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(4043)
+const ProxyAgent = __nccwpck_require__(9920)
+const Agent = __nccwpck_require__(8285)
 
 const DEFAULT_PORTS = {
   'http:': 80,
@@ -9026,7 +9026,7 @@ module.exports = EnvHttpProxyAgent
 
 /***/ }),
 
-/***/ 4660:
+/***/ 5844:
 /***/ ((module) => {
 
 /* eslint-disable */
@@ -9150,15 +9150,15 @@ module.exports = class FixedQueue {
 
 /***/ }),
 
-/***/ 2128:
+/***/ 3856:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(1841)
-const FixedQueue = __nccwpck_require__(4660)
-const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(6443)
-const PoolStats = __nccwpck_require__(3246)
+const DispatcherBase = __nccwpck_require__(9265)
+const FixedQueue = __nccwpck_require__(5844)
+const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(4043)
+const PoolStats = __nccwpck_require__(5710)
 
 const kClients = Symbol('clients')
 const kNeedDrain = Symbol('needDrain')
@@ -9351,10 +9351,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3246:
+/***/ 5710:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(6443)
+const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(4043)
 const kPool = Symbol('pool')
 
 class PoolStats {
@@ -9392,7 +9392,7 @@ module.exports = PoolStats
 
 /***/ }),
 
-/***/ 628:
+/***/ 2244:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -9403,14 +9403,14 @@ const {
   kNeedDrain,
   kAddClient,
   kGetDispatcher
-} = __nccwpck_require__(2128)
-const Client = __nccwpck_require__(3701)
+} = __nccwpck_require__(3856)
+const Client = __nccwpck_require__(1285)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { kUrl, kInterceptors } = __nccwpck_require__(6443)
-const buildConnector = __nccwpck_require__(9136)
+} = __nccwpck_require__(4627)
+const util = __nccwpck_require__(4640)
+const { kUrl, kInterceptors } = __nccwpck_require__(4043)
+const buildConnector = __nccwpck_require__(2784)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -9506,19 +9506,19 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 6672:
+/***/ 9920:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(6443)
+const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(4043)
 const { URL } = __nccwpck_require__(3136)
-const Agent = __nccwpck_require__(7405)
-const Pool = __nccwpck_require__(628)
-const DispatcherBase = __nccwpck_require__(1841)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
-const Client = __nccwpck_require__(3701)
+const Agent = __nccwpck_require__(8285)
+const Pool = __nccwpck_require__(2244)
+const DispatcherBase = __nccwpck_require__(9265)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(4627)
+const buildConnector = __nccwpck_require__(2784)
+const Client = __nccwpck_require__(1285)
 
 const kAgent = Symbol('proxy agent')
 const kClient = Symbol('proxy client')
@@ -9787,13 +9787,13 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 50:
+/***/ 1346:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Dispatcher = __nccwpck_require__(883)
-const RetryHandler = __nccwpck_require__(7816)
+const Dispatcher = __nccwpck_require__(7939)
+const RetryHandler = __nccwpck_require__(5640)
 
 class RetryAgent extends Dispatcher {
   #agent = null
@@ -9829,7 +9829,7 @@ module.exports = RetryAgent
 
 /***/ }),
 
-/***/ 2581:
+/***/ 8421:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -9837,8 +9837,8 @@ module.exports = RetryAgent
 // We include a version number for the Dispatcher API. In case of breaking changes,
 // this version number must be increased to avoid conflicts.
 const globalDispatcher = Symbol.for('undici.globalDispatcher.1')
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const Agent = __nccwpck_require__(7405)
+const { InvalidArgumentError } = __nccwpck_require__(4627)
+const Agent = __nccwpck_require__(8285)
 
 if (getGlobalDispatcher() === undefined) {
   setGlobalDispatcher(new Agent())
@@ -9868,7 +9868,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8155:
+/***/ 91:
 /***/ ((module) => {
 
 
@@ -9919,15 +9919,15 @@ module.exports = class DecoratorHandler {
 
 /***/ }),
 
-/***/ 8754:
+/***/ 7970:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { kBodyUsed } = __nccwpck_require__(6443)
+const util = __nccwpck_require__(4640)
+const { kBodyUsed } = __nccwpck_require__(4043)
 const assert = __nccwpck_require__(4589)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const { InvalidArgumentError } = __nccwpck_require__(4627)
 const EE = __nccwpck_require__(8474)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
@@ -10158,20 +10158,20 @@ module.exports = RedirectHandler
 
 /***/ }),
 
-/***/ 7816:
+/***/ 5640:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const assert = __nccwpck_require__(4589)
 
-const { kRetryHandlerDefaultRetry } = __nccwpck_require__(6443)
-const { RequestRetryError } = __nccwpck_require__(8707)
+const { kRetryHandlerDefaultRetry } = __nccwpck_require__(4043)
+const { RequestRetryError } = __nccwpck_require__(4627)
 const {
   isDisturbed,
   parseHeaders,
   parseRangeHeader,
   wrapRequestBody
-} = __nccwpck_require__(3440)
+} = __nccwpck_require__(4640)
 
 function calculateRetryAfterHeader (retryAfter) {
   const current = Date.now()
@@ -10602,14 +10602,14 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 379:
+/***/ 8731:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const { isIP } = __nccwpck_require__(7030)
 const { lookup } = __nccwpck_require__(610)
-const DecoratorHandler = __nccwpck_require__(8155)
-const { InvalidArgumentError, InformationalError } = __nccwpck_require__(8707)
+const DecoratorHandler = __nccwpck_require__(91)
+const { InvalidArgumentError, InformationalError } = __nccwpck_require__(4627)
 const maxInt = Math.pow(2, 31) - 1
 
 class DNSInstance {
@@ -10984,14 +10984,14 @@ module.exports = interceptorOpts => {
 
 /***/ }),
 
-/***/ 8060:
+/***/ 8412:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(8707)
-const DecoratorHandler = __nccwpck_require__(8155)
+const util = __nccwpck_require__(4640)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(4627)
+const DecoratorHandler = __nccwpck_require__(91)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -11114,12 +11114,12 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 5092:
+/***/ 6036:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(7970)
 
 function createRedirectInterceptor ({ maxRedirections: defaultMaxRedirections }) {
   return (dispatch) => {
@@ -11142,11 +11142,11 @@ module.exports = createRedirectInterceptor
 
 /***/ }),
 
-/***/ 1514:
+/***/ 730:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(7970)
 
 module.exports = opts => {
   const globalMaxRedirections = opts?.maxRedirections
@@ -11173,11 +11173,11 @@ module.exports = opts => {
 
 /***/ }),
 
-/***/ 2026:
+/***/ 4346:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RetryHandler = __nccwpck_require__(7816)
+const RetryHandler = __nccwpck_require__(5640)
 
 module.exports = globalOpts => {
   return dispatch => {
@@ -11199,13 +11199,13 @@ module.exports = globalOpts => {
 
 /***/ }),
 
-/***/ 2824:
+/***/ 776:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.HEADER_STATE = exports.MINOR = exports.MAJOR = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.STRICT_TOKEN = exports.HEX = exports.URL_CHAR = exports.STRICT_URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.FINISH = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(172);
+const utils_1 = __nccwpck_require__(1308);
 // C headers
 var ERROR;
 (function (ERROR) {
@@ -11483,7 +11483,7 @@ exports.SPECIAL_HEADERS = {
 
 /***/ }),
 
-/***/ 3870:
+/***/ 7630:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11495,7 +11495,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 3434:
+/***/ 8586:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11507,7 +11507,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 172:
+/***/ 1308:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -11528,13 +11528,13 @@ exports.enumToMap = enumToMap;
 
 /***/ }),
 
-/***/ 7501:
+/***/ 1437:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kClients } = __nccwpck_require__(6443)
-const Agent = __nccwpck_require__(7405)
+const { kClients } = __nccwpck_require__(4043)
+const Agent = __nccwpck_require__(8285)
 const {
   kAgent,
   kMockAgentSet,
@@ -11545,14 +11545,14 @@ const {
   kGetNetConnect,
   kOptions,
   kFactory
-} = __nccwpck_require__(1117)
-const MockClient = __nccwpck_require__(7365)
-const MockPool = __nccwpck_require__(4004)
-const { matchValue, buildMockOptions } = __nccwpck_require__(3397)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
-const Dispatcher = __nccwpck_require__(883)
-const Pluralizer = __nccwpck_require__(1529)
-const PendingInterceptorsFormatter = __nccwpck_require__(6142)
+} = __nccwpck_require__(941)
+const MockClient = __nccwpck_require__(9493)
+const MockPool = __nccwpck_require__(5220)
+const { matchValue, buildMockOptions } = __nccwpck_require__(8981)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(4627)
+const Dispatcher = __nccwpck_require__(7939)
+const Pluralizer = __nccwpck_require__(3289)
+const PendingInterceptorsFormatter = __nccwpck_require__(1726)
 
 class MockAgent extends Dispatcher {
   constructor (opts) {
@@ -11695,14 +11695,14 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 7365:
+/***/ 9493:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(7975)
-const Client = __nccwpck_require__(3701)
-const { buildMockDispatch } = __nccwpck_require__(3397)
+const Client = __nccwpck_require__(1285)
+const { buildMockDispatch } = __nccwpck_require__(8981)
 const {
   kDispatches,
   kMockAgent,
@@ -11711,10 +11711,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(1117)
-const { MockInterceptor } = __nccwpck_require__(1511)
-const Symbols = __nccwpck_require__(6443)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(941)
+const { MockInterceptor } = __nccwpck_require__(5015)
+const Symbols = __nccwpck_require__(4043)
+const { InvalidArgumentError } = __nccwpck_require__(4627)
 
 /**
  * MockClient provides an API that extends the Client to influence the mockDispatches.
@@ -11761,12 +11761,12 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 2429:
+/***/ 9917:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { UndiciError } = __nccwpck_require__(8707)
+const { UndiciError } = __nccwpck_require__(4627)
 
 const kMockNotMatchedError = Symbol.for('undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED')
 
@@ -11796,12 +11796,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1511:
+/***/ 5015:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(3397)
+const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(8981)
 const {
   kDispatches,
   kDispatchKey,
@@ -11809,9 +11809,9 @@ const {
   kDefaultTrailers,
   kContentLength,
   kMockDispatch
-} = __nccwpck_require__(1117)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(941)
+const { InvalidArgumentError } = __nccwpck_require__(4627)
+const { buildURL } = __nccwpck_require__(4640)
 
 /**
  * Defines the scope API for an interceptor reply
@@ -12010,14 +12010,14 @@ module.exports.MockScope = MockScope
 
 /***/ }),
 
-/***/ 4004:
+/***/ 5220:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(7975)
-const Pool = __nccwpck_require__(628)
-const { buildMockDispatch } = __nccwpck_require__(3397)
+const Pool = __nccwpck_require__(2244)
+const { buildMockDispatch } = __nccwpck_require__(8981)
 const {
   kDispatches,
   kMockAgent,
@@ -12026,10 +12026,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(1117)
-const { MockInterceptor } = __nccwpck_require__(1511)
-const Symbols = __nccwpck_require__(6443)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(941)
+const { MockInterceptor } = __nccwpck_require__(5015)
+const Symbols = __nccwpck_require__(4043)
+const { InvalidArgumentError } = __nccwpck_require__(4627)
 
 /**
  * MockPool provides an API that extends the Pool to influence the mockDispatches.
@@ -12076,7 +12076,7 @@ module.exports = MockPool
 
 /***/ }),
 
-/***/ 1117:
+/***/ 941:
 /***/ ((module) => {
 
 
@@ -12106,20 +12106,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3397:
+/***/ 8981:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(2429)
+const { MockNotMatchedError } = __nccwpck_require__(9917)
 const {
   kDispatches,
   kMockAgent,
   kOriginalDispatch,
   kOrigin,
   kGetNetConnect
-} = __nccwpck_require__(1117)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(941)
+const { buildURL } = __nccwpck_require__(4640)
 const { STATUS_CODES } = __nccwpck_require__(7067)
 const {
   types: {
@@ -12480,7 +12480,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6142:
+/***/ 1726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -12530,7 +12530,7 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 1529:
+/***/ 3289:
 /***/ ((module) => {
 
 
@@ -12566,7 +12566,7 @@ module.exports = class Pluralizer {
 
 /***/ }),
 
-/***/ 6603:
+/***/ 1275:
 /***/ ((module) => {
 
 
@@ -12996,20 +12996,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9634:
+/***/ 8514:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(109)
-const { urlEquals, getFieldValues } = __nccwpck_require__(6798)
-const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(3440)
-const { webidl } = __nccwpck_require__(5893)
-const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(9051)
-const { Request, fromInnerRequest } = __nccwpck_require__(9967)
-const { kState } = __nccwpck_require__(3627)
-const { fetching } = __nccwpck_require__(4398)
-const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(3168)
+const { kConstruct } = __nccwpck_require__(61)
+const { urlEquals, getFieldValues } = __nccwpck_require__(6814)
+const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(4640)
+const { webidl } = __nccwpck_require__(5701)
+const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(715)
+const { Request, fromInnerRequest } = __nccwpck_require__(175)
+const { kState } = __nccwpck_require__(1995)
+const { fetching } = __nccwpck_require__(8702)
+const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(9520)
 const assert = __nccwpck_require__(4589)
 
 /**
@@ -13862,15 +13862,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3245:
+/***/ 5965:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(109)
-const { Cache } = __nccwpck_require__(9634)
-const { webidl } = __nccwpck_require__(5893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(61)
+const { Cache } = __nccwpck_require__(8514)
+const { webidl } = __nccwpck_require__(5701)
+const { kEnumerableProperty } = __nccwpck_require__(4640)
 
 class CacheStorage {
   /**
@@ -14021,26 +14021,26 @@ module.exports = {
 
 /***/ }),
 
-/***/ 109:
+/***/ 61:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 module.exports = {
-  kConstruct: (__nccwpck_require__(6443).kConstruct)
+  kConstruct: (__nccwpck_require__(4043).kConstruct)
 }
 
 
 /***/ }),
 
-/***/ 6798:
+/***/ 6814:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { isValidHeaderName } = __nccwpck_require__(3168)
+const { URLSerializer } = __nccwpck_require__(7708)
+const { isValidHeaderName } = __nccwpck_require__(9520)
 
 /**
  * @see https://url.spec.whatwg.org/#concept-url-equals
@@ -14085,7 +14085,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1276:
+/***/ 3404:
 /***/ ((module) => {
 
 
@@ -14104,15 +14104,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9061:
+/***/ 6933:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { parseSetCookie } = __nccwpck_require__(1978)
-const { stringify } = __nccwpck_require__(7797)
-const { webidl } = __nccwpck_require__(5893)
-const { Headers } = __nccwpck_require__(660)
+const { parseSetCookie } = __nccwpck_require__(8906)
+const { stringify } = __nccwpck_require__(1077)
+const { webidl } = __nccwpck_require__(5701)
+const { Headers } = __nccwpck_require__(5524)
 
 /**
  * @typedef {Object} Cookie
@@ -14295,14 +14295,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1978:
+/***/ 8906:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(1276)
-const { isCTLExcludingHtab } = __nccwpck_require__(7797)
-const { collectASequenceOfCodePointsFast } = __nccwpck_require__(1900)
+const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(3404)
+const { isCTLExcludingHtab } = __nccwpck_require__(1077)
+const { collectASequenceOfCodePointsFast } = __nccwpck_require__(7708)
 const assert = __nccwpck_require__(4589)
 
 /**
@@ -14612,7 +14612,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7797:
+/***/ 1077:
 /***/ ((module) => {
 
 
@@ -14971,13 +14971,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4031:
+/***/ 335:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const buffer = __nccwpck_require__(4573)
 const { Transform } = __nccwpck_require__(7075)
-const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(4811)
+const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(3691)
 
 /**
  * @type {number[]} BOM
@@ -15552,23 +15552,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1238:
+/***/ 1670:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { pipeline } = __nccwpck_require__(7075)
-const { fetching } = __nccwpck_require__(4398)
-const { makeRequest } = __nccwpck_require__(9967)
-const { webidl } = __nccwpck_require__(5893)
-const { EventSourceStream } = __nccwpck_require__(4031)
-const { parseMIMEType } = __nccwpck_require__(1900)
-const { createFastMessageEvent } = __nccwpck_require__(5188)
-const { isNetworkError } = __nccwpck_require__(9051)
-const { delay } = __nccwpck_require__(4811)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { environmentSettingsObject } = __nccwpck_require__(3168)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
+const { fetching } = __nccwpck_require__(8702)
+const { makeRequest } = __nccwpck_require__(175)
+const { webidl } = __nccwpck_require__(5701)
+const { EventSourceStream } = __nccwpck_require__(335)
+const { parseMIMEType } = __nccwpck_require__(7708)
+const { createFastMessageEvent } = __nccwpck_require__(7316)
+const { isNetworkError } = __nccwpck_require__(715)
+const { delay } = __nccwpck_require__(3691)
+const { kEnumerableProperty } = __nccwpck_require__(4640)
+const { environmentSettingsObject } = __nccwpck_require__(9520)
+const { getGlobalDispatcher } = __nccwpck_require__(8421)
 
 let experimentalWarned = false
 
@@ -16042,7 +16042,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4811:
+/***/ 3691:
 /***/ ((module) => {
 
 
@@ -16086,12 +16086,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4492:
+/***/ 6396:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(4640)
 const {
   ReadableStreamFrom,
   isBlobLike,
@@ -16101,16 +16101,16 @@ const {
   fullyReadBody,
   extractMimeType,
   utf8DecodeBytes
-} = __nccwpck_require__(3168)
-const { FormData } = __nccwpck_require__(5910)
-const { kState } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
+} = __nccwpck_require__(9520)
+const { FormData } = __nccwpck_require__(1142)
+const { kState } = __nccwpck_require__(1995)
+const { webidl } = __nccwpck_require__(5701)
 const { Blob } = __nccwpck_require__(4573)
 const assert = __nccwpck_require__(4589)
 const { isErrored, isDisturbed } = __nccwpck_require__(7075)
 const { isArrayBuffer } = __nccwpck_require__(3429)
-const { serializeAMimeType } = __nccwpck_require__(1900)
-const { multipartFormDataParser } = __nccwpck_require__(116)
+const { serializeAMimeType } = __nccwpck_require__(7708)
+const { multipartFormDataParser } = __nccwpck_require__(3028)
 let random
 
 try {
@@ -16622,7 +16622,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4495:
+/***/ 7775:
 /***/ ((module) => {
 
 
@@ -16753,7 +16753,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1900:
+/***/ 7708:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -17504,12 +17504,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6653:
+/***/ 9197:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConnected, kSize } = __nccwpck_require__(6443)
+const { kConnected, kSize } = __nccwpck_require__(4043)
 
 class CompatWeakRef {
   constructor (value) {
@@ -17557,14 +17557,14 @@ module.exports = function () {
 
 /***/ }),
 
-/***/ 7114:
+/***/ 2538:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Blob, File } = __nccwpck_require__(4573)
-const { kState } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
+const { kState } = __nccwpck_require__(1995)
+const { webidl } = __nccwpck_require__(5701)
 
 // TODO(@KhafraDev): remove
 class FileLike {
@@ -17690,16 +17690,16 @@ module.exports = { FileLike, isFileLike }
 
 /***/ }),
 
-/***/ 116:
+/***/ 3028:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { utf8DecodeBytes } = __nccwpck_require__(3168)
-const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(1900)
-const { isFileLike } = __nccwpck_require__(7114)
-const { makeEntry } = __nccwpck_require__(5910)
+const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(4640)
+const { utf8DecodeBytes } = __nccwpck_require__(9520)
+const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(7708)
+const { isFileLike } = __nccwpck_require__(2538)
+const { makeEntry } = __nccwpck_require__(1142)
 const assert = __nccwpck_require__(4589)
 const { File: NodeFile } = __nccwpck_require__(4573)
 
@@ -18171,16 +18171,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5910:
+/***/ 1142:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isBlobLike, iteratorMixin } = __nccwpck_require__(3168)
-const { kState } = __nccwpck_require__(3627)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { FileLike, isFileLike } = __nccwpck_require__(7114)
-const { webidl } = __nccwpck_require__(5893)
+const { isBlobLike, iteratorMixin } = __nccwpck_require__(9520)
+const { kState } = __nccwpck_require__(1995)
+const { kEnumerableProperty } = __nccwpck_require__(4640)
+const { FileLike, isFileLike } = __nccwpck_require__(2538)
+const { webidl } = __nccwpck_require__(5701)
 const { File: NativeFile } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(7975)
 
@@ -18430,7 +18430,7 @@ module.exports = { FormData, makeEntry }
 
 /***/ }),
 
-/***/ 1059:
+/***/ 179:
 /***/ ((module) => {
 
 
@@ -18477,21 +18477,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 660:
+/***/ 5524:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
 
 
 
-const { kConstruct } = __nccwpck_require__(6443)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(4043)
+const { kEnumerableProperty } = __nccwpck_require__(4640)
 const {
   iteratorMixin,
   isValidHeaderName,
   isValidHeaderValue
-} = __nccwpck_require__(3168)
-const { webidl } = __nccwpck_require__(5893)
+} = __nccwpck_require__(9520)
+const { webidl } = __nccwpck_require__(5701)
 const assert = __nccwpck_require__(4589)
 const util = __nccwpck_require__(7975)
 
@@ -19171,7 +19171,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4398:
+/***/ 8702:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -19184,9 +19184,9 @@ const {
   filterResponse,
   makeResponse,
   fromInnerResponse
-} = __nccwpck_require__(9051)
-const { HeadersList } = __nccwpck_require__(660)
-const { Request, cloneRequest } = __nccwpck_require__(9967)
+} = __nccwpck_require__(715)
+const { HeadersList } = __nccwpck_require__(5524)
+const { Request, cloneRequest } = __nccwpck_require__(175)
 const zlib = __nccwpck_require__(8522)
 const {
   bytesMatch,
@@ -19222,23 +19222,23 @@ const {
   buildContentRange,
   createInflate,
   extractMimeType
-} = __nccwpck_require__(3168)
-const { kState, kDispatcher } = __nccwpck_require__(3627)
+} = __nccwpck_require__(9520)
+const { kState, kDispatcher } = __nccwpck_require__(1995)
 const assert = __nccwpck_require__(4589)
-const { safelyExtractBody, extractBody } = __nccwpck_require__(4492)
+const { safelyExtractBody, extractBody } = __nccwpck_require__(6396)
 const {
   redirectStatusSet,
   nullBodyStatus,
   safeMethodsSet,
   requestBodyHeader,
   subresourceSet
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(7775)
 const EE = __nccwpck_require__(8474)
 const { Readable, pipeline, finished } = __nccwpck_require__(7075)
-const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(1900)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
-const { webidl } = __nccwpck_require__(5893)
+const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(4640)
+const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(7708)
+const { getGlobalDispatcher } = __nccwpck_require__(8421)
+const { webidl } = __nccwpck_require__(5701)
 const { STATUS_CODES } = __nccwpck_require__(7067)
 const GET_OR_HEAD = ['GET', 'HEAD']
 
@@ -21448,23 +21448,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9967:
+/***/ 175:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* globals AbortController */
 
 
 
-const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(4492)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(660)
-const { FinalizationRegistry } = __nccwpck_require__(6653)()
-const util = __nccwpck_require__(3440)
+const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(6396)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(5524)
+const { FinalizationRegistry } = __nccwpck_require__(9197)()
+const util = __nccwpck_require__(4640)
 const nodeUtil = __nccwpck_require__(7975)
 const {
   isValidHTTPToken,
   sameOrigin,
   environmentSettingsObject
-} = __nccwpck_require__(3168)
+} = __nccwpck_require__(9520)
 const {
   forbiddenMethodsSet,
   corsSafeListedMethodsSet,
@@ -21474,12 +21474,12 @@ const {
   requestCredentials,
   requestCache,
   requestDuplex
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(7775)
 const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util
-const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { kConstruct } = __nccwpck_require__(6443)
+const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(1995)
+const { webidl } = __nccwpck_require__(5701)
+const { URLSerializer } = __nccwpck_require__(7708)
+const { kConstruct } = __nccwpck_require__(4043)
 const assert = __nccwpck_require__(4589)
 const { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __nccwpck_require__(8474)
 
@@ -22492,14 +22492,14 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 /***/ }),
 
-/***/ 9051:
+/***/ 715:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(660)
-const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(4492)
-const util = __nccwpck_require__(3440)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(5524)
+const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(6396)
+const util = __nccwpck_require__(4640)
 const nodeUtil = __nccwpck_require__(7975)
 const { kEnumerableProperty } = util
 const {
@@ -22511,16 +22511,16 @@ const {
   isErrorLike,
   isomorphicEncode,
   environmentSettingsObject: relevantRealm
-} = __nccwpck_require__(3168)
+} = __nccwpck_require__(9520)
 const {
   redirectStatusSet,
   nullBodyStatus
-} = __nccwpck_require__(4495)
-const { kState, kHeaders } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
-const { FormData } = __nccwpck_require__(5910)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { kConstruct } = __nccwpck_require__(6443)
+} = __nccwpck_require__(7775)
+const { kState, kHeaders } = __nccwpck_require__(1995)
+const { webidl } = __nccwpck_require__(5701)
+const { FormData } = __nccwpck_require__(1142)
+const { URLSerializer } = __nccwpck_require__(7708)
+const { kConstruct } = __nccwpck_require__(4043)
 const assert = __nccwpck_require__(4589)
 const { types } = __nccwpck_require__(7975)
 
@@ -23109,7 +23109,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3627:
+/***/ 1995:
 /***/ ((module) => {
 
 
@@ -23125,21 +23125,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3168:
+/***/ 9520:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Transform } = __nccwpck_require__(7075)
 const zlib = __nccwpck_require__(8522)
-const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
-const { getGlobalOrigin } = __nccwpck_require__(1059)
-const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(1900)
+const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(7775)
+const { getGlobalOrigin } = __nccwpck_require__(179)
+const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(7708)
 const { performance } = __nccwpck_require__(643)
-const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(3440)
+const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(4640)
 const assert = __nccwpck_require__(4589)
 const { isUint8Array } = __nccwpck_require__(3429)
-const { webidl } = __nccwpck_require__(5893)
+const { webidl } = __nccwpck_require__(5701)
 
 let supportedHashes = []
 
@@ -24764,14 +24764,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5893:
+/***/ 5701:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { types, inspect } = __nccwpck_require__(7975)
 const { markAsUncloneable } = __nccwpck_require__(5919)
-const { toUSVString } = __nccwpck_require__(3440)
+const { toUSVString } = __nccwpck_require__(4640)
 
 /** @type {import('../../../types/webidl').Webidl} */
 const webidl = {}
@@ -25466,7 +25466,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2607:
+/***/ 2927:
 /***/ ((module) => {
 
 
@@ -25763,7 +25763,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8355:
+/***/ 4848:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -25772,16 +25772,16 @@ const {
   staticPropertyDescriptors,
   readOperation,
   fireAProgressEvent
-} = __nccwpck_require__(3610)
+} = __nccwpck_require__(410)
 const {
   kState,
   kError,
   kResult,
   kEvents,
   kAborted
-} = __nccwpck_require__(961)
-const { webidl } = __nccwpck_require__(5893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+} = __nccwpck_require__(4929)
+const { webidl } = __nccwpck_require__(5701)
+const { kEnumerableProperty } = __nccwpck_require__(4640)
 
 class FileReader extends EventTarget {
   constructor () {
@@ -26114,12 +26114,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8573:
+/***/ 5549:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(5893)
+const { webidl } = __nccwpck_require__(5701)
 
 const kState = Symbol('ProgressEvent state')
 
@@ -26199,7 +26199,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 961:
+/***/ 4929:
 /***/ ((module) => {
 
 
@@ -26216,7 +26216,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3610:
+/***/ 410:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -26227,10 +26227,10 @@ const {
   kResult,
   kAborted,
   kLastProgressEventFired
-} = __nccwpck_require__(961)
-const { ProgressEvent } = __nccwpck_require__(8573)
-const { getEncoding } = __nccwpck_require__(2607)
-const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(1900)
+} = __nccwpck_require__(4929)
+const { ProgressEvent } = __nccwpck_require__(5549)
+const { getEncoding } = __nccwpck_require__(2927)
+const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(7708)
 const { types } = __nccwpck_require__(7975)
 const { StringDecoder } = __nccwpck_require__(3193)
 const { btoa } = __nccwpck_require__(4573)
@@ -26614,27 +26614,27 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6897:
+/***/ 7905:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(736)
+const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(6096)
 const {
   kReadyState,
   kSentClose,
   kByteParser,
   kReceivedClose,
   kResponse
-} = __nccwpck_require__(1216)
-const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(8625)
-const { channels } = __nccwpck_require__(2414)
-const { CloseEvent } = __nccwpck_require__(5188)
-const { makeRequest } = __nccwpck_require__(9967)
-const { fetching } = __nccwpck_require__(4398)
-const { Headers, getHeadersList } = __nccwpck_require__(660)
-const { getDecodeSplit } = __nccwpck_require__(3168)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
+} = __nccwpck_require__(32)
+const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(1025)
+const { channels } = __nccwpck_require__(3374)
+const { CloseEvent } = __nccwpck_require__(7316)
+const { makeRequest } = __nccwpck_require__(175)
+const { fetching } = __nccwpck_require__(8702)
+const { Headers, getHeadersList } = __nccwpck_require__(5524)
+const { getDecodeSplit } = __nccwpck_require__(9520)
+const { WebsocketFrameSend } = __nccwpck_require__(9104)
 
 /** @type {import('crypto')} */
 let crypto
@@ -26992,7 +26992,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 736:
+/***/ 6096:
 /***/ ((module) => {
 
 
@@ -27065,14 +27065,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5188:
+/***/ 7316:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(5893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { kConstruct } = __nccwpck_require__(6443)
+const { webidl } = __nccwpck_require__(5701)
+const { kEnumerableProperty } = __nccwpck_require__(4640)
+const { kConstruct } = __nccwpck_require__(4043)
 const { MessagePort } = __nccwpck_require__(5919)
 
 /**
@@ -27401,12 +27401,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3264:
+/***/ 9104:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxUnsigned16Bit } = __nccwpck_require__(736)
+const { maxUnsigned16Bit } = __nccwpck_require__(6096)
 
 const BUFFER_SIZE = 16386
 
@@ -27504,14 +27504,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9469:
+/***/ 1869:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(8522)
-const { isValidClientWindowBits } = __nccwpck_require__(8625)
-const { MessageSizeExceededError } = __nccwpck_require__(8707)
+const { isValidClientWindowBits } = __nccwpck_require__(1025)
+const { MessageSizeExceededError } = __nccwpck_require__(4627)
 
 const tail = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const kBuffer = Symbol('kBuffer')
@@ -27616,16 +27616,16 @@ module.exports = { PerMessageDeflate }
 
 /***/ }),
 
-/***/ 1652:
+/***/ 9332:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Writable } = __nccwpck_require__(7075)
 const assert = __nccwpck_require__(4589)
-const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(736)
-const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(1216)
-const { channels } = __nccwpck_require__(2414)
+const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(6096)
+const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(32)
+const { channels } = __nccwpck_require__(3374)
 const {
   isValidStatusCode,
   isValidOpcode,
@@ -27635,11 +27635,11 @@ const {
   isControlFrame,
   isTextBinaryFrame,
   isContinuationFrame
-} = __nccwpck_require__(8625)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { closeWebSocketConnection } = __nccwpck_require__(6897)
-const { PerMessageDeflate } = __nccwpck_require__(9469)
-const { MessageSizeExceededError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(1025)
+const { WebsocketFrameSend } = __nccwpck_require__(9104)
+const { closeWebSocketConnection } = __nccwpck_require__(7905)
+const { PerMessageDeflate } = __nccwpck_require__(1869)
+const { MessageSizeExceededError } = __nccwpck_require__(4627)
 
 function failWebsocketConnectionWithCode (ws, code, reason) {
   closeWebSocketConnection(ws, code, reason, Buffer.byteLength(reason))
@@ -28150,14 +28150,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3900:
+/***/ 9388:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { opcodes, sendHints } = __nccwpck_require__(736)
-const FixedQueue = __nccwpck_require__(4660)
+const { WebsocketFrameSend } = __nccwpck_require__(9104)
+const { opcodes, sendHints } = __nccwpck_require__(6096)
+const FixedQueue = __nccwpck_require__(5844)
 
 /** @type {typeof Uint8Array} */
 const FastBuffer = Buffer[Symbol.species]
@@ -28261,7 +28261,7 @@ module.exports = { SendQueue }
 
 /***/ }),
 
-/***/ 1216:
+/***/ 32:
 /***/ ((module) => {
 
 
@@ -28280,16 +28280,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8625:
+/***/ 1025:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(1216)
-const { states, opcodes } = __nccwpck_require__(736)
-const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(5188)
+const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(32)
+const { states, opcodes } = __nccwpck_require__(6096)
+const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(7316)
 const { isUtf8 } = __nccwpck_require__(4573)
-const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(1900)
+const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(7708)
 
 /* globals Blob */
 
@@ -28609,15 +28609,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3726:
+/***/ 1886:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(5893)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { environmentSettingsObject } = __nccwpck_require__(3168)
-const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(736)
+const { webidl } = __nccwpck_require__(5701)
+const { URLSerializer } = __nccwpck_require__(7708)
+const { environmentSettingsObject } = __nccwpck_require__(9520)
+const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(6096)
 const {
   kWebSocketURL,
   kReadyState,
@@ -28626,21 +28626,21 @@ const {
   kResponse,
   kSentClose,
   kByteParser
-} = __nccwpck_require__(1216)
+} = __nccwpck_require__(32)
 const {
   isConnecting,
   isEstablished,
   isClosing,
   isValidSubprotocol,
   fireEvent
-} = __nccwpck_require__(8625)
-const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(6897)
-const { ByteParser } = __nccwpck_require__(1652)
-const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
+} = __nccwpck_require__(1025)
+const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(7905)
+const { ByteParser } = __nccwpck_require__(9332)
+const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(4640)
+const { getGlobalDispatcher } = __nccwpck_require__(8421)
 const { types } = __nccwpck_require__(7975)
-const { ErrorEvent, CloseEvent } = __nccwpck_require__(5188)
-const { SendQueue } = __nccwpck_require__(3900)
+const { ErrorEvent, CloseEvent } = __nccwpck_require__(7316)
+const { SendQueue } = __nccwpck_require__(9388)
 
 // https://websockets.spec.whatwg.org/#interface-definition
 class WebSocket extends EventTarget {
@@ -29211,7 +29211,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4822:
+/***/ 4760:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -29294,7 +29294,7 @@ function isUserError(error) {
 
 /***/ }),
 
-/***/ 1738:
+/***/ 5748:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -29341,7 +29341,7 @@ function runUrl(context) {
 
 /***/ }),
 
-/***/ 9673:
+/***/ 3764:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29352,13 +29352,135 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: USER_AGENT
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./action/core/errors.ts
-var errors = __nccwpck_require__(4822);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
+var errors = __nccwpck_require__(4760);
+;// CONCATENATED MODULE: ./action/core/inputs/auth.ts
+/** The service group: not `named` (and no problem) in local mode without `api-url`. */
+function parseServiceInputs(input, local, idTokenAvailable) {
+    const { read, problems, warnings } = input;
+    // A local scan records its result on the service only when one is named (api-url). Credentials
+    // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
+    const named = !local || read('api-url') !== '';
+    if (!named) {
+        const credentials = ['api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
+            read('auth').toLowerCase() === 'oidc';
+        if (credentials)
+            warnings.push('credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.');
+        return { named };
+    }
+    const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
+    const auth = parseAuth({
+        mode: read('auth').toLowerCase(),
+        apiKey: read('api-key'),
+        token: read('token'),
+        audience: read('audience'),
+        organization: read('organization'),
+        idToken: read('id-token'),
+        idTokenSource: read('id-token-env'),
+    }, apiUrl, idTokenAvailable, problems);
+    return { named, apiUrl, auth };
+}
+function parseApiUrl(raw, problems, warnings) {
+    if (raw === '') {
+        problems.push('`api-url` is required: the address of your Scanward service, e.g. https://scanward.example.com.');
+        return undefined;
+    }
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        problems.push(`\`api-url\` "${raw}" is not a URL; write it like https://scanward.example.com.`);
+        return undefined;
+    }
+    const problem = url.protocol !== 'https:' && url.protocol !== 'http:'
+        ? `\`api-url\` must start with https:// (or http://), not ${url.protocol}//.`
+        : url.username || url.password
+            ? '`api-url` must not contain credentials; pass them with api-key or token.'
+            : url.search || url.hash
+                ? '`api-url` must not have a query string or fragment.'
+                : undefined;
+    if (problem) {
+        problems.push(problem);
+        return undefined;
+    }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        warnings.push('`api-url` uses plain http: the API key crosses the network unencrypted. Use https.');
+    }
+    // The spec publishes the base with /api/v1; the Action appends it, so accept both spellings.
+    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    return `${url.origin}${path}`;
+}
+function isLoopbackHost(host) {
+    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+const AUTH_HELP = 'Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}), ' +
+    '`token` (a bearer token), or sign in without a secret with `auth: oidc` (the job needs `permissions: id-token: write` ' +
+    'and a trust policy in Scanward; docs/github-action.md).';
+function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
+    const problem = authConflict(fields);
+    if (problem) {
+        problems.push(problem);
+        return undefined;
+    }
+    const { mode, apiKey, token, idToken, idTokenSource } = fields;
+    if (apiKey)
+        return { kind: 'api-key', apiKey };
+    if (token)
+        return { kind: 'token', token: token.replace(/^Bearer\s+/i, '') };
+    if (idTokenSource) {
+        if (idToken)
+            return { kind: 'id-token', idToken };
+        problems.push(`\`id-token-env\` names ${idTokenSource}, which is empty or unset; in GitLab declare it under \`id_tokens:\` with the audience of your Scanward trust policy.`);
+        return undefined;
+    }
+    if (mode === 'oidc' || idTokenAvailable)
+        return parseOidc(fields, apiUrl, idTokenAvailable, problems);
+    problems.push(AUTH_HELP);
+    return undefined;
+}
+/** What the credentials given contradict: the `auth` asked for, or each other. */
+function authConflict({ mode, apiKey, token, idTokenSource }) {
+    if (!['', 'api-key', 'token', 'oidc'].includes(mode))
+        return `\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`;
+    if (apiKey && token)
+        return 'Set either `api-key` or `token`, not both.';
+    const given = [apiKey && 'api-key', token && 'token', idTokenSource && 'id-token-env'].filter(Boolean);
+    if (given.length > 1)
+        return `Set only one of \`api-key\`, \`token\` and \`id-token-env\` (${given.join(' and ')} are set).`;
+    if (mode === 'api-key' && !apiKey)
+        return '`auth` is api-key but `api-key` is empty. ' + AUTH_HELP;
+    if (mode === 'token' && !token)
+        return '`auth` is token but `token` is empty. ' + AUTH_HELP;
+    if (mode === 'oidc' && (apiKey || token))
+        return '`auth` is oidc: leave `api-key` and `token` out (the job signs in with its own identity).';
+    return undefined;
+}
+/** Keyless sign-in with the runner's ID token: `organization` (or `audience`) says whose. */
+function parseOidc({ audience, organization }, apiUrl, idTokenAvailable, problems) {
+    if (!idTokenAvailable) {
+        problems.push('`auth` is oidc but the runner offers no ID token: give the job `permissions: id-token: write` (docs/github-action.md).');
+        return undefined;
+    }
+    if (organization && !/^org_[a-z0-9]{1,96}$/.test(organization)) {
+        problems.push(`\`organization\` is "${organization}"; use your organization's id, like org_0123456789abcdefghijklmn (Scanward: Settings → CI trust).`);
+        return undefined;
+    }
+    if (!audience && !organization) {
+        problems.push("`auth` is oidc: set `organization` to your organization's id (Scanward: Settings → CI trust shows it), " +
+            "so the job asks for its ID token with the organization's audience (docs/ci-trust.md).");
+        return undefined;
+    }
+    if (!apiUrl)
+        return undefined;
+    return {
+        kind: 'oidc',
+        ...(audience ? { audience } : {}),
+        ...(organization ? { organizationId: organization } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -30233,7 +30355,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -30376,7 +30498,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -30689,7 +30811,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -30847,7 +30969,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -31365,7 +31487,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -31405,14 +31527,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/schemas.js
 
 
 
@@ -34050,7 +34172,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -34103,7 +34225,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/api.js
 
 
 
@@ -35208,7 +35330,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -35861,7 +35983,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -36706,7 +36828,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -36833,7 +36955,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -37102,7 +37224,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/parse.js
 
 
 
@@ -37279,7 +37401,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/errors.js
 
 
 
@@ -37338,7 +37460,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -37356,7 +37478,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -38893,7 +39015,7 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/iso.js
 
 
 
@@ -39365,6 +39487,240 @@ var AssigneeSuggestions = object({
 
 //# sourceMappingURL=findings.js.map
 
+;// CONCATENATED MODULE: ./action/core/scan.ts
+
+const SEVERITIES = FINDING_SEVERITIES;
+const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
+/** Most severe first, then highest score, then id: the same input always gives the same order. */
+function bySeverity(a, b) {
+    return (RANK[b.severity] - RANK[a.severity] ||
+        (b.cvss_score ?? 0) - (a.cvss_score ?? 0) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+/** Whether the finding's severity is `severity` or worse. */
+function atOrAbove(finding, severity) {
+    return RANK[finding.severity] >= RANK[severity];
+}
+/** Statuses a team sets to say "this does not need fixing". */
+const TRIAGED_AWAY = new Set(['false_positive', 'accepted']);
+/** Findings a scan found for the first time or reopened. */
+function isNew(finding) {
+    return finding.change === 'new' || finding.change === 'reopened';
+}
+function emptyCounts() {
+    return { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+}
+/** The scan's own counts (all of its findings, triaged ones included), as the service keeps them. */
+function scanCounts(scan) {
+    return {
+        critical: scan.critical_count,
+        high: scan.high_count,
+        medium: scan.medium_count,
+        low: scan.low_count,
+        info: scan.info_count ?? 0,
+    };
+}
+function formatCounts(counts, severities = SEVERITIES) {
+    return severities.map((s) => `${counts[s]} ${s}`).join(', ');
+}
+
+;// CONCATENATED MODULE: ./action/core/gate.ts
+
+const FAIL_ON_VALUES = [...SEVERITIES, 'none'];
+/** Counts of the findings that still need attention. */
+function countOpenFindings(findings) {
+    const counts = emptyCounts();
+    let ignored = 0;
+    for (const finding of findings) {
+        if (TRIAGED_AWAY.has(finding.status))
+            ignored++;
+        else
+            counts[finding.severity]++;
+    }
+    return { counts, ignored };
+}
+/** Severities at or above the threshold, most severe first. */
+function severitiesAtOrAbove(failOn) {
+    if (failOn === 'none')
+        return [];
+    return SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1);
+}
+/** The gate over a completed scan's findings, in the given mode. */
+function gateFindings(findings, failOn, mode) {
+    const counted = mode === 'new' ? findings.filter(isNew) : findings;
+    const open = countOpenFindings(counted);
+    const gate = evaluateGate(open.counts, failOn, open.ignored, mode);
+    const gated = new Set(severitiesAtOrAbove(failOn));
+    gate.failing = gate.failed
+        ? counted.filter((f) => !TRIAGED_AWAY.has(f.status) && gated.has(f.severity)).sort(bySeverity)
+        : [];
+    return gate;
+}
+function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
+    const gated = severitiesAtOrAbove(failOn);
+    const over = gated.filter((s) => counts[s] > 0);
+    const failed = over.length > 0;
+    const ignoredNote = ignored > 0 ? ` (${ignored} finding(s) triaged as false positive or accepted not counted)` : '';
+    const kind = mode === 'new' ? 'new ' : '';
+    let message;
+    if (failOn === 'none')
+        message = `fail-on is none: findings never fail the build${ignoredNote}.`;
+    else if (failed) {
+        message =
+            `Scanward found ${formatCounts(counts, over)} ${kind}finding(s) at or above the fail-on threshold (${failOn}). ` +
+                `All ${kind}findings: ${formatCounts(counts)}${ignoredNote}.`;
+    }
+    else
+        message = `No ${kind}findings at or above the fail-on threshold (${failOn})${ignoredNote}.`;
+    return { failOn, mode, failed, counts, ignored, message, failing: [] };
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs/read.ts
+/**
+ * What every input group's parser is handed: a reader of the inputs and the two lists the
+ * composer (../inputs.ts) reports at the end, so every problem is listed at once.
+ */
+function inputReader(getInput) {
+    return { read: (name) => getInput(name).trim(), raw: getInput, problems: [], warnings: [] };
+}
+/** `name`'s value lower-cased (or `fallback` when unset) if it is one of `allowed`, else a problem. */
+function parseChoice({ read, problems }, name, fallback, allowed, help) {
+    const raw = (read(name) || fallback).toLowerCase();
+    if (allowed.includes(raw))
+        return raw;
+    problems.push(help(raw));
+    return undefined;
+}
+function parseNumber(name, raw, problems, range) {
+    const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+    const tooSmall = range.exclusiveMin ? value <= range.min : value < range.min;
+    if (Number.isNaN(value) || tooSmall || value > range.max) {
+        const lower = range.exclusiveMin ? `more than ${range.min}` : `at least ${range.min}`;
+        problems.push(`\`${name}\` is "${raw}"; use a number ${lower} and at most ${range.max}.`);
+        return undefined;
+    }
+    return value;
+}
+/** YAML 1.2 core booleans, as `@actions/core` getBooleanInput reads them. */
+function parseBoolean(name, raw, problems) {
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    problems.push(`\`${name}\` is "${raw}"; use true or false.`);
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs/gate.ts
+
+
+/** The gate group: at which severity the build fails (`fail-on`) and which findings count (`gate`). */
+function parseGateInputs(input) {
+    const failOn = parseChoice(input, 'fail-on', 'high', FAIL_ON_VALUES, (raw) => `\`fail-on\` is "${raw}"; use one of ${FAIL_ON_VALUES.join(', ')}.`);
+    const mode = parseChoice(input, 'gate', 'all', ['all', 'new'], (raw) => `\`gate\` is "${raw}"; use all (every open finding counts) or new (only findings this scan found first or reopened).`);
+    return { failOn, mode };
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./action/core/inputs/idempotency.ts
+
+/** `idempotency-key` as given, else the default for this job and these scan inputs. */
+function parseIdempotencyKey({ read, problems }, context, scan) {
+    const raw = read('idempotency-key');
+    if (raw !== '' && !/^[\x21-\x7e]{1,255}$/.test(raw)) {
+        problems.push('`idempotency-key` must be 1-255 printable ASCII characters without spaces.');
+    }
+    return raw || defaultIdempotencyKey(context, scan);
+}
+/**
+ * The default `Idempotency-Key`: the same for every try of this step in this
+ * run attempt (so a retried request, or the step started again within the
+ * attempt, finds the scan it already created), different per repository, run,
+ * attempt, job and step, and per scan inputs, so two Scanward steps or matrix
+ * legs never collide. "Re-run jobs" is a new attempt and scans afresh. Outside
+ * GitHub Actions every run gets a new key.
+ */
+function defaultIdempotencyKey(context, scan) {
+    if (!context.repository || !context.runId)
+        return `scanward-action:${(0,external_node_crypto_.randomUUID)()}`;
+    const request = (0,external_node_crypto_.createHash)('sha256')
+        .update(JSON.stringify([
+        scan.target.toLowerCase(),
+        scan.scan_type,
+        scan.ports ?? '',
+        [...scan.frameworks].sort(),
+        ...(scan.credential_checks ? [scan.credential_checks] : []),
+        // The web options without their secrets (a changed password alone is the same request).
+        ...(scan.web ? [webFingerprint(scan.web)] : []),
+    ]))
+        .digest('hex')
+        .slice(0, 16);
+    const parts = [
+        context.repository,
+        context.runId,
+        context.runAttempt ?? '1',
+        context.job ?? '',
+        context.step ?? '',
+    ];
+    const key = `scanward-action:${parts.join(':')}:${request}`;
+    if (/^[\x21-\x7e]{1,255}$/.test(key))
+        return key;
+    return `scanward-action:${(0,external_node_crypto_.createHash)('sha256').update(key).digest('hex')}`;
+}
+/** The web inputs that carry no secret, in a fixed order. */
+function webFingerprint(web) {
+    const auth = web.authentication;
+    return [
+        web.active,
+        [...web.exclude_paths].sort(),
+        auth?.type === 'form'
+            ? ['form', auth.login_url, auth.username]
+            : auth?.type === 'headers'
+                ? ['headers', Object.keys(auth.headers).sort()]
+                : [],
+    ];
+}
+/** The CI run this job is (`acme/app run 123, attempt 1`), named on a report it records. */
+function ciRunLabel(context) {
+    if (!context.repository || !context.runId)
+        return undefined;
+    return `${context.repository} run ${context.runId}${context.runAttempt ? `, attempt ${context.runAttempt}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs/local.ts
+/** `asset` (mode: local only), and what a local scan without a service means for `gate: new`. */
+function parseLocalInputs({ read, problems, warnings }, context, target, local, serviceNamed) {
+    const assetRaw = read('asset');
+    const asset = assetRaw || (context.repository ? `${context.repository}:${target}` : target);
+    if (local && asset.length > 255)
+        problems.push(`\`asset\` "${asset.slice(0, 40)}…" must be at most 255 characters; set a shorter \`asset\`.`);
+    if (!local && assetRaw !== '')
+        warnings.push('`asset` is only used with mode: local; it is not used.');
+    if (local && !serviceNamed && (read('gate') || 'all').toLowerCase() === 'new')
+        warnings.push('gate is new but no Scanward service is named (api-url): every finding of a local scan is new without the history the service keeps, so the gate counts them all.');
+    return local ? { asset } : undefined;
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs/reports.ts
+
+
+function parseReportInputs(input) {
+    const { read, problems } = input;
+    const reportSeverity = parseChoice(input, 'report-severity', 'info', FINDING_SEVERITIES, (raw) => `\`report-severity\` is "${raw}"; use one of ${FINDING_SEVERITIES.join(', ')}.`);
+    const comment = parseBoolean('comment', read('comment') || 'false', problems);
+    const uploadSarif = parseBoolean('upload-sarif', read('upload-sarif') || 'true', problems);
+    const githubToken = read('github-token') || undefined;
+    if (uploadSarif && !githubToken) {
+        problems.push('`github-token` is empty but upload-sarif is true. Leave github-token at its default (${{ github.token }}) or set upload-sarif: false.');
+    }
+    if (comment && !githubToken) {
+        problems.push('`github-token` is empty but comment is true; leave github-token at its default (${{ github.token }}).');
+    }
+    const sarifFile = read('sarif-file') || 'scanward.sarif';
+    return { reportSeverity, github: { uploadSarif: uploadSarif, sarifFile, comment: comment, githubToken } };
+}
+
 ;// CONCATENATED MODULE: ./server/schemas/web-testing.js
 // Generated by `npm run build` from server/schemas/web-testing.ts; edit that file.
 
@@ -39728,137 +40084,21 @@ var ImportResult = ScanDetail.extend({
 
 //# sourceMappingURL=imports.js.map
 
-;// CONCATENATED MODULE: ./action/core/scan.ts
-
-const SEVERITIES = FINDING_SEVERITIES;
-const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
-/** Most severe first, then highest score, then id: the same input always gives the same order. */
-function bySeverity(a, b) {
-    return (RANK[b.severity] - RANK[a.severity] ||
-        (b.cvss_score ?? 0) - (a.cvss_score ?? 0) ||
-        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-/** Whether the finding's severity is `severity` or worse. */
-function atOrAbove(finding, severity) {
-    return RANK[finding.severity] >= RANK[severity];
-}
-/** Statuses a team sets to say "this does not need fixing". */
-const TRIAGED_AWAY = new Set(['false_positive', 'accepted']);
-/** Findings a scan found for the first time or reopened. */
-function isNew(finding) {
-    return finding.change === 'new' || finding.change === 'reopened';
-}
-function emptyCounts() {
-    return { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
-}
-/** The scan's own counts (all of its findings, triaged ones included), as the service keeps them. */
-function scanCounts(scan) {
-    return {
-        critical: scan.critical_count,
-        high: scan.high_count,
-        medium: scan.medium_count,
-        low: scan.low_count,
-        info: scan.info_count ?? 0,
-    };
-}
-function formatCounts(counts, severities = SEVERITIES) {
-    return severities.map((s) => `${counts[s]} ${s}`).join(', ');
-}
-
-;// CONCATENATED MODULE: ./action/core/gate.ts
-
-const FAIL_ON_VALUES = [...SEVERITIES, 'none'];
-/** Counts of the findings that still need attention. */
-function countOpenFindings(findings) {
-    const counts = emptyCounts();
-    let ignored = 0;
-    for (const finding of findings) {
-        if (TRIAGED_AWAY.has(finding.status))
-            ignored++;
-        else
-            counts[finding.severity]++;
-    }
-    return { counts, ignored };
-}
-/** Severities at or above the threshold, most severe first. */
-function severitiesAtOrAbove(failOn) {
-    if (failOn === 'none')
-        return [];
-    return SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1);
-}
-/** The gate over a completed scan's findings, in the given mode. */
-function gateFindings(findings, failOn, mode) {
-    const counted = mode === 'new' ? findings.filter(isNew) : findings;
-    const open = countOpenFindings(counted);
-    const gate = evaluateGate(open.counts, failOn, open.ignored, mode);
-    const gated = new Set(severitiesAtOrAbove(failOn));
-    gate.failing = gate.failed
-        ? counted.filter((f) => !TRIAGED_AWAY.has(f.status) && gated.has(f.severity)).sort(bySeverity)
-        : [];
-    return gate;
-}
-function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
-    const gated = severitiesAtOrAbove(failOn);
-    const over = gated.filter((s) => counts[s] > 0);
-    const failed = over.length > 0;
-    const ignoredNote = ignored > 0 ? ` (${ignored} finding(s) triaged as false positive or accepted not counted)` : '';
-    const kind = mode === 'new' ? 'new ' : '';
-    let message;
-    if (failOn === 'none')
-        message = `fail-on is none: findings never fail the build${ignoredNote}.`;
-    else if (failed) {
-        message =
-            `Scanward found ${formatCounts(counts, over)} ${kind}finding(s) at or above the fail-on threshold (${failOn}). ` +
-                `All ${kind}findings: ${formatCounts(counts)}${ignoredNote}.`;
-    }
-    else
-        message = `No ${kind}findings at or above the fail-on threshold (${failOn})${ignoredNote}.`;
-    return { failOn, mode, failed, counts, ignored, message, failing: [] };
-}
-
-;// CONCATENATED MODULE: ./action/core/inputs.ts
+;// CONCATENATED MODULE: ./action/core/inputs/scan.ts
 
 
 
-
-
-
-
-
+/**
+ * The scan group: what to scan (`target`, `scan-type`, `ports`, `frameworks`,
+ * `credential-checks`), or which scan to follow (`scan-id`) or import (`import-file`,
+ * `import-format`), and how to follow it (`wait`, `timeout-minutes`, `follow`,
+ * `poll-interval-seconds`).
+ */
 /** GitHub ends a job after 6 hours. */
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 600;
-function parseInputs(getInput, context, options = {}) {
-    const problems = [];
-    const warnings = [];
-    const read = (name) => getInput(name).trim();
-    const modeRaw = (read('mode') || 'remote').toLowerCase();
-    const mode = modeRaw === 'remote' || modeRaw === 'local' ? modeRaw : undefined;
-    if (!mode) {
-        problems.push(`\`mode\` is "${modeRaw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`);
-    }
-    const local = mode === 'local';
-    // A local scan records its result on the service only when one is named (api-url). Credentials
-    // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
-    const serviceNamed = !local || read('api-url') !== '';
-    if (local &&
-        !serviceNamed &&
-        (['api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
-            read('auth').toLowerCase() === 'oidc')) {
-        warnings.push('credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.');
-    }
-    const apiUrl = serviceNamed ? parseApiUrl(read('api-url'), problems, warnings) : undefined;
-    const auth = serviceNamed
-        ? parseAuth({
-            mode: read('auth').toLowerCase(),
-            apiKey: read('api-key'),
-            token: read('token'),
-            audience: read('audience'),
-            organization: read('organization'),
-            idToken: read('id-token'),
-            idTokenSource: read('id-token-env'),
-        }, apiUrl, options.idTokenAvailable ?? false, problems)
-        : undefined;
+function parseScanSource(input, local) {
+    const { read, problems, warnings } = input;
     const scanIdRaw = read('scan-id');
     if (scanIdRaw !== '' && !/^scan_[A-Za-z0-9]{1,95}$/.test(scanIdRaw)) {
         problems.push(`\`scan-id\` is "${scanIdRaw}"; use the id of a scan, like scan_0123456789abcdefghijklmn.`);
@@ -39875,20 +40115,8 @@ function parseInputs(getInput, context, options = {}) {
     if (importPath === '' && importFormat)
         warnings.push('`import-format` is set but `import-file` is not; it is not used.');
     const target = read('target');
-    if (local) {
-        if (scanIdRaw !== '')
-            problems.push('`scan-id` cannot be used with mode: local (the scan runs in this job).');
-        if (importPath)
-            problems.push('Set `import-file` or mode: local, not both.');
-        if (read('wait') !== '' && read('wait') !== 'true')
-            problems.push('`wait` must be true with mode: local (the scan runs in this step).');
-        if (read('ports') !== '')
-            warnings.push('`ports` is not used with mode: local: the scan reaches only the port `target` names.');
-        if (target === '')
-            problems.push('`target` is required with mode: local: the URL of the service this job started, e.g. http://localhost:8080.');
-        else if (!/^https?:\/\/[^\s/]+/i.test(target))
-            problems.push(`\`target\` is "${target}"; with mode: local, name the service as a URL: http://localhost:8080 (scheme, host and port).`);
-    }
+    if (local)
+        checkLocalTarget(input, target, importPath);
     else if (target === '' && importPath) {
         problems.push('`target` is required with `import-file`: the asset the report is about (a host, URL or stable name).');
     }
@@ -39899,6 +40127,24 @@ function parseInputs(getInput, context, options = {}) {
         problems.push('`target` must be at most 253 characters.');
     if (scanId && target !== '')
         warnings.push('`scan-id` is set, so `target` and the other scan inputs are not used.');
+    return { target, scanId, importPath, importFormat: importFormat?.data };
+}
+/** mode: local scans `target`, a URL this job reaches, in this step: nothing else to follow. */
+function checkLocalTarget({ read, problems, warnings }, target, importPath) {
+    if (read('scan-id') !== '')
+        problems.push('`scan-id` cannot be used with mode: local (the scan runs in this job).');
+    if (importPath)
+        problems.push('Set `import-file` or mode: local, not both.');
+    if (read('wait') !== '' && read('wait') !== 'true')
+        problems.push('`wait` must be true with mode: local (the scan runs in this step).');
+    if (read('ports') !== '')
+        warnings.push('`ports` is not used with mode: local: the scan reaches only the port `target` names.');
+    if (target === '')
+        problems.push('`target` is required with mode: local: the URL of the service this job started, e.g. http://localhost:8080.');
+    else if (!/^https?:\/\/[^\s/]+/i.test(target))
+        problems.push(`\`target\` is "${target}"; with mode: local, name the service as a URL: http://localhost:8080 (scheme, host and port).`);
+}
+function parseScanOptions({ read, problems, warnings }, local) {
     // Attack checks run in the web analysis phase, which quick scans skip (docs/web-testing.md).
     const scanTypeRaw = read('scan-type') || (local || read('active') === 'true' ? 'full' : 'quick');
     const scanType = ScanType.safeParse(scanTypeRaw);
@@ -39919,210 +40165,12 @@ function parseInputs(getInput, context, options = {}) {
     if (credentialChecks && !credentialChecks.success) {
         problems.push(`\`credential-checks\` is "${credentialRaw}"; use defaults (vendor-default and empty credentials, one attempt per service) or none.`);
     }
-    const web = parseWebInputs(read, target, problems, getInput('password'));
-    if (web && scanId)
-        warnings.push('`scan-id` is set, so the web application inputs are not used.');
-    if (web && importPath)
-        problems.push('The web application inputs cannot be used with `import-file`.');
-    const failOnRaw = (read('fail-on') || 'high').toLowerCase();
-    const failOn = FAIL_ON_VALUES.includes(failOnRaw)
-        ? failOnRaw
-        : undefined;
-    if (!failOn)
-        problems.push(`\`fail-on\` is "${failOnRaw}"; use one of ${FAIL_ON_VALUES.join(', ')}.`);
-    const gateRaw = (read('gate') || 'all').toLowerCase();
-    const gate = gateRaw === 'all' || gateRaw === 'new' ? gateRaw : undefined;
-    if (!gate) {
-        problems.push(`\`gate\` is "${gateRaw}"; use all (every open finding counts) or new (only findings this scan found first or reopened).`);
-    }
-    const reportRaw = (read('report-severity') || 'info').toLowerCase();
-    const reportSeverity = FINDING_SEVERITIES.includes(reportRaw)
-        ? reportRaw
-        : undefined;
-    if (!reportSeverity) {
-        problems.push(`\`report-severity\` is "${reportRaw}"; use one of ${FINDING_SEVERITIES.join(', ')}.`);
-    }
-    const wait = parseBoolean('wait', read('wait') || 'true', problems);
-    const comment = parseBoolean('comment', read('comment') || 'false', problems);
-    const timeoutMinutes = parseNumber('timeout-minutes', read('timeout-minutes') || '30', problems, {
-        min: 0,
-        exclusiveMin: true,
-        max: MAX_TIMEOUT_MINUTES,
-    });
-    const pollSeconds = parseNumber('poll-interval-seconds', read('poll-interval-seconds') || '10', problems, {
-        min: 0,
-        max: MAX_POLL_SECONDS,
-    });
-    const followRaw = (read('follow') || 'stream').toLowerCase();
-    const follow = followRaw === 'stream' || followRaw === 'poll' ? followRaw : undefined;
-    if (!follow) {
-        problems.push(`\`follow\` is "${followRaw}"; use stream (the service's event stream: one request however long the scan runs, polling when the stream is not available) or poll (a status check every poll-interval-seconds).`);
-    }
-    const uploadSarif = parseBoolean('upload-sarif', read('upload-sarif') || 'true', problems);
-    const githubToken = read('github-token') || undefined;
-    if (uploadSarif && !githubToken) {
-        problems.push('`github-token` is empty but upload-sarif is true. Leave github-token at its default (${{ github.token }}) or set upload-sarif: false.');
-    }
-    if (comment && !githubToken) {
-        problems.push('`github-token` is empty but comment is true; leave github-token at its default (${{ github.token }}).');
-    }
-    const sarifFile = read('sarif-file') || 'scanward.sarif';
-    const assetRaw = read('asset');
-    const asset = assetRaw || (context.repository ? `${context.repository}:${target}` : target);
-    if (local && asset.length > 255)
-        problems.push(`\`asset\` "${asset.slice(0, 40)}…" must be at most 255 characters; set a shorter \`asset\`.`);
-    if (!local && assetRaw !== '')
-        warnings.push('`asset` is only used with mode: local; it is not used.');
-    if (local && !serviceNamed && (read('gate') || 'all').toLowerCase() === 'new')
-        warnings.push('gate is new but no Scanward service is named (api-url): every finding of a local scan is new without the history the service keeps, so the gate counts them all.');
-    const scanInputs = {
-        target,
-        scan_type: scanType.success ? scanType.data : 'quick',
+    return {
+        scanType: scanType.success ? scanType.data : 'quick',
         ports: portsRaw || undefined,
         frameworks,
-        credential_checks: credentialChecks?.data,
-        web,
+        credentialChecks: credentialChecks?.data,
     };
-    const idempotencyRaw = read('idempotency-key');
-    if (idempotencyRaw !== '' && !/^[\x21-\x7e]{1,255}$/.test(idempotencyRaw)) {
-        problems.push('`idempotency-key` must be 1-255 printable ASCII characters without spaces.');
-    }
-    const idempotencyKey = idempotencyRaw || defaultIdempotencyKey(context, scanInputs);
-    if (problems.length > 0) {
-        const list = problems.map((p) => `  - ${p}`).join('\n');
-        throw new errors/* ConfigurationError */.j1(`${options.heading ?? "The Scanward Action's inputs"} need fixing:\n${list}`);
-    }
-    return {
-        inputs: {
-            mode: mode,
-            service: serviceNamed ? { apiUrl: apiUrl, auth: auth } : undefined,
-            local: local ? { asset } : undefined,
-            scan: {
-                target,
-                scanType: scanType.data,
-                ports: portsRaw || undefined,
-                frameworks,
-                credentialChecks: credentialChecks?.data,
-                ...(web ? { web } : {}),
-                scanId,
-                wait: wait,
-                timeoutMs: Math.round(timeoutMinutes * 60_000),
-                follow: follow,
-                pollIntervalMs: Math.round(pollSeconds * 1000),
-                idempotencyKey,
-                ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),
-                ...(context.repository && context.runId
-                    ? {
-                        ciRun: `${context.repository} run ${context.runId}${context.runAttempt ? `, attempt ${context.runAttempt}` : ''}`,
-                    }
-                    : {}),
-            },
-            policy: { failOn: failOn, mode: gate, reportSeverity: reportSeverity },
-            github: { uploadSarif: uploadSarif, sarifFile, comment: comment, githubToken },
-        },
-        warnings,
-    };
-}
-function parseApiUrl(raw, problems, warnings) {
-    if (raw === '') {
-        problems.push('`api-url` is required: the address of your Scanward service, e.g. https://scanward.example.com.');
-        return undefined;
-    }
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        problems.push(`\`api-url\` "${raw}" is not a URL; write it like https://scanward.example.com.`);
-        return undefined;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        problems.push(`\`api-url\` must start with https:// (or http://), not ${url.protocol}//.`);
-        return undefined;
-    }
-    if (url.username || url.password) {
-        problems.push('`api-url` must not contain credentials; pass them with api-key or token.');
-        return undefined;
-    }
-    if (url.search || url.hash) {
-        problems.push('`api-url` must not have a query string or fragment.');
-        return undefined;
-    }
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        warnings.push('`api-url` uses plain http: the API key crosses the network unencrypted. Use https.');
-    }
-    // The spec publishes the base with /api/v1; the Action appends it, so accept both spellings.
-    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
-    return `${url.origin}${path}`;
-}
-function isLoopbackHost(host) {
-    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-const AUTH_HELP = 'Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}), ' +
-    '`token` (a bearer token), or sign in without a secret with `auth: oidc` (the job needs `permissions: id-token: write` ' +
-    'and a trust policy in Scanward; docs/github-action.md).';
-function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
-    const { mode, apiKey, token, audience, organization, idToken, idTokenSource } = fields;
-    if (!['', 'api-key', 'token', 'oidc'].includes(mode)) {
-        problems.push(`\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`);
-        return undefined;
-    }
-    if (apiKey && token) {
-        problems.push('Set either `api-key` or `token`, not both.');
-        return undefined;
-    }
-    const given = [apiKey && 'api-key', token && 'token', idTokenSource && 'id-token-env'].filter(Boolean);
-    if (given.length > 1) {
-        problems.push(`Set only one of \`api-key\`, \`token\` and \`id-token-env\` (${given.join(' and ')} are set).`);
-        return undefined;
-    }
-    if (mode === 'api-key' && !apiKey) {
-        problems.push('`auth` is api-key but `api-key` is empty. ' + AUTH_HELP);
-        return undefined;
-    }
-    if (mode === 'token' && !token) {
-        problems.push('`auth` is token but `token` is empty. ' + AUTH_HELP);
-        return undefined;
-    }
-    if (mode === 'oidc' && (apiKey || token)) {
-        problems.push('`auth` is oidc: leave `api-key` and `token` out (the job signs in with its own identity).');
-        return undefined;
-    }
-    if (apiKey)
-        return { kind: 'api-key', apiKey };
-    if (token)
-        return { kind: 'token', token: token.replace(/^Bearer\s+/i, '') };
-    if (idTokenSource) {
-        if (!idToken) {
-            problems.push(`\`id-token-env\` names ${idTokenSource}, which is empty or unset; in GitLab declare it under \`id_tokens:\` with the audience of your Scanward trust policy.`);
-            return undefined;
-        }
-        return { kind: 'id-token', idToken };
-    }
-    if (mode === 'oidc' || idTokenAvailable) {
-        if (!idTokenAvailable) {
-            problems.push('`auth` is oidc but the runner offers no ID token: give the job `permissions: id-token: write` (docs/github-action.md).');
-            return undefined;
-        }
-        if (organization && !/^org_[a-z0-9]{1,96}$/.test(organization)) {
-            problems.push(`\`organization\` is "${organization}"; use your organization's id, like org_0123456789abcdefghijklmn (Scanward: Settings → CI trust).`);
-            return undefined;
-        }
-        if (!audience && !organization) {
-            problems.push("`auth` is oidc: set `organization` to your organization's id (Scanward: Settings → CI trust shows it), " +
-                "so the job asks for its ID token with the organization's audience (docs/ci-trust.md).");
-            return undefined;
-        }
-        if (!apiUrl)
-            return undefined;
-        return {
-            kind: 'oidc',
-            ...(audience ? { audience } : {}),
-            ...(organization ? { organizationId: organization } : {}),
-        };
-    }
-    problems.push(AUTH_HELP);
-    return undefined;
 }
 function parseFrameworks(raw, problems) {
     if (raw === '')
@@ -40144,73 +40192,35 @@ function parseFrameworks(raw, problems) {
     }
     return good;
 }
-function parseNumber(name, raw, problems, range) {
-    const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-    const tooSmall = range.exclusiveMin ? value <= range.min : value < range.min;
-    if (Number.isNaN(value) || tooSmall || value > range.max) {
-        const lower = range.exclusiveMin ? `more than ${range.min}` : `at least ${range.min}`;
-        problems.push(`\`${name}\` is "${raw}"; use a number ${lower} and at most ${range.max}.`);
-        return undefined;
-    }
-    return value;
+function parseFollowInputs(input) {
+    const { read, problems } = input;
+    const wait = parseBoolean('wait', read('wait') || 'true', problems);
+    const timeoutMinutes = parseNumber('timeout-minutes', read('timeout-minutes') || '30', problems, {
+        min: 0,
+        exclusiveMin: true,
+        max: MAX_TIMEOUT_MINUTES,
+    });
+    const pollSeconds = parseNumber('poll-interval-seconds', read('poll-interval-seconds') || '10', problems, {
+        min: 0,
+        max: MAX_POLL_SECONDS,
+    });
+    const follow = parseChoice(input, 'follow', 'stream', ['stream', 'poll'], (raw) => `\`follow\` is "${raw}"; use stream (the service's event stream: one request however long the scan runs, polling when the stream is not available) or poll (a status check every poll-interval-seconds).`);
+    return {
+        wait,
+        timeoutMs: Math.round(timeoutMinutes * 60_000),
+        follow,
+        pollIntervalMs: Math.round(pollSeconds * 1000),
+    };
 }
-/** YAML 1.2 core booleans, as `@actions/core` getBooleanInput reads them. */
-function parseBoolean(name, raw, problems) {
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
-        return false;
-    problems.push(`\`${name}\` is "${raw}"; use true or false.`);
-    return undefined;
-}
+
+;// CONCATENATED MODULE: ./action/core/inputs/web.ts
+
+
+
 /**
- * The default `Idempotency-Key`: the same for every try of this step in this
- * run attempt (so a retried request, or the step started again within the
- * attempt, finds the scan it already created), different per repository, run,
- * attempt, job and step, and per scan inputs, so two Scanward steps or matrix
- * legs never collide. "Re-run jobs" is a new attempt and scans afresh. Outside
- * GitHub Actions every run gets a new key.
+ * The web group (docs/web-testing.md): `active`, a form log-in (`login-url`, `username`,
+ * `password` or `password-env`, all three or none), `auth-headers` and `exclude-paths`.
  */
-function defaultIdempotencyKey(context, scan) {
-    if (!context.repository || !context.runId)
-        return `scanward-action:${(0,external_node_crypto_.randomUUID)()}`;
-    const request = (0,external_node_crypto_.createHash)('sha256')
-        .update(JSON.stringify([
-        scan.target.toLowerCase(),
-        scan.scan_type,
-        scan.ports ?? '',
-        [...scan.frameworks].sort(),
-        ...(scan.credential_checks ? [scan.credential_checks] : []),
-        // The web options without their secrets (a changed password alone is the same request).
-        ...(scan.web ? [webFingerprint(scan.web)] : []),
-    ]))
-        .digest('hex')
-        .slice(0, 16);
-    const parts = [
-        context.repository,
-        context.runId,
-        context.runAttempt ?? '1',
-        context.job ?? '',
-        context.step ?? '',
-    ];
-    const key = `scanward-action:${parts.join(':')}:${request}`;
-    if (/^[\x21-\x7e]{1,255}$/.test(key))
-        return key;
-    return `scanward-action:${(0,external_node_crypto_.createHash)('sha256').update(key).digest('hex')}`;
-}
-/** The web inputs that carry no secret, in a fixed order. */
-function webFingerprint(web) {
-    const auth = web.authentication;
-    return [
-        web.active,
-        [...web.exclude_paths].sort(),
-        auth?.type === 'form'
-            ? ['form', auth.login_url, auth.username]
-            : auth?.type === 'headers'
-                ? ['headers', Object.keys(auth.headers).sort()]
-                : [],
-    ];
-}
 /** The input each field of `web` comes from, for messages. */
 const WEB_INPUTS = {
     active: 'active',
@@ -40221,10 +40231,10 @@ const WEB_INPUTS = {
     exclude_paths: 'exclude-paths',
 };
 /**
- * The web application inputs (docs/web-testing.md): `active`, a form log-in (`login-url`,
- * `username`, `password`, all three or none), `auth-headers` (one `Name: value` per line) and
- * `exclude-paths` (one per line, or comma-separated). Undefined when none is set. Messages
- * never repeat the password or a header value.
+ * The web application inputs: `active`, a form log-in (`login-url`, `username`, `password`,
+ * all three or none), `auth-headers` (one `Name: value` per line) and `exclude-paths` (one per
+ * line, or comma-separated). Undefined when none is set. Messages never repeat the password or
+ * a header value.
  */
 function parseWebInputs(read, target, problems, 
 /** The password as given: not trimmed (a password may begin or end with a space). */
@@ -40251,19 +40261,7 @@ password = read('password')) {
         if (missing.length > 0)
             problems.push(`A form log-in needs login-url, username and password; ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} empty.`);
     }
-    const headers = {};
-    if (headersRaw !== '') {
-        headersRaw.split(/\r?\n/).forEach((line, i) => {
-            if (line.trim() === '')
-                return;
-            const match = /^\s*([^:\s]+)\s*:\s?(.*)$/.exec(line);
-            if (!match) {
-                problems.push(`\`auth-headers\` line ${i + 1} is not \`Name: value\` (for example Authorization: Bearer …).`);
-                return;
-            }
-            headers[match[1]] = match[2].trim();
-        });
-    }
+    const headers = parseHeaders(headersRaw, problems);
     if (form && headersRaw !== '')
         problems.push('Set a form log-in (login-url, username, password) or `auth-headers`, not both.');
     const exclude = excludeRaw
@@ -40272,7 +40270,7 @@ password = read('password')) {
         .filter(Boolean);
     if (problems.length > before)
         return undefined;
-    const parsed = WebTestingOptions.safeParse({
+    return checkWebOptions({
         active,
         exclude_paths: exclude,
         ...(form
@@ -40280,7 +40278,28 @@ password = read('password')) {
             : headersRaw !== ''
                 ? { authentication: { type: 'headers', headers } }
                 : {}),
+    }, target, problems);
+}
+/** `auth-headers`: one `Name: value` per line. */
+function parseHeaders(raw, problems) {
+    const headers = {};
+    if (raw === '')
+        return headers;
+    raw.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const match = /^\s*([^:\s]+)\s*:\s?(.*)$/.exec(line);
+        if (!match) {
+            problems.push(`\`auth-headers\` line ${i + 1} is not \`Name: value\` (for example Authorization: Bearer …).`);
+            return;
+        }
+        headers[match[1]] = match[2].trim();
     });
+    return headers;
+}
+/** The options against the shared contract, and the log-in page against `target`. */
+function checkWebOptions(options, target, problems) {
+    const parsed = WebTestingOptions.safeParse(options);
     if (!parsed.success) {
         for (const issue of parsed.error.issues) {
             const field = issue.path.map(String).find((p) => p in WEB_INPUTS) ?? 'auth-headers';
@@ -40304,6 +40323,74 @@ function webSecrets(web) {
     if (!auth)
         return [];
     return auth.type === 'form' ? [auth.password] : Object.values(auth.headers).filter((v) => v !== '');
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs.ts
+
+
+
+
+
+
+
+
+
+
+
+function parseInputs(getInput, context, options = {}) {
+    const input = inputReader(getInput);
+    const { problems, warnings } = input;
+    const mode = parseChoice(input, 'mode', 'remote', ['remote', 'local'], (raw) => `\`mode\` is "${raw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`);
+    const local = mode === 'local';
+    const service = parseServiceInputs(input, local, options.idTokenAvailable ?? false);
+    const source = parseScanSource(input, local);
+    const scanOptions = parseScanOptions(input, local);
+    const web = parseWebInputs(input.read, source.target, problems, getInput('password'));
+    if (web && source.scanId)
+        warnings.push('`scan-id` is set, so the web application inputs are not used.');
+    if (web && source.importPath)
+        problems.push('The web application inputs cannot be used with `import-file`.');
+    const gate = parseGateInputs(input);
+    const reports = parseReportInputs(input);
+    const following = parseFollowInputs(input);
+    const localInputs = parseLocalInputs(input, context, source.target, local, service.named);
+    const idempotencyKey = parseIdempotencyKey(input, context, {
+        target: source.target,
+        scan_type: scanOptions.scanType,
+        ports: scanOptions.ports,
+        frameworks: scanOptions.frameworks,
+        credential_checks: scanOptions.credentialChecks,
+        web,
+    });
+    if (problems.length > 0) {
+        const list = problems.map((p) => `  - ${p}`).join('\n');
+        throw new errors/* ConfigurationError */.j1(`${options.heading ?? "The Scanward Action's inputs"} need fixing:\n${list}`);
+    }
+    const { importPath, importFormat } = source;
+    const ciRun = ciRunLabel(context);
+    return {
+        inputs: {
+            mode: mode,
+            service: service.named ? { apiUrl: service.apiUrl, auth: service.auth } : undefined,
+            local: localInputs,
+            scan: {
+                target: source.target,
+                ...scanOptions,
+                ...(web ? { web } : {}),
+                scanId: source.scanId,
+                wait: following.wait,
+                timeoutMs: following.timeoutMs,
+                follow: following.follow,
+                pollIntervalMs: following.pollIntervalMs,
+                idempotencyKey,
+                ...(importPath ? { importFile: { path: importPath, format: importFormat } } : {}),
+                ...(ciRun ? { ciRun } : {}),
+            },
+            policy: { failOn: gate.failOn, mode: gate.mode, reportSeverity: reports.reportSeverity },
+            github: reports.github,
+        },
+        warnings,
+    };
 }
 
 ;// CONCATENATED MODULE: ./action/core/verdict.ts
@@ -40342,6 +40429,28 @@ function judge(finished, policy) {
  */
 const ACTION_VERSION = '0.1.0';
 
+;// CONCATENATED MODULE: ./action/reports/outputs.ts
+/**
+ * The Action's step outputs that follow from the verdict (action.yml): the scan's status and
+ * its own counts, and for a completed scan how many findings are new. `scan-id` and
+ * `report-url` are set earlier, as soon as the scan exists; `result`, `sarif-file` and
+ * `comment-url` depend on what the front end did with the reports.
+ */
+function verdictOutputs(verdict) {
+    const { scan } = verdict;
+    return {
+        status: scan.status,
+        'vulnerabilities-found': String(scan.vulnerabilities_found),
+        'critical-count': String(scan.critical_count),
+        'high-count': String(scan.high_count),
+        'medium-count': String(scan.medium_count),
+        'low-count': String(scan.low_count),
+        ...(verdict.kind === 'completed' ? { 'new-findings': String(verdict.newFindings.length) } : {}),
+    };
+}
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./action/reports/annotations.ts
 const MAX_ANNOTATIONS = 10;
 function annotations(verdict) {
@@ -40365,65 +40474,6 @@ function annotations(verdict) {
     return list;
 }
 
-;// CONCATENATED MODULE: ./action/reports/markdown.ts
-/**
- * Markdown pieces shared by the job summary and the pull request comment. Every value from a
- * scan is data, not Markdown: it goes through `cell` or `code`.
- */
-const SEVERITY_TITLES = {
-    critical: 'Critical',
-    high: 'High',
-    medium: 'Medium',
-    low: 'Low',
-    info: 'Info',
-};
-/** Text safe inside a Markdown table cell: no pipes, line breaks or HTML. */
-function cell(text) {
-    return text
-        .replace(/\r?\n|\r/g, ' ')
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/\|/g, '\\|')
-        .replace(/([*_[\]`])/g, '\\$1');
-}
-/** A code span, when the text allows one (no backticks, pipes or line breaks); escaped text otherwise. */
-function code(text) {
-    return /[`|\r\n]/.test(text) ? cell(text) : `\`${text}\``;
-}
-
-;// CONCATENATED MODULE: ./action/reports/comment.ts
-
-/** The hidden line that marks our comment for this target. */
-function commentMarker(target) {
-    return `<!-- scanward-action:pr-comment target=${encodeURIComponent(target)} -->`;
-}
-function renderComment(verdict, context = {}) {
-    const { scan, links, gate, newFindings } = verdict;
-    const lines = [commentMarker(scan.target), `### Scanward: ${code(scan.target)}`, ''];
-    lines.push(`${gate.failed ? '❌' : '✅'} ${cell(gate.message)}`, '');
-    const top = newFindings.slice(0, context.top ?? 25);
-    if (top.length === 0) {
-        lines.push('No new findings in this scan.', '');
-    }
-    else {
-        lines.push(`**${newFindings.length} new finding(s)** in this scan:`, '');
-        lines.push('| Severity | Title | Component | |', '|---|---|---|---|');
-        for (const f of top) {
-            const label = f.change === 'reopened' ? ' (reopened)' : '';
-            lines.push(`| ${SEVERITY_TITLES[f.severity]} | ${cell(f.title)}${label} | ${code(f.affected_component)} | [details](${links.findingUrl(f.id)}) |`);
-        }
-        if (newFindings.length > top.length)
-            lines.push('', `…and ${newFindings.length - top.length} more.`);
-        lines.push('');
-    }
-    const footer = [`Scan [${code(scan.id)}](${links.scanUrl})`];
-    if (context.runUrl)
-        footer.push(`[workflow run](${context.runUrl})`);
-    lines.push(`<sub>${footer.join(' · ')}. Updated on every run; the Scanward links need your Scanward credentials.</sub>`);
-    return lines.join('\n');
-}
-
 ;// CONCATENATED MODULE: ./action/reports/messages.ts
 const actionInputName = (input) => input;
 const flagName = (input) => `--${input}`;
@@ -40445,31 +40495,87 @@ function formatMinutes(minutes) {
     return minutes >= 1 ? `${Math.round(minutes * 10) / 10} min` : `${Math.round(minutes * 60)} s`;
 }
 
-;// CONCATENATED MODULE: ./action/reports/outputs.ts
+;// CONCATENATED MODULE: ./action/reports/sarif/locations.ts
 /**
- * The Action's step outputs that follow from the verdict (action.yml): the scan's status and
- * its own counts, and for a completed scan how many findings are new. `scan-id` and
- * `report-url` are set earlier, as soon as the scan exists; `result`, `sarif-file` and
- * `comment-url` depend on what the front end did with the reports.
+ * Where a network finding is placed. GitHub requires a location and refuses URIs with a scheme
+ * such as `https://`, so each result is placed on a repository-relative path that names the
+ * component and does not exist in the repository: `scanward/<host>/<scheme>-<port>/<path>`.
  */
-function verdictOutputs(verdict) {
-    const { scan } = verdict;
-    return {
-        status: scan.status,
-        'vulnerabilities-found': String(scan.vulnerabilities_found),
-        'critical-count': String(scan.critical_count),
-        'high-count': String(scan.high_count),
-        'medium-count': String(scan.medium_count),
-        'low-count': String(scan.low_count),
-        ...(verdict.kind === 'completed' ? { 'new-findings': String(verdict.newFindings.length) } : {}),
-    };
+/** Locations are relative to the repository root, as GitHub reads them. */
+const SRCROOT = '%SRCROOT%';
+const DEFAULT_PORTS = { http: '80', https: '443', ws: '80', wss: '443', ftp: '21' };
+const MAX_SEGMENTS = 8;
+const MAX_SEGMENT_LENGTH = 64;
+/**
+ * The repository-relative path a network finding is placed on:
+ * `https://app.example.com:443/admin/login?x=1` → `scanward/app.example.com/https-443/admin/login`,
+ * `redis://[::1]:6379` → `scanward/__1/redis-6379`. Query strings and fragments
+ * are left out (they vary between runs); a component that is not a URL is kept
+ * as one segment under the target.
+ */
+function locationPath(component, target) {
+    let url;
+    try {
+        url = new URL(component);
+    }
+    catch {
+        url = undefined;
+    }
+    if (!url || !url.hostname)
+        return `scanward/${pathSegment(target)}/${pathSegment(component)}`;
+    const scheme = url.protocol.replace(/:$/, '');
+    const port = url.port || DEFAULT_PORTS[scheme];
+    const service = port ? `${scheme}-${port}` : scheme;
+    const segments = url.pathname
+        .split('/')
+        .map((s) => pathSegment(locations_safeDecode(s)))
+        .filter((s) => s !== '' && s !== '_' && s !== '.' && s !== '..')
+        .slice(0, MAX_SEGMENTS);
+    return ['scanward', pathSegment(url.hostname.replace(/^\[|\]$/g, '')), service, ...segments].join('/');
+}
+/** One path segment of letters, digits and `._~-`, everything else `_`, at most 64 characters. */
+function pathSegment(value) {
+    const cleaned = value.replace(/[^A-Za-z0-9._~-]/g, '_').slice(0, MAX_SEGMENT_LENGTH);
+    return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
+}
+function locations_safeDecode(value) {
+    try {
+        return decodeURIComponent(value);
+    }
+    catch {
+        return value;
+    }
 }
 
-;// CONCATENATED MODULE: ./action/reports/sarif.ts
+;// CONCATENATED MODULE: ./action/reports/sarif/text.ts
+/** Text as SARIF messages and GitHub's rule help want it. */
+/** Text placed in Markdown: no raw HTML. */
+function markdownText(text) {
+    return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+function unique(values) {
+    return [...new Set(values.filter((v) => v.trim() !== ''))];
+}
+function clip(text, max) {
+    return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+function stripPeriod(text) {
+    return text.trim().replace(/[.\s]+$/, '');
+}
+/** Ends the text with a period, as SARIF messages should. */
+function sentence(text) {
+    const trimmed = text.trim();
+    return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+;// CONCATENATED MODULE: ./action/reports/sarif/rules.ts
 
 
-/** GitHub rejects a run with more results than this. */
-const MAX_RESULTS = 25_000;
+/**
+ * The rules of a SARIF run: one per `template_id` (the canonical check id), so GitHub groups
+ * and filters alerts by check; `security-severity` is the highest CVSS score of the rule's
+ * findings, which GitHub turns into its critical/high/medium/low.
+ */
 /** GitHub shows at most 10 tags of a rule (and rejects more than 20). */
 const MAX_TAGS = 10;
 /** GitHub's limit for rule descriptions. */
@@ -40485,100 +40591,6 @@ const LEVEL = {
 };
 /** A score inside each GitHub band, for findings without a CVSS score. */
 const SEVERITY_SCORE = { critical: 9.5, high: 8.0, medium: 5.5, low: 2.5, info: 0 };
-/** The SARIF of a completed scan: its reported findings (triaged ones are left out, see above). */
-function sarifReport(verdict, context = {}) {
-    const { scan, links, tool } = verdict;
-    const build = buildSarif(verdict.reported, {
-        scanId: scan.id,
-        target: scan.target,
-        scanType: scan.scan_type,
-        toolVersion: tool.version,
-        informationUri: tool.informationUri,
-        scanUrl: links.scanUrl,
-        startedAt: scan.started_at,
-        completedAt: scan.completed_at,
-        repository: context.repository,
-    });
-    return {
-        ...build,
-        text: JSON.stringify(build.log, null, 2),
-        warnings: build.omitted > 0
-            ? [
-                `${build.omitted} finding(s) left out of the SARIF file: GitHub accepts at most ${MAX_RESULTS.toLocaleString('en-US')} results.`,
-            ]
-            : [],
-    };
-}
-function buildSarif(findings, options) {
-    const active = findings.filter((f) => !TRIAGED_AWAY.has(f.status));
-    const ordered = [...active].sort(bySeverity);
-    const kept = ordered.slice(0, MAX_RESULTS);
-    const rules = [];
-    const ruleIndex = new Map();
-    const members = new Map();
-    for (const finding of kept) {
-        const id = ruleIdOf(finding);
-        if (!ruleIndex.has(id)) {
-            ruleIndex.set(id, ruleIndex.size);
-            members.set(id, []);
-        }
-        members.get(id).push(finding);
-    }
-    for (const [id, list] of members)
-        rules.push(buildRule(id, list));
-    const results = kept.map((finding) => buildResult(finding, ruleIndex, options));
-    const run = {
-        tool: {
-            driver: {
-                name: 'Scanward',
-                version: options.toolVersion,
-                ...(SEMVER.test(options.toolVersion) ? { semanticVersion: options.toolVersion } : {}),
-                informationUri: options.informationUri,
-                rules,
-            },
-        },
-        automationDetails: {
-            // "category/run-id": one category per target, so scanning two targets for one
-            // commit keeps both analyses instead of the second replacing the first.
-            id: `scanward/${pathSegment(options.target)}/${options.scanId}`,
-        },
-        invocations: [
-            {
-                executionSuccessful: true,
-                ...(options.startedAt ? { startTimeUtc: options.startedAt } : {}),
-                ...(options.completedAt ? { endTimeUtc: options.completedAt } : {}),
-            },
-        ],
-        ...(options.repository
-            ? {
-                versionControlProvenance: [
-                    {
-                        repositoryUri: options.repository.uri,
-                        mappedTo: { uriBaseId: SRCROOT },
-                        ...(options.repository.revisionId ? { revisionId: options.repository.revisionId } : {}),
-                        ...(options.repository.branch ? { branch: options.repository.branch } : {}),
-                    },
-                ],
-            }
-            : {}),
-        results,
-        columnKind: 'utf16CodeUnits',
-        properties: {
-            scanId: options.scanId,
-            target: options.target,
-            scanType: options.scanType,
-            ...(options.scanUrl ? { scanUrl: options.scanUrl } : {}),
-        },
-    };
-    return {
-        log: { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [run] },
-        omitted: ordered.length - kept.length,
-        triaged: findings.length - active.length,
-    };
-}
-/** Locations are relative to the repository root, as GitHub reads them. */
-const SRCROOT = '%SRCROOT%';
-const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 /** The rule id of a finding: its canonical check id, or a slug of its title when the id is unknown. */
 function ruleIdOf(finding) {
     if (finding.template_id && finding.template_id.trim() !== '')
@@ -40630,87 +40642,6 @@ function buildRule(id, findings) {
         },
     };
 }
-function buildResult(finding, ruleIndex, options) {
-    const ruleId = ruleIdOf(finding);
-    const cves = finding.cve_ids.length > 0 ? ` (${finding.cve_ids.join(', ')})` : '';
-    const score = finding.cvss_score && finding.cvss_score > 0 ? `, CVSS ${finding.cvss_score.toFixed(1)}` : '';
-    return {
-        ruleId,
-        ruleIndex: ruleIndex.get(ruleId),
-        level: LEVEL[finding.severity],
-        message: {
-            text: `${stripPeriod(finding.title)}${cves} on ${finding.affected_component}. Severity ${finding.severity}${score}.`,
-        },
-        locations: [
-            {
-                physicalLocation: {
-                    artifactLocation: {
-                        uri: locationPath(finding.affected_component, finding.target ?? options.target),
-                        uriBaseId: SRCROOT,
-                    },
-                    region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 2 },
-                },
-                message: { text: `Network location ${finding.affected_component}.` },
-            },
-        ],
-        partialFingerprints: {
-            primaryLocationLineHash: `${(0,external_node_crypto_.createHash)('sha256').update(finding.id).digest('hex').slice(0, 16)}:1`,
-            'scanwardFindingId/v1': finding.id,
-        },
-        properties: {
-            findingId: finding.id,
-            severity: finding.severity,
-            status: finding.status,
-            affectedComponent: finding.affected_component,
-            ...(finding.cvss_score !== null ? { cvssScore: finding.cvss_score } : {}),
-            ...(finding.cve_ids.length > 0 ? { cveIds: finding.cve_ids } : {}),
-            ...(finding.tool ? { detectedBy: finding.tool } : {}),
-        },
-    };
-}
-const DEFAULT_PORTS = { http: '80', https: '443', ws: '80', wss: '443', ftp: '21' };
-const MAX_SEGMENTS = 8;
-const MAX_SEGMENT_LENGTH = 64;
-/**
- * The repository-relative path a network finding is placed on:
- * `https://app.example.com:443/admin/login?x=1` → `scanward/app.example.com/https-443/admin/login`,
- * `redis://[::1]:6379` → `scanward/__1/redis-6379`. Query strings and fragments
- * are left out (they vary between runs); a component that is not a URL is kept
- * as one segment under the target.
- */
-function locationPath(component, target) {
-    let url;
-    try {
-        url = new URL(component);
-    }
-    catch {
-        url = undefined;
-    }
-    if (!url || !url.hostname)
-        return `scanward/${pathSegment(target)}/${pathSegment(component)}`;
-    const scheme = url.protocol.replace(/:$/, '');
-    const port = url.port || DEFAULT_PORTS[scheme];
-    const service = port ? `${scheme}-${port}` : scheme;
-    const segments = url.pathname
-        .split('/')
-        .map((s) => pathSegment(sarif_safeDecode(s)))
-        .filter((s) => s !== '' && s !== '_' && s !== '.' && s !== '..')
-        .slice(0, MAX_SEGMENTS);
-    return ['scanward', pathSegment(url.hostname.replace(/^\[|\]$/g, '')), service, ...segments].join('/');
-}
-/** One path segment of letters, digits and `._~-`, everything else `_`, at most 64 characters. */
-function pathSegment(value) {
-    const cleaned = value.replace(/[^A-Za-z0-9._~-]/g, '_').slice(0, MAX_SEGMENT_LENGTH);
-    return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
-}
-function sarif_safeDecode(value) {
-    try {
-        return decodeURIComponent(value);
-    }
-    catch {
-        return value;
-    }
-}
 /** `CWE-79` → `external/cwe/cwe-079`, the tag form GitHub recognises. */
 function cweTag(cwe) {
     const match = /^CWE-(\d+)$/i.exec(cwe.trim());
@@ -40749,23 +40680,188 @@ function helpMarkdown(first, remediation, cves, cwes) {
     lines.push(`Detected by Scanward${first.tool ? ` (${markdownText(first.tool)})` : ''}.`);
     return lines.join('\n');
 }
-/** Text placed in Markdown: no raw HTML. */
-function markdownText(text) {
-    return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+;// CONCATENATED MODULE: ./action/reports/sarif/results.ts
+
+
+
+
+/**
+ * One result per finding. GitHub tracks alerts across runs by
+ * `partialFingerprints.primaryLocationLineHash` only, so that is derived from the Scanward
+ * finding id, which stays the same for the same weakness on the same component in every later
+ * scan (decisions.md "Findings").
+ */
+function buildResult(finding, ruleIndex, options) {
+    const ruleId = ruleIdOf(finding);
+    const cves = finding.cve_ids.length > 0 ? ` (${finding.cve_ids.join(', ')})` : '';
+    const score = finding.cvss_score && finding.cvss_score > 0 ? `, CVSS ${finding.cvss_score.toFixed(1)}` : '';
+    return {
+        ruleId,
+        ruleIndex: ruleIndex.get(ruleId),
+        level: LEVEL[finding.severity],
+        message: {
+            text: `${stripPeriod(finding.title)}${cves} on ${finding.affected_component}. Severity ${finding.severity}${score}.`,
+        },
+        locations: [
+            {
+                physicalLocation: {
+                    artifactLocation: {
+                        uri: locationPath(finding.affected_component, finding.target ?? options.target),
+                        uriBaseId: SRCROOT,
+                    },
+                    region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 2 },
+                },
+                message: { text: `Network location ${finding.affected_component}.` },
+            },
+        ],
+        partialFingerprints: {
+            primaryLocationLineHash: `${(0,external_node_crypto_.createHash)('sha256').update(finding.id).digest('hex').slice(0, 16)}:1`,
+            'scanwardFindingId/v1': finding.id,
+        },
+        properties: {
+            findingId: finding.id,
+            severity: finding.severity,
+            status: finding.status,
+            affectedComponent: finding.affected_component,
+            ...(finding.cvss_score !== null ? { cvssScore: finding.cvss_score } : {}),
+            ...(finding.cve_ids.length > 0 ? { cveIds: finding.cve_ids } : {}),
+            ...(finding.tool ? { detectedBy: finding.tool } : {}),
+        },
+    };
 }
-function unique(values) {
-    return [...new Set(values.filter((v) => v.trim() !== ''))];
+
+;// CONCATENATED MODULE: ./action/reports/sarif.ts
+
+
+
+
+
+
+/** GitHub rejects a run with more results than this. */
+const MAX_RESULTS = 25_000;
+/** The SARIF of a completed scan: its reported findings (triaged ones are left out, see above). */
+function sarifReport(verdict, context = {}) {
+    const { scan, links, tool } = verdict;
+    const build = buildSarif(verdict.reported, {
+        scanId: scan.id,
+        target: scan.target,
+        scanType: scan.scan_type,
+        toolVersion: tool.version,
+        informationUri: tool.informationUri,
+        scanUrl: links.scanUrl,
+        startedAt: scan.started_at,
+        completedAt: scan.completed_at,
+        repository: context.repository,
+    });
+    return {
+        ...build,
+        text: JSON.stringify(build.log, null, 2),
+        warnings: build.omitted > 0
+            ? [
+                `${build.omitted} finding(s) left out of the SARIF file: GitHub accepts at most ${MAX_RESULTS.toLocaleString('en-US')} results.`,
+            ]
+            : [],
+    };
 }
-function clip(text, max) {
-    return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+function buildSarif(findings, options) {
+    const active = findings.filter((f) => !TRIAGED_AWAY.has(f.status));
+    const ordered = [...active].sort(bySeverity);
+    const kept = ordered.slice(0, MAX_RESULTS);
+    const rules = [];
+    const ruleIndex = new Map();
+    const members = new Map();
+    for (const finding of kept) {
+        const id = ruleIdOf(finding);
+        if (!ruleIndex.has(id)) {
+            ruleIndex.set(id, ruleIndex.size);
+            members.set(id, []);
+        }
+        members.get(id).push(finding);
+    }
+    for (const [id, list] of members)
+        rules.push(buildRule(id, list));
+    const results = kept.map((finding) => buildResult(finding, ruleIndex, options));
+    const run = buildRun(rules, results, options);
+    return {
+        log: { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [run] },
+        omitted: ordered.length - kept.length,
+        triaged: findings.length - active.length,
+    };
 }
-function stripPeriod(text) {
-    return text.trim().replace(/[.\s]+$/, '');
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+/** The run: the tool and its rules, the scan it describes, the commit it belongs to, the results. */
+function buildRun(rules, results, options) {
+    return {
+        tool: {
+            driver: {
+                name: 'Scanward',
+                version: options.toolVersion,
+                ...(SEMVER.test(options.toolVersion) ? { semanticVersion: options.toolVersion } : {}),
+                informationUri: options.informationUri,
+                rules,
+            },
+        },
+        automationDetails: {
+            // "category/run-id": one category per target, so scanning two targets for one
+            // commit keeps both analyses instead of the second replacing the first.
+            id: `scanward/${pathSegment(options.target)}/${options.scanId}`,
+        },
+        invocations: [
+            {
+                executionSuccessful: true,
+                ...(options.startedAt ? { startTimeUtc: options.startedAt } : {}),
+                ...(options.completedAt ? { endTimeUtc: options.completedAt } : {}),
+            },
+        ],
+        ...(options.repository
+            ? {
+                versionControlProvenance: [
+                    {
+                        repositoryUri: options.repository.uri,
+                        mappedTo: { uriBaseId: SRCROOT },
+                        ...(options.repository.revisionId ? { revisionId: options.repository.revisionId } : {}),
+                        ...(options.repository.branch ? { branch: options.repository.branch } : {}),
+                    },
+                ],
+            }
+            : {}),
+        results,
+        columnKind: 'utf16CodeUnits',
+        properties: {
+            scanId: options.scanId,
+            target: options.target,
+            scanType: options.scanType,
+            ...(options.scanUrl ? { scanUrl: options.scanUrl } : {}),
+        },
+    };
 }
-/** Ends the text with a period, as SARIF messages should. */
-function sentence(text) {
-    const trimmed = text.trim();
-    return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+
+;// CONCATENATED MODULE: ./action/reports/markdown.ts
+/**
+ * Markdown pieces shared by the job summary and the pull request comment. Every value from a
+ * scan is data, not Markdown: it goes through `cell` or `code`.
+ */
+const SEVERITY_TITLES = {
+    critical: 'Critical',
+    high: 'High',
+    medium: 'Medium',
+    low: 'Low',
+    info: 'Info',
+};
+/** Text safe inside a Markdown table cell: no pipes, line breaks or HTML. */
+function cell(text) {
+    return text
+        .replace(/\r?\n|\r/g, ' ')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/\|/g, '\\|')
+        .replace(/([*_[\]`])/g, '\\$1');
+}
+/** A code span, when the text allows one (no backticks, pipes or line breaks); escaped text otherwise. */
+function code(text) {
+    return /[`|\r\n]/.test(text) ? cell(text) : `\`${text}\``;
 }
 
 ;// CONCATENATED MODULE: ./action/reports/summary.ts
@@ -40851,6 +40947,451 @@ function durationText(startedAt, completedAt) {
     const seconds = Math.round(ms / 1000);
     const minutes = Math.floor(seconds / 60);
     return minutes > 0 ? `${minutes}m ${seconds % 60}s` : `${seconds}s`;
+}
+
+// EXTERNAL MODULE: ./action/github/context.ts
+var github_context = __nccwpck_require__(5748);
+;// CONCATENATED MODULE: ./action/reports/comment.ts
+
+/** The hidden line that marks our comment for this target. */
+function commentMarker(target) {
+    return `<!-- scanward-action:pr-comment target=${encodeURIComponent(target)} -->`;
+}
+function renderComment(verdict, context = {}) {
+    const { scan, links, gate, newFindings } = verdict;
+    const lines = [commentMarker(scan.target), `### Scanward: ${code(scan.target)}`, ''];
+    lines.push(`${gate.failed ? '❌' : '✅'} ${cell(gate.message)}`, '');
+    const top = newFindings.slice(0, context.top ?? 25);
+    if (top.length === 0) {
+        lines.push('No new findings in this scan.', '');
+    }
+    else {
+        lines.push(`**${newFindings.length} new finding(s)** in this scan:`, '');
+        lines.push('| Severity | Title | Component | |', '|---|---|---|---|');
+        for (const f of top) {
+            const label = f.change === 'reopened' ? ' (reopened)' : '';
+            lines.push(`| ${SEVERITY_TITLES[f.severity]} | ${cell(f.title)}${label} | ${code(f.affected_component)} | [details](${links.findingUrl(f.id)}) |`);
+        }
+        if (newFindings.length > top.length)
+            lines.push('', `…and ${newFindings.length - top.length} more.`);
+        lines.push('');
+    }
+    const footer = [`Scan [${code(scan.id)}](${links.scanUrl})`];
+    if (context.runUrl)
+        footer.push(`[workflow run](${context.runUrl})`);
+    lines.push(`<sub>${footer.join(' · ')}. Updated on every run; the Scanward links need your Scanward credentials.</sub>`);
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./action/github/action-deps.ts
+
+const USER_AGENT = `scanward-github-action/${ACTION_VERSION}`;
+
+;// CONCATENATED MODULE: ./action/github/github-steps.ts
+
+
+
+/**
+ * The steps of a run that write to GitHub: the SARIF upload to code scanning and the sticky
+ * pull request comment. A failure of either is collected in `problems` (the step fails after
+ * everything else was written).
+ */
+const DEFAULT_SARIF_PROCESSING = { attempts: 12, intervalMs: 5000 };
+/**
+ * The GitHub client, made on first use. Octokit is loaded only then, after the scan: it is
+ * most of the bundle, and the first request to Scanward should not wait for it
+ * (docs/performance.md, "The Action's cold start").
+ */
+function lazyGitHubClient(deps, token) {
+    let client;
+    return () => (client ??= Promise.all(/* import() */[__nccwpck_require__.e(238), __nccwpck_require__.e(519)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7519)).then(({ createGitHubClient }) => createGitHubClient({
+        token: token,
+        apiUrl: deps.context.apiUrl,
+        userAgent: USER_AGENT,
+        log: (m) => deps.core.info(m),
+        retryBaseMs: deps.githubRetryBaseMs,
+        throttle: deps.githubThrottle,
+    })));
+}
+async function uploadStep(deps, inputs, github, sarif, verdict, problems) {
+    const { core, context } = deps;
+    if (!inputs.github.uploadSarif)
+        return { state: 'disabled' };
+    const repository = (0,github_context/* splitRepository */.T8)(context.repository);
+    if (!repository || !context.sha || !context.ref) {
+        core.warning('Not uploading SARIF: GITHUB_REPOSITORY, GITHUB_SHA or GITHUB_REF is not set (not running in GitHub Actions?).');
+        return { state: 'no-repository' };
+    }
+    const { sha, ref } = context;
+    try {
+        return await core.group('Upload to GitHub code scanning', async () => {
+            const { uploadAndWatch } = await Promise.all(/* import() */[__nccwpck_require__.e(238), __nccwpck_require__.e(888)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4888));
+            const { attempts, intervalMs } = deps.sarifProcessing ?? DEFAULT_SARIF_PROCESSING;
+            return uploadAndWatch(await github(), repository, { sarif, commitSha: sha, ref, startedAt: verdict.scan.started_at }, { attempts, intervalMs, sleep: deps.sleep, signal: deps.signal, log: (m) => core.info(m) });
+        });
+    }
+    catch (error) {
+        problems.push(error);
+        return { state: 'failed' };
+    }
+}
+async function commentStep(deps, inputs, github, verdict, problems) {
+    const { core, context } = deps;
+    if (!inputs.github.comment)
+        return undefined;
+    const repository = (0,github_context/* splitRepository */.T8)(context.repository);
+    if (!context.pullRequest || !repository) {
+        core.info('comment is true, but this is not a pull_request event: no pull request comment.');
+        return undefined;
+    }
+    try {
+        const { upsertComment } = await Promise.all(/* import() */[__nccwpck_require__.e(238), __nccwpck_require__.e(781)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5781));
+        const written = await upsertComment(await github(), repository, context.pullRequest.number, commentMarker(verdict.scan.target), renderComment(verdict, { runUrl: (0,github_context/* runUrl */.Vp)(context) }));
+        core.setOutput('comment-url', written.url);
+        core.info(`Pull request comment ${written.action}: ${written.url}`);
+        return written.action;
+    }
+    catch (error) {
+        problems.push(error);
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./action/github/step-failure.ts
+
+/** Reports an error the way its kind deserves: user mistakes plainly, internal failures with a hint. */
+function failStep(core, error) {
+    if ((0,errors/* isUserError */.iU)(error)) {
+        core.setFailed(messageOf(error));
+        return;
+    }
+    if (error instanceof Error && error.stack)
+        core.debug(error.stack);
+    core.setFailed(`${messageOf(error)}\nThe Scanward Action failed unexpectedly. Re-run the job; if it keeps failing, report it with the step's debug log (ACTIONS_STEP_DEBUG=true).`);
+}
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
+;// CONCATENATED MODULE: ./action/github/publish.ts
+
+
+
+
+
+
+
+
+/**
+ * The last step of a run: what the pure report builders make of the verdict, written where
+ * GitHub shows it (the SARIF file and its upload, the comment, the job summary, the
+ * annotations) and the step's result.
+ */
+async function publishUnsuccessful(deps, verdict) {
+    const { core } = deps;
+    core.setOutput('result', 'failed');
+    await appendSummary(core, renderSummary(verdict, { runUrl: (0,github_context/* runUrl */.Vp)(deps.context) }));
+    core.setFailed(failureMessage(verdict, actionInputName));
+    return {
+        outcome: 'failed',
+        scanId: verdict.scan.id,
+        status: verdict.scan.status,
+        timedOut: verdict.timedOut,
+    };
+}
+/**
+ * A completed scan: the SARIF file, its upload, the comment and the summary, then the gate.
+ * A failed upload or comment fails the step too, after everything else was written.
+ */
+async function publishCompleted(deps, inputs, verdict) {
+    const { core, context } = deps;
+    const repository = (0,github_context/* splitRepository */.T8)(context.repository);
+    const sarif = sarifReport(verdict, {
+        repository: repository
+            ? { uri: `${context.serverUrl}/${context.repository}`, revisionId: context.sha, branch: context.ref }
+            : undefined,
+    });
+    for (const warning of sarif.warnings)
+        core.warning(warning);
+    const sarifPath = (0,external_node_path_.resolve)(deps.cwd, inputs.github.sarifFile);
+    await deps.mkdir((0,external_node_path_.dirname)(sarifPath));
+    await deps.writeFile(sarifPath, sarif.text);
+    core.setOutput('sarif-file', sarifPath);
+    core.info(`SARIF with ${sarif.log.runs[0].results.length} result(s) written to ${sarifPath}`);
+    const github = lazyGitHubClient(deps, inputs.github.githubToken);
+    const problems = [];
+    const upload = await uploadStep(deps, inputs, github, sarif.text, verdict, problems);
+    const comment = await commentStep(deps, inputs, github, verdict, problems);
+    await appendSummary(core, renderSummary(verdict, {
+        runUrl: (0,github_context/* runUrl */.Vp)(context),
+        sarif: { path: inputs.github.sarifFile, upload: upload.state },
+    }));
+    const failed = conclude(core, verdict, problems);
+    return {
+        outcome: failed ? 'failed' : 'passed',
+        scanId: verdict.scan.id,
+        status: verdict.scan.status,
+        gate: verdict.gate,
+        sarifPath,
+        uploadId: upload.id,
+        comment,
+    };
+}
+/**
+ * The gate's message and annotations, then the step's result: failed by the gate, or by a
+ * problem of the upload or the comment (shown as errors beside a failed gate, each failing
+ * the step otherwise). Answers whether the step failed.
+ */
+function conclude(core, verdict, problems) {
+    const { gate } = verdict;
+    core.info(gate.message);
+    for (const annotation of annotations(verdict)) {
+        if (annotation.level === 'error')
+            core.error(annotation.message, { title: annotation.title });
+        else
+            core.warning(annotation.message, { title: annotation.title });
+    }
+    for (const problem of problems) {
+        if (gate.failed)
+            core.error(messageOf(problem));
+        else
+            failStep(core, problem);
+    }
+    if (gate.failed)
+        core.setFailed(gate.message);
+    const failed = gate.failed || problems.length > 0;
+    core.setOutput('result', failed ? 'failed' : 'passed');
+    return failed;
+}
+/** Appends to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) there is none to write. */
+async function appendSummary(core, markdown) {
+    try {
+        core.summary.addRaw(markdown, true);
+        await core.summary.write();
+    }
+    catch (error) {
+        core.debug(`No job summary written: ${messageOf(error)}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./server/schemas/local-scan.js
+// Generated by `npm run build` from server/schemas/local-scan.ts; edit that file.
+
+// server/schemas/local-scan.ts
+var LOCAL_SCAN_REPORT_FORMAT = "scanward-local-scan/1";
+var LOCAL_TARGET_ERROR = "LocalTargetError";
+
+//# sourceMappingURL=local-scan.js.map
+
+;// CONCATENATED MODULE: ./action/service/scan-results.ts
+
+/**
+ * What a completed scan on the service yields, however it got there (run, followed, imported,
+ * or recorded from a local scan): its findings, the tool that found them, and its links.
+ */
+/** The service version from /api/health (the Action's own when it does not say) and its documentation. */
+async function toolInfo(client, apiUrl) {
+    return { version: (await client.serviceVersion()) ?? ACTION_VERSION, informationUri: `${apiUrl}/docs` };
+}
+/**
+ * The scan's findings, each completed with its template id, CWE ids and
+ * frameworks from the findings list when the per-scan list lacks them. That
+ * second list needs `read:findings`; without it the SARIF falls back to
+ * title-based rule ids, with a warning, rather than failing the build.
+ */
+async function readFindings(log, client, scanId) {
+    const findings = await client.listScanFindings(scanId);
+    if (findings.length === 0 || findings.every((f) => f.template_id))
+        return findings;
+    let refs;
+    try {
+        refs = await client.listFindingRefs(scanId);
+    }
+    catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        log.warning(`Could not read the findings' template ids, so SARIF rules are named after titles: ${reason}`);
+        return findings;
+    }
+    const byId = new Map(refs.map((r) => [r.id, r]));
+    return findings.map((f) => {
+        const ref = byId.get(f.id);
+        if (!ref)
+            return f;
+        return {
+            ...f,
+            template_id: f.template_id ?? ref.template_id,
+            cwe_ids: f.cwe_ids ?? ref.cwe_ids,
+            target: f.target ?? ref.target,
+            frameworks: f.frameworks ?? ref.frameworks,
+        };
+    });
+}
+/**
+ * The scan's and a finding's pages in the console (served by the service at its own address:
+ * `/scans/:id`, `/findings/:id`, console/src/routes.tsx), and the scan's PDF report (the
+ * findings export filtered to the scan).
+ */
+function serviceLinks(apiUrl, scanId) {
+    const id = encodeURIComponent(scanId);
+    return {
+        scanUrl: `${apiUrl}/scans/${id}`,
+        reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
+        findingUrl: (findingId) => `${apiUrl}/findings/${encodeURIComponent(findingId)}`,
+    };
+}
+
+;// CONCATENATED MODULE: ./action/service/import-report.ts
+
+
+/**
+ * `import-file`: the report is sent to the import API, which answers with the completed scan
+ * it recorded; its findings are then read exactly as a completed scan's are.
+ */
+async function importReport(deps, client, apiUrl, request, hooks, deadline) {
+    const file = request.importFile;
+    if (!deps.readFile)
+        throw new Error('this front end cannot read report files');
+    let report;
+    try {
+        report = await deps.readFile(file.path);
+    }
+    catch (error) {
+        throw new errors/* ConfigurationError */.j1(`\`import-file\` ${file.path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return recordReport(deps.log, client, apiUrl, report, {
+        target: request.target,
+        scanType: request.scanType,
+        format: file.format,
+        reportName: file.path.split(/[\\/]/).pop(),
+        ciRun: request.ciRun,
+        what: `Imported ${file.path}`,
+        idempotencyKey: request.idempotencyKey,
+    }, hooks, deadline);
+}
+/**
+ * Sends a report to the import API as a completed scan of `target` and reads that scan's
+ * findings back exactly as a completed scan's are (so `change` is the service's: new, unchanged,
+ * reopened for that target). `import-file` and the local engine's result both come this way.
+ */
+async function recordReport(log, client, apiUrl, report, input, hooks, deadline) {
+    const scan = await client.importReport(report, {
+        target: input.target,
+        scan_type: input.scanType,
+        format: input.format,
+        report_name: input.reportName,
+        ci_run: input.ciRun,
+    }, input.idempotencyKey, deadline);
+    const links = serviceLinks(apiUrl, scan.id);
+    log.info(`${input.what} as Scanward scan ${scan.id} of ${input.target}: ${links.scanUrl}`);
+    hooks.onScan?.(scan.id, links);
+    const findings = await readFindings(log, client, scan.id);
+    return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
+}
+
+;// CONCATENATED MODULE: ./action/service/api-errors.ts
+
+/**
+ * The Scanward API's error answers (`{detail, error_code, field?}`) as `ApiError`s that say
+ * what the user can do about them.
+ */
+/** What the user can do about an error code (decisions.md "Success and error statuses"). */
+const HINTS = {
+    TARGET_NOT_ALLOWED: "The target is outside the server's scan scope policy. Scan a host you own that is in scope, or ask the Scanward operator to add it to SCANWARD_SCAN_ALLOW (and check SCANWARD_SCAN_DENY)",
+    SCAN_QUOTA_EXCEEDED: "The organization's monthly scan quota is used up. GET /api/v1/scans/quota shows when it resets; an operator can raise it with `scanward admin org set-limits`",
+    CONCURRENT_SCAN_LIMIT: "The plan's concurrent-scan ceiling stayed reached while the Action retried. Let running scans finish, or add `concurrency:` to the workflow so runs queue instead of overlapping",
+    RATE_LIMIT_EXCEEDED: "The organization's API request limit is used up. Leave follow at stream (one request however long the scan runs), or with follow: poll raise poll-interval-seconds, so each run makes fewer requests",
+    INVALID_API_KEY: 'The api-key is unknown, revoked or expired. Create a new key (Settings, API Keys) and store it as a repository secret',
+    AUTHENTICATION_REQUIRED: 'Set the api-key input (or token) from a repository secret',
+    INVALID_TOKEN: 'The token cannot be validated or its session was revoked. Obtain a new token, or use an api-key',
+    TOKEN_EXPIRED: 'The bearer token has expired. Obtain a new token right before this step, or use an api-key',
+    INSUFFICIENT_PERMISSION: "The API key lacks a permission. The Action needs 'read:scans' and 'write:scans', and 'read:findings' for rule ids in the SARIF",
+    PLAN_UPGRADE_REQUIRED: "This feature is not on the organization's plan",
+};
+const FIELD_INPUTS = {
+    target: 'target',
+    scan_type: 'scan-type',
+    ports: 'ports',
+    frameworks: 'frameworks',
+    credential_checks: 'credential-checks',
+    'web.active': 'active',
+    'web.authentication': 'login-url',
+    'web.authentication.type': 'login-url',
+    'web.authentication.login_url': 'login-url',
+    'web.authentication.username': 'username',
+    'web.authentication.password': 'password',
+    'web.authentication.headers': 'auth-headers',
+    'web.exclude_paths': 'exclude-paths',
+    'Idempotency-Key': 'idempotency-key',
+};
+/** The input behind a field: the longest dotted prefix named (`web.authentication.headers.X-Api` → auth-headers). */
+function inputOf(field) {
+    const parts = field.split('.');
+    for (let n = parts.length; n > 0; n--) {
+        const input = FIELD_INPUTS[parts.slice(0, n).join('.')];
+        if (input)
+            return input;
+    }
+    return undefined;
+}
+/** What to check when the answer is not the Scanward API's at all. */
+const NOT_SCANWARD_HINT = 'Check api-url (SCANWARD_API_URL): it should be the address of the Scanward service itself, not a web page or a proxy in front of it';
+/**
+ * A body that is not Scanward's JSON (a web server's page, a proxy's error), described in one
+ * line without its markup: an HTML page by its `<title>`, any other text by its first 120
+ * characters with line breaks folded.
+ */
+function describeForeignBody(text, contentType) {
+    const html = /html/i.test(contentType ?? '') || /^\s*</.test(text);
+    if (html) {
+        // Its title, or else its first words: the markup, scripts and styles left out.
+        const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+        const words = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>?/g, ' '))
+            .replace(/\s+/g, ' ')
+            .trim();
+        const shown = words.length > 80 ? `${words.slice(0, 80)}…` : words;
+        return `an HTML page${shown ? ` ("${shown}")` : ''}, not the Scanward API`;
+    }
+    const line = text.replace(/\s+/g, ' ').trim();
+    if (!line)
+        return 'an empty answer, not the Scanward API';
+    return `"${line.length > 120 ? `${line.slice(0, 120)}…` : line}", not the Scanward API`;
+}
+/** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
+async function scanwardError(res, what) {
+    const text = await res.text().catch(() => '');
+    let code = `HTTP_${res.status}`;
+    let detail;
+    let field;
+    try {
+        const body = JSON.parse(text);
+        if (typeof body.error_code === 'string')
+            code = body.error_code;
+        if (typeof body.detail === 'string')
+            detail = body.detail;
+        if (typeof body.field === 'string')
+            field = body.field;
+    }
+    catch {
+        // Not JSON: a proxy or another service answered; described below, never printed raw.
+    }
+    if (code === `HTTP_${res.status}`) {
+        // Not the Scanward error shape: say what answered instead of printing its page.
+        detail = `the answer is ${describeForeignBody(text, res.headers.get('content-type'))}`;
+        const hint = res.status >= 500 ? `${NOT_SCANWARD_HINT}, or try again later` : NOT_SCANWARD_HINT;
+        return new errors/* ApiError */.hD('Scanward', res.status, code, `could not ${what}: ${detail}`, undefined, hint);
+    }
+    detail = (detail ?? res.statusText) || 'no details';
+    let hint = HINTS[code];
+    const input = field ? inputOf(field) : undefined;
+    if (code === 'VALIDATION_ERROR' && input) {
+        hint =
+            input === 'idempotency-key'
+                ? 'This idempotency-key was already used with different scan inputs in the last 24 hours; use a new key'
+                : `Check the \`${input}\` input`;
+    }
+    if (code === 'NOT_FOUND' && !hint)
+        hint = 'Check api-url: it should be the address of the Scanward service';
+    return new errors/* ApiError */.hD('Scanward', res.status, code, `could not ${what}: ${detail}`, field, hint);
 }
 
 ;// CONCATENATED MODULE: ./action/service/http.ts
@@ -40971,112 +41512,6 @@ function httpDeps(deps, log) {
     };
 }
 
-;// CONCATENATED MODULE: ./action/service/api-errors.ts
-
-/**
- * The Scanward API's error answers (`{detail, error_code, field?}`) as `ApiError`s that say
- * what the user can do about them.
- */
-/** What the user can do about an error code (decisions.md "Success and error statuses"). */
-const HINTS = {
-    TARGET_NOT_ALLOWED: "The target is outside the server's scan scope policy. Scan a host you own that is in scope, or ask the Scanward operator to add it to SCANWARD_SCAN_ALLOW (and check SCANWARD_SCAN_DENY)",
-    SCAN_QUOTA_EXCEEDED: "The organization's monthly scan quota is used up. GET /api/v1/scans/quota shows when it resets; an operator can raise it with `scanward admin org set-limits`",
-    CONCURRENT_SCAN_LIMIT: "The plan's concurrent-scan ceiling stayed reached while the Action retried. Let running scans finish, or add `concurrency:` to the workflow so runs queue instead of overlapping",
-    RATE_LIMIT_EXCEEDED: "The organization's API request limit is used up. Leave follow at stream (one request however long the scan runs), or with follow: poll raise poll-interval-seconds, so each run makes fewer requests",
-    INVALID_API_KEY: 'The api-key is unknown, revoked or expired. Create a new key (Settings, API Keys) and store it as a repository secret',
-    AUTHENTICATION_REQUIRED: 'Set the api-key input (or token) from a repository secret',
-    INVALID_TOKEN: 'The token cannot be validated or its session was revoked. Obtain a new token, or use an api-key',
-    TOKEN_EXPIRED: 'The bearer token has expired. Obtain a new token right before this step, or use an api-key',
-    INSUFFICIENT_PERMISSION: "The API key lacks a permission. The Action needs 'read:scans' and 'write:scans', and 'read:findings' for rule ids in the SARIF",
-    PLAN_UPGRADE_REQUIRED: "This feature is not on the organization's plan",
-};
-const FIELD_INPUTS = {
-    target: 'target',
-    scan_type: 'scan-type',
-    ports: 'ports',
-    frameworks: 'frameworks',
-    credential_checks: 'credential-checks',
-    'web.active': 'active',
-    'web.authentication': 'login-url',
-    'web.authentication.type': 'login-url',
-    'web.authentication.login_url': 'login-url',
-    'web.authentication.username': 'username',
-    'web.authentication.password': 'password',
-    'web.authentication.headers': 'auth-headers',
-    'web.exclude_paths': 'exclude-paths',
-    'Idempotency-Key': 'idempotency-key',
-};
-/** The input behind a field: the longest dotted prefix named (`web.authentication.headers.X-Api` → auth-headers). */
-function inputOf(field) {
-    const parts = field.split('.');
-    for (let n = parts.length; n > 0; n--) {
-        const input = FIELD_INPUTS[parts.slice(0, n).join('.')];
-        if (input)
-            return input;
-    }
-    return undefined;
-}
-/** What to check when the answer is not the Scanward API's at all. */
-const NOT_SCANWARD_HINT = 'Check api-url (SCANWARD_API_URL): it should be the address of the Scanward service itself, not a web page or a proxy in front of it';
-/**
- * A body that is not Scanward's JSON (a web server's page, a proxy's error), described in one
- * line without its markup: an HTML page by its `<title>`, any other text by its first 120
- * characters with line breaks folded.
- */
-function describeForeignBody(text, contentType) {
-    const html = /html/i.test(contentType ?? '') || /^\s*</.test(text);
-    if (html) {
-        // Its title, or else its first words: the markup, scripts and styles left out.
-        const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
-        const words = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>?/g, ' '))
-            .replace(/\s+/g, ' ')
-            .trim();
-        const shown = words.length > 80 ? `${words.slice(0, 80)}…` : words;
-        return `an HTML page${shown ? ` ("${shown}")` : ''}, not the Scanward API`;
-    }
-    const line = text.replace(/\s+/g, ' ').trim();
-    if (!line)
-        return 'an empty answer, not the Scanward API';
-    return `"${line.length > 120 ? `${line.slice(0, 120)}…` : line}", not the Scanward API`;
-}
-/** Turns an error answer into an `ApiError`, reading the spec's `{detail, error_code, field?}` shape. */
-async function scanwardError(res, what) {
-    const text = await res.text().catch(() => '');
-    let code = `HTTP_${res.status}`;
-    let detail;
-    let field;
-    try {
-        const body = JSON.parse(text);
-        if (typeof body.error_code === 'string')
-            code = body.error_code;
-        if (typeof body.detail === 'string')
-            detail = body.detail;
-        if (typeof body.field === 'string')
-            field = body.field;
-    }
-    catch {
-        // Not JSON: a proxy or another service answered; described below, never printed raw.
-    }
-    if (code === `HTTP_${res.status}`) {
-        // Not the Scanward error shape: say what answered instead of printing its page.
-        detail = `the answer is ${describeForeignBody(text, res.headers.get('content-type'))}`;
-        const hint = res.status >= 500 ? `${NOT_SCANWARD_HINT}, or try again later` : NOT_SCANWARD_HINT;
-        return new errors/* ApiError */.hD('Scanward', res.status, code, `could not ${what}: ${detail}`, undefined, hint);
-    }
-    detail = (detail ?? res.statusText) || 'no details';
-    let hint = HINTS[code];
-    const input = field ? inputOf(field) : undefined;
-    if (code === 'VALIDATION_ERROR' && input) {
-        hint =
-            input === 'idempotency-key'
-                ? 'This idempotency-key was already used with different scan inputs in the last 24 hours; use a new key'
-                : `Check the \`${input}\` input`;
-    }
-    if (code === 'NOT_FOUND' && !hint)
-        hint = 'Check api-url: it should be the address of the Scanward service';
-    return new errors/* ApiError */.hD('Scanward', res.status, code, `could not ${what}: ${detail}`, field, hint);
-}
-
 ;// CONCATENATED MODULE: ./action/service/responses.ts
 
 
@@ -41176,7 +41611,7 @@ const CiTokenBody = object({
     permissions: array(schemas_string()).optional(),
 });
 
-;// CONCATENATED MODULE: ./action/service/client.ts
+;// CONCATENATED MODULE: ./action/service/api-call.ts
 
 
 
@@ -41185,6 +41620,63 @@ const CiTokenBody = object({
 const PER_PAGE = 100;
 /** No scan has this many findings pages; stops a server that never says "last page". */
 const MAX_PAGES = 1000;
+async function listAllPages(client, path, query, item, what) {
+    const schema = pageBody(item);
+    const all = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const params = new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) });
+        const body = await callApi(client, 'GET', `${path}?${params}`, schema, {
+            what: `read ${what} (page ${page})`,
+        });
+        all.push(...body.items);
+        const lastPage = body.pages !== undefined ? page >= body.pages : body.items.length < PER_PAGE;
+        if (lastPage || body.items.length === 0)
+            break;
+    }
+    return all;
+}
+async function callApi(client, method, path, schema, options) {
+    const headers = {
+        accept: 'application/json',
+        'user-agent': client.userAgent,
+        ...(await client.credentials.headers()),
+        ...options.headers,
+    };
+    if (options.body !== undefined)
+        headers['content-type'] = 'application/json';
+    if (options.raw !== undefined)
+        headers['content-type'] = 'application/octet-stream';
+    const body = options.raw !== undefined
+        ? { body: options.raw }
+        : options.body !== undefined
+            ? { body: JSON.stringify(options.body) }
+            : {};
+    const res = await requestWithRetry(options.http ?? client.http, `${client.baseUrl}${path}`, { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
+    if (!res.ok)
+        throw await scanwardError(res, options.what);
+    const text = await res.text();
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        // Another web server answered (a page at api-url): the user's to fix, in one line.
+        throw new errors/* ConfigurationError */.j1(`Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(text, res.headers.get('content-type'))}. ${NOT_SCANWARD_HINT}.`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+        throw new Error(`Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
+            .slice(0, 3)
+            .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+            .join('; ')}); is api-url the Scanward service?`);
+    }
+    return parsed.data;
+}
+
+;// CONCATENATED MODULE: ./action/service/client.ts
+
+
+
 class ScanwardClient {
     options;
     constructor(options) {
@@ -41205,7 +41697,7 @@ class ScanwardClient {
             body.credential_checks = input.credential_checks;
         if (input.web !== undefined)
             body.web = input.web;
-        return this.call('POST', '/api/v1/scans', ScanCreatedBody, {
+        return callApi(this.options, 'POST', '/api/v1/scans', ScanCreatedBody, {
             body,
             headers: { 'Idempotency-Key': idempotencyKey },
             deadline,
@@ -41225,7 +41717,7 @@ class ScanwardClient {
             query.set('report_name', input.report_name.slice(0, 255));
         if (input.ci_run)
             query.set('ci_run', input.ci_run.slice(0, 500));
-        return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
+        return callApi(this.options, 'POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
             raw: report,
             headers: { 'Idempotency-Key': idempotencyKey },
             deadline,
@@ -41233,7 +41725,7 @@ class ScanwardClient {
         });
     }
     getScan(scanId, deadline) {
-        return this.call('GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
+        return callApi(this.options, 'GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
             deadline,
             what: `read scan ${scanId}`,
         });
@@ -41264,7 +41756,7 @@ class ScanwardClient {
      */
     cancelScan(scanId) {
         const { retry } = this.options.http;
-        return this.call('DELETE', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanCancelledBody, {
+        return callApi(this.options, 'DELETE', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanCancelledBody, {
             what: `cancel scan ${scanId}`,
             http: {
                 ...this.options.http,
@@ -41279,11 +41771,11 @@ class ScanwardClient {
     }
     /** Every finding the scan observed: `GET /api/v1/scans/{id}/findings`, all pages. */
     listScanFindings(scanId) {
-        return this.listAll(`/api/v1/scans/${encodeURIComponent(scanId)}/findings`, {}, ScanFindingBody, 'findings');
+        return listAllPages(this.options, `/api/v1/scans/${encodeURIComponent(scanId)}/findings`, {}, ScanFindingBody, 'findings');
     }
     /** Template ids, CWE ids and frameworks of the scan's findings: `GET /api/v1/findings?scan_id=`, all pages. */
     listFindingRefs(scanId) {
-        return this.listAll('/api/v1/findings', { scan_id: scanId }, FindingRefBody, 'finding details');
+        return listAllPages(this.options, '/api/v1/findings', { scan_id: scanId }, FindingRefBody, 'finding details');
     }
     /** The service version from `GET /api/health`; undefined when it cannot be read. */
     async serviceVersion() {
@@ -41296,58 +41788,6 @@ class ScanwardClient {
         catch {
             return undefined;
         }
-    }
-    async listAll(path, query, item, what) {
-        const schema = pageBody(item);
-        const all = [];
-        for (let page = 1; page <= MAX_PAGES; page++) {
-            const params = new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) });
-            const body = await this.call('GET', `${path}?${params}`, schema, {
-                what: `read ${what} (page ${page})`,
-            });
-            all.push(...body.items);
-            const lastPage = body.pages !== undefined ? page >= body.pages : body.items.length < PER_PAGE;
-            if (lastPage || body.items.length === 0)
-                break;
-        }
-        return all;
-    }
-    async call(method, path, schema, options) {
-        const headers = {
-            accept: 'application/json',
-            'user-agent': this.options.userAgent,
-            ...(await this.options.credentials.headers()),
-            ...options.headers,
-        };
-        if (options.body !== undefined)
-            headers['content-type'] = 'application/json';
-        if (options.raw !== undefined)
-            headers['content-type'] = 'application/octet-stream';
-        const body = options.raw !== undefined
-            ? { body: options.raw }
-            : options.body !== undefined
-                ? { body: JSON.stringify(options.body) }
-                : {};
-        const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
-        if (!res.ok)
-            throw await scanwardError(res, options.what);
-        const text = await res.text();
-        let json;
-        try {
-            json = JSON.parse(text);
-        }
-        catch {
-            // Another web server answered (a page at api-url): the user's to fix, in one line.
-            throw new errors/* ConfigurationError */.j1(`Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(text, res.headers.get('content-type'))}. ${NOT_SCANWARD_HINT}.`);
-        }
-        const parsed = schema.safeParse(json);
-        if (!parsed.success) {
-            throw new Error(`Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
-                .slice(0, 3)
-                .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-                .join('; ')}); is api-url the Scanward service?`);
-        }
-        return parsed.data;
     }
     url(path) {
         return `${this.options.baseUrl}${path}`;
@@ -41494,16 +41934,41 @@ class ExchangedToken {
     }
 }
 
-;// CONCATENATED MODULE: ./action/service/event-stream.ts
+;// CONCATENATED MODULE: ./action/service/follow/followed.ts
+const STREAM_SETTINGS = {
+    stallMs: 60_000,
+    maxReconnects: 5,
+    maxReconnectDelayMs: 30_000,
+};
+/** The statuses a scan ends in. */
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+function formatSeconds(ms) {
+    return `${Number((ms / 1000).toFixed(2))}s`;
+}
+
+;// CONCATENATED MODULE: ./action/service/follow/polling.ts
+
 /**
- * The reading side of the service's live event stream (`GET /api/v1/events`, docs/events.md):
- * a parser of the `text/event-stream` format as the HTML standard defines it
- * (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation),
- * and the filter that picks one scan's events out of the organization's. The parser is ours,
- * not a package: the format is a few rules about lines and four field names, and the
- * EventSource packages bring browser semantics (their own reconnect loop) this client does
- * not want, since it reconnects on its own terms (follow.ts).
+ * The polling half of following a scan: `GET /api/v1/scans/{id}` every
+ * `poll-interval-seconds`, one request each, until the scan ends or the deadline passes,
+ * logging changes only. `follow: poll` asks for it; the stream half falls back to it.
  */
+async function followByPolling(deps, client, scanId, request, deadline, progress) {
+    const { http } = deps;
+    let scan = await client.getScan(scanId, deadline);
+    progress.report(scan);
+    while (!TERMINAL.has(scan.status)) {
+        const left = deadline - http.now();
+        if (left <= 0)
+            return { scan, timedOut: true };
+        await http.sleep(Math.min(request.pollIntervalMs, left), http.signal);
+        scan = await client.getScan(scanId, deadline);
+        progress.report(scan);
+    }
+    return { scan, timedOut: false };
+}
+
+;// CONCATENATED MODULE: ./action/service/event-stream.ts
 /**
  * An incremental parser: `push` text as it arrives (split anywhere, even inside a `\r\n`),
  * get back the events completed by it. `retry` is the reconnection delay the server asked for.
@@ -41596,6 +42061,295 @@ function scanEventOf(event, scanId) {
         return undefined;
     return { type: typeof type === 'string' ? type : event.event, scan };
 }
+/** The scan as an event of it says it is now (`scan.started`: the list view; `scan.progress`: the progress fields). */
+function withEvent(scan, data) {
+    const next = { ...scan };
+    const sameStatus = data.status === undefined || data.status === scan.status;
+    // An event older than the read that followed the stream's opening does not move progress back.
+    if (sameStatus && typeof data.progress === 'number' && data.progress < scan.progress)
+        return scan;
+    if (typeof data.status === 'string')
+        next.status = data.status;
+    if (typeof data.progress === 'number')
+        next.progress = data.progress;
+    if (typeof data.phase === 'string')
+        next.phase = data.phase;
+    if ('current_tool' in data) {
+        next.current_tool = typeof data.current_tool === 'string' ? data.current_tool : undefined;
+    }
+    return next;
+}
+
+;// CONCATENATED MODULE: ./action/service/follow/connection.ts
+
+
+
+
+/** Reopen the stream this long after the credentials fell due for a refresh (so the next request refreshes them). */
+const RENEW_AFTER_DUE_MS = 1000;
+/**
+ * Ends a connection from here: the wait for the next bytes (the stall bound, or the deadline
+ * when sooner; re-armed on every byte) and the renewal of the credentials.
+ */
+class Watch {
+    http;
+    deadline;
+    stallMs;
+    controller = new AbortController();
+    signal;
+    /** Why the connection was aborted from here, if it was. */
+    why;
+    timer;
+    renewal;
+    constructor(http, deadline, stallMs) {
+        this.http = http;
+        this.deadline = deadline;
+        this.stallMs = stallMs;
+        this.signal = http.signal
+            ? AbortSignal.any([http.signal, this.controller.signal])
+            : this.controller.signal;
+    }
+    /** (Re)starts the wait for the next bytes. */
+    arm() {
+        clearTimeout(this.timer);
+        const left = Math.max(0, this.deadline - this.http.now());
+        const stall = left <= this.stallMs ? undefined : this.stallMs;
+        this.timer = setTimeout(() => this.end(stall === undefined ? 'deadline' : 'stall'), stall ?? left);
+    }
+    disarm() {
+        clearTimeout(this.timer);
+    }
+    /**
+     * A bearer token is refreshed shortly before it expires, at the next request; the stream is
+     * one request, so it is reopened then (the service would end it once the token expired).
+     */
+    renewAt(refreshDueAt) {
+        const now = this.http.now();
+        if (refreshDueAt === undefined || refreshDueAt <= now || refreshDueAt >= this.deadline)
+            return;
+        this.renewal = setTimeout(() => this.end('renew'), refreshDueAt - now + RENEW_AFTER_DUE_MS);
+    }
+    close() {
+        clearTimeout(this.timer);
+        clearTimeout(this.renewal);
+        this.controller.abort();
+    }
+    end(why) {
+        this.why = why;
+        this.controller.abort();
+    }
+}
+/** One connection: open, read the scan when no event id says where to resume, read events. */
+async function connect(ctx, state) {
+    const { http } = ctx.deps;
+    const watch = new Watch(http, ctx.deadline, ctx.settings.stallMs);
+    const openedAt = http.now();
+    try {
+        watch.arm();
+        const opened = await connection_open(ctx, state, watch);
+        if ('ended' in opened)
+            return opened.ended;
+        watch.renewAt(ctx.client.credentialsRefreshDueAt());
+        // Without an event id to resume from, the stream starts now: read the scan once, after
+        // the stream answered, so every change after this read comes as an event.
+        if (state.lastEventId === undefined) {
+            watch.disarm();
+            state.scan = await ctx.client.getScan(ctx.scanId, ctx.deadline);
+            ctx.progress.report(state.scan);
+            if (TERMINAL.has(state.scan.status))
+                return { kind: 'terminal', scan: state.scan };
+            watch.arm();
+        }
+        return await readEvents(ctx, state, opened.body, watch, openedAt);
+    }
+    finally {
+        watch.close();
+    }
+}
+async function connection_open(ctx, state, watch) {
+    const { http } = ctx.deps;
+    let response;
+    try {
+        response = await ctx.client.openEventStream(state.lastEventId, watch.signal);
+    }
+    catch (error) {
+        // The credentials could not be had (a refresh or a token exchange refused): as for any request.
+        if (http.signal?.aborted || error instanceof errors/* ApiError */.hD || error instanceof errors/* ConfigurationError */.j1)
+            throw error;
+        if (watch.why === 'deadline')
+            return { ended: { kind: 'deadline' } };
+        if (watch.why === 'stall')
+            return { ended: { kind: 'silent' } };
+        return { ended: { kind: 'refused', status: 0, reason: `no answer: ${describeFailure(error)}` } };
+    }
+    if (response.status !== 200 || !response.body || !isEventStream(response)) {
+        await response.body?.cancel().catch(() => undefined);
+        return { ended: refusal(response, http.now()) };
+    }
+    return { body: response.body };
+}
+/** Reads events until the scan's terminal event or the end of the connection. */
+async function readEvents(ctx, state, body, watch, openedAt) {
+    const { http } = ctx.deps;
+    const parser = new EventStreamParser();
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    let gotBytes = false;
+    try {
+        for (;;) {
+            const { value, done } = await reader.read();
+            if (done)
+                return { kind: 'dropped', reason: 'the service ended it', lastedMs: http.now() - openedAt };
+            if (value.byteLength > 0)
+                gotBytes = true;
+            watch.arm();
+            for (const event of parser.push(decoder.decode(value, { stream: true }))) {
+                if (event.lastEventId !== '')
+                    state.lastEventId = event.lastEventId;
+                const ours = scanEventOf(event, ctx.scanId);
+                if (!ours)
+                    continue;
+                if (TERMINAL_EVENTS.has(ours.type))
+                    return { kind: 'terminal' };
+                if (state.scan) {
+                    state.scan = withEvent(state.scan, ours.scan);
+                    ctx.progress.report(state.scan);
+                }
+            }
+            if (parser.retry !== undefined)
+                state.retryMs = parser.retry;
+        }
+    }
+    catch (error) {
+        if (http.signal?.aborted)
+            throw error;
+        if (watch.why === 'deadline')
+            return { kind: 'deadline' };
+        if (watch.why === 'renew')
+            return { kind: 'renew' };
+        if (watch.why === 'stall' && !gotBytes)
+            return { kind: 'silent' };
+        const reason = watch.why === 'stall'
+            ? `nothing arrived for ${formatSeconds(ctx.settings.stallMs)}`
+            : describeFailure(error);
+        return { kind: 'dropped', reason, lastedMs: http.now() - openedAt };
+    }
+    finally {
+        reader.releaseLock();
+    }
+}
+function isEventStream(response) {
+    return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+}
+function refusal(response, now) {
+    const { status } = response;
+    const reason = status === 404
+        ? 'the service answered 404: it is older than GET /api/v1/events'
+        : status === 403
+            ? 'the service answered 403: the API key needs read:scans'
+            : status === 200
+                ? `the service answered ${response.headers.get('content-type') ?? 'no content type'}, not text/event-stream`
+                : status >= 300 && status < 400
+                    ? `the service answered ${status} with a redirect, which is not followed`
+                    : `the service answered ${status}`;
+    return {
+        kind: 'refused',
+        status,
+        reason,
+        retryAfterMs: retryAfterMs(response.headers.get('retry-after'), now),
+    };
+}
+
+;// CONCATENATED MODULE: ./action/service/follow/stream.ts
+
+
+/** The reconnection delay when the server did not ask for one (the service asks 3 s). */
+const DEFAULT_RETRY_MS = 3000;
+async function followByStream(ctx) {
+    const state = {
+        scan: undefined,
+        lastEventId: undefined,
+        retryMs: DEFAULT_RETRY_MS,
+        dropsInARow: 0,
+    };
+    for (let first = true;; first = false) {
+        if (ctx.deadline - ctx.deps.http.now() <= 0)
+            return timedOut(ctx, state);
+        const connection = await connect(ctx, state);
+        const next = await afterConnection(ctx, state, connection, first);
+        if (next !== 'reconnect')
+            return next;
+    }
+}
+async function afterConnection(ctx, state, connection, first) {
+    switch (connection.kind) {
+        case 'terminal': {
+            const scan = connection.scan ?? (await ctx.client.getScan(ctx.scanId, ctx.deadline));
+            state.scan = scan;
+            ctx.progress.report(scan);
+            if (TERMINAL.has(scan.status))
+                return { kind: 'followed', scan, timedOut: false };
+            return { kind: 'unavailable', reason: `it reported the scan ended, but the scan reads ${scan.status}` };
+        }
+        case 'deadline':
+            return timedOut(ctx, state);
+        case 'renew':
+            ctx.deps.log.debug('Event stream: reopening it with refreshed credentials.');
+            return 'reconnect';
+        case 'silent':
+            return {
+                kind: 'unavailable',
+                reason: `nothing arrived on it within ${formatSeconds(ctx.settings.stallMs)}; a proxy may be buffering it`,
+            };
+        case 'refused':
+            return afterRefusal(ctx, state, connection, first);
+        case 'dropped':
+            return afterDrop(ctx, state, connection);
+    }
+}
+async function afterRefusal(ctx, state, connection, first) {
+    if (first || [401, 403, 404].includes(connection.status)) {
+        return { kind: 'unavailable', reason: connection.reason };
+    }
+    state.dropsInARow++;
+    if (state.dropsInARow > ctx.settings.maxReconnects) {
+        return {
+            kind: 'unavailable',
+            reason: `reopening it failed ${state.dropsInARow} times: ${connection.reason}`,
+        };
+    }
+    ctx.deps.log.debug(`Event stream: ${connection.reason}; trying again.`);
+    await pause(ctx, connection.retryAfterMs ?? state.retryMs);
+    return 'reconnect';
+}
+async function afterDrop(ctx, state, connection) {
+    state.dropsInARow = connection.lastedMs >= ctx.settings.stallMs ? 1 : state.dropsInARow + 1;
+    if (state.dropsInARow > ctx.settings.maxReconnects) {
+        return {
+            kind: 'unavailable',
+            reason: `it dropped ${state.dropsInARow} times in a row (last: ${connection.reason})`,
+        };
+    }
+    const after = state.lastEventId === undefined ? '' : ` after event ${state.lastEventId}`;
+    ctx.deps.log.debug(`Event stream ended (${connection.reason}); reconnecting${after}.`);
+    await pause(ctx, state.retryMs);
+    return 'reconnect';
+}
+async function timedOut(ctx, state) {
+    return {
+        kind: 'followed',
+        scan: state.scan ?? (await ctx.client.getScan(ctx.scanId, ctx.deadline)),
+        timedOut: true,
+    };
+}
+/** Waits before a reconnect: as asked, but at most `maxReconnectDelayMs` and never past the deadline. */
+async function pause(ctx, ms) {
+    const { http } = ctx.deps;
+    const left = ctx.deadline - http.now();
+    if (left <= 0)
+        return;
+    await http.sleep(Math.min(ms, ctx.settings.maxReconnectDelayMs, left), http.signal);
+}
 
 ;// CONCATENATED MODULE: ./action/service/progress.ts
 /**
@@ -41635,271 +42389,71 @@ class ProgressLog {
 
 
 
-const STREAM_SETTINGS = {
-    stallMs: 60_000,
-    maxReconnects: 5,
-    maxReconnectDelayMs: 30_000,
-};
-/** The reconnection delay when the server did not ask for one (the service asks 3 s). */
-const DEFAULT_RETRY_MS = 3000;
-/** Reopen the stream this long after the credentials fell due for a refresh (so the next request refreshes them). */
-const RENEW_AFTER_DUE_MS = 1000;
-/** The statuses a scan ends in. */
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/**
+ * Following a running scan to its end (or to the deadline), in one of two ways:
+ *
+ * - **stream** (the default, follow/stream.ts and follow/connection.ts): through the service's
+ *   live event stream, `GET /api/v1/events`, which counts as one request against the
+ *   organization's rate limit however long it stays open. The stream is opened first and the
+ *   scan read once after it answered, so no event falls between the two; the scan's
+ *   `scan.started` and `scan.progress` events are logged as progress; on its terminal event the
+ *   scan is read once more for its final record. A stream that drops is reopened with
+ *   `Last-Event-ID` (a bounded number of times in a row), so no event is missed. When the
+ *   stream cannot be had (an older service answers 404, a key without the permission 403, a
+ *   proxy buffers it so nothing arrives), one line says so and the scan is followed by polling
+ *   instead.
+ * - **poll** (follow/polling.ts): `GET /api/v1/scans/{id}` every `poll-interval-seconds`, one
+ *   request each.
+ *
+ * Either way the deadline ends the following with `timedOut` (the caller cancels the scan),
+ * and the run's abort signal throws out of it (the caller cancels the scan too).
+ */
+
 async function followScan(deps, client, scanId, request, deadline) {
     const progress = new ProgressLog((line) => deps.log.info(line));
     if (request.follow === 'poll')
         return followByPolling(deps, client, scanId, request, deadline, progress);
-    const streamed = await followByStream(deps, client, scanId, deadline, progress);
+    const settings = { ...STREAM_SETTINGS, ...deps.stream };
+    const streamed = await followByStream({ deps, client, scanId, deadline, progress, settings });
     if (streamed.kind === 'followed')
         return streamed;
     deps.log.info(`The event stream is not available (${streamed.reason}); following scan ${scanId} by polling every ${formatSeconds(request.pollIntervalMs)}.`);
     return followByPolling(deps, client, scanId, request, deadline, progress);
 }
-/** Polls until the scan ends or the deadline passes, logging changes only. */
-async function followByPolling(deps, client, scanId, request, deadline, progress) {
-    const { http } = deps;
-    let scan = await client.getScan(scanId, deadline);
-    progress.report(scan);
-    while (!TERMINAL.has(scan.status)) {
-        const left = deadline - http.now();
-        if (left <= 0)
-            return { scan, timedOut: true };
-        await http.sleep(Math.min(request.pollIntervalMs, left), http.signal);
-        scan = await client.getScan(scanId, deadline);
-        progress.report(scan);
+
+;// CONCATENATED MODULE: ./action/service/scan-cancel.ts
+
+/** Cancelling a followed scan: when time runs out, and when the step ends without a result. */
+/**
+ * Cancels a scan that ran out of time. When it finished between the last poll and the
+ * cancel, its own end counts (a completed scan's result is used after all).
+ */
+async function cancelAtTimeout(log, client, running) {
+    try {
+        await client.cancelScan(running.id);
     }
-    return { scan, timedOut: false };
-}
-async function followByStream(deps, client, scanId, deadline, progress) {
-    const { http, log } = deps;
-    const settings = { ...STREAM_SETTINGS, ...deps.stream };
-    let scan;
-    let lastEventId;
-    let retryMs = DEFAULT_RETRY_MS;
-    let dropsInARow = 0;
-    const timedOut = async () => ({
-        kind: 'followed',
-        scan: scan ?? (await client.getScan(scanId, deadline)),
-        timedOut: true,
-    });
-    for (let first = true;; first = false) {
-        if (deadline - http.now() <= 0)
-            return timedOut();
-        const connection = await connect();
-        switch (connection.kind) {
-            case 'terminal': {
-                scan = connection.scan ?? (await client.getScan(scanId, deadline));
-                progress.report(scan);
-                if (TERMINAL.has(scan.status))
-                    return { kind: 'followed', scan, timedOut: false };
-                return {
-                    kind: 'unavailable',
-                    reason: `it reported the scan ended, but the scan reads ${scan.status}`,
-                };
-            }
-            case 'deadline':
-                return timedOut();
-            case 'renew':
-                log.debug('Event stream: reopening it with refreshed credentials.');
-                break;
-            case 'silent':
-                return {
-                    kind: 'unavailable',
-                    reason: `nothing arrived on it within ${formatSeconds(settings.stallMs)}; a proxy may be buffering it`,
-                };
-            case 'refused': {
-                if (first || [401, 403, 404].includes(connection.status)) {
-                    return { kind: 'unavailable', reason: connection.reason };
-                }
-                dropsInARow++;
-                if (dropsInARow > settings.maxReconnects) {
-                    return {
-                        kind: 'unavailable',
-                        reason: `reopening it failed ${dropsInARow} times: ${connection.reason}`,
-                    };
-                }
-                log.debug(`Event stream: ${connection.reason}; trying again.`);
-                await pause(connection.retryAfterMs ?? retryMs);
-                break;
-            }
-            case 'dropped': {
-                dropsInARow = connection.lastedMs >= settings.stallMs ? 1 : dropsInARow + 1;
-                if (dropsInARow > settings.maxReconnects) {
-                    return {
-                        kind: 'unavailable',
-                        reason: `it dropped ${dropsInARow} times in a row (last: ${connection.reason})`,
-                    };
-                }
-                log.debug(`Event stream ended (${connection.reason}); reconnecting${lastEventId === undefined ? '' : ` after event ${lastEventId}`}.`);
-                await pause(retryMs);
-                break;
-            }
+    catch (error) {
+        if (error instanceof errors/* ApiError */.hD && error.code === 'SCAN_NOT_CANCELLABLE') {
+            const scan = await client.getScan(running.id);
+            return { scan, timedOut: false };
         }
+        log.warning(`Could not cancel scan ${running.id}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    async function pause(ms) {
-        const left = deadline - http.now();
-        if (left <= 0)
-            return;
-        await http.sleep(Math.min(ms, settings.maxReconnectDelayMs, left), http.signal);
+    const scan = await client.getScan(running.id).catch(() => ({ ...running, status: 'cancelled' }));
+    return { scan, timedOut: true };
+}
+async function cancelQuietly(log, client, scanId) {
+    try {
+        await client.cancelScan(scanId);
+        log.info(`Cancelled scan ${scanId}.`);
     }
-    /** One connection: open, read the scan when no event id says where to resume, read events. */
-    async function connect() {
-        const controller = new AbortController();
-        const signal = http.signal ? AbortSignal.any([http.signal, controller.signal]) : controller.signal;
-        /** Why the connection was aborted from here, if it was. */
-        const ended = {};
-        let timer;
-        /** (Re)starts the wait for the next bytes: the stall bound, or the deadline when sooner. */
-        const arm = () => {
-            clearTimeout(timer);
-            const left = Math.max(0, deadline - http.now());
-            const stall = left <= settings.stallMs ? undefined : settings.stallMs;
-            timer = setTimeout(() => {
-                ended.why = stall === undefined ? 'deadline' : 'stall';
-                controller.abort();
-            }, stall ?? left);
-        };
-        const openedAt = http.now();
-        let gotBytes = false;
-        let renewal;
-        let response;
-        try {
-            arm();
-            try {
-                response = await client.openEventStream(lastEventId, signal);
-            }
-            catch (error) {
-                // The credentials could not be had (a refresh or a token exchange refused): as for any request.
-                if (http.signal?.aborted || error instanceof errors/* ApiError */.hD || error instanceof errors/* ConfigurationError */.j1)
-                    throw error;
-                if (ended.why === 'deadline')
-                    return { kind: 'deadline' };
-                if (ended.why === 'stall')
-                    return { kind: 'silent' };
-                return { kind: 'refused', status: 0, reason: `no answer: ${describeFailure(error)}` };
-            }
-            if (response.status !== 200 || !response.body || !isEventStream(response)) {
-                await response.body?.cancel().catch(() => undefined);
-                return refusal(response, http.now());
-            }
-            // A bearer token is refreshed shortly before it expires, at the next request; the stream
-            // is one request, so it is reopened then (the service would end it once the token expired).
-            const refreshDueAt = client.credentialsRefreshDueAt();
-            if (refreshDueAt !== undefined && refreshDueAt > http.now() && refreshDueAt < deadline) {
-                renewal = setTimeout(() => {
-                    ended.why = 'renew';
-                    controller.abort();
-                }, refreshDueAt - http.now() + RENEW_AFTER_DUE_MS);
-            }
-            // Without an event id to resume from, the stream starts now: read the scan once, after
-            // the stream answered, so every change after this read comes as an event.
-            if (lastEventId === undefined) {
-                clearTimeout(timer);
-                scan = await client.getScan(scanId, deadline);
-                progress.report(scan);
-                if (TERMINAL.has(scan.status))
-                    return { kind: 'terminal', scan };
-                arm();
-            }
-            const parser = new EventStreamParser();
-            const decoder = new TextDecoder();
-            const reader = response.body.getReader();
-            try {
-                for (;;) {
-                    const { value, done } = await reader.read();
-                    if (done) {
-                        return { kind: 'dropped', reason: 'the service ended it', lastedMs: http.now() - openedAt };
-                    }
-                    if (value.byteLength > 0)
-                        gotBytes = true;
-                    arm();
-                    for (const event of parser.push(decoder.decode(value, { stream: true }))) {
-                        if (event.lastEventId !== '')
-                            lastEventId = event.lastEventId;
-                        const ours = scanEventOf(event, scanId);
-                        if (!ours)
-                            continue;
-                        if (TERMINAL_EVENTS.has(ours.type))
-                            return { kind: 'terminal' };
-                        if (scan) {
-                            scan = withEvent(scan, ours.scan);
-                            progress.report(scan);
-                        }
-                    }
-                    if (parser.retry !== undefined)
-                        retryMs = parser.retry;
-                }
-            }
-            catch (error) {
-                if (http.signal?.aborted)
-                    throw error;
-                if (ended.why === 'deadline')
-                    return { kind: 'deadline' };
-                if (ended.why === 'renew')
-                    return { kind: 'renew' };
-                if (ended.why === 'stall' && !gotBytes)
-                    return { kind: 'silent' };
-                const reason = ended.why === 'stall'
-                    ? `nothing arrived for ${formatSeconds(settings.stallMs)}`
-                    : describeFailure(error);
-                return { kind: 'dropped', reason, lastedMs: http.now() - openedAt };
-            }
-            finally {
-                reader.releaseLock();
-            }
-        }
-        finally {
-            clearTimeout(timer);
-            clearTimeout(renewal);
-            controller.abort();
-        }
+    catch (error) {
+        log.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
     }
-}
-/** The scan as an event of it says it is now (`scan.started`: the list view; `scan.progress`: the progress fields). */
-function withEvent(scan, data) {
-    const next = { ...scan };
-    const sameStatus = data.status === undefined || data.status === scan.status;
-    // An event older than the read that followed the stream's opening does not move progress back.
-    if (sameStatus && typeof data.progress === 'number' && data.progress < scan.progress)
-        return scan;
-    if (typeof data.status === 'string')
-        next.status = data.status;
-    if (typeof data.progress === 'number')
-        next.progress = data.progress;
-    if (typeof data.phase === 'string')
-        next.phase = data.phase;
-    if ('current_tool' in data) {
-        next.current_tool = typeof data.current_tool === 'string' ? data.current_tool : undefined;
-    }
-    return next;
-}
-function isEventStream(response) {
-    return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-}
-function refusal(response, now) {
-    const { status } = response;
-    const reason = status === 404
-        ? 'the service answered 404: it is older than GET /api/v1/events'
-        : status === 403
-            ? 'the service answered 403: the API key needs read:scans'
-            : status === 200
-                ? `the service answered ${response.headers.get('content-type') ?? 'no content type'}, not text/event-stream`
-                : status >= 300 && status < 400
-                    ? `the service answered ${status} with a redirect, which is not followed`
-                    : `the service answered ${status}`;
-    return {
-        kind: 'refused',
-        status,
-        reason,
-        retryAfterMs: retryAfterMs(response.headers.get('retry-after'), now),
-    };
-}
-function formatSeconds(ms) {
-    return `${Number((ms / 1000).toFixed(2))}s`;
 }
 
 ;// CONCATENATED MODULE: ./action/service/remote-scan.ts
+
 
 
 
@@ -41925,31 +42479,11 @@ function serviceClient(service, deps) {
     });
 }
 async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
-    const { log, http } = deps;
-    const deadline = http.now() + request.timeoutMs;
+    const { log } = deps;
+    const deadline = deps.http.now() + request.timeoutMs;
     if (request.importFile)
         return importReport(deps, client, apiUrl, request, hooks, deadline);
-    let scanId;
-    if (request.scanId) {
-        scanId = request.scanId;
-        log.info(`Following Scanward scan ${scanId} (scan-id).`);
-    }
-    else {
-        log.debug(`Idempotency-Key: ${request.idempotencyKey}`);
-        const created = await client.createScan({
-            target: request.target,
-            scan_type: request.scanType,
-            ports: request.ports,
-            frameworks: request.frameworks,
-            credential_checks: request.credentialChecks,
-            web: request.web,
-        }, request.idempotencyKey, deadline);
-        scanId = created.id;
-        const estimate = created.estimated_duration
-            ? `, estimated ${Math.ceil(created.estimated_duration / 60)} min`
-            : '';
-        log.info(`Scanward scan ${scanId} of ${request.target} (${request.scanType}${estimate}): ${serviceLinks(apiUrl, scanId).scanUrl}`);
-    }
+    const scanId = await startOrAttach(log, client, apiUrl, request, deadline);
     const links = serviceLinks(apiUrl, scanId);
     hooks.onScan?.(scanId, links);
     if (!request.wait) {
@@ -41958,6 +42492,33 @@ async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
         log.info(`wait is false: not waiting for scan ${scanId} to finish.`);
         return { kind: 'started', scanId, links };
     }
+    return followToEnd(deps, client, apiUrl, request, scanId, deadline);
+}
+/** The scan `scan-id` names, or a new one of `target`: its id. */
+async function startOrAttach(log, client, apiUrl, request, deadline) {
+    if (request.scanId) {
+        log.info(`Following Scanward scan ${request.scanId} (scan-id).`);
+        return request.scanId;
+    }
+    log.debug(`Idempotency-Key: ${request.idempotencyKey}`);
+    const created = await client.createScan({
+        target: request.target,
+        scan_type: request.scanType,
+        ports: request.ports,
+        frameworks: request.frameworks,
+        credential_checks: request.credentialChecks,
+        web: request.web,
+    }, request.idempotencyKey, deadline);
+    const estimate = created.estimated_duration
+        ? `, estimated ${Math.ceil(created.estimated_duration / 60)} min`
+        : '';
+    log.info(`Scanward scan ${created.id} of ${request.target} (${request.scanType}${estimate}): ${serviceLinks(apiUrl, created.id).scanUrl}`);
+    return created.id;
+}
+/** Follows the scan to its end, cancelling it at the deadline or when the step is cancelled. */
+async function followToEnd(deps, client, apiUrl, request, scanId, deadline) {
+    const { log, http } = deps;
+    const links = serviceLinks(apiUrl, scanId);
     const unsuccessful = (scan, timedOut) => ({
         kind: 'unsuccessful',
         scan,
@@ -41992,138 +42553,9 @@ async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
         return unsuccessful(scan, false);
     return completed(scan);
 }
-/**
- * `import-file`: the report is sent to the import API, which answers with the completed scan
- * it recorded; its findings are then read exactly as a completed scan's are.
- */
-async function importReport(deps, client, apiUrl, request, hooks, deadline) {
-    const file = request.importFile;
-    if (!deps.readFile)
-        throw new Error('this front end cannot read report files');
-    let report;
-    try {
-        report = await deps.readFile(file.path);
-    }
-    catch (error) {
-        throw new errors/* ConfigurationError */.j1(`\`import-file\` ${file.path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return recordReport(deps.log, client, apiUrl, report, {
-        target: request.target,
-        scanType: request.scanType,
-        format: file.format,
-        reportName: file.path.split(/[\\/]/).pop(),
-        ciRun: request.ciRun,
-        what: `Imported ${file.path}`,
-        idempotencyKey: request.idempotencyKey,
-    }, hooks, deadline);
-}
-/**
- * Sends a report to the import API as a completed scan of `target` and reads that scan's
- * findings back exactly as a completed scan's are (so `change` is the service's: new, unchanged,
- * reopened for that target). `import-file` and the local engine's result both come this way.
- */
-async function recordReport(log, client, apiUrl, report, input, hooks, deadline) {
-    const scan = await client.importReport(report, {
-        target: input.target,
-        scan_type: input.scanType,
-        format: input.format,
-        report_name: input.reportName,
-        ci_run: input.ciRun,
-    }, input.idempotencyKey, deadline);
-    const links = serviceLinks(apiUrl, scan.id);
-    log.info(`${input.what} as Scanward scan ${scan.id} of ${input.target}: ${links.scanUrl}`);
-    hooks.onScan?.(scan.id, links);
-    const findings = await readFindings(log, client, scan.id);
-    return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
-}
-/**
- * Cancels a scan that ran out of time. When it finished between the last poll and the
- * cancel, its own end counts (a completed scan's result is used after all).
- */
-async function cancelAtTimeout(log, client, running) {
-    try {
-        await client.cancelScan(running.id);
-    }
-    catch (error) {
-        if (error instanceof errors/* ApiError */.hD && error.code === 'SCAN_NOT_CANCELLABLE') {
-            const scan = await client.getScan(running.id);
-            return { scan, timedOut: false };
-        }
-        log.warning(`Could not cancel scan ${running.id}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const scan = await client.getScan(running.id).catch(() => ({ ...running, status: 'cancelled' }));
-    return { scan, timedOut: true };
-}
-/** The service version from /api/health (the Action's own when it does not say) and its documentation. */
-async function toolInfo(client, apiUrl) {
-    return { version: (await client.serviceVersion()) ?? ACTION_VERSION, informationUri: `${apiUrl}/docs` };
-}
-/**
- * The scan's findings, each completed with its template id, CWE ids and
- * frameworks from the findings list when the per-scan list lacks them. That
- * second list needs `read:findings`; without it the SARIF falls back to
- * title-based rule ids, with a warning, rather than failing the build.
- */
-async function readFindings(log, client, scanId) {
-    const findings = await client.listScanFindings(scanId);
-    if (findings.length === 0 || findings.every((f) => f.template_id))
-        return findings;
-    let refs;
-    try {
-        refs = await client.listFindingRefs(scanId);
-    }
-    catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        log.warning(`Could not read the findings' template ids, so SARIF rules are named after titles: ${reason}`);
-        return findings;
-    }
-    const byId = new Map(refs.map((r) => [r.id, r]));
-    return findings.map((f) => {
-        const ref = byId.get(f.id);
-        if (!ref)
-            return f;
-        return {
-            ...f,
-            template_id: f.template_id ?? ref.template_id,
-            cwe_ids: f.cwe_ids ?? ref.cwe_ids,
-            target: f.target ?? ref.target,
-            frameworks: f.frameworks ?? ref.frameworks,
-        };
-    });
-}
-async function cancelQuietly(log, client, scanId) {
-    try {
-        await client.cancelScan(scanId);
-        log.info(`Cancelled scan ${scanId}.`);
-    }
-    catch (error) {
-        log.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-}
-/**
- * The scan's and a finding's pages in the console (served by the service at its own address:
- * `/scans/:id`, `/findings/:id`, console/src/routes.tsx), and the scan's PDF report (the
- * findings export filtered to the scan).
- */
-function serviceLinks(apiUrl, scanId) {
-    const id = encodeURIComponent(scanId);
-    return {
-        scanUrl: `${apiUrl}/scans/${id}`,
-        reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
-        findingUrl: (findingId) => `${apiUrl}/findings/${encodeURIComponent(findingId)}`,
-    };
-}
-
-;// CONCATENATED MODULE: ./server/schemas/local-scan.js
-// Generated by `npm run build` from server/schemas/local-scan.ts; edit that file.
-
-// server/schemas/local-scan.ts
-var LOCAL_SCAN_REPORT_FORMAT = "scanward-local-scan/1";
-var LOCAL_TARGET_ERROR = "LocalTargetError";
-
-//# sourceMappingURL=local-scan.js.map
 
 ;// CONCATENATED MODULE: ./action/local/local-scan.ts
+
 
 
 
@@ -42173,20 +42605,27 @@ async function runLocalScan(local, deps, request, hooks = {}) {
     }
     for (const note of report.notes)
         log.debug(note);
-    if (deps.service) {
-        const { inputs, ...clientDeps } = deps.service;
-        const client = serviceClient(inputs, clientDeps);
-        const body = new TextEncoder().encode(JSON.stringify({ findings: report.findings }));
-        return recordReport(log, client, inputs.apiUrl, body, {
-            target: local.asset,
-            scanType: report.scan_type,
-            format: 'scanward',
-            reportName: 'scanward-local.json',
-            ciRun: request.ciRun,
-            what: `Recorded the local scan of ${report.target}`,
-            idempotencyKey: request.idempotencyKey,
-        }, hooks, clientDeps.http.now() + request.timeoutMs);
-    }
+    if (deps.service)
+        return recordOnService(deps.service, local, log, request, report, hooks);
+    return finishedHere(deps, request, report, hooks);
+}
+/** The engine's findings recorded on the service as a completed scan of `asset`, and read back. */
+function recordOnService(service, local, log, request, report, hooks) {
+    const { inputs, ...clientDeps } = service;
+    const client = serviceClient(inputs, clientDeps);
+    const body = new TextEncoder().encode(JSON.stringify({ findings: report.findings }));
+    return recordReport(log, client, inputs.apiUrl, body, {
+        target: local.asset,
+        scanType: report.scan_type,
+        format: 'scanward',
+        reportName: 'scanward-local.json',
+        ciRun: request.ciRun,
+        what: `Recorded the local scan of ${report.target}`,
+        idempotencyKey: request.idempotencyKey,
+    }, hooks, clientDeps.http.now() + request.timeoutMs);
+}
+/** With no service named: every finding is new, and the links point at the run's page. */
+function finishedHere(deps, request, report, hooks) {
     const findings = report.findings.map(asFinding);
     const counts = emptyCounts();
     for (const f of findings)
@@ -42248,61 +42687,20 @@ function asFinding(f) {
     };
 }
 
-// EXTERNAL MODULE: ./action/github/context.ts
-var github_context = __nccwpck_require__(1738);
-;// CONCATENATED MODULE: ./action/github/run.ts
+;// CONCATENATED MODULE: ./action/github/scan-step.ts
 
 
 
 
 
 
-
-
-
-
-
-
-
-
-
-async function missingEngine() {
-    throw new Error('this build of the Action has no local engine (dist/local/engine.mjs)');
-}
-const USER_AGENT = `scanward-github-action/${ACTION_VERSION}`;
-const DEFAULT_SARIF_PROCESSING = { attempts: 12, intervalMs: 5000 };
-async function run(deps) {
-    try {
-        return await runAction(deps);
-    }
-    catch (error) {
-        failStep(deps.core, error);
-        return { outcome: 'failed' };
-    }
-}
-/** Reports an error the way its kind deserves: user mistakes plainly, internal failures with a hint. */
-function failStep(core, error) {
-    if ((0,errors/* isUserError */.iU)(error)) {
-        core.setFailed(messageOf(error));
-        return;
-    }
-    if (error instanceof Error && error.stack)
-        core.debug(error.stack);
-    core.setFailed(`${messageOf(error)}\nThe Scanward Action failed unexpectedly. Re-run the job; if it keeps failing, report it with the step's debug log (ACTIONS_STEP_DEBUG=true).`);
-}
-async function runAction(deps) {
+/**
+ * The scan step of a run: the scan source the inputs ask for (the service, or the engine in
+ * this job), run to its end in a log group, with `scan-id` and `report-url` set as soon as
+ * the scan has an id.
+ */
+async function runScan(deps, inputs) {
     const { core, context } = deps;
-    core.info(`Scanward Action ${ACTION_VERSION} on Node ${process.version}`);
-    const { inputs, warnings } = parseInputs((name) => core.getInput(name), context, {
-        idTokenAvailable: deps.idTokenAvailable,
-    });
-    // The web log-in's password and header values are masked before anything else is logged.
-    for (const secret of webSecrets(inputs.scan.web))
-        core.setSecret(secret);
-    for (const warning of warnings)
-        core.warning(warning);
-    if (inputs.github.githubToken)
-        core.setSecret(inputs.github.githubToken);
     const log = {
         info: (m) => core.info(m),
         warning: (m) => core.warning(m),
@@ -42334,12 +42732,57 @@ async function runAction(deps) {
             idToken: (audience) => core.getIDToken(audience),
             readFile: deps.readFile && ((path) => deps.readFile((0,external_node_path_.resolve)(deps.cwd, path))),
         });
-    const outcome = await core.group(inputs.mode === 'local' ? 'Scanward scan in this job' : 'Scanward scan', () => source.run(inputs.scan, {
+    return core.group(inputs.mode === 'local' ? 'Scanward scan in this job' : 'Scanward scan', () => source.run(inputs.scan, {
         onScan: (scanId, links) => {
             core.setOutput('scan-id', scanId);
             core.setOutput('report-url', links.reportUrl);
         },
     }));
+}
+async function missingEngine() {
+    throw new Error('this build of the Action has no local engine (dist/local/engine.mjs)');
+}
+
+;// CONCATENATED MODULE: ./action/github/run.ts
+
+
+
+
+
+
+
+/**
+ * The GitHub Action: run the scan through its source (scan-step.ts), judge the finished scan
+ * against the gate (one verdict), and publish what the pure report builders make of the
+ * verdict (publish.ts, github-steps.ts): the outputs, the SARIF file and its upload to code
+ * scanning, the sticky pull request comment, the job summary, the annotations, and the step's
+ * failure. Everything from the outside world comes in through `deps` (action-deps.ts), so
+ * tests run it against a fake service and a fake GitHub without waiting.
+ */
+
+async function run(deps) {
+    try {
+        return await runAction(deps);
+    }
+    catch (error) {
+        failStep(deps.core, error);
+        return { outcome: 'failed' };
+    }
+}
+async function runAction(deps) {
+    const { core, context } = deps;
+    core.info(`Scanward Action ${ACTION_VERSION} on Node ${process.version}`);
+    const { inputs, warnings } = parseInputs((name) => core.getInput(name), context, {
+        idTokenAvailable: deps.idTokenAvailable,
+    });
+    // The web log-in's password and header values are masked before anything else is logged.
+    for (const secret of webSecrets(inputs.scan.web))
+        core.setSecret(secret);
+    for (const warning of warnings)
+        core.warning(warning);
+    if (inputs.github.githubToken)
+        core.setSecret(inputs.github.githubToken);
+    const outcome = await runScan(deps, inputs);
     switch (outcome.kind) {
         case 'started':
             core.setOutput('result', 'started');
@@ -42356,163 +42799,15 @@ async function runAction(deps) {
         ? publishCompleted(deps, inputs, verdict)
         : publishUnsuccessful(deps, verdict);
 }
-async function publishUnsuccessful(deps, verdict) {
-    const { core } = deps;
-    core.setOutput('result', 'failed');
-    await appendSummary(core, renderSummary(verdict, { runUrl: (0,github_context/* runUrl */.Vp)(deps.context) }));
-    core.setFailed(failureMessage(verdict, actionInputName));
-    return {
-        outcome: 'failed',
-        scanId: verdict.scan.id,
-        status: verdict.scan.status,
-        timedOut: verdict.timedOut,
-    };
-}
-/**
- * A completed scan: the SARIF file, its upload, the comment and the summary, then the gate.
- * A failed upload or comment fails the step too, after everything else was written.
- */
-async function publishCompleted(deps, inputs, verdict) {
-    const { core, context } = deps;
-    const repository = (0,github_context/* splitRepository */.T8)(context.repository);
-    const sarif = sarifReport(verdict, {
-        repository: repository
-            ? { uri: `${context.serverUrl}/${context.repository}`, revisionId: context.sha, branch: context.ref }
-            : undefined,
-    });
-    for (const warning of sarif.warnings)
-        core.warning(warning);
-    const sarifPath = (0,external_node_path_.resolve)(deps.cwd, inputs.github.sarifFile);
-    await deps.mkdir((0,external_node_path_.dirname)(sarifPath));
-    await deps.writeFile(sarifPath, sarif.text);
-    core.setOutput('sarif-file', sarifPath);
-    core.info(`SARIF with ${sarif.log.runs[0].results.length} result(s) written to ${sarifPath}`);
-    const github = lazyGitHubClient(deps, inputs.github.githubToken);
-    const problems = [];
-    const upload = await uploadStep(deps, inputs, github, sarif.text, verdict, problems);
-    const comment = await commentStep(deps, inputs, github, verdict, problems);
-    await appendSummary(core, renderSummary(verdict, {
-        runUrl: (0,github_context/* runUrl */.Vp)(context),
-        sarif: { path: inputs.github.sarifFile, upload: upload.state },
-    }));
-    const failed = conclude(core, verdict, problems);
-    return {
-        outcome: failed ? 'failed' : 'passed',
-        scanId: verdict.scan.id,
-        status: verdict.scan.status,
-        gate: verdict.gate,
-        sarifPath,
-        uploadId: upload.id,
-        comment,
-    };
-}
-/**
- * The GitHub client, made on first use. Octokit is loaded only then, after the scan: it is
- * most of the bundle, and the first request to Scanward should not wait for it
- * (docs/performance.md, "The Action's cold start").
- */
-function lazyGitHubClient(deps, token) {
-    let client;
-    return () => (client ??= Promise.all(/* import() */[__nccwpck_require__.e(214), __nccwpck_require__.e(761)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5761)).then(({ createGitHubClient }) => createGitHubClient({
-        token: token,
-        apiUrl: deps.context.apiUrl,
-        userAgent: USER_AGENT,
-        log: (m) => deps.core.info(m),
-        retryBaseMs: deps.githubRetryBaseMs,
-        throttle: deps.githubThrottle,
-    })));
-}
-async function uploadStep(deps, inputs, github, sarif, verdict, problems) {
-    const { core, context } = deps;
-    if (!inputs.github.uploadSarif)
-        return { state: 'disabled' };
-    const repository = (0,github_context/* splitRepository */.T8)(context.repository);
-    if (!repository || !context.sha || !context.ref) {
-        core.warning('Not uploading SARIF: GITHUB_REPOSITORY, GITHUB_SHA or GITHUB_REF is not set (not running in GitHub Actions?).');
-        return { state: 'no-repository' };
-    }
-    const { sha, ref } = context;
-    try {
-        return await core.group('Upload to GitHub code scanning', async () => {
-            const { uploadAndWatch } = await Promise.all(/* import() */[__nccwpck_require__.e(214), __nccwpck_require__.e(202)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2202));
-            const { attempts, intervalMs } = deps.sarifProcessing ?? DEFAULT_SARIF_PROCESSING;
-            return uploadAndWatch(await github(), repository, { sarif, commitSha: sha, ref, startedAt: verdict.scan.started_at }, { attempts, intervalMs, sleep: deps.sleep, signal: deps.signal, log: (m) => core.info(m) });
-        });
-    }
-    catch (error) {
-        problems.push(error);
-        return { state: 'failed' };
-    }
-}
-async function commentStep(deps, inputs, github, verdict, problems) {
-    const { core, context } = deps;
-    if (!inputs.github.comment)
-        return undefined;
-    const repository = (0,github_context/* splitRepository */.T8)(context.repository);
-    if (!context.pullRequest || !repository) {
-        core.info('comment is true, but this is not a pull_request event: no pull request comment.');
-        return undefined;
-    }
-    try {
-        const { upsertComment } = await Promise.all(/* import() */[__nccwpck_require__.e(214), __nccwpck_require__.e(411)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2411));
-        const written = await upsertComment(await github(), repository, context.pullRequest.number, commentMarker(verdict.scan.target), renderComment(verdict, { runUrl: (0,github_context/* runUrl */.Vp)(context) }));
-        core.setOutput('comment-url', written.url);
-        core.info(`Pull request comment ${written.action}: ${written.url}`);
-        return written.action;
-    }
-    catch (error) {
-        problems.push(error);
-        return undefined;
-    }
-}
-/**
- * The gate's message and annotations, then the step's result: failed by the gate, or by a
- * problem of the upload or the comment (shown as errors beside a failed gate, each failing
- * the step otherwise). Answers whether the step failed.
- */
-function conclude(core, verdict, problems) {
-    const { gate } = verdict;
-    core.info(gate.message);
-    for (const annotation of annotations(verdict)) {
-        if (annotation.level === 'error')
-            core.error(annotation.message, { title: annotation.title });
-        else
-            core.warning(annotation.message, { title: annotation.title });
-    }
-    for (const problem of problems) {
-        if (gate.failed)
-            core.error(messageOf(problem));
-        else
-            failStep(core, problem);
-    }
-    if (gate.failed)
-        core.setFailed(gate.message);
-    const failed = gate.failed || problems.length > 0;
-    core.setOutput('result', failed ? 'failed' : 'passed');
-    return failed;
-}
 function setOutputs(core, outputs) {
     for (const [name, value] of Object.entries(outputs))
         core.setOutput(name, value);
-}
-/** Appends to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) there is none to write. */
-async function appendSummary(core, markdown) {
-    try {
-        core.summary.addRaw(markdown, true);
-        await core.summary.write();
-    }
-    catch (error) {
-        core.debug(`No job summary written: ${messageOf(error)}`);
-    }
-}
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
 }
 
 
 /***/ }),
 
-/***/ 1357:
+/***/ 4479:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
@@ -42524,10 +42819,10 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6257);
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3206);
-/* harmony import */ var _github_context_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1738);
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9673);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2561);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1382);
+/* harmony import */ var _github_context_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5748);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3764);
 var __rewriteRelativeImportExtension = (undefined && undefined.__rewriteRelativeImportExtension) || function (path, preserveJsx) {
     if (typeof path === "string" && /^\.\.?\//.test(path)) {
         return path.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function (m, tsx, d, ext, cm) {
@@ -42813,7 +43108,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 6257:
+/***/ 2561:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -42851,7 +43146,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   warning: () => (/* binding */ warning)
 });
 
-// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
+// NAMESPACE OBJECT: ../main/node_modules/@actions/core/lib/platform.js
 var platform_namespaceObject = {};
 __nccwpck_require__.r(platform_namespaceObject);
 __nccwpck_require__.d(platform_namespaceObject, {
@@ -42865,7 +43160,7 @@ __nccwpck_require__.d(platform_namespaceObject, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -42901,7 +43196,7 @@ function toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -42997,7 +43292,7 @@ function escapeProperty(s) {
 const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -43040,7 +43335,7 @@ var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_
 // EXTERNAL MODULE: external "https"
 var external_https_ = __nccwpck_require__(5692);
 var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
     if (checkBypass(reqUrl)) {
@@ -43131,11 +43426,11 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+// EXTERNAL MODULE: ../main/node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(8482);
+// EXTERNAL MODULE: ../main/node_modules/undici/index.js
+var undici = __nccwpck_require__(2480);
+;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -43832,7 +44127,7 @@ class HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/auth.js
 var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -43908,7 +44203,7 @@ class PersonalAccessTokenCredentialHandler {
     }
 }
 //# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/oidc-utils.js
 var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -43982,7 +44277,7 @@ class OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -44263,7 +44558,7 @@ const _summary = new Summary();
 const markdownSummary = _summary;
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -44305,7 +44600,7 @@ var external_events_ = __nccwpck_require__(4434);
 const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
 // EXTERNAL MODULE: external "assert"
 var external_assert_ = __nccwpck_require__(2613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/io/lib/io-util.js
 var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -44485,7 +44780,7 @@ function getCmdPath() {
     return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
 }
 //# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/io/lib/io.js
 var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -44759,7 +45054,7 @@ function io_copyFile(srcFile, destFile, force) {
 //# sourceMappingURL=io.js.map
 ;// CONCATENATED MODULE: external "timers"
 const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/exec/lib/toolrunner.js
 var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -45347,7 +45642,7 @@ class ExecState extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/exec/lib/exec.js
 var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -45427,7 +45722,7 @@ function getExecOutput(commandLine, args, options) {
     });
 }
 //# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -45492,7 +45787,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -45813,7 +46108,7 @@ function getIDToken(aud) {
 
 /***/ }),
 
-/***/ 3206:
+/***/ 1382:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45827,7 +46122,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_fs_ = __nccwpck_require__(9896);
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/github/lib/context.js
 
 
 class Context {
@@ -45880,11 +46175,11 @@ class Context {
     }
 }
 //# sourceMappingURL=context.js.map
-// EXTERNAL MODULE: ./node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
-var lib = __nccwpck_require__(9659);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/internal/utils.js
+// EXTERNAL MODULE: ../main/node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
+var lib = __nccwpck_require__(1947);
+// EXTERNAL MODULE: ../main/node_modules/undici/index.js
+var undici = __nccwpck_require__(2480);
+;// CONCATENATED MODULE: ../main/node_modules/@actions/github/lib/internal/utils.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -45937,7 +46232,7 @@ function getUserAgentWithOrchestrationId(baseUserAgent) {
     return baseUserAgent;
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
+;// CONCATENATED MODULE: ../main/node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
     return navigator.userAgent;
@@ -45952,7 +46247,7 @@ function getUserAgent() {
   return "<environment undetectable>";
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/register.js
+;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/lib/register.js
 // @ts-check
 
 function register(state, name, method, options) {
@@ -45981,7 +46276,7 @@ function register(state, name, method, options) {
   });
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/add.js
+;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/lib/add.js
 // @ts-check
 
 function addHook(state, kind, name, hook) {
@@ -46029,7 +46324,7 @@ function addHook(state, kind, name, hook) {
   });
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/remove.js
+;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/lib/remove.js
 // @ts-check
 
 function removeHook(state, name, method) {
@@ -46050,7 +46345,7 @@ function removeHook(state, name, method) {
   state.registry[name].splice(index, 1);
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/index.js
+;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/index.js
 // @ts-check
 
 
@@ -46097,7 +46392,7 @@ function Collection() {
 
 /* harmony default export */ const before_after_hook = ({ Singular, Collection });
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/endpoint/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/endpoint/dist-bundle/index.js
 // pkg/dist-src/defaults.js
 
 
@@ -46443,7 +46738,7 @@ function withDefaults(oldDefaults, newDefaults) {
 var endpoint = withDefaults(null, DEFAULTS);
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/request/node_modules/content-type/dist/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/request/node_modules/content-type/dist/index.js
 /*!
  * content-type
  * Copyright(c) 2015 Douglas Christopher Wilson
@@ -46735,7 +47030,7 @@ function unescapeQuotedPairs(str, start, end) {
     return result + str.slice(start, end);
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
+;// CONCATENATED MODULE: ../main/node_modules/json-with-bigint/json-with-bigint.js
 const intRegex = /^-?\d+$/;
 const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
 const originalStringify = JSON.stringify;
@@ -47336,9 +47631,9 @@ const JSONParse = (text, reviver) => {
 
 
 
-// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-var dist_src = __nccwpck_require__(1015);
-;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
+// EXTERNAL MODULE: ../main/node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __nccwpck_require__(5575);
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/request/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -47545,7 +47840,7 @@ var request = dist_bundle_withDefaults(endpoint, defaults_default);
 /* v8 ignore next -- @preserve */
 /* v8 ignore else -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/graphql/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/graphql/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -47676,7 +47971,7 @@ function withCustomRequest(customRequest) {
 
 /* v8 ignore if -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/auth-token/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-token/dist-bundle/index.js
 // pkg/dist-src/is-jwt.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
 var sep = "\\.";
@@ -47731,11 +48026,11 @@ var createTokenAuth = function createTokenAuth2(token) {
 };
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/version.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/core/dist-src/version.js
 const version_VERSION = "7.0.8";
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/core/dist-src/index.js
 
 
 
@@ -47876,12 +48171,12 @@ class Octokit {
 }
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
 const dist_src_version_VERSION = "17.0.0";
 
 //# sourceMappingURL=version.js.map
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
 const Endpoints = {
   actions: {
     addCustomLabelsToSelfHostedRunnerForOrg: [
@@ -50175,7 +50470,7 @@ var endpoints_default = Endpoints;
 
 //# sourceMappingURL=endpoints.js.map
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
 
 const endpointMethodsMap = /* @__PURE__ */ new Map();
 for (const [scope, endpoints] of Object.entries(endpoints_default)) {
@@ -50301,7 +50596,7 @@ function decorate(octokit, scope, methodName, defaults, decorations) {
 
 //# sourceMappingURL=endpoints-to-methods.js.map
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
 
 
 function restEndpointMethods(octokit) {
@@ -50322,7 +50617,7 @@ legacyRestEndpointMethods.VERSION = dist_src_version_VERSION;
 
 //# sourceMappingURL=index.js.map
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
 // pkg/dist-src/version.js
 var plugin_paginate_rest_dist_bundle_VERSION = "0.0.0-development";
 
@@ -50734,7 +51029,7 @@ function paginateRest(octokit) {
 paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/github/lib/utils.js
 
 
 // octokit + plugins
@@ -50773,7 +51068,7 @@ function getOctokitOptions(token, options) {
     return opts;
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/github.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/github/lib/github.js
 
 
 const github_context = new Context();
@@ -50791,7 +51086,7 @@ function getOctokit(token, options, ...additionalPlugins) {
 
 /***/ }),
 
-/***/ 1015:
+/***/ 5575:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -51109,6 +51404,6 @@ class RequestError extends Error {
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(1357);
+/******/ var __webpack_exports__ = __nccwpck_require__(4479);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

@@ -1,42 +1,34 @@
 import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../core/errors.ts';
 import type { JobIdentity } from '../core/inputs.ts';
+import { followOptions } from './commands/follow.ts';
+import { gateOptions } from './commands/gate.ts';
+import type { Env, OptionGroup, Values } from './commands/group.ts';
+import { importCommand, importOptions } from './commands/import.ts';
+import { localOptions } from './commands/local.ts';
+import { reportOptions } from './commands/reports.ts';
+import { scanOptions } from './commands/scan.ts';
+import { serviceOptions } from './commands/service.ts';
+import { webOptions } from './commands/web.ts';
 
 /**
  * `scanward-ci`'s command line: the Action's inputs as `--name` flags or `SCANWARD_NAME`
- * variables (flags win), the report files, `--help` and `--version`.
+ * variables (flags win), the report files, `--help` and `--version`. Each group of options is
+ * declared once in commands/ (its flags, its help lines, the inputs it spells its own way);
+ * this file composes them, and reads the commands `scan` and `import FILE`.
  */
 
-type Env = Record<string, string | undefined>;
-
-/** The inputs scanward-ci reads, as `--name` flags and `SCANWARD_NAME` variables. */
-const INPUTS = [
-  'api-url',
-  'api-key',
-  'token',
-  'target',
-  'scan-type',
-  'ports',
-  'frameworks',
-  'credential-checks',
-  'fail-on',
-  'gate',
-  'report-severity',
-  'scan-id',
-  'wait',
-  'timeout-minutes',
-  'follow',
-  'poll-interval-seconds',
-  'idempotency-key',
-  'import-file',
-  'import-format',
-  'id-token-env',
-  'mode',
-  'asset',
-  'login-url',
-  'username',
-  'password-env',
-] as const;
+/** The groups, in the order `--help` lists them. */
+const GROUPS: OptionGroup[] = [
+  serviceOptions,
+  scanOptions,
+  gateOptions,
+  followOptions,
+  importOptions,
+  localOptions,
+  webOptions,
+  reportOptions,
+];
 
 export const USAGE = `Usage: scanward-ci [options]
        scanward-ci import FILE --target ASSET [--import-format FORMAT] [options]
@@ -50,59 +42,7 @@ cancelled or timed out, or the service could not be reached).
 Every option can also be set as an environment variable: --fail-on high is
 SCANWARD_FAIL_ON=high. Flags win.
 
-  --api-url URL                Scanward service address        (SCANWARD_API_URL; required
-                               except with --local)
-  --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
-  --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
-  --id-token-env VAR           sign in with the CI's OpenID ID token in the
-                               variable VAR (GitLab id_tokens:), no stored key
-                               (SCANWARD_ID_TOKEN_ENV)
-  --target HOST                domain, IP or CIDR to scan      (SCANWARD_TARGET)
-  --scan-type TYPE             quick (default), full, compliance
-  --ports PORTS                e.g. 80,443 or 1-1024
-  --frameworks LIST            soc2, pci-dss, iso27001
-  --credential-checks MODE     defaults or none (default: the service's, by scan type)
-  --fail-on SEVERITY           critical, high (default), medium, low, info, none
-  --gate all|new               count every open finding (all, default) or only new/reopened ones
-  --report-severity SEVERITY   least severe finding in the reports (default info)
-  --scan-id ID                 follow an existing scan instead of creating one
-  --wait true|false            false: create the scan, print its id, exit 0
-  --no-wait                    the same as --wait false
-  --timeout-minutes N          cancel the scan and exit 3 after N minutes (default 30)
-  --follow stream|poll         stream (default): follow the scan through the service's
-                               event stream, one request however long it runs, polling
-                               when the stream is not available; poll: a status check
-                               every --poll-interval-seconds
-  --poll-interval-seconds N    between status checks when polling (default 10)
-  --idempotency-key KEY        default: derived from the CI job, or random
-  --import-file FILE           import this report (nuclei, ZAP, nmap, OpenVAS or Scanward
-                               JSON) as a completed scan of --target instead of scanning;
-                               \`scanward-ci import FILE\` is the same  (SCANWARD_IMPORT_FILE)
-  --import-format FORMAT       nuclei, zap, nmap, openvas, scanward (default: detected)
-  --local                      run Scanward's engine here, in the job, against --target, a
-                               URL only this job reaches (http://localhost:8080): that host
-                               and port only. --api-url and a key are then optional: with
-                               them the result is recorded as a scan of --asset, so --gate
-                               new compares with what the service knows  (SCANWARD_MODE=local)
-  --asset NAME                 the stable name a local scan is recorded under
-                               (default: <repository>:<target>)
-
-Web application testing (docs/web-testing.md), locally and remotely:
-  --active                     run the attack checks (SQL injection, XSS, command
-                               injection, ...): they submit forms and may write data,
-                               so scan a test deployment       (SCANWARD_ACTIVE=true)
-  --login-url URL              sign in through this log-in form first (on the target)
-  --username USER              the user name for the form log-in
-  --password-env VAR           the password, read from the variable VAR (never a flag)
-  --header 'Name: value'       a header sent with every request instead of a form
-                               log-in (Authorization, Cookie); repeatable
-                               (SCANWARD_AUTH_HEADERS, one per line)
-  --exclude PATH               a path never requested: a prefix (/logout) or a glob
-                               (/api/*/delete); repeatable     (SCANWARD_EXCLUDE_PATHS)
-  --sarif FILE                 write SARIF 2.1.0
-  --junit FILE                 write JUnit XML: one test case per reported finding
-  --json FILE                  write the scan, gate and findings as JSON
-  --help, --version
+${GROUPS.map((group) => group.help).join('')}  --help, --version
 
 SCANWARD_DEBUG=1 adds debug lines (the Idempotency-Key, ...) to the log.
 `;
@@ -113,28 +53,21 @@ export interface CommandLine {
 }
 
 export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help' | 'version' {
-  let values: Record<string, string | boolean | string[] | undefined>;
+  let values: Values;
   let positionals: string[];
   try {
-    const options = Object.fromEntries(INPUTS.map((name) => [name, { type: 'string' as const }]));
-    ({ values, positionals } = parseArgs({
+    const parsed = parseArgs({
       args: argv,
       options: {
-        ...options,
-        'no-wait': { type: 'boolean' },
-        local: { type: 'boolean' },
-        active: { type: 'boolean' },
-        header: { type: 'string', multiple: true },
-        exclude: { type: 'string', multiple: true },
-        sarif: { type: 'string' },
-        junit: { type: 'string' },
-        json: { type: 'string' },
+        ...Object.assign({}, ...GROUPS.map((group) => group.options)),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
       strict: true,
       allowPositionals: true,
-    }));
+    });
+    values = parsed.values as Values;
+    positionals = parsed.positionals;
   } catch (error) {
     throw new ConfigurationError(
       `${error instanceof Error ? error.message : String(error)}\nRun scanward-ci --help for the options.`,
@@ -150,34 +83,11 @@ export function parseCommandLine(argv: string[], env: Env): CommandLine | 'help'
       );
     positionals = [];
   }
-  // `scanward-ci import FILE`: the report as a positional argument.
-  if (positionals.length > 0) {
-    if (positionals[0] !== 'import' || positionals.length !== 2)
-      throw new ConfigurationError(
-        `unexpected argument "${positionals.join(' ')}"; the commands are \`scan\` and \`import FILE\`.\nRun scanward-ci --help for the options.`,
-      );
-    if (typeof values['import-file'] === 'string')
-      throw new ConfigurationError('give the report once: `import FILE` or --import-file, not both.');
-    values['import-file'] = positionals[1];
-  }
+  if (positionals.length > 0) importCommand(positionals, values);
   const get = (name: string): string => {
-    if (name === 'wait' && values['no-wait']) return 'false';
-    if (name === 'mode' && values.local) return 'local';
-    if (name === 'upload-sarif') return 'false';
-    if (name === 'active' && values.active) return 'true';
-    // Repeatable flags become the Action's one-per-line inputs.
-    if (name === 'auth-headers' && Array.isArray(values.header)) return values.header.join('\n');
-    if (name === 'exclude-paths' && Array.isArray(values.exclude)) return values.exclude.join('\n');
-    // The password, read from the variable --password-env names (never a flag: it is a secret).
-    if (name === 'password') {
-      const source = get('password-env');
-      return source ? (env[source] ?? '') : '';
-    }
-    if (name === 'comment') return 'false';
-    // The ID token itself, read from the variable --id-token-env names (never a flag: it is a secret).
-    if (name === 'id-token') {
-      const source = get('id-token-env');
-      return source ? (env[source] ?? '') : '';
+    for (const group of GROUPS) {
+      const value = group.input?.(name, values, env, get);
+      if (value !== undefined) return value;
     }
     const flag = values[name];
     if (typeof flag === 'string') return flag;

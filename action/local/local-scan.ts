@@ -11,7 +11,8 @@ import { emptyCounts } from '../core/scan.ts';
 import type { Log, ScanHooks, ScanOutcome, ScanRequest, ScanSource } from '../core/scan-source.ts';
 import { ACTION_VERSION } from '../core/version.ts';
 import type { HttpDeps } from '../service/http.ts';
-import { recordReport, serviceClient } from '../service/remote-scan.ts';
+import { recordReport } from '../service/import-report.ts';
+import { serviceClient } from '../service/remote-scan.ts';
 
 /**
  * The local scan source (`mode: local`, `scanward-ci scan --local`): Scanward's engine runs in
@@ -102,29 +103,48 @@ async function runLocalScan(
   }
   for (const note of report.notes) log.debug(note);
 
-  if (deps.service) {
-    const { inputs, ...clientDeps } = deps.service;
-    const client = serviceClient(inputs, clientDeps);
-    const body = new TextEncoder().encode(JSON.stringify({ findings: report.findings }));
-    return recordReport(
-      log,
-      client,
-      inputs.apiUrl,
-      body,
-      {
-        target: local.asset,
-        scanType: report.scan_type,
-        format: 'scanward',
-        reportName: 'scanward-local.json',
-        ciRun: request.ciRun,
-        what: `Recorded the local scan of ${report.target}`,
-        idempotencyKey: request.idempotencyKey,
-      },
-      hooks,
-      clientDeps.http.now() + request.timeoutMs,
-    );
-  }
+  if (deps.service) return recordOnService(deps.service, local, log, request, report, hooks);
+  return finishedHere(deps, request, report, hooks);
+}
 
+/** The engine's findings recorded on the service as a completed scan of `asset`, and read back. */
+function recordOnService(
+  service: NonNullable<LocalScanDeps['service']>,
+  local: LocalInputs,
+  log: Log,
+  request: ScanRequest,
+  report: LocalScanReport,
+  hooks: ScanHooks,
+): Promise<ScanOutcome> {
+  const { inputs, ...clientDeps } = service;
+  const client = serviceClient(inputs, clientDeps);
+  const body = new TextEncoder().encode(JSON.stringify({ findings: report.findings }));
+  return recordReport(
+    log,
+    client,
+    inputs.apiUrl,
+    body,
+    {
+      target: local.asset,
+      scanType: report.scan_type,
+      format: 'scanward',
+      reportName: 'scanward-local.json',
+      ciRun: request.ciRun,
+      what: `Recorded the local scan of ${report.target}`,
+      idempotencyKey: request.idempotencyKey,
+    },
+    hooks,
+    clientDeps.http.now() + request.timeoutMs,
+  );
+}
+
+/** With no service named: every finding is new, and the links point at the run's page. */
+function finishedHere(
+  deps: LocalScanDeps,
+  request: ScanRequest,
+  report: LocalScanReport,
+  hooks: ScanHooks,
+): ScanOutcome {
   const findings = report.findings.map(asFinding);
   const counts = emptyCounts();
   for (const f of findings) counts[f.severity] += 1;

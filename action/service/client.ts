@@ -1,9 +1,7 @@
 import type { z } from 'zod';
 import type { WebTestingOptions } from '../../server/schemas/web-testing.ts';
-import { ConfigurationError } from '../core/errors.ts';
-import { NOT_SCANWARD_HINT, describeForeignBody, scanwardError } from './api-errors.ts';
-import type { Credentials } from './credentials.ts';
-import { requestWithRetry, type HttpDeps } from './http.ts';
+import { callApi, listAllPages, type ScanwardClientOptions } from './api-call.ts';
+import { requestWithRetry } from './http.ts';
 import {
   FindingRefBody,
   HealthBody,
@@ -11,13 +9,12 @@ import {
   ScanCancelledBody,
   ScanCreatedBody,
   ScanFindingBody,
-  pageBody,
 } from './responses.ts';
 
 /**
  * A small typed client of the Scanward REST API (interface-spec.md "Scans",
  * "Findings"), over fetch. Every call retries 429 and transient failures and
- * never follows a redirect (see http.ts); error answers become `ApiError`s
+ * never follows a redirect (see http.ts, api-call.ts); error answers become `ApiError`s
  * whose message says what the user can do (api-errors.ts). The credentials
  * come from credentials.ts, which alone knows how they were obtained.
  */
@@ -31,18 +28,7 @@ export interface CreateScanInput {
   web?: WebTestingOptions | undefined;
 }
 
-export interface ScanwardClientOptions {
-  /** The service base, e.g. `https://scanward.example.com` (no `/api/v1`). */
-  baseUrl: string;
-  credentials: Credentials;
-  http: HttpDeps;
-  userAgent: string;
-}
-
-/** Largest page the API serves (interface-spec.md "Other constants"). */
-export const PER_PAGE = 100;
-/** No scan has this many findings pages; stops a server that never says "last page". */
-const MAX_PAGES = 1000;
+export type { ScanwardClientOptions } from './api-call.ts';
 
 export class ScanwardClient {
   constructor(private readonly options: ScanwardClientOptions) {}
@@ -62,7 +48,7 @@ export class ScanwardClient {
     if (input.frameworks !== undefined && input.frameworks.length > 0) body.frameworks = input.frameworks;
     if (input.credential_checks !== undefined) body.credential_checks = input.credential_checks;
     if (input.web !== undefined) body.web = input.web;
-    return this.call('POST', '/api/v1/scans', ScanCreatedBody, {
+    return callApi(this.options, 'POST', '/api/v1/scans', ScanCreatedBody, {
       body,
       headers: { 'Idempotency-Key': idempotencyKey },
       deadline,
@@ -93,7 +79,7 @@ export class ScanwardClient {
     if (input.format) query.set('format', input.format);
     if (input.report_name) query.set('report_name', input.report_name.slice(0, 255));
     if (input.ci_run) query.set('ci_run', input.ci_run.slice(0, 500));
-    return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
+    return callApi(this.options, 'POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
       raw: report,
       headers: { 'Idempotency-Key': idempotencyKey },
       deadline,
@@ -102,7 +88,7 @@ export class ScanwardClient {
   }
 
   getScan(scanId: string, deadline?: number): Promise<ScanBody> {
-    return this.call('GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
+    return callApi(this.options, 'GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
       deadline,
       what: `read scan ${scanId}`,
     });
@@ -135,7 +121,7 @@ export class ScanwardClient {
    */
   cancelScan(scanId: string): Promise<z.infer<typeof ScanCancelledBody>> {
     const { retry } = this.options.http;
-    return this.call('DELETE', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanCancelledBody, {
+    return callApi(this.options, 'DELETE', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanCancelledBody, {
       what: `cancel scan ${scanId}`,
       http: {
         ...this.options.http,
@@ -151,7 +137,8 @@ export class ScanwardClient {
 
   /** Every finding the scan observed: `GET /api/v1/scans/{id}/findings`, all pages. */
   listScanFindings(scanId: string): Promise<ScanFindingBody[]> {
-    return this.listAll(
+    return listAllPages(
+      this.options,
       `/api/v1/scans/${encodeURIComponent(scanId)}/findings`,
       {},
       ScanFindingBody,
@@ -161,7 +148,13 @@ export class ScanwardClient {
 
   /** Template ids, CWE ids and frameworks of the scan's findings: `GET /api/v1/findings?scan_id=`, all pages. */
   listFindingRefs(scanId: string): Promise<FindingRefBody[]> {
-    return this.listAll('/api/v1/findings', { scan_id: scanId }, FindingRefBody, 'finding details');
+    return listAllPages(
+      this.options,
+      '/api/v1/findings',
+      { scan_id: scanId },
+      FindingRefBody,
+      'finding details',
+    );
   }
 
   /** The service version from `GET /api/health`; undefined when it cannot be read. */
@@ -178,87 +171,6 @@ export class ScanwardClient {
     } catch {
       return undefined;
     }
-  }
-
-  private async listAll<T extends z.ZodType>(
-    path: string,
-    query: Record<string, string>,
-    item: T,
-    what: string,
-  ): Promise<z.infer<T>[]> {
-    const schema = pageBody(item);
-    const all: z.infer<T>[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const params = new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) });
-      const body = await this.call('GET', `${path}?${params}`, schema, {
-        what: `read ${what} (page ${page})`,
-      });
-      all.push(...body.items);
-      const lastPage = body.pages !== undefined ? page >= body.pages : body.items.length < PER_PAGE;
-      if (lastPage || body.items.length === 0) break;
-    }
-    return all;
-  }
-
-  private async call<T extends z.ZodType>(
-    method: string,
-    path: string,
-    schema: T,
-    options: {
-      body?: unknown;
-      /** A raw body (a report file), sent as application/octet-stream. */
-      raw?: Uint8Array;
-      headers?: Record<string, string>;
-      deadline?: number | undefined;
-      what: string;
-      http?: HttpDeps;
-    },
-  ): Promise<z.infer<T>> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': this.options.userAgent,
-      ...(await this.options.credentials.headers()),
-      ...options.headers,
-    };
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.raw !== undefined) headers['content-type'] = 'application/octet-stream';
-    const body =
-      options.raw !== undefined
-        ? { body: options.raw as RequestInit['body'] }
-        : options.body !== undefined
-          ? { body: JSON.stringify(options.body) }
-          : {};
-    const res = await requestWithRetry(
-      options.http ?? this.options.http,
-      this.url(path),
-      { method, headers, ...body },
-      `Scanward: ${options.what}`,
-      options.deadline,
-    );
-    if (!res.ok) throw await scanwardError(res, options.what);
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // Another web server answered (a page at api-url): the user's to fix, in one line.
-      throw new ConfigurationError(
-        `Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(
-          text,
-          res.headers.get('content-type'),
-        )}. ${NOT_SCANWARD_HINT}.`,
-      );
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw new Error(
-        `Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
-          .slice(0, 3)
-          .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-          .join('; ')}); is api-url the Scanward service?`,
-      );
-    }
-    return parsed.data;
   }
 
   private url(path: string): string {

@@ -1,3 +1,5 @@
+import type { ScanRecord } from '../core/scan.ts';
+
 /**
  * The reading side of the service's live event stream (`GET /api/v1/events`, docs/events.md):
  * a parser of the `text/event-stream` format as the HTML standard defines it
@@ -5,7 +7,7 @@
  * and the filter that picks one scan's events out of the organization's. The parser is ours,
  * not a package: the format is a few rules about lines and four field names, and the
  * EventSource packages bring browser semantics (their own reconnect loop) this client does
- * not want, since it reconnects on its own terms (follow.ts).
+ * not want, since it reconnects on its own terms (follow/stream.ts).
  */
 
 /** One event as dispatched: `event:` (default `message`), the joined `data:` lines, and the last `id:` seen. */
@@ -101,4 +103,19 @@ export function scanEventOf(event: ServerSentEvent, scanId: string): ScanEvent |
   const scan = data as Record<string, unknown>;
   if (scan.id !== scanId) return undefined;
   return { type: typeof type === 'string' ? type : event.event, scan };
+}
+
+/** The scan as an event of it says it is now (`scan.started`: the list view; `scan.progress`: the progress fields). */
+export function withEvent(scan: ScanRecord, data: Record<string, unknown>): ScanRecord {
+  const next = { ...scan };
+  const sameStatus = data.status === undefined || data.status === scan.status;
+  // An event older than the read that followed the stream's opening does not move progress back.
+  if (sameStatus && typeof data.progress === 'number' && data.progress < scan.progress) return scan;
+  if (typeof data.status === 'string') next.status = data.status;
+  if (typeof data.progress === 'number') next.progress = data.progress;
+  if (typeof data.phase === 'string') next.phase = data.phase;
+  if ('current_tool' in data) {
+    next.current_tool = typeof data.current_tool === 'string' ? data.current_tool : undefined;
+  }
+  return next;
 }

@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 135:
+/***/ 501:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
@@ -14,7 +14,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_timers_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(831);
+/* harmony import */ var _ci_run_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(350);
 var __rewriteRelativeImportExtension = (undefined && undefined.__rewriteRelativeImportExtension) || function (path, preserveJsx) {
     if (typeof path === "string" && /^\.\.?\//.test(path)) {
         return path.replace(/\.(tsx)$|((?:\.d)?)((?:\.[^./]+?)?)\.([cm]?)ts$/i, function (m, tsx, d, ext, cm) {
@@ -65,7 +65,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 831:
+/***/ 350:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -149,9 +149,133 @@ function isUserError(error) {
     return error instanceof ConfigurationError || (error instanceof ApiError && error.isUserError);
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ./action/core/inputs/auth.ts
+/** The service group: not `named` (and no problem) in local mode without `api-url`. */
+function parseServiceInputs(input, local, idTokenAvailable) {
+    const { read, problems, warnings } = input;
+    // A local scan records its result on the service only when one is named (api-url). Credentials
+    // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
+    const named = !local || read('api-url') !== '';
+    if (!named) {
+        const credentials = ['api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
+            read('auth').toLowerCase() === 'oidc';
+        if (credentials)
+            warnings.push('credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.');
+        return { named };
+    }
+    const apiUrl = parseApiUrl(read('api-url'), problems, warnings);
+    const auth = parseAuth({
+        mode: read('auth').toLowerCase(),
+        apiKey: read('api-key'),
+        token: read('token'),
+        audience: read('audience'),
+        organization: read('organization'),
+        idToken: read('id-token'),
+        idTokenSource: read('id-token-env'),
+    }, apiUrl, idTokenAvailable, problems);
+    return { named, apiUrl, auth };
+}
+function parseApiUrl(raw, problems, warnings) {
+    if (raw === '') {
+        problems.push('`api-url` is required: the address of your Scanward service, e.g. https://scanward.example.com.');
+        return undefined;
+    }
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        problems.push(`\`api-url\` "${raw}" is not a URL; write it like https://scanward.example.com.`);
+        return undefined;
+    }
+    const problem = url.protocol !== 'https:' && url.protocol !== 'http:'
+        ? `\`api-url\` must start with https:// (or http://), not ${url.protocol}//.`
+        : url.username || url.password
+            ? '`api-url` must not contain credentials; pass them with api-key or token.'
+            : url.search || url.hash
+                ? '`api-url` must not have a query string or fragment.'
+                : undefined;
+    if (problem) {
+        problems.push(problem);
+        return undefined;
+    }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        warnings.push('`api-url` uses plain http: the API key crosses the network unencrypted. Use https.');
+    }
+    // The spec publishes the base with /api/v1; the Action appends it, so accept both spellings.
+    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    return `${url.origin}${path}`;
+}
+function isLoopbackHost(host) {
+    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+const AUTH_HELP = 'Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}), ' +
+    '`token` (a bearer token), or sign in without a secret with `auth: oidc` (the job needs `permissions: id-token: write` ' +
+    'and a trust policy in Scanward; docs/github-action.md).';
+function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
+    const problem = authConflict(fields);
+    if (problem) {
+        problems.push(problem);
+        return undefined;
+    }
+    const { mode, apiKey, token, idToken, idTokenSource } = fields;
+    if (apiKey)
+        return { kind: 'api-key', apiKey };
+    if (token)
+        return { kind: 'token', token: token.replace(/^Bearer\s+/i, '') };
+    if (idTokenSource) {
+        if (idToken)
+            return { kind: 'id-token', idToken };
+        problems.push(`\`id-token-env\` names ${idTokenSource}, which is empty or unset; in GitLab declare it under \`id_tokens:\` with the audience of your Scanward trust policy.`);
+        return undefined;
+    }
+    if (mode === 'oidc' || idTokenAvailable)
+        return parseOidc(fields, apiUrl, idTokenAvailable, problems);
+    problems.push(AUTH_HELP);
+    return undefined;
+}
+/** What the credentials given contradict: the `auth` asked for, or each other. */
+function authConflict({ mode, apiKey, token, idTokenSource }) {
+    if (!['', 'api-key', 'token', 'oidc'].includes(mode))
+        return `\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`;
+    if (apiKey && token)
+        return 'Set either `api-key` or `token`, not both.';
+    const given = [apiKey && 'api-key', token && 'token', idTokenSource && 'id-token-env'].filter(Boolean);
+    if (given.length > 1)
+        return `Set only one of \`api-key\`, \`token\` and \`id-token-env\` (${given.join(' and ')} are set).`;
+    if (mode === 'api-key' && !apiKey)
+        return '`auth` is api-key but `api-key` is empty. ' + AUTH_HELP;
+    if (mode === 'token' && !token)
+        return '`auth` is token but `token` is empty. ' + AUTH_HELP;
+    if (mode === 'oidc' && (apiKey || token))
+        return '`auth` is oidc: leave `api-key` and `token` out (the job signs in with its own identity).';
+    return undefined;
+}
+/** Keyless sign-in with the runner's ID token: `organization` (or `audience`) says whose. */
+function parseOidc({ audience, organization }, apiUrl, idTokenAvailable, problems) {
+    if (!idTokenAvailable) {
+        problems.push('`auth` is oidc but the runner offers no ID token: give the job `permissions: id-token: write` (docs/github-action.md).');
+        return undefined;
+    }
+    if (organization && !/^org_[a-z0-9]{1,96}$/.test(organization)) {
+        problems.push(`\`organization\` is "${organization}"; use your organization's id, like org_0123456789abcdefghijklmn (Scanward: Settings → CI trust).`);
+        return undefined;
+    }
+    if (!audience && !organization) {
+        problems.push("`auth` is oidc: set `organization` to your organization's id (Scanward: Settings → CI trust shows it), " +
+            "so the job asks for its ID token with the organization's audience (docs/ci-trust.md).");
+        return undefined;
+    }
+    if (!apiUrl)
+        return undefined;
+    return {
+        kind: 'oidc',
+        ...(audience ? { audience } : {}),
+        ...(organization ? { organizationId: organization } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -1026,7 +1150,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -1169,7 +1293,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -1482,7 +1606,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -1640,7 +1764,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -2158,7 +2282,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -2198,14 +2322,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/schemas.js
 
 
 
@@ -4843,7 +4967,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -4896,7 +5020,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/api.js
 
 
 
@@ -6001,7 +6125,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -6654,7 +6778,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -7499,7 +7623,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -7626,7 +7750,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -7895,7 +8019,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/core/parse.js
 
 
 
@@ -8072,7 +8196,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/errors.js
 
 
 
@@ -8131,7 +8255,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -8149,7 +8273,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -9686,7 +9810,7 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+;// CONCATENATED MODULE: ../main/node_modules/zod/v4/classic/iso.js
 
 
 
@@ -10158,6 +10282,240 @@ var AssigneeSuggestions = object({
 
 //# sourceMappingURL=findings.js.map
 
+;// CONCATENATED MODULE: ./action/core/scan.ts
+
+const SEVERITIES = FINDING_SEVERITIES;
+const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
+/** Most severe first, then highest score, then id: the same input always gives the same order. */
+function bySeverity(a, b) {
+    return (RANK[b.severity] - RANK[a.severity] ||
+        (b.cvss_score ?? 0) - (a.cvss_score ?? 0) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+/** Whether the finding's severity is `severity` or worse. */
+function atOrAbove(finding, severity) {
+    return RANK[finding.severity] >= RANK[severity];
+}
+/** Statuses a team sets to say "this does not need fixing". */
+const TRIAGED_AWAY = new Set(['false_positive', 'accepted']);
+/** Findings a scan found for the first time or reopened. */
+function isNew(finding) {
+    return finding.change === 'new' || finding.change === 'reopened';
+}
+function emptyCounts() {
+    return { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+}
+/** The scan's own counts (all of its findings, triaged ones included), as the service keeps them. */
+function scanCounts(scan) {
+    return {
+        critical: scan.critical_count,
+        high: scan.high_count,
+        medium: scan.medium_count,
+        low: scan.low_count,
+        info: scan.info_count ?? 0,
+    };
+}
+function formatCounts(counts, severities = SEVERITIES) {
+    return severities.map((s) => `${counts[s]} ${s}`).join(', ');
+}
+
+;// CONCATENATED MODULE: ./action/core/gate.ts
+
+const FAIL_ON_VALUES = [...SEVERITIES, 'none'];
+/** Counts of the findings that still need attention. */
+function countOpenFindings(findings) {
+    const counts = emptyCounts();
+    let ignored = 0;
+    for (const finding of findings) {
+        if (TRIAGED_AWAY.has(finding.status))
+            ignored++;
+        else
+            counts[finding.severity]++;
+    }
+    return { counts, ignored };
+}
+/** Severities at or above the threshold, most severe first. */
+function severitiesAtOrAbove(failOn) {
+    if (failOn === 'none')
+        return [];
+    return SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1);
+}
+/** The gate over a completed scan's findings, in the given mode. */
+function gateFindings(findings, failOn, mode) {
+    const counted = mode === 'new' ? findings.filter(isNew) : findings;
+    const open = countOpenFindings(counted);
+    const gate = evaluateGate(open.counts, failOn, open.ignored, mode);
+    const gated = new Set(severitiesAtOrAbove(failOn));
+    gate.failing = gate.failed
+        ? counted.filter((f) => !TRIAGED_AWAY.has(f.status) && gated.has(f.severity)).sort(bySeverity)
+        : [];
+    return gate;
+}
+function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
+    const gated = severitiesAtOrAbove(failOn);
+    const over = gated.filter((s) => counts[s] > 0);
+    const failed = over.length > 0;
+    const ignoredNote = ignored > 0 ? ` (${ignored} finding(s) triaged as false positive or accepted not counted)` : '';
+    const kind = mode === 'new' ? 'new ' : '';
+    let message;
+    if (failOn === 'none')
+        message = `fail-on is none: findings never fail the build${ignoredNote}.`;
+    else if (failed) {
+        message =
+            `Scanward found ${formatCounts(counts, over)} ${kind}finding(s) at or above the fail-on threshold (${failOn}). ` +
+                `All ${kind}findings: ${formatCounts(counts)}${ignoredNote}.`;
+    }
+    else
+        message = `No ${kind}findings at or above the fail-on threshold (${failOn})${ignoredNote}.`;
+    return { failOn, mode, failed, counts, ignored, message, failing: [] };
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs/read.ts
+/**
+ * What every input group's parser is handed: a reader of the inputs and the two lists the
+ * composer (../inputs.ts) reports at the end, so every problem is listed at once.
+ */
+function inputReader(getInput) {
+    return { read: (name) => getInput(name).trim(), raw: getInput, problems: [], warnings: [] };
+}
+/** `name`'s value lower-cased (or `fallback` when unset) if it is one of `allowed`, else a problem. */
+function parseChoice({ read, problems }, name, fallback, allowed, help) {
+    const raw = (read(name) || fallback).toLowerCase();
+    if (allowed.includes(raw))
+        return raw;
+    problems.push(help(raw));
+    return undefined;
+}
+function parseNumber(name, raw, problems, range) {
+    const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+    const tooSmall = range.exclusiveMin ? value <= range.min : value < range.min;
+    if (Number.isNaN(value) || tooSmall || value > range.max) {
+        const lower = range.exclusiveMin ? `more than ${range.min}` : `at least ${range.min}`;
+        problems.push(`\`${name}\` is "${raw}"; use a number ${lower} and at most ${range.max}.`);
+        return undefined;
+    }
+    return value;
+}
+/** YAML 1.2 core booleans, as `@actions/core` getBooleanInput reads them. */
+function parseBoolean(name, raw, problems) {
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    problems.push(`\`${name}\` is "${raw}"; use true or false.`);
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs/gate.ts
+
+
+/** The gate group: at which severity the build fails (`fail-on`) and which findings count (`gate`). */
+function parseGateInputs(input) {
+    const failOn = parseChoice(input, 'fail-on', 'high', FAIL_ON_VALUES, (raw) => `\`fail-on\` is "${raw}"; use one of ${FAIL_ON_VALUES.join(', ')}.`);
+    const mode = parseChoice(input, 'gate', 'all', ['all', 'new'], (raw) => `\`gate\` is "${raw}"; use all (every open finding counts) or new (only findings this scan found first or reopened).`);
+    return { failOn, mode };
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./action/core/inputs/idempotency.ts
+
+/** `idempotency-key` as given, else the default for this job and these scan inputs. */
+function parseIdempotencyKey({ read, problems }, context, scan) {
+    const raw = read('idempotency-key');
+    if (raw !== '' && !/^[\x21-\x7e]{1,255}$/.test(raw)) {
+        problems.push('`idempotency-key` must be 1-255 printable ASCII characters without spaces.');
+    }
+    return raw || defaultIdempotencyKey(context, scan);
+}
+/**
+ * The default `Idempotency-Key`: the same for every try of this step in this
+ * run attempt (so a retried request, or the step started again within the
+ * attempt, finds the scan it already created), different per repository, run,
+ * attempt, job and step, and per scan inputs, so two Scanward steps or matrix
+ * legs never collide. "Re-run jobs" is a new attempt and scans afresh. Outside
+ * GitHub Actions every run gets a new key.
+ */
+function defaultIdempotencyKey(context, scan) {
+    if (!context.repository || !context.runId)
+        return `scanward-action:${(0,external_node_crypto_namespaceObject.randomUUID)()}`;
+    const request = (0,external_node_crypto_namespaceObject.createHash)('sha256')
+        .update(JSON.stringify([
+        scan.target.toLowerCase(),
+        scan.scan_type,
+        scan.ports ?? '',
+        [...scan.frameworks].sort(),
+        ...(scan.credential_checks ? [scan.credential_checks] : []),
+        // The web options without their secrets (a changed password alone is the same request).
+        ...(scan.web ? [webFingerprint(scan.web)] : []),
+    ]))
+        .digest('hex')
+        .slice(0, 16);
+    const parts = [
+        context.repository,
+        context.runId,
+        context.runAttempt ?? '1',
+        context.job ?? '',
+        context.step ?? '',
+    ];
+    const key = `scanward-action:${parts.join(':')}:${request}`;
+    if (/^[\x21-\x7e]{1,255}$/.test(key))
+        return key;
+    return `scanward-action:${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex')}`;
+}
+/** The web inputs that carry no secret, in a fixed order. */
+function webFingerprint(web) {
+    const auth = web.authentication;
+    return [
+        web.active,
+        [...web.exclude_paths].sort(),
+        auth?.type === 'form'
+            ? ['form', auth.login_url, auth.username]
+            : auth?.type === 'headers'
+                ? ['headers', Object.keys(auth.headers).sort()]
+                : [],
+    ];
+}
+/** The CI run this job is (`acme/app run 123, attempt 1`), named on a report it records. */
+function ciRunLabel(context) {
+    if (!context.repository || !context.runId)
+        return undefined;
+    return `${context.repository} run ${context.runId}${context.runAttempt ? `, attempt ${context.runAttempt}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs/local.ts
+/** `asset` (mode: local only), and what a local scan without a service means for `gate: new`. */
+function parseLocalInputs({ read, problems, warnings }, context, target, local, serviceNamed) {
+    const assetRaw = read('asset');
+    const asset = assetRaw || (context.repository ? `${context.repository}:${target}` : target);
+    if (local && asset.length > 255)
+        problems.push(`\`asset\` "${asset.slice(0, 40)}…" must be at most 255 characters; set a shorter \`asset\`.`);
+    if (!local && assetRaw !== '')
+        warnings.push('`asset` is only used with mode: local; it is not used.');
+    if (local && !serviceNamed && (read('gate') || 'all').toLowerCase() === 'new')
+        warnings.push('gate is new but no Scanward service is named (api-url): every finding of a local scan is new without the history the service keeps, so the gate counts them all.');
+    return local ? { asset } : undefined;
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs/reports.ts
+
+
+function parseReportInputs(input) {
+    const { read, problems } = input;
+    const reportSeverity = parseChoice(input, 'report-severity', 'info', FINDING_SEVERITIES, (raw) => `\`report-severity\` is "${raw}"; use one of ${FINDING_SEVERITIES.join(', ')}.`);
+    const comment = parseBoolean('comment', read('comment') || 'false', problems);
+    const uploadSarif = parseBoolean('upload-sarif', read('upload-sarif') || 'true', problems);
+    const githubToken = read('github-token') || undefined;
+    if (uploadSarif && !githubToken) {
+        problems.push('`github-token` is empty but upload-sarif is true. Leave github-token at its default (${{ github.token }}) or set upload-sarif: false.');
+    }
+    if (comment && !githubToken) {
+        problems.push('`github-token` is empty but comment is true; leave github-token at its default (${{ github.token }}).');
+    }
+    const sarifFile = read('sarif-file') || 'scanward.sarif';
+    return { reportSeverity, github: { uploadSarif: uploadSarif, sarifFile, comment: comment, githubToken } };
+}
+
 ;// CONCATENATED MODULE: ./server/schemas/web-testing.js
 // Generated by `npm run build` from server/schemas/web-testing.ts; edit that file.
 
@@ -10521,137 +10879,21 @@ var ImportResult = ScanDetail.extend({
 
 //# sourceMappingURL=imports.js.map
 
-;// CONCATENATED MODULE: ./action/core/scan.ts
-
-const SEVERITIES = FINDING_SEVERITIES;
-const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
-/** Most severe first, then highest score, then id: the same input always gives the same order. */
-function bySeverity(a, b) {
-    return (RANK[b.severity] - RANK[a.severity] ||
-        (b.cvss_score ?? 0) - (a.cvss_score ?? 0) ||
-        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-/** Whether the finding's severity is `severity` or worse. */
-function atOrAbove(finding, severity) {
-    return RANK[finding.severity] >= RANK[severity];
-}
-/** Statuses a team sets to say "this does not need fixing". */
-const TRIAGED_AWAY = new Set(['false_positive', 'accepted']);
-/** Findings a scan found for the first time or reopened. */
-function isNew(finding) {
-    return finding.change === 'new' || finding.change === 'reopened';
-}
-function emptyCounts() {
-    return { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
-}
-/** The scan's own counts (all of its findings, triaged ones included), as the service keeps them. */
-function scanCounts(scan) {
-    return {
-        critical: scan.critical_count,
-        high: scan.high_count,
-        medium: scan.medium_count,
-        low: scan.low_count,
-        info: scan.info_count ?? 0,
-    };
-}
-function formatCounts(counts, severities = SEVERITIES) {
-    return severities.map((s) => `${counts[s]} ${s}`).join(', ');
-}
-
-;// CONCATENATED MODULE: ./action/core/gate.ts
-
-const FAIL_ON_VALUES = [...SEVERITIES, 'none'];
-/** Counts of the findings that still need attention. */
-function countOpenFindings(findings) {
-    const counts = emptyCounts();
-    let ignored = 0;
-    for (const finding of findings) {
-        if (TRIAGED_AWAY.has(finding.status))
-            ignored++;
-        else
-            counts[finding.severity]++;
-    }
-    return { counts, ignored };
-}
-/** Severities at or above the threshold, most severe first. */
-function severitiesAtOrAbove(failOn) {
-    if (failOn === 'none')
-        return [];
-    return SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1);
-}
-/** The gate over a completed scan's findings, in the given mode. */
-function gateFindings(findings, failOn, mode) {
-    const counted = mode === 'new' ? findings.filter(isNew) : findings;
-    const open = countOpenFindings(counted);
-    const gate = evaluateGate(open.counts, failOn, open.ignored, mode);
-    const gated = new Set(severitiesAtOrAbove(failOn));
-    gate.failing = gate.failed
-        ? counted.filter((f) => !TRIAGED_AWAY.has(f.status) && gated.has(f.severity)).sort(bySeverity)
-        : [];
-    return gate;
-}
-function evaluateGate(counts, failOn, ignored = 0, mode = 'all') {
-    const gated = severitiesAtOrAbove(failOn);
-    const over = gated.filter((s) => counts[s] > 0);
-    const failed = over.length > 0;
-    const ignoredNote = ignored > 0 ? ` (${ignored} finding(s) triaged as false positive or accepted not counted)` : '';
-    const kind = mode === 'new' ? 'new ' : '';
-    let message;
-    if (failOn === 'none')
-        message = `fail-on is none: findings never fail the build${ignoredNote}.`;
-    else if (failed) {
-        message =
-            `Scanward found ${formatCounts(counts, over)} ${kind}finding(s) at or above the fail-on threshold (${failOn}). ` +
-                `All ${kind}findings: ${formatCounts(counts)}${ignoredNote}.`;
-    }
-    else
-        message = `No ${kind}findings at or above the fail-on threshold (${failOn})${ignoredNote}.`;
-    return { failOn, mode, failed, counts, ignored, message, failing: [] };
-}
-
-;// CONCATENATED MODULE: ./action/core/inputs.ts
+;// CONCATENATED MODULE: ./action/core/inputs/scan.ts
 
 
 
-
-
-
-
-
+/**
+ * The scan group: what to scan (`target`, `scan-type`, `ports`, `frameworks`,
+ * `credential-checks`), or which scan to follow (`scan-id`) or import (`import-file`,
+ * `import-format`), and how to follow it (`wait`, `timeout-minutes`, `follow`,
+ * `poll-interval-seconds`).
+ */
 /** GitHub ends a job after 6 hours. */
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 600;
-function parseInputs(getInput, context, options = {}) {
-    const problems = [];
-    const warnings = [];
-    const read = (name) => getInput(name).trim();
-    const modeRaw = (read('mode') || 'remote').toLowerCase();
-    const mode = modeRaw === 'remote' || modeRaw === 'local' ? modeRaw : undefined;
-    if (!mode) {
-        problems.push(`\`mode\` is "${modeRaw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`);
-    }
-    const local = mode === 'local';
-    // A local scan records its result on the service only when one is named (api-url). Credentials
-    // alone (a SCANWARD_API_KEY the CI sets for every job) name no service: the scan runs locally.
-    const serviceNamed = !local || read('api-url') !== '';
-    if (local &&
-        !serviceNamed &&
-        (['api-key', 'token', 'id-token', 'id-token-env'].some((name) => read(name) !== '') ||
-            read('auth').toLowerCase() === 'oidc')) {
-        warnings.push('credentials are set but `api-url` is not: the local scan runs without a Scanward service and its result is not recorded; set api-url to record it.');
-    }
-    const apiUrl = serviceNamed ? parseApiUrl(read('api-url'), problems, warnings) : undefined;
-    const auth = serviceNamed
-        ? parseAuth({
-            mode: read('auth').toLowerCase(),
-            apiKey: read('api-key'),
-            token: read('token'),
-            audience: read('audience'),
-            organization: read('organization'),
-            idToken: read('id-token'),
-            idTokenSource: read('id-token-env'),
-        }, apiUrl, options.idTokenAvailable ?? false, problems)
-        : undefined;
+function parseScanSource(input, local) {
+    const { read, problems, warnings } = input;
     const scanIdRaw = read('scan-id');
     if (scanIdRaw !== '' && !/^scan_[A-Za-z0-9]{1,95}$/.test(scanIdRaw)) {
         problems.push(`\`scan-id\` is "${scanIdRaw}"; use the id of a scan, like scan_0123456789abcdefghijklmn.`);
@@ -10668,20 +10910,8 @@ function parseInputs(getInput, context, options = {}) {
     if (importPath === '' && importFormat)
         warnings.push('`import-format` is set but `import-file` is not; it is not used.');
     const target = read('target');
-    if (local) {
-        if (scanIdRaw !== '')
-            problems.push('`scan-id` cannot be used with mode: local (the scan runs in this job).');
-        if (importPath)
-            problems.push('Set `import-file` or mode: local, not both.');
-        if (read('wait') !== '' && read('wait') !== 'true')
-            problems.push('`wait` must be true with mode: local (the scan runs in this step).');
-        if (read('ports') !== '')
-            warnings.push('`ports` is not used with mode: local: the scan reaches only the port `target` names.');
-        if (target === '')
-            problems.push('`target` is required with mode: local: the URL of the service this job started, e.g. http://localhost:8080.');
-        else if (!/^https?:\/\/[^\s/]+/i.test(target))
-            problems.push(`\`target\` is "${target}"; with mode: local, name the service as a URL: http://localhost:8080 (scheme, host and port).`);
-    }
+    if (local)
+        checkLocalTarget(input, target, importPath);
     else if (target === '' && importPath) {
         problems.push('`target` is required with `import-file`: the asset the report is about (a host, URL or stable name).');
     }
@@ -10692,6 +10922,24 @@ function parseInputs(getInput, context, options = {}) {
         problems.push('`target` must be at most 253 characters.');
     if (scanId && target !== '')
         warnings.push('`scan-id` is set, so `target` and the other scan inputs are not used.');
+    return { target, scanId, importPath, importFormat: importFormat?.data };
+}
+/** mode: local scans `target`, a URL this job reaches, in this step: nothing else to follow. */
+function checkLocalTarget({ read, problems, warnings }, target, importPath) {
+    if (read('scan-id') !== '')
+        problems.push('`scan-id` cannot be used with mode: local (the scan runs in this job).');
+    if (importPath)
+        problems.push('Set `import-file` or mode: local, not both.');
+    if (read('wait') !== '' && read('wait') !== 'true')
+        problems.push('`wait` must be true with mode: local (the scan runs in this step).');
+    if (read('ports') !== '')
+        warnings.push('`ports` is not used with mode: local: the scan reaches only the port `target` names.');
+    if (target === '')
+        problems.push('`target` is required with mode: local: the URL of the service this job started, e.g. http://localhost:8080.');
+    else if (!/^https?:\/\/[^\s/]+/i.test(target))
+        problems.push(`\`target\` is "${target}"; with mode: local, name the service as a URL: http://localhost:8080 (scheme, host and port).`);
+}
+function parseScanOptions({ read, problems, warnings }, local) {
     // Attack checks run in the web analysis phase, which quick scans skip (docs/web-testing.md).
     const scanTypeRaw = read('scan-type') || (local || read('active') === 'true' ? 'full' : 'quick');
     const scanType = ScanType.safeParse(scanTypeRaw);
@@ -10712,210 +10960,12 @@ function parseInputs(getInput, context, options = {}) {
     if (credentialChecks && !credentialChecks.success) {
         problems.push(`\`credential-checks\` is "${credentialRaw}"; use defaults (vendor-default and empty credentials, one attempt per service) or none.`);
     }
-    const web = parseWebInputs(read, target, problems, getInput('password'));
-    if (web && scanId)
-        warnings.push('`scan-id` is set, so the web application inputs are not used.');
-    if (web && importPath)
-        problems.push('The web application inputs cannot be used with `import-file`.');
-    const failOnRaw = (read('fail-on') || 'high').toLowerCase();
-    const failOn = FAIL_ON_VALUES.includes(failOnRaw)
-        ? failOnRaw
-        : undefined;
-    if (!failOn)
-        problems.push(`\`fail-on\` is "${failOnRaw}"; use one of ${FAIL_ON_VALUES.join(', ')}.`);
-    const gateRaw = (read('gate') || 'all').toLowerCase();
-    const gate = gateRaw === 'all' || gateRaw === 'new' ? gateRaw : undefined;
-    if (!gate) {
-        problems.push(`\`gate\` is "${gateRaw}"; use all (every open finding counts) or new (only findings this scan found first or reopened).`);
-    }
-    const reportRaw = (read('report-severity') || 'info').toLowerCase();
-    const reportSeverity = FINDING_SEVERITIES.includes(reportRaw)
-        ? reportRaw
-        : undefined;
-    if (!reportSeverity) {
-        problems.push(`\`report-severity\` is "${reportRaw}"; use one of ${FINDING_SEVERITIES.join(', ')}.`);
-    }
-    const wait = parseBoolean('wait', read('wait') || 'true', problems);
-    const comment = parseBoolean('comment', read('comment') || 'false', problems);
-    const timeoutMinutes = parseNumber('timeout-minutes', read('timeout-minutes') || '30', problems, {
-        min: 0,
-        exclusiveMin: true,
-        max: MAX_TIMEOUT_MINUTES,
-    });
-    const pollSeconds = parseNumber('poll-interval-seconds', read('poll-interval-seconds') || '10', problems, {
-        min: 0,
-        max: MAX_POLL_SECONDS,
-    });
-    const followRaw = (read('follow') || 'stream').toLowerCase();
-    const follow = followRaw === 'stream' || followRaw === 'poll' ? followRaw : undefined;
-    if (!follow) {
-        problems.push(`\`follow\` is "${followRaw}"; use stream (the service's event stream: one request however long the scan runs, polling when the stream is not available) or poll (a status check every poll-interval-seconds).`);
-    }
-    const uploadSarif = parseBoolean('upload-sarif', read('upload-sarif') || 'true', problems);
-    const githubToken = read('github-token') || undefined;
-    if (uploadSarif && !githubToken) {
-        problems.push('`github-token` is empty but upload-sarif is true. Leave github-token at its default (${{ github.token }}) or set upload-sarif: false.');
-    }
-    if (comment && !githubToken) {
-        problems.push('`github-token` is empty but comment is true; leave github-token at its default (${{ github.token }}).');
-    }
-    const sarifFile = read('sarif-file') || 'scanward.sarif';
-    const assetRaw = read('asset');
-    const asset = assetRaw || (context.repository ? `${context.repository}:${target}` : target);
-    if (local && asset.length > 255)
-        problems.push(`\`asset\` "${asset.slice(0, 40)}…" must be at most 255 characters; set a shorter \`asset\`.`);
-    if (!local && assetRaw !== '')
-        warnings.push('`asset` is only used with mode: local; it is not used.');
-    if (local && !serviceNamed && (read('gate') || 'all').toLowerCase() === 'new')
-        warnings.push('gate is new but no Scanward service is named (api-url): every finding of a local scan is new without the history the service keeps, so the gate counts them all.');
-    const scanInputs = {
-        target,
-        scan_type: scanType.success ? scanType.data : 'quick',
+    return {
+        scanType: scanType.success ? scanType.data : 'quick',
         ports: portsRaw || undefined,
         frameworks,
-        credential_checks: credentialChecks?.data,
-        web,
+        credentialChecks: credentialChecks?.data,
     };
-    const idempotencyRaw = read('idempotency-key');
-    if (idempotencyRaw !== '' && !/^[\x21-\x7e]{1,255}$/.test(idempotencyRaw)) {
-        problems.push('`idempotency-key` must be 1-255 printable ASCII characters without spaces.');
-    }
-    const idempotencyKey = idempotencyRaw || defaultIdempotencyKey(context, scanInputs);
-    if (problems.length > 0) {
-        const list = problems.map((p) => `  - ${p}`).join('\n');
-        throw new ConfigurationError(`${options.heading ?? "The Scanward Action's inputs"} need fixing:\n${list}`);
-    }
-    return {
-        inputs: {
-            mode: mode,
-            service: serviceNamed ? { apiUrl: apiUrl, auth: auth } : undefined,
-            local: local ? { asset } : undefined,
-            scan: {
-                target,
-                scanType: scanType.data,
-                ports: portsRaw || undefined,
-                frameworks,
-                credentialChecks: credentialChecks?.data,
-                ...(web ? { web } : {}),
-                scanId,
-                wait: wait,
-                timeoutMs: Math.round(timeoutMinutes * 60_000),
-                follow: follow,
-                pollIntervalMs: Math.round(pollSeconds * 1000),
-                idempotencyKey,
-                ...(importPath ? { importFile: { path: importPath, format: importFormat?.data } } : {}),
-                ...(context.repository && context.runId
-                    ? {
-                        ciRun: `${context.repository} run ${context.runId}${context.runAttempt ? `, attempt ${context.runAttempt}` : ''}`,
-                    }
-                    : {}),
-            },
-            policy: { failOn: failOn, mode: gate, reportSeverity: reportSeverity },
-            github: { uploadSarif: uploadSarif, sarifFile, comment: comment, githubToken },
-        },
-        warnings,
-    };
-}
-function parseApiUrl(raw, problems, warnings) {
-    if (raw === '') {
-        problems.push('`api-url` is required: the address of your Scanward service, e.g. https://scanward.example.com.');
-        return undefined;
-    }
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        problems.push(`\`api-url\` "${raw}" is not a URL; write it like https://scanward.example.com.`);
-        return undefined;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        problems.push(`\`api-url\` must start with https:// (or http://), not ${url.protocol}//.`);
-        return undefined;
-    }
-    if (url.username || url.password) {
-        problems.push('`api-url` must not contain credentials; pass them with api-key or token.');
-        return undefined;
-    }
-    if (url.search || url.hash) {
-        problems.push('`api-url` must not have a query string or fragment.');
-        return undefined;
-    }
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        warnings.push('`api-url` uses plain http: the API key crosses the network unencrypted. Use https.');
-    }
-    // The spec publishes the base with /api/v1; the Action appends it, so accept both spellings.
-    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
-    return `${url.origin}${path}`;
-}
-function isLoopbackHost(host) {
-    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-const AUTH_HELP = 'Set `api-key` (an API key with read:scans and write:scans, from a secret: api-key: ${{ secrets.SCANWARD_API_KEY }}), ' +
-    '`token` (a bearer token), or sign in without a secret with `auth: oidc` (the job needs `permissions: id-token: write` ' +
-    'and a trust policy in Scanward; docs/github-action.md).';
-function parseAuth(fields, apiUrl, idTokenAvailable, problems) {
-    const { mode, apiKey, token, audience, organization, idToken, idTokenSource } = fields;
-    if (!['', 'api-key', 'token', 'oidc'].includes(mode)) {
-        problems.push(`\`auth\` is "${mode}"; use api-key, token or oidc (or leave it out).`);
-        return undefined;
-    }
-    if (apiKey && token) {
-        problems.push('Set either `api-key` or `token`, not both.');
-        return undefined;
-    }
-    const given = [apiKey && 'api-key', token && 'token', idTokenSource && 'id-token-env'].filter(Boolean);
-    if (given.length > 1) {
-        problems.push(`Set only one of \`api-key\`, \`token\` and \`id-token-env\` (${given.join(' and ')} are set).`);
-        return undefined;
-    }
-    if (mode === 'api-key' && !apiKey) {
-        problems.push('`auth` is api-key but `api-key` is empty. ' + AUTH_HELP);
-        return undefined;
-    }
-    if (mode === 'token' && !token) {
-        problems.push('`auth` is token but `token` is empty. ' + AUTH_HELP);
-        return undefined;
-    }
-    if (mode === 'oidc' && (apiKey || token)) {
-        problems.push('`auth` is oidc: leave `api-key` and `token` out (the job signs in with its own identity).');
-        return undefined;
-    }
-    if (apiKey)
-        return { kind: 'api-key', apiKey };
-    if (token)
-        return { kind: 'token', token: token.replace(/^Bearer\s+/i, '') };
-    if (idTokenSource) {
-        if (!idToken) {
-            problems.push(`\`id-token-env\` names ${idTokenSource}, which is empty or unset; in GitLab declare it under \`id_tokens:\` with the audience of your Scanward trust policy.`);
-            return undefined;
-        }
-        return { kind: 'id-token', idToken };
-    }
-    if (mode === 'oidc' || idTokenAvailable) {
-        if (!idTokenAvailable) {
-            problems.push('`auth` is oidc but the runner offers no ID token: give the job `permissions: id-token: write` (docs/github-action.md).');
-            return undefined;
-        }
-        if (organization && !/^org_[a-z0-9]{1,96}$/.test(organization)) {
-            problems.push(`\`organization\` is "${organization}"; use your organization's id, like org_0123456789abcdefghijklmn (Scanward: Settings → CI trust).`);
-            return undefined;
-        }
-        if (!audience && !organization) {
-            problems.push("`auth` is oidc: set `organization` to your organization's id (Scanward: Settings → CI trust shows it), " +
-                "so the job asks for its ID token with the organization's audience (docs/ci-trust.md).");
-            return undefined;
-        }
-        if (!apiUrl)
-            return undefined;
-        return {
-            kind: 'oidc',
-            ...(audience ? { audience } : {}),
-            ...(organization ? { organizationId: organization } : {}),
-        };
-    }
-    problems.push(AUTH_HELP);
-    return undefined;
 }
 function parseFrameworks(raw, problems) {
     if (raw === '')
@@ -10937,73 +10987,35 @@ function parseFrameworks(raw, problems) {
     }
     return good;
 }
-function parseNumber(name, raw, problems, range) {
-    const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-    const tooSmall = range.exclusiveMin ? value <= range.min : value < range.min;
-    if (Number.isNaN(value) || tooSmall || value > range.max) {
-        const lower = range.exclusiveMin ? `more than ${range.min}` : `at least ${range.min}`;
-        problems.push(`\`${name}\` is "${raw}"; use a number ${lower} and at most ${range.max}.`);
-        return undefined;
-    }
-    return value;
+function parseFollowInputs(input) {
+    const { read, problems } = input;
+    const wait = parseBoolean('wait', read('wait') || 'true', problems);
+    const timeoutMinutes = parseNumber('timeout-minutes', read('timeout-minutes') || '30', problems, {
+        min: 0,
+        exclusiveMin: true,
+        max: MAX_TIMEOUT_MINUTES,
+    });
+    const pollSeconds = parseNumber('poll-interval-seconds', read('poll-interval-seconds') || '10', problems, {
+        min: 0,
+        max: MAX_POLL_SECONDS,
+    });
+    const follow = parseChoice(input, 'follow', 'stream', ['stream', 'poll'], (raw) => `\`follow\` is "${raw}"; use stream (the service's event stream: one request however long the scan runs, polling when the stream is not available) or poll (a status check every poll-interval-seconds).`);
+    return {
+        wait,
+        timeoutMs: Math.round(timeoutMinutes * 60_000),
+        follow,
+        pollIntervalMs: Math.round(pollSeconds * 1000),
+    };
 }
-/** YAML 1.2 core booleans, as `@actions/core` getBooleanInput reads them. */
-function parseBoolean(name, raw, problems) {
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
-        return false;
-    problems.push(`\`${name}\` is "${raw}"; use true or false.`);
-    return undefined;
-}
+
+;// CONCATENATED MODULE: ./action/core/inputs/web.ts
+
+
+
 /**
- * The default `Idempotency-Key`: the same for every try of this step in this
- * run attempt (so a retried request, or the step started again within the
- * attempt, finds the scan it already created), different per repository, run,
- * attempt, job and step, and per scan inputs, so two Scanward steps or matrix
- * legs never collide. "Re-run jobs" is a new attempt and scans afresh. Outside
- * GitHub Actions every run gets a new key.
+ * The web group (docs/web-testing.md): `active`, a form log-in (`login-url`, `username`,
+ * `password` or `password-env`, all three or none), `auth-headers` and `exclude-paths`.
  */
-function defaultIdempotencyKey(context, scan) {
-    if (!context.repository || !context.runId)
-        return `scanward-action:${(0,external_node_crypto_namespaceObject.randomUUID)()}`;
-    const request = (0,external_node_crypto_namespaceObject.createHash)('sha256')
-        .update(JSON.stringify([
-        scan.target.toLowerCase(),
-        scan.scan_type,
-        scan.ports ?? '',
-        [...scan.frameworks].sort(),
-        ...(scan.credential_checks ? [scan.credential_checks] : []),
-        // The web options without their secrets (a changed password alone is the same request).
-        ...(scan.web ? [webFingerprint(scan.web)] : []),
-    ]))
-        .digest('hex')
-        .slice(0, 16);
-    const parts = [
-        context.repository,
-        context.runId,
-        context.runAttempt ?? '1',
-        context.job ?? '',
-        context.step ?? '',
-    ];
-    const key = `scanward-action:${parts.join(':')}:${request}`;
-    if (/^[\x21-\x7e]{1,255}$/.test(key))
-        return key;
-    return `scanward-action:${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex')}`;
-}
-/** The web inputs that carry no secret, in a fixed order. */
-function webFingerprint(web) {
-    const auth = web.authentication;
-    return [
-        web.active,
-        [...web.exclude_paths].sort(),
-        auth?.type === 'form'
-            ? ['form', auth.login_url, auth.username]
-            : auth?.type === 'headers'
-                ? ['headers', Object.keys(auth.headers).sort()]
-                : [],
-    ];
-}
 /** The input each field of `web` comes from, for messages. */
 const WEB_INPUTS = {
     active: 'active',
@@ -11014,10 +11026,10 @@ const WEB_INPUTS = {
     exclude_paths: 'exclude-paths',
 };
 /**
- * The web application inputs (docs/web-testing.md): `active`, a form log-in (`login-url`,
- * `username`, `password`, all three or none), `auth-headers` (one `Name: value` per line) and
- * `exclude-paths` (one per line, or comma-separated). Undefined when none is set. Messages
- * never repeat the password or a header value.
+ * The web application inputs: `active`, a form log-in (`login-url`, `username`, `password`,
+ * all three or none), `auth-headers` (one `Name: value` per line) and `exclude-paths` (one per
+ * line, or comma-separated). Undefined when none is set. Messages never repeat the password or
+ * a header value.
  */
 function parseWebInputs(read, target, problems, 
 /** The password as given: not trimmed (a password may begin or end with a space). */
@@ -11044,19 +11056,7 @@ password = read('password')) {
         if (missing.length > 0)
             problems.push(`A form log-in needs login-url, username and password; ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} empty.`);
     }
-    const headers = {};
-    if (headersRaw !== '') {
-        headersRaw.split(/\r?\n/).forEach((line, i) => {
-            if (line.trim() === '')
-                return;
-            const match = /^\s*([^:\s]+)\s*:\s?(.*)$/.exec(line);
-            if (!match) {
-                problems.push(`\`auth-headers\` line ${i + 1} is not \`Name: value\` (for example Authorization: Bearer …).`);
-                return;
-            }
-            headers[match[1]] = match[2].trim();
-        });
-    }
+    const headers = parseHeaders(headersRaw, problems);
     if (form && headersRaw !== '')
         problems.push('Set a form log-in (login-url, username, password) or `auth-headers`, not both.');
     const exclude = excludeRaw
@@ -11065,7 +11065,7 @@ password = read('password')) {
         .filter(Boolean);
     if (problems.length > before)
         return undefined;
-    const parsed = WebTestingOptions.safeParse({
+    return checkWebOptions({
         active,
         exclude_paths: exclude,
         ...(form
@@ -11073,7 +11073,28 @@ password = read('password')) {
             : headersRaw !== ''
                 ? { authentication: { type: 'headers', headers } }
                 : {}),
+    }, target, problems);
+}
+/** `auth-headers`: one `Name: value` per line. */
+function parseHeaders(raw, problems) {
+    const headers = {};
+    if (raw === '')
+        return headers;
+    raw.split(/\r?\n/).forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const match = /^\s*([^:\s]+)\s*:\s?(.*)$/.exec(line);
+        if (!match) {
+            problems.push(`\`auth-headers\` line ${i + 1} is not \`Name: value\` (for example Authorization: Bearer …).`);
+            return;
+        }
+        headers[match[1]] = match[2].trim();
     });
+    return headers;
+}
+/** The options against the shared contract, and the log-in page against `target`. */
+function checkWebOptions(options, target, problems) {
+    const parsed = WebTestingOptions.safeParse(options);
     if (!parsed.success) {
         for (const issue of parsed.error.issues) {
             const field = issue.path.map(String).find((p) => p in WEB_INPUTS) ?? 'auth-headers';
@@ -11097,6 +11118,74 @@ function webSecrets(web) {
     if (!auth)
         return [];
     return auth.type === 'form' ? [auth.password] : Object.values(auth.headers).filter((v) => v !== '');
+}
+
+;// CONCATENATED MODULE: ./action/core/inputs.ts
+
+
+
+
+
+
+
+
+
+
+
+function parseInputs(getInput, context, options = {}) {
+    const input = inputReader(getInput);
+    const { problems, warnings } = input;
+    const mode = parseChoice(input, 'mode', 'remote', ['remote', 'local'], (raw) => `\`mode\` is "${raw}"; use remote (the Scanward service scans the target) or local (the engine scans it inside this job).`);
+    const local = mode === 'local';
+    const service = parseServiceInputs(input, local, options.idTokenAvailable ?? false);
+    const source = parseScanSource(input, local);
+    const scanOptions = parseScanOptions(input, local);
+    const web = parseWebInputs(input.read, source.target, problems, getInput('password'));
+    if (web && source.scanId)
+        warnings.push('`scan-id` is set, so the web application inputs are not used.');
+    if (web && source.importPath)
+        problems.push('The web application inputs cannot be used with `import-file`.');
+    const gate = parseGateInputs(input);
+    const reports = parseReportInputs(input);
+    const following = parseFollowInputs(input);
+    const localInputs = parseLocalInputs(input, context, source.target, local, service.named);
+    const idempotencyKey = parseIdempotencyKey(input, context, {
+        target: source.target,
+        scan_type: scanOptions.scanType,
+        ports: scanOptions.ports,
+        frameworks: scanOptions.frameworks,
+        credential_checks: scanOptions.credentialChecks,
+        web,
+    });
+    if (problems.length > 0) {
+        const list = problems.map((p) => `  - ${p}`).join('\n');
+        throw new ConfigurationError(`${options.heading ?? "The Scanward Action's inputs"} need fixing:\n${list}`);
+    }
+    const { importPath, importFormat } = source;
+    const ciRun = ciRunLabel(context);
+    return {
+        inputs: {
+            mode: mode,
+            service: service.named ? { apiUrl: service.apiUrl, auth: service.auth } : undefined,
+            local: localInputs,
+            scan: {
+                target: source.target,
+                ...scanOptions,
+                ...(web ? { web } : {}),
+                scanId: source.scanId,
+                wait: following.wait,
+                timeoutMs: following.timeoutMs,
+                follow: following.follow,
+                pollIntervalMs: following.pollIntervalMs,
+                idempotencyKey,
+                ...(importPath ? { importFile: { path: importPath, format: importFormat } } : {}),
+                ...(ciRun ? { ciRun } : {}),
+            },
+            policy: { failOn: gate.failOn, mode: gate.mode, reportSeverity: reports.reportSeverity },
+            github: reports.github,
+        },
+        warnings,
+    };
 }
 
 ;// CONCATENATED MODULE: ./action/core/verdict.ts
@@ -11162,11 +11251,87 @@ function jsonReport(verdict) {
     return JSON.stringify(report, null, 2);
 }
 
-;// CONCATENATED MODULE: ./action/reports/sarif.ts
+;// CONCATENATED MODULE: ./action/reports/sarif/locations.ts
+/**
+ * Where a network finding is placed. GitHub requires a location and refuses URIs with a scheme
+ * such as `https://`, so each result is placed on a repository-relative path that names the
+ * component and does not exist in the repository: `scanward/<host>/<scheme>-<port>/<path>`.
+ */
+/** Locations are relative to the repository root, as GitHub reads them. */
+const SRCROOT = '%SRCROOT%';
+const DEFAULT_PORTS = { http: '80', https: '443', ws: '80', wss: '443', ftp: '21' };
+const MAX_SEGMENTS = 8;
+const MAX_SEGMENT_LENGTH = 64;
+/**
+ * The repository-relative path a network finding is placed on:
+ * `https://app.example.com:443/admin/login?x=1` → `scanward/app.example.com/https-443/admin/login`,
+ * `redis://[::1]:6379` → `scanward/__1/redis-6379`. Query strings and fragments
+ * are left out (they vary between runs); a component that is not a URL is kept
+ * as one segment under the target.
+ */
+function locationPath(component, target) {
+    let url;
+    try {
+        url = new URL(component);
+    }
+    catch {
+        url = undefined;
+    }
+    if (!url || !url.hostname)
+        return `scanward/${pathSegment(target)}/${pathSegment(component)}`;
+    const scheme = url.protocol.replace(/:$/, '');
+    const port = url.port || DEFAULT_PORTS[scheme];
+    const service = port ? `${scheme}-${port}` : scheme;
+    const segments = url.pathname
+        .split('/')
+        .map((s) => pathSegment(locations_safeDecode(s)))
+        .filter((s) => s !== '' && s !== '_' && s !== '.' && s !== '..')
+        .slice(0, MAX_SEGMENTS);
+    return ['scanward', pathSegment(url.hostname.replace(/^\[|\]$/g, '')), service, ...segments].join('/');
+}
+/** One path segment of letters, digits and `._~-`, everything else `_`, at most 64 characters. */
+function pathSegment(value) {
+    const cleaned = value.replace(/[^A-Za-z0-9._~-]/g, '_').slice(0, MAX_SEGMENT_LENGTH);
+    return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
+}
+function locations_safeDecode(value) {
+    try {
+        return decodeURIComponent(value);
+    }
+    catch {
+        return value;
+    }
+}
+
+;// CONCATENATED MODULE: ./action/reports/sarif/text.ts
+/** Text as SARIF messages and GitHub's rule help want it. */
+/** Text placed in Markdown: no raw HTML. */
+function markdownText(text) {
+    return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+function unique(values) {
+    return [...new Set(values.filter((v) => v.trim() !== ''))];
+}
+function clip(text, max) {
+    return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+function stripPeriod(text) {
+    return text.trim().replace(/[.\s]+$/, '');
+}
+/** Ends the text with a period, as SARIF messages should. */
+function sentence(text) {
+    const trimmed = text.trim();
+    return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+;// CONCATENATED MODULE: ./action/reports/sarif/rules.ts
 
 
-/** GitHub rejects a run with more results than this. */
-const MAX_RESULTS = 25_000;
+/**
+ * The rules of a SARIF run: one per `template_id` (the canonical check id), so GitHub groups
+ * and filters alerts by check; `security-severity` is the highest CVSS score of the rule's
+ * findings, which GitHub turns into its critical/high/medium/low.
+ */
 /** GitHub shows at most 10 tags of a rule (and rejects more than 20). */
 const MAX_TAGS = 10;
 /** GitHub's limit for rule descriptions. */
@@ -11182,100 +11347,6 @@ const LEVEL = {
 };
 /** A score inside each GitHub band, for findings without a CVSS score. */
 const SEVERITY_SCORE = { critical: 9.5, high: 8.0, medium: 5.5, low: 2.5, info: 0 };
-/** The SARIF of a completed scan: its reported findings (triaged ones are left out, see above). */
-function sarifReport(verdict, context = {}) {
-    const { scan, links, tool } = verdict;
-    const build = buildSarif(verdict.reported, {
-        scanId: scan.id,
-        target: scan.target,
-        scanType: scan.scan_type,
-        toolVersion: tool.version,
-        informationUri: tool.informationUri,
-        scanUrl: links.scanUrl,
-        startedAt: scan.started_at,
-        completedAt: scan.completed_at,
-        repository: context.repository,
-    });
-    return {
-        ...build,
-        text: JSON.stringify(build.log, null, 2),
-        warnings: build.omitted > 0
-            ? [
-                `${build.omitted} finding(s) left out of the SARIF file: GitHub accepts at most ${MAX_RESULTS.toLocaleString('en-US')} results.`,
-            ]
-            : [],
-    };
-}
-function buildSarif(findings, options) {
-    const active = findings.filter((f) => !TRIAGED_AWAY.has(f.status));
-    const ordered = [...active].sort(bySeverity);
-    const kept = ordered.slice(0, MAX_RESULTS);
-    const rules = [];
-    const ruleIndex = new Map();
-    const members = new Map();
-    for (const finding of kept) {
-        const id = ruleIdOf(finding);
-        if (!ruleIndex.has(id)) {
-            ruleIndex.set(id, ruleIndex.size);
-            members.set(id, []);
-        }
-        members.get(id).push(finding);
-    }
-    for (const [id, list] of members)
-        rules.push(buildRule(id, list));
-    const results = kept.map((finding) => buildResult(finding, ruleIndex, options));
-    const run = {
-        tool: {
-            driver: {
-                name: 'Scanward',
-                version: options.toolVersion,
-                ...(SEMVER.test(options.toolVersion) ? { semanticVersion: options.toolVersion } : {}),
-                informationUri: options.informationUri,
-                rules,
-            },
-        },
-        automationDetails: {
-            // "category/run-id": one category per target, so scanning two targets for one
-            // commit keeps both analyses instead of the second replacing the first.
-            id: `scanward/${pathSegment(options.target)}/${options.scanId}`,
-        },
-        invocations: [
-            {
-                executionSuccessful: true,
-                ...(options.startedAt ? { startTimeUtc: options.startedAt } : {}),
-                ...(options.completedAt ? { endTimeUtc: options.completedAt } : {}),
-            },
-        ],
-        ...(options.repository
-            ? {
-                versionControlProvenance: [
-                    {
-                        repositoryUri: options.repository.uri,
-                        mappedTo: { uriBaseId: SRCROOT },
-                        ...(options.repository.revisionId ? { revisionId: options.repository.revisionId } : {}),
-                        ...(options.repository.branch ? { branch: options.repository.branch } : {}),
-                    },
-                ],
-            }
-            : {}),
-        results,
-        columnKind: 'utf16CodeUnits',
-        properties: {
-            scanId: options.scanId,
-            target: options.target,
-            scanType: options.scanType,
-            ...(options.scanUrl ? { scanUrl: options.scanUrl } : {}),
-        },
-    };
-    return {
-        log: { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [run] },
-        omitted: ordered.length - kept.length,
-        triaged: findings.length - active.length,
-    };
-}
-/** Locations are relative to the repository root, as GitHub reads them. */
-const SRCROOT = '%SRCROOT%';
-const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 /** The rule id of a finding: its canonical check id, or a slug of its title when the id is unknown. */
 function ruleIdOf(finding) {
     if (finding.template_id && finding.template_id.trim() !== '')
@@ -11327,87 +11398,6 @@ function buildRule(id, findings) {
         },
     };
 }
-function buildResult(finding, ruleIndex, options) {
-    const ruleId = ruleIdOf(finding);
-    const cves = finding.cve_ids.length > 0 ? ` (${finding.cve_ids.join(', ')})` : '';
-    const score = finding.cvss_score && finding.cvss_score > 0 ? `, CVSS ${finding.cvss_score.toFixed(1)}` : '';
-    return {
-        ruleId,
-        ruleIndex: ruleIndex.get(ruleId),
-        level: LEVEL[finding.severity],
-        message: {
-            text: `${stripPeriod(finding.title)}${cves} on ${finding.affected_component}. Severity ${finding.severity}${score}.`,
-        },
-        locations: [
-            {
-                physicalLocation: {
-                    artifactLocation: {
-                        uri: locationPath(finding.affected_component, finding.target ?? options.target),
-                        uriBaseId: SRCROOT,
-                    },
-                    region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 2 },
-                },
-                message: { text: `Network location ${finding.affected_component}.` },
-            },
-        ],
-        partialFingerprints: {
-            primaryLocationLineHash: `${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(finding.id).digest('hex').slice(0, 16)}:1`,
-            'scanwardFindingId/v1': finding.id,
-        },
-        properties: {
-            findingId: finding.id,
-            severity: finding.severity,
-            status: finding.status,
-            affectedComponent: finding.affected_component,
-            ...(finding.cvss_score !== null ? { cvssScore: finding.cvss_score } : {}),
-            ...(finding.cve_ids.length > 0 ? { cveIds: finding.cve_ids } : {}),
-            ...(finding.tool ? { detectedBy: finding.tool } : {}),
-        },
-    };
-}
-const DEFAULT_PORTS = { http: '80', https: '443', ws: '80', wss: '443', ftp: '21' };
-const MAX_SEGMENTS = 8;
-const MAX_SEGMENT_LENGTH = 64;
-/**
- * The repository-relative path a network finding is placed on:
- * `https://app.example.com:443/admin/login?x=1` → `scanward/app.example.com/https-443/admin/login`,
- * `redis://[::1]:6379` → `scanward/__1/redis-6379`. Query strings and fragments
- * are left out (they vary between runs); a component that is not a URL is kept
- * as one segment under the target.
- */
-function locationPath(component, target) {
-    let url;
-    try {
-        url = new URL(component);
-    }
-    catch {
-        url = undefined;
-    }
-    if (!url || !url.hostname)
-        return `scanward/${pathSegment(target)}/${pathSegment(component)}`;
-    const scheme = url.protocol.replace(/:$/, '');
-    const port = url.port || DEFAULT_PORTS[scheme];
-    const service = port ? `${scheme}-${port}` : scheme;
-    const segments = url.pathname
-        .split('/')
-        .map((s) => pathSegment(sarif_safeDecode(s)))
-        .filter((s) => s !== '' && s !== '_' && s !== '.' && s !== '..')
-        .slice(0, MAX_SEGMENTS);
-    return ['scanward', pathSegment(url.hostname.replace(/^\[|\]$/g, '')), service, ...segments].join('/');
-}
-/** One path segment of letters, digits and `._~-`, everything else `_`, at most 64 characters. */
-function pathSegment(value) {
-    const cleaned = value.replace(/[^A-Za-z0-9._~-]/g, '_').slice(0, MAX_SEGMENT_LENGTH);
-    return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
-}
-function sarif_safeDecode(value) {
-    try {
-        return decodeURIComponent(value);
-    }
-    catch {
-        return value;
-    }
-}
 /** `CWE-79` → `external/cwe/cwe-079`, the tag form GitHub recognises. */
 function cweTag(cwe) {
     const match = /^CWE-(\d+)$/i.exec(cwe.trim());
@@ -11446,23 +11436,161 @@ function helpMarkdown(first, remediation, cves, cwes) {
     lines.push(`Detected by Scanward${first.tool ? ` (${markdownText(first.tool)})` : ''}.`);
     return lines.join('\n');
 }
-/** Text placed in Markdown: no raw HTML. */
-function markdownText(text) {
-    return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+;// CONCATENATED MODULE: ./action/reports/sarif/results.ts
+
+
+
+
+/**
+ * One result per finding. GitHub tracks alerts across runs by
+ * `partialFingerprints.primaryLocationLineHash` only, so that is derived from the Scanward
+ * finding id, which stays the same for the same weakness on the same component in every later
+ * scan (decisions.md "Findings").
+ */
+function buildResult(finding, ruleIndex, options) {
+    const ruleId = ruleIdOf(finding);
+    const cves = finding.cve_ids.length > 0 ? ` (${finding.cve_ids.join(', ')})` : '';
+    const score = finding.cvss_score && finding.cvss_score > 0 ? `, CVSS ${finding.cvss_score.toFixed(1)}` : '';
+    return {
+        ruleId,
+        ruleIndex: ruleIndex.get(ruleId),
+        level: LEVEL[finding.severity],
+        message: {
+            text: `${stripPeriod(finding.title)}${cves} on ${finding.affected_component}. Severity ${finding.severity}${score}.`,
+        },
+        locations: [
+            {
+                physicalLocation: {
+                    artifactLocation: {
+                        uri: locationPath(finding.affected_component, finding.target ?? options.target),
+                        uriBaseId: SRCROOT,
+                    },
+                    region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 2 },
+                },
+                message: { text: `Network location ${finding.affected_component}.` },
+            },
+        ],
+        partialFingerprints: {
+            primaryLocationLineHash: `${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(finding.id).digest('hex').slice(0, 16)}:1`,
+            'scanwardFindingId/v1': finding.id,
+        },
+        properties: {
+            findingId: finding.id,
+            severity: finding.severity,
+            status: finding.status,
+            affectedComponent: finding.affected_component,
+            ...(finding.cvss_score !== null ? { cvssScore: finding.cvss_score } : {}),
+            ...(finding.cve_ids.length > 0 ? { cveIds: finding.cve_ids } : {}),
+            ...(finding.tool ? { detectedBy: finding.tool } : {}),
+        },
+    };
 }
-function unique(values) {
-    return [...new Set(values.filter((v) => v.trim() !== ''))];
+
+;// CONCATENATED MODULE: ./action/reports/sarif.ts
+
+
+
+
+
+
+/** GitHub rejects a run with more results than this. */
+const MAX_RESULTS = 25_000;
+/** The SARIF of a completed scan: its reported findings (triaged ones are left out, see above). */
+function sarifReport(verdict, context = {}) {
+    const { scan, links, tool } = verdict;
+    const build = buildSarif(verdict.reported, {
+        scanId: scan.id,
+        target: scan.target,
+        scanType: scan.scan_type,
+        toolVersion: tool.version,
+        informationUri: tool.informationUri,
+        scanUrl: links.scanUrl,
+        startedAt: scan.started_at,
+        completedAt: scan.completed_at,
+        repository: context.repository,
+    });
+    return {
+        ...build,
+        text: JSON.stringify(build.log, null, 2),
+        warnings: build.omitted > 0
+            ? [
+                `${build.omitted} finding(s) left out of the SARIF file: GitHub accepts at most ${MAX_RESULTS.toLocaleString('en-US')} results.`,
+            ]
+            : [],
+    };
 }
-function clip(text, max) {
-    return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+function buildSarif(findings, options) {
+    const active = findings.filter((f) => !TRIAGED_AWAY.has(f.status));
+    const ordered = [...active].sort(bySeverity);
+    const kept = ordered.slice(0, MAX_RESULTS);
+    const rules = [];
+    const ruleIndex = new Map();
+    const members = new Map();
+    for (const finding of kept) {
+        const id = ruleIdOf(finding);
+        if (!ruleIndex.has(id)) {
+            ruleIndex.set(id, ruleIndex.size);
+            members.set(id, []);
+        }
+        members.get(id).push(finding);
+    }
+    for (const [id, list] of members)
+        rules.push(buildRule(id, list));
+    const results = kept.map((finding) => buildResult(finding, ruleIndex, options));
+    const run = buildRun(rules, results, options);
+    return {
+        log: { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [run] },
+        omitted: ordered.length - kept.length,
+        triaged: findings.length - active.length,
+    };
 }
-function stripPeriod(text) {
-    return text.trim().replace(/[.\s]+$/, '');
-}
-/** Ends the text with a period, as SARIF messages should. */
-function sentence(text) {
-    const trimmed = text.trim();
-    return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+/** The run: the tool and its rules, the scan it describes, the commit it belongs to, the results. */
+function buildRun(rules, results, options) {
+    return {
+        tool: {
+            driver: {
+                name: 'Scanward',
+                version: options.toolVersion,
+                ...(SEMVER.test(options.toolVersion) ? { semanticVersion: options.toolVersion } : {}),
+                informationUri: options.informationUri,
+                rules,
+            },
+        },
+        automationDetails: {
+            // "category/run-id": one category per target, so scanning two targets for one
+            // commit keeps both analyses instead of the second replacing the first.
+            id: `scanward/${pathSegment(options.target)}/${options.scanId}`,
+        },
+        invocations: [
+            {
+                executionSuccessful: true,
+                ...(options.startedAt ? { startTimeUtc: options.startedAt } : {}),
+                ...(options.completedAt ? { endTimeUtc: options.completedAt } : {}),
+            },
+        ],
+        ...(options.repository
+            ? {
+                versionControlProvenance: [
+                    {
+                        repositoryUri: options.repository.uri,
+                        mappedTo: { uriBaseId: SRCROOT },
+                        ...(options.repository.revisionId ? { revisionId: options.repository.revisionId } : {}),
+                        ...(options.repository.branch ? { branch: options.repository.branch } : {}),
+                    },
+                ],
+            }
+            : {}),
+        results,
+        columnKind: 'utf16CodeUnits',
+        properties: {
+            scanId: options.scanId,
+            target: options.target,
+            scanType: options.scanType,
+            ...(options.scanUrl ? { scanUrl: options.scanUrl } : {}),
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./action/reports/junit.ts
@@ -11906,7 +12034,7 @@ const CiTokenBody = object({
     permissions: array(schemas_string()).optional(),
 });
 
-;// CONCATENATED MODULE: ./action/service/client.ts
+;// CONCATENATED MODULE: ./action/service/api-call.ts
 
 
 
@@ -11915,6 +12043,63 @@ const CiTokenBody = object({
 const PER_PAGE = 100;
 /** No scan has this many findings pages; stops a server that never says "last page". */
 const MAX_PAGES = 1000;
+async function listAllPages(client, path, query, item, what) {
+    const schema = pageBody(item);
+    const all = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const params = new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) });
+        const body = await callApi(client, 'GET', `${path}?${params}`, schema, {
+            what: `read ${what} (page ${page})`,
+        });
+        all.push(...body.items);
+        const lastPage = body.pages !== undefined ? page >= body.pages : body.items.length < PER_PAGE;
+        if (lastPage || body.items.length === 0)
+            break;
+    }
+    return all;
+}
+async function callApi(client, method, path, schema, options) {
+    const headers = {
+        accept: 'application/json',
+        'user-agent': client.userAgent,
+        ...(await client.credentials.headers()),
+        ...options.headers,
+    };
+    if (options.body !== undefined)
+        headers['content-type'] = 'application/json';
+    if (options.raw !== undefined)
+        headers['content-type'] = 'application/octet-stream';
+    const body = options.raw !== undefined
+        ? { body: options.raw }
+        : options.body !== undefined
+            ? { body: JSON.stringify(options.body) }
+            : {};
+    const res = await requestWithRetry(options.http ?? client.http, `${client.baseUrl}${path}`, { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
+    if (!res.ok)
+        throw await scanwardError(res, options.what);
+    const text = await res.text();
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        // Another web server answered (a page at api-url): the user's to fix, in one line.
+        throw new ConfigurationError(`Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(text, res.headers.get('content-type'))}. ${NOT_SCANWARD_HINT}.`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+        throw new Error(`Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
+            .slice(0, 3)
+            .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+            .join('; ')}); is api-url the Scanward service?`);
+    }
+    return parsed.data;
+}
+
+;// CONCATENATED MODULE: ./action/service/client.ts
+
+
+
 class ScanwardClient {
     options;
     constructor(options) {
@@ -11935,7 +12120,7 @@ class ScanwardClient {
             body.credential_checks = input.credential_checks;
         if (input.web !== undefined)
             body.web = input.web;
-        return this.call('POST', '/api/v1/scans', ScanCreatedBody, {
+        return callApi(this.options, 'POST', '/api/v1/scans', ScanCreatedBody, {
             body,
             headers: { 'Idempotency-Key': idempotencyKey },
             deadline,
@@ -11955,7 +12140,7 @@ class ScanwardClient {
             query.set('report_name', input.report_name.slice(0, 255));
         if (input.ci_run)
             query.set('ci_run', input.ci_run.slice(0, 500));
-        return this.call('POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
+        return callApi(this.options, 'POST', `/api/v1/imports?${query.toString()}`, ScanBody, {
             raw: report,
             headers: { 'Idempotency-Key': idempotencyKey },
             deadline,
@@ -11963,7 +12148,7 @@ class ScanwardClient {
         });
     }
     getScan(scanId, deadline) {
-        return this.call('GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
+        return callApi(this.options, 'GET', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanBody, {
             deadline,
             what: `read scan ${scanId}`,
         });
@@ -11994,7 +12179,7 @@ class ScanwardClient {
      */
     cancelScan(scanId) {
         const { retry } = this.options.http;
-        return this.call('DELETE', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanCancelledBody, {
+        return callApi(this.options, 'DELETE', `/api/v1/scans/${encodeURIComponent(scanId)}`, ScanCancelledBody, {
             what: `cancel scan ${scanId}`,
             http: {
                 ...this.options.http,
@@ -12009,11 +12194,11 @@ class ScanwardClient {
     }
     /** Every finding the scan observed: `GET /api/v1/scans/{id}/findings`, all pages. */
     listScanFindings(scanId) {
-        return this.listAll(`/api/v1/scans/${encodeURIComponent(scanId)}/findings`, {}, ScanFindingBody, 'findings');
+        return listAllPages(this.options, `/api/v1/scans/${encodeURIComponent(scanId)}/findings`, {}, ScanFindingBody, 'findings');
     }
     /** Template ids, CWE ids and frameworks of the scan's findings: `GET /api/v1/findings?scan_id=`, all pages. */
     listFindingRefs(scanId) {
-        return this.listAll('/api/v1/findings', { scan_id: scanId }, FindingRefBody, 'finding details');
+        return listAllPages(this.options, '/api/v1/findings', { scan_id: scanId }, FindingRefBody, 'finding details');
     }
     /** The service version from `GET /api/health`; undefined when it cannot be read. */
     async serviceVersion() {
@@ -12026,58 +12211,6 @@ class ScanwardClient {
         catch {
             return undefined;
         }
-    }
-    async listAll(path, query, item, what) {
-        const schema = pageBody(item);
-        const all = [];
-        for (let page = 1; page <= MAX_PAGES; page++) {
-            const params = new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) });
-            const body = await this.call('GET', `${path}?${params}`, schema, {
-                what: `read ${what} (page ${page})`,
-            });
-            all.push(...body.items);
-            const lastPage = body.pages !== undefined ? page >= body.pages : body.items.length < PER_PAGE;
-            if (lastPage || body.items.length === 0)
-                break;
-        }
-        return all;
-    }
-    async call(method, path, schema, options) {
-        const headers = {
-            accept: 'application/json',
-            'user-agent': this.options.userAgent,
-            ...(await this.options.credentials.headers()),
-            ...options.headers,
-        };
-        if (options.body !== undefined)
-            headers['content-type'] = 'application/json';
-        if (options.raw !== undefined)
-            headers['content-type'] = 'application/octet-stream';
-        const body = options.raw !== undefined
-            ? { body: options.raw }
-            : options.body !== undefined
-                ? { body: JSON.stringify(options.body) }
-                : {};
-        const res = await requestWithRetry(options.http ?? this.options.http, this.url(path), { method, headers, ...body }, `Scanward: ${options.what}`, options.deadline);
-        if (!res.ok)
-            throw await scanwardError(res, options.what);
-        const text = await res.text();
-        let json;
-        try {
-            json = JSON.parse(text);
-        }
-        catch {
-            // Another web server answered (a page at api-url): the user's to fix, in one line.
-            throw new ConfigurationError(`Scanward: could not ${options.what}: ${method} ${path} answered ${res.status} with ${describeForeignBody(text, res.headers.get('content-type'))}. ${NOT_SCANWARD_HINT}.`);
-        }
-        const parsed = schema.safeParse(json);
-        if (!parsed.success) {
-            throw new Error(`Scanward answered ${method} ${path} with an unexpected body (${parsed.error.issues
-                .slice(0, 3)
-                .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-                .join('; ')}); is api-url the Scanward service?`);
-        }
-        return parsed.data;
     }
     url(path) {
         return `${this.options.baseUrl}${path}`;
@@ -12224,16 +12357,41 @@ class ExchangedToken {
     }
 }
 
-;// CONCATENATED MODULE: ./action/service/event-stream.ts
+;// CONCATENATED MODULE: ./action/service/follow/followed.ts
+const STREAM_SETTINGS = {
+    stallMs: 60_000,
+    maxReconnects: 5,
+    maxReconnectDelayMs: 30_000,
+};
+/** The statuses a scan ends in. */
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+function formatSeconds(ms) {
+    return `${Number((ms / 1000).toFixed(2))}s`;
+}
+
+;// CONCATENATED MODULE: ./action/service/follow/polling.ts
+
 /**
- * The reading side of the service's live event stream (`GET /api/v1/events`, docs/events.md):
- * a parser of the `text/event-stream` format as the HTML standard defines it
- * (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation),
- * and the filter that picks one scan's events out of the organization's. The parser is ours,
- * not a package: the format is a few rules about lines and four field names, and the
- * EventSource packages bring browser semantics (their own reconnect loop) this client does
- * not want, since it reconnects on its own terms (follow.ts).
+ * The polling half of following a scan: `GET /api/v1/scans/{id}` every
+ * `poll-interval-seconds`, one request each, until the scan ends or the deadline passes,
+ * logging changes only. `follow: poll` asks for it; the stream half falls back to it.
  */
+async function followByPolling(deps, client, scanId, request, deadline, progress) {
+    const { http } = deps;
+    let scan = await client.getScan(scanId, deadline);
+    progress.report(scan);
+    while (!TERMINAL.has(scan.status)) {
+        const left = deadline - http.now();
+        if (left <= 0)
+            return { scan, timedOut: true };
+        await http.sleep(Math.min(request.pollIntervalMs, left), http.signal);
+        scan = await client.getScan(scanId, deadline);
+        progress.report(scan);
+    }
+    return { scan, timedOut: false };
+}
+
+;// CONCATENATED MODULE: ./action/service/event-stream.ts
 /**
  * An incremental parser: `push` text as it arrives (split anywhere, even inside a `\r\n`),
  * get back the events completed by it. `retry` is the reconnection delay the server asked for.
@@ -12326,6 +12484,295 @@ function scanEventOf(event, scanId) {
         return undefined;
     return { type: typeof type === 'string' ? type : event.event, scan };
 }
+/** The scan as an event of it says it is now (`scan.started`: the list view; `scan.progress`: the progress fields). */
+function withEvent(scan, data) {
+    const next = { ...scan };
+    const sameStatus = data.status === undefined || data.status === scan.status;
+    // An event older than the read that followed the stream's opening does not move progress back.
+    if (sameStatus && typeof data.progress === 'number' && data.progress < scan.progress)
+        return scan;
+    if (typeof data.status === 'string')
+        next.status = data.status;
+    if (typeof data.progress === 'number')
+        next.progress = data.progress;
+    if (typeof data.phase === 'string')
+        next.phase = data.phase;
+    if ('current_tool' in data) {
+        next.current_tool = typeof data.current_tool === 'string' ? data.current_tool : undefined;
+    }
+    return next;
+}
+
+;// CONCATENATED MODULE: ./action/service/follow/connection.ts
+
+
+
+
+/** Reopen the stream this long after the credentials fell due for a refresh (so the next request refreshes them). */
+const RENEW_AFTER_DUE_MS = 1000;
+/**
+ * Ends a connection from here: the wait for the next bytes (the stall bound, or the deadline
+ * when sooner; re-armed on every byte) and the renewal of the credentials.
+ */
+class Watch {
+    http;
+    deadline;
+    stallMs;
+    controller = new AbortController();
+    signal;
+    /** Why the connection was aborted from here, if it was. */
+    why;
+    timer;
+    renewal;
+    constructor(http, deadline, stallMs) {
+        this.http = http;
+        this.deadline = deadline;
+        this.stallMs = stallMs;
+        this.signal = http.signal
+            ? AbortSignal.any([http.signal, this.controller.signal])
+            : this.controller.signal;
+    }
+    /** (Re)starts the wait for the next bytes. */
+    arm() {
+        clearTimeout(this.timer);
+        const left = Math.max(0, this.deadline - this.http.now());
+        const stall = left <= this.stallMs ? undefined : this.stallMs;
+        this.timer = setTimeout(() => this.end(stall === undefined ? 'deadline' : 'stall'), stall ?? left);
+    }
+    disarm() {
+        clearTimeout(this.timer);
+    }
+    /**
+     * A bearer token is refreshed shortly before it expires, at the next request; the stream is
+     * one request, so it is reopened then (the service would end it once the token expired).
+     */
+    renewAt(refreshDueAt) {
+        const now = this.http.now();
+        if (refreshDueAt === undefined || refreshDueAt <= now || refreshDueAt >= this.deadline)
+            return;
+        this.renewal = setTimeout(() => this.end('renew'), refreshDueAt - now + RENEW_AFTER_DUE_MS);
+    }
+    close() {
+        clearTimeout(this.timer);
+        clearTimeout(this.renewal);
+        this.controller.abort();
+    }
+    end(why) {
+        this.why = why;
+        this.controller.abort();
+    }
+}
+/** One connection: open, read the scan when no event id says where to resume, read events. */
+async function connect(ctx, state) {
+    const { http } = ctx.deps;
+    const watch = new Watch(http, ctx.deadline, ctx.settings.stallMs);
+    const openedAt = http.now();
+    try {
+        watch.arm();
+        const opened = await connection_open(ctx, state, watch);
+        if ('ended' in opened)
+            return opened.ended;
+        watch.renewAt(ctx.client.credentialsRefreshDueAt());
+        // Without an event id to resume from, the stream starts now: read the scan once, after
+        // the stream answered, so every change after this read comes as an event.
+        if (state.lastEventId === undefined) {
+            watch.disarm();
+            state.scan = await ctx.client.getScan(ctx.scanId, ctx.deadline);
+            ctx.progress.report(state.scan);
+            if (TERMINAL.has(state.scan.status))
+                return { kind: 'terminal', scan: state.scan };
+            watch.arm();
+        }
+        return await readEvents(ctx, state, opened.body, watch, openedAt);
+    }
+    finally {
+        watch.close();
+    }
+}
+async function connection_open(ctx, state, watch) {
+    const { http } = ctx.deps;
+    let response;
+    try {
+        response = await ctx.client.openEventStream(state.lastEventId, watch.signal);
+    }
+    catch (error) {
+        // The credentials could not be had (a refresh or a token exchange refused): as for any request.
+        if (http.signal?.aborted || error instanceof ApiError || error instanceof ConfigurationError)
+            throw error;
+        if (watch.why === 'deadline')
+            return { ended: { kind: 'deadline' } };
+        if (watch.why === 'stall')
+            return { ended: { kind: 'silent' } };
+        return { ended: { kind: 'refused', status: 0, reason: `no answer: ${describeFailure(error)}` } };
+    }
+    if (response.status !== 200 || !response.body || !isEventStream(response)) {
+        await response.body?.cancel().catch(() => undefined);
+        return { ended: refusal(response, http.now()) };
+    }
+    return { body: response.body };
+}
+/** Reads events until the scan's terminal event or the end of the connection. */
+async function readEvents(ctx, state, body, watch, openedAt) {
+    const { http } = ctx.deps;
+    const parser = new EventStreamParser();
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    let gotBytes = false;
+    try {
+        for (;;) {
+            const { value, done } = await reader.read();
+            if (done)
+                return { kind: 'dropped', reason: 'the service ended it', lastedMs: http.now() - openedAt };
+            if (value.byteLength > 0)
+                gotBytes = true;
+            watch.arm();
+            for (const event of parser.push(decoder.decode(value, { stream: true }))) {
+                if (event.lastEventId !== '')
+                    state.lastEventId = event.lastEventId;
+                const ours = scanEventOf(event, ctx.scanId);
+                if (!ours)
+                    continue;
+                if (TERMINAL_EVENTS.has(ours.type))
+                    return { kind: 'terminal' };
+                if (state.scan) {
+                    state.scan = withEvent(state.scan, ours.scan);
+                    ctx.progress.report(state.scan);
+                }
+            }
+            if (parser.retry !== undefined)
+                state.retryMs = parser.retry;
+        }
+    }
+    catch (error) {
+        if (http.signal?.aborted)
+            throw error;
+        if (watch.why === 'deadline')
+            return { kind: 'deadline' };
+        if (watch.why === 'renew')
+            return { kind: 'renew' };
+        if (watch.why === 'stall' && !gotBytes)
+            return { kind: 'silent' };
+        const reason = watch.why === 'stall'
+            ? `nothing arrived for ${formatSeconds(ctx.settings.stallMs)}`
+            : describeFailure(error);
+        return { kind: 'dropped', reason, lastedMs: http.now() - openedAt };
+    }
+    finally {
+        reader.releaseLock();
+    }
+}
+function isEventStream(response) {
+    return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+}
+function refusal(response, now) {
+    const { status } = response;
+    const reason = status === 404
+        ? 'the service answered 404: it is older than GET /api/v1/events'
+        : status === 403
+            ? 'the service answered 403: the API key needs read:scans'
+            : status === 200
+                ? `the service answered ${response.headers.get('content-type') ?? 'no content type'}, not text/event-stream`
+                : status >= 300 && status < 400
+                    ? `the service answered ${status} with a redirect, which is not followed`
+                    : `the service answered ${status}`;
+    return {
+        kind: 'refused',
+        status,
+        reason,
+        retryAfterMs: retryAfterMs(response.headers.get('retry-after'), now),
+    };
+}
+
+;// CONCATENATED MODULE: ./action/service/follow/stream.ts
+
+
+/** The reconnection delay when the server did not ask for one (the service asks 3 s). */
+const DEFAULT_RETRY_MS = 3000;
+async function followByStream(ctx) {
+    const state = {
+        scan: undefined,
+        lastEventId: undefined,
+        retryMs: DEFAULT_RETRY_MS,
+        dropsInARow: 0,
+    };
+    for (let first = true;; first = false) {
+        if (ctx.deadline - ctx.deps.http.now() <= 0)
+            return timedOut(ctx, state);
+        const connection = await connect(ctx, state);
+        const next = await afterConnection(ctx, state, connection, first);
+        if (next !== 'reconnect')
+            return next;
+    }
+}
+async function afterConnection(ctx, state, connection, first) {
+    switch (connection.kind) {
+        case 'terminal': {
+            const scan = connection.scan ?? (await ctx.client.getScan(ctx.scanId, ctx.deadline));
+            state.scan = scan;
+            ctx.progress.report(scan);
+            if (TERMINAL.has(scan.status))
+                return { kind: 'followed', scan, timedOut: false };
+            return { kind: 'unavailable', reason: `it reported the scan ended, but the scan reads ${scan.status}` };
+        }
+        case 'deadline':
+            return timedOut(ctx, state);
+        case 'renew':
+            ctx.deps.log.debug('Event stream: reopening it with refreshed credentials.');
+            return 'reconnect';
+        case 'silent':
+            return {
+                kind: 'unavailable',
+                reason: `nothing arrived on it within ${formatSeconds(ctx.settings.stallMs)}; a proxy may be buffering it`,
+            };
+        case 'refused':
+            return afterRefusal(ctx, state, connection, first);
+        case 'dropped':
+            return afterDrop(ctx, state, connection);
+    }
+}
+async function afterRefusal(ctx, state, connection, first) {
+    if (first || [401, 403, 404].includes(connection.status)) {
+        return { kind: 'unavailable', reason: connection.reason };
+    }
+    state.dropsInARow++;
+    if (state.dropsInARow > ctx.settings.maxReconnects) {
+        return {
+            kind: 'unavailable',
+            reason: `reopening it failed ${state.dropsInARow} times: ${connection.reason}`,
+        };
+    }
+    ctx.deps.log.debug(`Event stream: ${connection.reason}; trying again.`);
+    await pause(ctx, connection.retryAfterMs ?? state.retryMs);
+    return 'reconnect';
+}
+async function afterDrop(ctx, state, connection) {
+    state.dropsInARow = connection.lastedMs >= ctx.settings.stallMs ? 1 : state.dropsInARow + 1;
+    if (state.dropsInARow > ctx.settings.maxReconnects) {
+        return {
+            kind: 'unavailable',
+            reason: `it dropped ${state.dropsInARow} times in a row (last: ${connection.reason})`,
+        };
+    }
+    const after = state.lastEventId === undefined ? '' : ` after event ${state.lastEventId}`;
+    ctx.deps.log.debug(`Event stream ended (${connection.reason}); reconnecting${after}.`);
+    await pause(ctx, state.retryMs);
+    return 'reconnect';
+}
+async function timedOut(ctx, state) {
+    return {
+        kind: 'followed',
+        scan: state.scan ?? (await ctx.client.getScan(ctx.scanId, ctx.deadline)),
+        timedOut: true,
+    };
+}
+/** Waits before a reconnect: as asked, but at most `maxReconnectDelayMs` and never past the deadline. */
+async function pause(ctx, ms) {
+    const { http } = ctx.deps;
+    const left = ctx.deadline - http.now();
+    if (left <= 0)
+        return;
+    await http.sleep(Math.min(ms, ctx.settings.maxReconnectDelayMs, left), http.signal);
+}
 
 ;// CONCATENATED MODULE: ./action/service/progress.ts
 /**
@@ -12365,363 +12812,98 @@ class ProgressLog {
 
 
 
-const STREAM_SETTINGS = {
-    stallMs: 60_000,
-    maxReconnects: 5,
-    maxReconnectDelayMs: 30_000,
-};
-/** The reconnection delay when the server did not ask for one (the service asks 3 s). */
-const DEFAULT_RETRY_MS = 3000;
-/** Reopen the stream this long after the credentials fell due for a refresh (so the next request refreshes them). */
-const RENEW_AFTER_DUE_MS = 1000;
-/** The statuses a scan ends in. */
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/**
+ * Following a running scan to its end (or to the deadline), in one of two ways:
+ *
+ * - **stream** (the default, follow/stream.ts and follow/connection.ts): through the service's
+ *   live event stream, `GET /api/v1/events`, which counts as one request against the
+ *   organization's rate limit however long it stays open. The stream is opened first and the
+ *   scan read once after it answered, so no event falls between the two; the scan's
+ *   `scan.started` and `scan.progress` events are logged as progress; on its terminal event the
+ *   scan is read once more for its final record. A stream that drops is reopened with
+ *   `Last-Event-ID` (a bounded number of times in a row), so no event is missed. When the
+ *   stream cannot be had (an older service answers 404, a key without the permission 403, a
+ *   proxy buffers it so nothing arrives), one line says so and the scan is followed by polling
+ *   instead.
+ * - **poll** (follow/polling.ts): `GET /api/v1/scans/{id}` every `poll-interval-seconds`, one
+ *   request each.
+ *
+ * Either way the deadline ends the following with `timedOut` (the caller cancels the scan),
+ * and the run's abort signal throws out of it (the caller cancels the scan too).
+ */
+
 async function followScan(deps, client, scanId, request, deadline) {
     const progress = new ProgressLog((line) => deps.log.info(line));
     if (request.follow === 'poll')
         return followByPolling(deps, client, scanId, request, deadline, progress);
-    const streamed = await followByStream(deps, client, scanId, deadline, progress);
+    const settings = { ...STREAM_SETTINGS, ...deps.stream };
+    const streamed = await followByStream({ deps, client, scanId, deadline, progress, settings });
     if (streamed.kind === 'followed')
         return streamed;
     deps.log.info(`The event stream is not available (${streamed.reason}); following scan ${scanId} by polling every ${formatSeconds(request.pollIntervalMs)}.`);
     return followByPolling(deps, client, scanId, request, deadline, progress);
 }
-/** Polls until the scan ends or the deadline passes, logging changes only. */
-async function followByPolling(deps, client, scanId, request, deadline, progress) {
-    const { http } = deps;
-    let scan = await client.getScan(scanId, deadline);
-    progress.report(scan);
-    while (!TERMINAL.has(scan.status)) {
-        const left = deadline - http.now();
-        if (left <= 0)
-            return { scan, timedOut: true };
-        await http.sleep(Math.min(request.pollIntervalMs, left), http.signal);
-        scan = await client.getScan(scanId, deadline);
-        progress.report(scan);
-    }
-    return { scan, timedOut: false };
-}
-async function followByStream(deps, client, scanId, deadline, progress) {
-    const { http, log } = deps;
-    const settings = { ...STREAM_SETTINGS, ...deps.stream };
-    let scan;
-    let lastEventId;
-    let retryMs = DEFAULT_RETRY_MS;
-    let dropsInARow = 0;
-    const timedOut = async () => ({
-        kind: 'followed',
-        scan: scan ?? (await client.getScan(scanId, deadline)),
-        timedOut: true,
-    });
-    for (let first = true;; first = false) {
-        if (deadline - http.now() <= 0)
-            return timedOut();
-        const connection = await connect();
-        switch (connection.kind) {
-            case 'terminal': {
-                scan = connection.scan ?? (await client.getScan(scanId, deadline));
-                progress.report(scan);
-                if (TERMINAL.has(scan.status))
-                    return { kind: 'followed', scan, timedOut: false };
-                return {
-                    kind: 'unavailable',
-                    reason: `it reported the scan ended, but the scan reads ${scan.status}`,
-                };
-            }
-            case 'deadline':
-                return timedOut();
-            case 'renew':
-                log.debug('Event stream: reopening it with refreshed credentials.');
-                break;
-            case 'silent':
-                return {
-                    kind: 'unavailable',
-                    reason: `nothing arrived on it within ${formatSeconds(settings.stallMs)}; a proxy may be buffering it`,
-                };
-            case 'refused': {
-                if (first || [401, 403, 404].includes(connection.status)) {
-                    return { kind: 'unavailable', reason: connection.reason };
-                }
-                dropsInARow++;
-                if (dropsInARow > settings.maxReconnects) {
-                    return {
-                        kind: 'unavailable',
-                        reason: `reopening it failed ${dropsInARow} times: ${connection.reason}`,
-                    };
-                }
-                log.debug(`Event stream: ${connection.reason}; trying again.`);
-                await pause(connection.retryAfterMs ?? retryMs);
-                break;
-            }
-            case 'dropped': {
-                dropsInARow = connection.lastedMs >= settings.stallMs ? 1 : dropsInARow + 1;
-                if (dropsInARow > settings.maxReconnects) {
-                    return {
-                        kind: 'unavailable',
-                        reason: `it dropped ${dropsInARow} times in a row (last: ${connection.reason})`,
-                    };
-                }
-                log.debug(`Event stream ended (${connection.reason}); reconnecting${lastEventId === undefined ? '' : ` after event ${lastEventId}`}.`);
-                await pause(retryMs);
-                break;
-            }
-        }
-    }
-    async function pause(ms) {
-        const left = deadline - http.now();
-        if (left <= 0)
-            return;
-        await http.sleep(Math.min(ms, settings.maxReconnectDelayMs, left), http.signal);
-    }
-    /** One connection: open, read the scan when no event id says where to resume, read events. */
-    async function connect() {
-        const controller = new AbortController();
-        const signal = http.signal ? AbortSignal.any([http.signal, controller.signal]) : controller.signal;
-        /** Why the connection was aborted from here, if it was. */
-        const ended = {};
-        let timer;
-        /** (Re)starts the wait for the next bytes: the stall bound, or the deadline when sooner. */
-        const arm = () => {
-            clearTimeout(timer);
-            const left = Math.max(0, deadline - http.now());
-            const stall = left <= settings.stallMs ? undefined : settings.stallMs;
-            timer = setTimeout(() => {
-                ended.why = stall === undefined ? 'deadline' : 'stall';
-                controller.abort();
-            }, stall ?? left);
-        };
-        const openedAt = http.now();
-        let gotBytes = false;
-        let renewal;
-        let response;
-        try {
-            arm();
-            try {
-                response = await client.openEventStream(lastEventId, signal);
-            }
-            catch (error) {
-                // The credentials could not be had (a refresh or a token exchange refused): as for any request.
-                if (http.signal?.aborted || error instanceof ApiError || error instanceof ConfigurationError)
-                    throw error;
-                if (ended.why === 'deadline')
-                    return { kind: 'deadline' };
-                if (ended.why === 'stall')
-                    return { kind: 'silent' };
-                return { kind: 'refused', status: 0, reason: `no answer: ${describeFailure(error)}` };
-            }
-            if (response.status !== 200 || !response.body || !isEventStream(response)) {
-                await response.body?.cancel().catch(() => undefined);
-                return refusal(response, http.now());
-            }
-            // A bearer token is refreshed shortly before it expires, at the next request; the stream
-            // is one request, so it is reopened then (the service would end it once the token expired).
-            const refreshDueAt = client.credentialsRefreshDueAt();
-            if (refreshDueAt !== undefined && refreshDueAt > http.now() && refreshDueAt < deadline) {
-                renewal = setTimeout(() => {
-                    ended.why = 'renew';
-                    controller.abort();
-                }, refreshDueAt - http.now() + RENEW_AFTER_DUE_MS);
-            }
-            // Without an event id to resume from, the stream starts now: read the scan once, after
-            // the stream answered, so every change after this read comes as an event.
-            if (lastEventId === undefined) {
-                clearTimeout(timer);
-                scan = await client.getScan(scanId, deadline);
-                progress.report(scan);
-                if (TERMINAL.has(scan.status))
-                    return { kind: 'terminal', scan };
-                arm();
-            }
-            const parser = new EventStreamParser();
-            const decoder = new TextDecoder();
-            const reader = response.body.getReader();
-            try {
-                for (;;) {
-                    const { value, done } = await reader.read();
-                    if (done) {
-                        return { kind: 'dropped', reason: 'the service ended it', lastedMs: http.now() - openedAt };
-                    }
-                    if (value.byteLength > 0)
-                        gotBytes = true;
-                    arm();
-                    for (const event of parser.push(decoder.decode(value, { stream: true }))) {
-                        if (event.lastEventId !== '')
-                            lastEventId = event.lastEventId;
-                        const ours = scanEventOf(event, scanId);
-                        if (!ours)
-                            continue;
-                        if (TERMINAL_EVENTS.has(ours.type))
-                            return { kind: 'terminal' };
-                        if (scan) {
-                            scan = withEvent(scan, ours.scan);
-                            progress.report(scan);
-                        }
-                    }
-                    if (parser.retry !== undefined)
-                        retryMs = parser.retry;
-                }
-            }
-            catch (error) {
-                if (http.signal?.aborted)
-                    throw error;
-                if (ended.why === 'deadline')
-                    return { kind: 'deadline' };
-                if (ended.why === 'renew')
-                    return { kind: 'renew' };
-                if (ended.why === 'stall' && !gotBytes)
-                    return { kind: 'silent' };
-                const reason = ended.why === 'stall'
-                    ? `nothing arrived for ${formatSeconds(settings.stallMs)}`
-                    : describeFailure(error);
-                return { kind: 'dropped', reason, lastedMs: http.now() - openedAt };
-            }
-            finally {
-                reader.releaseLock();
-            }
-        }
-        finally {
-            clearTimeout(timer);
-            clearTimeout(renewal);
-            controller.abort();
-        }
-    }
-}
-/** The scan as an event of it says it is now (`scan.started`: the list view; `scan.progress`: the progress fields). */
-function withEvent(scan, data) {
-    const next = { ...scan };
-    const sameStatus = data.status === undefined || data.status === scan.status;
-    // An event older than the read that followed the stream's opening does not move progress back.
-    if (sameStatus && typeof data.progress === 'number' && data.progress < scan.progress)
-        return scan;
-    if (typeof data.status === 'string')
-        next.status = data.status;
-    if (typeof data.progress === 'number')
-        next.progress = data.progress;
-    if (typeof data.phase === 'string')
-        next.phase = data.phase;
-    if ('current_tool' in data) {
-        next.current_tool = typeof data.current_tool === 'string' ? data.current_tool : undefined;
-    }
-    return next;
-}
-function isEventStream(response) {
-    return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-}
-function refusal(response, now) {
-    const { status } = response;
-    const reason = status === 404
-        ? 'the service answered 404: it is older than GET /api/v1/events'
-        : status === 403
-            ? 'the service answered 403: the API key needs read:scans'
-            : status === 200
-                ? `the service answered ${response.headers.get('content-type') ?? 'no content type'}, not text/event-stream`
-                : status >= 300 && status < 400
-                    ? `the service answered ${status} with a redirect, which is not followed`
-                    : `the service answered ${status}`;
-    return {
-        kind: 'refused',
-        status,
-        reason,
-        retryAfterMs: retryAfterMs(response.headers.get('retry-after'), now),
-    };
-}
-function formatSeconds(ms) {
-    return `${Number((ms / 1000).toFixed(2))}s`;
-}
 
-;// CONCATENATED MODULE: ./action/service/remote-scan.ts
+;// CONCATENATED MODULE: ./action/service/scan-results.ts
 
-
-
-
-
-function remoteScanSource(service, deps) {
-    const client = serviceClient(service, deps);
-    return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
+/**
+ * What a completed scan on the service yields, however it got there (run, followed, imported,
+ * or recorded from a local scan): its findings, the tool that found them, and its links.
+ */
+/** The service version from /api/health (the Action's own when it does not say) and its documentation. */
+async function toolInfo(client, apiUrl) {
+    return { version: (await client.serviceVersion()) ?? ACTION_VERSION, informationUri: `${apiUrl}/docs` };
 }
-/** The typed client of the service, with its credentials acquired in the one place that does. */
-function serviceClient(service, deps) {
-    return new ScanwardClient({
-        baseUrl: service.apiUrl,
-        credentials: acquireCredentials(service.auth, {
-            baseUrl: service.apiUrl,
-            http: deps.http,
-            userAgent: deps.userAgent,
-            onSecret: deps.onSecret,
-            idToken: deps.idToken,
-        }),
-        http: deps.http,
-        userAgent: deps.userAgent,
-    });
-}
-async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
-    const { log, http } = deps;
-    const deadline = http.now() + request.timeoutMs;
-    if (request.importFile)
-        return importReport(deps, client, apiUrl, request, hooks, deadline);
-    let scanId;
-    if (request.scanId) {
-        scanId = request.scanId;
-        log.info(`Following Scanward scan ${scanId} (scan-id).`);
-    }
-    else {
-        log.debug(`Idempotency-Key: ${request.idempotencyKey}`);
-        const created = await client.createScan({
-            target: request.target,
-            scan_type: request.scanType,
-            ports: request.ports,
-            frameworks: request.frameworks,
-            credential_checks: request.credentialChecks,
-            web: request.web,
-        }, request.idempotencyKey, deadline);
-        scanId = created.id;
-        const estimate = created.estimated_duration
-            ? `, estimated ${Math.ceil(created.estimated_duration / 60)} min`
-            : '';
-        log.info(`Scanward scan ${scanId} of ${request.target} (${request.scanType}${estimate}): ${serviceLinks(apiUrl, scanId).scanUrl}`);
-    }
-    const links = serviceLinks(apiUrl, scanId);
-    hooks.onScan?.(scanId, links);
-    if (!request.wait) {
-        if (request.scanId)
-            await client.getScan(scanId, deadline); // a wrong scan-id still fails the step
-        log.info(`wait is false: not waiting for scan ${scanId} to finish.`);
-        return { kind: 'started', scanId, links };
-    }
-    const unsuccessful = (scan, timedOut) => ({
-        kind: 'unsuccessful',
-        scan,
-        links,
-        timedOut,
-        timeoutMs: request.timeoutMs,
-    });
-    const completed = async (scan) => {
-        const findings = await readFindings(log, client, scan.id);
-        return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
-    };
-    let scan;
+/**
+ * The scan's findings, each completed with its template id, CWE ids and
+ * frameworks from the findings list when the per-scan list lacks them. That
+ * second list needs `read:findings`; without it the SARIF falls back to
+ * title-based rule ids, with a warning, rather than failing the build.
+ */
+async function readFindings(log, client, scanId) {
+    const findings = await client.listScanFindings(scanId);
+    if (findings.length === 0 || findings.every((f) => f.template_id))
+        return findings;
+    let refs;
     try {
-        const followed = await followScan(deps, client, scanId, request, deadline);
-        scan = followed.scan;
-        if (followed.timedOut) {
-            const ended = await cancelAtTimeout(log, client, scan);
-            if (!ended.timedOut && ended.scan.status === 'completed')
-                return await completed(ended.scan);
-            return unsuccessful(ended.scan, ended.timedOut);
-        }
+        refs = await client.listFindingRefs(scanId);
     }
     catch (error) {
-        // The step is ending without a result: do not leave the scan holding a concurrency slot.
-        if (!scan || !TERMINAL.has(scan.status))
-            await cancelQuietly(log, client, scanId);
-        if (http.signal?.aborted)
-            return { kind: 'aborted', scanId, links };
-        throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        log.warning(`Could not read the findings' template ids, so SARIF rules are named after titles: ${reason}`);
+        return findings;
     }
-    if (scan.status !== 'completed')
-        return unsuccessful(scan, false);
-    return completed(scan);
+    const byId = new Map(refs.map((r) => [r.id, r]));
+    return findings.map((f) => {
+        const ref = byId.get(f.id);
+        if (!ref)
+            return f;
+        return {
+            ...f,
+            template_id: f.template_id ?? ref.template_id,
+            cwe_ids: f.cwe_ids ?? ref.cwe_ids,
+            target: f.target ?? ref.target,
+            frameworks: f.frameworks ?? ref.frameworks,
+        };
+    });
 }
+/**
+ * The scan's and a finding's pages in the console (served by the service at its own address:
+ * `/scans/:id`, `/findings/:id`, console/src/routes.tsx), and the scan's PDF report (the
+ * findings export filtered to the scan).
+ */
+function serviceLinks(apiUrl, scanId) {
+    const id = encodeURIComponent(scanId);
+    return {
+        scanUrl: `${apiUrl}/scans/${id}`,
+        reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
+        findingUrl: (findingId) => `${apiUrl}/findings/${encodeURIComponent(findingId)}`,
+    };
+}
+
+;// CONCATENATED MODULE: ./action/service/import-report.ts
+
+
 /**
  * `import-file`: the report is sent to the import API, which answers with the completed scan
  * it recorded; its findings are then read exactly as a completed scan's are.
@@ -12766,6 +12948,10 @@ async function recordReport(log, client, apiUrl, report, input, hooks, deadline)
     const findings = await readFindings(log, client, scan.id);
     return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
 }
+
+;// CONCATENATED MODULE: ./action/service/scan-cancel.ts
+
+/** Cancelling a followed scan: when time runs out, and when the step ends without a result. */
 /**
  * Cancels a scan that ran out of time. When it finished between the last poll and the
  * cancel, its own end counts (a completed scan's result is used after all).
@@ -12784,43 +12970,6 @@ async function cancelAtTimeout(log, client, running) {
     const scan = await client.getScan(running.id).catch(() => ({ ...running, status: 'cancelled' }));
     return { scan, timedOut: true };
 }
-/** The service version from /api/health (the Action's own when it does not say) and its documentation. */
-async function toolInfo(client, apiUrl) {
-    return { version: (await client.serviceVersion()) ?? ACTION_VERSION, informationUri: `${apiUrl}/docs` };
-}
-/**
- * The scan's findings, each completed with its template id, CWE ids and
- * frameworks from the findings list when the per-scan list lacks them. That
- * second list needs `read:findings`; without it the SARIF falls back to
- * title-based rule ids, with a warning, rather than failing the build.
- */
-async function readFindings(log, client, scanId) {
-    const findings = await client.listScanFindings(scanId);
-    if (findings.length === 0 || findings.every((f) => f.template_id))
-        return findings;
-    let refs;
-    try {
-        refs = await client.listFindingRefs(scanId);
-    }
-    catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        log.warning(`Could not read the findings' template ids, so SARIF rules are named after titles: ${reason}`);
-        return findings;
-    }
-    const byId = new Map(refs.map((r) => [r.id, r]));
-    return findings.map((f) => {
-        const ref = byId.get(f.id);
-        if (!ref)
-            return f;
-        return {
-            ...f,
-            template_id: f.template_id ?? ref.template_id,
-            cwe_ids: f.cwe_ids ?? ref.cwe_ids,
-            target: f.target ?? ref.target,
-            frameworks: f.frameworks ?? ref.frameworks,
-        };
-    });
-}
 async function cancelQuietly(log, client, scanId) {
     try {
         await client.cancelScan(scanId);
@@ -12830,18 +12979,107 @@ async function cancelQuietly(log, client, scanId) {
         log.debug(`Could not cancel scan ${scanId}: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
-/**
- * The scan's and a finding's pages in the console (served by the service at its own address:
- * `/scans/:id`, `/findings/:id`, console/src/routes.tsx), and the scan's PDF report (the
- * findings export filtered to the scan).
- */
-function serviceLinks(apiUrl, scanId) {
-    const id = encodeURIComponent(scanId);
-    return {
-        scanUrl: `${apiUrl}/scans/${id}`,
-        reportUrl: `${apiUrl}/api/v1/findings/export?format=pdf&scan_id=${id}`,
-        findingUrl: (findingId) => `${apiUrl}/findings/${encodeURIComponent(findingId)}`,
+
+;// CONCATENATED MODULE: ./action/service/remote-scan.ts
+
+
+
+
+
+
+function remoteScanSource(service, deps) {
+    const client = serviceClient(service, deps);
+    return { run: (request, hooks) => runRemoteScan(deps, client, service.apiUrl, request, hooks) };
+}
+/** The typed client of the service, with its credentials acquired in the one place that does. */
+function serviceClient(service, deps) {
+    return new ScanwardClient({
+        baseUrl: service.apiUrl,
+        credentials: acquireCredentials(service.auth, {
+            baseUrl: service.apiUrl,
+            http: deps.http,
+            userAgent: deps.userAgent,
+            onSecret: deps.onSecret,
+            idToken: deps.idToken,
+        }),
+        http: deps.http,
+        userAgent: deps.userAgent,
+    });
+}
+async function runRemoteScan(deps, client, apiUrl, request, hooks = {}) {
+    const { log } = deps;
+    const deadline = deps.http.now() + request.timeoutMs;
+    if (request.importFile)
+        return importReport(deps, client, apiUrl, request, hooks, deadline);
+    const scanId = await startOrAttach(log, client, apiUrl, request, deadline);
+    const links = serviceLinks(apiUrl, scanId);
+    hooks.onScan?.(scanId, links);
+    if (!request.wait) {
+        if (request.scanId)
+            await client.getScan(scanId, deadline); // a wrong scan-id still fails the step
+        log.info(`wait is false: not waiting for scan ${scanId} to finish.`);
+        return { kind: 'started', scanId, links };
+    }
+    return followToEnd(deps, client, apiUrl, request, scanId, deadline);
+}
+/** The scan `scan-id` names, or a new one of `target`: its id. */
+async function startOrAttach(log, client, apiUrl, request, deadline) {
+    if (request.scanId) {
+        log.info(`Following Scanward scan ${request.scanId} (scan-id).`);
+        return request.scanId;
+    }
+    log.debug(`Idempotency-Key: ${request.idempotencyKey}`);
+    const created = await client.createScan({
+        target: request.target,
+        scan_type: request.scanType,
+        ports: request.ports,
+        frameworks: request.frameworks,
+        credential_checks: request.credentialChecks,
+        web: request.web,
+    }, request.idempotencyKey, deadline);
+    const estimate = created.estimated_duration
+        ? `, estimated ${Math.ceil(created.estimated_duration / 60)} min`
+        : '';
+    log.info(`Scanward scan ${created.id} of ${request.target} (${request.scanType}${estimate}): ${serviceLinks(apiUrl, created.id).scanUrl}`);
+    return created.id;
+}
+/** Follows the scan to its end, cancelling it at the deadline or when the step is cancelled. */
+async function followToEnd(deps, client, apiUrl, request, scanId, deadline) {
+    const { log, http } = deps;
+    const links = serviceLinks(apiUrl, scanId);
+    const unsuccessful = (scan, timedOut) => ({
+        kind: 'unsuccessful',
+        scan,
+        links,
+        timedOut,
+        timeoutMs: request.timeoutMs,
+    });
+    const completed = async (scan) => {
+        const findings = await readFindings(log, client, scan.id);
+        return { kind: 'completed', scan, links, tool: await toolInfo(client, apiUrl), findings };
     };
+    let scan;
+    try {
+        const followed = await followScan(deps, client, scanId, request, deadline);
+        scan = followed.scan;
+        if (followed.timedOut) {
+            const ended = await cancelAtTimeout(log, client, scan);
+            if (!ended.timedOut && ended.scan.status === 'completed')
+                return await completed(ended.scan);
+            return unsuccessful(ended.scan, ended.timedOut);
+        }
+    }
+    catch (error) {
+        // The step is ending without a result: do not leave the scan holding a concurrency slot.
+        if (!scan || !TERMINAL.has(scan.status))
+            await cancelQuietly(log, client, scanId);
+        if (http.signal?.aborted)
+            return { kind: 'aborted', scanId, links };
+        throw error;
+    }
+    if (scan.status !== 'completed')
+        return unsuccessful(scan, false);
+    return completed(scan);
 }
 
 ;// CONCATENATED MODULE: ./server/schemas/local-scan.js
@@ -12854,6 +13092,7 @@ var LOCAL_TARGET_ERROR = "LocalTargetError";
 //# sourceMappingURL=local-scan.js.map
 
 ;// CONCATENATED MODULE: ./action/local/local-scan.ts
+
 
 
 
@@ -12903,20 +13142,27 @@ async function runLocalScan(local, deps, request, hooks = {}) {
     }
     for (const note of report.notes)
         log.debug(note);
-    if (deps.service) {
-        const { inputs, ...clientDeps } = deps.service;
-        const client = serviceClient(inputs, clientDeps);
-        const body = new TextEncoder().encode(JSON.stringify({ findings: report.findings }));
-        return recordReport(log, client, inputs.apiUrl, body, {
-            target: local.asset,
-            scanType: report.scan_type,
-            format: 'scanward',
-            reportName: 'scanward-local.json',
-            ciRun: request.ciRun,
-            what: `Recorded the local scan of ${report.target}`,
-            idempotencyKey: request.idempotencyKey,
-        }, hooks, clientDeps.http.now() + request.timeoutMs);
-    }
+    if (deps.service)
+        return recordOnService(deps.service, local, log, request, report, hooks);
+    return finishedHere(deps, request, report, hooks);
+}
+/** The engine's findings recorded on the service as a completed scan of `asset`, and read back. */
+function recordOnService(service, local, log, request, report, hooks) {
+    const { inputs, ...clientDeps } = service;
+    const client = serviceClient(inputs, clientDeps);
+    const body = new TextEncoder().encode(JSON.stringify({ findings: report.findings }));
+    return recordReport(log, client, inputs.apiUrl, body, {
+        target: local.asset,
+        scanType: report.scan_type,
+        format: 'scanward',
+        reportName: 'scanward-local.json',
+        ciRun: request.ciRun,
+        what: `Recorded the local scan of ${report.target}`,
+        idempotencyKey: request.idempotencyKey,
+    }, hooks, clientDeps.http.now() + request.timeoutMs);
+}
+/** With no service named: every finding is new, and the links point at the run's page. */
+function finishedHere(deps, request, report, hooks) {
     const findings = report.findings.map(asFinding);
     const counts = emptyCounts();
     for (const f of findings)
@@ -12980,36 +13226,193 @@ function asFinding(f) {
 
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./action/ci/commands/group.ts
+/** String flags named as the Action's inputs. */
+function stringOptions(...names) {
+    return Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
+}
+/** A secret read from the variable another option names (never a flag), '' when none is named. */
+function fromVariable(source, env) {
+    return source ? (env[source] ?? '') : '';
+}
+
+;// CONCATENATED MODULE: ./action/ci/commands/follow.ts
+
+/** Which scan to follow and how: `--scan-id`, `--wait`/`--no-wait`, the timeout, stream or poll, the key. */
+const followOptions = {
+    options: {
+        ...stringOptions('scan-id', 'wait', 'timeout-minutes', 'follow', 'poll-interval-seconds', 'idempotency-key'),
+        'no-wait': { type: 'boolean' },
+    },
+    help: `  --scan-id ID                 follow an existing scan instead of creating one
+  --wait true|false            false: create the scan, print its id, exit 0
+  --no-wait                    the same as --wait false
+  --timeout-minutes N          cancel the scan and exit 3 after N minutes (default 30)
+  --follow stream|poll         stream (default): follow the scan through the service's
+                               event stream, one request however long it runs, polling
+                               when the stream is not available; poll: a status check
+                               every --poll-interval-seconds
+  --poll-interval-seconds N    between status checks when polling (default 10)
+  --idempotency-key KEY        default: derived from the CI job, or random
+`,
+    input: (name, values) => (name === 'wait' && values['no-wait'] ? 'false' : undefined),
+};
+
+;// CONCATENATED MODULE: ./action/ci/commands/gate.ts
+
+/** How to gate the build and what to report: `--fail-on`, `--gate`, `--report-severity`. */
+const gateOptions = {
+    options: stringOptions('fail-on', 'gate', 'report-severity'),
+    help: `  --fail-on SEVERITY           critical, high (default), medium, low, info, none
+  --gate all|new               count every open finding (all, default) or only new/reopened ones
+  --report-severity SEVERITY   least severe finding in the reports (default info)
+`,
+};
+
+;// CONCATENATED MODULE: ./action/ci/commands/import.ts
+
+
+/** `scanward-ci import FILE` (or `--import-file`): a report imported as a completed scan. */
+const importOptions = {
+    options: stringOptions('import-file', 'import-format'),
+    help: `  --import-file FILE           import this report (nuclei, ZAP, nmap, OpenVAS or Scanward
+                               JSON) as a completed scan of --target instead of scanning;
+                               \`scanward-ci import FILE\` is the same  (SCANWARD_IMPORT_FILE)
+  --import-format FORMAT       nuclei, zap, nmap, openvas, scanward (default: detected)
+`,
+};
+/** `import FILE`: the report as a positional argument, into `values['import-file']`. */
+function importCommand(positionals, values) {
+    if (positionals[0] !== 'import' || positionals.length !== 2)
+        throw new ConfigurationError(`unexpected argument "${positionals.join(' ')}"; the commands are \`scan\` and \`import FILE\`.\nRun scanward-ci --help for the options.`);
+    if (typeof values['import-file'] === 'string')
+        throw new ConfigurationError('give the report once: `import FILE` or --import-file, not both.');
+    values['import-file'] = positionals[1];
+}
+
+;// CONCATENATED MODULE: ./action/ci/commands/local.ts
+
+/** `scanward-ci scan --local`: the engine runs in the job (`--local` is `mode: local`), `--asset`. */
+const localOptions = {
+    options: { ...stringOptions('mode', 'asset'), local: { type: 'boolean' } },
+    help: `  --local                      run Scanward's engine here, in the job, against --target, a
+                               URL only this job reaches (http://localhost:8080): that host
+                               and port only. --api-url and a key are then optional: with
+                               them the result is recorded as a scan of --asset, so --gate
+                               new compares with what the service knows  (SCANWARD_MODE=local)
+  --asset NAME                 the stable name a local scan is recorded under
+                               (default: <repository>:<target>)
+`,
+    input: (name, values) => (name === 'mode' && values.local ? 'local' : undefined),
+};
+
+;// CONCATENATED MODULE: ./action/ci/commands/reports.ts
+/** The report files (`--sarif`, `--junit`, `--json`); GitHub's upload and comment are the Action's only. */
+const reportOptions = {
+    options: { sarif: { type: 'string' }, junit: { type: 'string' }, json: { type: 'string' } },
+    help: `  --sarif FILE                 write SARIF 2.1.0
+  --junit FILE                 write JUnit XML: one test case per reported finding
+  --json FILE                  write the scan, gate and findings as JSON
+`,
+    input: (name) => (name === 'upload-sarif' || name === 'comment' ? 'false' : undefined),
+};
+
+;// CONCATENATED MODULE: ./action/ci/commands/scan.ts
+
+/** What to scan (`scanward-ci scan`, the default command): the target and how to scan it. */
+const scanOptions = {
+    options: stringOptions('target', 'scan-type', 'ports', 'frameworks', 'credential-checks'),
+    help: `  --target HOST                domain, IP or CIDR to scan      (SCANWARD_TARGET)
+  --scan-type TYPE             quick (default), full, compliance
+  --ports PORTS                e.g. 80,443 or 1-1024
+  --frameworks LIST            soc2, pci-dss, iso27001
+  --credential-checks MODE     defaults or none (default: the service's, by scan type)
+`,
+};
+
+;// CONCATENATED MODULE: ./action/ci/commands/service.ts
+
+/** How to reach the Scanward service and sign in: `--api-url`, `--api-key`, `--token`, `--id-token-env`. */
+const serviceOptions = {
+    options: stringOptions('api-url', 'api-key', 'token', 'id-token-env'),
+    help: `  --api-url URL                Scanward service address        (SCANWARD_API_URL; required
+                               except with --local)
+  --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
+  --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
+  --id-token-env VAR           sign in with the CI's OpenID ID token in the
+                               variable VAR (GitLab id_tokens:), no stored key
+                               (SCANWARD_ID_TOKEN_ENV)
+`,
+    // The ID token itself, read from the variable --id-token-env names (never a flag: it is a secret).
+    input: (name, _values, env, get) => name === 'id-token' ? fromVariable(get('id-token-env'), env) : undefined,
+};
+
+;// CONCATENATED MODULE: ./action/ci/commands/web.ts
+
+/** Web application testing: `--active`, a form log-in, `--header`s and `--exclude`d paths. */
+const webOptions = {
+    options: {
+        ...stringOptions('login-url', 'username', 'password-env'),
+        active: { type: 'boolean' },
+        header: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
+    },
+    help: `
+Web application testing (docs/web-testing.md), locally and remotely:
+  --active                     run the attack checks (SQL injection, XSS, command
+                               injection, ...): they submit forms and may write data,
+                               so scan a test deployment       (SCANWARD_ACTIVE=true)
+  --login-url URL              sign in through this log-in form first (on the target)
+  --username USER              the user name for the form log-in
+  --password-env VAR           the password, read from the variable VAR (never a flag)
+  --header 'Name: value'       a header sent with every request instead of a form
+                               log-in (Authorization, Cookie); repeatable
+                               (SCANWARD_AUTH_HEADERS, one per line)
+  --exclude PATH               a path never requested: a prefix (/logout) or a glob
+                               (/api/*/delete); repeatable     (SCANWARD_EXCLUDE_PATHS)
+`,
+    input: (name, values, env, get) => {
+        if (name === 'active' && values.active)
+            return 'true';
+        // Repeatable flags become the Action's one-per-line inputs.
+        if (name === 'auth-headers' && Array.isArray(values.header))
+            return values.header.join('\n');
+        if (name === 'exclude-paths' && Array.isArray(values.exclude))
+            return values.exclude.join('\n');
+        // The password, read from the variable --password-env names (never a flag: it is a secret).
+        if (name === 'password')
+            return fromVariable(get('password-env'), env);
+        return undefined;
+    },
+};
+
 ;// CONCATENATED MODULE: ./action/ci/command-line.ts
 
 
-/** The inputs scanward-ci reads, as `--name` flags and `SCANWARD_NAME` variables. */
-const INPUTS = [
-    'api-url',
-    'api-key',
-    'token',
-    'target',
-    'scan-type',
-    'ports',
-    'frameworks',
-    'credential-checks',
-    'fail-on',
-    'gate',
-    'report-severity',
-    'scan-id',
-    'wait',
-    'timeout-minutes',
-    'follow',
-    'poll-interval-seconds',
-    'idempotency-key',
-    'import-file',
-    'import-format',
-    'id-token-env',
-    'mode',
-    'asset',
-    'login-url',
-    'username',
-    'password-env',
+
+
+
+
+
+
+
+
+/**
+ * `scanward-ci`'s command line: the Action's inputs as `--name` flags or `SCANWARD_NAME`
+ * variables (flags win), the report files, `--help` and `--version`. Each group of options is
+ * declared once in commands/ (its flags, its help lines, the inputs it spells its own way);
+ * this file composes them, and reads the commands `scan` and `import FILE`.
+ */
+/** The groups, in the order `--help` lists them. */
+const GROUPS = [
+    serviceOptions,
+    scanOptions,
+    gateOptions,
+    followOptions,
+    importOptions,
+    localOptions,
+    webOptions,
+    reportOptions,
 ];
 const USAGE = `Usage: scanward-ci [options]
        scanward-ci import FILE --target ASSET [--import-format FORMAT] [options]
@@ -13023,59 +13426,7 @@ cancelled or timed out, or the service could not be reached).
 Every option can also be set as an environment variable: --fail-on high is
 SCANWARD_FAIL_ON=high. Flags win.
 
-  --api-url URL                Scanward service address        (SCANWARD_API_URL; required
-                               except with --local)
-  --api-key KEY                API key; prefer the variable    (SCANWARD_API_KEY)
-  --token TOKEN                bearer token instead of a key   (SCANWARD_TOKEN)
-  --id-token-env VAR           sign in with the CI's OpenID ID token in the
-                               variable VAR (GitLab id_tokens:), no stored key
-                               (SCANWARD_ID_TOKEN_ENV)
-  --target HOST                domain, IP or CIDR to scan      (SCANWARD_TARGET)
-  --scan-type TYPE             quick (default), full, compliance
-  --ports PORTS                e.g. 80,443 or 1-1024
-  --frameworks LIST            soc2, pci-dss, iso27001
-  --credential-checks MODE     defaults or none (default: the service's, by scan type)
-  --fail-on SEVERITY           critical, high (default), medium, low, info, none
-  --gate all|new               count every open finding (all, default) or only new/reopened ones
-  --report-severity SEVERITY   least severe finding in the reports (default info)
-  --scan-id ID                 follow an existing scan instead of creating one
-  --wait true|false            false: create the scan, print its id, exit 0
-  --no-wait                    the same as --wait false
-  --timeout-minutes N          cancel the scan and exit 3 after N minutes (default 30)
-  --follow stream|poll         stream (default): follow the scan through the service's
-                               event stream, one request however long it runs, polling
-                               when the stream is not available; poll: a status check
-                               every --poll-interval-seconds
-  --poll-interval-seconds N    between status checks when polling (default 10)
-  --idempotency-key KEY        default: derived from the CI job, or random
-  --import-file FILE           import this report (nuclei, ZAP, nmap, OpenVAS or Scanward
-                               JSON) as a completed scan of --target instead of scanning;
-                               \`scanward-ci import FILE\` is the same  (SCANWARD_IMPORT_FILE)
-  --import-format FORMAT       nuclei, zap, nmap, openvas, scanward (default: detected)
-  --local                      run Scanward's engine here, in the job, against --target, a
-                               URL only this job reaches (http://localhost:8080): that host
-                               and port only. --api-url and a key are then optional: with
-                               them the result is recorded as a scan of --asset, so --gate
-                               new compares with what the service knows  (SCANWARD_MODE=local)
-  --asset NAME                 the stable name a local scan is recorded under
-                               (default: <repository>:<target>)
-
-Web application testing (docs/web-testing.md), locally and remotely:
-  --active                     run the attack checks (SQL injection, XSS, command
-                               injection, ...): they submit forms and may write data,
-                               so scan a test deployment       (SCANWARD_ACTIVE=true)
-  --login-url URL              sign in through this log-in form first (on the target)
-  --username USER              the user name for the form log-in
-  --password-env VAR           the password, read from the variable VAR (never a flag)
-  --header 'Name: value'       a header sent with every request instead of a form
-                               log-in (Authorization, Cookie); repeatable
-                               (SCANWARD_AUTH_HEADERS, one per line)
-  --exclude PATH               a path never requested: a prefix (/logout) or a glob
-                               (/api/*/delete); repeatable     (SCANWARD_EXCLUDE_PATHS)
-  --sarif FILE                 write SARIF 2.1.0
-  --junit FILE                 write JUnit XML: one test case per reported finding
-  --json FILE                  write the scan, gate and findings as JSON
-  --help, --version
+${GROUPS.map((group) => group.help).join('')}  --help, --version
 
 SCANWARD_DEBUG=1 adds debug lines (the Idempotency-Key, ...) to the log.
 `;
@@ -13083,25 +13434,18 @@ function parseCommandLine(argv, env) {
     let values;
     let positionals;
     try {
-        const options = Object.fromEntries(INPUTS.map((name) => [name, { type: 'string' }]));
-        ({ values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
+        const parsed = (0,external_node_util_namespaceObject.parseArgs)({
             args: argv,
             options: {
-                ...options,
-                'no-wait': { type: 'boolean' },
-                local: { type: 'boolean' },
-                active: { type: 'boolean' },
-                header: { type: 'string', multiple: true },
-                exclude: { type: 'string', multiple: true },
-                sarif: { type: 'string' },
-                junit: { type: 'string' },
-                json: { type: 'string' },
+                ...Object.assign({}, ...GROUPS.map((group) => group.options)),
                 help: { type: 'boolean', short: 'h' },
                 version: { type: 'boolean' },
             },
             strict: true,
             allowPositionals: true,
-        }));
+        });
+        values = parsed.values;
+        positionals = parsed.positionals;
     }
     catch (error) {
         throw new ConfigurationError(`${error instanceof Error ? error.message : String(error)}\nRun scanward-ci --help for the options.`);
@@ -13116,39 +13460,13 @@ function parseCommandLine(argv, env) {
             throw new ConfigurationError(`unexpected argument "${positionals.slice(1).join(' ')}"; give the target with --target.\nRun scanward-ci --help for the options.`);
         positionals = [];
     }
-    // `scanward-ci import FILE`: the report as a positional argument.
-    if (positionals.length > 0) {
-        if (positionals[0] !== 'import' || positionals.length !== 2)
-            throw new ConfigurationError(`unexpected argument "${positionals.join(' ')}"; the commands are \`scan\` and \`import FILE\`.\nRun scanward-ci --help for the options.`);
-        if (typeof values['import-file'] === 'string')
-            throw new ConfigurationError('give the report once: `import FILE` or --import-file, not both.');
-        values['import-file'] = positionals[1];
-    }
+    if (positionals.length > 0)
+        importCommand(positionals, values);
     const get = (name) => {
-        if (name === 'wait' && values['no-wait'])
-            return 'false';
-        if (name === 'mode' && values.local)
-            return 'local';
-        if (name === 'upload-sarif')
-            return 'false';
-        if (name === 'active' && values.active)
-            return 'true';
-        // Repeatable flags become the Action's one-per-line inputs.
-        if (name === 'auth-headers' && Array.isArray(values.header))
-            return values.header.join('\n');
-        if (name === 'exclude-paths' && Array.isArray(values.exclude))
-            return values.exclude.join('\n');
-        // The password, read from the variable --password-env names (never a flag: it is a secret).
-        if (name === 'password') {
-            const source = get('password-env');
-            return source ? (env[source] ?? '') : '';
-        }
-        if (name === 'comment')
-            return 'false';
-        // The ID token itself, read from the variable --id-token-env names (never a flag: it is a secret).
-        if (name === 'id-token') {
-            const source = get('id-token-env');
-            return source ? (env[source] ?? '') : '';
+        for (const group of GROUPS) {
+            const value = group.input?.(name, values, env, get);
+            if (value !== undefined)
+                return value;
         }
         const flag = values[name];
         if (typeof flag === 'string')
@@ -13483,6 +13801,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(135);
+/******/ var __webpack_exports__ = __nccwpck_require__(501);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   EventStreamParser,
   scanEventOf,
+  withEvent,
   type ServerSentEvent,
 } from '../../../../action/service/event-stream.ts';
-import { withEvent } from '../../../../action/service/follow.ts';
 import { scanRecord } from '../../../fixtures/action-verdicts.ts';
 
 const frame = (id: number, type: string, data: Record<string, unknown>) =>
