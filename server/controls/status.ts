@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.ts';
 import type { ControlStatus } from '../schemas/controls.ts';
 import { evidenceTallies } from './control-evidence.repository.ts';
-import { findingsPerControl } from './findings-tally.repository.ts';
+import { findingsPerControl } from './findings-control-status.repository.ts';
 
 /**
  * A control's status in one organization (decisions.md, "Controls (GRC)"):

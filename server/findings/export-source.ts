@@ -18,7 +18,7 @@ import { selectSourcesOf, type FindingSourceRow } from './finding-sources.reposi
 import { sourceViews } from './sources.ts';
 import type { FindingSourceView } from '../schemas/findings.ts';
 import { selectHistoryOfFindings } from './finding-history.repository.ts';
-import { ticketLinksOfFindings } from './finding-ticket-links.repository.ts';
+import { ticketLinksOfFindings } from './finding-tickets-export.repository.ts';
 import type { FindingFilter, FindingSort, SortOrder } from './findings.repository.ts';
 import { selectExportBatch, type ExportSourceRow } from './findings-listing.repository.ts';
 import { ACCEPTANCE_COLUMNS, DETAIL_COLUMNS, LIST_COLUMNS } from './rows.ts';

@@ -4,7 +4,7 @@ import { LIST_COLUMNS, type ListRow } from './rows.ts';
 /**
  * A control's findings as list rows (findings/control-findings.ts), through each finding's
  * `frameworks[].controls` mapping. The tally per control that decides a control's status is
- * the controls' own read (controls/findings-tally.repository.ts). Every query takes the
+ * the controls' own read (controls/findings-control-status.repository.ts). Every query takes the
  * organization id.
  */
 

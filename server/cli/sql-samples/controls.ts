@@ -1,5 +1,5 @@
 import * as evidence from '../../controls/control-evidence.repository.ts';
-import * as tally from '../../controls/findings-tally.repository.ts';
+import * as tally from '../../controls/findings-control-status.repository.ts';
 import { repositorySamples } from '../sql-generator.ts';
 import { EMAIL, ORG, SCAN } from './fixture.ts';
 
@@ -30,7 +30,7 @@ export const controlsSamples = [
       { name: 'one control', args: [ORG, 'ctrl_soc2_cc6_1'] },
     ],
   }),
-  repositorySamples('server/controls/findings-tally.repository.ts', tally, {
+  repositorySamples('server/controls/findings-control-status.repository.ts', tally, {
     findingsPerControl: [
       { name: 'every control', args: [ORG, ['open', 'in_progress']] },
       { name: 'one control', args: [ORG, ['open', 'in_progress'], 'ctrl_soc2_cc6_1'] },

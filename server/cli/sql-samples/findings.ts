@@ -1,7 +1,7 @@
 import * as slaBreaches from '../../findings/finding-sla-breaches.repository.ts';
 import * as comments from '../../findings/finding-comments.repository.ts';
 import * as history from '../../findings/finding-history.repository.ts';
-import * as ticketLinks from '../../findings/finding-ticket-links.repository.ts';
+import * as ticketLinks from '../../findings/finding-tickets-export.repository.ts';
 import * as observations from '../../findings/finding-observations.repository.ts';
 import * as versions from '../../findings/finding-versions.repository.ts';
 import * as controls from '../../findings/findings-controls.repository.ts';
@@ -326,7 +326,7 @@ export const findingsSamples = [
     selectHistoryOfFindings: [[ORG, [FINDING, 'finding_other']]],
     insertHistoryRows: [[ORG, [HISTORY_ROW]]],
   }),
-  repositorySamples('server/findings/finding-ticket-links.repository.ts', ticketLinks, {
+  repositorySamples('server/findings/finding-tickets-export.repository.ts', ticketLinks, {
     ticketLinksOfFindings: [[ORG, [FINDING]]],
   }),
   repositorySamples('server/findings/finding-versions.repository.ts', versions, {

@@ -11,10 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  buildVendorSnapshot,
-  type VendorProduct,
-} from '../../../server/intel/build-vendor-cves.ts';
+import { buildVendorSnapshot, type VendorProduct } from '../../../server/intel/build-vendor-cves.ts';
 import { vendorSnapshot } from '../../../server/intel/snapshots.ts';
 import { vendorCves } from '../../../server/intel/vendor-cves.ts';
 import { compareVersions } from '../../../server/intel/versions.ts';
