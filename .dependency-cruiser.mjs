@@ -18,6 +18,41 @@ const IO_BUILTINS =
 const ACTIONS_TOOLKIT = '^node_modules/(@actions|@octokit)/';
 const HTTP_CLIENTS = '^node_modules/(undici|node-fetch|axios|got|ky)/';
 
+/**
+ * The layers of server/, top to bottom: each folder (or top-level file) imports only the layers
+ * below it, and no other folder of its own layer; so no two folders import each other, however
+ * indirectly (docs/architecture.md, "The folder layers of server/"). Scans record findings,
+ * findings read assets and controls, never the other way round; authorization (policies/) and
+ * the Services interface sit below every domain.
+ */
+const LAYERS = [
+  ['main'],
+  ['app', 'cli'],
+  ['routes'],
+  ['background', 'runtime', 'people'],
+  ['imports', 'local-scan', 'notifications'],
+  ['scanner', 'webhooks'],
+  ['results', 'metrics'],
+  ['scans', 'remediation'],
+  ['findings', 'auth'],
+  ['assets', 'controls', 'ratelimit'],
+  ['http', 'events', 'identity'],
+  ['policies', 'services'],
+  ['db', 'config', 'intel'],
+  ['schemas', 'scoring', 'errors', 'logger', 'version', 'worker-source'],
+];
+/** A folder `server/<name>/` or a file `server/<name>.ts`. */
+const inServer = (names) => `^server/(${names.join('|')})(/|\\.ts$)`;
+const layerRules = LAYERS.slice(1).map((layer, i) => ({
+  name: `layer-${layer.join('-')}`,
+  comment: `server/ ${layer.join(', ')}: import only the layers below, never ${LAYERS.slice(0, i + 1)
+    .flat()
+    .join(', ')}, nor each other`,
+  severity: 'error',
+  from: { path: inServer(layer) },
+  to: { path: [inServer(LAYERS.slice(0, i + 1).flat()), inServer(layer)], pathNot: '^server/$1(/|\\.ts$)' },
+}));
+
 export default {
   forbidden: [
     rule(
@@ -186,6 +221,7 @@ export default {
         dependencyTypesNot: ['type-only'],
       },
     ),
+    ...layerRules,
     rule('no-circular', 'no import cycles', {}, { circular: true }),
   ],
   options: {

@@ -152,6 +152,23 @@ const TREE: Record<string, string> = {
     "import { run } from '../github/run.ts';",
     'export const local = [gate, run];',
   ].join('\n'),
+  // The layers of server/: findings reads assets (below) and its own folder, and reaches up to
+  // scans; assets reaches across its layer to controls.
+  'server/findings/transitions.ts': [
+    "import { scanLifecycle } from '../scans/lifecycle.ts';",
+    "import { inventory } from '../assets/inventory.ts';",
+    "import { listFindings } from './listing.ts';",
+    'export const transitions = [scanLifecycle, inventory, listFindings];',
+  ].join('\n'),
+  'server/scans/lifecycle.ts': [
+    "import { listFindings } from '../findings/listing.ts';",
+    'export const scanLifecycle = listFindings;',
+  ].join('\n'),
+  'server/assets/inventory.ts': [
+    "import { catalogue } from '../controls/catalogue.ts';",
+    'export const inventory = catalogue;',
+  ].join('\n'),
+  'server/controls/catalogue.ts': 'export const catalogue = 1;',
   // The console: extensionless imports, as its bundler resolution writes them.
   'console/src/api/client.ts': [
     "import createClient from 'openapi-fetch';",
@@ -335,6 +352,18 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
     expect(violations('console-reaches-the-server-over-http')).toEqual([
       'console/src/pages/scans.tsx → server/schemas/findings.ts',
     ]);
+  });
+
+  it('keeps each folder of server/ to the layers below it: none above, none beside', () => {
+    expect(violations('layer-findings-auth')).toEqual([
+      'server/findings/transitions.ts → server/scans/lifecycle.ts',
+    ]);
+    expect(violations('layer-assets-controls-ratelimit')).toEqual([
+      'server/assets/inventory.ts → server/controls/catalogue.ts',
+      'server/ratelimit/counters.ts → server/auth/keys.ts',
+    ]);
+    // scans → findings, findings → assets and findings → its own folder are allowed.
+    expect(violations('layer-scans-remediation')).toEqual([]);
   });
 
   it('finds import cycles, type-only ones included', () => {
