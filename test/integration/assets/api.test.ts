@@ -118,7 +118,7 @@ describe('assets API', () => {
     );
     expect(everything.total).toBe(1); // the resolved critical: not counted as open, not linked
     expect(counted.open_findings.critical).toBe(0);
-    const bad = await tenant.api.get('/api/v1/findings?status=open,closed');
+    const bad = await tenant.api.call(listFindingsRoute, { query: { status: 'open,closed' } });
     expect(bad.status).toBe(422);
     expect(bad.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'status' });
   });
@@ -159,15 +159,19 @@ describe('assets API', () => {
     expect(paged).toMatchObject({ total: 3, pages: 2 });
     expect(paged.items).toHaveLength(1);
 
-    // Values the contract does not allow, sent as a raw query.
-    await expectError(await tenant.api.get('/api/v1/assets?eol=maybe'), 422, 'VALIDATION_ERROR');
+    // Values the contract does not allow (the typed query takes any string).
     await expectError(
-      await tenant.api.get('/api/v1/assets?severity=urgent'),
+      await tenant.api.call(listAssetsRoute, { query: { eol: 'maybe' } }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    await expectError(
+      await tenant.api.call(listAssetsRoute, { query: { severity: 'urgent' } }),
       422,
       'VALIDATION_ERROR',
       'severity',
     );
-    await expectError(await tenant.api.get('/api/v1/assets?q='), 422, 'VALIDATION_ERROR');
+    await expectError(await tenant.api.call(listAssetsRoute, { query: { q: '' } }), 422, 'VALIDATION_ERROR');
   });
 
   it('keeps one asset per address: names accumulate, a name moves to its new address, services update', async () => {
@@ -340,11 +344,15 @@ describe('findings grouped by asset, CVE or check', () => {
     expect(paged).toMatchObject({ total: 3 });
     expect(paged.items.map((g) => g.key)).toEqual(['check-b']);
 
-    // Queries the contract does not allow, sent raw.
-    await expectError(await tenant.api.get('/api/v1/findings/groups'), 422, 'VALIDATION_ERROR', 'by');
-    await expectError(await tenant.api.get('/api/v1/findings/groups?by=port'), 422, 'VALIDATION_ERROR');
+    // Queries the contract does not allow (the typed query takes any string).
+    await expectError(await tenant.api.call(groupFindingsRoute), 422, 'VALIDATION_ERROR', 'by');
     await expectError(
-      await tenant.api.get('/api/v1/findings/groups?by=cve&cve=nope'),
+      await tenant.api.call(groupFindingsRoute, { query: { by: 'port' } }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    await expectError(
+      await tenant.api.call(groupFindingsRoute, { query: { by: 'cve', cve: 'nope' } }),
       422,
       'VALIDATION_ERROR',
     );

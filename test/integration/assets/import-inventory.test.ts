@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { getAssetRoute, listAssetsRoute } from '../../../server/routes/assets.ts';
 import { okBody, type ApiClient } from '../../helpers/api-client.ts';
+import { postReport } from '../imports/upload.ts';
 import { detection, factory, runScan } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 
@@ -14,7 +15,7 @@ const NMAP = readFileSync(new URL('../../fixtures/nmap-sv-loopback.xml', import.
  * `call` sends JSON, not an upload); answers the imported scan.
  */
 const importReport = async (api: ApiClient, format: 'nmap' | 'scanward', report: string) =>
-  okBody(await api.post(`/api/v1/imports?format=${format}&target=127.0.0.1`, Buffer.from(report)), 201);
+  okBody(await postReport(api, Buffer.from(report), { format, target: '127.0.0.1' }), 201);
 
 describe('imports keep the asset inventory', () => {
   const suite = useTestApp();

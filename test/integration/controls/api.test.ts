@@ -122,13 +122,12 @@ describe(`compliance controls API (${testEngine})`, () => {
     it('refuses unknown filter values and out-of-range pagination, naming the parameter', async () => {
       const { api } = await tenant();
       for (const [query, field] of [
-        ['framework=hipaa', 'framework'],
-        ['status=green', 'status'],
-        ['per_page=101', 'per_page'],
-        ['page=0', 'page'],
+        [{ framework: 'hipaa' }, 'framework'],
+        [{ status: 'green' }, 'status'],
+        [{ per_page: 101 }, 'per_page'],
+        [{ page: 0 }, 'page'],
       ] as const) {
-        // Values the contract does not allow, so sent as a raw query.
-        await expectError(await api.get(`/api/v1/controls?${query}`), 422, 'VALIDATION_ERROR', field);
+        await expectError(await api.call(listControlsRoute, { query }), 422, 'VALIDATION_ERROR', field);
       }
     });
 
@@ -331,7 +330,6 @@ describe(`compliance controls API (${testEngine})`, () => {
 
     it('validates the evidence body, naming the field', async () => {
       const { api } = await seeded();
-      const url = `/api/v1/controls/${CC7_1}/evidence`;
       for (const [json, field] of [
         [{}, 'title'],
         [{ title: '   ' }, 'title'],
@@ -343,8 +341,11 @@ describe(`compliance controls API (${testEngine})`, () => {
         [{ title: 'ok', description: 'd', url: 'javascript:alert(1)' }, 'url'],
         [{ title: 'ok', description: 'd', url: 'not a url' }, 'url'],
       ] as const) {
-        // Bodies the contract does not allow, so sent raw.
-        const res = await api.post(url, json);
+        // Each body breaks the contract on purpose.
+        const res = await api.call(addControlEvidenceRoute, {
+          params: { control_id: CC7_1 },
+          body: json as never,
+        });
         expect(res.status, JSON.stringify(json)).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
       }

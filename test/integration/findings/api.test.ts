@@ -78,15 +78,15 @@ describe(`findings API (${testEngine})`, () => {
     it('answers 422 naming the parameter for a bad filter, sort, order or page size', async () => {
       const { api } = await seeded();
       for (const [query, field] of [
-        ['severity=urgent', 'severity'],
-        ['status=closed', 'status'],
-        ['sort=title', 'sort'],
-        ['order=up', 'order'],
-        ['per_page=101', 'per_page'],
-        ['page=0', 'page'],
-      ]) {
-        const res = await api.get(`/api/v1/findings?${query}`);
-        expect(res.status, query).toBe(422);
+        [{ severity: 'urgent' }, 'severity'],
+        [{ status: 'closed' }, 'status'],
+        [{ sort: 'title' }, 'sort'],
+        [{ order: 'up' }, 'order'],
+        [{ per_page: 101 }, 'per_page'],
+        [{ page: 0 }, 'page'],
+      ] as const) {
+        const res = await api.call(listFindingsRoute, { query });
+        expect(res.status, JSON.stringify(query)).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
       }
     });
@@ -314,13 +314,16 @@ describe(`findings API (${testEngine})`, () => {
         [{ assignee: 'not an e-mail' }, 'assignee'],
         [{ due_date: 'tomorrow' }, 'due_date'],
       ] as const) {
-        const res = await api.patch(`/api/v1/findings/${ids.info}`, json);
+        // Each body breaks the contract on purpose.
+        const res = await api.call(updateFindingRoute, {
+          params: { finding_id: ids.info },
+          body: json as never,
+        });
         expect(res.status, JSON.stringify(json)).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
       }
-      const empty = await api.patch(`/api/v1/findings/${ids.info}`, {});
-      expect(empty.status).toBe(422);
-      expect(empty.body.error_code).toBe('VALIDATION_ERROR');
+      const empty = await api.call(updateFindingRoute, { params: { finding_id: ids.info }, body: {} });
+      await expectError(empty, 422, 'VALIDATION_ERROR');
     });
 
     it('answers 400 for malformed JSON and 404 for an unknown finding', async () => {
@@ -384,7 +387,11 @@ describe(`findings API (${testEngine})`, () => {
     it('answers 422 for empty, blank or too long text, and 404 for an unknown finding', async () => {
       const { api, ids } = await seeded();
       for (const json of [{}, { text: '' }, { text: '   ' }, { text: 'x'.repeat(10_001) }]) {
-        const res = await api.post(`/api/v1/findings/${ids.critical}/comments`, json);
+        // Each body breaks the contract on purpose.
+        const res = await api.call(addFindingCommentRoute, {
+          params: { finding_id: ids.critical },
+          body: json as never,
+        });
         expect(res.status).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'text' });
       }
@@ -434,7 +441,8 @@ describe(`findings API (${testEngine})`, () => {
         [{ finding_ids: [ids.high] }, 'update'],
       ] as const;
       for (const [json, field] of cases) {
-        const res = await api.post('/api/v1/findings/bulk', json);
+        // Each body breaks the contract on purpose.
+        const res = await api.call(bulkUpdateFindingsRoute, { body: json as never });
         expect(res.status).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
       }

@@ -4,6 +4,7 @@ import { okBody } from '../../helpers/api-client.ts';
 import { detection, factory, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
+import { updateUserRoute } from '../../../server/routes/users.ts';
 
 /**
  * GET /api/v1/findings/assignees: the organization's people, which the console suggests as a
@@ -17,7 +18,9 @@ describe(`assignee suggestions (${testEngine})`, () => {
     const member = await tenant.addUser('member');
     const viewer = await tenant.addUser('viewer');
     const gone = await tenant.addUser('member');
-    okBody(await tenant.api.patch(`/api/v1/users/${gone.id}`, { disabled: true }));
+    okBody(
+      await tenant.api.call(updateUserRoute, { params: { user_id: gone.id }, body: { disabled: true } }),
+    );
     const other = await factory.tenant(suite.app);
 
     const asViewer = await tenant.client(viewer);

@@ -15,6 +15,11 @@ import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, detection, runScan } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
+import {
+  addFindingCommentRoute,
+  getFindingRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
 
 const DAY = 86_400_000;
 
@@ -182,14 +187,20 @@ describe(`findings export (${testEngine})`, () => {
     await runScan(db, other.orgId, [detection({ severity: 'high' }), detection({ severity: 'low' })]);
     const [triaged, accepted] = (await listFindings(db, other.orgId, { page: 1, perPage: 10 })).items;
     const patched = [
-      await api.patch(`/api/v1/findings/${triaged!.id}`, {
-        assignee: other.admin.email,
-        priority: 'p1',
-        due_date: '2026-12-24T00:00:00.000Z',
+      await api.call(updateFindingRoute, {
+        params: { finding_id: triaged!.id },
+        body: {
+          assignee: other.admin.email,
+          priority: 'p1',
+          due_date: '2026-12-24T00:00:00.000Z',
+        },
       }),
-      await api.patch(`/api/v1/findings/${accepted!.id}`, {
-        status: 'accepted',
-        justification: 'Compensating control: the port is firewalled.',
+      await api.call(updateFindingRoute, {
+        params: { finding_id: accepted!.id },
+        body: {
+          status: 'accepted',
+          justification: 'Compensating control: the port is firewalled.',
+        },
       }),
     ];
     for (const res of patched) expect(res.status).toBe(200);
@@ -246,19 +257,28 @@ describe(`findings export (${testEngine})`, () => {
       detection({ severity: 'low' }),
     ]);
     const [triaged, commented] = (await listFindings(db, other.orgId, { page: 1, perPage: 10 })).items;
-    const findingPath = (id: string) => `/api/v1/findings/${id}`;
+    const triagedId = { finding_id: triaged!.id };
     const writes = [
-      await api.post(`${findingPath(triaged!.id)}/comments`, { text: 'Seen on staging too.' }),
-      await api.patch(findingPath(triaged!.id), {
-        status: 'in_progress',
-        assignee: other.admin.email,
-        priority: 'p2',
-        due_date: '2026-03-01T00:00:00.000Z',
-        notes: 'Patch on Friday.',
+      await api.call(addFindingCommentRoute, { params: triagedId, body: { text: 'Seen on staging too.' } }),
+      await api.call(updateFindingRoute, {
+        params: triagedId,
+        body: {
+          status: 'in_progress',
+          assignee: other.admin.email,
+          priority: 'p2',
+          due_date: '2026-03-01T00:00:00.000Z',
+          notes: 'Patch on Friday.',
+        },
       }),
-      await api.post(`${findingPath(triaged!.id)}/comments`, { text: 'Patched, re-scan pending.' }),
-      await api.patch(findingPath(triaged!.id), { status: 'resolved' }),
-      await api.post(`${findingPath(commented!.id)}/comments`, { text: 'Owner asked.' }),
+      await api.call(addFindingCommentRoute, {
+        params: triagedId,
+        body: { text: 'Patched, re-scan pending.' },
+      }),
+      await api.call(updateFindingRoute, { params: triagedId, body: { status: 'resolved' } }),
+      await api.call(addFindingCommentRoute, {
+        params: { finding_id: commented!.id },
+        body: { text: 'Owner asked.' },
+      }),
     ];
     for (const write of writes) expect(write.status).toBeLessThan(300);
 
@@ -281,7 +301,7 @@ describe(`findings export (${testEngine})`, () => {
       expect(threadQueries).toHaveLength(2); // one batch: one query for comments, one for history
       expect(items).toHaveLength(3);
       for (const item of items) {
-        const detail = (await api.get(findingPath(item.id as string))).body;
+        const detail = (await api.call(getFindingRoute, { params: { finding_id: item.id as string } })).body;
         expect(item).toEqual(detail);
         expect(Object.keys(item)).toEqual(Object.keys(detail));
       }

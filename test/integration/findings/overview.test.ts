@@ -118,7 +118,9 @@ describe('overview', () => {
 
   it('refuses a resolved range that ends before it starts, naming resolved_to', async () => {
     const tenant = await factory.tenant(suite.app);
-    const res = await tenant.api.get('/api/v1/findings?resolved_from=2026-02-01&resolved_to=2026-01-01');
+    const res = await tenant.api.call(listFindingsRoute, {
+      query: { resolved_from: '2026-02-01', resolved_to: '2026-01-01' },
+    });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'resolved_to' });
   });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { getFindingRoute, updateFindingRoute } from '../../../server/routes/findings.ts';
+import {
+  bulkUpdateFindingsRoute,
+  getFindingRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
 import { getSlaRoute, putSlaRoute } from '../../../server/routes/settings.ts';
 import { expectError, okBody } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -29,9 +33,11 @@ describe(`the seed's finding updates (${testEngine})`, () => {
 
   it('accepts the bulk update {"status": "accepted", "notes": "risk accepted"} and keeps the note as the justification', async () => {
     const { tenant, ids } = await tenantWithFindings(2);
-    const res = await tenant.api.post('/api/v1/findings/bulk', {
-      finding_ids: ids,
-      update: { status: 'accepted', notes: 'risk accepted' },
+    const res = await tenant.api.call(bulkUpdateFindingsRoute, {
+      body: {
+        finding_ids: ids,
+        update: { status: 'accepted', notes: 'risk accepted' },
+      },
     });
     expect(okBody(res)).toEqual({ updated: 2, failed: [] });
     for (const id of ids) {
@@ -53,9 +59,12 @@ describe(`the seed's finding updates (${testEngine})`, () => {
 
   it('accepts PATCH {"status": "false_positive", "notes": …} and PATCH with no notes at all', async () => {
     const { tenant, ids } = await tenantWithFindings(2);
-    const withNotes = await tenant.api.patch(`/api/v1/findings/${ids[0]}`, {
-      status: 'false_positive',
-      notes: 'the banner was misread',
+    const withNotes = await tenant.api.call(updateFindingRoute, {
+      params: { finding_id: ids[0]! },
+      body: {
+        status: 'false_positive',
+        notes: 'the banner was misread',
+      },
     });
     expect(okBody(withNotes)).toMatchObject({
       status: 'false_positive',
@@ -63,12 +72,18 @@ describe(`the seed's finding updates (${testEngine})`, () => {
       justification: 'the banner was misread',
     });
     for (const status of ['false_positive', 'accepted', 'open', 'accepted'] as const) {
-      const bare = await tenant.api.patch(`/api/v1/findings/${ids[1]}`, { status });
+      const bare = await tenant.api.call(updateFindingRoute, {
+        params: { finding_id: ids[1]! },
+        body: { status },
+      });
       expect(okBody(bare), status).toMatchObject({ status, notes: null, justification: null });
     }
-    const blankNote = await tenant.api.patch(`/api/v1/findings/${ids[1]}`, {
-      status: 'false_positive',
-      notes: '  ',
+    const blankNote = await tenant.api.call(updateFindingRoute, {
+      params: { finding_id: ids[1]! },
+      body: {
+        status: 'false_positive',
+        notes: '  ',
+      },
     });
     expect(okBody(blankNote)).toMatchObject({ status: 'false_positive', justification: null });
   });
@@ -93,7 +108,7 @@ describe(`the seed's finding updates (${testEngine})`, () => {
     const days = okBody(await tenant.api.call(putSlaRoute, { body: { ...POLICY, high: 14 } }));
     expect(days).toEqual({ ...POLICY, high: 14, require_justification: true });
     await expectError(
-      await tenant.api.put('/api/v1/settings/sla', { ...POLICY, require_justification: 'yes' }),
+      await tenant.api.call(putSlaRoute, { body: { ...POLICY, require_justification: 'yes' as never } }),
       422,
       'VALIDATION_ERROR',
       'require_justification',
@@ -105,20 +120,25 @@ describe(`the seed's finding updates (${testEngine})`, () => {
     okBody(await tenant.api.call(putSlaRoute, { body: { ...POLICY, require_justification: true } }));
     for (const status of ['accepted', 'false_positive'] as const) {
       await expectError(
-        await tenant.api.patch(`/api/v1/findings/${ids[0]}`, { status }),
+        await tenant.api.call(updateFindingRoute, { params: { finding_id: ids[0]! }, body: { status } }),
         422,
         'VALIDATION_ERROR',
         'justification',
       );
       await expectError(
-        await tenant.api.patch(`/api/v1/findings/${ids[0]}`, { status, notes: ' ' }),
+        await tenant.api.call(updateFindingRoute, {
+          params: { finding_id: ids[0]! },
+          body: { status, notes: ' ' },
+        }),
         422,
         'VALIDATION_ERROR',
         'justification',
       );
     }
     await expectError(
-      await tenant.api.post('/api/v1/findings/bulk', { finding_ids: ids, update: { status: 'accepted' } }),
+      await tenant.api.call(bulkUpdateFindingsRoute, {
+        body: { finding_ids: ids, update: { status: 'accepted' } },
+      }),
       422,
       'VALIDATION_ERROR',
       'update.justification',
@@ -127,11 +147,18 @@ describe(`the seed's finding updates (${testEngine})`, () => {
     const detail = okBody(await tenant.api.call(getFindingRoute, { params: { finding_id: ids[0]! } }));
     expect(detail.status).toBe('open');
     expect(
-      okBody(await tenant.api.patch(`/api/v1/findings/${ids[0]}`, { status: 'in_progress' })).status,
+      okBody(
+        await tenant.api.call(updateFindingRoute, {
+          params: { finding_id: ids[0]! },
+          body: { status: 'in_progress' },
+        }),
+      ).status,
     ).toBe('in_progress');
-    const bulk = await tenant.api.post('/api/v1/findings/bulk', {
-      finding_ids: ids,
-      update: { status: 'accepted', notes: 'risk accepted' },
+    const bulk = await tenant.api.call(bulkUpdateFindingsRoute, {
+      body: {
+        finding_ids: ids,
+        update: { status: 'accepted', notes: 'risk accepted' },
+      },
     });
     expect(okBody(bulk)).toEqual({ updated: 2, failed: [] });
   });
@@ -140,7 +167,10 @@ describe(`the seed's finding updates (${testEngine})`, () => {
     const strict = await tenantWithFindings();
     const other = await tenantWithFindings();
     okBody(await strict.tenant.api.call(putSlaRoute, { body: { ...POLICY, require_justification: true } }));
-    const res = await other.tenant.api.patch(`/api/v1/findings/${other.ids[0]}`, { status: 'accepted' });
+    const res = await other.tenant.api.call(updateFindingRoute, {
+      params: { finding_id: other.ids[0]! },
+      body: { status: 'accepted' },
+    });
     expect(okBody(res).status).toBe('accepted');
   });
 });

@@ -39,8 +39,10 @@ describe('SLA due dates', () => {
       body: { critical: 0, high: 30, medium: 90, low: 180 },
     });
     await expectError(zero, 422, 'VALIDATION_ERROR', 'critical');
-    // A policy without every severity is not of the contract's type: sent raw.
-    const missing = await tenant.api.put('/api/v1/settings/sla', { critical: 7, high: 30, medium: 90 });
+    // A policy without every severity breaks the contract on purpose.
+    const missing = await tenant.api.call(putSlaRoute, {
+      body: { critical: 7, high: 30, medium: 90 } as never,
+    });
     await expectError(missing, 422, 'VALIDATION_ERROR', 'low');
   });
 
@@ -144,12 +146,14 @@ describe('SLA due dates', () => {
     const tenant = await factory.tenant(suite.app);
     const other = await factory.tenant(suite.app);
     const { summary } = await runScan(suite.db, other.orgId, [detection({ severity: 'critical' })]);
-    const bad = await tenant.api.put('/api/v1/settings/sla', {
-      critical: 1,
-      high: 2,
-      medium: 3,
-      low: 4,
-      apply_to_open: 'yes',
+    const bad = await tenant.api.call(putSlaRoute, {
+      body: {
+        critical: 1,
+        high: 2,
+        medium: 3,
+        low: 4,
+        apply_to_open: 'yes' as never,
+      },
     });
     await expectError(bad, 422, 'VALIDATION_ERROR', 'apply_to_open');
     const applied = okBody(
@@ -193,9 +197,9 @@ describe('SLA due dates', () => {
     const now = okBody(await tenant.api.call(listFindingsRoute, { query: { overdue: 'true' } }));
     expect(now.items.map((f) => f.id).sort()).toEqual([overdueId, freshId].sort());
 
-    // A value the contract does not allow, sent as a raw query.
+    // A value the contract does not allow (the typed query takes any string).
     await expectError(
-      await tenant.api.get('/api/v1/findings?overdue=yes'),
+      await tenant.api.call(listFindingsRoute, { query: { overdue: 'yes' } }),
       422,
       'VALIDATION_ERROR',
       'overdue',

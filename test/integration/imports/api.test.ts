@@ -5,13 +5,8 @@ import { getControlRoute } from '../../../server/routes/controls.ts';
 import { exportFindingsRoute, getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
 import { getScanQuotaRoute, getScanRoute, listScansRoute } from '../../../server/routes/scans.ts';
 import { listDeliveries } from '../../../server/webhooks/webhook-deliveries.repository.ts';
-import {
-  expectError,
-  okBody,
-  type Answer,
-  type ApiClient,
-  type RouteInput,
-} from '../../helpers/api-client.ts';
+import { expectError, okBody, type ApiClient, type RouteInput } from '../../helpers/api-client.ts';
+import { postReport } from './upload.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -47,12 +42,9 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
 
   const report = (file: string) => readFileSync(join(corpus.dir, file));
   const importFile = (tenant: BuiltTenant | ApiClient, file: string, query: Record<string, string>) =>
-    ('api' in tenant ? tenant.api : tenant).post(
-      `/api/v1/imports?${new URLSearchParams(query).toString()}`,
-      report(file),
-    );
+    postReport('api' in tenant ? tenant.api : tenant, report(file), query);
   const imported = async (tenant: BuiltTenant, file: string, query: Record<string, string>) =>
-    okBody(await importFile(tenant, file, query), 201) as Body & { id: string; changes: Body };
+    okBody(await importFile(tenant, file, query), 201);
   const findingsOf = async (tenant: BuiltTenant, query: ListQuery) =>
     okBody(await tenant.api.call(listFindingsRoute, { query: { per_page: 100, ...query } })).items;
   const detail = async (tenant: BuiltTenant, id: string) =>
@@ -74,7 +66,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
         continue;
       }
       expect(res.status, `${file}: ${res.text}`).toBe(201);
-      const scan = res.body as Body;
+      const scan = res.body;
       const tool = file.split('/')[0];
       expect(scan).toMatchObject({
         status: 'completed',
@@ -85,14 +77,14 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
         phase: 'complete',
       });
       expect(scan.format).toBe(tool);
-      const findings = await findingsOf(t, { scan_id: scan.id as string });
+      const findings = await findingsOf(t, { scan_id: scan.id });
       expect(findings.every((f) => f.tool === tool && f.target === target && f.status === 'open')).toBe(true);
-      const counted = ['critical', 'high', 'medium', 'low'].reduce(
+      const counted = (['critical', 'high', 'medium', 'low'] as const).reduce(
         (n, s) => n + Number(scan[`${s}_count`]),
         0,
       );
       expect(scan.vulnerabilities_found).toBe(counted);
-      expect((scan.changes as Body).new).toBe(findings.length);
+      expect(scan.changes?.new).toBe(findings.length);
     }
   });
 
@@ -238,7 +230,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
       report('zap/5_zap_sample_one.xml').toString('utf8').replace('</alertitem>', ''),
     );
     const xml = await expectError(
-      await t.api.post('/api/v1/imports?target=broken', broken),
+      await postReport(t.api, broken, { target: 'broken' }),
       422,
       'VALIDATION_ERROR',
     );
@@ -246,15 +238,14 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     const lines = report('nuclei/many_findings_new.json').toString('utf8').split('\n');
     const jsonl = Buffer.from([lines[0], '{"template-id": "x", "info": ', lines[1]].join('\n'));
     const jsonError = await expectError(
-      await t.api.post('/api/v1/imports?target=broken', jsonl),
+      await postReport(t.api, jsonl, { target: 'broken' }),
       422,
       'VALIDATION_ERROR',
     );
     expect(jsonError.detail).toMatch(/^file: line 2: not valid JSON/);
     const csv = Buffer.from('IP,Hostname,Port,Port Protocol,CVSS,Severity,NVT Name\n10.0.0.1,,22,tcp,5.0\n');
     expect(
-      (await expectError(await t.api.post('/api/v1/imports?target=broken', csv), 422, 'VALIDATION_ERROR'))
-        .detail,
+      (await expectError(await postReport(t.api, csv, { target: 'broken' }), 422, 'VALIDATION_ERROR')).detail,
     ).toMatch(/line 2: 5 fields/);
     expect(await scanTotal(t)).toBe(scansBefore);
     expect(await findingsOf(t, { target: 'broken' })).toEqual([]);
@@ -263,15 +254,16 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
   it('answers a retried import with the same Idempotency-Key with the scan it recorded, and records no second one', async () => {
     const k = await factory.tenant(app, { plan: 'enterprise' });
     const send = (target: string, key: string) =>
-      k.api.post(
-        `/api/v1/imports?target=${target}&format=nuclei`,
+      postReport(
+        k.api,
         report('nuclei/multi_cwe_fabricated.json'),
+        { target, format: 'nuclei' },
         {
           headers: { 'Idempotency-Key': key },
         },
       );
-    const first = okBody(await send('retried', 'import-1'), 201) as Body & { id: string };
-    const again = okBody(await send('retried', 'import-1'), 201) as Body & { id: string };
+    const first = okBody(await send('retried', 'import-1'), 201);
+    const again = okBody(await send('retried', 'import-1'), 201);
     expect(again.id).toBe(first.id);
     expect(await scanTotal(k)).toBe(1);
     expect(await quotaUsed(k)).toBe(1);
@@ -289,18 +281,18 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     form.set('target', 'multipart');
     form.set('format', 'nmap');
     form.set('file', new Blob([report('nmap/nmap_1port.xml')]), 'nmap.xml');
-    const scan = okBody(await t.api.post('/api/v1/imports', form), 201);
+    const scan = okBody(await postReport(t.api, form), 201);
     expect(scan).toMatchObject({ target: 'multipart', tool: 'nmap', format: 'nmap', info_count: 1 });
 
     const wrong = new FormData();
     wrong.set('target', 'multipart');
     wrong.set('format', 'zap');
     wrong.set('file', new Blob([report('nmap/nmap_1port.xml')]), 'nmap.xml');
-    expect(
-      (await expectError(await t.api.post('/api/v1/imports', wrong), 422, 'VALIDATION_ERROR')).detail,
-    ).toMatch(/<nmaprun>.*zap/);
+    expect((await expectError(await postReport(t.api, wrong), 422, 'VALIDATION_ERROR')).detail).toMatch(
+      /<nmaprun>.*zap/,
+    );
     const noTarget = await expectError(
-      await t.api.post('/api/v1/imports', report('nmap/nmap_1port.xml')),
+      await postReport(t.api, report('nmap/nmap_1port.xml')),
       422,
       'VALIDATION_ERROR',
     );
@@ -387,7 +379,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     expect(exported.status).toBe(200);
     const destination = await factory.tenant(app, { plan: 'enterprise' });
     const scan = okBody(
-      await destination.api.post('/api/v1/imports?target=roundtrip', Buffer.from(exported.text)),
+      await postReport(destination.api, Buffer.from(exported.text), { target: 'roundtrip' }),
       201,
     );
     expect(scan).toMatchObject({ format: 'scanward', tool: 'scanward', results_read: 2 });
@@ -410,7 +402,7 @@ describe.skipIf(!CORPUS_TARBALL)(`POST /api/v1/imports (${testEngine})`, () => {
     );
     const big = Buffer.from(lines.join('\n'));
     expect(big.length).toBeGreaterThan(256 * 1024);
-    const scan = okBody(await t.api.post('/api/v1/imports?target=large', big), 201) as Answer['body'];
+    const scan = okBody(await postReport(t.api, big, { target: 'large' }), 201);
     expect(scan).toMatchObject({ results_read: 400, medium_count: 400 });
   });
 });

@@ -3,6 +3,7 @@ import type { FindingDetection } from '../../../server/findings/lifecycle.ts';
 import { listFindingsRoute } from '../../../server/routes/findings.ts';
 import { listScanFindingsRoute } from '../../../server/routes/scans.ts';
 import { okBody, type RouteInput } from '../../helpers/api-client.ts';
+import { postReport } from './upload.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -71,12 +72,12 @@ describe(`imports fold into Scanward's own findings (${testEngine})`, () => {
 
   const importNuclei = async (t: BuiltTenant, results: object[]) =>
     okBody(
-      await t.api.post(
-        `/api/v1/imports?${new URLSearchParams({ target: '127.0.0.1', format: 'nuclei' }).toString()}`,
-        Buffer.from(results.map((r) => JSON.stringify(r)).join('\n')),
-      ),
+      await postReport(t.api, Buffer.from(results.map((r) => JSON.stringify(r)).join('\n')), {
+        target: '127.0.0.1',
+        format: 'nuclei',
+      }),
       201,
-    ) as { id: string; changes: Record<string, number> };
+    );
   const findings = async (t: BuiltTenant, query: ListQuery = {}) =>
     okBody(await t.api.call(listFindingsRoute, { query: { per_page: 100, ...query } })).items;
   const scanFindingIds = async (t: BuiltTenant, scanId: string) =>

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
 import { listScansRoute } from '../../../server/routes/scans.ts';
 import { expectError, okBody } from '../../helpers/api-client.ts';
+import { postReport } from './upload.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -48,7 +49,7 @@ describe(`hostile reports on POST /api/v1/imports (${testEngine})`, () => {
         `<instances><instance><uri>http://127.0.0.1/</uri><method>GET</method><evidence>${text}</evidence></instance></instances>` +
         `</alertitem></alerts></site></OWASPZAPReport>`,
     );
-  const post = (body: Uint8Array, target = 'hostile') => t.api.post(`/api/v1/imports?target=${target}`, body);
+  const post = (body: Uint8Array, target = 'hostile') => postReport(t.api, body, { target });
   const expectHealthy = async () => expect((await app.request('/api/health')).status).toBe(200);
   const allFindingsText = async () =>
     JSON.stringify(okBody(await t.api.call(listFindingsRoute, { query: { per_page: 100 } })));
@@ -194,12 +195,12 @@ describe(`the import size limit, chunked and multipart (${testEngine})`, () => {
     const big = new FormData();
     big.set('target', 'multipart');
     big.set('file', new Blob([Buffer.alloc(LIMIT * 2, 0x20)]), 'big.json');
-    await expectError(await t.api.post('/api/v1/imports', big), 413, 'PAYLOAD_TOO_LARGE');
+    await expectError(await postReport(t.api, big), 413, 'PAYLOAD_TOO_LARGE');
     const small = new FormData();
     small.set('target', 'multipart');
     small.set('format', 'nuclei');
     small.set('file', new Blob([Buffer.from('')]), 'empty.jsonl');
-    expect(okBody(await t.api.post('/api/v1/imports', small), 201)).toMatchObject({
+    expect(okBody(await postReport(t.api, small), 201)).toMatchObject({
       vulnerabilities_found: 0,
     });
   });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listScansRoute } from '../../../server/routes/scans.ts';
 import { expectError, okBody } from '../../helpers/api-client.ts';
+import { postReport } from './upload.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -48,7 +49,7 @@ describe(`hostile reports beside a health probe (${testEngine})`, () => {
     ],
   ])('refuses %s while a health probe sent after it answers first', async (_name, report, detail) => {
     const { order, a, b } = await firstToAnswer(
-      t.api.post('/api/v1/imports?target=hostile', report()),
+      postReport(t.api, report(), { target: 'hostile' }),
       suite.app.request('/api/health'),
     );
     expect(b.status).toBe(200);
@@ -57,9 +58,9 @@ describe(`hostile reports beside a health probe (${testEngine})`, () => {
   });
 
   it('refuses a never-closed document type declaration and one naming an external DTD, naming the line', async () => {
-    const open = await t.api.post('/api/v1/imports?target=dtd', zap('\n<!DOCTYPE r'.padEnd(100, ' ')));
+    const open = await postReport(t.api, zap('\n<!DOCTYPE r'.padEnd(100, ' ')), { target: 'dtd' });
     expect((await expectError(open, 422, 'VALIDATION_ERROR', 'file')).detail).toMatch(/^file: line 2: /);
-    const external = await t.api.post('/api/v1/imports?target=dtd', zap('<!DOCTYPE r SYSTEM "x.dtd">'));
+    const external = await postReport(t.api, zap('<!DOCTYPE r SYSTEM "x.dtd">'), { target: 'dtd' });
     expect((await expectError(external, 422, 'VALIDATION_ERROR', 'file')).detail).toMatch(
       /document type declaration with entities or an external DTD/,
     );
@@ -82,7 +83,7 @@ describe(`parse workers, all busy (${testEngine})`, () => {
       'matched-at': 'http://127.0.0.1/',
     });
     return {
-      path: `/api/v1/imports?target=${target}&format=nuclei`,
+      query: { target, format: 'nuclei' },
       body: Buffer.from(`[${Array(300).fill(line).join(',')}]`),
     };
   };
@@ -93,18 +94,18 @@ describe(`parse workers, all busy (${testEngine})`, () => {
     const scansBefore = okBody(await t.api.call(listScansRoute)).total;
 
     const queuedReport = large('queued');
-    const queued = t.api.post(queuedReport.path, queuedReport.body);
+    const queued = postReport(t.api, queuedReport.body, queuedReport.query);
     await expect.poll(() => pool.load.waiting).toBe(1);
 
     const refusedReport = large('refused');
-    const refused = await t.api.post(refusedReport.path, refusedReport.body);
+    const refused = await postReport(t.api, refusedReport.body, refusedReport.query);
     await expectError(refused, 503, 'SERVICE_UNAVAILABLE');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(okBody(await t.api.call(listScansRoute)).total).toBe(scansBefore);
 
     release();
     expect(okBody(await queued, 201)).toMatchObject({ vulnerabilities_found: 1 });
-    okBody(await t.api.post(refusedReport.path, refusedReport.body), 201);
+    okBody(await postReport(t.api, refusedReport.body, refusedReport.query), 201);
     expect(pool.load).toEqual({ running: 0, waiting: 0 });
   });
 });

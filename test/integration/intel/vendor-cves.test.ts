@@ -113,7 +113,7 @@ describe(`vendor CVEs of announced versions through the scan runner (${testEngin
 
   it('answers 422 to a malformed CVE filter', async () => {
     for (const bad of ['log4shell', 'CVE-21-1', 'CVE-2021-12', "CVE-2021-44228' or 1=1"]) {
-      const res = await api.get(`/api/v1/findings?cve=${encodeURIComponent(bad)}`);
+      const res = await api.call(listFindingsRoute, { query: { cve: encodeURIComponent(bad) } });
       await expectError(res, 422, 'VALIDATION_ERROR', 'cve');
     }
   });

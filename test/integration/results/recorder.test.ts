@@ -5,6 +5,7 @@ import { getAssetRoute, listAssetsRoute } from '../../../server/routes/assets.ts
 import { exportFindingsRoute, getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
 import { listScansRoute } from '../../../server/routes/scans.ts';
 import type { ApiClient } from '../../helpers/api-client.ts';
+import { postReport } from '../imports/upload.ts';
 import { okBody } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { createTenant, detection, runScan } from '../../helpers/factory.ts';
@@ -87,18 +88,7 @@ describe.skipIf(!CORPUS_TARBALL)(`the recorder (${testEngine})`, () => {
     form.set('format', format);
     form.set('target', target);
     form.set('file', new Blob([content]), fileName);
-    return okBody(await client.post('/api/v1/imports', form), 201) as {
-      id: string;
-      source: string;
-      tool: string | null;
-      report_name?: string | null;
-      results_read: number;
-      phases_completed: string[];
-      phases_remaining: string[];
-      phase_timings: { phases: Record<string, unknown> };
-      label: string;
-      changes: Record<string, number>;
-    };
+    return okBody(await postReport(client, form), 201);
   };
   const lines = (results: object[]) => results.map((r) => JSON.stringify(r)).join('\n');
 

@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import { getFindingRoute, listFindingsRoute, updateFindingRoute } from '../../../server/routes/findings.ts';
 import type { FindingDetail, FindingListItem } from '../../../server/schemas/findings.ts';
 import { apiClient, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -71,7 +71,10 @@ describe(`a CVE seen by a template and by the version is one finding (${testEngi
       times_seen: 1,
     });
     expect(before.remediation.summary).toContain('2.4.50');
-    const triaged = await api.patch(`/api/v1/findings/${inferred!.id}`, { status: 'in_progress' });
+    const triaged = await api.call(updateFindingRoute, {
+      params: { finding_id: inferred!.id },
+      body: { status: 'in_progress' },
+    });
     expect(triaged.status).toBe(200);
 
     vulnerable = true;

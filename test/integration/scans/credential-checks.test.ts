@@ -3,8 +3,11 @@ import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { updateScheduleRun } from '../../../server/scans/scan-schedules.repository.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { factory, type BuiltTenant, loopbackScan } from '../../helpers/factory.ts';
+import { factory, type BuiltTenant } from '../../helpers/factory.ts';
+import { scanRequest } from './requests.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { createScanRoute, getScanRoute } from '../../../server/routes/scans.ts';
+import { createScheduleRoute } from '../../../server/routes/schedules.ts';
 
 describe(`the credential_checks scan option (${testEngine})`, () => {
   let app: TestApp;
@@ -17,9 +20,9 @@ describe(`the credential_checks scan option (${testEngine})`, () => {
   });
 
   const created = async (body: Record<string, unknown>) => {
-    const res = await t.api.post('/api/v1/scans', loopbackScan(body));
+    const res = await t.api.call(createScanRoute, { body: scanRequest(body) });
     expect(res.status).toBe(201);
-    return (await t.api.get(`/api/v1/scans/${res.body.id as string}`)).body;
+    return (await t.api.call(getScanRoute, { params: { scan_id: res.body.id } })).body;
   };
 
   it('defaults to defaults for full and compliance scans and to none for quick scans', async () => {
@@ -36,35 +39,44 @@ describe(`the credential_checks scan option (${testEngine})`, () => {
   });
 
   it('refuses a value it does not know with a validation error naming the field', async () => {
-    const res = await t.api.post('/api/v1/scans', loopbackScan({ credential_checks: 'all' }));
+    // A value the contract refuses, on purpose.
+    const res = await t.api.call(createScanRoute, {
+      body: scanRequest({ credential_checks: 'all' as never }),
+    });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'credential_checks' });
   });
 
   it('stores the option on a schedule and gives it to the scans the schedule creates', async () => {
-    const schedule = await t.api.post('/api/v1/scans/schedules', {
-      target: '127.0.0.1',
-      frequency: 'daily',
-      scan_type: 'full',
-      credential_checks: 'none',
-      authorized: true,
+    const schedule = await t.api.call(createScheduleRoute, {
+      body: {
+        target: '127.0.0.1',
+        frequency: 'daily',
+        scan_type: 'full',
+        credential_checks: 'none',
+        authorized: true,
+      },
     });
     expect(schedule.status).toBe(201);
     expect(schedule.body.credential_checks).toBe('none');
-    const quick = await t.api.post('/api/v1/scans/schedules', {
-      target: '127.0.0.1',
-      frequency: 'daily',
-      scan_type: 'quick',
-      authorized: true,
+    const quick = await t.api.call(createScheduleRoute, {
+      body: {
+        target: '127.0.0.1',
+        frequency: 'daily',
+        scan_type: 'quick',
+        authorized: true,
+      },
     });
     expect(quick.body.credential_checks).toBe('none');
 
-    await updateScheduleRun(app.services.db, t.orgId, schedule.body.id as string, {
+    await updateScheduleRun(app.services.db, t.orgId, schedule.body.id, {
       next_run_at: new Date(Date.now() - 1000),
     });
     const outcomes = await runDueSchedules(app.services, new Date());
     const scanId = outcomes.find((o) => o.scheduleId === schedule.body.id)?.scanId;
     expect(scanId).toBeDefined();
-    expect((await t.api.get(`/api/v1/scans/${scanId!}`)).body.credential_checks).toBe('none');
+    expect((await t.api.call(getScanRoute, { params: { scan_id: scanId! } })).body.credential_checks).toBe(
+      'none',
+    );
   });
 });

@@ -3,15 +3,22 @@ import { waitFor } from '../../helpers/poll.ts';
 import { openDatabase } from '../../../server/db/index.ts';
 import { setLimits, setPlan } from '../../../server/identity/organizations.ts';
 import { runDueSchedules, startScheduler } from '../../../server/scans/scheduler.ts';
-import { listSchedulesRoute } from '../../../server/routes/schedules.ts';
+import { createScheduleRoute, listSchedulesRoute } from '../../../server/routes/schedules.ts';
 import { updateScheduleRun } from '../../../server/scans/scan-schedules.repository.ts';
 import { okBody } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
-import { factory, type BuiltTenant, loopbackScan } from '../../helpers/factory.ts';
+import { factory, type BuiltTenant } from '../../helpers/factory.ts';
+import { scanRequest, type ScheduleOf } from './requests.ts';
 import { testEngine } from '../../helpers/database.ts';
+import {
+  createScanRoute,
+  getScanQuotaRoute,
+  getScanRoute,
+  listScansRoute,
+} from '../../../server/routes/scans.ts';
 
-const daily = (extra: Record<string, unknown> = {}) => ({
+const daily = (extra: Partial<ScheduleOf<'daily'>> = {}): ScheduleOf<'daily'> => ({
   target: '127.0.0.1',
   frequency: 'daily',
   hour: 4,
@@ -40,9 +47,9 @@ describe(`scheduler (${testEngine})`, () => {
   ): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const res = await tenant.api.post('/api/v1/scans/schedules', daily(extra));
+      const res = await tenant.api.call(createScheduleRoute, { body: daily(extra) });
       expect(res.status).toBe(201);
-      ids.push(res.body.id as string);
+      ids.push(res.body.id);
     }
     const due = new Date(Date.now() - minutesAgo * 60_000);
     for (const id of ids) await updateScheduleRun(db(), tenant.orgId, id, { next_run_at: due });
@@ -81,7 +88,7 @@ describe(`scheduler (${testEngine})`, () => {
     expect(after.last_run_at).toBe(now.toISOString());
 
     // The scan is an ordinary scan of the organization.
-    const detail = await t.api.get(`/api/v1/scans/${scans[0]!.id}`);
+    const detail = await t.api.call(getScanRoute, { params: { scan_id: scans[0]!.id } });
     expect(detail.body).toMatchObject({ status: 'pending', phase: 'discovery', target: '127.0.0.1' });
 
     // Running again at the same instant finds nothing due.
@@ -99,8 +106,8 @@ describe(`scheduler (${testEngine})`, () => {
 
   it('leaves schedules that are not due alone', async () => {
     const t = await factory.tenant(app, { plan: 'professional' });
-    const res = await t.api.post('/api/v1/scans/schedules', daily());
-    const id = res.body.id as string;
+    const res = await t.api.call(createScheduleRoute, { body: daily() });
+    const id = res.body.id;
     await runDueSchedules(app.services);
     expect(await scansOf(id)).toHaveLength(0);
     expect((await schedule(t, id)).last_run_at).toBeNull();
@@ -108,11 +115,11 @@ describe(`scheduler (${testEngine})`, () => {
 
   it('creates scheduled scans even at the concurrency ceiling: they wait in pending', async () => {
     const t = await factory.tenant(app, { plan: 'professional', limits: { concurrent: 1 } });
-    expect((await t.api.post('/api/v1/scans', loopbackScan())).status).toBe(201);
+    expect((await t.api.call(createScanRoute, { body: scanRequest() })).status).toBe(201);
     const ids = await dueSchedules(t, 2);
     await runDueSchedules(app.services);
     for (const id of ids) expect(await scansOf(id)).toHaveLength(1);
-    expect((await t.api.get('/api/v1/scans?status=pending')).body.total).toBe(3);
+    expect((await t.api.call(listScansRoute, { query: { status: 'pending' } })).body.total).toBe(3);
   });
 
   it('records last_error and creates nothing when the monthly quota is used up, then moves on', async () => {
@@ -133,7 +140,7 @@ describe(`scheduler (${testEngine})`, () => {
     expect(refused[0]!.row.last_error).toMatch(/quota/);
     expect(refused[0]!.row.last_scan_id).toBeNull();
     expect(Date.parse(refused[0]!.row.next_run_at)).toBeGreaterThan(now.getTime());
-    expect((await t.api.get('/api/v1/scans/quota')).body).toMatchObject({ used_this_month: 1, remaining: 0 });
+    expect((await t.api.call(getScanQuotaRoute)).body).toMatchObject({ used_this_month: 1, remaining: 0 });
   });
 
   it('creates nothing for an organization whose plan no longer has schedules', async () => {

@@ -1,16 +1,19 @@
 import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../../server/identity/organizations.ts';
-import { listSchedulesRoute } from '../../../server/routes/schedules.ts';
+import {
+  createScheduleRoute,
+  deleteScheduleRoute,
+  listSchedulesRoute,
+} from '../../../server/routes/schedules.ts';
 import { apiClient, ISO_MS } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
+import type { ScheduleOf } from './requests.ts';
 
-type Body = Record<string, unknown>;
-
-const weekly = (extra: Body = {}) => ({
+const weekly = (extra: Partial<ScheduleOf<'weekly'>> = {}): ScheduleOf<'weekly'> => ({
   target: '127.0.0.1',
   frequency: 'weekly',
   day_of_week: 1,
@@ -33,7 +36,9 @@ describe(`scan schedules API (${testEngine})`, () => {
   describe('POST /api/v1/scans/schedules', () => {
     it('answers 201 with the record, its first run in the schedule’s zone and no run yet', async () => {
       const before = Date.now();
-      const res = await t.api.post('/api/v1/scans/schedules', weekly({ scan_type: 'quick', ports: '22,80' }));
+      const res = await t.api.call(createScheduleRoute, {
+        body: weekly({ scan_type: 'quick', ports: '22,80' }),
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
         target: '127.0.0.1',
@@ -53,7 +58,7 @@ describe(`scan schedules API (${testEngine})`, () => {
       });
       expect(res.body.id).toMatch(/^sched_[0-9a-z]{24}$/);
       expect(res.body.created_at).toMatch(ISO_MS);
-      const next = DateTime.fromISO(res.body.next_run_at as string, { zone: 'Europe/Berlin' });
+      const next = DateTime.fromISO(res.body.next_run_at, { zone: 'Europe/Berlin' });
       expect(next.weekday).toBe(1); // Monday
       expect(next.hour).toBe(3);
       expect(next.minute).toBe(0);
@@ -62,10 +67,12 @@ describe(`scan schedules API (${testEngine})`, () => {
     });
 
     it('defaults to a full scan at 00:00 UTC', async () => {
-      const res = await t.api.post('/api/v1/scans/schedules', {
-        target: 'localhost',
-        frequency: 'daily',
-        authorized: true,
+      const res = await t.api.call(createScheduleRoute, {
+        body: {
+          target: 'localhost',
+          frequency: 'daily',
+          authorized: true,
+        },
       });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ scan_type: 'full', hour: 0, timezone: 'UTC', day_of_week: null });
@@ -73,21 +80,23 @@ describe(`scan schedules API (${testEngine})`, () => {
     });
 
     it('runs monthly schedules on their day and spells zones canonically', async () => {
-      const res = await t.api.post('/api/v1/scans/schedules', {
-        target: '127.0.0.0/28',
-        frequency: 'monthly',
-        day_of_month: 28,
-        hour: 23,
-        timezone: 'america/new_york',
-        scan_type: 'compliance',
-        authorized: true,
+      const res = await t.api.call(createScheduleRoute, {
+        body: {
+          target: '127.0.0.0/28',
+          frequency: 'monthly',
+          day_of_month: 28,
+          hour: 23,
+          timezone: 'america/new_york',
+          scan_type: 'compliance',
+          authorized: true,
+        },
       });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
         timezone: 'America/New_York',
         frameworks: ['soc2', 'pci-dss', 'iso27001'],
       });
-      const next = DateTime.fromISO(res.body.next_run_at as string, { zone: 'America/New_York' });
+      const next = DateTime.fromISO(res.body.next_run_at, { zone: 'America/New_York' });
       expect([next.day, next.hour]).toEqual([28, 23]);
     });
 
@@ -114,7 +123,8 @@ describe(`scan schedules API (${testEngine})`, () => {
       [{ ports: '99999' }, 'ports'],
       [{ frameworks: ['nist'] }, 'frameworks'],
     ])('refuses %j with VALIDATION_ERROR on %s', async (change, field) => {
-      const res = await t.api.post('/api/v1/scans/schedules', weekly(change));
+      // Each change breaks the contract on purpose.
+      const res = await t.api.call(createScheduleRoute, { body: weekly(change as never) });
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field });
     });
@@ -122,7 +132,7 @@ describe(`scan schedules API (${testEngine})`, () => {
     it.each(['10.0.0.1', '169.254.169.254', '8.8.8.0/24'])(
       'refuses the out-of-scope target %s',
       async (target) => {
-        const res = await t.api.post('/api/v1/scans/schedules', weekly({ target }));
+        const res = await t.api.call(createScheduleRoute, { body: weekly({ target }) });
         expect(res.status).toBe(422);
         expect(res.body).toMatchObject({ error_code: 'TARGET_NOT_ALLOWED', field: 'target' });
       },
@@ -134,7 +144,7 @@ describe(`scan schedules API (${testEngine})`, () => {
       const s = await factory.tenant(app, { plan: 'enterprise' });
       const ids: string[] = [];
       for (let hour = 0; hour < 3; hour++) {
-        ids.push((await s.api.post('/api/v1/scans/schedules', weekly({ hour }))).body.id as string);
+        ids.push((await s.api.call(createScheduleRoute, { body: weekly({ hour }) })).body.id);
       }
       const all = await s.api.call(listSchedulesRoute);
       expect(all.status).toBe(200);
@@ -143,18 +153,18 @@ describe(`scan schedules API (${testEngine})`, () => {
       const second = await s.api.call(listSchedulesRoute, { query: { per_page: 2, page: 2 } });
       expect(second.body).toMatchObject({ total: 3, pages: 2 });
       expect(second.body.items.map((i) => i.id)).toEqual([ids[2]]);
-      expect((await s.api.get('/api/v1/scans/schedules?per_page=101')).body).toMatchObject({
+      expect((await s.api.call(listSchedulesRoute, { query: { per_page: 101 } })).body).toMatchObject({
         field: 'per_page',
       });
     });
 
     it('deletes a schedule, answering {id, deleted: true}, then 404', async () => {
-      const created = await t.api.post('/api/v1/scans/schedules', weekly());
-      const id = created.body.id as string;
-      const res = await t.api.del(`/api/v1/scans/schedules/${id}`);
+      const created = await t.api.call(createScheduleRoute, { body: weekly() });
+      const id = created.body.id;
+      const res = await t.api.call(deleteScheduleRoute, { params: { schedule_id: id } });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id, deleted: true });
-      expect((await t.api.del(`/api/v1/scans/schedules/${id}`)).status).toBe(404);
+      expect((await t.api.call(deleteScheduleRoute, { params: { schedule_id: id } })).status).toBe(404);
       const list = await t.api.call(listSchedulesRoute, { query: { per_page: 100 } });
       expect(list.body.items.map((i) => i.id)).not.toContain(id);
     });
@@ -164,9 +174,9 @@ describe(`scan schedules API (${testEngine})`, () => {
     it('answers PLAN_UPGRADE_REQUIRED on the startup plan for every schedule endpoint', async () => {
       const s = await factory.tenant(app, { plan: 'startup' });
       for (const res of [
-        await s.api.post('/api/v1/scans/schedules', weekly()),
-        await s.api.get('/api/v1/scans/schedules'),
-        await s.api.del('/api/v1/scans/schedules/sched_x'),
+        await s.api.call(createScheduleRoute, { body: weekly() }),
+        await s.api.call(listSchedulesRoute),
+        await s.api.call(deleteScheduleRoute, { params: { schedule_id: 'sched_x' } }),
       ]) {
         expect(res.status).toBe(403);
         expect(res.body).toMatchObject({ error_code: 'PLAN_UPGRADE_REQUIRED' });
@@ -174,32 +184,36 @@ describe(`scan schedules API (${testEngine})`, () => {
     });
 
     it('lets members list schedules but only admins create or delete them', async () => {
-      const created = await t.api.post('/api/v1/scans/schedules', weekly());
+      const created = await t.api.call(createScheduleRoute, { body: weekly() });
       const member = apiClient(app, { token: await t.login(await t.addUser('member')) });
-      expect((await member.get('/api/v1/scans/schedules')).status).toBe(200);
-      const post = await member.post('/api/v1/scans/schedules', weekly());
+      expect((await member.call(listSchedulesRoute)).status).toBe(200);
+      const post = await member.call(createScheduleRoute, { body: weekly() });
       expect(post.status).toBe(403);
       expect(post.body).toMatchObject({ error_code: 'INSUFFICIENT_PERMISSION' });
-      expect((await member.del(`/api/v1/scans/schedules/${created.body.id as string}`)).status).toBe(403);
-      expect((await t.api.del(`/api/v1/scans/schedules/${created.body.id as string}`)).status).toBe(200);
+      expect(
+        (await member.call(deleteScheduleRoute, { params: { schedule_id: created.body.id } })).status,
+      ).toBe(403);
+      expect(
+        (await t.api.call(deleteScheduleRoute, { params: { schedule_id: created.body.id } })).status,
+      ).toBe(200);
     });
 
     it('needs read:scans to list and write:scans to create through an API key', async () => {
       const reader = await t.keyClient(['read:scans']);
       const writer = await t.keyClient(['write:scans']);
-      expect((await reader.get('/api/v1/scans/schedules')).status).toBe(200);
-      expect((await reader.post('/api/v1/scans/schedules', weekly())).status).toBe(403);
-      expect((await writer.post('/api/v1/scans/schedules', weekly())).status).toBe(201);
-      expect((await writer.get('/api/v1/scans/schedules')).status).toBe(403);
+      expect((await reader.call(listSchedulesRoute)).status).toBe(200);
+      expect((await reader.call(createScheduleRoute, { body: weekly() })).status).toBe(403);
+      expect((await writer.call(createScheduleRoute, { body: weekly() })).status).toBe(201);
+      expect((await writer.call(listSchedulesRoute)).status).toBe(403);
     });
 
     it('refuses again once the organization moves to the startup plan', async () => {
       const s = await factory.tenant(app, { plan: 'professional' });
-      const created = await s.api.post('/api/v1/scans/schedules', weekly());
+      const created = await s.api.call(createScheduleRoute, { body: weekly() });
       expect(created.status).toBe(201);
       await setPlan(app.services.db, s.orgId, 'startup');
       const fresh = { ...s, api: apiClient(app, { token: await s.login() }) };
-      expect((await fresh.api.get('/api/v1/scans/schedules')).body).toMatchObject({
+      expect((await fresh.api.call(listSchedulesRoute)).body).toMatchObject({
         error_code: 'PLAN_UPGRADE_REQUIRED',
       });
     });
@@ -209,11 +223,11 @@ describe(`scan schedules API (${testEngine})`, () => {
     it('cannot see or delete a schedule that is not its own', async () => {
       const owner = await factory.tenant(app, { plan: 'professional' });
       const other = await factory.tenant(app, { plan: 'enterprise' });
-      const id = (await owner.api.post('/api/v1/scans/schedules', weekly())).body.id as string;
-      const res = await other.api.del(`/api/v1/scans/schedules/${id}`);
+      const id = (await owner.api.call(createScheduleRoute, { body: weekly() })).body.id;
+      const res = await other.api.call(deleteScheduleRoute, { params: { schedule_id: id } });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ detail: 'schedule not found', error_code: 'NOT_FOUND' });
-      expect((await other.api.get('/api/v1/scans/schedules')).body.total).toBe(0);
+      expect((await other.api.call(listSchedulesRoute)).body.total).toBe(0);
       const mine = await owner.api.call(listSchedulesRoute);
       expect(mine.body.items.map((i) => i.id)).toEqual([id]);
     });

@@ -13,7 +13,8 @@ import { updateScheduleRun } from '../../../server/scans/scan-schedules.reposito
 import { expectError, okBody } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { testEngine } from '../../helpers/database.ts';
-import { factory, loopbackScan, type BuiltTenant } from '../../helpers/factory.ts';
+import { factory, type BuiltTenant } from '../../helpers/factory.ts';
+import { scanRequest, type WebOptions } from './requests.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 
 /**
@@ -25,10 +26,12 @@ const PASSWORD = 'pw-Sup3r-s3cret-9f1c';
 const TOKEN = 'Bearer tok-7c2e-never-shown';
 const COOKIE = 'session=cookie-4b1d-never-shown';
 
-const formLogin = (extra: Record<string, unknown> = {}) => ({
+type FormLogin = Extract<NonNullable<WebOptions['authentication']>, { type: 'form' }>;
+
+const formLogin = (extra: Partial<FormLogin> = {}) => ({
   active: true,
   authentication: {
-    type: 'form',
+    type: 'form' as const,
     login_url: 'http://127.0.0.1:8080/login',
     username: 'admin',
     password: PASSWORD,
@@ -37,7 +40,7 @@ const formLogin = (extra: Record<string, unknown> = {}) => ({
   exclude_paths: ['/logout', '/admin/*/delete'],
 });
 
-const headerLogin = {
+const headerLogin: WebOptions = {
   authentication: { type: 'headers', headers: { Authorization: TOKEN, Cookie: COOKIE } },
 };
 
@@ -72,7 +75,7 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
 
   it('answers a form log-in without its password, and hands the password to the engine', async () => {
     const created = okBody(
-      await t.api.call(createScanRoute, { body: loopbackScan({ web: formLogin() }) as never }),
+      await t.api.call(createScanRoute, { body: scanRequest({ web: formLogin() }) }),
       201,
     );
     const detail = await t.api.call(getScanRoute, { params: { scan_id: created.id } });
@@ -97,7 +100,7 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
 
   it('answers header authentication with the header names only', async () => {
     const created = okBody(
-      await t.api.call(createScanRoute, { body: loopbackScan({ web: headerLogin }) as never }),
+      await t.api.call(createScanRoute, { body: scanRequest({ web: headerLogin }) }),
       201,
     );
     const detail = await t.api.call(getScanRoute, { params: { scan_id: created.id } });
@@ -116,7 +119,7 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
 
   it('fails a scan whose secrets were sealed under another key instead of scanning without its log-in', async () => {
     const created = okBody(
-      await t.api.call(createScanRoute, { body: loopbackScan({ web: formLogin() }) as never }),
+      await t.api.call(createScanRoute, { body: scanRequest({ web: formLogin() }) }),
       201,
     );
     const otherKey = randomBytes(32);
@@ -129,8 +132,8 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
   });
 
   it('keeps the secrets out of the domain events that feed webhooks and the event stream', async () => {
-    okBody(await t.api.call(createScanRoute, { body: loopbackScan({ web: formLogin() }) as never }), 201);
-    okBody(await t.api.call(createScanRoute, { body: loopbackScan({ web: headerLogin }) as never }), 201);
+    okBody(await t.api.call(createScanRoute, { body: scanRequest({ web: formLogin() }) }), 201);
+    okBody(await t.api.call(createScanRoute, { body: scanRequest({ web: headerLogin }) }), 201);
     await sequenceEvents(app.services.db);
     const events = await organizationEventsAfter(app.services.db, t.orgId, 0, DOMAIN_EVENTS, 1000);
     expect(events.some((e) => e.type === 'scan.queued')).toBe(true);
@@ -138,10 +141,10 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
   });
 
   it('leaves web out of a scan created without it, and attack checks off when web omits active', async () => {
-    const plain = okBody(await t.api.call(createScanRoute, { body: loopbackScan() as never }), 201);
+    const plain = okBody(await t.api.call(createScanRoute, { body: scanRequest() }), 201);
     expect(okBody(await t.api.call(getScanRoute, { params: { scan_id: plain.id } })).web).toBeUndefined();
     const passive = okBody(
-      await t.api.call(createScanRoute, { body: loopbackScan({ web: { exclude_paths: ['/x'] } }) as never }),
+      await t.api.call(createScanRoute, { body: scanRequest({ web: { exclude_paths: ['/x'] } }) }),
       201,
     );
     const detail = okBody(await t.api.call(getScanRoute, { params: { scan_id: passive.id } }));
@@ -149,12 +152,12 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
   });
 
   it('answers a repeat with the same Idempotency-Key and secrets with the first scan', async () => {
-    const body = loopbackScan({ web: formLogin() }) as never;
+    const body = scanRequest({ web: formLogin() });
     const headers = { 'Idempotency-Key': 'web-repeat-1' };
     const first = okBody(await t.api.call(createScanRoute, { body }, { headers }), 201);
     const again = okBody(await t.api.call(createScanRoute, { body }, { headers }), 201);
     expect(again.id).toBe(first.id);
-    const otherPassword = loopbackScan({ web: formLogin({ password: 'another-one' }) }) as never;
+    const otherPassword = scanRequest({ web: formLogin({ password: 'another-one' }) });
     await expectError(
       await t.api.call(createScanRoute, { body: otherPassword }, { headers }),
       422,
@@ -165,33 +168,40 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
 
   it('refuses a log-in page on another host than the target, naming the field', async () => {
     for (const login_url of ['http://127.0.0.2/login', 'http://localhost/login']) {
-      const res = await t.api.post('/api/v1/scans', loopbackScan({ web: formLogin({ login_url }) }));
+      const res = await t.api.call(createScanRoute, {
+        body: scanRequest({ web: formLogin({ login_url }) }),
+      });
       await expectError(res, 422, 'VALIDATION_ERROR', 'web.authentication.login_url');
     }
-    const ipv6 = await t.api.post('/api/v1/scans', {
-      target: '::1',
-      authorized: true,
-      web: formLogin({ login_url: 'http://[::1]:3000/login' }),
+    const ipv6 = await t.api.call(createScanRoute, {
+      body: {
+        target: '::1',
+        authorized: true,
+        web: formLogin({ login_url: 'http://[::1]:3000/login' }),
+      },
     });
     expect(ipv6.status).toBe(201);
   });
 
   it('refuses attack checks on a quick scan or schedule, which run no web analysis phase, naming web.active', async () => {
-    const scan = await t.api.post('/api/v1/scans', loopbackScan({ scan_type: 'quick', web: formLogin() }));
+    const scan = await t.api.call(createScanRoute, {
+      body: scanRequest({ scan_type: 'quick', web: formLogin() }),
+    });
     await expectError(scan, 422, 'VALIDATION_ERROR', 'web.active');
-    const schedule = await t.api.post('/api/v1/scans/schedules', {
-      target: '127.0.0.1',
-      scan_type: 'quick',
-      frequency: 'daily',
-      authorized: true,
-      web: formLogin(),
+    const schedule = await t.api.call(createScheduleRoute, {
+      body: {
+        target: '127.0.0.1',
+        scan_type: 'quick',
+        frequency: 'daily',
+        authorized: true,
+        web: formLogin(),
+      },
     });
     await expectError(schedule, 422, 'VALIDATION_ERROR', 'web.active');
     // Signing in without attack checks is fine on a quick scan.
-    const passive = await t.api.post(
-      '/api/v1/scans',
-      loopbackScan({ scan_type: 'quick', web: { ...formLogin(), active: false } }),
-    );
+    const passive = await t.api.call(createScanRoute, {
+      body: scanRequest({ scan_type: 'quick', web: { ...formLogin(), active: false } }),
+    });
     expect(passive.status).toBe(201);
   });
 
@@ -209,7 +219,8 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
       [{ surprise: true }, 'web.surprise'],
     ];
     for (const [web, field] of cases) {
-      const res = await t.api.post('/api/v1/scans', loopbackScan({ web }));
+      // Each case breaks the contract on purpose.
+      const res = await t.api.call(createScanRoute, { body: scanRequest({ web: web as never }) });
       const error = await expectError(res, 422, 'VALIDATION_ERROR');
       expect(error.field, JSON.stringify(web)).toBe(field);
     }
@@ -250,7 +261,7 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
     const rotated = 'rotated-pw-0b7e';
     const patched = await t.api.call(updateScheduleRoute, {
       params: { schedule_id: schedule.id },
-      body: { web: formLogin({ password: rotated }) } as never,
+      body: { web: formLogin({ password: rotated }) },
     });
     expect(okBody(patched).web).toEqual(schedule.web);
     expect(patched.text).not.toContain(rotated);
@@ -273,28 +284,42 @@ describe(`web options of scans and schedules (${testEngine})`, () => {
   it("refuses a PATCH with a log-in page off the target, an unknown field, or another organization's schedule", async () => {
     const schedule = okBody(
       await t.api.call(createScheduleRoute, {
-        body: { target: '127.0.0.1', frequency: 'daily', authorized: true } as never,
+        body: { target: '127.0.0.1', frequency: 'daily', authorized: true },
       }),
       201,
     );
-    const path = `/api/v1/scans/schedules/${schedule.id}`;
+    const params = { schedule_id: schedule.id };
     await expectError(
-      await t.api.patch(path, { web: formLogin({ login_url: 'http://localhost/login' }) }),
+      await t.api.call(updateScheduleRoute, {
+        params,
+        body: { web: formLogin({ login_url: 'http://localhost/login' }) },
+      }),
       422,
       'VALIDATION_ERROR',
       'web.authentication.login_url',
     );
-    await expectError(await t.api.patch(path, { web: null, target: '127.0.0.2' }), 422, 'VALIDATION_ERROR');
+    await expectError(
+      // `target` is not a field of the update: it breaks the contract on purpose.
+      await t.api.call(updateScheduleRoute, { params, body: { web: null, target: '127.0.0.2' } as never }),
+      422,
+      'VALIDATION_ERROR',
+    );
     const other = await factory.tenant(app, { plan: 'enterprise' });
-    await expectError(await other.api.patch(path, { web: null }), 404, 'NOT_FOUND');
+    await expectError(
+      await other.api.call(updateScheduleRoute, { params, body: { web: null } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('refuses a schedule whose log-in page is not on its target', async () => {
-    const res = await t.api.post('/api/v1/scans/schedules', {
-      target: '127.0.0.1',
-      frequency: 'daily',
-      authorized: true,
-      web: formLogin({ login_url: 'http://127.0.0.9/login' }),
+    const res = await t.api.call(createScheduleRoute, {
+      body: {
+        target: '127.0.0.1',
+        frequency: 'daily',
+        authorized: true,
+        web: formLogin({ login_url: 'http://127.0.0.9/login' }),
+      },
     });
     await expectError(res, 422, 'VALIDATION_ERROR', 'web.authentication.login_url');
   });
