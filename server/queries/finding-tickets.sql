@@ -41,18 +41,6 @@ order by
   "created_at" asc,
   "integration_id" asc;
 
--- ticketsOfFindings
-select
-  *
-from
-  "finding_tickets"
-where
-  "org_id" = $1
-  and "finding_id" in ($2)
-order by
-  "created_at" asc,
-  "integration_id" asc;
-
 -- findTicketByExternalId
 select
   *

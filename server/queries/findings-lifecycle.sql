@@ -98,15 +98,7 @@ set
   frameworks = coalesce(v.frameworks, f.frameworks),
   kev = coalesce(v.kev, false)
   or f.kev,
-  priority = coalesce(f.priority, v.planned_priority),
-  status = case
-    when f.status = 'resolved' then 'open'
-    else f.status
-  end,
-  resolved_at = case
-    when f.status = 'resolved' then null
-    else f.resolved_at
-  end
+  priority = coalesce(f.priority, v.planned_priority)
 from
   jsonb_to_recordset($4::jsonb) as v (
     id text,
@@ -181,16 +173,6 @@ where
 order by
   "f"."id" asc
 for update;
-
--- markFindingsResolved
-update "findings"
-set
-  "status" = $1,
-  "resolved_at" = $2,
-  "updated_at" = $3
-where
-  "org_id" = $4
-  and "id" in ($5);
 
 -- findingListRows
 select

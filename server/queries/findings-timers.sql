@@ -18,17 +18,3 @@ limit
   $3
 for update
   skip locked;
-
--- reopenLapsedFindings
-update "findings"
-set
-  "status" = $1,
-  "resolved_at" = $2,
-  "justification" = $3,
-  "justified_by" = $4,
-  "justified_at" = $5,
-  "acceptance_expires_at" = $6,
-  "updated_at" = $7
-where
-  "org_id" = $8
-  and "id" in ($9);

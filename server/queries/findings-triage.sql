@@ -43,14 +43,12 @@ limit
 -- updateFindingTriage
 update "findings"
 set
-  "status" = $1,
-  "resolved_at" = $2,
-  "assignee" = $3,
-  "notes" = $4,
-  "updated_at" = $5
+  "assignee" = $1,
+  "notes" = $2,
+  "updated_at" = $3
 where
-  "org_id" = $6
-  and "id" = $7
+  "org_id" = $4
+  and "id" = $5
 returning
   "id",
   "status",
@@ -63,45 +61,3 @@ returning
   "justified_at",
   "acceptance_expires_at",
   "updated_at";
-
--- setStatusOfFindings (to resolved, with notes)
-update "findings"
-set
-  "status" = $1,
-  "updated_at" = $2,
-  "resolved_at" = case
-    when status = 'resolved' then coalesce(resolved_at, $3)
-    else $4
-  end,
-  "justification" = $5,
-  "justified_by" = $6,
-  "justified_at" = $7,
-  "acceptance_expires_at" = $8,
-  "notes" = $9
-where
-  "org_id" = $10
-  and "id" in ($11);
-
--- setStatusOfFindings (to open)
-update "findings"
-set
-  "status" = $1,
-  "updated_at" = $2,
-  "resolved_at" = $3
-where
-  "org_id" = $4
-  and "id" in ($5);
-
--- setStatusOfFindings (to accepted, with a justification and an expiry)
-update "findings"
-set
-  "status" = $1,
-  "updated_at" = $2,
-  "resolved_at" = $3,
-  "justification" = $4,
-  "justified_by" = $5,
-  "justified_at" = $6,
-  "acceptance_expires_at" = $7
-where
-  "org_id" = $8
-  and "id" in ($9);

@@ -129,15 +129,6 @@ where
   "id" = $9
   and "org_id" = $10;
 
--- updateScanOfOrganization
-update "scans"
-set
-  "message" = $1,
-  "updated_at" = $2
-where
-  "org_id" = $3
-  and "id" = $4;
-
 -- scanChanges
 select
   "changes"
