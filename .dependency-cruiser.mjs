@@ -25,7 +25,7 @@ const HTTP_CLIENTS = '^node_modules/(undici|node-fetch|axios|got|ky)/';
  * findings read assets and controls, never the other way round; authorization (policies/) and
  * the Services interface sit below every domain.
  */
-const LAYERS = [
+export const LAYERS = [
   ['main'],
   ['app', 'cli'],
   ['routes'],

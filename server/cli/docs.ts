@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openApiDocument } from '../routes/docs.ts';
@@ -121,6 +121,19 @@ export function routesTable(): string {
   );
 }
 
+/**
+ * The layers of server/ (`LAYERS` of .dependency-cruiser.mjs, whose `layer-*` rules hold them), top
+ * to bottom, one line each: a folder as `name/`, a top-level file as `name.ts`.
+ */
+export async function layersBlock(): Promise<string> {
+  const config = (await import(pathToFileURL(path.join(ROOT, '.dependency-cruiser.mjs')).href)) as {
+    LAYERS: string[][];
+  };
+  const named = (name: string) => (existsSync(path.join(ROOT, 'server', name)) ? `${name}/` : `${name}.ts`);
+  const lines = config.LAYERS.map((layer) => layer.map(named).join(', '));
+  return ['```', ...lines, '```'].join('\n');
+}
+
 /** `text` with the block NAME replaced by `content`; throws when the markers are missing. */
 export function replaceBlock(text: string, name: string, content: string, file: string): string {
   const open = `<!-- generated: ${name} (npm run docs) -->`;
@@ -150,6 +163,7 @@ export async function generatedDocs(format: (text: string) => Promise<string>): 
   let text = readFileSync(path.join(ROOT, architecture), 'utf8');
   text = replaceBlock(text, 'rules', await rulesTable(), architecture);
   text = replaceBlock(text, 'tables', tableModulesTable(), architecture);
+  text = replaceBlock(text, 'layers', await layersBlock(), architecture);
   files.set(architecture, await format(text));
   files.set(
     'docs/roles.md',
