@@ -9,15 +9,16 @@ import { acquireCredentials } from '../../../action/service/credentials.ts';
 import { DEFAULT_RETRY } from '../../../action/service/http.ts';
 import { CiIssuers } from '../../../server/auth/ci-issuers.ts';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
-import { postCiToken } from '../../../server/routes/auth.ts';
-import { getCiAudience, getCiTrust, postCiTrust } from '../../../server/routes/ci-trust.ts';
-import { createScanRoute } from '../../../server/routes/scans.ts';
+import { postCiToken, refreshToken } from '../../../server/routes/auth.ts';
+import { deleteCiTrust, getCiAudience, getCiTrust, postCiTrust } from '../../../server/routes/ci-trust.ts';
+import { createScanRoute, listScansRoute } from '../../../server/routes/scans.ts';
 import { apiClient, expectError, okBody, type ApiClient, type RouteBody } from '../../helpers/api-client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { githubClaims, startOidcIssuer, type OidcIssuer } from '../../fixtures/ci-oidc-issuer.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
+import { listFindingsRoute } from '../../../server/routes/findings.ts';
 
 /**
  * Keyless CI sign-in (issue 26) against a local OpenID issuer over TLS on loopback. The app
@@ -98,11 +99,11 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     const ci = apiClient(app, { token: answer.access_token });
     const scan = okBody(await ci.call(createScanRoute, { body: { target: '127.0.0.1', authorized: true } }));
     expect(scan.id).toMatch(/^scan_/);
-    okBody(await ci.get('/api/v1/scans'), 200);
+    okBody(await ci.call(listScansRoute), 200);
     // Not granted: findings; never: managing trust, refreshing, sessions.
-    await expectError(await ci.get('/api/v1/findings'), 403, 'INSUFFICIENT_PERMISSION');
-    await expectError(await ci.get('/api/v1/ci-trust'), 403, 'INSUFFICIENT_PERMISSION');
-    await expectError(await ci.post('/api/v1/auth/refresh'), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await ci.call(listFindingsRoute), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await ci.call(getCiTrust), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await ci.call(refreshToken), 403, 'INSUFFICIENT_PERMISSION');
 
     // Neither token is ever logged.
     expect(app.rawLogs()).toContain('/api/v1/auth/ci-token');
@@ -129,22 +130,30 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     expect(bAudience).toBe(`${app.url}/ci/${b.orgId}`);
 
     // B can neither name A's audience nor trust every repository of the issuer.
-    const capture = { name: 'everything', issuer: issuer.issuer, permissions: ['read:scans', 'write:scans'] };
+    const capture = {
+      name: 'everything',
+      issuer: issuer.issuer,
+      permissions: ['read:scans' as const, 'write:scans' as const],
+    };
     await expectError(
-      await b.api.post('/api/v1/ci-trust', {
-        ...capture,
-        audience: a.audience,
-        conditions: { repository: a.repo },
+      await b.api.call(postCiTrust, {
+        body: {
+          ...capture,
+          audience: a.audience,
+          conditions: { repository: a.repo },
+        } as never,
       }),
       422,
       'VALIDATION_ERROR',
       'audience',
     );
     await expectError(
-      await b.api.post('/api/v1/ci-trust', {
-        ...capture,
-        audience: a.audience,
-        conditions: { repository_owner: a.repo.split('/')[0] },
+      await b.api.call(postCiTrust, {
+        body: {
+          ...capture,
+          audience: a.audience,
+          conditions: { repository_owner: a.repo.split('/')[0] },
+        } as never,
       }),
       422,
       'VALIDATION_ERROR',
@@ -157,7 +166,7 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
       { repository: '*/web', repository_owner: 'acme-*' },
     ]) {
       await expectError(
-        await b.api.post('/api/v1/ci-trust', { ...capture, conditions }),
+        await b.api.call(postCiTrust, { body: { ...capture, conditions } }),
         422,
         'VALIDATION_ERROR',
         'conditions',
@@ -223,7 +232,7 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
       ).audience,
     ).toBe(`${app.url}/ci/org_unknown0000000000000000`);
     await expectError(
-      await anonymous.get('/api/v1/ci-trust/audience?organization_id=../x'),
+      await anonymous.call(getCiAudience, { query: { organization_id: '../x' } }),
       422,
       'VALIDATION_ERROR',
       'organization_id',
@@ -248,7 +257,7 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     const headers = await credentials.headers();
     expect(asked).toEqual([`${app.url}/ci/${tenant.orgId}`]);
     okBody(
-      await apiClient(app, { token: headers.authorization!.replace('Bearer ', '') }).get('/api/v1/scans'),
+      await apiClient(app, { token: headers.authorization!.replace('Bearer ', '') }).call(listScansRoute),
       200,
     );
     const [event] = await auditOf(tenant, 'ci.token_issued');
@@ -436,16 +445,16 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     const answer = okBody(await exchange(await issuer.sign(claimsOf(repo), { aud: audience })), 200);
     const ci = apiClient(app, { token: answer.access_token });
     vi.setSystemTime(start + (answer.expires_in - 5) * 1000);
-    okBody(await ci.get('/api/v1/scans'), 200);
+    okBody(await ci.call(listScansRoute), 200);
     vi.setSystemTime(start + (answer.expires_in + 1) * 1000);
-    await expectError(await ci.get('/api/v1/scans'), 401, 'TOKEN_EXPIRED');
+    await expectError(await ci.call(listScansRoute), 401, 'TOKEN_EXPIRED');
     vi.useRealTimers();
 
     const again = okBody(await exchange(await issuer.sign(claimsOf(repo), { aud: audience })), 200);
     const second = apiClient(app, { token: again.access_token });
-    okBody(await second.get('/api/v1/scans'), 200);
-    okBody(await tenant.api.del(`/api/v1/ci-trust/${policy.id}`), 200);
-    await expectError(await second.get('/api/v1/scans'), 401, 'INVALID_TOKEN');
+    okBody(await second.call(listScansRoute), 200);
+    okBody(await tenant.api.call(deleteCiTrust, { params: { policy_id: policy.id } }), 200);
+    await expectError(await second.call(listScansRoute), 401, 'INVALID_TOKEN');
     // No policy of the organization matches any more.
     await expectError(
       await exchange(await issuer.sign(claimsOf(repo), { aud: audience })),
@@ -474,44 +483,58 @@ describe(`keyless CI sign-in (${testEngine})`, () => {
     expect(listed.items.map((p) => p.id)).toEqual([created.id]);
 
     await expectError(
-      await tenant.api.post('/api/v1/ci-trust', {
-        name: 'x',
-        issuer: 'https://gitlab.example.test',
-        conditions: { repository: 'a/b' },
-        permissions: ['read:scans'],
+      await tenant.api.call(postCiTrust, {
+        body: {
+          name: 'x',
+          issuer: 'https://gitlab.example.test',
+          conditions: { repository: 'a/b' },
+          permissions: ['read:scans'],
+        },
       }),
       422,
       'VALIDATION_ERROR',
       'issuer',
     );
     await expectError(
-      await tenant.api.post('/api/v1/ci-trust', {
-        name: 'x',
-        conditions: { ref: 'refs/heads/main' },
-        permissions: ['read:scans'],
+      await tenant.api.call(postCiTrust, {
+        body: {
+          name: 'x',
+          conditions: { ref: 'refs/heads/main' },
+          permissions: ['read:scans'],
+        },
       }),
       422,
       'VALIDATION_ERROR',
     );
     await expectError(
-      await tenant.api.post('/api/v1/ci-trust', {
-        name: 'x',
-        conditions: { repository: 'a/b' },
-        permissions: ['admin'],
+      await tenant.api.call(postCiTrust, {
+        body: {
+          name: 'x',
+          conditions: { repository: 'a/b' },
+          permissions: ['admin'],
+        } as never,
       }),
       422,
       'VALIDATION_ERROR',
     );
     const member = await tenant.client(await tenant.addUser('member'));
-    await expectError(await member.get('/api/v1/ci-trust'), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await member.call(getCiTrust), 403, 'INSUFFICIENT_PERMISSION');
     const key = await tenant.keyClient(['read:scans', 'write:scans']);
-    await expectError(await key.get('/api/v1/ci-trust'), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await key.call(getCiTrust), 403, 'INSUFFICIENT_PERMISSION');
 
     const other = await factory.tenant(app);
-    await expectError(await other.api.del(`/api/v1/ci-trust/${created.id}`), 404, 'NOT_FOUND');
+    await expectError(
+      await other.api.call(deleteCiTrust, { params: { policy_id: created.id } }),
+      404,
+      'NOT_FOUND',
+    );
     expect(okBody(await other.api.call(getCiTrust)).items).toEqual([]);
-    okBody(await tenant.api.del(`/api/v1/ci-trust/${created.id}`), 200);
-    await expectError(await tenant.api.del(`/api/v1/ci-trust/${created.id}`), 404, 'NOT_FOUND');
+    okBody(await tenant.api.call(deleteCiTrust, { params: { policy_id: created.id } }), 200);
+    await expectError(
+      await tenant.api.call(deleteCiTrust, { params: { policy_id: created.id } }),
+      404,
+      'NOT_FOUND',
+    );
     const [createdEvent] = await auditOf(tenant, 'ci_trust.created');
     expect(createdEvent!.actor?.email).toBe(tenant.admin.email);
     expect(createdEvent!.details).toEqual({

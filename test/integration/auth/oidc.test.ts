@@ -10,6 +10,13 @@ import { factory, logIn, stepWithRoom, type Tenant } from '../../helpers/factory
 import { fetchTrusting } from '../../helpers/trusting-fetch.ts';
 import { startFakeIssuer, type FakeIssuer, type NextSignIn } from '../../fixtures/oidc-issuer.ts';
 import { generateLoopbackCertificates, type LoopbackCertificates } from '../../fixtures/tls-certificates.ts';
+import {
+  getAuthenticationSettings,
+  getSignInMethods,
+  putAuthenticationSettings,
+} from '../../../server/routes/oidc.ts';
+import { updateUserRoute } from '../../../server/routes/users.ts';
+import { setupMfa, verifyMfa } from '../../../server/routes/auth.ts';
 
 /**
  * Single sign-on over HTTP against a hand-made OpenID provider on loopback (HTTPS with a test
@@ -70,10 +77,12 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   /** The tenant's admin turns single sign-on on for the tenant's own e-mail domain. */
   async function optIn(target: TestApp, tenant: Tenant, extra: Record<string, unknown> = {}) {
     const admin = apiClient(target, { token: await tenant.bearer() });
-    const res = await admin.put('/api/v1/settings/authentication', {
-      sso_enabled: true,
-      sso_domains: [domainOf(tenant.admin.email)],
-      ...extra,
+    const res = await admin.call(putAuthenticationSettings, {
+      body: {
+        sso_enabled: true,
+        sso_domains: [domainOf(tenant.admin.email)],
+        ...extra,
+      },
     });
     expect(res.status, res.text).toBe(200);
     return admin;
@@ -145,7 +154,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
   };
 
   it('tells the sign-in page that single sign-on is there, and where it starts', async () => {
-    const res = await apiClient(app, null).get('/api/v1/auth/methods');
+    const res = await apiClient(app, null).call(getSignInMethods);
     expect(res.body).toEqual({ password: true, sso: { login_url: '/api/v1/auth/oidc/login' } });
   });
 
@@ -223,9 +232,11 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     const defaultAdmin = apiClient(provisioning, { token: res.body.access_token as string });
     expect(
       (
-        await defaultAdmin.put('/api/v1/settings/authentication', {
-          sso_enabled: true,
-          sso_domains: ['example.test'],
+        await defaultAdmin.call(putAuthenticationSettings, {
+          body: {
+            sso_enabled: true,
+            sso_domains: ['example.test'],
+          },
         })
       ).status,
     ).toBe(200);
@@ -251,7 +262,10 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     const tenant = await factory.tenant(app, { limits: false });
     const viewer = await tenant.addUser('viewer');
     const admin = apiClient(app, { token: await tenant.bearer() });
-    expect((await admin.patch(`/api/v1/users/${viewer.id}`, { disabled: true })).status).toBe(200);
+    expect(
+      (await admin.call(updateUserRoute, { params: { user_id: viewer.id }, body: { disabled: true } }))
+        .status,
+    ).toBe(200);
     expectRefusalPage(await signIn(app, { email: viewer.email }), 403, /is disabled/);
   });
 
@@ -288,7 +302,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     const tenant = await factory.tenant(app, { limits: false });
     const other = await factory.tenant(app, { limits: false });
     const admin = apiClient(app, { token: await tenant.bearer() });
-    expect((await admin.get('/api/v1/settings/authentication')).body).toEqual({
+    expect((await admin.call(getAuthenticationSettings)).body).toEqual({
       password_login: true,
       sso_configured: true,
       sso_enabled: false,
@@ -296,11 +310,15 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
       sso_trusts_idp_mfa: false,
     });
     // Not while SSO is off for the organization: nobody could sign in.
-    expect((await admin.put('/api/v1/settings/authentication', { password_login: false })).status).toBe(409);
-    const off = await admin.put('/api/v1/settings/authentication', {
-      password_login: false,
-      sso_enabled: true,
-      sso_domains: [domainOf(tenant.admin.email).toUpperCase()],
+    expect((await admin.call(putAuthenticationSettings, { body: { password_login: false } })).status).toBe(
+      409,
+    );
+    const off = await admin.call(putAuthenticationSettings, {
+      body: {
+        password_login: false,
+        sso_enabled: true,
+        sso_domains: [domainOf(tenant.admin.email).toUpperCase()],
+      },
     });
     expect(off.body).toEqual({
       password_login: false,
@@ -329,7 +347,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     expect(sso.status).toBe(302);
     expect((await consoleSession(app, sso.session!))?.user.email).toBe(tenant.admin.email);
 
-    await admin.put('/api/v1/settings/authentication', { password_login: true });
+    await admin.call(putAuthenticationSettings, { body: { password_login: true } });
     expect((await logIn(app, tenant.admin)).status).toBe(200);
 
     const changes = await admin.call(listAuditEventsRoute, {
@@ -359,9 +377,11 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     // On, but for another domain than the admin's address.
     expect(
       (
-        await admin.put('/api/v1/settings/authentication', {
-          sso_enabled: true,
-          sso_domains: ['elsewhere.example'],
+        await admin.call(putAuthenticationSettings, {
+          body: {
+            sso_enabled: true,
+            sso_domains: ['elsewhere.example'],
+          },
         })
       ).status,
     ).toBe(200);
@@ -370,7 +390,9 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     await optIn(app, tenant);
     expect((await signIn(app, { email: tenant.admin.email })).status).toBe(302);
     // SSO on needs a domain; switching it on is audited with what changed.
-    const none = await admin.put('/api/v1/settings/authentication', { sso_enabled: true, sso_domains: [] });
+    const none = await admin.call(putAuthenticationSettings, {
+      body: { sso_enabled: true, sso_domains: [] },
+    });
     expect(none.status).toBe(422);
     expect(none.body).toMatchObject({ error_code: 'VALIDATION_ERROR', field: 'sso_domains' });
     const changes = await admin.call(listAuditEventsRoute, { query: { action: 'auth.settings_changed' } });
@@ -409,12 +431,11 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     const admin = await optIn(app, tenant);
     const member = await tenant.addUser('member');
     const api = apiClient(app, { token: await tenant.login(member) });
-    const setup = await api.post('/api/v1/auth/mfa/setup');
+    const setup = await api.call(setupMfa);
     const totp = URI.parse(String(setup.body.otpauth_uri)) as TOTP;
     const step = await stepWithRoom(totp, 5_000);
     expect(
-      (await api.post('/api/v1/auth/mfa/verify', { code: totp.generate({ timestamp: step * 30_000 }) }))
-        .status,
+      (await api.call(verifyMfa, { body: { code: totp.generate({ timestamp: step * 30_000 }) } })).status,
     ).toBe(200);
 
     // The review's exploit: SSO signed this user in with no code. Now a page asks for it.
@@ -444,7 +465,7 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     expect((await consoleSession(app, session))?.user.email).toBe(member.email);
 
     // Trusting the provider's MFA: a token whose amr says mfa signs straight in; one that does not still asks.
-    expect((await admin.put('/api/v1/settings/authentication', { sso_trusts_idp_mfa: true })).status).toBe(
+    expect((await admin.call(putAuthenticationSettings, { body: { sso_trusts_idp_mfa: true } })).status).toBe(
       200,
     );
     const vouched = await signIn(app, { email: member.email, claims: { amr: ['pwd', 'mfa'] } });
@@ -460,9 +481,9 @@ describe(`single sign-on with OpenID Connect (${testEngine})`, () => {
     try {
       const tenant = await factory.tenant(plain, { limits: false });
       const admin = apiClient(plain, { token: await tenant.bearer() });
-      const res = await admin.put('/api/v1/settings/authentication', { password_login: false });
+      const res = await admin.call(putAuthenticationSettings, { body: { password_login: false } });
       expect(res.status).toBe(409);
-      expect((await apiClient(plain, null).get('/api/v1/auth/methods')).body).toEqual({
+      expect((await apiClient(plain, null).call(getSignInMethods)).body).toEqual({
         password: true,
         sso: null,
       });

@@ -8,8 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/index.ts';
 import { MIGRATION_TABLES } from '../../../server/db/migrate.ts';
 import { bootstrapIfEmpty } from '../../../server/identity/bootstrap.ts';
-import { listFindingsRoute } from '../../../server/routes/findings.ts';
-import { listSchedulesRoute } from '../../../server/routes/schedules.ts';
+import {
+  addFindingCommentRoute,
+  listFindingsRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
+import { createScheduleRoute, listSchedulesRoute } from '../../../server/routes/schedules.ts';
 import { runDueSchedules } from '../../../server/scans/scheduler.ts';
 import { deliverDue } from '../../../server/webhooks/delivery.ts';
 import { dispatchWebhookEvents } from '../../../server/webhooks/outbox.ts';
@@ -27,6 +31,17 @@ import {
 } from '../../helpers/factory.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { createPostgresDatabase, LOCAL_POSTGRES_URL, type TestDatabase } from '../../helpers/database.ts';
+import { listMySessions, setupMfa, verifyMfa } from '../../../server/routes/auth.ts';
+import { postApiKey } from '../../../server/routes/api-keys.ts';
+import { postCiTrust } from '../../../server/routes/ci-trust.ts';
+import { createWebhookRoute } from '../../../server/routes/webhooks.ts';
+import { inviteUserRoute } from '../../../server/routes/users.ts';
+import { getFindingAiAnalysisRoute } from '../../../server/routes/ai-analysis.ts';
+import { createIntegrationRoute, testIntegrationRoute } from '../../../server/routes/integrations.ts';
+import { createNotificationRuleRoute } from '../../../server/routes/notifications.ts';
+import { addControlEvidenceRoute } from '../../../server/routes/controls.ts';
+import { putSlaRoute } from '../../../server/routes/settings.ts';
+import { createScanRoute } from '../../../server/routes/scans.ts';
 
 /**
  * `scanward db copy`: a team that started on the embedded database moves to
@@ -136,12 +151,14 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     seeded.mfaUser = await tenants[0]!.addUser('member');
     await tenants[1]!.addUser('member');
     const mfaToken = await tenants[0]!.login(seeded.mfaUser);
-    const setup = okBody(await apiClient(embedded, { token: mfaToken }).post('/api/v1/auth/mfa/setup'), 200);
+    const setup = okBody(await apiClient(embedded, { token: mfaToken }).call(setupMfa), 200);
     seeded.totp = URI.parse(String(setup.otpauth_uri)) as TOTP;
     const step = await stepWithRoom(seeded.totp, 3_000);
     okBody(
-      await apiClient(embedded, { token: mfaToken }).post('/api/v1/auth/mfa/verify', {
-        code: seeded.totp.generate({ timestamp: (step - 1) * 30_000 }),
+      await apiClient(embedded, { token: mfaToken }).call(verifyMfa, {
+        body: {
+          code: seeded.totp.generate({ timestamp: (step - 1) * 30_000 }),
+        },
       }),
       200,
     );
@@ -149,47 +166,58 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     for (const [i, org] of orgs.entries()) {
       if (org.paid) {
         const key = okBody(
-          await apiClient(embedded, { token: org.token }).post('/api/v1/api-keys', {
-            name: `ci ${i}`,
-            permissions: ['read:scans', 'read:findings'],
+          await apiClient(embedded, { token: org.token }).call(postApiKey, {
+            body: {
+              name: `ci ${i}`,
+              permissions: ['read:scans', 'read:findings'],
+            },
           }),
           201,
         );
         if (i === 0) seeded.apiKey = String(key.key);
         // A trust policy for keyless CI sign-in.
         okBody(
-          await apiClient(embedded, { token: org.token }).post('/api/v1/ci-trust', {
-            name: `main of acme-${i}/*`,
-            conditions: { repository: `acme-${i}/*`, ref: 'refs/heads/main' },
-            permissions: ['read:scans', 'write:scans'],
+          await apiClient(embedded, { token: org.token }).call(postCiTrust, {
+            body: {
+              name: `main of acme-${i}/*`,
+              conditions: { repository: `acme-${i}/*`, ref: 'refs/heads/main' },
+              permissions: ['read:scans', 'write:scans'],
+            },
           }),
           201,
         );
         const hook = okBody(
-          await apiClient(embedded, { token: org.token }).post('/api/v1/webhooks', {
-            url: `${receiver.url}/${i}`,
-            events: ['vulnerability.found', 'vulnerability.critical'],
+          await apiClient(embedded, { token: org.token }).call(createWebhookRoute, {
+            body: {
+              url: `${receiver.url}/${i}`,
+              events: ['vulnerability.found', 'vulnerability.critical'],
+            },
           }),
           201,
         );
         if (i === 0) seeded.webhookSecret = String(hook.secret);
         // A pending invitation (and the audit event saying who made it).
         okBody(
-          await apiClient(embedded, { token: org.token }).post('/api/v1/users', {
-            email: `invitee-${i}@example.test`,
-            role: 'viewer',
+          await apiClient(embedded, { token: org.token }).call(inviteUserRoute, {
+            body: {
+              email: `invitee-${i}@example.test`,
+              role: 'viewer',
+            },
           }),
           201,
         );
         const schedule = okBody(
-          await apiClient(embedded, { token: org.token }).post('/api/v1/scans/schedules', {
-            target: '127.0.0.1',
-            scan_type: 'quick',
-            frequency: i === 0 ? 'daily' : 'weekly',
-            day_of_week: i === 0 ? undefined : 2,
-            hour: 4 + i,
-            timezone: 'Europe/Berlin',
-            authorized: true,
+          await apiClient(embedded, { token: org.token }).call(createScheduleRoute, {
+            body: {
+              target: '127.0.0.1',
+              scan_type: 'quick',
+              ...(i === 0
+                ? { frequency: 'daily' as const }
+                : { frequency: 'weekly' as const, day_of_week: 2 }),
+              hour: 4 + i,
+              timezone: 'Europe/Berlin',
+              authorized: true,
+            },
           }),
           201,
         );
@@ -228,40 +256,54 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
       const findings = okBody(await apiClient(embedded, { token: org.token }).call(listFindingsRoute), 200);
       const critical = findings.items.find((f) => f.severity === 'critical')!;
       okBody(
-        await apiClient(embedded, { token: org.token }).post(`/api/v1/findings/${critical.id}/comments`, {
-          text: `looking into it (org ${i})`,
+        await apiClient(embedded, { token: org.token }).call(addFindingCommentRoute, {
+          params: { finding_id: critical.id },
+          body: {
+            text: `looking into it (org ${i})`,
+          },
         }),
         201,
       );
       okBody(
-        await apiClient(embedded, { token: org.token }).patch(`/api/v1/findings/${critical.id}`, {
-          status: 'in_progress',
+        await apiClient(embedded, { token: org.token }).call(updateFindingRoute, {
+          params: { finding_id: critical.id },
+          body: {
+            status: 'in_progress',
+          },
         }),
         200,
       );
       okBody(
-        await apiClient(embedded, { token: org.token }).get(`/api/v1/findings/${critical.id}/ai-analysis`),
+        await apiClient(embedded, { token: org.token }).call(getFindingAiAnalysisRoute, {
+          params: { finding_id: critical.id },
+        }),
         200,
       );
       // An integration with a rule and a test message; a ticket, a missed due date and a password
       // reset of its own (rows the trackers, the SLA timer and the mail would make).
       const integration = okBody(
-        await apiClient(embedded, { token: org.token }).post('/api/v1/integrations', {
-          type: 'slack',
-          name: `chat of org ${i}`,
-          config: { webhook_url: `${receiver.url}/slack/${i}` },
+        await apiClient(embedded, { token: org.token }).call(createIntegrationRoute, {
+          body: {
+            type: 'slack',
+            name: `chat of org ${i}`,
+            config: { webhook_url: `${receiver.url}/slack/${i}` },
+          },
         }),
         201,
       ) as { id: string };
       okBody(
-        await apiClient(embedded, { token: org.token }).post('/api/v1/notification-rules', {
-          integration_id: integration.id,
-          events: ['vulnerability.found'],
-          min_severity: 'high',
+        await apiClient(embedded, { token: org.token }).call(createNotificationRuleRoute, {
+          body: {
+            integration_id: integration.id,
+            events: ['vulnerability.found'],
+            min_severity: 'high',
+          },
         }),
         201,
       );
-      await apiClient(embedded, { token: org.token }).post(`/api/v1/integrations/${integration.id}/test`, {});
+      await apiClient(embedded, { token: org.token }).call(testIntegrationRoute, {
+        params: { integration_id: integration.id },
+      });
       await db('finding_tickets').insert({
         org_id: org.orgId,
         finding_id: critical.id,
@@ -286,27 +328,32 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         expires_at: new Date('2030-01-01T00:00:00Z'),
       });
       okBody(
-        await apiClient(embedded, { token: org.token }).post('/api/v1/controls/ctrl_soc2_cc7_1/evidence', {
-          title: 'Penetration test report',
-          description: `Annual test, org ${i}`,
-          url: 'https://wiki.example.com/pentest',
+        await apiClient(embedded, { token: org.token }).call(addControlEvidenceRoute, {
+          params: { control_id: 'ctrl_soc2_cc7_1' },
+          body: {
+            title: 'Penetration test report',
+            description: `Annual test, org ${i}`,
+            url: 'https://wiki.example.com/pentest',
+          },
         }),
         201,
       );
       // An SLA policy of its own.
       okBody(
-        await apiClient(embedded, { token: org.token }).put('/api/v1/settings/sla', {
-          critical: 3 + i,
-          high: 14,
-          medium: 60,
-          low: 120,
+        await apiClient(embedded, { token: org.token }).call(putSlaRoute, {
+          body: {
+            critical: 3 + i,
+            high: 14,
+            medium: 60,
+            low: 120,
+          },
         }),
       );
       // A queued scan created with an idempotency key (no runner here, so it stays pending).
       okBody(
-        await apiClient(embedded, { token: org.token }).post(
-          '/api/v1/scans',
-          { target: '127.0.0.1', scan_type: 'quick', authorized: true },
+        await apiClient(embedded, { token: org.token }).call(
+          createScanRoute,
+          { body: { target: '127.0.0.1', scan_type: 'quick', authorized: true } },
           { headers: { 'idempotency-key': `seed-${i}` } },
         ),
         201,
@@ -332,7 +379,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     expect(seeded.pendingDeliveries.length).toBeGreaterThan(0);
 
     const schedules = okBody(
-      await apiClient(embedded, { token: seeded.adminToken }).get('/api/v1/scans/schedules'),
+      await apiClient(embedded, { token: seeded.adminToken }).call(listSchedulesRoute),
       200,
     ) as { items: Array<Record<string, unknown>> };
     seeded.schedules = schedules.items;
@@ -432,8 +479,8 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
 
         // The same admin signs in with the same password, and a token issued by the embedded server still works.
         const adminToken = String(okBody(await logIn(app, ADMIN), 200).access_token);
-        okBody(await apiClient(app, { token: adminToken }).get('/api/v1/auth/sessions'), 200);
-        okBody(await apiClient(app, { token: seeded.adminToken }).get('/api/v1/auth/sessions'), 200);
+        okBody(await apiClient(app, { token: adminToken }).call(listMySessions), 200);
+        okBody(await apiClient(app, { token: seeded.adminToken }).call(listMySessions), 200);
 
         // The API key created on the embedded database.
         const byKey = await apiClient(app, { apiKey: seeded.apiKey }).call(listFindingsRoute);
@@ -472,8 +519,11 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
         };
         const own = okBody(await apiClient(app, { token: adminToken }).call(listFindingsRoute), 200);
         okBody(
-          await apiClient(app, { token: adminToken }).post(`/api/v1/findings/${own.items[0]!.id}/comments`, {
-            text: 'after the move',
+          await apiClient(app, { token: adminToken }).call(addFindingCommentRoute, {
+            params: { finding_id: own.items[0]!.id },
+            body: {
+              text: 'after the move',
+            },
           }),
           201,
         );
