@@ -246,7 +246,7 @@ describe.skipIf(!hasNode24)(
       const againReport = JSON.parse(await readFile(join(dir, 'again.json'), 'utf8')) as JsonReport;
       expect(againReport.scan.id).not.toBe(firstReport.scan.id);
       expect(againReport.findings.map((f) => f.change)).toEqual(againReport.findings.map(() => 'unchanged'));
-      const scans = okBody(await t.api.call(listScansRoute, { query: { target: asset } })).items as unknown[];
+      const scans = okBody(await t.api.call(listScansRoute, { query: { target: asset } })).items;
       expect(scans).toHaveLength(2);
 
       weakNow = true;

@@ -290,7 +290,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
           },
         }),
         201,
-      ) as { id: string };
+      );
       okBody(
         await apiClient(embedded, { token: org.token }).call(createNotificationRuleRoute, {
           body: {
@@ -381,7 +381,7 @@ describe('scanward db copy: the embedded database into PostgreSQL', () => {
     const schedules = okBody(
       await apiClient(embedded, { token: seeded.adminToken }).call(listSchedulesRoute),
       200,
-    ) as { items: Array<Record<string, unknown>> };
+    );
     seeded.schedules = schedules.items;
     seeded.before = await snapshot(db);
   }, SLOW);
