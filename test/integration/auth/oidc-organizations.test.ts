@@ -2,6 +2,7 @@ import { URI, type TOTP } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { signInConsole } from '../../../server/routes/console-session.ts';
 import { apiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, logIn, stepWithRoom } from '../../helpers/factory.ts';
@@ -62,10 +63,8 @@ describe(`single sign-on with OpenID Connect: the organization (${testEngine})`,
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error_code: 'PASSWORD_LOGIN_DISABLED' });
     expect(refused.text).toMatch(/single sign-on/);
-    const consoleTry = await app.request('/api/v1/auth/console/session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: tenant.admin.email, password: tenant.admin.password }),
+    const consoleTry = await apiClient(app).call(signInConsole, {
+      body: { email: tenant.admin.email, password: tenant.admin.password },
     });
     expect(consoleTry.status).toBe(403);
     // A wrong password still answers like any wrong password.

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { TEST_ENV, type TestApp } from '../../helpers/app.ts';
+import { signOutConsole } from '../../../server/routes/console-session.ts';
 import { apiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { factory, logIn } from '../../helpers/factory.ts';
@@ -79,10 +80,11 @@ describe(`single sign-on with OpenID Connect: the flow (${testEngine})`, () => {
       }),
     ]);
 
-    const out = await app.request('/api/v1/auth/console/session', {
-      method: 'DELETE',
-      headers: { cookie: done.session!, 'x-csrf-token': session!.csrf_token },
-    });
+    const out = await apiClient(app, { headers: { cookie: done.session! } }).call(
+      signOutConsole,
+      {},
+      { headers: { 'x-csrf-token': session!.csrf_token } },
+    );
     expect(out.status).toBe(200);
     expect(await consoleSession(app, done.session!)).toBeNull();
   });
