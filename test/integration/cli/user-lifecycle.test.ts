@@ -25,6 +25,7 @@ import {
   type TestUser,
 } from '../../helpers/factory.ts';
 import { listScansRoute } from '../../../server/routes/scans.ts';
+import { getConsoleSession, signInConsole } from '../../../server/routes/console-session.ts';
 import { deleteMfa, getMfa, setupMfa } from '../../../server/routes/auth.ts';
 
 /**
@@ -63,10 +64,8 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
   async function credentialsOf(user: TestUser) {
     const token = (await logIn(app, user)).body.access_token;
     const key = await tenant.apiKey(['read:scans'], user);
-    const signIn = await app.request('/api/v1/auth/console/session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: user.email, password: user.password }),
+    const signIn = await apiClient(app).call(signInConsole, {
+      body: { email: user.email, password: user.password },
     });
     expect(signIn.status).toBe(200);
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
@@ -74,7 +73,7 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
   }
   const byToken = (token: string) => apiClient(app, { token }).call(listScansRoute);
   const byKey = (key: string) => apiClient(app, { apiKey: key }).call(listScansRoute);
-  const byCookie = (cookie: string) => app.request('/api/v1/scans', { headers: { cookie } });
+  const byCookie = (cookie: string) => apiClient(app, { headers: { cookie } }).call(listScansRoute);
   const byBasic = (user: TestUser) =>
     app.request('/openapi.json', {
       headers: { authorization: `Basic ${Buffer.from(`${user.email}:${user.password}`).toString('base64')}` },
@@ -108,8 +107,8 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
     await expectError(await byToken(token), 401, 'INVALID_TOKEN');
     await expectError(await byKey(key), 401, 'INVALID_API_KEY');
     expect((await byCookie(cookie)).status).toBe(401);
-    const state = await app.request('/api/v1/auth/console/session', { headers: { cookie } });
-    expect(await state.json()).toEqual({ session: null });
+    const state = await apiClient(app, { headers: { cookie } }).call(getConsoleSession);
+    expect(state.body).toEqual({ session: null });
     // The right password answers exactly like a wrong one, on every way in.
     await expectError(await logIn(app, user), 401, 'INVALID_CREDENTIALS');
     await expectError(await byBasic(user), 401, 'INVALID_CREDENTIALS');
