@@ -95,6 +95,26 @@ const TESTS_USE_THE_KIT = [
   },
 ];
 
+/**
+ * A test calls the API through the declared route, `api.call(route, input)`, whose input and
+ * answer the route types: a raw `get`/`post`/`put`/`patch`/`del` (or `send(method, path)`) of an
+ * `/api` path is for a request the contract does not allow, and says so in its disable comment.
+ */
+const RAW_API_CALLS = [
+  {
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|post|put|patch|del)$/]:matches([arguments.0.value=/^\\x2Fapi/], [arguments.0.quasis.0.value.cooked=/^\\x2Fapi/])",
+    message:
+      'Call the declared route with `api.call(route, input)`; a request the contract does not allow keeps the raw form with `// eslint-disable-next-line no-restricted-syntax -- <reason>`.',
+  },
+  {
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name='send']:matches([arguments.1.value=/^\\x2Fapi/], [arguments.1.quasis.0.value.cooked=/^\\x2Fapi/])",
+    message:
+      'Call the declared route with `api.call(route, input)`; a request the contract does not allow keeps the raw form with `// eslint-disable-next-line no-restricted-syntax -- <reason>`.',
+  },
+];
+
 /** A route file imports the project's modules under their own names (`createScan`, not `createScan as createScanRecord`). */
 const noRenamedProjectImports = {
   meta: {
@@ -204,10 +224,14 @@ export default tseslint.config(
   },
   {
     // Integration tests on the one kit; the database layer's own tests (test/integration/db/)
-    // are about storage and read tables.
+    // are about storage and read tables, but call the API through declared routes too.
     files: ['test/integration/**/*.ts'],
     ignores: ['test/integration/db/**'],
-    rules: { 'no-restricted-syntax': ['error', ...TESTS_USE_THE_KIT] },
+    rules: { 'no-restricted-syntax': ['error', ...TESTS_USE_THE_KIT, ...RAW_API_CALLS] },
+  },
+  {
+    files: ['test/integration/db/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...RAW_API_CALLS] },
   },
   {
     // Built-in checks declare their metadata once (docs/architecture.md, "Checks").

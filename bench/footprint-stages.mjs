@@ -62,7 +62,7 @@ await measure(`database open and migrated (${runtime.database.engine})`);
 const { createApp } = await import('../server/app.js');
 const { createHttpServer } = await import('../server/http/server.js');
 const { startBackgroundWork } = await import('../server/background.js');
-const { bootstrapIfEmpty } = await import('../server/identity/bootstrap.js');
+const { bootstrapIfEmpty } = await import('../server/people/bootstrap.js');
 await measure('API, routes and engine modules');
 await bootstrapIfEmpty(runtime.services.db, config);
 const server = createHttpServer(createApp(runtime.services).callback(), config.http);

@@ -27,7 +27,15 @@ import {
   type ScanRow,
 } from '../../server/scans/scans.repository.ts';
 import { insertWebhookUnlessUrlTaken } from '../../server/webhooks/webhooks.repository.ts';
-import { apiClient, type Answer, type ApiClient, type ApiTarget, type CallOptions } from './api-client.ts';
+import { createToken, setupMfa, verifyMfa } from '../../server/routes/auth.ts';
+import {
+  apiClient,
+  type Answer,
+  type ApiClient,
+  type ApiTarget,
+  type CallOptions,
+  type RouteBody,
+} from './api-client.ts';
 import { waitFor } from './poll.ts';
 import type { TestApp } from './app.ts';
 
@@ -167,10 +175,10 @@ export function logIn(
   user: { email: string; password: string },
   fields: Record<string, string> = {},
   options: CallOptions = {},
-): Promise<Answer<{ access_token: string; token_type: string; expires_in: number }>> {
-  return apiClient(target).post(
-    '/api/v1/auth/token',
-    { username: user.email, password: user.password, ...fields },
+): Promise<Answer<RouteBody<typeof createToken>>> {
+  return apiClient(target).call(
+    createToken,
+    { body: { username: user.email, password: user.password, ...fields } },
     options,
   );
 }
@@ -242,11 +250,11 @@ export function wrongTotpCode(totp: TOTP): string {
 export async function enrollMfa(
   api: ApiClient,
 ): Promise<{ totp: TOTP; step: number; verified: Record<string, unknown> }> {
-  const setup = await api.post<{ secret: string; otpauth_uri: string }>('/api/v1/auth/mfa/setup');
+  const setup = await api.call(setupMfa);
   if (setup.status !== 200) throw new Error(`MFA setup failed: ${setup.status} ${setup.text}`);
   const totp = URI.parse(setup.body.otpauth_uri) as TOTP;
   const step = await stepWithRoom(totp, 5_000);
-  const verified = await api.post('/api/v1/auth/mfa/verify', { code: totpCodeAt(totp, step - 1) });
+  const verified = await api.call(verifyMfa, { body: { code: totpCodeAt(totp, step - 1) } });
   if (verified.status !== 200) throw new Error(`MFA verify failed: ${verified.status} ${verified.text}`);
   return { totp, step, verified: verified.body };
 }

@@ -14,6 +14,7 @@ import { testEngine } from '../../helpers/database.ts';
 import { factory, type BuiltTenant } from '../../helpers/factory.ts';
 import { hasNode24, NODE24 } from '../../helpers/node24.ts';
 import { multitool, validateSarif } from '../../helpers/sarif-multitool.ts';
+import { getScanRoute, listScansRoute } from '../../../server/routes/scans.ts';
 
 /**
  * The local engine (`scanward-ci scan --local`, the Action's `mode: local`) as a CI job runs
@@ -235,7 +236,7 @@ describe.skipIf(!hasNode24)(
       expect(first.code, first.stderr).toBe(0);
       const firstReport = JSON.parse(await readFile(join(dir, 'first.json'), 'utf8')) as JsonReport;
       expect(firstReport.scan.id).toMatch(/^scan_/);
-      const detail = okBody(await t.api.get(`/api/v1/scans/${firstReport.scan.id}`));
+      const detail = okBody(await t.api.call(getScanRoute, { params: { scan_id: firstReport.scan.id } }));
       expect(detail).toMatchObject({ target: asset, source: 'import', status: 'completed' });
       expect(firstReport.findings.length).toBeGreaterThan(0);
       expect(firstReport.findings.every((f) => f.change === 'new')).toBe(true);
@@ -245,8 +246,7 @@ describe.skipIf(!hasNode24)(
       const againReport = JSON.parse(await readFile(join(dir, 'again.json'), 'utf8')) as JsonReport;
       expect(againReport.scan.id).not.toBe(firstReport.scan.id);
       expect(againReport.findings.map((f) => f.change)).toEqual(againReport.findings.map(() => 'unchanged'));
-      const scans = okBody(await t.api.get(`/api/v1/scans?target=${encodeURIComponent(asset)}`))
-        .items as unknown[];
+      const scans = okBody(await t.api.call(listScansRoute, { query: { target: asset } })).items;
       expect(scans).toHaveLength(2);
 
       weakNow = true;
@@ -306,7 +306,8 @@ describe.skipIf(!hasNode24)(
       expect(await readFile(summaryFile, 'utf8')).toContain('critical');
       // Recorded on the service as a scan of the default asset, <repository>:<target>.
       const scanId = /scan-id<<[^\n]+\n(scan_\w+)\n/.exec(outputs)?.[1];
-      const recorded = okBody(await t.api.get(`/api/v1/scans/${scanId}`));
+      expect(scanId).toMatch(/^scan_\w+$/);
+      const recorded = okBody(await t.api.call(getScanRoute, { params: { scan_id: scanId! } }));
       expect(recorded).toMatchObject({
         target: `octo/shop:${web.url}`,
         source: 'import',

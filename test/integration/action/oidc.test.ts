@@ -19,6 +19,7 @@ import { apiClient, okBody } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { hasNode24, NODE24 } from '../../helpers/node24.ts';
 import { startScanApp, type ScanApp } from '../../helpers/scanner.ts';
+import { postCiTrust } from '../../../server/routes/ci-trust.ts';
 
 /**
  * Keyless CI sign-in end to end (issue 26): the bundled Action (dist/index.js) and
@@ -75,11 +76,13 @@ describe.skipIf(!hasNode24)(`keyless CI sign-in under Node 24 (${testEngine})`, 
     // The admin trusts pull requests of octo/shop, for the audience of the service's own address.
     const admin = apiClient(scanner.app, { token: await scanner.tenant.bearer() });
     okBody(
-      await admin.post('/api/v1/ci-trust', {
-        name: 'pull requests of octo/shop',
-        issuer: issuer.issuer,
-        conditions: { repository: 'octo/shop', ref: 'refs/pull/*/merge', event_name: 'pull_request' },
-        permissions: ['read:scans', 'write:scans', 'read:findings'],
+      await admin.call(postCiTrust, {
+        body: {
+          name: 'pull requests of octo/shop',
+          issuer: issuer.issuer,
+          conditions: { repository: 'octo/shop', ref: 'refs/pull/*/merge', event_name: 'pull_request' },
+          permissions: ['read:scans', 'write:scans', 'read:findings'],
+        },
       }),
       201,
     );

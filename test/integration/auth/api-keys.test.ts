@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../../server/identity/organizations.ts';
-import { getApiKeys, postApiKey } from '../../../server/routes/api-keys.ts';
+import { deleteApiKey, getApiKeys, postApiKey } from '../../../server/routes/api-keys.ts';
 import { apiClient, expectError, ISO_MS, type ApiClient, type RouteInput } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { listMySessions, refreshToken } from '../../../server/routes/auth.ts';
 
 const RECORD_KEYS = ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'permissions', 'prefix'];
 
@@ -29,7 +30,7 @@ describe(`API keys (${testEngine})`, () => {
    * A request with the key on a bearer-only route: 403 means the key was recognised
    * (then refused for the route), 401 that it was not.
    */
-  const useKey = (key: string) => apiClient(app, { apiKey: key }).get('/api/v1/auth/sessions');
+  const useKey = (key: string) => apiClient(app, { apiKey: key }).call(listMySessions);
 
   const suite = useTestApp();
   beforeAll(async () => {
@@ -78,17 +79,17 @@ describe(`API keys (${testEngine})`, () => {
     expect((await apiClient(app, { headers: { authorization: basic } }).get('/docs')).status).toBe(200);
     const asKey = apiClient(app, { apiKey: created.key });
     expect((await asKey.get('/docs')).status).toBe(200);
-    await expectError(await asKey.post('/api/v1/auth/refresh'), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await asKey.call(refreshToken), 403, 'INSUFFICIENT_PERMISSION');
   });
 
   it('revokes a key: it stops working at once, leaves the list, and cannot be revoked twice', async () => {
     const created = await create(admin, { name: 'short-lived', permissions: ['read:grc'] });
-    const revoke = await admin.del(`/api/v1/api-keys/${created.id}`);
+    const revoke = await admin.call(deleteApiKey, { params: { key_id: created.id } });
     expect(revoke.status).toBe(200);
     expect(revoke.body).toEqual({ id: created.id, revoked: true });
     await expectError(await useKey(created.key), 401, 'INVALID_API_KEY');
     expect((await list(admin)).items.map((k) => k.id)).not.toContain(created.id);
-    await expectError(await admin.del(`/api/v1/api-keys/${created.id}`), 404, 'NOT_FOUND');
+    await expectError(await admin.call(deleteApiKey, { params: { key_id: created.id } }), 404, 'NOT_FOUND');
   });
 
   it('refuses an expired key, and unknown or malformed keys', async () => {
@@ -127,7 +128,12 @@ describe(`API keys (${testEngine})`, () => {
       ],
     ];
     for (const [body, field] of cases) {
-      await expectError(await admin.post('/api/v1/api-keys', body), 422, 'VALIDATION_ERROR', field);
+      await expectError(
+        await admin.call(postApiKey, { body: body as never }),
+        422,
+        'VALIDATION_ERROR',
+        field,
+      );
     }
     const noExpiry = await create(admin, {
       name: 'forever',
@@ -158,21 +164,25 @@ describe(`API keys (${testEngine})`, () => {
     const mine = await create(memberApi, { name: 'mine', permissions: ['read:scans', 'write:scans'] });
     // A member sees and revokes only their own; another's key answers like a missing one.
     expect((await list(memberApi)).items.map((k) => k.id)).toEqual([mine.id]);
-    await expectError(await memberApi.del(`/api/v1/api-keys/${existing.id}`), 404, 'NOT_FOUND');
+    await expectError(
+      await memberApi.call(deleteApiKey, { params: { key_id: existing.id } }),
+      404,
+      'NOT_FOUND',
+    );
     expect((await list(admin)).items.map((k) => k.id)).toContain(mine.id);
-    expect((await memberApi.del(`/api/v1/api-keys/${mine.id}`)).status).toBe(200);
+    expect((await memberApi.call(deleteApiKey, { params: { key_id: mine.id } })).status).toBe(200);
     // A viewer manages no keys.
     await expectError(
-      await viewerApi.post('/api/v1/api-keys', { name: 'v', permissions: ['read:scans'] }),
+      await viewerApi.call(postApiKey, { body: { name: 'v', permissions: ['read:scans'] } }),
       403,
       'INSUFFICIENT_PERMISSION',
     );
-    await expectError(await viewerApi.get('/api/v1/api-keys'), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await viewerApi.call(getApiKeys), 403, 'INSUFFICIENT_PERMISSION');
     // Another admin of the organization manages the same keys.
     const otherAdmin = await tenant.addUser('admin');
     const otherAdminApi = await tenant.client(otherAdmin);
     expect((await list(otherAdminApi)).items.map((k) => k.id)).toContain(existing.id);
-    expect((await otherAdminApi.del(`/api/v1/api-keys/${existing.id}`)).status).toBe(200);
+    expect((await otherAdminApi.call(deleteApiKey, { params: { key_id: existing.id } })).status).toBe(200);
   });
 
   it("never shows or revokes another organization's keys: 404 like a missing one", async () => {
@@ -180,8 +190,12 @@ describe(`API keys (${testEngine})`, () => {
     const strangerApi = await stranger.client();
     const theirs = await create(strangerApi, { name: 'theirs', permissions: ['read:scans'] });
     expect((await list(admin)).items.map((k) => k.id)).not.toContain(theirs.id);
-    await expectError(await admin.del(`/api/v1/api-keys/${theirs.id}`), 404, 'NOT_FOUND');
-    await expectError(await admin.del('/api/v1/api-keys/key_missing'), 404, 'NOT_FOUND');
+    await expectError(await admin.call(deleteApiKey, { params: { key_id: theirs.id } }), 404, 'NOT_FOUND');
+    await expectError(
+      await admin.call(deleteApiKey, { params: { key_id: 'key_missing' } }),
+      404,
+      'NOT_FOUND',
+    );
     // Still alive for its owner.
     await expectError(await useKey(theirs.key), 403, 'INSUFFICIENT_PERMISSION');
   });
@@ -190,12 +204,16 @@ describe(`API keys (${testEngine})`, () => {
     const small = await factory.tenant(app, { plan: 'startup' });
     const smallApi = await small.client();
     await expectError(
-      await smallApi.post('/api/v1/api-keys', { name: 'k', permissions: ['read:scans'] }),
+      await smallApi.call(postApiKey, { body: { name: 'k', permissions: ['read:scans'] } }),
       403,
       'PLAN_UPGRADE_REQUIRED',
     );
-    await expectError(await smallApi.get('/api/v1/api-keys'), 403, 'PLAN_UPGRADE_REQUIRED');
-    await expectError(await smallApi.del('/api/v1/api-keys/key_any'), 403, 'PLAN_UPGRADE_REQUIRED');
+    await expectError(await smallApi.call(getApiKeys), 403, 'PLAN_UPGRADE_REQUIRED');
+    await expectError(
+      await smallApi.call(deleteApiKey, { params: { key_id: 'key_any' } }),
+      403,
+      'PLAN_UPGRADE_REQUIRED',
+    );
 
     const shrinking = await factory.tenant(app, { plan: 'professional' });
     const created = await create(await shrinking.client(), { name: 'k', permissions: ['read:scans'] });
@@ -210,11 +228,15 @@ describe(`API keys (${testEngine})`, () => {
     });
     const asKey = apiClient(app, { apiKey: created.key });
     await expectError(
-      await asKey.post('/api/v1/api-keys', { name: 'k', permissions: ['read:scans'] }),
+      await asKey.call(postApiKey, { body: { name: 'k', permissions: ['read:scans'] } }),
       403,
       'INSUFFICIENT_PERMISSION',
     );
-    await expectError(await asKey.get('/api/v1/api-keys'), 403, 'INSUFFICIENT_PERMISSION');
-    await expectError(await asKey.del(`/api/v1/api-keys/${created.id}`), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await asKey.call(getApiKeys), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(
+      await asKey.call(deleteApiKey, { params: { key_id: created.id } }),
+      403,
+      'INSUFFICIENT_PERMISSION',
+    );
   });
 });

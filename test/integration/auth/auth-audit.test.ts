@@ -1,7 +1,7 @@
 import { URI, type TOTP } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
-import { setupMfa } from '../../../server/routes/auth.ts';
+import { deleteMfa, regenerateMfaRecoveryCodes, setupMfa, verifyMfa } from '../../../server/routes/auth.ts';
 import { apiClient, okBody } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { testEngine } from '../../helpers/database.ts';
@@ -35,12 +35,12 @@ describe(`audit of sign-in changes (${testEngine})`, () => {
     const totp = URI.parse(setup.otpauth_uri) as TOTP;
     const step = await stepWithRoom(totp, 5_000);
     const enrolled = okBody(
-      await api.post('/api/v1/auth/mfa/verify', { code: totp.generate({ timestamp: step * 30_000 }) }),
+      await api.call(verifyMfa, { body: { code: totp.generate({ timestamp: step * 30_000 }) } }),
     );
-    const [first, second] = enrolled.recovery_codes as string[];
-    const regenerated = okBody(await api.post('/api/v1/auth/mfa/recovery-codes', { code: first }));
-    const [fresh] = regenerated.recovery_codes as string[];
-    okBody(await api.send('DELETE', '/api/v1/auth/mfa', { code: fresh }));
+    const [first, second] = enrolled.recovery_codes;
+    const regenerated = okBody(await api.call(regenerateMfaRecoveryCodes, { body: { code: first! } }));
+    const [fresh] = regenerated.recovery_codes;
+    okBody(await api.call(deleteMfa, { body: { code: fresh! } }));
 
     const person = { id: user.id, email: user.email };
     const [enabled] = await eventsOf('mfa.enabled');

@@ -4,12 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
 import { postCiToken } from '../../../server/routes/auth.ts';
-import { getCiAudience } from '../../../server/routes/ci-trust.ts';
+import { getCiAudience, postCiTrust } from '../../../server/routes/ci-trust.ts';
 import { githubClaims, startOidcIssuer, type OidcIssuer } from '../../fixtures/ci-oidc-issuer.ts';
 import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../helpers/database.ts';
 import { logIn } from '../../helpers/factory.ts';
 import { type ServerProcess, spawnServer } from '../../helpers/server-process.ts';
+import { listScansRoute } from '../../../server/routes/scans.ts';
 
 /**
  * Keyless CI sign-in in a real server process (`node server/main.js`) that trusts the local
@@ -71,11 +72,13 @@ describe(
       expect(login.status).toBe(200);
       const admin = apiClient(server, { token: login.body.access_token });
       okBody(
-        await admin.post('/api/v1/ci-trust', {
-          name: 'acme/web',
-          issuer: issuer.issuer,
-          conditions: { repository: 'acme/web' },
-          permissions: ['read:scans'],
+        await admin.call(postCiTrust, {
+          body: {
+            name: 'acme/web',
+            issuer: issuer.issuer,
+            conditions: { repository: 'acme/web' },
+            permissions: ['read:scans'],
+          },
         }),
         201,
       );
@@ -91,7 +94,7 @@ describe(
       const trusting = await start('trusting', { NODE_EXTRA_CA_CERTS: path.join(root, 'issuer-ca.pem') });
       const { answer } = await exchangeOn(trusting);
       const token = okBody(answer, 200).access_token;
-      okBody(await apiClient(trusting, { token }).get('/api/v1/scans'), 200);
+      okBody(await apiClient(trusting, { token }).call(listScansRoute), 200);
 
       const distrusting = await start('distrusting', {});
       const refused = await exchangeOn(distrusting);

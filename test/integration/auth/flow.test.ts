@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listMySessions, refreshToken } from '../../../server/routes/auth.ts';
+import { deleteSession, listMySessions, logoutAll, refreshToken } from '../../../server/routes/auth.ts';
 import { apiClient, expectError, okBody, type Answer, type RouteInput } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -105,7 +105,7 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
     const paged = await sessions(first, { per_page: 1, page: 2 });
     expect(paged).toMatchObject({ total: 2, page: 2, per_page: 1, pages: 2 });
     expect(paged.items.map((s) => s.user_agent)).toEqual(['browser-one']);
-    const bad = await apiClient(app, { token: first }).get('/api/v1/auth/sessions?per_page=101');
+    const bad = await apiClient(app, { token: first }).call(listMySessions, { query: { per_page: 101 } });
     expect((await expectError(bad, 422, 'VALIDATION_ERROR')).field).toBe('per_page');
   });
 
@@ -119,13 +119,15 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
 
     expect((await sessions(mine)).items.map((s) => s.id)).toEqual([decodeJwt(mine).sid]);
     for (const victim of [theirs, foreign]) {
-      const res = await apiClient(app, { token: mine }).del(
-        `/api/v1/auth/sessions/${String(decodeJwt(victim).sid)}`,
-      );
+      const res = await apiClient(app, { token: mine }).call(deleteSession, {
+        params: { session_id: String(decodeJwt(victim).sid) },
+      });
       await expectError(res, 404, 'NOT_FOUND');
-      expect((await apiClient(app, { token: victim }).get('/api/v1/auth/sessions')).status).toBe(200);
+      expect((await apiClient(app, { token: victim }).call(listMySessions)).status).toBe(200);
     }
-    const missing = await apiClient(app, { token: mine }).del('/api/v1/auth/sessions/sess_doesnotexist');
+    const missing = await apiClient(app, { token: mine }).call(deleteSession, {
+      params: { session_id: 'sess_doesnotexist' },
+    });
     await expectError(missing, 404, 'NOT_FOUND');
   });
 
@@ -145,23 +147,17 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
     expect((await sessions(refreshed.access_token)).total).toBe(2);
 
     const sid = String(decodeJwt(token).sid);
-    const revoke = await apiClient(app, { token: other }).del(`/api/v1/auth/sessions/${sid}`);
+    const revoke = await apiClient(app, { token: other }).call(deleteSession, {
+      params: { session_id: sid },
+    });
     expect(revoke.status).toBe(200);
     expect(revoke.body).toEqual({ id: sid, revoked: true });
 
     for (const dead of [token, refreshed.access_token]) {
-      await expectError(
-        await apiClient(app, { token: dead }).get('/api/v1/auth/sessions'),
-        401,
-        'INVALID_TOKEN',
-      );
-      await expectError(
-        await apiClient(app, { token: dead }).post('/api/v1/auth/refresh'),
-        401,
-        'INVALID_TOKEN',
-      );
+      await expectError(await apiClient(app, { token: dead }).call(listMySessions), 401, 'INVALID_TOKEN');
+      await expectError(await apiClient(app, { token: dead }).call(refreshToken), 401, 'INVALID_TOKEN');
     }
-    const again = await apiClient(app, { token: other }).del(`/api/v1/auth/sessions/${sid}`);
+    const again = await apiClient(app, { token: other }).call(deleteSession, { params: { session_id: sid } });
     await expectError(again, 404, 'NOT_FOUND');
     const left = await sessions(other);
     expect(left.items.map((s) => s.user_agent)).toEqual(['phone']);
@@ -177,15 +173,11 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
     ];
     const colleagueToken = tokenOf(await login(colleague));
 
-    const res = await apiClient(app, { token: tokens[1]! }).post('/api/v1/auth/logout-all');
+    const res = await apiClient(app, { token: tokens[1]! }).call(logoutAll);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ revoked: 3 });
     for (const t of tokens) {
-      await expectError(
-        await apiClient(app, { token: t }).get('/api/v1/auth/sessions'),
-        401,
-        'INVALID_TOKEN',
-      );
+      await expectError(await apiClient(app, { token: t }).call(listMySessions), 401, 'INVALID_TOKEN');
     }
     expect((await sessions(colleagueToken)).total).toBe(1);
     // The password still works: logging out is not locking out.
@@ -193,10 +185,10 @@ describe(`authentication flow over HTTP (${testEngine})`, () => {
   });
 
   it('asks for credentials on the session endpoints', async () => {
-    await expectError(await apiClient(app).get('/api/v1/auth/sessions'), 401, 'AUTHENTICATION_REQUIRED');
-    await expectError(await apiClient(app).post('/api/v1/auth/refresh'), 401, 'AUTHENTICATION_REQUIRED');
+    await expectError(await apiClient(app).call(listMySessions), 401, 'AUTHENTICATION_REQUIRED');
+    await expectError(await apiClient(app).call(refreshToken), 401, 'AUTHENTICATION_REQUIRED');
     await expectError(
-      await apiClient(app, { headers: { authorization: 'Bearer' } }).post('/api/v1/auth/logout-all'),
+      await apiClient(app, { headers: { authorization: 'Bearer' } }).call(logoutAll),
       401,
       'INVALID_TOKEN',
     );

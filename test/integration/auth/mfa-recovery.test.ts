@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spendRecoveryCode } from '../../../server/auth/mfa-recovery-codes.repository.ts';
-import { regenerateMfaRecoveryCodes } from '../../../server/routes/auth.ts';
+import { deleteMfa, getMfa, regenerateMfaRecoveryCodes } from '../../../server/routes/auth.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -54,14 +54,14 @@ describe(`MFA recovery codes (${testEngine})`, () => {
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(CODE);
-    expect((await api.get('/api/v1/auth/mfa')).body).toEqual({
+    expect((await api.call(getMfa)).body).toEqual({
       mfa_enabled: true,
       recovery_codes_remaining: 10,
     });
     // What is stored is the SHA-256 of the code without its dashes: spending by that hash works.
     const hash = createHash('sha256').update(codes[9]!.replaceAll('-', '')).digest('hex');
     expect(await spendRecoveryCode(app.services.db, tenant.orgId, user.id, hash, new Date())).toBe(true);
-    expect((await api.get('/api/v1/auth/mfa')).body).toMatchObject({ recovery_codes_remaining: 9 });
+    expect((await api.call(getMfa)).body).toMatchObject({ recovery_codes_remaining: 9 });
   });
 
   it('logs in once with each code in place of a TOTP code, however it is typed', async () => {
@@ -75,7 +75,7 @@ describe(`MFA recovery codes (${testEngine})`, () => {
     const typed = codes[1]!.toUpperCase().replaceAll('-', ' ');
     expect((await logIn(app, user, { mfa_code: typed })).status).toBe(200);
     await expectError(await logIn(app, user, { mfa_code: codes[1]! }), 401, 'INVALID_MFA_CODE');
-    expect((await api.get('/api/v1/auth/mfa')).body).toMatchObject({ recovery_codes_remaining: 8 });
+    expect((await api.call(getMfa)).body).toMatchObject({ recovery_codes_remaining: 8 });
 
     // Someone else's code, or a made-up one, is a wrong code; the password alone still is not enough.
     const other = await enrolled();
@@ -98,7 +98,7 @@ describe(`MFA recovery codes (${testEngine})`, () => {
     const { user, api, codes, totp } = await enrolled();
     const step = await stepWithRoom(totp, 5_000);
     await expectError(
-      await api.post('/api/v1/auth/mfa/recovery-codes', { code: wrongTotpCode(totp) }),
+      await api.call(regenerateMfaRecoveryCodes, { body: { code: wrongTotpCode(totp) } }),
       401,
       'INVALID_MFA_CODE',
     );
@@ -110,10 +110,10 @@ describe(`MFA recovery codes (${testEngine})`, () => {
 
     await expectError(await logIn(app, user, { mfa_code: codes[0]! }), 401, 'INVALID_MFA_CODE');
     expect((await logIn(app, user, { mfa_code: fresh[0]! })).status).toBe(200);
-    expect((await api.get('/api/v1/auth/mfa')).body).toMatchObject({ recovery_codes_remaining: 9 });
+    expect((await api.call(getMfa)).body).toMatchObject({ recovery_codes_remaining: 9 });
     // The TOTP code that regenerated them is spent as well.
     await expectError(
-      await api.post('/api/v1/auth/mfa/recovery-codes', { code: totpCodeAt(totp, step) }),
+      await api.call(regenerateMfaRecoveryCodes, { body: { code: totpCodeAt(totp, step) } }),
       401,
       'INVALID_MFA_CODE',
     );
@@ -124,7 +124,7 @@ describe(`MFA recovery codes (${testEngine})`, () => {
     const renewed = await api.call(regenerateMfaRecoveryCodes, { body: { code: codes[5]! } });
     expect(renewed.status).toBe(200);
     await expectError(
-      await api.post('/api/v1/auth/mfa/recovery-codes', { code: codes[5]! }),
+      await api.call(regenerateMfaRecoveryCodes, { body: { code: codes[5]! } }),
       401,
       'INVALID_MFA_CODE',
     );
@@ -133,10 +133,10 @@ describe(`MFA recovery codes (${testEngine})`, () => {
 
   it('turns MFA off with a recovery code, and deletes the rest', async () => {
     const { user, api, codes } = await enrolled();
-    const off = await api.send('DELETE', '/api/v1/auth/mfa', { code: codes[2]! });
+    const off = await api.call(deleteMfa, { body: { code: codes[2]! } });
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ mfa_enabled: false });
-    expect((await api.get('/api/v1/auth/mfa')).body).toEqual({
+    expect((await api.call(getMfa)).body).toEqual({
       mfa_enabled: false,
       recovery_codes_remaining: 0,
     });
@@ -152,22 +152,26 @@ describe(`MFA recovery codes (${testEngine})`, () => {
   it('validates the code field and refuses regeneration while MFA is off', async () => {
     const user = await tenant.addUser('member');
     const api = apiClient(app, { token: await tenant.bearer(user) });
-    expect((await api.get('/api/v1/auth/mfa')).body).toEqual({
+    expect((await api.call(getMfa)).body).toEqual({
       mfa_enabled: false,
       recovery_codes_remaining: 0,
     });
-    await expectError(await api.post('/api/v1/auth/mfa/recovery-codes', { code: '123456' }), 409, 'CONFLICT');
+    await expectError(
+      await api.call(regenerateMfaRecoveryCodes, { body: { code: '123456' } }),
+      409,
+      'CONFLICT',
+    );
     for (const body of [{}, { code: '12345' }, { code: 'abc' }, { code: 123456 }, { code: 'x'.repeat(40) }]) {
       await expectError(
-        await api.post('/api/v1/auth/mfa/recovery-codes', body),
+        await api.call(regenerateMfaRecoveryCodes, { body: body as never }),
         422,
         'VALIDATION_ERROR',
         'code',
       );
-      await expectError(await api.send('DELETE', '/api/v1/auth/mfa', body), 422, 'VALIDATION_ERROR', 'code');
+      await expectError(await api.call(deleteMfa, { body: body as never }), 422, 'VALIDATION_ERROR', 'code');
     }
     // Bearer tokens only, like every MFA endpoint.
     const key = apiClient(app, { apiKey: await tenant.apiKey(['read:scans'], user) });
-    await expectError(await key.get('/api/v1/auth/mfa'), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await key.call(getMfa), 403, 'INSUFFICIENT_PERMISSION');
   });
 });

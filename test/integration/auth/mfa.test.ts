@@ -2,7 +2,7 @@ import { URI, TOTP } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openSecret } from '../../../server/auth/keys.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
-import { setupMfa } from '../../../server/routes/auth.ts';
+import { deleteMfa, setupMfa, verifyMfa } from '../../../server/routes/auth.ts';
 import { apiClient, expectError, type ApiClient } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -68,7 +68,7 @@ describe(`MFA with TOTP (${testEngine})`, () => {
 
     // A wrong code does not turn MFA on.
     await expectError(
-      await api.post('/api/v1/auth/mfa/verify', { code: wrongCode(totp) }),
+      await api.call(verifyMfa, { body: { code: wrongCode(totp) } }),
       401,
       'INVALID_MFA_CODE',
     );
@@ -76,7 +76,7 @@ describe(`MFA with TOTP (${testEngine})`, () => {
 
     // The previous, current and next steps are each accepted once, in increasing order.
     const step = await stepWithRoom(totp, 5_000);
-    const verify = await api.post('/api/v1/auth/mfa/verify', { code: codeAt(totp, step - 1) });
+    const verify = await api.call(verifyMfa, { body: { code: codeAt(totp, step - 1) } });
     expect(verify.status).toBe(200);
     expect(verify.body).toEqual({ mfa_enabled: true, recovery_codes: expect.any(Array) });
     expect(verify.body.recovery_codes).toHaveLength(10);
@@ -101,27 +101,23 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     await expectError(await logIn(app, user, { password: 'nope' }), 401, 'INVALID_CREDENTIALS');
 
     // Setting up again while on is refused; disabling needs a fresh code.
-    await expectError(await api.post('/api/v1/auth/mfa/setup'), 409, 'CONFLICT');
-    await expectError(
-      await api.send('DELETE', '/api/v1/auth/mfa', { code: current }),
-      401,
-      'INVALID_MFA_CODE',
-    );
-    const off = await api.send('DELETE', '/api/v1/auth/mfa', { code: codeAt(totp, step + 1) });
+    await expectError(await api.call(setupMfa), 409, 'CONFLICT');
+    await expectError(await api.call(deleteMfa, { body: { code: current } }), 401, 'INVALID_MFA_CODE');
+    const off = await api.call(deleteMfa, { body: { code: codeAt(totp, step + 1) } });
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ mfa_enabled: false });
 
     expect((await logIn(app, user)).status).toBe(200);
     const row = await mfaRow(user);
     expect(row).toMatchObject({ mfa_enabled: false, mfa_secret: null, mfa_pending_secret: null });
-    await expectError(await api.send('DELETE', '/api/v1/auth/mfa', { code: current }), 409, 'CONFLICT');
+    await expectError(await api.call(deleteMfa, { body: { code: current } }), 409, 'CONFLICT');
   });
 
   it('refuses verify without a setup, and validates the code field', async () => {
     const { api } = await loggedIn();
-    await expectError(await api.post('/api/v1/auth/mfa/verify', { code: '123456' }), 409, 'CONFLICT');
+    await expectError(await api.call(verifyMfa, { body: { code: '123456' } }), 409, 'CONFLICT');
     for (const body of [{}, { code: '12345' }, { code: 123456 }, { code: '12345a' }]) {
-      await expectError(await api.post('/api/v1/auth/mfa/verify', body), 422, 'VALIDATION_ERROR', 'code');
+      await expectError(await api.call(verifyMfa, { body: body as never }), 422, 'VALIDATION_ERROR', 'code');
     }
   });
 
@@ -129,7 +125,7 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     const { user, api } = await loggedIn();
     const { totp } = await setup(api);
     const step = await stepWithRoom(totp, 5_000);
-    expect((await api.post('/api/v1/auth/mfa/verify', { code: codeAt(totp, step - 1) })).status).toBe(200);
+    expect((await api.call(verifyMfa, { body: { code: codeAt(totp, step - 1) } })).status).toBe(200);
     const code = codeAt(totp, step);
     const answers = await Promise.all([
       logIn(app, user, { mfa_code: code }),
@@ -143,15 +139,15 @@ describe(`MFA with TOTP (${testEngine})`, () => {
     const { api } = await loggedIn();
     const { totp } = await setup(api);
     const step = await stepWithRoom(totp, 5_000);
-    expect((await api.post('/api/v1/auth/mfa/verify', { code: codeAt(totp, step) })).status).toBe(200);
+    expect((await api.call(verifyMfa, { body: { code: codeAt(totp, step) } })).status).toBe(200);
     // Another user of the organization has MFA off: the first user's state is not theirs.
     const colleague = await tenant.addUser('admin');
     const colleagueApi = apiClient(app, { token: await tenant.login(colleague) });
     await expectError(
-      await colleagueApi.send('DELETE', '/api/v1/auth/mfa', { code: codeAt(totp, step + 1) }),
+      await colleagueApi.call(deleteMfa, { body: { code: codeAt(totp, step + 1) } }),
       409,
       'CONFLICT',
     );
-    await expectError(await apiClient(app).post('/api/v1/auth/mfa/setup'), 401, 'AUTHENTICATION_REQUIRED');
+    await expectError(await apiClient(app).call(setupMfa), 401, 'AUTHENTICATION_REQUIRED');
   });
 });

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnyRoute } from '../../../server/http/contract.ts';
+import { postApiKey } from '../../../server/routes/api-keys.ts';
 import { allRoutes } from '../../../server/routes/index.ts';
 import { Permission } from '../../../server/schemas/common.ts';
+import { apiClient, okBody } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory } from '../../helpers/factory.ts';
@@ -69,15 +71,8 @@ describe(`API key permissions on every route (${testEngine})`, () => {
     // Enterprise: no plan gate or quota can answer 403 for another reason.
     const tenant = await factory.tenant(app, { plan: 'enterprise' });
     const token = await tenant.login();
-    const createKey = async (name: string, permissions: readonly string[]) => {
-      const res = await app.request('/api/v1/api-keys', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name, permissions }),
-      });
-      expect(res.status).toBe(201);
-      return ((await res.json()) as { key: string }).key;
-    };
+    const createKey = async (name: string, permissions: Permission[]) =>
+      okBody(await apiClient(app, { token }).call(postApiKey, { body: { name, permissions } }), 201).key;
     everything = await createKey('everything', PERMISSIONS);
     for (const p of PERMISSIONS) {
       only.set(p, await createKey(`only ${p}`, [p]));

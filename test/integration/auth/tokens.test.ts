@@ -6,6 +6,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, type Tenant } from '../../helpers/factory.ts';
 import { testEngine } from '../../helpers/database.ts';
+import { deleteSession, listMySessions, refreshToken } from '../../../server/routes/auth.ts';
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -17,7 +18,7 @@ describe(`bearer token attacks (${testEngine})`, () => {
   let claims: JWTPayload;
 
   /** Lists the sessions with the token: every attack below is judged by this one call. */
-  const call = (bearerToken: string) => apiClient(app, { token: bearerToken }).get('/api/v1/auth/sessions');
+  const call = (bearerToken: string) => apiClient(app, { token: bearerToken }).call(listMySessions);
 
   /** Claims of a real session, re-signed as the test chooses. */
   const validClaims = () => ({ org: claims.org, sid: claims.sid });
@@ -129,11 +130,7 @@ describe(`bearer token attacks (${testEngine})`, () => {
     const iat = now() - 7200;
     const expired = await signHs('HS256', app.services.keys.jwtSecret, iat, iat + 3600);
     await expectError(await call(expired), 401, 'TOKEN_EXPIRED');
-    await expectError(
-      await apiClient(app, { token: expired }).post('/api/v1/auth/refresh'),
-      401,
-      'TOKEN_EXPIRED',
-    );
+    await expectError(await apiClient(app, { token: expired }).call(refreshToken), 401, 'TOKEN_EXPIRED');
   });
 
   it('answers INVALID_TOKEN, not TOKEN_EXPIRED, for an expired token with a wrong signature', async () => {
@@ -150,9 +147,10 @@ describe(`bearer token attacks (${testEngine})`, () => {
     const victimToken = await tenant.login(victim);
     expect((await call(victimToken)).status).toBe(200);
     const sid = String(decodeJwt(victimToken).sid);
-    expect((await apiClient(app, { token: victimToken }).del(`/api/v1/auth/sessions/${sid}`)).status).toBe(
-      200,
-    );
+    expect(
+      (await apiClient(app, { token: victimToken }).call(deleteSession, { params: { session_id: sid } }))
+        .status,
+    ).toBe(200);
     await expectError(await call(victimToken), 401, 'INVALID_TOKEN');
   });
 
@@ -182,7 +180,7 @@ describe(`bearer token attacks (${testEngine})`, () => {
     for (const value of garbage) await expectError(await call(value), 401, 'INVALID_TOKEN');
     for (const header of ['Bearer', 'Token abc', 'Digest abc', `Basic ${token}`]) {
       await expectError(
-        await apiClient(app, { headers: { authorization: header } }).get('/api/v1/auth/sessions'),
+        await apiClient(app, { headers: { authorization: header } }).call(listMySessions),
         401,
         'INVALID_TOKEN',
       );

@@ -4,7 +4,12 @@ import type { OpenOperatorDatabase } from '../../../server/cli/database.ts';
 import { spendRecoveryCode } from '../../../server/auth/mfa-recovery-codes.repository.ts';
 import { disableUser } from '../../../server/people/user-lifecycle.ts';
 import { findUser } from '../../../server/identity/users.repository.ts';
-import { getFindingRoute, listFindingsRoute } from '../../../server/routes/findings.ts';
+import {
+  addFindingCommentRoute,
+  getFindingRoute,
+  listFindingsRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
 import { apiClient, expectError, okBody, type ApiClient } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
@@ -19,6 +24,9 @@ import {
   type BuiltTenant,
   type TestUser,
 } from '../../helpers/factory.ts';
+import { listScansRoute } from '../../../server/routes/scans.ts';
+import { getConsoleSession, signInConsole } from '../../../server/routes/console-session.ts';
+import { deleteMfa, getMfa, setupMfa } from '../../../server/routes/auth.ts';
 
 /**
  * A user's whole lifecycle through the operator command line (`scanward admin user
@@ -56,18 +64,16 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
   async function credentialsOf(user: TestUser) {
     const token = (await logIn(app, user)).body.access_token;
     const key = await tenant.apiKey(['read:scans'], user);
-    const signIn = await app.request('/api/v1/auth/console/session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: user.email, password: user.password }),
+    const signIn = await apiClient(app).call(signInConsole, {
+      body: { email: user.email, password: user.password },
     });
     expect(signIn.status).toBe(200);
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
     return { token, key, cookie };
   }
-  const byToken = (token: string) => apiClient(app, { token }).get('/api/v1/scans');
-  const byKey = (key: string) => apiClient(app, { apiKey: key }).get('/api/v1/scans');
-  const byCookie = (cookie: string) => app.request('/api/v1/scans', { headers: { cookie } });
+  const byToken = (token: string) => apiClient(app, { token }).call(listScansRoute);
+  const byKey = (key: string) => apiClient(app, { apiKey: key }).call(listScansRoute);
+  const byCookie = (cookie: string) => apiClient(app, { headers: { cookie } }).call(listScansRoute);
   const byBasic = (user: TestUser) =>
     app.request('/openapi.json', {
       headers: { authorization: `Basic ${Buffer.from(`${user.email}:${user.password}`).toString('base64')}` },
@@ -101,8 +107,8 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
     await expectError(await byToken(token), 401, 'INVALID_TOKEN');
     await expectError(await byKey(key), 401, 'INVALID_API_KEY');
     expect((await byCookie(cookie)).status).toBe(401);
-    const state = await app.request('/api/v1/auth/console/session', { headers: { cookie } });
-    expect(await state.json()).toEqual({ session: null });
+    const state = await apiClient(app, { headers: { cookie } }).call(getConsoleSession);
+    expect(state.body).toEqual({ session: null });
     // The right password answers exactly like a wrong one, on every way in.
     await expectError(await logIn(app, user), 401, 'INVALID_CREDENTIALS');
     await expectError(await byBasic(user), 401, 'INVALID_CREDENTIALS');
@@ -177,10 +183,22 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
     const { token, key } = await credentialsOf(leaver);
     const findingId = okBody(await tenant.api.call(listFindingsRoute)).items[0]!.id;
     const as: ApiClient = apiClient(app, { token });
-    expect((await as.post(`/api/v1/findings/${findingId}/comments`, { text: 'looked at it' })).status).toBe(
-      201,
-    );
-    expect((await as.patch(`/api/v1/findings/${findingId}`, { status: 'in_progress' })).status).toBe(200);
+    expect(
+      (
+        await as.call(addFindingCommentRoute, {
+          params: { finding_id: findingId },
+          body: { text: 'looked at it' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await as.call(updateFindingRoute, {
+          params: { finding_id: findingId },
+          body: { status: 'in_progress' },
+        })
+      ).status,
+    ).toBe(200);
 
     const deleted = await json<Revocations & { deleted: boolean }>(
       'admin',
@@ -282,7 +300,7 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
     const plain = await logIn(app, user);
     expect(plain.status).toBe(200);
     const api = apiClient(app, { token: plain.body.access_token });
-    expect((await api.get('/api/v1/auth/mfa')).body).toEqual({
+    expect((await api.call(getMfa)).body).toEqual({
       mfa_enabled: false,
       recovery_codes_remaining: 0,
     });
@@ -292,12 +310,8 @@ describe(`user lifecycle through the command line (${testEngine})`, () => {
     const again = await cli('admin', 'user', 'reset-mfa', '--email', user.email);
     expect(again.stdout).toBe(`${user.email} had no MFA; nothing to reset\n`);
     // MFA can be set up again; the old authenticator's codes mean nothing any more.
-    await expectError(
-      await api.send('DELETE', '/api/v1/auth/mfa', { code: totpCodeAt(totp, step) }),
-      409,
-      'CONFLICT',
-    );
-    expect((await api.post('/api/v1/auth/mfa/setup')).status).toBe(200);
+    await expectError(await api.call(deleteMfa, { body: { code: totpCodeAt(totp, step) } }), 409, 'CONFLICT');
+    expect((await api.call(setupMfa)).status).toBe(200);
   });
 
   it('refuses an unknown e-mail on every command, and a malformed one before opening the database', async () => {

@@ -1,4 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { postApiKey } from '../../../server/routes/api-keys.ts';
+import { getConsoleSession, signInConsole, signOutConsole } from '../../../server/routes/console-session.ts';
+import { listScansRoute } from '../../../server/routes/scans.ts';
+import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { enrollMfa, factory, type Tenant } from '../../helpers/factory.ts';
@@ -24,13 +28,10 @@ describe(`console session and pages (${testEngine})`, () => {
   });
 
   const signIn = async (): Promise<SignedIn> => {
-    const res = await app.request('/api/v1/auth/console/session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: tenant.admin.email, password: tenant.admin.password }),
+    const res = await apiClient(app).call(signInConsole, {
+      body: { email: tenant.admin.email, password: tenant.admin.password },
     });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { csrf_token: string; session_id: string };
+    const body = okBody(res, 200);
     const setCookie = res.headers.get('set-cookie') ?? '';
     return {
       setCookie,
@@ -47,12 +48,12 @@ describe(`console session and pages (${testEngine})`, () => {
     expect(s.setCookie.toLowerCase()).toContain('samesite=strict');
     expect(s.setCookie.toLowerCase()).toContain('path=/');
 
-    const me = await app.request('/api/v1/auth/console/session', { headers: { cookie: s.cookie } });
-    const body = (await me.json()) as { session: { user: { email: string }; csrf_token: string } };
-    expect(body.session.user.email).toBe(tenant.admin.email);
-    expect(body.session.csrf_token).toBe(s.csrf);
+    const signedIn = apiClient(app, { headers: { cookie: s.cookie } });
+    const { session } = okBody(await signedIn.call(getConsoleSession), 200);
+    expect(session?.user.email).toBe(tenant.admin.email);
+    expect(session?.csrf_token).toBe(s.csrf);
 
-    const scans = await app.request('/api/v1/scans', { headers: { cookie: s.cookie } });
+    const scans = await signedIn.call(listScansRoute);
     expect(scans.status).toBe(200);
     // The documentation pages take any credential the API takes: no Basic prompt once signed in.
     expect((await app.request('/docs')).status).toBe(401);
@@ -60,58 +61,51 @@ describe(`console session and pages (${testEngine})`, () => {
   });
 
   it('answers a null session, not an error, without a valid cookie', async () => {
-    const none = await app.request('/api/v1/auth/console/session');
-    expect(await none.json()).toEqual({ session: null });
-    const stale = await app.request('/api/v1/auth/console/session', {
-      headers: { cookie: 'scanward_session=not-a-token' },
-    });
-    expect(await stale.json()).toEqual({ session: null });
+    const none = await apiClient(app).call(getConsoleSession);
+    expect(none.body).toEqual({ session: null });
+    const stale = await apiClient(app, { headers: { cookie: 'scanward_session=not-a-token' } }).call(
+      getConsoleSession,
+    );
+    expect(stale.body).toEqual({ session: null });
     expect(stale.headers.get('set-cookie')).toMatch(/scanward_session=;/);
   });
 
   it('refuses a state-changing cookie request without the CSRF token of its session', async () => {
     const s = await signIn();
     const other = await signIn();
-    const body = JSON.stringify({ name: 'ci', permissions: ['read:scans'] });
     const post = (headers: Record<string, string>) =>
-      app.request('/api/v1/api-keys', {
-        method: 'POST',
-        headers: { cookie: s.cookie, 'content-type': 'application/json', ...headers },
-        body,
-      });
-    const missing = await post({});
-    expect(missing.status).toBe(403);
-    expect(((await missing.json()) as { error_code: string }).error_code).toBe('INSUFFICIENT_PERMISSION');
+      apiClient(app, { headers: { cookie: s.cookie } }).call(
+        postApiKey,
+        { body: { name: 'ci', permissions: ['read:scans'] } },
+        { headers },
+      );
+    await expectError(await post({}), 403, 'INSUFFICIENT_PERMISSION');
     expect((await post({ 'x-csrf-token': other.csrf })).status).toBe(403);
     expect((await post({ 'x-csrf-token': s.csrf })).status).toBe(201);
   });
 
   it('signs out by revoking the session, so the cookie stops working', async () => {
     const s = await signIn();
-    const out = await app.request('/api/v1/auth/console/session', {
-      method: 'DELETE',
-      headers: { cookie: s.cookie, 'x-csrf-token': s.csrf },
-    });
+    const cookie = apiClient(app, { headers: { cookie: s.cookie } });
+    const out = await cookie.call(signOutConsole, {}, { headers: { 'x-csrf-token': s.csrf } });
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/scanward_session=;/);
-    const after = await app.request('/api/v1/scans', { headers: { cookie: s.cookie } });
+    const after = await cookie.call(listScansRoute);
     expect(after.status).toBe(401);
   });
 
   it('asks for the MFA code only after the password is right, like the token endpoint', async () => {
     const member = await tenant.addUser('member');
     await enrollMfa(await tenant.client(member));
-    const res = await app.request('/api/v1/auth/console/session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: member.email, password: member.password }),
+    const res = await apiClient(app).call(signInConsole, {
+      body: { email: member.email, password: member.password },
     });
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as { error_code: string }).error_code).toBe('MFA_REQUIRED');
+    await expectError(res, 401, 'MFA_REQUIRED');
     expect(res.headers.get('set-cookie')).toBeNull();
   });
 
   it('refuses a form-encoded sign-in, which a page of another site could submit', async () => {
+    // A content type the contract refuses: sent as it is.
     const res = await app.request('/api/v1/auth/console/session', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

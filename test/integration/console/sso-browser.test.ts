@@ -11,6 +11,7 @@ import { fetchTrusting } from '../../helpers/trusting-fetch.ts';
 import { startTestProvider, type TestProvider } from '../../fixtures/oidc-provider.ts';
 import { generateLoopbackCertificates } from '../../fixtures/tls-certificates.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
+import { putAuthenticationSettings } from '../../../server/routes/oidc.ts';
 
 /**
  * Single sign-on in Chromium against a real OpenID provider (`oidc-provider`, over HTTPS with
@@ -75,7 +76,9 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
       // The organization turned single sign-on on for its domain (SSO signs in nowhere else).
       const domain = tenant.admin.email.slice(tenant.admin.email.indexOf('@') + 1);
       okBody(
-        await tenant.api.put('/api/v1/settings/authentication', { sso_enabled: true, sso_domains: [domain] }),
+        await tenant.api.call(putAuthenticationSettings, {
+          body: { sso_enabled: true, sso_domains: [domain] },
+        }),
       );
       const member = await tenant.addUser('member');
       const { page } = await web.open();
@@ -108,9 +111,11 @@ describe.skipIf(!hasChromium)(`single sign-on in the web console (${testEngine})
       });
       const defaultAdmin = apiClient(app, { token: login.body.access_token });
       okBody(
-        await defaultAdmin.put('/api/v1/settings/authentication', {
-          sso_enabled: true,
-          sso_domains: ['example.test'],
+        await defaultAdmin.call(putAuthenticationSettings, {
+          body: {
+            sso_enabled: true,
+            sso_domains: ['example.test'],
+          },
         }),
       );
       const newcomer = `newcomer-${randomBytes(4).toString('hex')}@example.test`;

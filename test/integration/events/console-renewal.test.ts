@@ -1,6 +1,8 @@
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_COOKIE } from '../../../server/auth/console-session.ts';
+import { getConsoleSession, signInConsole } from '../../../server/routes/console-session.ts';
+import { apiClient } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { openStream } from '../../helpers/event-stream.ts';
 import { factory, type Tenant } from '../../helpers/factory.ts';
@@ -23,10 +25,8 @@ describe(`a console event stream past the cookie's renewal point (${testEngine})
   });
 
   it('keeps streaming heartbeats after the cookie is due for renewal', async () => {
-    const signIn = await suite.app.request('/api/v1/auth/console/session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: tenant.admin.email, password: tenant.admin.password }),
+    const signIn = await apiClient(suite.app).call(signInConsole, {
+      body: { email: tenant.admin.email, password: tenant.admin.password },
     });
     expect(signIn.status).toBe(200);
     const cookie = signIn.headers
@@ -46,7 +46,7 @@ describe(`a console event stream past the cookie's renewal point (${testEngine})
       stream.close();
     }
     // A request of its own after the window still renews the cookie.
-    const later = await suite.app.request('/api/v1/auth/console/session', { headers: { cookie } });
+    const later = await apiClient(suite.app, { headers: { cookie } }).call(getConsoleSession);
     expect(later.status).toBe(200);
     expect(later.headers.getSetCookie().some((c) => c.startsWith(`${CONSOLE_COOKIE}=`))).toBe(true);
   });

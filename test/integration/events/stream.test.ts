@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { postApiKey } from '../../../server/routes/api-keys.ts';
-import { createScanRoute } from '../../../server/routes/scans.ts';
+import { deleteApiKey, postApiKey } from '../../../server/routes/api-keys.ts';
+import { cancelScanRoute, createScanRoute, listScansRoute } from '../../../server/routes/scans.ts';
 import { okBody } from '../../helpers/api-client.ts';
 import { openStream, type EventStreamClient } from '../../helpers/event-stream.ts';
 import { detection, factory, runScan } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
+import { updateFindingRoute } from '../../../server/routes/findings.ts';
+import { updateUserRoute } from '../../../server/routes/users.ts';
 
 /**
  * GET /api/v1/events: the organization's domain events as server-sent events, read
@@ -44,7 +46,7 @@ describe('the event stream', () => {
 
       const first = await queueScan(tenant.api);
       const second = await queueScan(tenant.api);
-      expect((await tenant.api.del(`/api/v1/scans/${first}`)).status).toBe(200);
+      expect((await tenant.api.call(cancelScanRoute, { params: { scan_id: first } })).status).toBe(200);
 
       const events = await stream.next(3);
       expect(events.map((e) => [e.event, e.data.data.id])).toEqual([
@@ -73,7 +75,10 @@ describe('the event stream', () => {
         ['vulnerability.critical', findingId],
       ]);
 
-      const patched = await tenant.api.patch(`/api/v1/findings/${findingId}`, { status: 'in_progress' });
+      const patched = await tenant.api.call(updateFindingRoute, {
+        params: { finding_id: findingId },
+        body: { status: 'in_progress' },
+      });
       expect(patched.status).toBe(200);
       const [updated] = await stream.next(1);
       expect(updated!.event).toBe('finding.updated');
@@ -146,7 +151,7 @@ describe('the event stream', () => {
       await stream.next(3);
       expect(await stream.comment()).toBe('heartbeat');
 
-      const res = await tenant.api.get('/api/v1/scans');
+      const res = await tenant.api.call(listScansRoute);
       expect(res.status).toBe(200);
       expect(Number(res.headers.get('x-ratelimit-remaining'))).toBe(afterOpen - 1);
     } finally {
@@ -167,8 +172,10 @@ describe('the event stream', () => {
       const adminStream = await open(await bearerHeaders(tenant));
       expect([memberStream.status, keyStream.status, adminStream.status]).toEqual([200, 200, 200]);
 
-      okBody(await tenant.api.patch(`/api/v1/users/${member.id}`, { disabled: true }));
-      okBody(await tenant.api.del(`/api/v1/api-keys/${keyId.id}`));
+      okBody(
+        await tenant.api.call(updateUserRoute, { params: { user_id: member.id }, body: { disabled: true } }),
+      );
+      okBody(await tenant.api.call(deleteApiKey, { params: { key_id: keyId.id } }));
       await memberStream.ended();
       await keyStream.ended();
       // The admin, whose credentials hold, keeps the stream: it still beats.

@@ -4,6 +4,7 @@ import { testEngine } from '../../helpers/database.ts';
 import { expectError } from '../../helpers/api-client.ts';
 import { factory } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
+import { listScansRoute } from '../../../server/routes/scans.ts';
 
 /**
  * GET /metrics holds instance-wide figures (scans by status of every organization, the
@@ -42,7 +43,7 @@ describe(`/metrics answers only to the operator (${testEngine})`, () => {
     await expectError(await metrics({ authorization: `Bearer ${token}` }), 403, 'INSUFFICIENT_PERMISSION');
     await expectError(await metrics({ 'x-api-key': tenant.key! }), 403, 'INSUFFICIENT_PERMISSION');
     // The same credentials work where they belong: the refusal is about /metrics.
-    expect((await tenant.keyApi!.get('/api/v1/scans')).status).toBe(200);
+    expect((await tenant.keyApi!.call(listScansRoute)).status).toBe(200);
   });
 
   it('refuses HTTP Basic, with a password or an API key, with 401 and checks no password', async () => {

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { getFindingRoute } from '../../../server/routes/findings.ts';
-import { listScansRoute } from '../../../server/routes/scans.ts';
+import {
+  bulkUpdateFindingsRoute,
+  getFindingRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
+import { createScanRoute, listScansRoute } from '../../../server/routes/scans.ts';
 import { expectError, okBody } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { detection, factory, logIn, loopbackScan } from '../../helpers/factory.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
+import { putSlaRoute } from '../../../server/routes/settings.ts';
+import { postApiKey } from '../../../server/routes/api-keys.ts';
 
 /**
  * A JSON body with a field the contract does not declare is refused, 422 VALIDATION_ERROR
@@ -17,26 +23,38 @@ describe(`unknown body fields (${testEngine})`, () => {
 
   it('refuses an undeclared option on POST /api/v1/scans, naming it, and queues nothing', async () => {
     const t = await factory.tenant(suite.app, { plan: 'enterprise' });
-    const res = await t.api.post('/api/v1/scans', loopbackScan({ web_application: { active: true } }));
-    await expectError(res, 422, 'VALIDATION_ERROR', 'web_application');
-    expect((res.body as { detail: string }).detail).toMatch(/^web_application: /);
-    const misspelt = await t.api.post('/api/v1/scans', loopbackScan({ credential_check: 'none' }));
+    const res = await t.api.call(createScanRoute, {
+      body: loopbackScan({ web_application: { active: true } }) as never,
+    });
+    const error = await expectError(res, 422, 'VALIDATION_ERROR', 'web_application');
+    expect(error.detail).toMatch(/^web_application: /);
+    const misspelt = await t.api.call(createScanRoute, {
+      body: loopbackScan({ credential_check: 'none' }) as never,
+    });
     await expectError(misspelt, 422, 'VALIDATION_ERROR', 'credential_check');
     const scans = okBody(await t.api.call(listScansRoute));
     expect(scans.total).toBe(0);
     // The declared spelling is taken.
-    expect((await t.api.post('/api/v1/scans', loopbackScan({ credential_checks: 'none' }))).status).toBe(201);
+    expect(
+      (await t.api.call(createScanRoute, { body: loopbackScan({ credential_checks: 'none' }) as never }))
+        .status,
+    ).toBe(201);
   });
 
   it('names a nested unknown field by its path', async () => {
     const t = await factory.tenant(suite.app, { findings: [detection()] });
     const id = t.summary!.new_finding_ids[0]!;
-    const res = await t.api.post('/api/v1/findings/bulk', {
-      finding_ids: [id],
-      update: { status: 'in_progress', note: 'singular by mistake' },
+    const res = await t.api.call(bulkUpdateFindingsRoute, {
+      body: {
+        finding_ids: [id],
+        update: { status: 'in_progress', note: 'singular by mistake' },
+      } as never,
     });
     await expectError(res, 422, 'VALIDATION_ERROR', 'update.note');
-    const patch = await t.api.patch(`/api/v1/findings/${id}`, { status: 'resolved', resolution: 'fixed' });
+    const patch = await t.api.call(updateFindingRoute, {
+      params: { finding_id: id },
+      body: { status: 'resolved', resolution: 'fixed' } as never,
+    });
     await expectError(patch, 422, 'VALIDATION_ERROR', 'resolution');
     const detail = okBody(await t.api.call(getFindingRoute, { params: { finding_id: id } }));
     expect(detail.status).toBe('open');
@@ -44,18 +62,22 @@ describe(`unknown body fields (${testEngine})`, () => {
 
   it('refuses unknown fields on settings and API keys too', async () => {
     const t = await factory.tenant(suite.app);
-    const sla = await t.api.put('/api/v1/settings/sla', {
-      critical: 7,
-      high: 30,
-      medium: 90,
-      low: 180,
-      require_justifications: true,
+    const sla = await t.api.call(putSlaRoute, {
+      body: {
+        critical: 7,
+        high: 30,
+        medium: 90,
+        low: 180,
+        require_justifications: true,
+      } as never,
     });
     await expectError(sla, 422, 'VALIDATION_ERROR', 'require_justifications');
-    const key = await t.api.post('/api/v1/api-keys', {
-      name: 'ci',
-      permissions: ['read:scans'],
-      scopes: ['x'],
+    const key = await t.api.call(postApiKey, {
+      body: {
+        name: 'ci',
+        permissions: ['read:scans'],
+        scopes: ['x'],
+      } as never,
     });
     await expectError(key, 422, 'VALIDATION_ERROR', 'scopes');
   });

@@ -93,11 +93,15 @@ describe(`invitations of addresses with an account elsewhere (${testEngine})`, (
 
     // Inviting either again is this organization's own business: 409 alike.
     await expectError(
-      await a.api.post('/api/v1/users', { email: `new.person@${a.orgId}.example.test` }),
+      await a.api.call(inviteUserRoute, { body: { email: `new.person@${a.orgId}.example.test` } }),
       409,
       'CONFLICT',
     );
-    await expectError(await a.api.post('/api/v1/users', { email: elsewhere.email }), 409, 'CONFLICT');
+    await expectError(
+      await a.api.call(inviteUserRoute, { body: { email: elsewhere.email } }),
+      409,
+      'CONFLICT',
+    );
 
     // The person opening the link learns the address is taken; their account is untouched.
     const anonymous = apiClient(app);

@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { postApiKey } from '../../../server/routes/api-keys.ts';
-import { changePassword } from '../../../server/routes/auth.ts';
-import { getFindingRoute } from '../../../server/routes/findings.ts';
+import { acceptInvitation, changePassword, listMySessions } from '../../../server/routes/auth.ts';
+import {
+  addFindingCommentRoute,
+  getFindingRoute,
+  listFindingsRoute,
+  updateFindingRoute,
+} from '../../../server/routes/findings.ts';
 import { listAuditEventsRoute } from '../../../server/routes/audit-events.ts';
-import { getUserRoute, inviteUserRoute, updateUserRoute } from '../../../server/routes/users.ts';
+import {
+  deleteUserRoute,
+  getUserRoute,
+  inviteUserRoute,
+  listUsersRoute,
+  updateUserRoute,
+} from '../../../server/routes/users.ts';
 import { apiClient, expectError, okBody, type ApiClient, type RouteInput } from '../../helpers/api-client.ts';
 import { testEngine } from '../../helpers/database.ts';
 import { detection, factory, logIn } from '../../helpers/factory.ts';
@@ -42,7 +53,11 @@ describe(`people of an organization (${testEngine})`, () => {
     const expires = Date.parse(invited.invite_expires_at) - Date.now();
     expect(expires).toBeGreaterThan(71 * 3600_000);
     expect(expires).toBeLessThanOrEqual(72 * 3600_000);
-    await expectError(await t.api.post('/api/v1/users', { email: email.toUpperCase() }), 409, 'CONFLICT');
+    await expectError(
+      await t.api.call(inviteUserRoute, { body: { email: email.toUpperCase() } }),
+      409,
+      'CONFLICT',
+    );
 
     // Nobody can log in before the password is set; the link works once.
     const password = 'a-new-password-of-mine';
@@ -50,14 +65,14 @@ describe(`people of an organization (${testEngine})`, () => {
     const token = tokenOf(invited.invite_url);
     const anonymous = apiClient(app);
     await expectError(
-      await anonymous.post('/api/v1/auth/invitations/accept', { token, password: 'short' }),
+      await anonymous.call(acceptInvitation, { body: { token, password: 'short' } }),
       422,
       'VALIDATION_ERROR',
       'password',
     );
-    okBody(await anonymous.post('/api/v1/auth/invitations/accept', { token, password }));
+    okBody(await anonymous.call(acceptInvitation, { body: { token, password } }));
     await expectError(
-      await anonymous.post('/api/v1/auth/invitations/accept', { token, password: 'another-password-1' }),
+      await anonymous.call(acceptInvitation, { body: { token, password: 'another-password-1' } }),
       422,
       'VALIDATION_ERROR',
       'token',
@@ -69,48 +84,58 @@ describe(`people of an organization (${testEngine})`, () => {
     );
 
     // A viewer reads and changes nothing.
-    okBody(await me.get(`/api/v1/findings/${findingId}`));
+    okBody(await me.call(getFindingRoute, { params: { finding_id: findingId } }));
     await expectError(
-      await me.post(`/api/v1/findings/${findingId}/comments`, { text: 'hello' }),
+      await me.call(addFindingCommentRoute, { params: { finding_id: findingId }, body: { text: 'hello' } }),
       403,
       'INSUFFICIENT_PERMISSION',
     );
 
     // Made a member: the same session may comment on its next request, and make a key.
-    okBody(await t.api.patch(`/api/v1/users/${person.id}`, { role: 'member' }));
-    okBody(await me.post(`/api/v1/findings/${findingId}/comments`, { text: 'written by the new person' }));
+    okBody(await t.api.call(updateUserRoute, { params: { user_id: person.id }, body: { role: 'member' } }));
+    okBody(
+      await me.call(addFindingCommentRoute, {
+        params: { finding_id: findingId },
+        body: { text: 'written by the new person' },
+      }),
+    );
     const key = okBody(
       await me.call(postApiKey, { body: { name: 'mine', permissions: ['read:findings', 'write:findings'] } }),
       201,
     );
     const keyApi = apiClient(app, { apiKey: key.key });
-    okBody(await keyApi.patch(`/api/v1/findings/${findingId}`, { notes: 'by key' }));
+    okBody(
+      await keyApi.call(updateFindingRoute, { params: { finding_id: findingId }, body: { notes: 'by key' } }),
+    );
 
     // Made a viewer again: the key's write permission stops at once, its read permission works.
-    okBody(await t.api.patch(`/api/v1/users/${person.id}`, { role: 'viewer' }));
+    okBody(await t.api.call(updateUserRoute, { params: { user_id: person.id }, body: { role: 'viewer' } }));
     await expectError(
-      await keyApi.patch(`/api/v1/findings/${findingId}`, { notes: 'by key again' }),
+      await keyApi.call(updateFindingRoute, {
+        params: { finding_id: findingId },
+        body: { notes: 'by key again' },
+      }),
       403,
       'INSUFFICIENT_PERMISSION',
     );
-    okBody(await keyApi.get(`/api/v1/findings/${findingId}`));
+    okBody(await keyApi.call(getFindingRoute, { params: { finding_id: findingId } }));
 
     // Disabled: the open session and the key stop working at once, and no log-in.
     const disabled = okBody(
       await t.api.call(updateUserRoute, { params: { user_id: person.id }, body: { disabled: true } }),
     );
     expect(disabled.disabled).toBe(true);
-    await expectError(await me.get('/api/v1/findings'), 401, 'INVALID_TOKEN');
-    await expectError(await keyApi.get('/api/v1/findings'), 401, 'INVALID_API_KEY');
+    await expectError(await me.call(listFindingsRoute), 401, 'INVALID_TOKEN');
+    await expectError(await keyApi.call(listFindingsRoute), 401, 'INVALID_API_KEY');
     await expectError(await logIn(app, { email, password }), 401, 'INVALID_CREDENTIALS');
 
     // Enabled: they may log in again.
-    okBody(await t.api.patch(`/api/v1/users/${person.id}`, { disabled: false }));
+    okBody(await t.api.call(updateUserRoute, { params: { user_id: person.id }, body: { disabled: false } }));
     okBody(await logIn(app, { email, password }));
 
     // Deleted: gone, and their comment keeps their e-mail.
-    okBody(await t.api.del(`/api/v1/users/${person.id}`));
-    await expectError(await t.api.get(`/api/v1/users/${person.id}`), 404, 'NOT_FOUND');
+    okBody(await t.api.call(deleteUserRoute, { params: { user_id: person.id } }));
+    await expectError(await t.api.call(getUserRoute, { params: { user_id: person.id } }), 404, 'NOT_FOUND');
     await expectError(await logIn(app, { email, password }), 401, 'INVALID_CREDENTIALS');
     const finding = okBody(await t.api.call(getFindingRoute, { params: { finding_id: findingId } }));
     expect(finding.comments).toContainEqual(expect.objectContaining({ user: email }));
@@ -147,9 +172,17 @@ describe(`people of an organization (${testEngine})`, () => {
   it('never lets the organization lose its last active admin', async () => {
     const t = await factory.tenant(suite.app);
     const self = t.admin.id;
-    await expectError(await t.api.patch(`/api/v1/users/${self}`, { role: 'member' }), 409, 'CONFLICT');
-    await expectError(await t.api.patch(`/api/v1/users/${self}`, { disabled: true }), 409, 'CONFLICT');
-    await expectError(await t.api.del(`/api/v1/users/${self}`), 409, 'CONFLICT');
+    await expectError(
+      await t.api.call(updateUserRoute, { params: { user_id: self }, body: { role: 'member' } }),
+      409,
+      'CONFLICT',
+    );
+    await expectError(
+      await t.api.call(updateUserRoute, { params: { user_id: self }, body: { disabled: true } }),
+      409,
+      'CONFLICT',
+    );
+    await expectError(await t.api.call(deleteUserRoute, { params: { user_id: self } }), 409, 'CONFLICT');
 
     // With a second admin, the first may step down; then the second is the last.
     const second = await t.addUser('admin');
@@ -157,23 +190,31 @@ describe(`people of an organization (${testEngine})`, () => {
       okBody(await t.api.call(updateUserRoute, { params: { user_id: self }, body: { role: 'member' } })).role,
     ).toBe('member');
     const secondApi = await t.client(second);
-    await expectError(await secondApi.del(`/api/v1/users/${second.id}`), 409, 'CONFLICT');
+    await expectError(
+      await secondApi.call(deleteUserRoute, { params: { user_id: second.id } }),
+      409,
+      'CONFLICT',
+    );
     // The demoted admin's own session lost the admin role on its next request.
-    await expectError(await t.api.get('/api/v1/users'), 403, 'INSUFFICIENT_PERMISSION');
+    await expectError(await t.api.call(listUsersRoute), 403, 'INSUFFICIENT_PERMISSION');
   });
 
   it('answers 422 for a body that changes nothing or names an unknown role', async () => {
     const t = await factory.tenant(suite.app);
     const other = await t.addUser('member');
-    await expectError(await t.api.patch(`/api/v1/users/${other.id}`, {}), 422, 'VALIDATION_ERROR');
     await expectError(
-      await t.api.patch(`/api/v1/users/${other.id}`, { role: 'owner' }),
+      await t.api.call(updateUserRoute, { params: { user_id: other.id }, body: {} }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    await expectError(
+      await t.api.call(updateUserRoute, { params: { user_id: other.id }, body: { role: 'owner' } as never }),
       422,
       'VALIDATION_ERROR',
       'role',
     );
     await expectError(
-      await t.api.post('/api/v1/users', { email: 'not an address', role: 'member' }),
+      await t.api.call(inviteUserRoute, { body: { email: 'not an address', role: 'member' } }),
       422,
       'VALIDATION_ERROR',
       'email',
@@ -187,9 +228,11 @@ describe(`people of an organization (${testEngine})`, () => {
     const current = apiClient(app, { token: await t.login(viewer) });
     const other = apiClient(app, { token: await t.login(viewer) });
     await expectError(
-      await current.post('/api/v1/auth/password', {
-        current_password: 'wrong-password',
-        new_password: 'the-new-password',
+      await current.call(changePassword, {
+        body: {
+          current_password: 'wrong-password',
+          new_password: 'the-new-password',
+        },
       }),
       422,
       'VALIDATION_ERROR',
@@ -201,8 +244,8 @@ describe(`people of an organization (${testEngine})`, () => {
       }),
     );
     expect(changed.sessions_revoked).toBe(1);
-    okBody(await current.get('/api/v1/auth/sessions'));
-    await expectError(await other.get('/api/v1/auth/sessions'), 401, 'INVALID_TOKEN');
+    okBody(await current.call(listMySessions));
+    await expectError(await other.call(listMySessions), 401, 'INVALID_TOKEN');
     await expectError(await logIn(app, viewer), 401, 'INVALID_CREDENTIALS');
     okBody(await logIn(app, { email: viewer.email, password: 'the-new-password' }));
 
@@ -223,8 +266,11 @@ describe(`people of an organization (${testEngine})`, () => {
     const { app } = suite;
     const t = await factory.tenant(app);
     const other = await factory.tenant(app);
-    okBody(await t.api.post('/api/v1/users', { email: `a@${t.orgId}.example.test`, role: 'member' }), 201);
-    okBody(await other.api.post('/api/v1/users', { email: `b@${other.orgId}.example.test` }), 201);
+    okBody(
+      await t.api.call(inviteUserRoute, { body: { email: `a@${t.orgId}.example.test`, role: 'member' } }),
+      201,
+    );
+    okBody(await other.api.call(inviteUserRoute, { body: { email: `b@${other.orgId}.example.test` } }), 201);
 
     const all = await events(t.api);
     expect(all.map((e) => e.action)).toEqual(['user.invited']);
@@ -235,9 +281,14 @@ describe(`people of an organization (${testEngine})`, () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(await events(t.api, { from: today })).toHaveLength(1);
     expect(await events(t.api, { to: today })).toHaveLength(0);
-    await expectError(await t.api.get('/api/v1/audit-events?action=nope'), 422, 'VALIDATION_ERROR', 'action');
     await expectError(
-      await t.api.get('/api/v1/audit-events?from=yesterday'),
+      await t.api.call(listAuditEventsRoute, { query: { action: 'nope' } }),
+      422,
+      'VALIDATION_ERROR',
+      'action',
+    );
+    await expectError(
+      await t.api.call(listAuditEventsRoute, { query: { from: 'yesterday' } }),
       422,
       'VALIDATION_ERROR',
       'from',

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { deliverNotifications } from '../../../server/notifications/delivery.ts';
 import { queueDueDigests } from '../../../server/notifications/digest.ts';
 import { listMySessions } from '../../../server/routes/auth.ts';
-import { getFindingRoute, updateFindingRoute } from '../../../server/routes/findings.ts';
+import { getFindingRoute, listFindingsRoute, updateFindingRoute } from '../../../server/routes/findings.ts';
 import { updateNotificationPreferencesRoute } from '../../../server/routes/notification-preferences.ts';
 import {
   confirmPasswordResetRoute,
@@ -104,7 +104,7 @@ describe(`e-mail (${testEngine})`, () => {
 
     // The old session and the key stop working; the link works once; the new password logs in.
     await expectError(await apiClient(app, { token: session }).call(listMySessions), 401, 'INVALID_TOKEN');
-    expect((await apiClient(app, { apiKey: key }).get('/api/v1/findings')).status).toBe(401);
+    expect((await apiClient(app, { apiKey: key }).call(listFindingsRoute)).status).toBe(401);
     await expectError(
       await anonymous.call(confirmPasswordResetRoute, {
         body: { token: token!, new_password: 'yet-another-password-1' },

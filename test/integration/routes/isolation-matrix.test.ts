@@ -27,6 +27,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { useTestApp } from '../../helpers/suite-app.ts';
 import { factory, detection, runScan, type Tenant } from '../../helpers/factory.ts';
 import { organizationRows, testEngine } from '../../helpers/database.ts';
+import { importReportRoute } from '../../../server/routes/imports.ts';
 
 /**
  * Every route whose path names an organization-owned id, called by another
@@ -176,10 +177,11 @@ describe(`organization isolation of every route with an id in its path (${testEn
       '<?xml version="1.0"?><nmaprun args="nmap -sV 127.0.0.1"><host><address addr="127.0.0.1" addrtype="ipv4"/>' +
       `<hostnames><hostname name="${tag}.example.test"/></hostnames><ports><port protocol="tcp" portid="6379">` +
       '<state state="open"/><service name="redis" product="Redis" version="7.0.15"/></port></ports></host></nmaprun>';
-    const imported = await api.post(
-      `/api/v1/imports?format=nmap&target=${tag}.example.test`,
-      Buffer.from(nmap),
-    );
+    const imported = await api.call(importReportRoute, {
+      query: { format: 'nmap', target: `${tag}.example.test` },
+      // The route reads the report as bytes; its declared input has no JSON body.
+      body: Buffer.from(nmap) as never,
+    });
     if (imported.status !== 201) throw new Error(`the nmap import failed: ${JSON.stringify(imported.body)}`);
     const assets = okBody(await api.call(listAssetsRoute));
     if (!assets.items[0]) throw new Error('the import recorded no asset');
@@ -411,10 +413,10 @@ describe(`organization isolation of every route with an id in its path (${testEn
     const intruder = await factory.tenant(app, { plan: 'enterprise' });
     const api = intruder.api;
     for (const findings of [report, []]) {
-      const res = await api.post(
-        `/api/v1/imports?format=scanward&target=${encodeURIComponent(target)}`,
-        Buffer.from(JSON.stringify({ findings })),
-      );
+      const res = await api.call(importReportRoute, {
+        query: { format: 'scanward', target },
+        body: Buffer.from(JSON.stringify({ findings })) as never,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
     expect(await snapshot(a.orgId)).toEqual(before);
