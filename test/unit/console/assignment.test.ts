@@ -3,7 +3,7 @@ import { hasChromium } from '../../helpers/browser.ts';
 import { ADMIN_SESSION, useHarness, type ApiSchemas } from '../../helpers/console-components.ts';
 
 /**
- * The finding page's assignment form (console/src/pages/finding-detail.tsx) alone in Chromium
+ * The finding page's assignment form (console/src/pages/finding/assignment-card.tsx) alone in Chromium
  * with a stub API: the assignee box suggests the organization's people as you type (a datalist
  * over GET /findings/assignees) and still sends any address the API accepts.
  */
