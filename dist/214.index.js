@@ -1,8 +1,8 @@
-export const id = 238;
-export const ids = [238];
+export const id = 214;
+export const ids = [214];
 export const modules = {
 
-/***/ 8115:
+/***/ 3251:
 /***/ (function(module) {
 
 /**
@@ -1532,15 +1532,15 @@ export const modules = {
 
 /***/ }),
 
-/***/ 2743:
+/***/ 9735:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   L: () => (/* binding */ retry)
 /* harmony export */ });
 /* unused harmony export VERSION */
-/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8115);
-/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5575);
+/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3251);
+/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1015);
 // pkg/dist-src/version.js
 var VERSION = "0.0.0-development";
 
@@ -1626,13 +1626,13 @@ retry.VERSION = VERSION;
 
 /***/ }),
 
-/***/ 4808:
+/***/ 6856:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   A: () => (/* binding */ throttling)
 /* harmony export */ });
-/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8115);
+/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3251);
 // pkg/dist-src/index.js
 
 
