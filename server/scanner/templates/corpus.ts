@@ -123,17 +123,22 @@ function restoreBuffers(template: CompiledTemplate): void {
 
 const loaded = new Map<string, Promise<TemplateSet>>();
 
-/** The templates of a directory, loaded once per process (in a worker thread). */
+/**
+ * The templates of a directory, loaded once per process (in a worker thread) and cache
+ * directory: a process serving a second data directory (the tests run many apps in one
+ * process) writes that directory's cache too.
+ */
 export function templatesIn(
   directory: string,
   options: { cacheDir?: string | undefined } = {},
 ): Promise<TemplateSet> {
-  let pending = loaded.get(directory);
+  const key = JSON.stringify([directory, options.cacheDir ?? null]);
+  let pending = loaded.get(key);
   if (!pending) {
     pending = loadTemplatesInWorker(directory, options);
-    loaded.set(directory, pending);
+    loaded.set(key, pending);
     // A failed load (directory missing) is retried by the next scan instead of being remembered.
-    pending.catch(() => loaded.delete(directory));
+    pending.catch(() => loaded.delete(key));
   }
   return pending;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deleteCiTrust, getCiTrust, postCiTrust } from '../../../server/routes/ci-trust.ts';
 import { listScansRoute } from '../../../server/routes/scans.ts';
 import { apiClient, expectError, okBody } from '../../helpers/api-client.ts';
@@ -23,6 +23,10 @@ describe(`keyless CI sign-in: policies and refusals (${testEngine})`, () => {
     ({ app, issuer } = kit);
   });
   const { trusting, claimsOf, exchange, auditOf } = kit;
+  // A test that moves the clock gives it back, to the next test and to the next file the worker runs.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('refuses a token for another audience, from an untrusted issuer, expired, not yet valid, unsigned or signed by an unknown key (401)', async () => {
     const { tenant, repo, audience } = await trusting((r) => ({ repository: r }));

@@ -55,8 +55,14 @@ if (nmapPath) {
     ].join('\n'),
   );
   chmodSync(wrapper, 0o755);
-  process.env.PATH = `${wrapperDir}${path.delimiter}${process.env.PATH ?? ''}`;
 }
+// The wrapper is found first on PATH for this file's scans only: the worker process goes on to
+// run other test files (vitest.config.ts, `isolate: false`).
+const pathBefore = process.env.PATH;
+if (nmapPath) process.env.PATH = `${wrapperDir}${path.delimiter}${pathBefore ?? ''}`;
+afterAll(() => {
+  process.env.PATH = pathBefore;
+});
 const nmap = nmapPath !== undefined && (await isNmapAvailable());
 if (!nmap) console.warn('scan-nmap: skipped; nmap is not installed (apt-get install nmap)');
 
