@@ -10,7 +10,7 @@ import { createLogger } from '../../server/logger.ts';
 import { allRoutes } from '../../server/routes/index.ts';
 import { startRuntime } from '../../server/runtime.ts';
 import type { Services } from '../../server/services.ts';
-import { createTestDatabase } from './database.ts';
+import { createMigratedTestDatabase } from './database.ts';
 import { migratedPgliteSnapshot } from './pglite-snapshot.ts';
 
 export interface TestApp {
@@ -59,7 +59,7 @@ export const TEST_ENV = {
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const fresh = options.database !== 'configured';
-  const testDb = fresh ? await createTestDatabase() : { url: undefined, drop: async () => undefined };
+  const testDb = fresh ? await createMigratedTestDatabase() : { url: undefined, drop: async () => undefined };
   const config = loadConfig({
     ...TEST_ENV,
     ...(testDb.url ? { DATABASE_URL: testDb.url } : {}),

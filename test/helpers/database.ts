@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import type { Db } from '../../server/db/index.ts';
+import { migratedPostgresTemplate } from './postgres-template.ts';
 
 /**
  * The integration suite runs on PGlite by default and on PostgreSQL when
@@ -22,18 +23,33 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /**
+ * Like {@link createTestDatabase}, already migrated: on PostgreSQL a copy of the migrated
+ * template (postgres-template.ts); on PGlite nothing to create (the app starts from the
+ * migrated snapshot, pglite-snapshot.ts).
+ */
+export async function createMigratedTestDatabase(): Promise<TestDatabase> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { url: undefined, drop: async () => undefined };
+  return createPostgresDatabase(base, await migratedPostgresTemplate(base));
+}
+
+/**
  * The PostgreSQL that tests needing one whatever the suite's engine use (the
  * copy from the embedded database) when DATABASE_URL is unset: CI always runs it.
  */
 export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** A fresh, empty PostgreSQL database on the server of `base`, dropped by `drop()`. */
+/**
+ * A fresh PostgreSQL database on the server of `base`, dropped by `drop()`: empty, or a copy of
+ * `template` (the migrated one of postgres-template.ts, for an app that would migrate it anyway).
+ */
 export async function createPostgresDatabase(
   base: string = process.env.DATABASE_URL ?? LOCAL_POSTGRES_URL,
+  template?: string,
 ): Promise<TestDatabase & { url: string }> {
   const name = `scanward_test_${randomBytes(6).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
-  await admin.raw(`create database ${name}`);
+  await admin.raw(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.destroy();
   const url = new URL(base);
   url.pathname = `/${name}`;

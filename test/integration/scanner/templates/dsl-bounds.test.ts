@@ -1,7 +1,7 @@
 /**
  * A template whose DSL would build gigabytes from a 250 KB page (nested replace, concat and
  * repeat), run by a real scan on a loopback web server: the scan completes, `/api/health`
- * answers within 500 ms all along, the process grows by less than 200 MB, and the template is
+ * answers within 2 s all along, the process grows by less than 200 MB, and the template is
  * reported once as too costly while the other templates still report.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,7 +54,13 @@ http:
           - "contains(to_lower(x_debug_mode), 'on') && len(body) == 2"
 `;
 
-const HEALTH_LIMIT_MS = 500;
+/**
+ * Without the bounds the template held health for 10 s and the connection dropped; with them
+ * health answers in milliseconds on a quiet machine. The bound sits between the two with room for
+ * a busy one: with five test workers on two cores, a health request once took 1,043 ms here
+ * (500 ms was the bound then), waiting for a core rather than for the template.
+ */
+const HEALTH_LIMIT_MS = 2_000;
 const RSS_LIMIT_BYTES = 200 * 1024 * 1024;
 
 describe(`a string-blowing template DSL during a scan (${testEngine})`, () => {
@@ -92,7 +98,7 @@ describe(`a string-blowing template DSL during a scan (${testEngine})`, () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('completes with health answering within 500 ms, under 200 MB of growth, the template reported once', async () => {
+  it('completes with health answering within 2 s, under 200 MB of growth, the template reported once', async () => {
     expect(PAGE.length).toBe(250_000);
     // The process's first scan loads the engine's modules and the templates: not what is measured.
     const first = await runScanToEnd(scanner, { target: warmUp.address, ports: String(warmUp.port) });

@@ -64,11 +64,11 @@ describe('the curated default template set', () => {
   });
 
   it.skipIf(!haveData)(
-    'rebuilds from ../shared/data to exactly the committed files, twice the same',
+    'rebuilds from ../shared/data to exactly the committed files',
     async () => {
+      // One build: the committed files are an earlier build's output, so a build that differed
+      // from run to run (an order, a date) fails here without a second build beside it.
       const built = await buildFromTarball({ from: CORPUS, commit: COMMIT, kevFile: KEV });
-      const again = await buildFromTarball({ from: CORPUS, commit: COMMIT, kevFile: KEV });
-      expect(JSON.stringify(again.manifest)).toBe(JSON.stringify(built.manifest));
       const out = mkdtempSync(join(tmpdir(), 'scanward-default-set-'));
       dirs.push(out);
       await writeDefaultSet(out, built);
