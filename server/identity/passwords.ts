@@ -5,7 +5,12 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  * Stored as `scrypt$N$r$p$salt$hash` so parameters can be raised later
  * without invalidating existing hashes.
  */
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+const PARAMS: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -20,10 +25,11 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** The stored form of `password`: the product's parameters unless a caller (a test fixture) names others. */
+export async function hashPassword(password: string, params: ScryptParams = PARAMS): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join(
+  const key = await derive(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join(
     '$',
   );
 }
