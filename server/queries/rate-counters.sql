@@ -31,7 +31,8 @@ update "rate_counters"
 set
   "count" = "count" - $1
 where
-  ("bucket", "window_start") in (($2, $3))
+  "bucket" = $2
+  and "window_start" = $3
   and "count" > $4;
 
 -- findCounters
