@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import type { Db } from '../../server/db/index.ts';
-import { migratedPostgresTemplate } from './postgres-template.ts';
+import { databaseUrl, migratedPostgresTemplate } from './postgres-template.ts';
 
 /**
  * The integration suite runs on PGlite by default and on PostgreSQL when
- * DATABASE_URL is set. On PostgreSQL each test file gets a database of its own,
+ * DATABASE_URL is set. On PostgreSQL each test app gets a database of its own,
  * created here and dropped afterwards, so files run in parallel without sharing rows.
  */
 export const testEngine: 'pglite' | 'postgres' = process.env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -51,10 +51,8 @@ export async function createPostgresDatabase(
   const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
   await admin.raw(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.destroy();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: databaseUrl(base, name),
     drop: async () => {
       const conn = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
       await conn.raw(`drop database if exists ${name} with (force)`);

@@ -6,7 +6,7 @@
  * shared by every test process; it holds the schema only (key material and rows are each
  * app's own). The migrations themselves still run for real: here, and in the migration tests.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,14 +16,19 @@ import { migrateLatest } from '../../server/db/migrate.ts';
 
 const MIGRATIONS = new URL('../../migrations/', import.meta.url);
 
+/** Adds every migration's name and text to `hash`: a migrated template changes when one does. */
+export function hashMigrations(hash: Hash): Hash {
+  for (const name of readdirSync(MIGRATIONS).sort())
+    hash.update(name).update(readFileSync(new URL(name, MIGRATIONS)));
+  return hash;
+}
+
 /** Changes when a migration or the PGlite version does. */
 function snapshotKey(): string {
   const hash = createHash('sha1');
   // The package's own manifest (its `exports` do not offer it to `require`).
   hash.update(readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url)));
-  for (const name of readdirSync(MIGRATIONS).sort())
-    hash.update(name).update(readFileSync(new URL(name, MIGRATIONS)));
-  return hash.digest('hex').slice(0, 16);
+  return hashMigrations(hash).digest('hex').slice(0, 16);
 }
 
 async function makeSnapshot(file: string): Promise<Blob> {

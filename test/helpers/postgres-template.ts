@@ -9,34 +9,31 @@
  * still run for real: here, and in the migration tests, which start from an empty database.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { openDatabase } from '../../server/db/index.ts';
 import { migrateLatest } from '../../server/db/migrate.ts';
+import { hashMigrations } from './pglite-snapshot.ts';
 
-const MIGRATIONS = new URL('../../migrations/', import.meta.url);
 const PREFIX = 'scanward_template_';
 /** The advisory lock the template's maker holds (any number the product does not use). */
 const LOCK = 7_305_112_914;
 
 /** Changes when a migration does. */
 function templateName(): string {
-  const hash = createHash('sha1');
-  for (const name of readdirSync(MIGRATIONS).sort())
-    hash.update(name).update(readFileSync(new URL(name, MIGRATIONS)));
-  return `${PREFIX}${hash.digest('hex').slice(0, 16)}`;
+  return `${PREFIX}${hashMigrations(createHash('sha1')).digest('hex').slice(0, 16)}`;
 }
 
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
+/** The address of database `name` on the server of `base`. */
+export function databaseUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 async function makeTemplate(admin: Knex, base: string, name: string): Promise<void> {
   const partial = `${PREFIX}partial_${randomBytes(4).toString('hex')}`;
   await admin.raw(`create database ${partial}`);
-  const database = await openDatabase({ databaseUrl: withDatabase(base, partial), dataDir: 'memory://' });
+  const database = await openDatabase({ databaseUrl: databaseUrl(base, partial), dataDir: 'memory://' });
   try {
     await migrateLatest(database.db);
   } finally {
@@ -61,10 +58,10 @@ export function migratedPostgresTemplate(base: string): Promise<string> {
       const name = templateName();
       const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
       try {
+        // Held until the connection ends (destroy, below).
         await admin.raw('select pg_advisory_lock(?)', [LOCK]);
         const [exists] = (await admin('pg_database').where({ datname: name }).pluck('datname')) as string[];
         if (!exists) await makeTemplate(admin, base, name);
-        await admin.raw('select pg_advisory_unlock(?)', [LOCK]);
         return name;
       } finally {
         await admin.destroy();
